@@ -1,0 +1,146 @@
+# libtrim: design-space exploration of DNN accelerators (inference and training).
+#
+#   make            library (static + shared) and the CLI under build/
+#   make check      build and run every Check suite
+#   make check SANITIZE=1   the same under AddressSanitizer + UBSan (build-asan/)
+#   make run        the README's main job on the shipped default model
+#   make deps       install the Debian packages the build needs (only missing ones)
+#   make install PREFIX=/usr/local
+#   make abi-check  fail on any exported symbol without the trim_ prefix
+
+VERSION_MAJOR := 0
+VERSION_MINOR := 1
+VERSION_PATCH := 0
+VERSION := $(VERSION_MAJOR).$(VERSION_MINOR).$(VERSION_PATCH)
+
+PREFIX ?= /usr/local
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+
+ifeq ($(SANITIZE),1)
+BUILD ?= build-asan
+OPT := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+SANLD := -fsanitize=address,undefined
+else
+BUILD ?= build
+OPT := -O2
+SANLD :=
+endif
+
+DEPS_PKGS := yaml-0.1 gsl
+WARN := -Wall -Wextra -Werror -Wno-format-truncation  # messages are truncated on purpose
+CFLAGS_ALL := -std=c11 $(WARN) $(OPT) -fopenmp -fPIC -fvisibility=hidden \
+	-D_POSIX_C_SOURCE=200809L -DTRIM_BUILDING \
+	-DTRIM_VERSION_MAJOR=$(VERSION_MAJOR) -DTRIM_VERSION_MINOR=$(VERSION_MINOR) \
+	-DTRIM_VERSION_PATCH=$(VERSION_PATCH) \
+	-Iinclude -Ilib $(shell $(PKG_CONFIG) --cflags $(DEPS_PKGS) 2>/dev/null) $(CFLAGS)
+LIBS := $(shell $(PKG_CONFIG) --libs $(DEPS_PKGS) 2>/dev/null || echo -lyaml -lgsl -lgslcblas -lm) -lm
+CHECK_LIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm)
+
+LIB_SRC := $(sort $(wildcard lib/*.c lib/util/*.c))
+CLI_SRC := $(sort $(wildcard lib/cli/*.c))
+TEST_SRC := $(sort $(wildcard test/*.c))
+BENCH_SRC := $(sort $(wildcard test/bench/*.c))
+
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
+BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/obj/%.o)
+
+STATIC := $(BUILD)/lib/libtrim.a
+SONAME := libtrim.so.$(VERSION_MAJOR)
+SHARED := $(BUILD)/lib/libtrim.so.$(VERSION)
+CLI := $(BUILD)/bin/trim
+TESTBIN := $(BUILD)/test/check_trim
+BENCHBIN := $(BUILD)/bin/trim-bench
+
+.PHONY: all check run bench deps install uninstall abi-check header-check clean
+all: $(STATIC) $(SHARED) $(CLI)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(STATIC): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+$(SHARED): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fopenmp $(SANLD) -Wl,-soname,$(SONAME) -o $@ $^ $(LIBS)
+	ln -sf libtrim.so.$(VERSION) $(BUILD)/lib/$(SONAME)
+	ln -sf $(SONAME) $(BUILD)/lib/libtrim.so
+
+$(CLI): $(CLI_OBJ) $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) -fopenmp $(SANLD) -o $@ $(CLI_OBJ) $(STATIC) $(LIBS)
+
+$(TESTBIN): $(TEST_OBJ) $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) -fopenmp $(SANLD) -o $@ $(TEST_OBJ) $(STATIC) $(CHECK_LIBS) $(LIBS)
+
+$(BENCHBIN): $(BENCH_OBJ) $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) -fopenmp $(SANLD) -o $@ $(BENCH_OBJ) $(STATIC) $(LIBS)
+
+# The suites run from the top of the tree (they read models/ and test/data/).
+# CK_FORK=yes isolates each test; the CLI tests need the built binary.
+check: all $(TESTBIN) abi-check header-check
+	TRIM_CLI=$(CURDIR)/$(CLI) TRIM_SHARED=$(CURDIR)/$(SHARED) $(TESTBIN)
+
+run: all
+	$(CLI) workloads models/networks/alexnet-cifar.yaml
+
+bench: $(BENCHBIN)
+	$(BENCHBIN)
+
+# Exported symbols of the shared library must all be public trim_ API.
+abi-check: $(SHARED)
+	@bad=$$(nm -D --defined-only $(SHARED) | awk '$$2 ~ /[TDBRV]/ {print $$3}' \
+		| grep -v '^trim_[a-z]' | grep -v '^_' ; \
+		nm -D --defined-only $(SHARED) | awk '{print $$3}' | grep '^trim__'); \
+	if [ -n "$$bad" ]; then echo "abi-check: unexpected exported symbols:"; echo "$$bad"; exit 1; fi; \
+	echo "abi-check: $$(nm -D --defined-only $(SHARED) | grep -c ' T trim_') trim_ symbols exported, nothing else"
+
+# Every public header compiles alone, pedantic C11.
+header-check:
+	@mkdir -p $(BUILD)/hdr
+	@for h in include/trim.h include/trim/*.h; do \
+		echo "#include \"$$(basename $$h)\"" > $(BUILD)/hdr/t.c; \
+		$(CC) -std=c11 -pedantic -Wall -Wextra -Werror -Iinclude -Iinclude/trim \
+			-fsyntax-only $(BUILD)/hdr/t.c || { echo "header-check: $$h"; exit 1; }; \
+	done; echo "header-check: every public header compiles alone"
+
+DEB_PKGS := gcc make libyaml-dev libgsl-dev check pkg-config python3 python3-matplotlib
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' \
+			|| missing="$$missing $$p"; done; \
+	if [ -z "$$missing" ]; then echo "deps: all of $(DEB_PKGS) are installed"; \
+	else echo "deps: installing$$missing"; \
+		SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; fi
+
+install: $(STATIC) $(SHARED)
+	install -d $(DESTDIR)$(PREFIX)/include/trim $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	install -m 644 include/trim.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 include/trim/*.h $(DESTDIR)$(PREFIX)/include/trim/
+	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(SHARED) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libtrim.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libtrim.so
+	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' lib/trim.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/trim.pc
+
+uninstall:
+	rm -rf $(DESTDIR)$(PREFIX)/include/trim $(DESTDIR)$(PREFIX)/include/trim.h
+	rm -f $(DESTDIR)$(PREFIX)/lib/libtrim.* $(DESTDIR)$(PREFIX)/lib/pkgconfig/trim.pc
+	rm -f $(DESTDIR)$(PREFIX)/bin/trim
+
+clean:
+	rm -rf build build-asan
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BENCH_OBJ:.o=.d)

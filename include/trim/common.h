@@ -1,0 +1,72 @@
+/*
+ * trim/common.h - error codes, version, library-owned strings.
+ *
+ * Conventions (see docs/conventions.md):
+ *  - every fallible call returns 0 or a negative TRIM_E* code;
+ *  - the message of the last error of the calling thread is
+ *    trim_last_error(): "file:line:column: key.path: what is wrong";
+ *  - output handles come first (**out); *_free(NULL) is a no-op;
+ *  - text returned as `char *` is owned by the caller: free it with
+ *    trim_string_free().
+ */
+#ifndef TRIM_COMMON_H
+#define TRIM_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(TRIM_BUILDING) && defined(__GNUC__)
+#define TRIM_API __attribute__((visibility("default")))
+#else
+#define TRIM_API
+#endif
+
+/** Error codes: 0 is success, every failure is negative. */
+enum trim_error_code {
+	TRIM_OK = 0,
+	TRIM_ENOMEM = -1,   /**< out of memory */
+	TRIM_EINVAL = -2,   /**< invalid argument (NULL handle, bad option) */
+	TRIM_EIO = -3,      /**< a file could not be opened, read or written */
+	TRIM_EPARSE = -4,   /**< malformed YAML or CSV */
+	TRIM_ESCHEMA = -5,  /**< unknown or missing key, wrong type or value */
+	TRIM_ESHAPE = -6,   /**< shapes that do not fit together */
+	TRIM_ENOTFOUND = -7,/**< a named object does not exist */
+	TRIM_ENOFIT = -8,   /**< a mapping or design does not fit the hardware */
+	TRIM_ERANGE = -9,   /**< a value outside its valid range (also overflow) */
+	TRIM_ENUMERIC = -10,/**< a numerical routine failed */
+	TRIM_EBUFSIZE = -11 /**< caller buffer too small; the needed size is returned */
+};
+
+/** Runtime version, "MAJOR.MINOR.PATCH". */
+TRIM_API const char *trim_version_string(void);
+/** Runtime version as MAJOR*10000 + MINOR*100 + PATCH. */
+TRIM_API int trim_version_number(void);
+
+/** Static description of an error code ("out of memory", ...). */
+TRIM_API const char *trim_strerror(int code);
+/** Message of the last error raised in the calling thread ("" if none). */
+TRIM_API const char *trim_last_error(void);
+/** Code of the last error raised in the calling thread (0 if none). */
+TRIM_API int trim_last_error_code(void);
+/** Forget the calling thread's last error. */
+TRIM_API void trim_clear_error(void);
+
+/** Free a string returned by the library. NULL is accepted. */
+TRIM_API void trim_string_free(char *s);
+
+/** Output formats of the *_dump / report functions. */
+enum trim_format {
+	TRIM_FORMAT_TABLE = 0,
+	TRIM_FORMAT_JSON = 1,
+	TRIM_FORMAT_CSV = 2,
+	TRIM_FORMAT_YAML = 3
+};
+
+#ifdef __cplusplus
+}
+#endif
+#endif

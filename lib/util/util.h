@@ -1,0 +1,65 @@
+/*
+ * Internal utilities shared by every module: errors, string buffers,
+ * checked arithmetic. Nothing here is exported from the shared library.
+ */
+#ifndef TRIM_UTIL_H
+#define TRIM_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trim/common.h"
+
+#define TRIM__ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- errors ---------------------------------------------------------- */
+/* Every error of the library passes through trim__error(): one breakpoint
+ * catches them all. Returns `code` so callers write `return trim__error(..)`. */
+int trim__error(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int trim__verror(int code, const char *fmt, va_list ap);
+/* Error located in a file: "file:line:col: path: message". line <= 0 omits. */
+int trim__error_at(int code, const char *file, int line, int col,
+                   const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+/* Prefix the current message with "prefix: " (keeps the code). */
+int trim__error_prefix(const char *prefix);
+
+/* ---- memory ---------------------------------------------------------- */
+void *trim__calloc(size_t n, size_t size); /* sets TRIM_ENOMEM on failure */
+void *trim__realloc_array(void *p, size_t n, size_t size);
+char *trim__strdup(const char *s);
+/* Grow *items (of *cap elements) to hold at least `need`. 0 or TRIM_ENOMEM. */
+int trim__grow(void **items, size_t *cap, size_t need, size_t elem);
+
+/* ---- checked 64-bit arithmetic --------------------------------------- */
+/* Saturating helpers return 0 on success, TRIM_ERANGE on overflow. */
+int trim__mul64(int64_t a, int64_t b, int64_t *out);
+
+/* ---- string buffer --------------------------------------------------- */
+typedef struct {
+	char *buf;
+	size_t len, cap;
+	int failed; /* sticky allocation failure */
+} trim__sb;
+
+void trim__sb_init(trim__sb *sb);
+void trim__sb_free(trim__sb *sb);
+void trim__sb_printf(trim__sb *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void trim__sb_puts(trim__sb *sb, const char *s);
+void trim__sb_putc(trim__sb *sb, char c);
+/* JSON helpers: a quoted, escaped string; a double as %.17g (null if not finite). */
+void trim__sb_json_str(trim__sb *sb, const char *s);
+void trim__sb_json_double(trim__sb *sb, double v);
+/* CSV field, quoted when needed. */
+void trim__sb_csv_str(trim__sb *sb, const char *s);
+/* Hand the text to the caller (who frees it with trim_string_free) or fail. */
+int trim__sb_take(trim__sb *sb, char **out);
+
+/* Write a whole buffer to a file atomically (temp file + rename): no
+ * half-written output on failure. */
+int trim__write_file_atomic(const char *path, const char *data, size_t len);
+
+#endif
