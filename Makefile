@@ -33,7 +33,7 @@ CFLAGS_ALL := -std=c11 $(WARN) $(OPT) -fopenmp -fPIC -fvisibility=hidden \
 	-D_POSIX_C_SOURCE=200809L -DTRIM_BUILDING \
 	-DTRIM_VERSION_MAJOR=$(VERSION_MAJOR) -DTRIM_VERSION_MINOR=$(VERSION_MINOR) \
 	-DTRIM_VERSION_PATCH=$(VERSION_PATCH) \
-	-Iinclude -Ilib $(shell $(PKG_CONFIG) --cflags $(DEPS_PKGS) 2>/dev/null) $(CFLAGS)
+	-Iinclude -Ilib -I$(BUILD)/gen $(shell $(PKG_CONFIG) --cflags $(DEPS_PKGS) 2>/dev/null) $(CFLAGS)
 LIBS := $(shell $(PKG_CONFIG) --libs $(DEPS_PKGS) 2>/dev/null || echo -lyaml -lgsl -lgslcblas -lm) -lm
 CHECK_LIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm)
 
@@ -71,6 +71,21 @@ $(SHARED): $(LIB_OBJ)
 	$(CC) -shared -fopenmp $(SANLD) -Wl,-soname,$(SONAME) -o $@ $^ $(LIBS)
 	ln -sf libtrim.so.$(VERSION) $(BUILD)/lib/$(SONAME)
 	ln -sf $(SONAME) $(BUILD)/lib/libtrim.so
+
+# Command and suite tables are generated from the files present, so modules
+# add a CLI command (lib/cli/cmd_NAME.c with a "// trim-cli: NAME: summary"
+# line) or a suite (test/check_NAME.c defining NAME_suite) without editing a list.
+$(BUILD)/gen/commands.h: $(CLI_SRC) Makefile
+	@mkdir -p $(dir $@)
+	@grep -h '^// trim-cli: ' $(CLI_SRC) | sed -E 's|^// trim-cli: ([a-z_]+): (.*)$$|TRIM_CLI_CMD(\1, "\2")|' > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/suites.h: $(TEST_SRC) Makefile
+	@mkdir -p $(dir $@)
+	@for f in $(notdir $(basename $(filter test/check_%.c,$(TEST_SRC)))); do \
+		echo "TRIM_SUITE($${f#check_})"; done > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/obj/lib/cli/main.o: $(BUILD)/gen/commands.h
+$(BUILD)/obj/test/main.o: $(BUILD)/gen/suites.h
 
 $(CLI): $(CLI_OBJ) $(STATIC)
 	@mkdir -p $(dir $@)

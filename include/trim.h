@@ -1,0 +1,12 @@
+/*
+ * trim.h - umbrella header of libtrim, design-space exploration of DNN
+ * inference and training accelerators (after TRIM). One header per module:
+ */
+#ifndef TRIM_H
+#define TRIM_H
+
+#include "trim/common.h"
+#include "trim/workload.h"
+#include "trim/arch.h"
+
+#endif

@@ -1,0 +1,90 @@
+/*
+ * Internal representation of a hardware organisation (an architecture).
+ *
+ * Levels are ordered from the outermost (off-chip memory, index 0) to the
+ * innermost (the MAC, last index), as in TRIM's Table III:
+ *   DRAM (storage) -> global buffer (storage) -> NoC (spatial)
+ *     -> registers (storage, one instance per PE) -> MAC (compute).
+ * A mapping has one temporal sub-mapping per storage level and one spatial
+ * sub-mapping per spatial level. The loader (lib/arch.c) validates order and
+ * sizes; this header is what the mapper and evaluator read.
+ *
+ * Tensor slots follow lib/workload_int.h: 0 input-like operand, 1 weight-like
+ * operand, 2 result.
+ */
+#ifndef TRIM_ARCH_INT_H
+#define TRIM_ARCH_INT_H
+
+#include <stdint.h>
+
+#include "trim/arch.h"
+
+#define TRIM__ARCH_NAME_LEN 64
+#define TRIM__MAX_LEVELS 16
+
+enum trim__level_type { TRIM__LVL_STORAGE = 0, TRIM__LVL_SPATIAL = 1, TRIM__LVL_COMPUTE = 2 };
+enum trim__mem_class { TRIM__MEM_DRAM = 0, TRIM__MEM_SRAM = 1, TRIM__MEM_REGFILE = 2 };
+enum trim__net_type { TRIM__NET_BUS = 0, TRIM__NET_MESH, TRIM__NET_HTREE, TRIM__NET_SYSTOLIC };
+
+typedef struct {
+	int type;                          /* trim__level_type */
+	char name[TRIM__ARCH_NAME_LEN];
+	int line, col;                     /* where it was declared */
+
+	/* storage */
+	int mem_class;                     /* trim__mem_class */
+	char technology[32];               /* dram: "ddr3", "lpddr4", "hbm2"; else "" */
+	int64_t capacity_bytes;            /* per instance; 0 = unbounded (DRAM) */
+	int word_bits;
+	int64_t instances;                 /* number of instances (product of spatial fan-outs above) */
+	int keep[3];                       /* tensor slot may be held here (else bypass) */
+	int partitioned;                   /* capacity partitioned per tensor slot */
+	int64_t part_bytes[3];             /* per-slot capacity when partitioned */
+	double read_bw, write_bw;          /* words per cycle per instance; 0 = unlimited */
+	int ports;
+	int double_buffer;
+
+	/* spatial (NoC) */
+	int64_t fanout_x, fanout_y;        /* fan-out = fanout_x * fanout_y */
+	int net;                           /* trim__net_type */
+	int multicast;                     /* can deliver one word to many PEs at once */
+	int reduction;                     /* can accumulate partial sums in the network */
+	int link_bits;
+	double hop_mm;                     /* wire length of one hop */
+
+	/* compute */
+	char datatype[16];                 /* "int8", "int16", "fp16", "fp32" */
+	int macs_per_cycle;                /* per PE */
+	int pipeline;                      /* pipeline stages */
+	int zero_gate;                     /* detects zero operands: saves energy */
+	int zero_skip;                     /* skips zero operands: saves time */
+	int bw_output_skip;                /* skips BW outputs masked by ReLU */
+	double transpose_pj, derivative_pj;/* extra training units, energy per use */
+} trim__level;
+
+struct trim_arch {
+	char name[TRIM__ARCH_NAME_LEN];
+	char *file;
+	double clock_mhz;
+	char technology[64];               /* energy table name or path, e.g. "65nm" */
+	int word_bits;
+	int nlevels;
+	trim__level lv[TRIM__MAX_LEVELS];
+	int64_t total_pes;                 /* product of all spatial fan-outs */
+};
+
+/* Energy and area of each level under an energy table, computed once per
+ * (arch, table) pair and read by the evaluator in its inner loop. Energies in
+ * pJ per word (of the level's word width), leakage in pJ per cycle per
+ * instance, area in mm^2 for all instances of the level. */
+typedef struct {
+	double read_pj, write_pj, update_pj; /* storage access */
+	double leak_pj_per_cycle;            /* per instance */
+	double hop_pj;                       /* spatial: per word per hop */
+	double avg_hops;                     /* spatial: mean hops to a destination */
+	double mac_pj;                       /* compute: per MAC */
+	double gated_mac_pj;                 /* compute: a zero-gated MAC */
+	double area_mm2;
+} trim__level_cost;
+
+#endif

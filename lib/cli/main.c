@@ -1,0 +1,113 @@
+/* trim: command-line client of libtrim. Every command only calls the C API. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(int, char **);
+	const char *summary;
+} commands[] = {
+#define TRIM_CLI_CMD(name, summary) {#name, trim_cli_##name, summary},
+#include "commands.h"
+#undef TRIM_CLI_CMD
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: trim <command> [options]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'trim <command> --help' describes a command. libtrim %s\n",
+	        trim_version_string());
+}
+
+int trim_cli_fail(int rc)
+{
+	const char *msg = trim_last_error();
+	fprintf(stderr, "trim: %s\n", msg && msg[0] ? msg : trim_strerror(rc));
+	switch (rc) {
+	case TRIM_EIO: case TRIM_EPARSE: case TRIM_ESCHEMA: case TRIM_ESHAPE:
+	case TRIM_ENOTFOUND: case TRIM_ENOFIT: case TRIM_ERANGE: case TRIM_EINVAL:
+		return TRIM_CLI_EXIT_USAGE;
+	default:
+		return TRIM_CLI_EXIT_FAIL;
+	}
+}
+
+int trim_cli_usage(const char *cmd, const char *use, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "trim %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nusage: %s\n", use);
+	return TRIM_CLI_EXIT_USAGE;
+}
+
+int trim_cli_int(const char *cmd, const char *use, const char *opt, const char *val,
+                 int64_t lo, int64_t hi, int64_t *out)
+{
+	char *end = NULL;
+	long long v = val ? strtoll(val, &end, 10) : 0;
+	if (!val || !*val || *end || v < lo || v > hi) {
+		trim_cli_usage(cmd, use, "%s needs an integer in [%lld, %lld], got '%s'", opt,
+		               (long long)lo, (long long)hi, val ? val : "");
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int trim_cli_format(const char *cmd, const char *use, const char *val, int allow_csv, int *out)
+{
+	if (val && !strcmp(val, "table"))
+		*out = TRIM_FORMAT_TABLE;
+	else if (val && !strcmp(val, "json"))
+		*out = TRIM_FORMAT_JSON;
+	else if (val && allow_csv && !strcmp(val, "csv"))
+		*out = TRIM_FORMAT_CSV;
+	else {
+		trim_cli_usage(cmd, use, "--format takes table, json%s; got '%s'",
+		               allow_csv ? " or csv" : "", val ? val : "");
+		return -1;
+	}
+	return 0;
+}
+
+int trim_cli_print(char *text)
+{
+	int rc = fputs(text, stdout) < 0 || fflush(stdout) != 0;
+	trim_string_free(text);
+	if (rc) {
+		fprintf(stderr, "trim: cannot write the output\n");
+		return TRIM_CLI_EXIT_FAIL;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return TRIM_CLI_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("trim %s\n", trim_version_string());
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "trim: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return TRIM_CLI_EXIT_USAGE;
+}
