@@ -18,6 +18,7 @@
 #ifndef TRIM_WORKLOAD_INT_H
 #define TRIM_WORKLOAD_INT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "trim/workload.h"
@@ -95,6 +96,9 @@ typedef struct {
 	int before_intra;     /* preprocessing: the intra workload it feeds; else -1 */
 	int created, freed;   /* caching: first and last intra index of its lifetime */
 } trim__inter;
+
+/* Read-only view of intra workload i (NULL if out of range), for the mapper. */
+const trim__intra *trim__workloads_intra(const trim_workloads *w, size_t i);
 
 /* Fill in derived fields of a tensor (elems, relevant). */
 void trim__tensor_finish(trim__tensor *t);

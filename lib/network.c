@@ -1,0 +1,605 @@
+/* Network descriptions: YAML loading, validation and shape inference. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "network_int.h"
+#include "util/util.h"
+#include "util/ydoc.h"
+
+static const char *const layer_type_names[] = {
+	"conv2d", "depthwise_conv2d", "dense", "maxpool2d", "avgpool2d", "global_avgpool",
+	"batchnorm", "flatten", "dropout", "add", "concat", "activation", NULL};
+
+static const char *const act_names[] = {"linear", "relu", "relu6", "sigmoid",
+                                        "tanh", "swish", "softmax", NULL};
+static const char *const mode_names[] = {"inference", "training", NULL};
+
+const char *trim__layer_type_name(int type)
+{
+	return type >= 0 && type < TRIM__L_COUNT ? layer_type_names[type] : "?";
+}
+
+/* Keys each layer type accepts (besides the common ones). */
+static const char *const *layer_keys(int type)
+{
+	static const char *const conv[] = {"name", "type", "inputs", "in_shape", "filters",
+	                                   "kernel", "strides", "padding", "dilation", "groups",
+	                                   "activation", "use_bias", NULL};
+	static const char *const dw[] = {"name", "type", "inputs", "in_shape", "kernel",
+	                                 "strides", "padding", "dilation", "depth_multiplier",
+	                                 "activation", "use_bias", NULL};
+	static const char *const dense[] = {"name", "type", "inputs", "in_shape", "units",
+	                                    "activation", "use_bias", NULL};
+	static const char *const pool[] = {"name", "type", "inputs", "in_shape", "pool",
+	                                   "strides", "padding", NULL};
+	static const char *const plain[] = {"name", "type", "inputs", "in_shape", NULL};
+	static const char *const dropout[] = {"name", "type", "inputs", "in_shape", "rate", NULL};
+	static const char *const merge[] = {"name", "type", "inputs", "in_shape", "activation", NULL};
+	static const char *const concat[] = {"name", "type", "inputs", "in_shape", "axis", NULL};
+	static const char *const act[] = {"name", "type", "inputs", "in_shape", "activation",
+	                                   NULL};
+	switch (type) {
+	case TRIM__L_CONV: return conv;
+	case TRIM__L_DEPTHWISE: return dw;
+	case TRIM__L_DENSE: return dense;
+	case TRIM__L_MAXPOOL:
+	case TRIM__L_AVGPOOL: return pool;
+	case TRIM__L_DROPOUT: return dropout;
+	case TRIM__L_ADD: return merge;
+	case TRIM__L_CONCAT: return concat;
+	case TRIM__L_ACTIVATION: return act;
+	default: return plain;
+	}
+}
+
+static int find_layer(const struct trim_network *net, int upto, const char *name)
+{
+	for (int i = 0; i < upto; i++)
+		if (strcmp(net->layers[i].name, name) == 0)
+			return i;
+	return -2;
+}
+
+/* Padding: valid | same | p | [ph, pw] | [[t, b], [l, r]]. Needs kernel,
+ * stride, dilation and input already set; fills L->pad. */
+static int read_padding(trim__yctx *c, const trim__ynode *map, trim__layer *L)
+{
+	const trim__ynode *n = trim__ymap_get(map, "padding");
+	memset(L->pad, 0, sizeof L->pad);
+	if (!n)
+		return 0;
+	trim__yctx_key(c, "padding");
+	int rc = 0;
+	if (n->kind == TRIM__Y_SCALAR && !strcmp(n->str, "valid")) {
+		/* no padding */
+	} else if (n->kind == TRIM__Y_SCALAR && !strcmp(n->str, "same")) {
+		for (int a = 0; a < 2; a++) {
+			int64_t in = L->in[a], s = L->stride[a];
+			int64_t eff = L->dilation[a] * (L->kernel[a] - 1) + 1;
+			int64_t out = (in + s - 1) / s;
+			int64_t total = (out - 1) * s + eff - in;
+			if (total < 0)
+				total = 0;
+			L->pad[2 * a] = total / 2;
+			L->pad[2 * a + 1] = total - total / 2;
+		}
+	} else if (n->kind == TRIM__Y_SCALAR) {
+		int64_t p;
+		rc = trim__yint(c, n, 0, 1 << 20, &p);
+		if (rc == 0)
+			L->pad[0] = L->pad[1] = L->pad[2] = L->pad[3] = p;
+		else
+			rc = trim__yerr(c, n, TRIM_ESCHEMA,
+			                "padding must be valid, same, an integer, [ph, pw] or "
+			                "[[top, bottom], [left, right]]");
+	} else if (n->kind == TRIM__Y_SEQ && n->n == 2 && n->items[0]->kind == TRIM__Y_SCALAR) {
+		for (int a = 0; a < 2 && rc == 0; a++) {
+			trim__yctx_index(c, (size_t)a);
+			int64_t p;
+			rc = trim__yint(c, n->items[a], 0, 1 << 20, &p);
+			trim__yctx_pop(c);
+			L->pad[2 * a] = L->pad[2 * a + 1] = p;
+		}
+	} else if (n->kind == TRIM__Y_SEQ && n->n == 2) {
+		for (int a = 0; a < 2 && rc == 0; a++) {
+			const trim__ynode *pair = n->items[a];
+			trim__yctx_index(c, (size_t)a);
+			if (pair->kind != TRIM__Y_SEQ || pair->n != 2)
+				rc = trim__yerr(c, pair, TRIM_ESCHEMA, "expected [before, after]");
+			for (int k = 0; k < 2 && rc == 0; k++) {
+				trim__yctx_index(c, (size_t)k);
+				rc = trim__yint(c, pair->items[k], 0, 1 << 20, &L->pad[2 * a + k]);
+				trim__yctx_pop(c);
+			}
+			trim__yctx_pop(c);
+		}
+	} else {
+		rc = trim__yerr(c, n, TRIM_ESCHEMA,
+		                "padding must be valid, same, an integer, [ph, pw] or "
+		                "[[top, bottom], [left, right]]");
+	}
+	trim__yctx_pop(c);
+	return rc;
+}
+
+/* Output size of a sliding window along one axis. */
+static int window_out(trim__yctx *c, const trim__ynode *node, const trim__layer *L, int a,
+                      int64_t *out)
+{
+	int64_t span = L->in[a] + L->pad[2 * a] + L->pad[2 * a + 1];
+	int64_t eff = L->dilation[a] * (L->kernel[a] - 1) + 1;
+	if (span < eff)
+		return trim__yerr(c, node, TRIM_ESHAPE,
+		                  "%s window %lld (kernel %lld, dilation %lld) is larger than the "
+		                  "padded input %lld",
+		                  a ? "column" : "row", (long long)eff, (long long)L->kernel[a],
+		                  (long long)L->dilation[a], (long long)span);
+	*out = (span - eff) / L->stride[a] + 1;
+	return 0;
+}
+
+static int need_spatial(trim__yctx *c, const trim__ynode *node, const trim__layer *L)
+{
+	if (L->flat && (L->in[0] != 1 || L->in[1] != 1))
+		return trim__yerr(c, node, TRIM_ESHAPE, "needs a [H, W, C] input, got a flat one");
+	return 0;
+}
+
+static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const trim__ynode *ln)
+{
+	trim__layer *L = &net->layers[i];
+	int rc = trim__yexpect(c, ln, TRIM__Y_MAP);
+	if (rc)
+		return rc;
+	L->line = ln->line;
+	L->col = ln->col;
+	rc = trim__yget_enum(c, ln, "type", 1, layer_type_names, &L->type);
+	if (rc < 0)
+		return rc;
+	if ((rc = trim__ymap_check(c, ln, layer_keys(L->type))) != 0)
+		return rc;
+
+	const char *name = NULL;
+	rc = trim__yget_str(c, ln, "name", 0, &name);
+	if (rc < 0)
+		return rc;
+	if (name) {
+		if (strlen(name) >= TRIM__NAME_LEN || !name[0])
+			return trim__yerr(c, trim__ymap_get(ln, "name"), TRIM_ESCHEMA,
+			                  "layer names must have 1 to %d characters", TRIM__NAME_LEN - 1);
+		if (!strcmp(name, "input"))
+			return trim__yerr(c, trim__ymap_get(ln, "name"), TRIM_ESCHEMA,
+			                  "'input' is reserved for the network input");
+		if (find_layer(net, i, name) >= 0)
+			return trim__yerr(c, trim__ymap_get(ln, "name"), TRIM_ESCHEMA,
+			                  "duplicate layer name '%s'", name);
+		snprintf(L->name, sizeof L->name, "%s", name);
+	} else {
+		snprintf(L->name, sizeof L->name, "%s%d", layer_type_names[L->type], i);
+		if (find_layer(net, i, L->name) >= 0)
+			return trim__yerr(c, ln, TRIM_ESCHEMA, "default name '%s' clashes; name the layer",
+			                  L->name);
+	}
+
+	/* inputs */
+	const trim__ynode *in = trim__ymap_get(ln, "inputs");
+	if (in) {
+		trim__yctx_key(c, "inputs");
+		if (in->kind == TRIM__Y_SCALAR) {
+			rc = trim__yerr(c, in, TRIM_ESCHEMA, "expected a list of layer names");
+		} else if ((rc = trim__yexpect(c, in, TRIM__Y_SEQ)) == 0) {
+			if (in->n == 0 || in->n > TRIM__MAX_INPUTS)
+				rc = trim__yerr(c, in, TRIM_ESCHEMA, "expected 1 to %d layer names",
+				                TRIM__MAX_INPUTS);
+			for (size_t k = 0; rc == 0 && k < in->n; k++) {
+				trim__yctx_index(c, k);
+				const trim__ynode *it = in->items[k];
+				if ((rc = trim__yexpect(c, it, TRIM__Y_SCALAR)) == 0) {
+					if (!strcmp(it->str, "input")) {
+						L->inputs[k] = TRIM__NET_INPUT;
+					} else {
+						int j = find_layer(net, i, it->str);
+						if (j < 0) {
+							int later = 0;
+							for (int q = i; q < net->nlayers; q++)
+								if (!strcmp(net->layers[q].name, it->str))
+									later = 1;
+							rc = trim__yerr(c, it, TRIM_ENOTFOUND,
+							                later || !strcmp(it->str, L->name)
+							                    ? "layer '%s' is not defined before this one "
+							                      "(a cycle or forward reference)"
+							                    : "unknown layer '%s'",
+							                it->str);
+						}
+						L->inputs[k] = j;
+					}
+				}
+				trim__yctx_pop(c);
+			}
+			L->ninputs = (int)in->n;
+		}
+		trim__yctx_pop(c);
+		if (rc)
+			return rc;
+	} else {
+		L->ninputs = 1;
+		L->inputs[0] = i == 0 ? TRIM__NET_INPUT : i - 1;
+	}
+	int multi = L->type == TRIM__L_ADD || L->type == TRIM__L_CONCAT;
+	if (multi && L->ninputs < 2)
+		return trim__yerr(c, in ? in : ln, TRIM_ESCHEMA, "%s needs at least two inputs",
+		                  layer_type_names[L->type]);
+	if (!multi && L->ninputs != 1)
+		return trim__yerr(c, in, TRIM_ESCHEMA, "%s takes exactly one input",
+		                  layer_type_names[L->type]);
+
+	/* input shape */
+	int in_flat;
+	const int64_t *s0;
+	if (L->inputs[0] == TRIM__NET_INPUT) {
+		s0 = net->input;
+		in_flat = 0;
+	} else {
+		s0 = net->layers[L->inputs[0]].out;
+		in_flat = net->layers[L->inputs[0]].flat;
+	}
+	memcpy(L->in, s0, sizeof L->in);
+	L->flat = in_flat;
+	for (int k = 1; k < L->ninputs; k++) {
+		const int64_t *sk = L->inputs[k] == TRIM__NET_INPUT ? net->input
+		                                                      : net->layers[L->inputs[k]].out;
+		int bad = L->type == TRIM__L_ADD ? memcmp(sk, s0, sizeof L->in) != 0
+		                                 : (sk[0] != s0[0] || sk[1] != s0[1]);
+		if (bad)
+			return trim__yerr(c, in, TRIM_ESHAPE,
+			                  "input %d has shape [%lld, %lld, %lld], input 0 has [%lld, %lld, "
+			                  "%lld]; %s",
+			                  k, (long long)sk[0], (long long)sk[1], (long long)sk[2],
+			                  (long long)s0[0], (long long)s0[1], (long long)s0[2],
+			                  L->type == TRIM__L_ADD ? "add needs equal shapes"
+			                                         : "concat needs equal H and W");
+	}
+	int64_t decl[3];
+	rc = trim__yget_ints(c, ln, "in_shape", 0, 1, INT32_MAX, 3, decl);
+	if (rc < 0)
+		return rc;
+	if (rc == 0 && memcmp(decl, L->in, sizeof decl) != 0)
+		return trim__yerr(c, trim__ymap_get(ln, "in_shape"), TRIM_ESHAPE,
+		                  "declared in_shape [%lld, %lld, %lld] but the input is [%lld, %lld, "
+		                  "%lld]",
+		                  (long long)decl[0], (long long)decl[1], (long long)decl[2],
+		                  (long long)L->in[0], (long long)L->in[1], (long long)L->in[2]);
+
+	/* common parameters */
+	L->stride[0] = L->stride[1] = 1;
+	L->dilation[0] = L->dilation[1] = 1;
+	L->kernel[0] = L->kernel[1] = 1;
+	L->groups = 1;
+	L->depth_multiplier = 1;
+	L->use_bias = 1;
+	L->activation = TRIM__ACT_LINEAR;
+	if (trim__ymap_get(ln, "activation")) {
+		rc = trim__yget_enum(c, ln, "activation", 1, act_names, &L->activation);
+		if (rc < 0)
+			return rc;
+	} else if (L->type == TRIM__L_ACTIVATION) {
+		return trim__yerr(c, ln, TRIM_ESCHEMA, "missing required key 'activation'");
+	}
+	if ((rc = trim__yget_bool(c, ln, "use_bias", 0, &L->use_bias)) < 0)
+		return rc;
+
+	memcpy(L->out, L->in, sizeof L->out);
+	int64_t C = L->in[2], Ho, Wo;
+	switch (L->type) {
+	case TRIM__L_CONV:
+	case TRIM__L_DEPTHWISE:
+		if ((rc = need_spatial(c, ln, L)) != 0)
+			return rc;
+		if (L->type == TRIM__L_CONV) {
+			if ((rc = trim__yget_int(c, ln, "filters", 1, 1, INT32_MAX, &L->filters)) < 0)
+				return rc;
+			if ((rc = trim__yget_int(c, ln, "groups", 0, 1, INT32_MAX, &L->groups)) < 0)
+				return rc;
+		} else {
+			if ((rc = trim__yget_int(c, ln, "depth_multiplier", 0, 1, 1 << 16,
+			                         &L->depth_multiplier)) < 0)
+				return rc;
+			L->groups = C;
+			L->filters = C * L->depth_multiplier;
+		}
+		if ((rc = trim__yget_ints(c, ln, "kernel", 1, 1, 1 << 16, 2, L->kernel)) < 0)
+			return rc;
+		if ((rc = trim__yget_ints(c, ln, "strides", 0, 1, 1 << 16, 2, L->stride)) < 0)
+			return rc;
+		if ((rc = trim__yget_ints(c, ln, "dilation", 0, 1, 1 << 16, 2, L->dilation)) < 0)
+			return rc;
+		if (C % L->groups || L->filters % L->groups)
+			return trim__yerr(c, trim__ymap_get(ln, "groups"), TRIM_ESHAPE,
+			                  "groups %lld must divide the input channels %lld and the filters "
+			                  "%lld",
+			                  (long long)L->groups, (long long)C, (long long)L->filters);
+		if ((rc = read_padding(c, ln, L)) != 0)
+			return rc;
+		if ((rc = window_out(c, ln, L, 0, &Ho)) || (rc = window_out(c, ln, L, 1, &Wo)))
+			return rc;
+		L->out[0] = Ho;
+		L->out[1] = Wo;
+		L->out[2] = L->filters;
+		L->params = L->kernel[0] * L->kernel[1] * (C / L->groups) * L->filters +
+		            (L->use_bias ? L->filters : 0);
+		L->macs = Ho * Wo * L->filters * (C / L->groups) * L->kernel[0] * L->kernel[1];
+		L->flat = 0;
+		break;
+	case TRIM__L_DENSE:
+		if (!L->flat && (L->in[0] != 1 || L->in[1] != 1))
+			return trim__yerr(c, ln, TRIM_ESHAPE,
+			                  "dense needs a flat input, got [%lld, %lld, %lld] (add a flatten "
+			                  "or global_avgpool layer before it)",
+			                  (long long)L->in[0], (long long)L->in[1], (long long)L->in[2]);
+		if ((rc = trim__yget_int(c, ln, "units", 1, 1, INT32_MAX, &L->units)) < 0)
+			return rc;
+		L->out[0] = L->out[1] = 1;
+		L->out[2] = L->units;
+		L->filters = L->units;
+		L->params = C * L->units + (L->use_bias ? L->units : 0);
+		L->macs = C * L->units;
+		L->flat = 1;
+		break;
+	case TRIM__L_MAXPOOL:
+	case TRIM__L_AVGPOOL:
+		if ((rc = need_spatial(c, ln, L)) != 0)
+			return rc;
+		if ((rc = trim__yget_ints(c, ln, "pool", 1, 1, 1 << 16, 2, L->kernel)) < 0)
+			return rc;
+		L->stride[0] = L->kernel[0];
+		L->stride[1] = L->kernel[1];
+		if ((rc = trim__yget_ints(c, ln, "strides", 0, 1, 1 << 16, 2, L->stride)) < 0)
+			return rc;
+		if ((rc = read_padding(c, ln, L)) != 0)
+			return rc;
+		if ((rc = window_out(c, ln, L, 0, &Ho)) || (rc = window_out(c, ln, L, 1, &Wo)))
+			return rc;
+		L->out[0] = Ho;
+		L->out[1] = Wo;
+		break;
+	case TRIM__L_GLOBAL_AVGPOOL:
+		if ((rc = need_spatial(c, ln, L)) != 0)
+			return rc;
+		L->kernel[0] = L->in[0];
+		L->kernel[1] = L->in[1];
+		L->out[0] = L->out[1] = 1;
+		L->flat = 1;
+		break;
+	case TRIM__L_BATCHNORM:
+		L->params = 2 * C;
+		break;
+	case TRIM__L_FLATTEN:
+		L->out[0] = L->out[1] = 1;
+		L->out[2] = L->in[0] * L->in[1] * L->in[2];
+		L->flat = 1;
+		break;
+	case TRIM__L_DROPOUT: {
+		double rate = 0;
+		if ((rc = trim__yget_double(c, ln, "rate", 0, 0, 0.999999, &rate)) < 0)
+			return rc;
+		break;
+	}
+	case TRIM__L_CONCAT: {
+		int64_t axis = -1;
+		if ((rc = trim__yget_int(c, ln, "axis", 0, -1, 3, &axis)) < 0)
+			return rc;
+		if (axis != -1 && axis != 3)
+			return trim__yerr(c, trim__ymap_get(ln, "axis"), TRIM_ESCHEMA,
+			                  "only concatenation along channels (axis -1 or 3) is supported");
+		int64_t sum = 0;
+		for (int k = 0; k < L->ninputs; k++)
+			sum += L->inputs[k] == TRIM__NET_INPUT ? net->input[2]
+			                                       : net->layers[L->inputs[k]].out[2];
+		L->out[2] = sum;
+		break;
+	}
+	default:
+		break;
+	}
+	return 0;
+}
+
+static int parse_network(trim__yctx *c, struct trim_network *net, const trim__ynode *root)
+{
+	static const char *const top_keys[] = {"schema_version", "network", "layers", NULL};
+	static const char *const net_keys[] = {"name", "input", "output", "batch",
+	                                       "mode", "word_bits", NULL};
+	int rc = trim__ymap_check(c, root, top_keys);
+	if (rc)
+		return rc;
+	int64_t ver = 1;
+	if ((rc = trim__yget_int(c, root, "schema_version", 0, 1, 1, &ver)) < 0)
+		return rc;
+	const trim__ynode *nm;
+	if ((rc = trim__yget_node(c, root, "network", 1, TRIM__Y_MAP, &nm)) < 0)
+		return rc;
+	trim__yctx_key(c, "network");
+	rc = trim__ymap_check(c, nm, net_keys);
+	const char *name = NULL;
+	if (rc == 0 && (rc = trim__yget_str(c, nm, "name", 1, &name)) == 0) {
+		if (strlen(name) >= sizeof net->name)
+			rc = trim__yerr(c, trim__ymap_get(nm, "name"), TRIM_ESCHEMA, "name too long");
+		else
+			snprintf(net->name, sizeof net->name, "%s", name);
+	}
+	if (rc == 0)
+		rc = trim__yget_ints(c, nm, "input", 1, 1, INT32_MAX, 3, net->input);
+	if (rc == 0 && trim__ymap_get(nm, "input")->kind != TRIM__Y_SEQ)
+		rc = trim__yerr(c, trim__ymap_get(nm, "input"), TRIM_ESCHEMA,
+		                "input must be a list [H, W, C]");
+	net->batch = 1;
+	net->mode = TRIM_MODE_INFERENCE;
+	net->word_bits = 16;
+	if (rc == 0)
+		rc = trim__yget_int(c, nm, "batch", 0, 1, 1 << 24, &net->batch);
+	if (rc >= 0)
+		rc = trim__yget_enum(c, nm, "mode", 0, mode_names, &net->mode);
+	int64_t wb = 16;
+	if (rc >= 0)
+		rc = trim__yget_int(c, nm, "word_bits", 0, 1, 64, &wb);
+	net->word_bits = (int)wb;
+	trim__yctx_pop(c);
+	if (rc < 0)
+		return rc;
+
+	const trim__ynode *layers;
+	if ((rc = trim__yget_node(c, root, "layers", 1, TRIM__Y_SEQ, &layers)) < 0)
+		return rc;
+	if (layers->n == 0)
+		return trim__yerr(c, layers, TRIM_ESCHEMA, "a network needs at least one layer");
+	net->layers = trim__calloc(layers->n, sizeof *net->layers);
+	if (!net->layers)
+		return TRIM_ENOMEM;
+	net->nlayers = (int)layers->n;
+	/* names first, so a reference to a later layer can be told apart */
+	for (size_t i = 0; i < layers->n; i++) {
+		const trim__ynode *nn = trim__ymap_get(layers->items[i], "name");
+		if (nn && nn->kind == TRIM__Y_SCALAR)
+			snprintf(net->layers[i].name, sizeof net->layers[i].name, "%s", nn->str);
+	}
+	trim__yctx_key(c, "layers");
+	for (size_t i = 0; i < layers->n && rc >= 0; i++) {
+		memset(net->layers[i].name, 0, sizeof net->layers[i].name);
+		trim__yctx_index(c, i);
+		rc = parse_layer(c, net, (int)i, layers->items[i]);
+		trim__yctx_pop(c);
+	}
+	trim__yctx_pop(c);
+	if (rc < 0)
+		return rc;
+
+	for (int i = 0; i < net->nlayers; i++) {
+		net->params += net->layers[i].params;
+		net->macs += net->layers[i].macs;
+	}
+	/* declared output shape */
+	const trim__ynode *on = trim__ymap_get(nm, "output");
+	if (on) {
+		trim__yctx_key(c, "network");
+		trim__yctx_key(c, "output");
+		const trim__layer *last = &net->layers[net->nlayers - 1];
+		int64_t o[3];
+		if (on->kind == TRIM__Y_SEQ && on->n == 1) {
+			trim__yctx_index(c, 0);
+			rc = trim__yint(c, on->items[0], 1, INT32_MAX, &o[2]);
+			trim__yctx_pop(c);
+			if (rc == 0 && (last->out[0] != 1 || last->out[1] != 1 || last->out[2] != o[2]))
+				rc = trim__yerr(c, on, TRIM_ESHAPE,
+				                "declared output [%lld] but the last layer '%s' gives [%lld, "
+				                "%lld, %lld]",
+				                (long long)o[2], last->name, (long long)last->out[0],
+				                (long long)last->out[1], (long long)last->out[2]);
+		} else if (on->kind == TRIM__Y_SEQ && on->n == 3) {
+			for (int k = 0; k < 3 && rc == 0; k++) {
+				trim__yctx_index(c, (size_t)k);
+				rc = trim__yint(c, on->items[k], 1, INT32_MAX, &o[k]);
+				trim__yctx_pop(c);
+			}
+			if (rc == 0 && memcmp(o, last->out, sizeof o) != 0)
+				rc = trim__yerr(c, on, TRIM_ESHAPE,
+				                "declared output [%lld, %lld, %lld] but the last layer '%s' "
+				                "gives [%lld, %lld, %lld]",
+				                (long long)o[0], (long long)o[1], (long long)o[2], last->name,
+				                (long long)last->out[0], (long long)last->out[1],
+				                (long long)last->out[2]);
+		} else {
+			rc = trim__yerr(c, on, TRIM_ESCHEMA, "output must be [C] or [H, W, C]");
+		}
+		trim__yctx_pop(c);
+		trim__yctx_pop(c);
+	}
+	return rc < 0 ? rc : 0;
+}
+
+static int load_doc(trim_network **out, trim__ydoc *doc)
+{
+	struct trim_network *net = trim__calloc(1, sizeof *net);
+	if (!net)
+		return TRIM_ENOMEM;
+	trim__yctx c;
+	trim__yctx_init(&c, trim__ydoc_name(doc));
+	int rc = parse_network(&c, net, trim__ydoc_root(doc));
+	if (rc == 0) {
+		net->file = trim__strdup(trim__ydoc_name(doc));
+		if (!net->file)
+			rc = TRIM_ENOMEM;
+	}
+	if (rc) {
+		trim_network_free(net);
+		return rc;
+	}
+	*out = net;
+	return 0;
+}
+
+int trim_network_load(trim_network **out, const char *path)
+{
+	if (!out)
+		return trim__error(TRIM_EINVAL, "trim_network_load: out is NULL");
+	*out = NULL;
+	trim__ydoc *doc;
+	int rc = trim__ydoc_load_file(&doc, path);
+	if (rc)
+		return rc;
+	rc = load_doc(out, doc);
+	trim__ydoc_free(doc);
+	return rc;
+}
+
+int trim_network_load_string(trim_network **out, const char *yaml, const char *name)
+{
+	if (!out || !yaml)
+		return trim__error(TRIM_EINVAL, "trim_network_load_string: NULL argument");
+	*out = NULL;
+	trim__ydoc *doc;
+	int rc = trim__ydoc_load_string(&doc, yaml, strlen(yaml), name ? name : "<string>");
+	if (rc)
+		return rc;
+	rc = load_doc(out, doc);
+	trim__ydoc_free(doc);
+	return rc;
+}
+
+void trim_network_free(trim_network *net)
+{
+	if (!net)
+		return;
+	free(net->layers);
+	free(net->file);
+	free(net);
+}
+
+const char *trim_network_name(const trim_network *net) { return net ? net->name : NULL; }
+int trim_network_mode(const trim_network *net) { return net ? net->mode : TRIM_EINVAL; }
+int64_t trim_network_batch(const trim_network *net) { return net ? net->batch : TRIM_EINVAL; }
+int trim_network_word_bits(const trim_network *net) { return net ? net->word_bits : TRIM_EINVAL; }
+size_t trim_network_layer_count(const trim_network *net) { return net ? (size_t)net->nlayers : 0; }
+int64_t trim_network_params(const trim_network *net) { return net ? net->params : TRIM_EINVAL; }
+int64_t trim_network_macs(const trim_network *net) { return net ? net->macs : TRIM_EINVAL; }
+
+const char *trim_network_layer_name(const trim_network *net, size_t i)
+{
+	return net && i < (size_t)net->nlayers ? net->layers[i].name : NULL;
+}
+
+const char *trim_network_layer_type(const trim_network *net, size_t i)
+{
+	return net && i < (size_t)net->nlayers ? layer_type_names[net->layers[i].type] : NULL;
+}
+
+int trim_network_layer_shape(const trim_network *net, size_t i, int64_t *out, size_t n)
+{
+	if (!net || !out || n < 3)
+		return trim__error(TRIM_EINVAL, "trim_network_layer_shape: bad arguments");
+	if (i >= (size_t)net->nlayers)
+		return trim__error(TRIM_ENOTFOUND, "no layer %zu (the network has %d)", i,
+		                   net->nlayers);
+	memcpy(out, net->layers[i].out, 3 * sizeof *out);
+	return 0;
+}
