@@ -54,7 +54,7 @@ CLI := $(BUILD)/bin/trim
 TESTBIN := $(BUILD)/test/check_trim
 BENCHBIN := $(BUILD)/bin/trim-bench
 
-.PHONY: all check run bench deps install uninstall abi-check header-check clean
+.PHONY: all check run bench deps install uninstall abi-check header-check api-doc clean
 all: $(STATIC) $(SHARED) $(CLI)
 
 $(BUILD)/obj/%.o: %.c
@@ -84,7 +84,7 @@ $(BUILD)/gen/suites.h: $(TEST_SRC) Makefile
 	@for f in $(notdir $(basename $(filter test/check_%.c,$(TEST_SRC)))); do \
 		echo "TRIM_SUITE($${f#check_})"; done > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/obj/lib/cli/main.o: $(BUILD)/gen/commands.h
+$(CLI_OBJ): $(BUILD)/gen/commands.h
 $(BUILD)/obj/test/main.o: $(BUILD)/gen/suites.h
 
 $(CLI): $(CLI_OBJ) $(STATIC)
@@ -105,7 +105,7 @@ check: all $(TESTBIN) abi-check header-check
 	TRIM_CLI=$(CURDIR)/$(CLI) TRIM_SHARED=$(CURDIR)/$(SHARED) $(TESTBIN)
 
 run: all
-	$(CLI) workloads models/networks/alexnet-cifar.yaml
+	$(CLI) workloads models/networks/alexnet-cifar.yaml --mode training
 
 bench: $(BENCHBIN)
 	$(BENCHBIN)
@@ -126,6 +126,17 @@ header-check:
 		$(CC) -std=c11 -pedantic -Wall -Wextra -Werror -Iinclude -Iinclude/trim \
 			-fsyntax-only $(BUILD)/hdr/t.c || { echo "header-check: $$h"; exit 1; }; \
 	done; echo "header-check: every public header compiles alone"
+
+# docs/api.md: every public declaration with its comment, module by module.
+api-doc:
+	@{ echo "# C API reference"; echo; \
+	   echo "Generated from the public headers by \`make api-doc\`; do not edit."; \
+	   for h in include/trim/*.h; do \
+		echo; echo "## \`$$h\`"; echo; echo '```c'; \
+		awk '/^#(ifndef|define|endif|ifdef|else|if) / || /^#endif/ || /^#include/ || /^extern "C"/ || /^}$$/ {next} \
+		     /TRIM_API __attribute__/ || /^#define TRIM_API$$/ {next} {print}' $$h | cat -s; \
+		echo '```'; done; } > docs/api.md
+	@echo "api-doc: docs/api.md written"
 
 DEB_PKGS := gcc make libyaml-dev libgsl-dev check pkg-config python3 python3-matplotlib
 deps:
