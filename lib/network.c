@@ -251,7 +251,8 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 		                                                      : net->layers[L->inputs[k]].out;
 		int bad = L->type == TRIM__L_ADD ? memcmp(sk, s0, sizeof L->in) != 0
 		                                 : (sk[0] != s0[0] || sk[1] != s0[1]);
-		if (bad)
+		if (bad) {
+			trim__yctx_key(c, "inputs");
 			return trim__yerr(c, in, TRIM_ESHAPE,
 			                  "input %d has shape [%lld, %lld, %lld], input 0 has [%lld, %lld, "
 			                  "%lld]; %s",
@@ -259,17 +260,22 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 			                  (long long)s0[0], (long long)s0[1], (long long)s0[2],
 			                  L->type == TRIM__L_ADD ? "add needs equal shapes"
 			                                         : "concat needs equal H and W");
+		}
 	}
 	int64_t decl[3];
 	rc = trim__yget_ints(c, ln, "in_shape", 0, 1, INT32_MAX, 3, decl);
 	if (rc < 0)
 		return rc;
-	if (rc == 0 && memcmp(decl, L->in, sizeof decl) != 0)
-		return trim__yerr(c, trim__ymap_get(ln, "in_shape"), TRIM_ESHAPE,
+	if (rc == 0 && memcmp(decl, L->in, sizeof decl) != 0) {
+		trim__yctx_key(c, "in_shape");
+		rc = trim__yerr(c, trim__ymap_get(ln, "in_shape"), TRIM_ESHAPE,
 		                  "declared in_shape [%lld, %lld, %lld] but the input is [%lld, %lld, "
 		                  "%lld]",
 		                  (long long)decl[0], (long long)decl[1], (long long)decl[2],
-		                  (long long)L->in[0], (long long)L->in[1], (long long)L->in[2]);
+		                (long long)L->in[0], (long long)L->in[1], (long long)L->in[2]);
+		trim__yctx_pop(c);
+		return rc;
+	}
 
 	/* common parameters */
 	L->stride[0] = L->stride[1] = 1;
@@ -314,11 +320,13 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 			return rc;
 		if ((rc = trim__yget_ints(c, ln, "dilation", 0, 1, 1 << 16, 2, L->dilation)) < 0)
 			return rc;
-		if (C % L->groups || L->filters % L->groups)
+		if (C % L->groups || L->filters % L->groups) {
+			trim__yctx_key(c, L->type == TRIM__L_CONV ? "groups" : "depth_multiplier");
 			return trim__yerr(c, trim__ymap_get(ln, "groups"), TRIM_ESHAPE,
 			                  "groups %lld must divide the input channels %lld and the filters "
 			                  "%lld",
 			                  (long long)L->groups, (long long)C, (long long)L->filters);
+		}
 		if ((rc = read_padding(c, ln, L)) != 0)
 			return rc;
 		if ((rc = window_out(c, ln, L, 0, &Ho)) || (rc = window_out(c, ln, L, 1, &Wo)))
