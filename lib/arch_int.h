@@ -50,7 +50,8 @@ typedef struct {
 	int multicast;                     /* can deliver one word to many PEs at once */
 	int reduction;                     /* can accumulate partial sums in the network */
 	int link_bits;
-	double hop_mm;                     /* wire length of one hop */
+	double hop_mm;                     /* wire length of one hop; 0 = the table's default */
+	double hops;                       /* mean hops to a destination; 0 = from the topology */
 
 	/* compute */
 	char datatype[16];                 /* "int8", "int16", "fp16", "fp32" */
@@ -59,7 +60,14 @@ typedef struct {
 	int zero_gate;                     /* detects zero operands: saves energy */
 	int zero_skip;                     /* skips zero operands: saves time */
 	int bw_output_skip;                /* skips BW outputs masked by ReLU */
-	double transpose_pj, derivative_pj;/* extra training units, energy per use */
+	double transpose_pj, derivative_pj;/* extra training units, energy per use as written in
+	                                      the file (0 = from the energy table, see
+	                                      trim__level_cost, which is authoritative) */
+	int transpose_unit, derivative_unit; /* the PE has the training unit */
+
+	/* added with the loader (lib/arch.c) */
+	char component[64];                /* energy-table component to cost it with; "" = by class */
+	int64_t fanout_total;              /* spatial: fanout_x * fanout_y */
 } trim__level;
 
 struct trim_arch {
@@ -73,6 +81,12 @@ struct trim_arch {
 	int64_t total_pes;                 /* product of all spatial fan-outs */
 };
 
+/* Check the order and sizes of the levels and fill the derived fields
+ * (instances, fanout_total, total_pes, partition sums). Called by the
+ * loader and by the designer after changing a parameter. Errors name
+ * the file, the level's line:col and "levels[i].key". */
+int trim__arch_finish(trim_arch *a);
+
 /* Energy and area of each level under an energy table, computed once per
  * (arch, table) pair and read by the evaluator in its inner loop. Energies in
  * pJ per word (of the level's word width), leakage in pJ per cycle per
@@ -85,6 +99,10 @@ typedef struct {
 	double mac_pj;                       /* compute: per MAC */
 	double gated_mac_pj;                 /* compute: a zero-gated MAC */
 	double area_mm2;
+	/* added with the energy module (lib/energy.c) */
+	double transpose_pj, derivative_pj;  /* compute: one use of a training unit (0 if none) */
+	double res[4];                       /* FPGA tables: DSP, BRAM36, LUT, FF of all instances */
+	int clamped;                         /* a lookup was clamped to the table's edge */
 } trim__level_cost;
 
 #endif
