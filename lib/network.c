@@ -25,20 +25,21 @@ static const char *const *layer_keys(int type)
 {
 	static const char *const conv[] = {"name", "type", "inputs", "in_shape", "filters",
 	                                   "kernel", "strides", "padding", "dilation", "groups",
-	                                   "activation", "use_bias", NULL};
+	                                   "activation", "use_bias", "sparsity", NULL};
 	static const char *const dw[] = {"name", "type", "inputs", "in_shape", "kernel",
 	                                 "strides", "padding", "dilation", "depth_multiplier",
-	                                 "activation", "use_bias", NULL};
+	                                 "activation", "use_bias", "sparsity", NULL};
 	static const char *const dense[] = {"name", "type", "inputs", "in_shape", "units",
-	                                    "activation", "use_bias", NULL};
+	                                    "activation", "use_bias", "sparsity", NULL};
 	static const char *const pool[] = {"name", "type", "inputs", "in_shape", "pool",
 	                                   "strides", "padding", NULL};
 	static const char *const plain[] = {"name", "type", "inputs", "in_shape", NULL};
 	static const char *const dropout[] = {"name", "type", "inputs", "in_shape", "rate", NULL};
-	static const char *const merge[] = {"name", "type", "inputs", "in_shape", "activation", NULL};
+	static const char *const merge[] = {"name", "type", "inputs", "in_shape", "activation", "sparsity",
+	                                   NULL};
 	static const char *const concat[] = {"name", "type", "inputs", "in_shape", "axis", NULL};
 	static const char *const act[] = {"name", "type", "inputs", "in_shape", "activation",
-	                                   NULL};
+	                                   "sparsity", NULL};
 	switch (type) {
 	case TRIM__L_CONV: return conv;
 	case TRIM__L_DEPTHWISE: return dw;
@@ -144,6 +145,41 @@ static int need_spatial(trim__yctx *c, const trim__ynode *node, const trim__laye
 	if (L->flat && (L->in[0] != 1 || L->in[1] != 1))
 		return trim__yerr(c, node, TRIM_ESHAPE, "needs a [H, W, C] input, got a flat one");
 	return 0;
+}
+
+/* `sparsity: 0.5` or `sparsity: {activation: 0.5, gradient: 0.45, within_channel_cv: 0.2}`:
+ * the fraction of zeros of the layer's (ReLU) output, optionally of the gradient it
+ * receives, and the spread of the per-channel sparsity. */
+static int read_sparsity(trim__yctx *c, const trim__ynode *ln, trim__layer *L)
+{
+	static const char *const keys[] = {"activation", "gradient", "within_channel_cv", NULL};
+	L->act_sparsity = L->grad_sparsity = L->sparsity_cv = -1;
+	const trim__ynode *n = trim__ymap_get(ln, "sparsity");
+	if (!n)
+		return 0;
+	L->sparsity_line = n->line;
+	L->sparsity_col = n->col;
+	int rc;
+	if (n->kind == TRIM__Y_SCALAR) {
+		trim__yctx_key(c, "sparsity");
+		rc = trim__ydouble(c, n, 0, 0.999999, &L->act_sparsity);
+	} else {
+		trim__yctx_key(c, "sparsity");
+		rc = trim__ymap_check(c, n, keys);
+		if (rc == 0)
+			rc = trim__yget_double(c, n, "activation", 1, 0, 0.999999, &L->act_sparsity);
+		if (rc >= 0)
+			rc = trim__yget_double(c, n, "gradient", 0, 0, 0.999999, &L->grad_sparsity);
+		if (rc >= 0)
+			rc = trim__yget_double(c, n, "within_channel_cv", 0, 0, 10, &L->sparsity_cv);
+	}
+	if (rc >= 0 && L->activation != TRIM__ACT_RELU && L->activation != TRIM__ACT_RELU6)
+		rc = trim__yerr(c, n, TRIM_ESCHEMA,
+		                "sparsity is given for the zeros of a ReLU output, but this layer's "
+		                "activation is %s",
+		                act_names[L->activation]);
+	trim__yctx_pop(c);
+	return rc < 0 ? rc : 0;
 }
 
 static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const trim__ynode *ln)
@@ -387,12 +423,10 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 		L->out[2] = L->in[0] * L->in[1] * L->in[2];
 		L->flat = 1;
 		break;
-	case TRIM__L_DROPOUT: {
-		double rate = 0;
-		if ((rc = trim__yget_double(c, ln, "rate", 0, 0, 0.999999, &rate)) < 0)
+	case TRIM__L_DROPOUT:
+		if ((rc = trim__yget_double(c, ln, "rate", 0, 0, 0.999999, &L->rate)) < 0)
 			return rc;
 		break;
-	}
 	case TRIM__L_CONCAT: {
 		int64_t axis = -1;
 		if ((rc = trim__yget_int(c, ln, "axis", 0, -1, 3, &axis)) < 0)
@@ -410,14 +444,14 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 	default:
 		break;
 	}
-	return 0;
+	return read_sparsity(c, ln, L);
 }
 
 static int parse_network(trim__yctx *c, struct trim_network *net, const trim__ynode *root)
 {
 	static const char *const top_keys[] = {"schema_version", "network", "layers", NULL};
 	static const char *const net_keys[] = {"name", "input", "output", "batch",
-	                                       "mode", "word_bits", NULL};
+	                                       "mode", "word_bits", "sparsity", NULL};
 	int rc = trim__ymap_check(c, root, top_keys);
 	if (rc)
 		return rc;
@@ -448,6 +482,9 @@ static int parse_network(trim__yctx *c, struct trim_network *net, const trim__yn
 		rc = trim__yget_int(c, nm, "batch", 0, 1, 1 << 24, &net->batch);
 	if (rc >= 0)
 		rc = trim__yget_enum(c, nm, "mode", 0, mode_names, &net->mode);
+	net->default_sparsity = -1;
+	if (rc >= 0)
+		rc = trim__yget_double(c, nm, "sparsity", 0, 0, 0.999999, &net->default_sparsity);
 	int64_t wb = 16;
 	if (rc >= 0)
 		rc = trim__yget_int(c, nm, "word_bits", 0, 1, 64, &wb);

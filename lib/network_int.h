@@ -49,10 +49,15 @@ typedef struct {
 	int64_t pad[4]; /* top, bottom, left, right */
 	int activation;
 	int use_bias;
+	double rate; /* dropout */
 	/* shapes, H W C */
 	int64_t in[3], out[3];
 	int flat; /* output is a flat vector (after flatten / dense / global pool) */
 	int64_t params, macs;
+	/* ReLU-driven sparsity of the layer's output (fraction of zeros), given in
+	 * the description (`sparsity:`); < 0 when not given. */
+	double act_sparsity, grad_sparsity, sparsity_cv;
+	int sparsity_line, sparsity_col;
 } trim__layer;
 
 struct trim_network {
@@ -65,6 +70,7 @@ struct trim_network {
 	int nlayers;
 	trim__layer *layers;
 	int64_t params, macs;
+	double default_sparsity; /* network-wide default for ReLU outputs; < 0 none */
 };
 
 const char *trim__layer_type_name(int type);

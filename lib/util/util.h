@@ -26,6 +26,9 @@ int trim__error_at(int code, const char *file, int line, int col,
 /* Prefix the current message with "prefix: " (keeps the code). */
 int trim__error_prefix(const char *prefix);
 
+/* Turn GSL's aborting error handler off (once, thread-safe). */
+void trim__gsl_init(void);
+
 /* ---- memory ---------------------------------------------------------- */
 void *trim__calloc(size_t n, size_t size); /* sets TRIM_ENOMEM on failure */
 void *trim__realloc_array(void *p, size_t n, size_t size);
