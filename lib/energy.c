@@ -5,7 +5,6 @@
 #include <gsl/gsl_interp.h>
 #include <gsl/gsl_interp2d.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +15,6 @@
 #include "util/util.h"
 #include "util/ydoc.h"
 
-/* ---- GSL set-up: never let GSL's default handler abort the host ---------- */
-static pthread_once_t gsl_once = PTHREAD_ONCE_INIT;
-static void gsl_init(void) { gsl_set_error_handler_off(); }
 
 /* ---- data ------------------------------------------------------------------ */
 enum { Q_READ, Q_WRITE, Q_UPDATE, Q_LEAK, Q_AREA, NQ };
@@ -879,7 +875,7 @@ static int is_file(const char *p)
 
 static trim_energy *new_table(const char *file)
 {
-	pthread_once(&gsl_once, gsl_init);
+	trim__gsl_init(); /* GSL's default handler would abort the host */
 	trim_energy *t = trim__calloc(1, sizeof *t);
 	if (!t)
 		return NULL;
