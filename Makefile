@@ -19,6 +19,9 @@ PKG_CONFIG ?= pkg-config
 
 ifeq ($(SANITIZE),1)
 BUILD ?= build-asan
+# Python loads the sanitized library: preload the ASan runtime, no leak check
+# (the interpreter itself keeps memory at exit).
+PYTEST_ENV = LD_PRELOAD=$$($(CC) -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0
 OPT := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 SANLD := -fsanitize=address,undefined
 else
@@ -103,6 +106,7 @@ $(BENCHBIN): $(BENCH_OBJ) $(STATIC)
 # CK_FORK=yes isolates each test; the CLI tests need the built binary.
 check: all $(TESTBIN) abi-check header-check
 	TRIM_CLI=$(CURDIR)/$(CLI) TRIM_SHARED=$(CURDIR)/$(SHARED) $(TESTBIN)
+	$(PYTEST_ENV) TRIM_LIBRARY=$(CURDIR)/$(SHARED) python3 test/python/test_binding.py
 
 run: all
 	$(CLI) workloads models/networks/alexnet-cifar.yaml --mode training
