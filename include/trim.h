@@ -10,5 +10,6 @@
 #include "trim/arch.h"
 #include "trim/energy.h"
 #include "trim/space.h"
+#include "trim/sparsity.h"
 
 #endif
