@@ -1,0 +1,58 @@
+/*
+ * trim/mapping.h - mappings of an intra-layer workload onto an architecture.
+ *
+ * A mapping gives, per storage level of the architecture, a temporal
+ * sub-mapping (a loop bound per dimension and a loop order) and which
+ * tensors bypass the level; per spatial (NoC) level, the spatial bounds
+ * split over the X and Y axes of the array. Levels are numbered as in the
+ * architecture, outermost (off-chip memory) 0. Dimensions are TRIM_DIM_*
+ * (trim/workload.h); tensor slots are 0 input-like operand, 1 weight-like
+ * operand, 2 result. docs/model.md "Mapping and activity model" gives the
+ * semantics; docs/mapping.md the YAML forms (libtrim's and Timeloop's).
+ *
+ * Ownership: a trim_mapping returned through **out belongs to the caller
+ * and is released with trim_mapping_free (NULL accepted). It copies what
+ * it needs from the architecture: the arch may be freed first.
+ * Thread safety: a mapping may be read from many threads; setters need
+ * exclusive access.
+ */
+#ifndef TRIM_MAPPING_H
+#define TRIM_MAPPING_H
+
+#include "trim/arch.h"
+#include "trim/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct trim_mapping trim_mapping;
+
+/** A mapping with every bound 1, canonical loop orders and no bypass. */
+TRIM_API int trim_mapping_create(trim_mapping **out, const trim_arch *arch);
+TRIM_API void trim_mapping_free(trim_mapping *m);
+/** A deep copy. */
+TRIM_API int trim_mapping_clone(trim_mapping **out, const trim_mapping *m);
+
+/** Number of levels (the architecture's). */
+TRIM_API int trim_mapping_levels(const trim_mapping *m);
+/** Temporal bound of `dim` at storage level `level`. */
+TRIM_API int trim_mapping_set_temporal(trim_mapping *m, int level, int dim, int64_t bound);
+/** Spatial bound of `dim` at spatial level `level`, split as fx * fy. */
+TRIM_API int trim_mapping_set_spatial(trim_mapping *m, int level, int dim, int64_t fx, int64_t fy);
+/** Loop order of storage level `level`: dim letters outermost first ("MC"
+ * = m outer, c inner); dims not named follow in the order N G M C E F R S. */
+TRIM_API int trim_mapping_set_order(trim_mapping *m, int level, const char *order);
+/** Whether storage level `level` holds tensor `slot` (1) or it bypasses (0). */
+TRIM_API int trim_mapping_set_keep(trim_mapping *m, int level, int slot, int keep);
+/** Bound of `dim` at `level` (temporal or fx * fy); -1 if out of range. */
+TRIM_API int64_t trim_mapping_bound(const trim_mapping *m, int level, int dim);
+
+/** libtrim's YAML form (TRIM_FORMAT_YAML) or the loop nest (TRIM_FORMAT_TABLE);
+ * free *out with trim_string_free. */
+TRIM_API int trim_mapping_dump(const trim_mapping *m, int format, char **out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,73 @@
+/*
+ * The activity analyst: for a (workload, architecture, mapping) triple, the
+ * exact number of MACs, zero MACs, storage accesses and network transfers,
+ * computed analytically (never by walking the iterations). The semantics
+ * are written down in docs/model.md, "Mapping and activity model"; the
+ * reference simulator in test/refsim.c implements the same semantics by
+ * brute force and test/check_activity.c requires exact equality.
+ */
+#ifndef TRIM_ACTIVITY_INT_H
+#define TRIM_ACTIVITY_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mapping_int.h"
+
+typedef struct {
+	int64_t macs;       /* product of all bounds */
+	int64_t zero_macs;  /* MACs with a predictable-zero operand (padding, upsampling) */
+	int64_t steps;      /* temporal iterations (product of all temporal bounds) */
+	int64_t active_pes; /* product of all spatial bounds */
+	int64_t instances[TRIM__MAX_LEVELS]; /* active instances of each level */
+	int64_t tile[TRIM__MAX_LEVELS][3];   /* storage: elements of a kept tile per instance */
+
+	/* Storage levels (words, summed over instances). Operands: fills are
+	 * written into the level from its parent, reads are read out for the
+	 * children. Result: fills are partial sums read back from the parent,
+	 * reads are partial sums sent down to the children, updates are words
+	 * written into the level by its children, drains are words read out of
+	 * the level to be written back to its parent. */
+	int64_t fills[TRIM__MAX_LEVELS][3];
+	int64_t reads[TRIM__MAX_LEVELS][3];
+	int64_t updates[TRIM__MAX_LEVELS][3];
+	int64_t drains[TRIM__MAX_LEVELS][3];
+
+	/* Spatial levels (words, summed over instances). Downwards (operands,
+	 * read-back partial sums): down_words enter the network, down_dests
+	 * arrive (a multicast word arrives at several destinations); unicast
+	 * words have one destination, mcast words several (mcast_dests in all).
+	 * Without multicast every destination gets its own word. Upwards
+	 * (result): up_words enter from the children, up_out leave towards the
+	 * parent, reductions = additions done in the network. */
+	int64_t down_words[TRIM__MAX_LEVELS][3];
+	int64_t down_dests[TRIM__MAX_LEVELS][3];
+	int64_t unicast[TRIM__MAX_LEVELS][3];
+	int64_t mcast[TRIM__MAX_LEVELS][3];
+	int64_t mcast_dests[TRIM__MAX_LEVELS][3];
+	int64_t up_words[TRIM__MAX_LEVELS][3];
+	int64_t up_out[TRIM__MAX_LEVELS][3];
+	int64_t reductions[TRIM__MAX_LEVELS][3];
+} trim__activity;
+
+/* Scratch memory of the analyst; one per thread. Grows on first use and is
+ * then reused without allocation. */
+#define TRIM__ACT_NBUF 8
+typedef struct {
+	int64_t *buf[TRIM__ACT_NBUF];
+	size_t cap[TRIM__ACT_NBUF];
+} trim__act_ws;
+
+void trim__act_ws_free(trim__act_ws *ws);
+
+/* Compute the activities. The mapping must pass trim__mapping_check_shape.
+ * Returns 0, or TRIM_EINVAL for a mapping outside the analytic model's
+ * scope (two spatial levels with bounds > 1 between consecutive holders of
+ * one tensor; a result index with two terms), with a message. */
+int trim__activity_compute(const trim__intra *w, const struct trim_arch *a,
+                           const trim__mapping *m, trim__act_ws *ws, trim__activity *out);
+
+/* Exact count of MACs with a predictable-zero operand. */
+int trim__activity_zero_macs(const trim__intra *w, int64_t *out);
+
+#endif

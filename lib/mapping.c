@@ -1,0 +1,434 @@
+/*
+ * Mappings: representation, validation, loop-nest printing, YAML writing.
+ * (The YAML readers are in lib/mapping_yaml.c.)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mapping_int.h"
+
+static const char dim_letters[TRIM_NDIMS + 1] = "NGMCEFRS";
+static const char *const slot_names[3] = {"input", "weight", "output"};
+
+int trim__dim_parse(const char *s)
+{
+	if (!s || !s[0] || s[1])
+		return -1;
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if (s[0] == dim_letters[d] || s[0] == dim_letters[d] + ('a' - 'A'))
+			return d;
+	return -1;
+}
+
+void trim__mapping_init(trim__mapping *m, const struct trim_arch *a)
+{
+	memset(m, 0, sizeof *m);
+	m->nlevels = a->nlevels;
+	for (int l = 0; l < a->nlevels && l < TRIM__MAX_LEVELS; l++) {
+		m->type[l] = a->lv[l].type;
+		snprintf(m->name[l], sizeof m->name[l], "%s", a->lv[l].name);
+		for (int d = 0; d < TRIM_NDIMS; d++) {
+			m->f[l][d] = m->fx[l][d] = m->fy[l][d] = 1;
+			m->order[l][d] = d;
+		}
+		for (int s = 0; s < 3; s++)
+			m->keep[l][s] = a->lv[l].type == TRIM__LVL_STORAGE && a->lv[l].keep[s];
+	}
+}
+
+int trim__mapping_level(const trim__mapping *m, const char *name)
+{
+	for (int l = 0; l < m->nlevels; l++)
+		if (!strcmp(m->name[l], name))
+			return l;
+	return -1;
+}
+
+int trim__mapping_set_order_str(trim__mapping *m, int level, const char *order)
+{
+	if (level < 0 || level >= m->nlevels || m->type[level] != TRIM__LVL_STORAGE)
+		return trim__error(TRIM_EINVAL, "mapping: level %d is not a storage level", level);
+	int used[TRIM_NDIMS] = {0}, n = 0, ord[TRIM_NDIMS];
+	for (const char *p = order; *p; p++) {
+		if (*p == ' ' || *p == ',')
+			continue;
+		char c[2] = {*p, 0};
+		int d = trim__dim_parse(c);
+		if (d < 0)
+			return trim__error(TRIM_EINVAL, "mapping: level %s: unknown dimension '%c' in order '%s'",
+			                   m->name[level], *p, order);
+		if (used[d])
+			return trim__error(TRIM_EINVAL, "mapping: level %s: dimension %c twice in order '%s'",
+			                   m->name[level], dim_letters[d], order);
+		used[d] = 1;
+		ord[n++] = d;
+	}
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if (!used[d])
+			ord[n++] = d;
+	memcpy(m->order[level], ord, sizeof ord);
+	return 0;
+}
+
+/* Number of distinct values of a*i + b*j over 0 <= i < I, 0 <= j < J
+ * (a, b >= 0). Two pairs collide iff they differ by k*(b', -a') with
+ * a' = a/g, b' = b/g, g = gcd(a, b); every value's pairs form one chain,
+ * so the distinct count is the number of chain heads: pairs (i, j) for
+ * which (i + b', j - a') is out of range. */
+int64_t trim__axis_distinct(int64_t a, int64_t I, int64_t b, int64_t J)
+{
+	if (I <= 0 || J <= 0)
+		return 0;
+	if (a == 0 || I == 1)
+		return b == 0 ? 1 : J;
+	if (b == 0 || J == 1)
+		return I;
+	int64_t x = a, y = b;
+	while (y) {
+		int64_t t = x % y;
+		x = y;
+		y = t;
+	}
+	int64_t ap = a / x, bp = b / x;
+	int64_t ci = I - bp > 0 ? I - bp : 0, cj = J - ap > 0 ? J - ap : 0;
+	return I * J - ci * cj;
+}
+
+/* Product of the bounds of dim d at levels >= l. */
+static int64_t ext_from(const trim__mapping *m, int l, int d)
+{
+	int64_t p = 1;
+	for (int k = l; k < m->nlevels; k++)
+		p *= m->f[k][d];
+	return p;
+}
+
+int64_t trim__mapping_tile_elems(const trim__mapping *m, const trim__intra *w, int l, int slot)
+{
+	const trim__tensor *t = &w->t[slot];
+	if (!t->present)
+		return 0;
+	int64_t n = 1;
+	for (int a = 0; a < t->ndims; a++) {
+		const trim__iexpr *e = &t->idx[a];
+		if (e->nterms == 1)
+			n *= e->coef[0] == 0 ? 1 : ext_from(m, l, e->dim[0]);
+		else
+			n *= trim__axis_distinct(e->coef[0], ext_from(m, l, e->dim[0]), e->coef[1],
+			                         ext_from(m, l, e->dim[1]));
+	}
+	return n;
+}
+
+int trim__mapping_check_shape(const trim__mapping *m, const trim__intra *w,
+                              const struct trim_arch *a)
+{
+	if (m->nlevels != a->nlevels)
+		return trim__error(TRIM_ESHAPE, "mapping: %d levels, architecture '%s' has %d",
+		                   m->nlevels, a->name, a->nlevels);
+	for (int l = 0; l < m->nlevels; l++) {
+		if (m->type[l] != a->lv[l].type || strcmp(m->name[l], a->lv[l].name))
+			return trim__error(TRIM_ESHAPE, "mapping: level %d is '%s', architecture has '%s'", l,
+			                   m->name[l], a->lv[l].name);
+		const trim__level *L = &a->lv[l];
+		int64_t px = 1, py = 1;
+		for (int d = 0; d < TRIM_NDIMS; d++) {
+			if (m->f[l][d] < 1)
+				return trim__error(TRIM_ERANGE, "mapping: level %s: bound of %c is %lld (must be >= 1)",
+				                   m->name[l], dim_letters[d], (long long)m->f[l][d]);
+			if (L->type == TRIM__LVL_COMPUTE && m->f[l][d] != 1)
+				return trim__error(TRIM_ESHAPE, "mapping: level %s is the compute level: bound of %c must be 1",
+				                   m->name[l], dim_letters[d]);
+			if (L->type == TRIM__LVL_SPATIAL) {
+				if (m->fx[l][d] < 1 || m->fy[l][d] < 1 || m->fx[l][d] * m->fy[l][d] != m->f[l][d])
+					return trim__error(TRIM_ESHAPE, "mapping: level %s: spatial bound of %c is %lld but X*Y = %lld*%lld",
+					                   m->name[l], dim_letters[d], (long long)m->f[l][d],
+					                   (long long)m->fx[l][d], (long long)m->fy[l][d]);
+				px *= m->fx[l][d];
+				py *= m->fy[l][d];
+			}
+		}
+		if (L->type == TRIM__LVL_SPATIAL) {
+			int64_t fx = L->fanout_x > 0 ? L->fanout_x : 1, fy = L->fanout_y > 0 ? L->fanout_y : 1;
+			if (px > fx || py > fy)
+				return trim__error(TRIM_ENOFIT, "mapping: level %s: spatial bounds use %lld x %lld PEs, the array has %lld x %lld",
+				                   m->name[l], (long long)px, (long long)py, (long long)fx, (long long)fy);
+		}
+		if (L->type == TRIM__LVL_STORAGE) {
+			int seen[TRIM_NDIMS] = {0};
+			for (int k = 0; k < TRIM_NDIMS; k++) {
+				int d = m->order[l][k];
+				if (d < 0 || d >= TRIM_NDIMS || seen[d])
+					return trim__error(TRIM_ESHAPE, "mapping: level %s: loop order is not a permutation of N G M C E F R S",
+					                   m->name[l]);
+				seen[d] = 1;
+			}
+			for (int s = 0; s < 3; s++)
+				if (m->keep[l][s] && !L->keep[s])
+					return trim__error(TRIM_ESHAPE, "mapping: level %s cannot hold the %s tensor (the architecture bypasses it)",
+					                   m->name[l], slot_names[s]);
+		} else {
+			for (int s = 0; s < 3; s++)
+				if (m->keep[l][s])
+					return trim__error(TRIM_ESHAPE, "mapping: level %s is not a storage level: it cannot hold a tensor",
+					                   m->name[l]);
+		}
+	}
+	if (a->nlevels < 2 || a->lv[0].type != TRIM__LVL_STORAGE ||
+	    a->lv[a->nlevels - 1].type != TRIM__LVL_COMPUTE)
+		return trim__error(TRIM_ESHAPE, "mapping: the architecture must start with a storage level and end with the compute level");
+	for (int s = 0; s < 3; s++)
+		if (w->t[s].present && !m->keep[0][s])
+			return trim__error(TRIM_ESHAPE, "mapping: the outermost level %s must hold the %s tensor",
+			                   m->name[0], slot_names[s]);
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		int64_t p = 1;
+		for (int l = 0; l < m->nlevels; l++) {
+			if (trim__mul64(p, m->f[l][d], &p))
+				return trim__error(TRIM_ERANGE, "mapping: the bounds of %c overflow", dim_letters[d]);
+		}
+		if (p != w->bound[d]) {
+			char buf[256];
+			size_t o = 0;
+			for (int l = 0; l < m->nlevels && o < sizeof buf; l++)
+				if (m->type[l] != TRIM__LVL_COMPUTE)
+					o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s=%lld", o ? " x " : "",
+					                      m->name[l], (long long)m->f[l][d]);
+			return trim__error(TRIM_ESHAPE, "mapping: the bounds of %c multiply to %lld (%s), the workload bound is %lld",
+			                   dim_letters[d], (long long)p, buf, (long long)w->bound[d]);
+		}
+	}
+	return 0;
+}
+
+int trim__mapping_check(const trim__mapping *m, const trim__intra *w, const struct trim_arch *a)
+{
+	int rc = trim__mapping_check_shape(m, w, a);
+	if (rc)
+		return rc;
+	for (int l = 0; l < m->nlevels; l++) {
+		const trim__level *L = &a->lv[l];
+		if (L->type != TRIM__LVL_STORAGE || L->capacity_bytes <= 0)
+			continue;
+		int64_t bits = L->word_bits > 0 ? L->word_bits : (a->word_bits > 0 ? a->word_bits : 16);
+		int64_t mult = L->double_buffer ? 2 : 1, total = 0;
+		for (int s = 0; s < 3; s++) {
+			if (!m->keep[l][s] || !w->t[s].present)
+				continue;
+			int64_t bytes = (trim__mapping_tile_elems(m, w, l, s) * bits + 7) / 8 * mult;
+			if (L->partitioned) {
+				if (bytes > L->part_bytes[s])
+					return trim__error(TRIM_ENOFIT, "mapping: level %s: the %s tile needs %lld bytes%s, its partition has %lld",
+					                   m->name[l], slot_names[s], (long long)bytes,
+					                   mult > 1 ? " (double-buffered)" : "", (long long)L->part_bytes[s]);
+			}
+			total += bytes;
+		}
+		if (!L->partitioned && total > L->capacity_bytes)
+			return trim__error(TRIM_ENOFIT, "mapping: level %s: the tiles need %lld bytes%s, the capacity is %lld",
+			                   m->name[l], (long long)total, mult > 1 ? " (double-buffered)" : "",
+			                   (long long)L->capacity_bytes);
+	}
+	return 0;
+}
+
+/* ---- printing ------------------------------------------------------------ */
+
+void trim__mapping_loopnest(const trim__mapping *m, const trim__intra *w, trim__sb *sb)
+{
+	/* Loop variables are numbered from the innermost level with loops (1) as
+	 * in TRIM Fig. 6: c1 is the innermost c loop, c4 the outermost. */
+	int num[TRIM__MAX_LEVELS], k = 0;
+	for (int l = m->nlevels - 1; l >= 0; l--)
+		num[l] = m->type[l] == TRIM__LVL_COMPUTE ? 0 : ++k;
+	int depth = 0, line = 1;
+	if (w)
+		trim__sb_printf(sb, "# %s %s\n", w->layer,
+		                w->phase >= 0 && w->phase <= 2 ? (const char *[]){"FW", "BW", "WG"}[w->phase] : "");
+	for (int l = 0; l < m->nlevels; l++) {
+		if (m->type[l] == TRIM__LVL_COMPUTE) {
+			trim__sb_printf(sb, "%3d %*sMAC  # %s\n", line++, 2 * depth, "", m->name[l]);
+			break;
+		}
+		char keep[64] = "";
+		if (m->type[l] == TRIM__LVL_STORAGE) {
+			size_t o = 0;
+			for (int s = 0; s < 3; s++)
+				if (!m->keep[l][s])
+					o += (size_t)snprintf(keep + o, sizeof keep - o, "%s%s", o ? "," : ", bypass ",
+					                      slot_names[s]);
+		}
+		trim__sb_printf(sb, "%3d %*s// %s (%s%s)\n", line++, 2 * depth, "", m->name[l],
+		                m->type[l] == TRIM__LVL_STORAGE ? "temporal" : "spatial", keep);
+		for (int i = 0; i < TRIM_NDIMS; i++) {
+			int d = m->type[l] == TRIM__LVL_STORAGE ? m->order[l][i] : i;
+			char v = (char)(dim_letters[d] + ('a' - 'A'));
+			if (m->type[l] == TRIM__LVL_STORAGE)
+				trim__sb_printf(sb, "%3d %*sfor %c%d in [0:%lld)\n", line++, 2 * depth, "", v, num[l],
+				                (long long)m->f[l][d]);
+			else if (m->f[l][d] > 1 || (w && w->bound[d] > 1))
+				trim__sb_printf(sb, "%3d %*sparallel_for %c%d in [0:%lld)  # X %lld, Y %lld\n", line++,
+				                2 * depth, "", v, num[l], (long long)m->f[l][d],
+				                (long long)m->fx[l][d], (long long)m->fy[l][d]);
+			else
+				continue;
+			if (m->type[l] == TRIM__LVL_STORAGE)
+				depth++;
+		}
+		if (m->type[l] == TRIM__LVL_SPATIAL)
+			depth++;
+	}
+}
+
+void trim__mapping_yaml(const trim__mapping *m, trim__sb *sb)
+{
+	trim__sb_puts(sb, "schema_version: 1\nmapping:\n");
+	for (int l = 0; l < m->nlevels; l++) {
+		if (m->type[l] == TRIM__LVL_COMPUTE)
+			continue;
+		trim__sb_printf(sb, "  - level: %s\n", m->name[l]);
+		if (m->type[l] == TRIM__LVL_STORAGE) {
+			trim__sb_puts(sb, "    temporal: {");
+			for (int d = 0; d < TRIM_NDIMS; d++)
+				trim__sb_printf(sb, "%s%c: %lld", d ? ", " : "", dim_letters[d], (long long)m->f[l][d]);
+			trim__sb_puts(sb, "}\n    order: ");
+			for (int d = 0; d < TRIM_NDIMS; d++)
+				trim__sb_putc(sb, dim_letters[m->order[l][d]]);
+			trim__sb_puts(sb, "\n    keep: [");
+			int first = 1;
+			for (int s = 0; s < 3; s++)
+				if (m->keep[l][s]) {
+					trim__sb_printf(sb, "%s%s", first ? "" : ", ", slot_names[s]);
+					first = 0;
+				}
+			trim__sb_puts(sb, "]\n");
+		} else {
+			trim__sb_puts(sb, "    spatial_x: {");
+			for (int d = 0; d < TRIM_NDIMS; d++)
+				trim__sb_printf(sb, "%s%c: %lld", d ? ", " : "", dim_letters[d], (long long)m->fx[l][d]);
+			trim__sb_puts(sb, "}\n    spatial_y: {");
+			for (int d = 0; d < TRIM_NDIMS; d++)
+				trim__sb_printf(sb, "%s%c: %lld", d ? ", " : "", dim_letters[d], (long long)m->fy[l][d]);
+			trim__sb_puts(sb, "}\n");
+		}
+	}
+}
+
+/* ---- public API ------------------------------------------------------------ */
+
+int trim_mapping_create(trim_mapping **out, const trim_arch *arch)
+{
+	if (!out || !arch)
+		return trim__error(TRIM_EINVAL, "trim_mapping_create: NULL argument");
+	*out = NULL;
+	if (arch->nlevels < 1 || arch->nlevels > TRIM__MAX_LEVELS)
+		return trim__error(TRIM_EINVAL, "trim_mapping_create: architecture has %d levels", arch->nlevels);
+	trim__mapping *m = trim__calloc(1, sizeof *m);
+	if (!m)
+		return TRIM_ENOMEM;
+	trim__mapping_init(m, arch);
+	*out = m;
+	return 0;
+}
+
+void trim_mapping_free(trim_mapping *m) { free(m); }
+
+int trim_mapping_clone(trim_mapping **out, const trim_mapping *m)
+{
+	if (!out || !m)
+		return trim__error(TRIM_EINVAL, "trim_mapping_clone: NULL argument");
+	*out = trim__calloc(1, sizeof **out);
+	if (!*out)
+		return TRIM_ENOMEM;
+	memcpy(*out, m, sizeof *m);
+	return 0;
+}
+
+int trim_mapping_levels(const trim_mapping *m) { return m ? m->nlevels : -1; }
+
+static int check_ld(const trim_mapping *m, int level, int dim, int type, const char *fn)
+{
+	if (!m)
+		return trim__error(TRIM_EINVAL, "%s: NULL mapping", fn);
+	if (level < 0 || level >= m->nlevels)
+		return trim__error(TRIM_ENOTFOUND, "%s: no level %d (the architecture has %d)", fn, level,
+		                   m->nlevels);
+	if (dim < 0 || dim >= TRIM_NDIMS)
+		return trim__error(TRIM_ENOTFOUND, "%s: no dimension %d", fn, dim);
+	if (type >= 0 && m->type[level] != type)
+		return trim__error(TRIM_EINVAL, "%s: level %s is not a %s level", fn, m->name[level],
+		                   type == TRIM__LVL_STORAGE ? "storage" : "spatial");
+	return 0;
+}
+
+int trim_mapping_set_temporal(trim_mapping *m, int level, int dim, int64_t bound)
+{
+	int rc = check_ld(m, level, dim, TRIM__LVL_STORAGE, "trim_mapping_set_temporal");
+	if (rc)
+		return rc;
+	if (bound < 1)
+		return trim__error(TRIM_ERANGE, "trim_mapping_set_temporal: bound %lld < 1", (long long)bound);
+	m->f[level][dim] = bound;
+	return 0;
+}
+
+int trim_mapping_set_spatial(trim_mapping *m, int level, int dim, int64_t fx, int64_t fy)
+{
+	int rc = check_ld(m, level, dim, TRIM__LVL_SPATIAL, "trim_mapping_set_spatial");
+	if (rc)
+		return rc;
+	if (fx < 1 || fy < 1)
+		return trim__error(TRIM_ERANGE, "trim_mapping_set_spatial: bounds %lld x %lld (must be >= 1)",
+		                   (long long)fx, (long long)fy);
+	m->fx[level][dim] = fx;
+	m->fy[level][dim] = fy;
+	m->f[level][dim] = fx * fy;
+	return 0;
+}
+
+int trim_mapping_set_order(trim_mapping *m, int level, const char *order)
+{
+	int rc = check_ld(m, level, 0, TRIM__LVL_STORAGE, "trim_mapping_set_order");
+	if (rc)
+		return rc;
+	if (!order)
+		return trim__error(TRIM_EINVAL, "trim_mapping_set_order: NULL order");
+	return trim__mapping_set_order_str(m, level, order);
+}
+
+int trim_mapping_set_keep(trim_mapping *m, int level, int slot, int keep)
+{
+	int rc = check_ld(m, level, 0, TRIM__LVL_STORAGE, "trim_mapping_set_keep");
+	if (rc)
+		return rc;
+	if (slot < 0 || slot > 2)
+		return trim__error(TRIM_ENOTFOUND, "trim_mapping_set_keep: no tensor slot %d", slot);
+	m->keep[level][slot] = keep != 0;
+	return 0;
+}
+
+int64_t trim_mapping_bound(const trim_mapping *m, int level, int dim)
+{
+	if (!m || level < 0 || level >= m->nlevels || dim < 0 || dim >= TRIM_NDIMS)
+		return -1;
+	return m->f[level][dim];
+}
+
+int trim_mapping_dump(const trim_mapping *m, int format, char **out)
+{
+	if (!m || !out)
+		return trim__error(TRIM_EINVAL, "trim_mapping_dump: NULL argument");
+	*out = NULL;
+	trim__sb sb;
+	trim__sb_init(&sb);
+	if (format == TRIM_FORMAT_YAML)
+		trim__mapping_yaml(m, &sb);
+	else if (format == TRIM_FORMAT_TABLE)
+		trim__mapping_loopnest(m, NULL, &sb);
+	else {
+		trim__sb_free(&sb);
+		return trim__error(TRIM_EINVAL, "trim_mapping_dump: format %d not supported (YAML or TABLE)", format);
+	}
+	return trim__sb_take(&sb, out);
+}

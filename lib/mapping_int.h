@@ -1,0 +1,74 @@
+/*
+ * Internal representation of a mapping: how one intra-layer workload is
+ * projected onto an architecture (TRIM section "Mapping").
+ *
+ * A mapping has, for every level of the architecture (outer -> inner):
+ *   storage: a temporal sub-mapping: a loop bound per dimension (f[l][d])
+ *            and a loop order order[l][0..7] (outermost first), plus, per
+ *            tensor slot, whether the level holds the tensor (keep[l][slot])
+ *            or the tensor bypasses it;
+ *   spatial: a spatial sub-mapping: bounds split over the X and Y axes of
+ *            the array (fx, fy; f = fx * fy); the order is irrelevant;
+ *   compute: nothing (all its bounds are 1).
+ * The product over levels of a dimension's bounds equals the workload bound.
+ * docs/model.md, "Mapping and activity model", defines the semantics.
+ */
+#ifndef TRIM_MAPPING_INT_H
+#define TRIM_MAPPING_INT_H
+
+#include <stdint.h>
+
+#include "arch_int.h"
+#include "trim/mapping.h"
+#include "util/util.h"
+#include "workload_int.h"
+
+struct trim_mapping {
+	int nlevels;
+	int type[TRIM__MAX_LEVELS];                    /* trim__level_type, copied from the arch */
+	char name[TRIM__MAX_LEVELS][TRIM__ARCH_NAME_LEN];
+	int64_t f[TRIM__MAX_LEVELS][TRIM_NDIMS];       /* temporal or spatial (fx * fy) bound */
+	int64_t fx[TRIM__MAX_LEVELS][TRIM_NDIMS];      /* spatial: bound along X */
+	int64_t fy[TRIM__MAX_LEVELS][TRIM_NDIMS];      /* spatial: bound along Y */
+	int order[TRIM__MAX_LEVELS][TRIM_NDIMS];       /* storage: dims, outermost loop first */
+	int keep[TRIM__MAX_LEVELS][3];                 /* storage: 1 holds the slot, 0 bypasses */
+};
+typedef struct trim_mapping trim__mapping;
+
+/* All bounds 1, canonical order N G M C E F R S, keep as the arch allows. */
+void trim__mapping_init(trim__mapping *m, const struct trim_arch *a);
+/* Level index by name (case-sensitive); -1 if none. */
+int trim__mapping_level(const trim__mapping *m, const char *name);
+/* Dimension by letter "N".."S" (also lower case); -1 if none. */
+int trim__dim_parse(const char *s);
+/* Set a level's order from a string of dim letters, outermost first; dims
+ * not named follow in canonical order. */
+int trim__mapping_set_order_str(trim__mapping *m, int level, const char *order);
+
+/*
+ * Validate a mapping for a workload on an architecture: level count and
+ * types match, every bound >= 1, products of each dim's bounds equal the
+ * workload bound, spatial bounds within fan-out (X and Y), bypass only
+ * where the arch allows keeping is fine (keeping where the arch forbids is
+ * an error), the outermost level keeps all tensors, the tile of every kept
+ * tensor fits its level (shared or partitioned capacity, doubled with
+ * double buffering). Returns 0 or a negative code with a message.
+ */
+int trim__mapping_check(const trim__mapping *m, const trim__intra *w, const struct trim_arch *a);
+/* The same without the capacity check (structure only). */
+int trim__mapping_check_shape(const trim__mapping *m, const trim__intra *w,
+                              const struct trim_arch *a);
+
+/* Elements of the tile of tensor `slot` held by one instance of storage
+ * level `l` (touched by the loops at l and below). */
+int64_t trim__mapping_tile_elems(const trim__mapping *m, const trim__intra *w, int l, int slot);
+
+/* Distinct values of a*i + b*j over i < I, j < J (a, b >= 0), exact. */
+int64_t trim__axis_distinct(int64_t a, int64_t I, int64_t b, int64_t J);
+
+/* Print as a loop nest in the style of TRIM Fig. 6 (w may be NULL). */
+void trim__mapping_loopnest(const trim__mapping *m, const trim__intra *w, trim__sb *sb);
+/* Write libtrim's own YAML form. */
+void trim__mapping_yaml(const trim__mapping *m, trim__sb *sb);
+
+#endif

@@ -1,0 +1,417 @@
+/*
+ * The activity analyst against the reference simulator: >= 1000 random
+ * (workload, architecture, mapping) cases with exact equality of every
+ * count, and TRIM's Fig. 6 example with hand-derived counts.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "activity_int.h"
+#include "refsim.h"
+#include "tcase_util.h"
+
+#define NCASES 1200
+
+static const char *const F_NAMES[] = {"fills", "reads", "updates", "drains", "down_words",
+                                      "down_dests", "unicast", "mcast", "mcast_dests",
+                                      "up_words", "up_out", "reductions", "tile"};
+
+static int64_t (*field(trim__activity *a, int f))[3]
+{
+	switch (f) {
+	case 0: return a->fills;
+	case 1: return a->reads;
+	case 2: return a->updates;
+	case 3: return a->drains;
+	case 4: return a->down_words;
+	case 5: return a->down_dests;
+	case 6: return a->unicast;
+	case 7: return a->mcast;
+	case 8: return a->mcast_dests;
+	case 9: return a->up_words;
+	case 10: return a->up_out;
+	case 11: return a->reductions;
+	default: return a->tile;
+	}
+}
+
+/* 0 if equal, else print the first difference. */
+static int compare(trim__activity *x, trim__activity *y, int nL, char *msg, size_t n)
+{
+	if (x->macs != y->macs || x->zero_macs != y->zero_macs || x->steps != y->steps ||
+	    x->active_pes != y->active_pes) {
+		snprintf(msg, n, "macs %lld/%lld zero %lld/%lld steps %lld/%lld pes %lld/%lld",
+		         (long long)x->macs, (long long)y->macs, (long long)x->zero_macs,
+		         (long long)y->zero_macs, (long long)x->steps, (long long)y->steps,
+		         (long long)x->active_pes, (long long)y->active_pes);
+		return 1;
+	}
+	for (int l = 0; l < nL; l++) {
+		if (x->instances[l] != y->instances[l]) {
+			snprintf(msg, n, "instances[%d] %lld/%lld", l, (long long)x->instances[l],
+			         (long long)y->instances[l]);
+			return 1;
+		}
+		for (int f = 0; f < 13; f++)
+			for (int t = 0; t < 3; t++)
+				if (field(x, f)[l][t] != field(y, f)[l][t]) {
+					snprintf(msg, n, "%s[level %d][slot %d]: analytic %lld, simulator %lld",
+					         F_NAMES[f], l, t, (long long)field(x, f)[l][t],
+					         (long long)field(y, f)[l][t]);
+					return 1;
+				}
+	}
+	return 0;
+}
+
+/* ---- random cases --------------------------------------------------------- */
+
+static void rand_arch(uint64_t *st, struct trim_arch *a)
+{
+	tu_arch_init(a, "random");
+	tu_storage(a, "DRAM", 0, 16);
+	if (tu_range(st, 0, 9) < 7)
+		tu_storage(a, "GLB", 0, 16);
+	tu_spatial(a, "NoC", tu_range(st, 1, 6), tu_range(st, 1, 4), (int)tu_range(st, 0, 1),
+	           (int)tu_range(st, 0, 1));
+	if (tu_range(st, 0, 9) < 4) {
+		tu_storage(a, "L2", 0, 16);
+		tu_spatial(a, "NoC2", tu_range(st, 1, 3), tu_range(st, 1, 3), (int)tu_range(st, 0, 1),
+		           (int)tu_range(st, 0, 1));
+	}
+	if (tu_range(st, 0, 9) < 8)
+		tu_storage(a, "RF", 0, 16);
+	tu_compute(a, "MAC");
+	for (int l = 1; l < a->nlevels; l++)
+		if (a->lv[l].type == TRIM__LVL_STORAGE)
+			for (int s = 0; s < 3; s++)
+				if (tu_range(st, 0, 99) < 12)
+					a->lv[l].keep[s] = 0;
+	tu_arch_finish(a);
+}
+
+static int rand_workload(uint64_t *st, trim__intra *w)
+{
+	for (;;) {
+		int kind = (int)tu_range(st, 0, 4);
+		int phase = (int)tu_range(st, 0, 2);
+		if ((kind == TU_MAXPOOL || kind == TU_AVGPOOL) && phase == TRIM_PHASE_WG)
+			phase = TRIM_PHASE_FW;
+		int64_t n = tu_range(st, 1, 2), cin = tu_range(st, 1, 4), cout = tu_range(st, 1, 4);
+		int64_t groups = (kind == TU_CONV && cin % 2 == 0 && cout % 2 == 0 && tu_range(st, 0, 2) == 0) ? 2 : 1;
+		int64_t h = tu_range(st, 1, 7), wd = tu_range(st, 1, 6), r = tu_range(st, 1, 3),
+		        s = tu_range(st, 1, 3), u = tu_range(st, 1, 3), dil = tu_range(st, 1, 2),
+		        pad = tu_range(st, 0, 2);
+		if (kind == TU_FC) {
+			h = wd = r = s = u = dil = 1;
+			pad = 0;
+			cin = tu_range(st, 1, 12);
+			cout = tu_range(st, 1, 12);
+		}
+		if (tu_layer(w, kind, phase, n, cin, cout, groups, h, wd, r, s, u, dil, pad))
+			continue;
+		int ok = w->macs <= 2500;
+		for (int t = 0; t < 3; t++)
+			ok &= w->t[t].elems <= 1500;
+		if (ok)
+			return 0;
+	}
+}
+
+/* Distribute the prime factors of `b` over nslots slots at random. */
+static void rand_split(uint64_t *st, int64_t b, int nslots, int64_t *out)
+{
+	for (int i = 0; i < nslots; i++)
+		out[i] = 1;
+	for (int64_t p = 2; b > 1; p++)
+		while (b % p == 0) {
+			out[tu_range(st, 0, nslots - 1)] *= p;
+			b /= p;
+		}
+}
+
+static void rand_mapping(uint64_t *st, const trim__intra *w, const struct trim_arch *a,
+                         trim__mapping *m)
+{
+	trim__mapping_init(m, a);
+	int slots[TRIM__MAX_LEVELS], ns = 0;
+	for (int l = 0; l < a->nlevels; l++)
+		if (a->lv[l].type != TRIM__LVL_COMPUTE)
+			slots[ns++] = l;
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		int64_t f[TRIM__MAX_LEVELS];
+		rand_split(st, w->bound[d], ns, f);
+		for (int i = 0; i < ns; i++) {
+			int l = slots[i];
+			m->f[l][d] = f[i];
+			if (a->lv[l].type == TRIM__LVL_SPATIAL) {
+				int64_t xy[2];
+				rand_split(st, f[i], 2, xy);
+				m->fx[l][d] = xy[0];
+				m->fy[l][d] = xy[1];
+			}
+		}
+	}
+	for (int l = 0; l < a->nlevels; l++) {
+		if (a->lv[l].type != TRIM__LVL_STORAGE)
+			continue;
+		for (int k = TRIM_NDIMS - 1; k > 0; k--) {
+			int j = (int)tu_range(st, 0, k), t = m->order[l][k];
+			m->order[l][k] = m->order[l][j];
+			m->order[l][j] = t;
+		}
+		if (l > 0)
+			for (int s = 0; s < 3; s++)
+				m->keep[l][s] = a->lv[l].keep[s] && tu_range(st, 0, 3) > 0;
+	}
+}
+
+START_TEST(test_property_random)
+{
+	uint64_t st = 0x5eed2026u;
+	int compared = 0, unsupported = 0, misfit = 0, kinds[5] = {0}, phases[3] = {0};
+	int bypassed = 0, spread[TRIM_NDIMS] = {0}, with_zeros = 0, stride3 = 0, two_noc = 0;
+	static trim__act_ws ws;
+	while (compared < NCASES) {
+		struct trim_arch a;
+		trim__intra w;
+		trim__mapping m;
+		rand_arch(&st, &a);
+		rand_workload(&st, &w);
+		rand_mapping(&st, &w, &a, &m);
+		if (trim__mapping_check(&m, &w, &a)) {
+			misfit++;
+			continue;
+		}
+		trim__activity x, y;
+		int rx = trim__activity_compute(&w, &a, &m, &ws, &x);
+		int ry = refsim_run(&w, &a, &m, &y);
+		if (rx == TRIM_EINVAL || ry == TRIM_EINVAL) {
+			ck_assert_int_eq(rx, ry); /* same scope in both */
+			unsupported++;
+			continue;
+		}
+		ck_assert_msg(rx == 0 && ry == 0, "case %d: rc %d / %d: %s", compared, rx, ry,
+		              trim_last_error());
+		char msg[256];
+		if (compare(&x, &y, a.nlevels, msg, sizeof msg)) {
+			trim__sb sb;
+			trim__sb_init(&sb);
+			trim__mapping_loopnest(&m, &w, &sb);
+			fprintf(stderr, "case %d (kind %d phase %d):\n%s\n", compared, w.kind, w.phase,
+			        sb.buf ? sb.buf : "");
+			trim__sb_free(&sb);
+			ck_abort_msg("case %d: %s", compared, msg);
+		}
+		compared++;
+		kinds[w.kind]++;
+		phases[w.phase]++;
+		with_zeros += x.zero_macs > 0;
+		stride3 += w.stride[0] == 3 || w.dilation[0] == 2;
+		int nsp = 0;
+		for (int l = 0; l < a.nlevels; l++) {
+			nsp += a.lv[l].type == TRIM__LVL_SPATIAL;
+			for (int s = 0; s < 3; s++)
+				bypassed += a.lv[l].type == TRIM__LVL_STORAGE && l > 0 && !m.keep[l][s];
+			if (a.lv[l].type == TRIM__LVL_SPATIAL)
+				for (int d = 0; d < TRIM_NDIMS; d++)
+					spread[d] += m.f[l][d] > 1;
+		}
+		two_noc += nsp == 2;
+	}
+	trim__act_ws_free(&ws);
+	/* the generator really covers what the issue asks for */
+	for (int k = 0; k < 5; k++)
+		ck_assert_int_gt(kinds[k], 50);
+	for (int p = 0; p < 3; p++)
+		ck_assert_int_gt(phases[p], 100);
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		ck_assert_msg(spread[d] > 20, "dim %d spread in only %d cases", d, spread[d]);
+	ck_assert_int_gt(bypassed, 200);
+	ck_assert_int_gt(with_zeros, 100);
+	ck_assert_int_gt(stride3, 100);
+	ck_assert_int_gt(two_noc, 100);
+	fprintf(stderr, "activity property: %d cases equal, %d outside the analytic scope, %d misfits\n",
+	        compared, unsupported, misfit);
+}
+END_TEST
+
+/* ---- TRIM Fig. 6 ------------------------------------------------------------ */
+
+enum { DRAM = 0, GLB = 1, NOC = 2, RF = 3, MACL = 4 };
+enum { IN = 0, WT = 1, OUT = 2 };
+
+static void fig6_setup(struct trim_arch *a, trim__intra *w)
+{
+	tu_arch_init(a, "fig6");
+	tu_storage(a, "DRAM", 0, 16);
+	tu_storage(a, "GLB", 0, 16);
+	tu_spatial(a, "NoC", 4, 2, 1, 1);
+	tu_storage(a, "RF", 0, 16);
+	tu_compute(a, "MAC");
+	tu_arch_finish(a);
+	/* vector-matrix product: M = 32, C = 16, all other bounds 1 */
+	ck_assert_int_eq(tu_layer(w, TU_FC, TRIM_PHASE_FW, 1, 16, 32, 1, 1, 1, 1, 1, 1, 1, 0), 0);
+	ck_assert_int_eq(w->bound[TRIM_DIM_M], 32);
+	ck_assert_int_eq(w->bound[TRIM_DIM_C], 16);
+}
+
+static void fig6_map(trim__mapping *m, const struct trim_arch *a, int variant_c)
+{
+	trim__mapping_init(m, a);
+	/* DRAM: (b) m4 = 4, c4 = 1; (c) m4 = 2, c4 = 2 */
+	m->f[DRAM][TRIM_DIM_M] = variant_c ? 2 : 4;
+	m->f[DRAM][TRIM_DIM_C] = variant_c ? 2 : 1;
+	ck_assert_int_eq(trim__mapping_set_order_str(m, DRAM, "MC"), 0);
+	/* GLB: the same bounds (m3 = c3 = 2), different order:
+	 * (b) m3 outer, c3 inner; (c) c3 outer, m3 inner */
+	m->f[GLB][TRIM_DIM_M] = 2;
+	m->f[GLB][TRIM_DIM_C] = 2;
+	ck_assert_int_eq(trim__mapping_set_order_str(m, GLB, variant_c ? "CM" : "MC"), 0);
+	/* NoC: m2 = 4 along X, c2 = 2 along Y */
+	m->f[NOC][TRIM_DIM_M] = m->fx[NOC][TRIM_DIM_M] = 4;
+	m->f[NOC][TRIM_DIM_C] = m->fy[NOC][TRIM_DIM_C] = 2;
+	/* RF: (b) c1 = 4; (c) m1 = 2, c1 = 2 */
+	m->f[RF][TRIM_DIM_M] = variant_c ? 2 : 1;
+	m->f[RF][TRIM_DIM_C] = variant_c ? 2 : 4;
+}
+
+static void fig6_run(int variant_c, trim__activity *x)
+{
+	struct trim_arch a;
+	trim__intra w;
+	trim__mapping m;
+	trim__act_ws ws = {0};
+	trim__activity y;
+	fig6_setup(&a, &w);
+	fig6_map(&m, &a, variant_c);
+	ck_assert_msg(trim__mapping_check(&m, &w, &a) == 0, "%s", trim_last_error());
+	ck_assert_int_eq(trim__activity_compute(&w, &a, &m, &ws, x), 0);
+	ck_assert_int_eq(refsim_run(&w, &a, &m, &y), 0);
+	char msg[256];
+	ck_assert_msg(!compare(x, &y, a.nlevels, msg, sizeof msg), "%s", msg);
+	trim__act_ws_free(&ws);
+}
+
+START_TEST(test_fig6_b)
+{
+	trim__activity x;
+	fig6_run(0, &x);
+	ck_assert_int_eq(x.macs, 512);
+	ck_assert_int_eq(x.active_pes, 8);
+	/* GLB loops: c3 innermost. Every GLB iteration sends a new input block
+	 * (4 words per PE, multicast over the 4 m-PEs) ... */
+	ck_assert_int_eq(x.fills[RF][IN], 8 * 16 * 4);
+	ck_assert_int_eq(x.reads[GLB][IN], 8 * 16 * 4 / 4);
+	ck_assert_int_eq(x.mcast[NOC][IN], 128);
+	ck_assert_int_eq(x.mcast_dests[NOC][IN], 512);
+	/* ... while the partial sums stay in the RFs: never loaded back. */
+	ck_assert_int_eq(x.fills[RF][OUT], 0);
+	ck_assert_int_eq(x.reads[GLB][OUT], 0);
+	ck_assert_int_eq(x.drains[RF][OUT], 8 * 8);  /* 8 output entries per PE */
+	ck_assert_int_eq(x.updates[GLB][OUT], 32);   /* reduced over the 2 c-PEs */
+	ck_assert_int_eq(x.reductions[NOC][OUT], 32);
+	ck_assert_int_eq(x.fills[GLB][OUT], 0);
+	ck_assert_int_eq(x.updates[DRAM][OUT], 32);
+	/* DRAM -> GLB: inputs once, weights once */
+	ck_assert_int_eq(x.fills[GLB][IN], 16);
+	ck_assert_int_eq(x.fills[GLB][WT], 512);
+	ck_assert_int_eq(x.reads[DRAM][IN], 16);
+	/* RF reads: one per MAC per operand */
+	ck_assert_int_eq(x.reads[RF][IN], 512);
+	ck_assert_int_eq(x.reads[RF][WT], 512);
+	ck_assert_int_eq(x.updates[RF][OUT], 512);
+	ck_assert_int_eq(x.reads[RF][OUT], 512 - 8 * 8);
+}
+END_TEST
+
+START_TEST(test_fig6_c)
+{
+	trim__activity x;
+	fig6_run(1, &x);
+	ck_assert_int_eq(x.macs, 512);
+	/* GLB loops: m3 innermost. The inputs of the second iteration are the
+	 * same block: not sent again (16 per PE instead of 32) ... */
+	ck_assert_int_eq(x.fills[RF][IN], 8 * 16);
+	ck_assert_int_eq(x.reads[GLB][IN], 8 * 16 / 4);
+	/* ... but the partial sums of the first block are written back and
+	 * loaded again when the block returns: 128 output entries per m-column
+	 * of PEs, 32 of them first touches, 96 read back. */
+	ck_assert_int_eq(x.drains[RF][OUT], 256);
+	ck_assert_int_eq(x.updates[GLB][OUT], 128);
+	ck_assert_int_eq(x.reductions[NOC][OUT], 128);
+	ck_assert_int_eq(x.reads[GLB][OUT], 96);
+	ck_assert_int_eq(x.fills[RF][OUT], 96);
+	ck_assert_int_eq(x.unicast[NOC][OUT], 96);
+	/* DRAM -> GLB: the input is split in two blocks, fetched once per m4 */
+	ck_assert_int_eq(x.fills[GLB][IN], 32);
+	ck_assert_int_eq(x.fills[GLB][WT], 512);
+	ck_assert_int_eq(x.fills[GLB][OUT], 0);
+	ck_assert_int_eq(x.updates[DRAM][OUT], 32);
+}
+END_TEST
+
+/* The analyst rejects what it cannot count exactly, with a message. */
+START_TEST(test_scope_errors)
+{
+	struct trim_arch a;
+	trim__intra w;
+	trim__mapping m;
+	trim__act_ws ws = {0};
+	trim__activity x;
+	tu_arch_init(&a, "two-noc");
+	tu_storage(&a, "DRAM", 0, 16);
+	tu_spatial(&a, "NoC1", 2, 1, 1, 1);
+	tu_storage(&a, "L2", 0, 16);
+	tu_spatial(&a, "NoC2", 2, 1, 1, 1);
+	tu_storage(&a, "RF", 0, 16);
+	tu_compute(&a, "MAC");
+	tu_arch_finish(&a);
+	ck_assert_int_eq(tu_layer(&w, TU_FC, TRIM_PHASE_FW, 1, 4, 4, 1, 1, 1, 1, 1, 1, 1, 0), 0);
+	trim__mapping_init(&m, &a);
+	m.f[1][TRIM_DIM_M] = m.fx[1][TRIM_DIM_M] = 2;
+	m.f[3][TRIM_DIM_C] = m.fx[3][TRIM_DIM_C] = 2;
+	m.f[0][TRIM_DIM_M] = 2;
+	m.f[0][TRIM_DIM_C] = 2;
+	ck_assert_int_eq(trim__mapping_check(&m, &w, &a), 0);
+	ck_assert_int_eq(trim__activity_compute(&w, &a, &m, &ws, &x), 0);
+	m.keep[2][1] = 0; /* weights bypass L2: they cross both NoCs */
+	ck_assert_int_eq(trim__activity_compute(&w, &a, &m, &ws, &x), TRIM_EINVAL);
+	ck_assert_ptr_nonnull(strstr(trim_last_error(), "two spatial levels"));
+	trim__act_ws_free(&ws);
+}
+END_TEST
+
+/* Exact distinct-value counts of a*i + b*j against enumeration. */
+START_TEST(test_axis_distinct)
+{
+	for (int64_t a = 0; a <= 4; a++)
+		for (int64_t b = 0; b <= 4; b++)
+			for (int64_t I = 1; I <= 6; I++)
+				for (int64_t J = 1; J <= 6; J++) {
+					char seen[64] = {0};
+					int64_t n = 0;
+					for (int64_t i = 0; i < I; i++)
+						for (int64_t j = 0; j < J; j++)
+							if (!seen[a * i + b * j]++)
+								n++;
+					ck_assert_msg(trim__axis_distinct(a, I, b, J) == n, "a=%lld I=%lld b=%lld J=%lld",
+					              (long long)a, (long long)I, (long long)b, (long long)J);
+				}
+}
+END_TEST
+
+Suite *activity_suite(void)
+{
+	Suite *s = suite_create("activity");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_axis_distinct);
+	tcase_add_test(tc, test_fig6_b);
+	tcase_add_test(tc, test_fig6_c);
+	tcase_add_test(tc, test_scope_errors);
+	tcase_add_test(tc, test_property_random);
+	suite_add_tcase(s, tc);
+	return s;
+}

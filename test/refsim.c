@@ -1,0 +1,474 @@
+/*
+ * Reference simulator: a slow, obviously correct walker over every
+ * iteration of a mapped loop nest (docs/model.md, "Mapping and activity
+ * model"). It shares no counting code with lib/activity.c: tiles are
+ * explicit sets of tensor elements per level instance, recomputed from the
+ * loop indices, and every transfer is counted as it happens.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "refsim.h"
+
+#define MAXLOOPS (TRIM__MAX_LEVELS * TRIM_NDIMS)
+
+typedef struct {
+	int level, dim, spatial;
+	int64_t b, stride;
+} sloop;
+
+typedef struct {
+	const trim__intra *w;
+	const struct trim_arch *a;
+	const trim__mapping *m;
+	trim__activity *o;
+	int nL, MAC, n;
+	sloop lp[MAXLOOPS];
+	int64_t cur[MAXLOOPS];
+	int64_t ninst[TRIM__MAX_LEVELS + 1];
+	int64_t elems[3];
+	int chain[3][TRIM__MAX_LEVELS + 1], nk[3];
+	int S[3][TRIM__MAX_LEVELS + 1];           /* per hop i (child chain[i]): its spatial level or -1 */
+	unsigned char *tile[3][TRIM__MAX_LEVELS];  /* current contents, ninst * elems */
+	unsigned char *ntile[3][TRIM__MAX_LEVELS]; /* next contents */
+	unsigned char *flag[TRIM__MAX_LEVELS];     /* result: element holds a nonzero partial sum */
+	int64_t *cnt;                              /* per (parent instance, element) */
+	int64_t *lead;
+	size_t cntcap;
+} sim;
+
+static int64_t elem_of(const sim *s, int t, const int64_t *dv)
+{
+	const trim__tensor *T = &s->w->t[t];
+	int64_t lin = 0;
+	for (int a = 0; a < T->ndims; a++) {
+		int64_t v = 0;
+		for (int k = 0; k < T->idx[a].nterms; k++)
+			v += T->idx[a].coef[k] * dv[T->idx[a].dim[k]];
+		if (v < 0 || v >= T->extent[a]) {
+			fprintf(stderr, "refsim: tensor %d axis %d value %lld extent %lld\n", t, a, (long long)v, (long long)T->extent[a]);
+			return -1;
+		}
+		lin = lin * T->extent[a] + v;
+	}
+	return lin;
+}
+
+static int is_zero(const sim *s, int t, const int64_t *dv)
+{
+	const trim__tensor *T = &s->w->t[t];
+	if (!T->present || !T->has_zeros)
+		return 0;
+	for (int a = 0; a < 2; a++) {
+		const trim__iexpr *e = &T->idx[T->ndims - 2 + a];
+		int64_t p = 0;
+		for (int k = 0; k < e->nterms; k++)
+			p += e->coef[k] * dv[e->dim[k]];
+		const trim__zaxis *z = &T->zaxis[a];
+		if (!(p >= z->lo && p <= z->hi && (p - z->lo) % z->step == 0))
+			return 1;
+	}
+	return 0;
+}
+
+static void dimvals(const sim *s, const int64_t *idx, int64_t *dv)
+{
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		dv[d] = 0;
+	for (int j = 0; j < s->n; j++)
+		dv[s->lp[j].dim] += idx[j] * s->lp[j].stride;
+}
+
+/* Set the spatial loops at levels < l from instance id `inst` (outer loops
+ * are the most significant digits). */
+static void set_instance(const sim *s, int l, int64_t inst, int64_t *idx)
+{
+	for (int j = s->n - 1; j >= 0; j--)
+		if (s->lp[j].spatial && s->lp[j].level < l) {
+			idx[j] = inst % s->lp[j].b;
+			inst /= s->lp[j].b;
+		}
+}
+
+/* Contents of instance `inst` of level C at the current step: every
+ * element touched by the loops at C and below. */
+static int fill_tile(const sim *s, int t, int C, int64_t inst, unsigned char *set)
+{
+	int64_t idx[MAXLOOPS], dv[TRIM_NDIMS];
+	memcpy(idx, s->cur, sizeof idx);
+	set_instance(s, C, inst, idx);
+	int free_[MAXLOOPS], nf = 0;
+	for (int j = 0; j < s->n; j++)
+		if (s->lp[j].level >= C) {
+			free_[nf++] = j;
+			idx[j] = 0;
+		}
+	memset(set, 0, (size_t)s->elems[t]);
+	for (;;) {
+		dimvals(s, idx, dv);
+		int64_t x = elem_of(s, t, dv);
+		if (x < 0)
+			return trim__error(TRIM_ESHAPE, "refsim: tensor %d index out of its extent", t);
+		set[x] = 1;
+		int k = nf - 1;
+		while (k >= 0 && ++idx[free_[k]] == s->lp[free_[k]].b)
+			idx[free_[k--]] = 0;
+		if (k < 0)
+			break;
+	}
+	return 0;
+}
+
+static int mc(const sim *s, int S) { return S >= 0 && s->a->lv[S].multicast; }
+static int red(const sim *s, int S) { return S >= 0 && s->a->lv[S].reduction; }
+
+/* One element needed by `a` children of one parent instance (operands). */
+static void down(sim *s, int t, int B, int C, int S, int64_t a)
+{
+	trim__activity *o = s->o;
+	int64_t sent = mc(s, S) ? 1 : a;
+	o->reads[B][t] += sent;
+	for (int l = B + 1; l < C; l++) {
+		if (s->m->type[l] != TRIM__LVL_SPATIAL)
+			continue;
+		if (l == S) {
+			o->down_words[l][t] += sent;
+			o->down_dests[l][t] += a;
+			if (!mc(s, S))
+				o->unicast[l][t] += a;
+			else if (a == 1)
+				o->unicast[l][t] += 1;
+			else {
+				o->mcast[l][t] += 1;
+				o->mcast_dests[l][t] += a;
+			}
+		} else {
+			int64_t wds = (S >= 0 && l > S) ? a : sent;
+			o->down_words[l][t] += wds;
+			o->down_dests[l][t] += wds;
+			o->unicast[l][t] += wds;
+		}
+	}
+}
+
+/* One partial sum read back from B to one child. */
+static void readback(sim *s, int B, int C)
+{
+	trim__activity *o = s->o;
+	o->reads[B][2] += 1;
+	if (C != s->MAC)
+		o->fills[C][2] += 1;
+	for (int l = B + 1; l < C; l++)
+		if (s->m->type[l] == TRIM__LVL_SPATIAL) {
+			o->down_words[l][2] += 1;
+			o->down_dests[l][2] += 1;
+			o->unicast[l][2] += 1;
+		}
+}
+
+/* One element written back by `a` children of one parent instance. */
+static void up(sim *s, int B, int C, int S, int64_t a)
+{
+	trim__activity *o = s->o;
+	int64_t upd = red(s, S) ? 1 : a;
+	o->updates[B][2] += upd;
+	for (int l = B + 1; l < C; l++) {
+		if (s->m->type[l] != TRIM__LVL_SPATIAL)
+			continue;
+		int64_t in = (S >= 0 && l < S) ? upd : a, out = (S >= 0 && l <= S) ? upd : a;
+		o->up_words[l][2] += in;
+		o->up_out[l][2] += out;
+		o->reductions[l][2] += in - out;
+	}
+}
+
+static int64_t *cnt_get(sim *s, size_t n)
+{
+	if (s->cntcap < n) {
+		free(s->cnt);
+		free(s->lead);
+		s->cnt = calloc(n, sizeof *s->cnt);
+		s->lead = calloc(n, sizeof *s->lead);
+		s->cntcap = s->cnt && s->lead ? n : 0;
+		if (!s->cntcap)
+			return NULL;
+	}
+	memset(s->cnt, 0, n * sizeof *s->cnt);
+	return s->cnt;
+}
+
+/* Drains (results only), inner to outer, of the levels whose loops above
+ * changed (all levels at the end: final = 1). */
+static int drains(sim *s, int Lc, int final)
+{
+	const int t = 2;
+	if (!s->w->t[t].present)
+		return 0;
+	for (int i = s->nk[t] - 1; i >= 1; i--) {
+		int C = s->chain[t][i], B = s->chain[t][i - 1];
+		if (!final && Lc >= C)
+			continue;
+		int64_t E = s->elems[t], per = s->ninst[C] / s->ninst[B];
+		int64_t *cnt = cnt_get(s, (size_t)(s->ninst[B] * E));
+		if (!cnt)
+			return TRIM_ENOMEM;
+		for (int64_t in = 0; in < s->ninst[C]; in++) {
+			unsigned char *old = s->tile[t][C] + in * E, *nw = s->ntile[t][C] + in * E;
+			unsigned char *fl = s->flag[C] + in * E;
+			for (int64_t x = 0; x < E; x++)
+				if (old[x] && (final || !nw[x])) {
+					if (!fl[x])
+						return trim__error(TRIM_EINVAL, "refsim: drain of an element without a partial sum");
+					fl[x] = 0;
+					s->o->drains[C][t]++;
+					cnt[(in / per) * E + x]++;
+				}
+		}
+		for (int64_t k = 0; k < s->ninst[B] * E; k++)
+			if (cnt[k]) {
+				up(s, B, C, s->S[t][i], cnt[k]);
+				s->flag[B][k] = 1;
+			}
+	}
+	return 0;
+}
+
+/* Fills, outer to inner. */
+static int fills(sim *s, int Lc, int first)
+{
+	for (int t = 0; t < 3; t++) {
+		if (!s->w->t[t].present)
+			continue;
+		for (int i = 1; i < s->nk[t]; i++) {
+			int C = s->chain[t][i], B = s->chain[t][i - 1];
+			if (!first && Lc >= C)
+				continue;
+			int64_t E = s->elems[t], per = s->ninst[C] / s->ninst[B];
+			int64_t *cnt = cnt_get(s, (size_t)(s->ninst[B] * E));
+			if (!cnt)
+				return TRIM_ENOMEM;
+			for (int64_t in = 0; in < s->ninst[C]; in++) {
+				unsigned char *old = s->tile[t][C] + in * E, *nw = s->ntile[t][C] + in * E;
+				for (int64_t x = 0; x < E; x++)
+					if (nw[x] && !old[x]) {
+						int64_t k = (in / per) * E + x;
+						if (!cnt[k]++)
+							s->lead[k] = in;
+						if (t < 2)
+							s->o->fills[C][t]++;
+					}
+			}
+			for (int64_t k = 0; k < s->ninst[B] * E; k++) {
+				if (!cnt[k])
+					continue;
+				if (t < 2) {
+					down(s, t, B, C, s->S[t][i], cnt[k]);
+				} else if (s->flag[B][k]) {
+					readback(s, B, C);
+					s->flag[B][k] = 0;
+					s->flag[C][s->lead[k] * E + k % E] = 1;
+				}
+			}
+			memcpy(s->tile[t][C], s->ntile[t][C], (size_t)(s->ninst[C] * E));
+		}
+	}
+	return 0;
+}
+
+/* Every PE does one MAC at the current step. */
+static int macs(sim *s)
+{
+	int64_t idx[MAXLOOPS], dv[TRIM_NDIMS];
+	int64_t npe = s->ninst[s->MAC];
+	for (int t = 0; t < 3; t++) {
+		if (!s->w->t[t].present)
+			continue;
+		int i = s->nk[t], K = s->chain[t][i - 1];
+		int64_t E = s->elems[t], per = npe / s->ninst[K];
+		int64_t *cnt = cnt_get(s, (size_t)(s->ninst[K] * E));
+		if (!cnt)
+			return TRIM_ENOMEM;
+		for (int64_t pe = 0; pe < npe; pe++) {
+			memcpy(idx, s->cur, sizeof idx);
+			set_instance(s, s->MAC, pe, idx);
+			dimvals(s, idx, dv);
+			int64_t x = elem_of(s, t, dv);
+			if (x < 0)
+				return trim__error(TRIM_ESHAPE, "refsim: tensor %d index out of its extent", t);
+			cnt[(pe / per) * E + x]++;
+			if (t == 0) {
+				s->o->macs++;
+				if (is_zero(s, 0, dv) || is_zero(s, 1, dv))
+					s->o->zero_macs++;
+			}
+		}
+		for (int64_t k = 0; k < s->ninst[K] * E; k++) {
+			if (!cnt[k])
+				continue;
+			if (t < 2)
+				down(s, t, K, s->MAC, s->S[t][i], cnt[k]);
+			else {
+				if (s->flag[K][k]) {
+					readback(s, K, s->MAC);
+					s->flag[K][k] = 0;
+				}
+				up(s, K, s->MAC, s->S[t][i], cnt[k]);
+				s->flag[K][k] = 1;
+			}
+		}
+	}
+	return 0;
+}
+
+static int recompute(sim *s, int Lc, int first)
+{
+	for (int t = 0; t < 3; t++) {
+		if (!s->w->t[t].present)
+			continue;
+		for (int i = 1; i < s->nk[t]; i++) {
+			int C = s->chain[t][i];
+			if (!first && Lc >= C)
+				continue;
+			for (int64_t in = 0; in < s->ninst[C]; in++) {
+				int rc = fill_tile(s, t, C, in, s->ntile[t][C] + in * s->elems[t]);
+				if (rc)
+					return rc;
+			}
+		}
+	}
+	return 0;
+}
+
+int refsim_run(const trim__intra *w, const struct trim_arch *a, const trim__mapping *m,
+               trim__activity *out)
+{
+	sim s;
+	int rc = 0;
+	memset(&s, 0, sizeof s);
+	memset(out, 0, sizeof *out);
+	s.w = w;
+	s.a = a;
+	s.m = m;
+	s.o = out;
+	s.nL = m->nlevels;
+	s.MAC = s.nL - 1;
+	/* the loop nest, outermost first */
+	for (int l = 0; l < s.nL; l++) {
+		if (m->type[l] == TRIM__LVL_COMPUTE)
+			continue;
+		for (int k = 0; k < TRIM_NDIMS; k++) {
+			int d = m->type[l] == TRIM__LVL_STORAGE ? m->order[l][k] : k;
+			s.lp[s.n++] = (sloop){l, d, m->type[l] == TRIM__LVL_SPATIAL, m->f[l][d], 1};
+		}
+	}
+	for (int j = 0; j < s.n; j++)
+		for (int k = j + 1; k < s.n; k++)
+			if (s.lp[k].dim == s.lp[j].dim)
+				s.lp[j].stride *= s.lp[k].b;
+	for (int l = 0; l <= s.nL; l++) {
+		s.ninst[l] = 1;
+		for (int j = 0; j < s.n; j++)
+			if (s.lp[j].spatial && s.lp[j].level < l)
+				s.ninst[l] *= s.lp[j].b;
+		if (l < s.nL)
+			out->instances[l] = s.ninst[l];
+	}
+	s.ninst[s.MAC] = s.ninst[s.nL];
+	out->active_pes = s.ninst[s.MAC];
+	for (int t = 0; t < 3; t++) {
+		s.elems[t] = 1;
+		if (!w->t[t].present)
+			continue;
+		for (int k = 0; k < w->t[t].ndims; k++)
+			s.elems[t] *= w->t[t].extent[k];
+		for (int l = 0; l < s.nL; l++)
+			if (m->type[l] == TRIM__LVL_STORAGE && m->keep[l][t])
+				s.chain[t][s.nk[t]++] = l;
+		if (!s.nk[t] || s.chain[t][0] != 0) {
+			rc = trim__error(TRIM_EINVAL, "refsim: the outermost level must hold tensor %d", t);
+			goto out;
+		}
+		s.chain[t][s.nk[t]] = s.MAC;
+		for (int i = 1; i <= s.nk[t]; i++) {
+			int B = s.chain[t][i - 1], C = s.chain[t][i], ns = 0;
+			s.S[t][i] = -1;
+			for (int l = B + 1; l < C; l++) {
+				int64_t p = 1;
+				for (int d = 0; d < TRIM_NDIMS; d++)
+					p *= m->f[l][d];
+				if (m->type[l] == TRIM__LVL_SPATIAL && p > 1) {
+					s.S[t][i] = l;
+					ns++;
+				}
+			}
+			if (ns > 1) {
+				rc = trim__error(TRIM_EINVAL, "refsim: two spatial levels with bounds > 1 between holders");
+				goto out;
+			}
+		}
+		for (int i = 0; i < s.nk[t]; i++) {
+			int l = s.chain[t][i];
+			size_t n = (size_t)(s.ninst[l] * s.elems[t]);
+			s.tile[t][l] = calloc(n, 1);
+			s.ntile[t][l] = calloc(n, 1);
+			if (!s.tile[t][l] || !s.ntile[t][l]) {
+				rc = TRIM_ENOMEM;
+				goto out;
+			}
+			if (t == 2) {
+				s.flag[l] = calloc(n, 1);
+				if (!s.flag[l]) {
+					rc = TRIM_ENOMEM;
+					goto out;
+				}
+			}
+		}
+	}
+	/* tile sizes: instance 0 at the first step */
+	for (int t = 0; t < 3; t++) {
+		if (!w->t[t].present)
+			continue;
+		for (int i = 0; i < s.nk[t]; i++) {
+			int l = s.chain[t][i];
+			if ((rc = fill_tile(&s, t, l, 0, s.ntile[t][l])))
+				goto out;
+			for (int64_t x = 0; x < s.elems[t]; x++)
+				out->tile[l][t] += s.ntile[t][l][x];
+			/* the outermost level holds the whole tensor from the start */
+			if (i == 0)
+				memcpy(s.tile[t][l], s.ntile[t][l], (size_t)s.elems[t]);
+		}
+	}
+	/* walk every temporal iteration */
+	int tl[MAXLOOPS], ntl = 0;
+	for (int j = 0; j < s.n; j++)
+		if (!s.lp[j].spatial)
+			tl[ntl++] = j;
+	int Lc = -1, first = 1;
+	for (;;) {
+		out->steps++;
+		if ((rc = recompute(&s, Lc, first)) || (rc = (first ? 0 : drains(&s, Lc, 0))) ||
+		    (rc = fills(&s, Lc, first)) || (rc = macs(&s)))
+			goto out;
+		first = 0;
+		int k = ntl - 1;
+		while (k >= 0 && ++s.cur[tl[k]] == s.lp[tl[k]].b)
+			s.cur[tl[k--]] = 0;
+		if (k < 0)
+			break;
+		Lc = s.lp[tl[k]].level;
+	}
+	rc = drains(&s, -1, 1);
+out:
+	for (int t = 0; t < 3; t++)
+		for (int l = 0; l < TRIM__MAX_LEVELS; l++) {
+			free(s.tile[t][l]);
+			free(s.ntile[t][l]);
+		}
+	for (int l = 0; l < TRIM__MAX_LEVELS; l++)
+		free(s.flag[l]);
+	free(s.cnt);
+	free(s.lead);
+	return rc;
+}

@@ -1,0 +1,17 @@
+/*
+ * Reference simulator of the mapping and activity model (docs/model.md,
+ * "Mapping and activity model"): executes every iteration of the mapped
+ * loop nest, keeps the explicit contents (sets of tensor elements) of every
+ * instance of every storage level, and counts every transfer. Slow and
+ * simple on purpose: it is the oracle of test/check_activity.c.
+ */
+#ifndef TRIM_TEST_REFSIM_H
+#define TRIM_TEST_REFSIM_H
+
+#include "activity_int.h"
+
+/* 0, or a negative code with a message (unsupported or too large case). */
+int refsim_run(const trim__intra *w, const struct trim_arch *a, const trim__mapping *m,
+               trim__activity *out);
+
+#endif

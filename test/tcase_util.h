@@ -1,0 +1,36 @@
+/*
+ * Test-only builders of intra-layer workloads and architectures as C
+ * structs (the network loader and the arch loader are other modules).
+ */
+#ifndef TRIM_TEST_TCASE_UTIL_H
+#define TRIM_TEST_TCASE_UTIL_H
+
+#include <stdint.h>
+
+#include "arch_int.h"
+#include "workload_int.h"
+
+enum { TU_CONV = 0, TU_DEPTHWISE, TU_FC, TU_MAXPOOL, TU_AVGPOOL };
+
+/* A sliding-window layer (conv, depthwise, fc as 1x1 conv on 1x1, pools) in
+ * phase FW, BW or WG, built as the task analyst does (docs/model.md):
+ * in_h x in_w input, kernel r x s, stride u, dilation dil, padding pad on
+ * every side, cin input channels, cout output channels (conv), groups. */
+int tu_layer(trim__intra *x, int kind, int phase, int64_t n, int64_t cin, int64_t cout,
+             int64_t groups, int64_t in_h, int64_t in_w, int64_t r, int64_t s, int64_t u,
+             int64_t dil, int64_t pad);
+
+/* A storage / spatial / compute level appended to arch a. */
+trim__level *tu_storage(struct trim_arch *a, const char *name, int64_t cap_bytes, int word_bits);
+trim__level *tu_spatial(struct trim_arch *a, const char *name, int64_t fx, int64_t fy, int mc,
+                        int red);
+trim__level *tu_compute(struct trim_arch *a, const char *name);
+void tu_arch_init(struct trim_arch *a, const char *name);
+/* Fill in instances / total_pes after the levels are added. */
+void tu_arch_finish(struct trim_arch *a);
+
+/* Deterministic generator (splitmix64). */
+uint64_t tu_rand(uint64_t *state);
+int64_t tu_range(uint64_t *state, int64_t lo, int64_t hi); /* uniform in [lo, hi] */
+
+#endif
