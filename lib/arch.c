@@ -315,6 +315,8 @@ static int parse_root(trim_arch *a, const trim__ydoc *doc)
 	TRY(copy_str(&c, root, "name", 1, a->name, sizeof a->name));
 	TRY(trim__yget_double(&c, root, "clock_mhz", 1, 1e-3, 1e6, &a->clock_mhz));
 	TRY(copy_str(&c, root, "technology", 1, a->technology, sizeof a->technology));
+	a->tech_line = trim__ymap_get(root, "technology")->line;
+	a->tech_col = trim__ymap_get(root, "technology")->col;
 	v = 16;
 	TRY(trim__yget_int(&c, root, "word_bits", 0, 1, MAX_BITS, &v));
 	a->word_bits = (int)v;

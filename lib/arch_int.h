@@ -79,6 +79,7 @@ struct trim_arch {
 	int nlevels;
 	trim__level lv[TRIM__MAX_LEVELS];
 	int64_t total_pes;                 /* product of all spatial fan-outs */
+	int tech_line, tech_col;           /* where `technology` was written (0: unknown) */
 };
 
 /* Check the order and sizes of the levels and fill the derived fields

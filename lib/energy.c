@@ -1036,7 +1036,11 @@ TRIM_API int trim_energy_load_for_arch(trim_energy **out, const trim_arch *a)
 	int rc = trim_energy_resolve(a->technology, a->file, &path);
 	if (rc) {
 		char where[512];
-		snprintf(where, sizeof where, "%s: technology", a->file ? a->file : "<arch>");
+		if (a->tech_line > 0)
+			snprintf(where, sizeof where, "%s:%d:%d: technology", a->file ? a->file : "<arch>",
+			         a->tech_line, a->tech_col);
+		else
+			snprintf(where, sizeof where, "%s: technology", a->file ? a->file : "<arch>");
 		trim__error_prefix(where);
 		return rc;
 	}

@@ -1,0 +1,263 @@
+/* Architecture loader: shipped models, derived fields, every bad-input case
+ * (code, file:line:col and key path), and the `trim arch` CLI. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "trim.h"
+
+static const char *const shipped[] = {
+	"models/arch/eyeriss.yaml", "models/arch/training-baseline.yaml",
+	"models/arch/fpga-pynq-z1.yaml", "models/arch/fpga-1.yaml", "models/arch/fpga-2.yaml",
+	"models/arch/fpga-3.yaml", "models/arch/fpga-4.yaml", "models/arch/fpga-5.yaml",
+	"models/arch/systolic-32x32.yaml", "test/data/arch/accelergy-eyeriss.yaml"};
+
+START_TEST(every_shipped_arch_loads_and_reports)
+{
+	for (size_t i = 0; i < sizeof shipped / sizeof shipped[0]; i++) {
+		trim_arch *a = NULL;
+		char *text = NULL;
+		int rc = trim_arch_load(&a, shipped[i]);
+		ck_assert_msg(rc == 0, "%s: %s", shipped[i], trim_last_error());
+		rc = trim_arch_report(a, NULL, TRIM_FORMAT_JSON, &text);
+		ck_assert_msg(rc == 0, "%s: %s", shipped[i], trim_last_error());
+		ck_assert_ptr_nonnull(strstr(text, "\"levels\""));
+		trim_string_free(text);
+		trim_arch_free(a);
+	}
+}
+END_TEST
+
+START_TEST(eyeriss_organisation)
+{
+	trim_arch *a = NULL;
+	ck_assert_int_eq(trim_arch_load(&a, "models/arch/eyeriss.yaml"), 0);
+	ck_assert_str_eq(trim_arch_name(a), "eyeriss");
+	ck_assert_str_eq(trim_arch_technology(a), "65nm");
+	ck_assert_int_eq(trim_arch_level_count(a), 5);
+	ck_assert_int_eq(trim_arch_total_pes(a), 168);
+	ck_assert_int_eq(trim_arch_word_bits(a), 16);
+	ck_assert(trim_arch_clock_mhz(a) == 200.0);
+	int glb = trim_arch_level_find(a, "GLB"), rf = trim_arch_level_find(a, "RF");
+	int noc = trim_arch_level_find(a, "PE array");
+	ck_assert_int_eq(glb, 1);
+	ck_assert_int_eq(trim_arch_level_capacity(a, glb), 108 * 1024);
+	ck_assert_int_eq(trim_arch_level_instances(a, glb), 1);
+	/* 12 + 224 + 24 sixteen-bit entries */
+	ck_assert_int_eq(trim_arch_level_capacity(a, rf), 520);
+	ck_assert_int_eq(trim_arch_level_instances(a, rf), 168);
+	ck_assert_str_eq(trim_arch_level_class(a, rf), "regfile");
+	ck_assert_int_eq(trim_arch_level_type(a, noc), TRIM_LEVEL_SPATIAL);
+	ck_assert_int_eq(trim_arch_level_type(a, 4), TRIM_LEVEL_COMPUTE);
+	int64_t f[2];
+	ck_assert_int_eq(trim_arch_level_fanout(a, noc, f, 2), 0);
+	ck_assert_int_eq(f[0] * f[1], 168);
+	ck_assert_int_eq(trim_arch_level_capacity(a, 0), 0); /* unbounded DRAM */
+	ck_assert_ptr_null(trim_arch_level_name(a, 5));
+	ck_assert_int_eq(trim_arch_level_type(a, -1), TRIM_EINVAL);
+	ck_assert_int_eq(trim_arch_level_find(a, "nope"), TRIM_ENOTFOUND);
+	trim_arch_free(a);
+	trim_arch_free(NULL);
+}
+END_TEST
+
+START_TEST(training_baseline_organisation)
+{
+	trim_arch *a = NULL;
+	ck_assert_int_eq(trim_arch_load(&a, "models/arch/training-baseline.yaml"), 0);
+	ck_assert_int_eq(trim_arch_total_pes(a), 256);
+	ck_assert_int_eq(trim_arch_word_bits(a), 32);
+	ck_assert_int_eq(trim_arch_level_capacity(a, trim_arch_level_find(a, "RF")), 1024);
+	ck_assert_int_eq(trim_arch_level_capacity(a, trim_arch_level_find(a, "GLB")), 256 * 1024);
+	trim_arch *b = NULL;
+	ck_assert_int_eq(trim_arch_clone(&b, a), 0);
+	ck_assert_str_eq(trim_arch_file(b), trim_arch_file(a));
+	trim_arch_free(a);
+	trim_arch_free(b);
+}
+END_TEST
+
+/* ---- bad input ------------------------------------------------------------ */
+
+#define HEAD "schema_version: 1\nname: t\nclock_mhz: 100\ntechnology: 65nm\nword_bits: 16\nlevels:\n"
+#define DRAM "  - {name: DRAM, type: storage, class: dram, technology: ddr3}\n"
+#define GLB "  - {name: GLB, type: storage, class: sram, capacity: 64 KB}\n"
+#define NOC "  - {name: NoC, type: spatial, fanout: [4, 4], network: mesh}\n"
+#define MAC "  - {name: MAC, type: compute, datatype: int16}\n"
+
+static const struct bad {
+	const char *what, *yaml;
+	int code;
+	const char *where, *path, *msg;
+} bad[] = {
+	{"unknown level key", HEAD DRAM "  - {name: GLB, type: storage, class: sram, capacity: 1 KB, colour: red}\n" MAC,
+	 TRIM_ESCHEMA, "bad.yaml:8:", "levels[1].colour", "unknown key"},
+	{"unknown root key", "schema_version: 1\nfoo: 1\n", TRIM_ESCHEMA, "bad.yaml:2:1", "foo",
+	 "unknown key"},
+	{"missing capacity", HEAD DRAM "  - {name: GLB, type: storage, class: sram}\n" MAC,
+	 TRIM_ESCHEMA, "bad.yaml:8:5", "levels[1]", "capacity"},
+	{"compute not last", HEAD DRAM MAC GLB, TRIM_ESCHEMA, "bad.yaml:8:5", "levels[1].type",
+	 "must be the last level"},
+	{"storage after compute", HEAD DRAM GLB MAC "  - {name: RF, type: storage, class: regfile, capacity: 64}\n",
+	 TRIM_ESCHEMA, "bad.yaml:9:5", "levels[2].type", "must be the last level"},
+	{"spatial first", HEAD NOC DRAM MAC, TRIM_ESCHEMA, "bad.yaml:7:5", "levels[0].type",
+	 "first level must be storage"},
+	{"dram inside", HEAD GLB DRAM MAC, TRIM_ESCHEMA, "bad.yaml:8:5", "levels[1].class",
+	 "outermost"},
+	{"zero capacity", HEAD DRAM "  - {name: GLB, type: storage, class: sram, capacity: 0}\n" MAC,
+	 TRIM_ESCHEMA, "bad.yaml:8:", "levels[1].capacity", "positive size"},
+	{"negative capacity", HEAD DRAM "  - {name: GLB, type: storage, class: sram, capacity: -4 KB}\n" MAC,
+	 TRIM_ESCHEMA, "bad.yaml:8:", "levels[1].capacity", "positive size"},
+	{"zero entries", HEAD DRAM "  - {name: GLB, type: storage, class: sram, entries: 0}\n" MAC,
+	 TRIM_ERANGE, "bad.yaml:8:", "levels[1].entries", "out of range"},
+	{"zero fanout", HEAD DRAM GLB "  - {name: NoC, type: spatial, fanout: [0, 4], network: mesh}\n" MAC,
+	 TRIM_ERANGE, "bad.yaml:9:", "levels[2].fanout[0]", "out of range"},
+	{"negative partition", HEAD DRAM "  - {name: RF, type: storage, class: regfile, partition: {input: -1}}\n" MAC,
+	 TRIM_ERANGE, "bad.yaml:8:", "levels[1].partition.input", "out of range"},
+	{"unknown tensor", HEAD DRAM "  - {name: RF, type: storage, class: regfile, capacity: 64, keep: [input, bias]}\n" MAC,
+	 TRIM_ESCHEMA, "bad.yaml:8:", "levels[1].keep[1]", "unknown value 'bias'"},
+	{"unknown class", HEAD DRAM "  - {name: GLB, type: storage, class: flash, capacity: 1 KB}\n" MAC,
+	 TRIM_ESCHEMA, "bad.yaml:8:", "levels[1].class", "unknown value 'flash'"},
+	{"duplicate level", HEAD DRAM "  - {name: DRAM, type: storage, class: sram, capacity: 1 KB}\n" MAC,
+	 TRIM_ESCHEMA, "bad.yaml:8:", "levels[1].name", "used twice"},
+	{"no compute", HEAD DRAM GLB, TRIM_ESCHEMA, "bad.yaml:8:5", "levels[1].type",
+	 "last level must be the compute"},
+	{"two spatial in a row", HEAD DRAM NOC NOC MAC, TRIM_ESCHEMA, "bad.yaml:", "name", "twice"},
+	{"schema version", "schema_version: 2\nname: t\n", TRIM_ERANGE, "bad.yaml:1:17",
+	 "schema_version", "out of range"},
+	{"missing technology", "schema_version: 1\nname: t\nclock_mhz: 1\nlevels: []\n",
+	 TRIM_ESCHEMA, "bad.yaml:1:1", "", "missing required key 'technology'"},
+	{"malformed yaml", HEAD "  - {name: DRAM, type: [storage\n", TRIM_EPARSE, "bad.yaml:", "",
+	 "malformed YAML"},
+	{"partition of a bypassed tensor", HEAD DRAM "  - {name: RF, type: storage, class: regfile, keep: [weight], partition: {input: 4, weight: 4}}\n" MAC,
+	 TRIM_ESCHEMA, "bad.yaml:8:", "levels[1].partition", "does not keep"},
+	{"instances contradict position", HEAD DRAM "  - {name: GLB, type: storage, class: sram, capacity: 1 KB, instances: per_pe}\n" MAC,
+	 TRIM_ESCHEMA, "bad.yaml:8:", "levels[1].instances", "contradicts"},
+};
+
+START_TEST(bad_architecture)
+{
+	const struct bad *b = &bad[_i];
+	trim_arch *a = NULL;
+	trim_clear_error();
+	int rc = trim_arch_load_string(&a, b->yaml, "bad.yaml");
+	const char *msg = trim_last_error();
+	ck_assert_msg(rc == b->code, "%s: code %d, expected %d (%s)", b->what, rc, b->code, msg);
+	ck_assert_ptr_null(a);
+	ck_assert_msg(strstr(msg, b->where) != NULL, "%s: '%s' lacks '%s'", b->what, msg, b->where);
+	ck_assert_msg(strstr(msg, b->path) != NULL, "%s: '%s' lacks '%s'", b->what, msg, b->path);
+	ck_assert_msg(strstr(msg, b->msg) != NULL, "%s: '%s' lacks '%s'", b->what, msg, b->msg);
+}
+END_TEST
+
+START_TEST(missing_file)
+{
+	trim_arch *a = NULL;
+	ck_assert_int_eq(trim_arch_load(&a, "models/arch/no-such-file.yaml"), TRIM_EIO);
+	ck_assert_ptr_nonnull(strstr(trim_last_error(), "no-such-file.yaml"));
+	ck_assert_ptr_null(a);
+	ck_assert_int_eq(trim_arch_load(NULL, "x"), TRIM_EINVAL);
+}
+END_TEST
+
+START_TEST(unknown_technology)
+{
+	trim_arch *a = NULL;
+	trim_energy *t = NULL;
+	static const char y[] = "schema_version: 1\nname: t\nclock_mhz: 100\ntechnology: 3nm-magic\n"
+		"levels:\n" DRAM MAC;
+	ck_assert_int_eq(trim_arch_load_string(&a, y, "bad.yaml"), 0);
+	ck_assert_int_eq(trim_energy_load_for_arch(&t, a), TRIM_ENOTFOUND);
+	const char *msg = trim_last_error();
+	ck_assert_msg(strstr(msg, "bad.yaml:4:13: technology") != NULL, "%s", msg);
+	ck_assert_msg(strstr(msg, "unknown technology '3nm-magic'") != NULL, "%s", msg);
+	char *text = NULL;
+	ck_assert_int_eq(trim_arch_report(a, NULL, TRIM_FORMAT_TABLE, &text), TRIM_ENOTFOUND);
+	ck_assert_ptr_null(text);
+	ck_assert_ptr_null(t);
+	trim_arch_free(a);
+}
+END_TEST
+
+START_TEST(technology_path_and_data_dir)
+{
+	char *p = NULL;
+	/* next to the architecture: ../../energy_tables */
+	ck_assert_int_eq(trim_energy_resolve("45nm", "models/arch/eyeriss.yaml", &p), 0);
+	ck_assert_str_eq(p, "models/arch/../../energy_tables/45nm.yaml");
+	trim_string_free(p);
+	/* then $TRIM_DATA_DIR */
+	setenv("TRIM_DATA_DIR", ".", 1);
+	ck_assert_int_eq(trim_energy_resolve("65nm", "/nonexistent/a.yaml", &p), 0);
+	ck_assert_str_eq(p, "./energy_tables/65nm.yaml");
+	trim_string_free(p);
+	unsetenv("TRIM_DATA_DIR");
+	/* then ./energy_tables */
+	ck_assert_int_eq(trim_energy_resolve("fpga-xc7z020", NULL, &p), 0);
+	ck_assert_str_eq(p, "energy_tables/fpga-xc7z020.yaml");
+	trim_string_free(p);
+	/* a directory of Accelergy tables */
+	ck_assert_int_eq(trim_energy_resolve("accelergy-example", NULL, &p), 0);
+	ck_assert_str_eq(p, "energy_tables/accelergy-example");
+	trim_string_free(p);
+}
+END_TEST
+
+/* ---- CLI ----------------------------------------------------------------- */
+
+static int run(const char *args)
+{
+	const char *cli = getenv("TRIM_CLI");
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "%s %s >/dev/null 2>&1", cli ? cli : "build/bin/trim", args);
+	int st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+START_TEST(cli_arch)
+{
+	ck_assert_int_eq(run("arch models/arch/eyeriss.yaml"), 0);
+	ck_assert_int_eq(run("arch models/arch/fpga-4.yaml --format json"), 0);
+	ck_assert_int_eq(run("arch models/arch/eyeriss.yaml --table energy_tables/45nm.yaml"), 0);
+	ck_assert_int_eq(run("arch models/arch/no-such.yaml"), 2);
+	ck_assert_int_eq(run("arch models/arch/eyeriss.yaml --format xml"), 2);
+	ck_assert_int_eq(run("arch"), 2);
+	FILE *f = fopen("/tmp/trim-check-arch-bad.yaml", "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(HEAD DRAM MAC GLB, f);
+	fclose(f);
+	ck_assert_int_eq(run("arch /tmp/trim-check-arch-bad.yaml"), 2);
+	remove("/tmp/trim-check-arch-bad.yaml");
+
+	/* JSON of an FPGA design carries a boolean "fits" */
+	const char *cli = getenv("TRIM_CLI");
+	char cmd[512], buf[65536];
+	snprintf(cmd, sizeof cmd, "%s arch models/arch/fpga-5.yaml --format json",
+	         cli ? cli : "build/bin/trim");
+	FILE *p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	size_t n = fread(buf, 1, sizeof buf - 1, p);
+	buf[n] = '\0';
+	pclose(p);
+	ck_assert_msg(strstr(buf, "\"fits\":false") != NULL, "%s", buf);
+}
+END_TEST
+
+Suite *arch_suite(void)
+{
+	Suite *s = suite_create("arch");
+	TCase *tc = tcase_create("arch");
+	tcase_add_test(tc, every_shipped_arch_loads_and_reports);
+	tcase_add_test(tc, eyeriss_organisation);
+	tcase_add_test(tc, training_baseline_organisation);
+	tcase_add_loop_test(tc, bad_architecture, 0, (int)(sizeof bad / sizeof bad[0]));
+	tcase_add_test(tc, missing_file);
+	tcase_add_test(tc, unknown_technology);
+	tcase_add_test(tc, technology_path_and_data_dir);
+	tcase_add_test(tc, cli_arch);
+	tcase_set_timeout(tc, 60);
+	suite_add_tcase(s, tc);
+	return s;
+}
