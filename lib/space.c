@@ -541,11 +541,13 @@ static int parse_space(trim_space *s, const trim__ydoc *doc)
 			rc = 0;
 		if (rc == 0 && (rc = trim__yget_bool(&c, cons, "fit_device", 0, &s->fit_device)) == 1)
 			rc = 0;
-		if (rc == 0 && s->fit_device && trim_energy_is_fpga(s->table) != 1)
+		if (rc == 0 && s->fit_device && trim_energy_is_fpga(s->table) != 1 &&
+		    (trim__yctx_key(&c, "fit_device"), 1))
 			rc = trim__yerr(&c, trim__ymap_get(cons, "fit_device"), TRIM_ESCHEMA,
 			                "fit_device needs an FPGA energy table (%s is not one)",
 			                trim_energy_file(s->table));
-		if (rc == 0 && s->max_area > 0 && trim_energy_is_fpga(s->table) == 1)
+		if (rc == 0 && s->max_area > 0 && trim_energy_is_fpga(s->table) == 1 &&
+		    (trim__yctx_key(&c, "max_area_mm2"), 1))
 			rc = trim__yerr(&c, trim__ymap_get(cons, "max_area_mm2"), TRIM_ESCHEMA,
 			                "an FPGA table has resources, not area: use fit_device");
 		trim__yctx_pop(&c);
