@@ -20,7 +20,7 @@
 enum { Q_READ, Q_WRITE, Q_UPDATE, Q_LEAK, Q_AREA, NQ };
 static const char *const q_keys[NQ] = {"read_pj", "write_pj", "update_pj", "leak_uw",
                                        "area_um2"};
-static const char *const q_actions[NQ] = {"read", "write", "update", "leak", "area"};
+static const char *const q_actions[NQ + 1] = {"read", "write", "update", "leak", "area", NULL};
 
 #define MAX_GRID 64
 typedef struct {
