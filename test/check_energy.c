@@ -326,6 +326,43 @@ START_TEST(bad_table)
 }
 END_TEST
 
+/* Named components of a libtrim table: a level uses one by its name. */
+START_TEST(named_components)
+{
+	static const char tab[] = "schema_version: 1\nname: c\nkind: asic\n"
+		"dram: {ddr3: {pj_per_bit: 10}}\n"
+		"mac: {int16: {mac_pj: 2.0}}\n"
+		"components:\n"
+		"  - {name: Buf, actions: {read: 5.5, write: 6.5}, leak_uw: 20, area_um2: 1000}\n";
+	static const char arch[] = "schema_version: 1\nname: a\nclock_mhz: 100\ntechnology: x\n"
+		"levels:\n"
+		"  - {name: DRAM, type: storage, class: dram, technology: ddr3}\n"
+		"  - {name: Buf, type: storage, class: sram, capacity: 1 MB}\n"
+		"  - {name: MAC, type: compute, datatype: int16}\n";
+	trim_energy *t = NULL;
+	trim_arch *a = NULL;
+	ck_assert_int_eq(trim_energy_load_string(&t, tab, "c.yaml"), 0);
+	ck_assert_int_eq(trim_arch_load_string(&a, arch, "a.yaml"), 0);
+	trim__level_cost c[3];
+	ck_assert_int_eq(trim__arch_costs(a, t, c), 0);
+	ck_assert(c[1].read_pj == 5.5 && c[1].write_pj == 6.5 && c[1].update_pj == 6.5);
+	ck_assert_double_eq_tol(c[1].leak_pj_per_cycle, 0.2, 1e-12); /* 20 uW at 100 MHz */
+	ck_assert_double_eq_tol(c[1].area_mm2, 0.001, 1e-15);
+	ck_assert(c[0].read_pj == 160 && c[2].mac_pj == 2.0);
+	/* no sram grid and no component for a level: a clear error naming the level */
+	trim_arch_free(a);
+	ck_assert_int_eq(trim_arch_load_string(&a, "schema_version: 1\nname: a\nclock_mhz: 100\n"
+		"technology: x\nlevels:\n  - {name: DRAM, type: storage, class: dram, technology: ddr3}\n"
+		"  - {name: GLB, type: storage, class: sram, capacity: 1 KB}\n"
+		"  - {name: MAC, type: compute, datatype: int16}\n", "a.yaml"), 0);
+	ck_assert_int_eq(trim__arch_costs(a, t, c), TRIM_ENOTFOUND);
+	ck_assert_msg(strstr(trim_last_error(), "a.yaml:7:5: levels[1] (GLB)") != NULL, "%s",
+	              trim_last_error());
+	trim_arch_free(a);
+	trim_energy_free(t);
+}
+END_TEST
+
 START_TEST(missing_table_file)
 {
 	trim_energy *t = NULL;
@@ -352,6 +389,7 @@ Suite *energy_suite(void)
 	tcase_add_test(tc, fpga_resources);
 	tcase_add_test(tc, accelergy_tables);
 	tcase_add_loop_test(tc, bad_table, 0, (int)(sizeof bad / sizeof bad[0]));
+	tcase_add_test(tc, named_components);
 	tcase_add_test(tc, missing_table_file);
 	suite_add_tcase(s, tc);
 	return s;
