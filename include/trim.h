@@ -11,5 +11,6 @@
 #include "trim/energy.h"
 #include "trim/space.h"
 #include "trim/sparsity.h"
+#include "trim/fusion.h"
 
 #endif
