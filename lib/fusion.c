@@ -78,7 +78,7 @@ static const double param_max[TRIM_FUSION_NPARAMS] = {
 static const char *const metric_names[TRIM_FUSION_NMETRICS] = {
 	"offchip_fmap_bytes", "offchip_weight_bytes", "offchip_bytes", "onchip_buffer_bytes",
 	"onchip_fmap_bytes", "macs_parallel", "dsp", "bram36", "latency_cycles", "cycles",
-	"time_ms", "macs", "dram_pj", "sram_pj", "mac_pj", "static_pj", "energy_pj", "groups"};
+	"time_ms", "macs", "dram_pj", "sram_pj", "mac_pj", "static_pj", "energy_pj", "group_count"};
 /* 1: a plan's value is the max over its groups; 0: the sum. */
 static const int metric_is_max[TRIM_FUSION_NMETRICS] = {0, 0, 0, 1, 1, 1, 1, 1, 0,
                                                         0, 0, 0, 0, 0, 0, 0, 0, 0};

@@ -82,7 +82,7 @@ enum trim_fusion_metric {
 	TRIM_FUSION_MAC_ENERGY_PJ = 14,
 	TRIM_FUSION_STATIC_PJ = 15,
 	TRIM_FUSION_ENERGY_PJ = 16,           /**< the sum of the four energies */
-	TRIM_FUSION_GROUPS = 17,              /**< number of groups (1 for a group) */
+	TRIM_FUSION_GROUPS = 17,              /**< number of groups ("group_count"; 1 for a group) */
 	TRIM_FUSION_NMETRICS = 18
 };
 
