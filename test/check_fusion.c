@@ -527,7 +527,10 @@ START_TEST(reports)
 	              strstr(text, "\"groups\": [[\"c1\", \"c2\", \"pool\"]]") &&
 	              strstr(text, "\"groups\": [[\"c1\"], [\"c2\"], [\"pool\"]]") &&
 	              strstr(text, "\"offchip_fmap_bytes\": 348") &&
-	              strstr(text, "\"macs_parallel\": 54"), "%s", text);
+	              strstr(text, "\"macs_parallel\": 54") &&
+	              strstr(text, "\"group_count\": 3"), "%s", text);
+	/* one "groups" key per plan (the list), not a second one for the count */
+	ck_assert_ptr_null(strstr(text, "\"groups\": 1"));
 	trim_string_free(text);
 	ck_assert_int_eq(trim_fusion_result_report(r, TRIM_FORMAT_TABLE, &text), 0);
 	ck_assert_msg(strstr(text, "c1,c2,pool") && strstr(text, "c1 | c2 | pool"), "%s", text);
