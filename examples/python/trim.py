@@ -10,6 +10,19 @@ Handles are freed when their Python object is collected, or explicitly with
     with Network("models/networks/alexnet.yaml") as net:
         w = Workloads(net, mode="training")
         print(len(w), w.totals()["peak_cached_bytes"])
+
+    from trim import Arch, Energy, Fusion
+    arch = Arch("models/arch/virtex7-690t.yaml")
+    fusion = Fusion(Network("models/networks/vgg16.yaml"), "conv1_1", "conv3_1")
+    fusion.set_hardware(arch)                   # table resolved from the technology
+    result = fusion.explore("offchip")
+    print(result.plan_metrics(result.best)["offchip_bytes"])
+
+Modules covered: networks and workloads (trim/workload.h), architectures
+(arch.h), energy / area tables (energy.h), architecture spaces (space.h),
+sparsity (sparsity.h) and inter-layer fusion (fusion.h). Each class wraps one
+opaque handle and calls the C functions of the same name; the library copies
+what it needs, so a handle may outlive the objects it was made from.
 """
 import ctypes
 import json
@@ -25,6 +38,14 @@ DIMS = "NGMCEFRS"
 
 _c_int64 = ctypes.c_int64
 _vp = ctypes.c_void_p
+_pvp = ctypes.POINTER(_vp)
+_str = ctypes.c_char_p
+_p_int64 = ctypes.POINTER(_c_int64)
+_p_double = ctypes.POINTER(ctypes.c_double)
+
+# Codes of include/trim/common.h used by the binding itself.
+TRIM_EINVAL = -2
+TRIM_ENOTFOUND = -7
 
 
 class TrimError(Exception):
@@ -66,6 +87,104 @@ def _load(path=None):
         "trim_workloads_find": (ctypes.c_int, [_vp, ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_size_t)]),
         "trim_workloads_peak_cached_bytes": (_c_int64, [_vp]),
         "trim_workloads_report": (ctypes.c_int, [_vp, ctypes.c_int, ctypes.POINTER(_vp)]),
+        # arch.h
+        "trim_arch_load": (ctypes.c_int, [_pvp, _str]),
+        "trim_arch_load_string": (ctypes.c_int, [_pvp, _str, _str]),
+        "trim_arch_clone": (ctypes.c_int, [_pvp, _vp]),
+        "trim_arch_free": (None, [_vp]),
+        "trim_arch_name": (_str, [_vp]),
+        "trim_arch_file": (_str, [_vp]),
+        "trim_arch_technology": (_str, [_vp]),
+        "trim_arch_clock_mhz": (ctypes.c_double, [_vp]),
+        "trim_arch_word_bits": (ctypes.c_int, [_vp]),
+        "trim_arch_total_pes": (_c_int64, [_vp]),
+        "trim_arch_level_count": (ctypes.c_int, [_vp]),
+        "trim_arch_level_name": (_str, [_vp, ctypes.c_int]),
+        "trim_arch_level_type": (ctypes.c_int, [_vp, ctypes.c_int]),
+        "trim_arch_level_type_name": (_str, [ctypes.c_int]),
+        "trim_arch_level_class": (_str, [_vp, ctypes.c_int]),
+        "trim_arch_level_find": (ctypes.c_int, [_vp, _str]),
+        "trim_arch_level_capacity": (_c_int64, [_vp, ctypes.c_int]),
+        "trim_arch_level_instances": (_c_int64, [_vp, ctypes.c_int]),
+        "trim_arch_level_word_bits": (ctypes.c_int, [_vp, ctypes.c_int]),
+        "trim_arch_level_fanout": (ctypes.c_int, [_vp, ctypes.c_int, _p_int64, ctypes.c_size_t]),
+        "trim_arch_report": (ctypes.c_int, [_vp, _vp, ctypes.c_int, _pvp]),
+        # energy.h
+        "trim_energy_load": (ctypes.c_int, [_pvp, _str]),
+        "trim_energy_load_string": (ctypes.c_int, [_pvp, _str, _str]),
+        "trim_energy_load_accelergy": (ctypes.c_int, [_pvp, _str, _str]),
+        "trim_energy_resolve": (ctypes.c_int, [_str, _str, _pvp]),
+        "trim_energy_load_for_arch": (ctypes.c_int, [_pvp, _vp]),
+        "trim_energy_free": (None, [_vp]),
+        "trim_energy_name": (_str, [_vp]),
+        "trim_energy_file": (_str, [_vp]),
+        "trim_energy_is_fpga": (ctypes.c_int, [_vp]),
+        "trim_energy_action": (ctypes.c_int, [_vp, _str, _str, ctypes.c_double, _c_int64, _p_double]),
+        "trim_energy_lookup": (ctypes.c_int, [_vp, _str, _str, ctypes.c_double, _c_int64, ctypes.c_int,
+                                              _p_double, ctypes.c_size_t]),
+        "trim_energy_area": (ctypes.c_int, [_vp, _str, ctypes.c_double, _c_int64, _p_double]),
+        "trim_energy_resources": (ctypes.c_int, [_vp, _vp, _p_double, ctypes.c_size_t]),
+        "trim_energy_arch_area": (ctypes.c_int, [_vp, _vp, _p_double]),
+        # space.h
+        "trim_space_load": (ctypes.c_int, [_pvp, _str]),
+        "trim_space_free": (None, [_vp]),
+        "trim_space_name": (_str, [_vp]),
+        "trim_space_grid_size": (ctypes.c_uint64, [_vp]),
+        "trim_space_count": (ctypes.c_uint64, [_vp]),
+        "trim_space_point_name": (_str, [_vp, ctypes.c_uint64]),
+        "trim_space_point_grid_index": (ctypes.c_uint64, [_vp, ctypes.c_uint64]),
+        "trim_space_find": (ctypes.c_int, [_vp, _str, ctypes.POINTER(ctypes.c_uint64)]),
+        "trim_space_point_arch": (ctypes.c_int, [_vp, ctypes.c_uint64, _pvp]),
+        "trim_space_point_area": (ctypes.c_double, [_vp, ctypes.c_uint64]),
+        "trim_space_report": (ctypes.c_int, [_vp, ctypes.c_int, _pvp]),
+        # sparsity.h
+        "trim_sparsity_create": (ctypes.c_int, [_pvp, _vp, _vp]),
+        "trim_sparsity_load_trace": (ctypes.c_int, [_vp, _str]),
+        "trim_sparsity_free": (None, [_vp]),
+        "trim_sparsity_workload": (ctypes.c_int, [_vp, ctypes.c_size_t, _p_double, ctypes.c_size_t]),
+        "trim_sparsity_layer": (ctypes.c_double, [_vp, _str]),
+        "trim_sparsity_imbalance": (ctypes.c_double, [_c_int64, ctypes.c_double, _c_int64,
+                                                      ctypes.c_double, ctypes.c_double]),
+        # fusion.h
+        "trim_fusion_create": (ctypes.c_int, [_pvp, _vp, _str, _str]),
+        "trim_fusion_free": (None, [_vp]),
+        "trim_fusion_clone": (ctypes.c_int, [_pvp, _vp]),
+        "trim_fusion_layer_count": (ctypes.c_size_t, [_vp]),
+        "trim_fusion_layer_name": (_str, [_vp, ctypes.c_size_t]),
+        "trim_fusion_layer_find": (ctypes.c_int, [_vp, _str]),
+        "trim_fusion_layer_metrics": (ctypes.c_int, [_vp, ctypes.c_size_t, _p_double, ctypes.c_size_t]),
+        "trim_fusion_set_param": (ctypes.c_int, [_vp, ctypes.c_int, ctypes.c_double]),
+        "trim_fusion_get_param": (ctypes.c_int, [_vp, ctypes.c_int, _p_double]),
+        "trim_fusion_param_name": (_str, [ctypes.c_int]),
+        "trim_fusion_metric_name": (_str, [ctypes.c_int]),
+        "trim_fusion_goal_name": (_str, [ctypes.c_int]),
+        "trim_fusion_goal_from_name": (ctypes.c_int, [_str]),
+        "trim_fusion_set_parallelism": (ctypes.c_int, [_vp, _str, _c_int64]),
+        "trim_fusion_set_max_parallelism": (ctypes.c_int, [_vp, _c_int64]),
+        "trim_fusion_set_hardware": (ctypes.c_int, [_vp, _vp, _vp]),
+        "trim_fusion_hardware_name": (_str, [_vp]),
+        "trim_fusion_evaluate": (ctypes.c_int, [_pvp, _vp, _str]),
+        "trim_fusion_evaluate_cuts": (ctypes.c_int, [_pvp, _vp, ctypes.c_uint64]),
+        "trim_fusion_plan_free": (None, [_vp]),
+        "trim_fusion_plan_cuts": (ctypes.c_uint64, [_vp]),
+        "trim_fusion_plan_group_count": (ctypes.c_size_t, [_vp]),
+        "trim_fusion_plan_group": (ctypes.c_int, [_vp, ctypes.c_size_t, _p_int64, ctypes.c_size_t]),
+        "trim_fusion_plan_metrics": (ctypes.c_int, [_vp, _p_double, ctypes.c_size_t]),
+        "trim_fusion_plan_group_metrics": (ctypes.c_int, [_vp, ctypes.c_size_t, _p_double, ctypes.c_size_t]),
+        "trim_fusion_plan_layer_times": (ctypes.c_int, [_vp, ctypes.c_size_t, _p_double, ctypes.c_size_t]),
+        "trim_fusion_plan_report": (ctypes.c_int, [_vp, ctypes.c_int, _pvp]),
+        "trim_fusion_explore": (ctypes.c_int, [_pvp, _vp, ctypes.c_int]),
+        "trim_fusion_result_free": (None, [_vp]),
+        "trim_fusion_result_considered": (ctypes.c_uint64, [_vp]),
+        "trim_fusion_result_used_dp": (ctypes.c_int, [_vp]),
+        "trim_fusion_result_plan_count": (ctypes.c_size_t, [_vp]),
+        "trim_fusion_result_plan_cuts": (ctypes.c_uint64, [_vp, ctypes.c_size_t]),
+        "trim_fusion_result_plan_metrics": (ctypes.c_int, [_vp, ctypes.c_size_t, _p_double, ctypes.c_size_t]),
+        "trim_fusion_result_pareto_count": (ctypes.c_size_t, [_vp]),
+        "trim_fusion_result_pareto": (_c_int64, [_vp, ctypes.c_size_t]),
+        "trim_fusion_result_best": (_c_int64, [_vp]),
+        "trim_fusion_result_layer_by_layer": (_c_int64, [_vp]),
+        "trim_fusion_result_report": (ctypes.c_int, [_vp, ctypes.c_int, _pvp]),
     }
     for name, (res, args) in sig.items():
         fn = getattr(lib, name)
@@ -94,6 +213,43 @@ def _check(rc):
         msg = lib().trim_last_error().decode(errors="replace")
         raise TrimError(rc, msg or lib().trim_strerror(rc).decode())
     return rc
+
+
+def _check_index(rc):
+    """For calls returning an index / count / flag, or a negative TRIM_E* code."""
+    if rc < 0:
+        _check(rc)
+    return rc
+
+
+def _text(b):
+    """Decode a library-owned ``const char *`` (None stays None)."""
+    return None if b is None else b.decode()
+
+
+def _enc(s):
+    """Encode an optional string argument (None passes NULL)."""
+    return None if s is None else s.encode()
+
+
+def _format(fmt):
+    if fmt not in FORMATS:
+        raise ValueError("format must be one of %s" % ", ".join(FORMATS))
+    return FORMATS[fmt]
+
+
+def _doubles(n):
+    return (ctypes.c_double * n)()
+
+
+def _names(fn):
+    """The names a ``*_name(int)`` function gives for 0, 1, ... until NULL."""
+    out = []
+    while True:
+        b = fn(len(out))
+        if b is None:
+            return out
+        out.append(b.decode())
 
 
 def _take_string(ptr):
@@ -130,7 +286,7 @@ class _Handle:
     @property
     def handle(self):
         if not self._h.value:
-            raise TrimError(-2, "the handle is closed")
+            raise TrimError(TRIM_EINVAL, "the handle is closed")
         return self._h
 
 
@@ -211,3 +367,537 @@ class Workloads(_Handle):
 
     def totals(self):
         return json.loads(self.report("json"))["totals"]
+
+
+def _report(fn, *args):
+    """Call a ``(..., char **out)`` report function and return the text."""
+    ptr = _vp()
+    _check(fn(*args, ctypes.byref(ptr)))
+    return _take_string(ptr)
+
+
+def _new(cls):
+    """An instance of a handle class with an empty handle, to be filled by **out."""
+    obj = cls.__new__(cls)
+    _Handle.__init__(obj)
+    return obj
+
+
+# ---- arch.h -----------------------------------------------------------------
+
+class Arch(_Handle):
+    """An architecture (``trim_arch``): an ordered hierarchy of levels, from
+    off-chip memory (level 0) to the MAC (last level).
+
+    ``Arch(path)`` or ``Arch(text=yaml, name="x.yaml")``; ``clone()`` gives a
+    deep copy; ``levels()`` lists every level as a dict of its accessors;
+    ``report(fmt, table)`` is ``trim_arch_report`` (capacities, energy per
+    access, area or FPGA resources)."""
+
+    _free = "trim_arch_free"
+
+    def __init__(self, path=None, text=None, name="<string>"):
+        super().__init__()
+        if text is not None:
+            _check(lib().trim_arch_load_string(ctypes.byref(self._h), text.encode(), name.encode()))
+        else:
+            _check(lib().trim_arch_load(ctypes.byref(self._h), os.fsencode(path)))
+
+    def clone(self):
+        """A deep copy (``trim_arch_clone``)."""
+        a = _new(Arch)
+        _check(lib().trim_arch_clone(ctypes.byref(a._h), self.handle))
+        return a
+
+    @property
+    def name(self):
+        return _text(lib().trim_arch_name(self.handle))
+
+    @property
+    def file(self):
+        return _text(lib().trim_arch_file(self.handle))
+
+    @property
+    def technology(self):
+        return _text(lib().trim_arch_technology(self.handle))
+
+    @property
+    def clock_mhz(self):
+        return lib().trim_arch_clock_mhz(self.handle)
+
+    @property
+    def word_bits(self):
+        return lib().trim_arch_word_bits(self.handle)
+
+    @property
+    def total_pes(self):
+        return _check_index(lib().trim_arch_total_pes(self.handle))
+
+    def __len__(self):
+        return lib().trim_arch_level_count(self.handle)
+
+    def find(self, level_name):
+        """Index of the level called ``level_name`` (TrimError if none)."""
+        return _check_index(lib().trim_arch_level_find(self.handle, level_name.encode()))
+
+    def level(self, i):
+        """Level i (an index or a name) as a dict: name, type, class,
+        capacity (bytes, 0 = unbounded or not storage), instances, word_bits,
+        fanout ((X, Y), (1, 1) for levels that are not spatial)."""
+        if isinstance(i, str):
+            i = self.find(i)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        h = self.handle
+        fanout = (_c_int64 * 2)()
+        _check(lib().trim_arch_level_fanout(h, i, fanout, 2))
+        return {
+            "name": _text(lib().trim_arch_level_name(h, i)),
+            "type": _text(lib().trim_arch_level_type_name(_check_index(lib().trim_arch_level_type(h, i)))),
+            "class": _text(lib().trim_arch_level_class(h, i)),
+            "capacity": _check_index(lib().trim_arch_level_capacity(h, i)),
+            "instances": _check_index(lib().trim_arch_level_instances(h, i)),
+            "word_bits": lib().trim_arch_level_word_bits(h, i),
+            "fanout": tuple(fanout),
+        }
+
+    def levels(self):
+        """Every level, from off-chip memory to the MAC (see ``level``)."""
+        return [self.level(i) for i in range(len(self))]
+
+    def report(self, fmt="table", table=None):
+        """``trim_arch_report`` as "table" or "json" text; ``table`` is an
+        :class:`Energy` (None: resolved from the technology)."""
+        return _report(lib().trim_arch_report, self.handle, table.handle if table is not None else None,
+                       _format(fmt))
+
+    def report_json(self, table=None):
+        """The JSON report, parsed."""
+        return json.loads(self.report("json", table))
+
+
+# ---- energy.h ---------------------------------------------------------------
+
+FPGA_RESOURCES = ("dsp", "bram36", "lut", "ff")  # enum trim_fpga_resource
+
+
+def resolve_table(technology, arch_file=None):
+    """Path of the table of a technology name (``trim_energy_resolve``)."""
+    ptr = _vp()
+    _check(lib().trim_energy_resolve(technology.encode(), _enc(arch_file), ctypes.byref(ptr)))
+    return _take_string(ptr)
+
+
+class Energy(_Handle):
+    """An energy / area table (``trim_energy``): energy per action and area
+    (or FPGA resources) of the components an architecture is made of.
+
+    ``Energy(path)``, ``Energy(text=yaml)``, ``Energy.for_arch(arch)``
+    (the architecture's technology) or ``Energy.accelergy(ert, art)``.
+    Energies in pJ per action on one word, leakage in uW, area in mm^2."""
+
+    _free = "trim_energy_free"
+
+    def __init__(self, path=None, text=None, name="<string>"):
+        super().__init__()
+        if text is not None:
+            _check(lib().trim_energy_load_string(ctypes.byref(self._h), text.encode(), name.encode()))
+        elif path is not None:
+            _check(lib().trim_energy_load(ctypes.byref(self._h), os.fsencode(path)))
+
+    @classmethod
+    def for_arch(cls, arch):
+        """The table of an architecture's technology (``trim_energy_load_for_arch``)."""
+        t = _new(cls)
+        _check(lib().trim_energy_load_for_arch(ctypes.byref(t._h), arch.handle))
+        return t
+
+    @classmethod
+    def accelergy(cls, ert_path, art_path=None):
+        """An Accelergy ERT / ART pair (``trim_energy_load_accelergy``)."""
+        t = _new(cls)
+        _check(lib().trim_energy_load_accelergy(ctypes.byref(t._h), os.fsencode(ert_path),
+                                                None if art_path is None else os.fsencode(art_path)))
+        return t
+
+    @property
+    def name(self):
+        return _text(lib().trim_energy_name(self.handle))
+
+    @property
+    def file(self):
+        return _text(lib().trim_energy_file(self.handle))
+
+    @property
+    def is_fpga(self):
+        return bool(lib().trim_energy_is_fpga(self.handle))
+
+    def action(self, component, action, capacity_bytes=0, word_bits=16):
+        """Energy (pJ) of one action, strict about the table's range."""
+        v = ctypes.c_double()
+        _check(lib().trim_energy_action(self.handle, component.encode(), action.encode(),
+                                        capacity_bytes, word_bits, ctypes.byref(v)))
+        return v.value
+
+    def lookup(self, component, action, capacity_bytes=0, word_bits=16, clamp=False):
+        """(energy in pJ, number of clamped coordinates); ``clamp=True`` is
+        TRIM_ENERGY_CLAMP, otherwise out of range raises."""
+        out = _doubles(2)
+        _check(lib().trim_energy_lookup(self.handle, component.encode(), action.encode(),
+                                        capacity_bytes, word_bits, 1 if clamp else 0, out, 2))
+        return out[0], int(out[1])
+
+    def area(self, component, capacity_bytes=0, word_bits=16):
+        """Area in mm^2 of one instance of a component."""
+        v = ctypes.c_double()
+        _check(lib().trim_energy_area(self.handle, component.encode(), capacity_bytes, word_bits,
+                                      ctypes.byref(v)))
+        return v.value
+
+    def resources(self, arch):
+        """FPGA resources of ``arch`` under this (FPGA) table:
+        {"used": {dsp, bram36, lut, ff}, "available": {...}, "fits": bool}."""
+        out = _doubles(8)
+        fits = _check_index(lib().trim_energy_resources(self.handle, arch.handle, out, 8))
+        return {"used": dict(zip(FPGA_RESOURCES, out[0:4])),
+                "available": dict(zip(FPGA_RESOURCES, out[4:8])),
+                "fits": bool(fits)}
+
+    def arch_area(self, arch):
+        """Total area in mm^2 of ``arch`` under this (ASIC) table."""
+        v = ctypes.c_double()
+        _check(lib().trim_energy_arch_area(self.handle, arch.handle, ctypes.byref(v)))
+        return v.value
+
+    def report(self, arch, fmt="table"):
+        """The architecture report of ``arch`` costed with this table (the C
+        API has no report of a table alone: this is ``trim_arch_report``)."""
+        return arch.report(fmt, self)
+
+
+# ---- space.h ----------------------------------------------------------------
+
+class Space(_Handle):
+    """An architecture space (``trim_space``): a base architecture and
+    parameter grids in canonical order; ``len()`` is the number of accepted
+    points, ``grid_size`` counts the rejected ones too. ``point_arch(i)``
+    returns a new :class:`Arch`."""
+
+    _free = "trim_space_free"
+
+    def __init__(self, path):
+        super().__init__()
+        _check(lib().trim_space_load(ctypes.byref(self._h), os.fsencode(path)))
+
+    @property
+    def name(self):
+        return _text(lib().trim_space_name(self.handle))
+
+    @property
+    def grid_size(self):
+        return lib().trim_space_grid_size(self.handle)
+
+    def __len__(self):
+        return lib().trim_space_count(self.handle)
+
+    def _index(self, i):
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return i
+
+    def point_name(self, i):
+        return _text(lib().trim_space_point_name(self.handle, self._index(i)))
+
+    def names(self):
+        """Names of the accepted points, in order."""
+        return [self.point_name(i) for i in range(len(self))]
+
+    def point_grid_index(self, i):
+        return lib().trim_space_point_grid_index(self.handle, self._index(i))
+
+    def find(self, name):
+        """Index of the point called ``name`` (TrimError if none)."""
+        idx = ctypes.c_uint64()
+        _check(lib().trim_space_find(self.handle, name.encode(), ctypes.byref(idx)))
+        return idx.value
+
+    def point_arch(self, i):
+        """The architecture of point i (an index or a name), a new :class:`Arch`."""
+        if isinstance(i, str):
+            i = self.find(i)
+        a = _new(Arch)
+        _check(lib().trim_space_point_arch(self.handle, self._index(i), ctypes.byref(a._h)))
+        return a
+
+    def point_area(self, i):
+        """Area in mm^2 of point i (NaN when unknown, e.g. FPGA tables)."""
+        return lib().trim_space_point_area(self.handle, self._index(i))
+
+    def report(self, fmt="table"):
+        return _report(lib().trim_space_report, self.handle, _format(fmt))
+
+    def report_json(self):
+        return json.loads(self.report("json"))
+
+
+# ---- sparsity.h -------------------------------------------------------------
+
+SPARSITY_FIELDS = ("operand0", "operand1", "output", "factor", "spread")  # TRIM_SP_*
+
+
+def imbalance(units, density, pes, cv=0.0, threshold=0.0):
+    """``trim_sparsity_imbalance``: E[max PE load] / ideal load (>= 1)."""
+    v = lib().trim_sparsity_imbalance(units, density, pes, cv, threshold)
+    if v < 0:
+        _check(int(v))
+    return v
+
+
+class Sparsity(_Handle):
+    """ReLU-driven sparsity of every intra workload (``trim_sparsity``), from
+    the annotations of a :class:`Network` and the :class:`Workloads` made from
+    it; ``load_trace(csv)`` overrides per-layer figures. ``workload(i)``
+    gives the TRIM_SP_* fields as a dict."""
+
+    _free = "trim_sparsity_free"
+
+    def __init__(self, network, workloads):
+        super().__init__()
+        _check(lib().trim_sparsity_create(ctypes.byref(self._h), network.handle, workloads.handle))
+
+    def load_trace(self, path):
+        _check(lib().trim_sparsity_load_trace(self.handle, os.fsencode(path)))
+
+    def workload(self, i):
+        """Sparsity of intra workload i: {operand0, operand1, output, factor, spread}."""
+        out = _doubles(len(SPARSITY_FIELDS))
+        _check(lib().trim_sparsity_workload(self.handle, i, out, len(out)))
+        return dict(zip(SPARSITY_FIELDS, out))
+
+    def layer(self, name):
+        """Zeros of the output of layer ``name`` (TrimError if no such layer)."""
+        v = lib().trim_sparsity_layer(self.handle, name.encode())
+        if v == -1:  # the C function returns -1 without an error message
+            raise TrimError(TRIM_ENOTFOUND, "no layer '%s'" % name)
+        if v < 0:
+            _check(int(v))
+        return v
+
+    imbalance = staticmethod(imbalance)
+
+
+# ---- fusion.h ---------------------------------------------------------------
+
+# enum trim_fusion_layer_metric and trim_fusion_time (the C API has no names for them)
+FUSION_LAYER_METRICS = ("line_buffer_words", "window_words", "pool_buffer_words", "weight_words",
+                        "macs_parallel", "parallelism", "passes", "fill_slots", "pipeline_cycles",
+                        "cycles_per_pixel", "out_pixels", "in_pixels", "macs")
+FUSION_TIMES = ("first_output", "last_output", "pace")
+
+
+def fusion_params():
+    """Names of the TRIM_FUSION_* parameters, by value."""
+    return _names(lib().trim_fusion_param_name)
+
+
+def fusion_metrics():
+    """Names of the TRIM_FUSION_* metrics, by value."""
+    return _names(lib().trim_fusion_metric_name)
+
+
+def fusion_goals():
+    return _names(lib().trim_fusion_goal_name)
+
+
+def _metrics(fn, *args):
+    names = fusion_metrics()
+    out = _doubles(len(names))
+    _check(fn(*args, out, len(out)))
+    return dict(zip(names, out))
+
+
+def _param(p):
+    if isinstance(p, str):
+        names = fusion_params()
+        if p not in names:
+            raise ValueError("unknown parameter %r (one of %s)" % (p, ", ".join(names)))
+        return names.index(p)
+    return p
+
+
+class Fusion(_Handle):
+    """Inter-layer fusion of a CONV / POOL chain (``trim_fusion``):
+    ``Fusion(network, first, last)``, then ``set_hardware(arch, table)``,
+    ``set_param``, ``set_parallelism``; ``evaluate(plan)`` gives a
+    :class:`FusionPlan`, ``explore(goal)`` a :class:`FusionResult`.
+    Parameters are named as ``trim_fusion_param_name`` names them."""
+
+    _free = "trim_fusion_free"
+
+    def __init__(self, network, first=None, last=None):
+        super().__init__()
+        _check(lib().trim_fusion_create(ctypes.byref(self._h), network.handle, _enc(first), _enc(last)))
+
+    def clone(self):
+        f = _new(Fusion)
+        _check(lib().trim_fusion_clone(ctypes.byref(f._h), self.handle))
+        return f
+
+    def __len__(self):
+        return lib().trim_fusion_layer_count(self.handle)
+
+    def layers(self):
+        """Names of the chain's layers."""
+        return [_text(lib().trim_fusion_layer_name(self.handle, i)) for i in range(len(self))]
+
+    def find(self, name):
+        return _check_index(lib().trim_fusion_layer_find(self.handle, name.encode()))
+
+    def layer_metrics(self, i):
+        """TRIM_FUSION_L_* of chain layer i (an index or a name) as a dict."""
+        if isinstance(i, str):
+            i = self.find(i)
+        out = _doubles(len(FUSION_LAYER_METRICS))
+        _check(lib().trim_fusion_layer_metrics(self.handle, i, out, len(out)))
+        return dict(zip(FUSION_LAYER_METRICS, out))
+
+    def set_param(self, param, value):
+        """Set a parameter by name ("clock_mhz", ...) or TRIM_FUSION_* value."""
+        _check(lib().trim_fusion_set_param(self.handle, _param(param), value))
+
+    def get_param(self, param):
+        v = ctypes.c_double()
+        _check(lib().trim_fusion_get_param(self.handle, _param(param), ctypes.byref(v)))
+        return v.value
+
+    def params(self):
+        """Every parameter as a dict name -> value."""
+        return {n: self.get_param(i) for i, n in enumerate(fusion_params())}
+
+    def set_parallelism(self, layer, channels):
+        _check(lib().trim_fusion_set_parallelism(self.handle, layer.encode(), channels))
+
+    def set_max_parallelism(self, channels):
+        _check(lib().trim_fusion_set_max_parallelism(self.handle, channels))
+
+    def set_hardware(self, arch, table=None):
+        """Clock, word width, DRAM and FPGA resources from an :class:`Arch`
+        and its :class:`Energy` table (None: resolved from the technology)."""
+        _check(lib().trim_fusion_set_hardware(self.handle, arch.handle,
+                                              table.handle if table is not None else None))
+
+    @property
+    def hardware_name(self):
+        return _text(lib().trim_fusion_hardware_name(self.handle))
+
+    def evaluate(self, groups):
+        """A plan from "a,b|c" text, a list of groups of layer names, or a
+        cut mask (int)."""
+        p = _new(FusionPlan)
+        if isinstance(groups, int):
+            _check(lib().trim_fusion_evaluate_cuts(ctypes.byref(p._h), self.handle, groups))
+        else:
+            if not isinstance(groups, str):
+                groups = "|".join(",".join(g) for g in groups)
+            _check(lib().trim_fusion_evaluate(ctypes.byref(p._h), self.handle, groups.encode()))
+        p._layers = self.layers()
+        return p
+
+    def explore(self, goal="offchip"):
+        """Every partition (or the Pareto DP); ``goal`` by name or TRIM_FUSION_GOAL_*."""
+        if isinstance(goal, str):
+            g = lib().trim_fusion_goal_from_name(goal.encode())
+            goal = _check_index(g)
+        r = _new(FusionResult)
+        _check(lib().trim_fusion_explore(ctypes.byref(r._h), self.handle, goal))
+        return r
+
+
+class FusionPlan(_Handle):
+    """One evaluated partition of a chain into groups (``trim_fusion_plan``)."""
+
+    _free = "trim_fusion_plan_free"
+    _layers = ()
+
+    @property
+    def cuts(self):
+        return lib().trim_fusion_plan_cuts(self.handle)
+
+    def __len__(self):
+        return lib().trim_fusion_plan_group_count(self.handle)
+
+    def group(self, g):
+        """(first, last) chain indices of group g."""
+        out = (_c_int64 * 2)()
+        _check(lib().trim_fusion_plan_group(self.handle, g, out, 2))
+        return tuple(out)
+
+    def groups(self):
+        """Groups as lists of layer names."""
+        return [list(self._layers[a:b + 1]) for a, b in (self.group(g) for g in range(len(self)))]
+
+    def metrics(self):
+        return _metrics(lib().trim_fusion_plan_metrics, self.handle)
+
+    def group_metrics(self, g):
+        return _metrics(lib().trim_fusion_plan_group_metrics, self.handle, g)
+
+    def layer_times(self, i):
+        """TRIM_FUSION_T_* of chain layer i in its group: first_output, last_output, pace."""
+        out = _doubles(len(FUSION_TIMES))
+        _check(lib().trim_fusion_plan_layer_times(self.handle, i, out, len(out)))
+        return dict(zip(FUSION_TIMES, out))
+
+    def report(self, fmt="table"):
+        return _report(lib().trim_fusion_plan_report, self.handle, _format(fmt))
+
+
+class FusionResult(_Handle):
+    """The outcome of ``Fusion.explore`` (``trim_fusion_result``): the plans
+    kept, the Pareto set, the best plan for the goal and layer-by-layer."""
+
+    _free = "trim_fusion_result_free"
+
+    @property
+    def considered(self):
+        return lib().trim_fusion_result_considered(self.handle)
+
+    @property
+    def used_dp(self):
+        return bool(lib().trim_fusion_result_used_dp(self.handle))
+
+    def __len__(self):
+        return lib().trim_fusion_result_plan_count(self.handle)
+
+    def _index(self, i):
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return i
+
+    def plan_cuts(self, i):
+        return lib().trim_fusion_result_plan_cuts(self.handle, self._index(i))
+
+    def plan_metrics(self, i):
+        return _metrics(lib().trim_fusion_result_plan_metrics, self.handle, self._index(i))
+
+    def pareto(self):
+        """Plan indices of the Pareto set, in the library's order."""
+        h = self.handle
+        return [lib().trim_fusion_result_pareto(h, k)
+                for k in range(lib().trim_fusion_result_pareto_count(h))]
+
+    @property
+    def best(self):
+        return _check_index(lib().trim_fusion_result_best(self.handle))
+
+    @property
+    def layer_by_layer(self):
+        """Plan index of layer-by-layer execution, None if it was not kept."""
+        v = lib().trim_fusion_result_layer_by_layer(self.handle)
+        return None if v < 0 else v
+
+    def report(self, fmt="table"):
+        return _report(lib().trim_fusion_result_report, self.handle, _format(fmt))
+
+    def report_json(self):
+        return json.loads(self.report("json"))
