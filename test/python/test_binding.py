@@ -2,6 +2,8 @@
 
 Run by `make check` with TRIM_LIBRARY pointing at build/lib/libtrim.so.
 """
+import json
+import math
 import os
 import sys
 import unittest
@@ -40,6 +42,436 @@ class BindingTest(unittest.TestCase):
         net.close()
         with self.assertRaises(trim.TrimError):
             net.name
+
+
+# c0 (ReLU, 40% zeros) -> c1 (linear) -> bn -> r1 (ReLU, 60%) -> p (maxpool 2x2)
+# -> c2 (ReLU, 50% / gradient 45%) -> flatten -> fc   (as test/check_sparsity.c)
+SPARSE_NET = """\
+network: {name: s, input: [8, 8, 2], batch: 2, mode: training}
+layers:
+  - {name: c0, type: conv2d, filters: 4, kernel: 3, padding: same, activation: relu, sparsity: 0.4}
+  - {name: c1, type: conv2d, filters: 4, kernel: 3, padding: same, use_bias: false}
+  - {name: bn, type: batchnorm}
+  - {name: r1, type: activation, activation: relu, sparsity: 0.6}
+  - {name: p, type: maxpool2d, pool: 2}
+  - {name: c2, type: conv2d, filters: 4, kernel: 3, padding: same, activation: relu,
+     sparsity: {activation: 0.5, gradient: 0.45}}
+  - {type: flatten}
+  - {name: fc, type: dense, units: 3}
+"""
+
+VGG_CHAIN = ["conv1_1", "conv1_2", "pool1", "conv2_1", "conv2_2", "pool2", "conv3_1"]
+
+
+class ArchTest(unittest.TestCase):
+    def test_eyeriss(self):
+        with trim.Arch("models/arch/eyeriss.yaml") as a:
+            self.assertEqual(a.name, "eyeriss")
+            self.assertEqual(a.technology, "65nm")
+            self.assertEqual(a.file, "models/arch/eyeriss.yaml")
+            self.assertEqual(a.clock_mhz, 200)
+            self.assertEqual(a.word_bits, 16)
+            self.assertEqual(a.total_pes, 168)
+            self.assertEqual([l["name"] for l in a.levels()], ["DRAM", "GLB", "PE array", "RF", "MAC"])
+            self.assertEqual([l["type"] for l in a.levels()],
+                             ["storage", "storage", "spatial", "storage", "compute"])
+            glb = a.level("GLB")
+            self.assertEqual((glb["class"], glb["capacity"], glb["instances"]), ("sram", 108 * 1024, 1))
+            self.assertEqual(a.find("PE array"), 2)
+            self.assertEqual(a.level(2)["fanout"], (14, 12))
+            self.assertEqual(a.level("RF")["instances"], 168)
+            self.assertEqual(a.level("DRAM")["capacity"], 0)  # unbounded
+            with self.assertRaises(IndexError):
+                a.level(len(a))
+            with self.assertRaises(trim.TrimError) as cm:
+                a.find("L3")
+            self.assertEqual(cm.exception.code, trim.TRIM_ENOTFOUND)
+
+    def test_clone_outlives_original(self):
+        a = trim.Arch("models/arch/eyeriss.yaml")
+        b = a.clone()
+        a.close()
+        self.assertEqual(b.name, "eyeriss")
+        self.assertEqual(b.total_pes, 168)
+        self.assertIsNot(b.handle, None)
+        b.close()
+
+    def test_report(self):
+        with trim.Arch("models/arch/eyeriss.yaml") as a:
+            r = a.report_json()
+            self.assertEqual(r["total_pes"], 168)
+            self.assertEqual(r["table"], "65nm")
+            self.assertEqual([l["name"] for l in r["levels"]], [l["name"] for l in a.levels()])
+            text = a.report("table")
+            self.assertIn("eyeriss", text)
+            self.assertIn("GLB", text)
+            with trim.Energy("energy_tables/45nm.yaml") as t45:
+                self.assertEqual(a.report_json(t45)["table"], "45nm")
+                self.assertEqual(t45.report(a, "json"), a.report("json", t45))
+            with self.assertRaises(ValueError):
+                a.report("xml")
+
+    def test_from_text(self):
+        text = read("models/arch/eyeriss.yaml").replace("name: eyeriss", "name: copy")
+        with trim.Arch(text=text, name="copy.yaml") as a:
+            self.assertEqual((a.name, a.file, a.total_pes), ("copy", "copy.yaml", 168))
+
+
+class EnergyTest(unittest.TestCase):
+    def test_glb_read_costs_more_than_rf_read(self):
+        with trim.Arch("models/arch/eyeriss.yaml") as a, trim.Energy.for_arch(a) as t:
+            self.assertEqual(t.name, "65nm")
+            self.assertFalse(t.is_fpga)
+            glb, rf = a.level("GLB"), a.level("RF")
+            e_glb = t.action("sram", "read", glb["capacity"], glb["word_bits"])
+            e_rf = t.action("regfile", "read", rf["capacity"], rf["word_bits"])
+            self.assertGreater(e_rf, 0)
+            self.assertGreater(e_glb, e_rf)
+            # the same figures the architecture report gives
+            levels = {l["name"]: l for l in a.report_json(t)["levels"]}
+            self.assertAlmostEqual(levels["GLB"]["read_pj"], e_glb, places=12)
+            self.assertAlmostEqual(t.arch_area(a), a.report_json(t)["area_mm2"], places=9)
+            self.assertGreater(t.area("sram", glb["capacity"], 16), t.area("regfile", 512, 16))
+            self.assertEqual(t.action("dram.ddr3", "read", 0, 16), 320)
+
+    def test_strict_and_clamped_lookup(self):
+        with trim.Energy("energy_tables/65nm.yaml") as t:
+            with self.assertRaises(trim.TrimError) as cm:
+                t.action("sram", "read", 16 * 1048576, 16)
+            self.assertEqual(cm.exception.code, -9)  # TRIM_ERANGE
+            edge = t.action("sram", "read", 8 * 1048576, 16)
+            v, clamped = t.lookup("sram", "read", 16 * 1048576, 16, clamp=True)
+            self.assertEqual((v, clamped), (edge, 1))
+            self.assertEqual(t.lookup("sram", "read", 4096, 16)[1], 0)
+            with self.assertRaises(trim.TrimError) as cm:
+                t.action("flash", "read", 1, 16)
+            self.assertEqual(cm.exception.code, trim.TRIM_ENOTFOUND)
+
+    def test_fpga_resources(self):
+        with trim.Arch("models/arch/fpga-4.yaml") as a, trim.Energy.for_arch(a) as t:
+            self.assertTrue(t.is_fpga)
+            r = t.resources(a)
+            self.assertEqual(r["used"]["dsp"], 320)
+            self.assertEqual(r["available"]["dsp"], 220)
+            self.assertFalse(r["fits"])
+            with self.assertRaises(trim.TrimError) as cm:
+                t.area("sram", 4096, 16)  # no area in an FPGA table
+            self.assertEqual(cm.exception.code, trim.TRIM_ENOTFOUND)
+        with trim.Arch("models/arch/fpga-1.yaml") as a, trim.Energy.for_arch(a) as t:
+            self.assertTrue(t.resources(a)["fits"])
+            with trim.Energy("energy_tables/65nm.yaml") as asic:
+                with self.assertRaises(trim.TrimError) as cm:
+                    asic.resources(a)
+                self.assertEqual(cm.exception.code, trim.TRIM_EINVAL)
+
+    def test_accelergy_and_resolve(self):
+        d = "energy_tables/accelergy-example/"
+        with trim.Energy.accelergy(d + "ERT.yaml", d + "ART.yaml") as t:
+            self.assertFalse(t.is_fpga)
+            self.assertTrue(t.name)
+        with trim.Energy.accelergy(d + "ERT.yaml") as t:
+            self.assertTrue(t.file)
+        path = trim.resolve_table("45nm", "models/arch/eyeriss.yaml")
+        self.assertTrue(path.endswith("energy_tables/45nm.yaml"), path)
+        with self.assertRaises(trim.TrimError) as cm:
+            trim.resolve_table("3nm", "models/arch/eyeriss.yaml")
+        self.assertEqual(cm.exception.code, trim.TRIM_ENOTFOUND)
+
+
+class SpaceTest(unittest.TestCase):
+    def test_fpga_space(self):
+        with trim.Space("models/arch/spaces/fpga.yaml") as s:
+            self.assertEqual(s.name, "fpga")
+            self.assertEqual(s.grid_size, 5)
+            self.assertEqual(len(s), 3)  # FPGA-4 and FPGA-5 do not fit the XC7Z020
+            self.assertEqual(s.names(), ["FPGA-1", "FPGA-2", "FPGA-3"])
+            self.assertEqual(s.find("FPGA-3"), 2)
+            self.assertEqual(s.point_grid_index(2), 2)
+            with self.assertRaises(trim.TrimError) as cm:
+                s.find("FPGA-4")
+            self.assertEqual(cm.exception.code, trim.TRIM_ENOTFOUND)
+            self.assertTrue(math.isnan(s.point_area(0)))  # FPGA table: no area
+            with self.assertRaises(IndexError):
+                s.point_arch(3)
+            r = s.report_json()
+            self.assertEqual((r["grid_size"], r["count"]), (5, 3))
+            self.assertEqual([p["name"] for p in r["rejected"]], ["FPGA-4", "FPGA-5"])
+            self.assertIn("FPGA-5", s.report())
+            a = s.point_arch("FPGA-3")
+        # the point's architecture is the caller's: it outlives the space
+        self.assertIsInstance(a, trim.Arch)
+        with a, trim.Energy.for_arch(a) as t:
+            self.assertEqual(t.resources(a)["used"]["dsp"], 160)
+            self.assertEqual(a.level("Cache")["capacity"], 32 * 1024)
+
+    def test_asic_space_area(self):
+        with trim.Space("models/arch/spaces/case-study-2.yaml") as s:
+            self.assertGreater(len(s), 0)
+            self.assertLessEqual(len(s), s.grid_size)
+            for i in (0, len(s) - 1):
+                with s.point_arch(i) as a, trim.Energy.for_arch(a) as t:
+                    self.assertAlmostEqual(s.point_area(i), t.arch_area(a), places=9)
+
+
+class SparsityTest(unittest.TestCase):
+    def setUp(self):
+        self.net = trim.Network(text=SPARSE_NET, name="s.yaml")
+        self.w = trim.Workloads(self.net)
+        self.sp = trim.Sparsity(self.net, self.w)
+
+    def tearDown(self):
+        self.sp.close()
+        self.w.close()
+        self.net.close()
+
+    def fields(self, layer, phase):
+        return self.sp.workload(self.w.find(layer, phase))
+
+    def test_relu_rules(self):
+        v = self.fields("c2", "FW")
+        self.assertAlmostEqual(v["operand0"], 0.6 ** 4, places=12)  # maxpool 2x2 of 60% zeros
+        self.assertEqual(v["operand1"], 0)
+        v = self.fields("c2", "BW")
+        self.assertAlmostEqual(v["operand0"], 0.45, places=12)
+        self.assertAlmostEqual(v["output"], 0.6 ** 4, places=12)
+        self.assertAlmostEqual(v["factor"], (1 - 0.45) * (1 - 0.6 ** 4), places=12)
+        v = self.fields("c1", "BW")  # BatchNorm: dense gradient, outputs masked by c0's ReLU
+        self.assertEqual(v["operand0"], 0)
+        self.assertAlmostEqual(v["output"], 0.4, places=12)
+        self.assertAlmostEqual(self.sp.layer("p"), 0.6 ** 4, places=12)
+        self.assertEqual(self.sp.layer("bn"), 0)
+        with self.assertRaises(trim.TrimError) as cm:
+            self.sp.layer("nope")
+        self.assertEqual(cm.exception.code, trim.TRIM_ENOTFOUND)
+        # the library copied what it needs: the network may go first
+        self.net.close()
+        self.assertAlmostEqual(self.fields("c1", "FW")["operand0"], 0.4, places=12)
+
+    def test_trace(self):
+        self.sp.load_trace("test/data/sparsity/trace.csv")
+        v = self.fields("c1", "BW")
+        self.assertAlmostEqual(v["output"], 0.3, places=12)
+        self.assertAlmostEqual(v["spread"], 0.25, places=12)
+        with self.assertRaises(trim.TrimError) as cm:
+            self.sp.load_trace("test/data/sparsity/unknown_layer.csv")
+        self.assertIn("unknown_layer.csv:2:0: layer: no layer 'c9'", cm.exception.message)
+        with self.assertRaises(trim.TrimError) as cm:
+            self.sp.load_trace("test/data/sparsity/bad_column.csv")
+        self.assertIn("unknown column 'sparsity'", str(cm.exception))
+        with self.assertRaises(trim.TrimError) as cm:
+            self.sp.load_trace("test/data/sparsity/none.csv")
+        self.assertEqual(cm.exception.code, -3)  # TRIM_EIO
+        self.assertAlmostEqual(self.fields("c1", "BW")["output"], 0.3, places=12)  # unchanged
+
+    def test_imbalance(self):
+        self.assertAlmostEqual(trim.imbalance(1, 0.5, 2), 1.5, places=12)
+        self.assertAlmostEqual(trim.Sparsity.imbalance(2, 0.5, 2), 1.375, places=12)
+        self.assertEqual(trim.imbalance(1000, 0.3, 1), 1)
+        self.assertAlmostEqual(trim.imbalance(64, 0.4, 256, 0, 0.3), 1.3, places=12)
+        self.assertGreater(trim.imbalance(64, 0.4, 256, 0.5), trim.imbalance(64, 0.4, 256))
+        with self.assertRaises(trim.TrimError) as cm:
+            trim.imbalance(10, 1.5, 2)
+        self.assertEqual(cm.exception.code, trim.TRIM_EINVAL)
+        self.assertIn("imbalance", cm.exception.message)
+
+
+class FusionTest(unittest.TestCase):
+    def setUp(self):
+        with trim.Network("models/networks/vgg16.yaml") as net:
+            self.f = trim.Fusion(net, "conv1_1", "conv3_1")
+        with trim.Arch("models/arch/virtex7-690t.yaml") as a:
+            self.f.set_hardware(a)
+
+    def tearDown(self):
+        self.f.close()
+
+    def test_chain_and_hardware(self):
+        f = self.f
+        self.assertEqual(f.layers(), VGG_CHAIN)
+        self.assertEqual(f.find("pool1"), 2)
+        self.assertEqual(f.hardware_name, "virtex7-690t")
+        self.assertEqual(f.get_param("clock_mhz"), 120)
+        self.assertEqual(f.params()["word_bits"], 32)
+        self.assertEqual(f.get_param("budget_dsp"), 3600)
+        self.assertIn("offchip_bytes", trim.fusion_metrics())
+        self.assertIn("offchip", trim.fusion_goals())
+        m = f.layer_metrics("conv1_1")
+        self.assertEqual(m["parallelism"], 3)  # full depth by default
+        self.assertEqual(m["macs_parallel"], 3 * 3 * 3)
+        self.assertEqual(m["line_buffer_words"], (3 - 1) * 226 * 3)  # (K_r-1) x padded width x depth
+        self.assertEqual(m["window_words"], 3 * 3 * 3)
+        self.assertEqual(m["weight_words"], 3 * 3 * 3 * 64 + 64)
+        self.assertEqual(m["fill_slots"], 2 * 226 + 3)
+        self.assertEqual((m["out_pixels"], m["macs"]), (224 * 224, 224 * 224 * 64 * 27))
+        m = f.layer_metrics("pool1")
+        self.assertEqual(m["pool_buffer_words"], 1 * 112 * 64)  # ceil(K/U) x output width x depth
+        self.assertEqual((m["line_buffer_words"], m["macs"]), (0, 0))
+        self.assertEqual((m["in_pixels"], m["out_pixels"]), (224 * 224, 112 * 112))
+        f.set_parallelism("conv2_2", 64)
+        self.assertEqual(f.layer_metrics("conv2_2")["parallelism"], 64)
+        self.assertEqual(f.layer_metrics("conv2_2")["passes"], 2)
+        f.set_param("clock_mhz", 200)
+        self.assertEqual(f.get_param(0), 200)
+        with self.assertRaises(trim.TrimError) as cm:
+            f.set_param("clock_mhz", -1)
+        self.assertEqual(cm.exception.code, -9)  # TRIM_ERANGE
+        with self.assertRaises(ValueError):
+            f.set_param("colour", 1)
+        g = f.clone()
+        f.set_max_parallelism(16)
+        self.assertEqual(g.layer_metrics("conv2_2")["parallelism"], 64)  # the copy is unchanged
+        self.assertEqual(f.layer_metrics("conv2_2")["parallelism"], 16)
+        g.close()
+
+    def test_plans(self):
+        self.f.set_parallelism("conv2_2", 64)
+        fused = self.f.evaluate(",".join(VGG_CHAIN))
+        self.assertEqual(len(fused), 1)
+        self.assertEqual(fused.cuts, 0)
+        self.assertEqual(fused.groups(), [VGG_CHAIN])
+        m = fused.metrics()
+        self.assertEqual(m["dsp"], 2907)  # DeCoILFNet Table IV
+        self.assertEqual(m["offchip_fmap_bytes"], (150528 + 802816) * 4)
+        self.assertEqual(m["group_count"], 1)
+        lbl = self.f.evaluate([[name] for name in VGG_CHAIN])
+        self.assertEqual(lbl.cuts, 2 ** (len(VGG_CHAIN) - 1) - 1)
+        self.assertEqual(len(lbl), len(VGG_CHAIN))
+        self.assertEqual(lbl.group(2), (2, 2))
+        self.assertEqual(lbl.group_metrics(0)["group_count"], 1)
+        self.assertLess(m["offchip_bytes"], lbl.metrics()["offchip_bytes"])
+        same = self.f.evaluate(0b100000)  # a cut mask: conv3_1 on its own
+        self.assertEqual(same.groups(), [VGG_CHAIN[:-1], ["conv3_1"]])
+        self.assertAlmostEqual(same.metrics()["offchip_fmap_bytes"] / 1048576, 6.699, places=3)
+        t = fused.layer_times(6)
+        self.assertGreater(t["last_output"], t["first_output"])
+        self.assertIn("conv3_1", fused.report())
+        self.assertEqual(json.loads(fused.report("json"))["offchip_bytes"], m["offchip_bytes"])
+        # plans copy what they need: they outlive the fusion
+        self.f.close()
+        self.assertEqual(fused.metrics()["dsp"], 2907)
+        for p in (fused, lbl, same):
+            p.close()
+
+    def test_bad_plans(self):
+        for plan, what in (("conv1_1,conv1_2", "pool1"), ("conv1_1|nope", "nope"),
+                           ("conv1_2,conv1_1," + ",".join(VGG_CHAIN[2:]), "conv1")):
+            with self.assertRaises(trim.TrimError) as cm:
+                self.f.evaluate(plan)
+            self.assertEqual(cm.exception.code, -5, plan)  # TRIM_ESCHEMA
+            self.assertIn(what, cm.exception.message)
+        with self.assertRaises(trim.TrimError):
+            self.f.evaluate(1 << 6)  # a cut after the last layer
+        with trim.Network("models/networks/vgg16.yaml") as net:
+            with self.assertRaises(trim.TrimError) as cm:
+                trim.Fusion(net, "conv1_1", "fc6")
+            self.assertEqual(cm.exception.code, -6)  # TRIM_ESHAPE
+            self.assertIn("fc6", cm.exception.message)
+
+    def test_explore_all_fused_beats_layer_by_layer(self):
+        with self.f.explore("offchip") as r:
+            self.assertFalse(r.used_dp)
+            self.assertEqual(r.considered, 64)
+            self.assertEqual(len(r), 64)
+            best = r.best
+            self.assertEqual(r.plan_cuts(best), 0)  # all fused: one group
+            lbl = r.layer_by_layer
+            self.assertIsNotNone(lbl)
+            self.assertEqual(r.plan_cuts(lbl), 63)
+            fused, sep = r.plan_metrics(best), r.plan_metrics(lbl)
+            self.assertEqual(fused["group_count"], 1)
+            self.assertEqual(sep["group_count"], 7)
+            self.assertLess(fused["offchip_bytes"], sep["offchip_bytes"])
+            self.assertEqual(fused["offchip_weight_bytes"], sep["offchip_weight_bytes"])
+            pareto = r.pareto()
+            self.assertIn(best, pareto)
+            self.assertTrue(all(0 <= k < len(r) for k in pareto))
+            j = r.report_json()
+            self.assertEqual(j["best"]["cuts"], 0)
+            self.assertEqual(j["layer_by_layer"]["offchip_bytes"], sep["offchip_bytes"])
+            self.assertIn("layer by layer", r.report())
+            with self.assertRaises(IndexError):
+                r.plan_metrics(len(r))
+        with self.f.explore("cycles") as r:
+            cycles = [r.plan_metrics(i)["cycles"] for i in range(len(r))]
+            self.assertEqual(r.plan_metrics(r.best)["cycles"], min(cycles))
+        with self.assertRaises(trim.TrimError):
+            self.f.explore("beauty")
+
+    def test_dynamic_programme(self):
+        self.f.set_param("enum_max_layers", 2)  # the 7-layer chain now goes to the Pareto DP
+        with self.f.explore("offchip") as r:
+            self.assertTrue(r.used_dp)
+            self.assertEqual(len(r), len(r.pareto()))  # only the Pareto set is kept
+            self.assertLess(len(r), 64)
+            self.assertEqual(r.plan_cuts(r.best), 0)  # the same best plan as enumeration
+            # layer by layer is dominated (fusing conv1_1,conv1_2,pool1 costs no
+            # more MACs or on-chip memory and moves fewer bytes): not kept
+            self.assertIsNone(r.layer_by_layer)
+
+    def test_dsp_budget_leaves_plans_out(self):
+        self.f.set_param("budget_dsp", 10)  # below any CONV layer's 27 multipliers
+        with self.assertRaises(trim.TrimError) as cm:
+            self.f.explore()
+        self.assertEqual(cm.exception.code, -8)  # TRIM_ENOFIT
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+class ErrorsAndLifetimeTest(unittest.TestCase):
+    def test_file_line_col(self):
+        with self.assertRaises(trim.TrimError) as cm:
+            trim.Arch(text="schema_version: 1\nfoo: 1\n", name="bad.yaml")
+        self.assertIn("bad.yaml:2:1", cm.exception.message)
+        self.assertIn("foo", cm.exception.message)
+        self.assertEqual(cm.exception.code, -5)  # TRIM_ESCHEMA
+        with self.assertRaises(trim.TrimError) as cm:
+            trim.Arch("models/arch/none.yaml")
+        self.assertEqual(cm.exception.code, -3)  # TRIM_EIO
+        self.assertIn("none.yaml", str(cm.exception))
+        with self.assertRaises(trim.TrimError) as cm:
+            trim.Energy(text="schema_version: 1\nname: t\nflash: {}\n", name="t.yaml")
+        self.assertRegex(cm.exception.message, r"t\.yaml:3:\d+")
+        self.assertIn("flash", cm.exception.message)
+        text = read("models/arch/eyeriss.yaml").replace("fanout: [14, 12]", "fanout: [14, -12]")
+        with self.assertRaises(trim.TrimError) as cm:
+            trim.Arch(text=text, name="neg.yaml")
+        self.assertRegex(cm.exception.message, r"neg\.yaml:\d+:\d+")
+        self.assertIn("levels[2].fanout", cm.exception.message)
+
+    def test_use_after_close(self):
+        objs = []
+        a = trim.Arch("models/arch/eyeriss.yaml")
+        objs.append((a, lambda: a.total_pes))
+        t = trim.Energy("energy_tables/65nm.yaml")
+        objs.append((t, lambda: t.action("sram", "read", 4096, 16)))
+        s = trim.Space("models/arch/spaces/fpga.yaml")
+        objs.append((s, lambda: s.point_arch(0)))
+        net = trim.Network(text=SPARSE_NET)
+        w = trim.Workloads(net)
+        sp = trim.Sparsity(net, w)
+        objs.append((sp, lambda: sp.workload(0)))
+        with trim.Network("models/networks/vgg16.yaml") as vgg:
+            f = trim.Fusion(vgg, "conv1_1", "pool1")
+        p = f.evaluate("conv1_1,conv1_2,pool1")
+        r = f.explore()
+        objs += [(f, lambda: f.layers()), (p, lambda: p.metrics()), (r, lambda: r.best)]
+        for obj, use in objs:
+            use()  # works while open
+            obj.close()
+            with self.assertRaises(trim.TrimError) as cm:
+                use()
+            self.assertEqual(cm.exception.code, trim.TRIM_EINVAL)
+            obj.close()  # twice is harmless
+        # a closed object cannot be passed to another one either
+        with self.assertRaises(trim.TrimError):
+            trim.Energy.for_arch(a)
+        net.close()
+        with self.assertRaises(trim.TrimError):
+            trim.Sparsity(net, w)
+        w.close()
 
 
 if __name__ == "__main__":
