@@ -48,6 +48,12 @@ TRIM_API int trim_mapping_set_keep(trim_mapping *m, int level, int slot, int kee
 /** Bound of `dim` at `level` (temporal or fx * fy); -1 if out of range. */
 TRIM_API int64_t trim_mapping_bound(const trim_mapping *m, int level, int dim);
 
+/** Load libtrim's mapping YAML, or Timeloop's (a top-level `mapping:` list of
+ * `target:` directives). Errors name file:line:column and the key path. */
+TRIM_API int trim_mapping_load(trim_mapping **out, const trim_arch *arch, const char *path);
+/** The same from text; `name` is used in error messages. */
+TRIM_API int trim_mapping_load_string(trim_mapping **out, const trim_arch *arch,
+                                      const char *yaml, const char *name);
 /** libtrim's YAML form (TRIM_FORMAT_YAML) or the loop nest (TRIM_FORMAT_TABLE);
  * free *out with trim_string_free. */
 TRIM_API int trim_mapping_dump(const trim_mapping *m, int format, char **out);

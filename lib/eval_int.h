@@ -1,0 +1,44 @@
+/*
+ * The evaluator: cycles, energy and utilisation of one mapping of one
+ * intra-layer workload, from the activity counts (lib/activity_int.h) and
+ * the per-level costs of an energy table (trim__level_cost, arch_int.h).
+ * A pure function of (workload, arch, costs, mapping) writing into a
+ * caller-provided result and workspace: no allocation once the workspace
+ * has grown. docs/model.md, "Evaluator", gives the equations.
+ */
+#ifndef TRIM_EVAL_INT_H
+#define TRIM_EVAL_INT_H
+
+#include "activity_int.h"
+
+typedef struct {
+	trim__activity act;
+	double cycles;                          /* max over levels */
+	int bottleneck;                         /* level with the most cycles */
+	double level_cycles[TRIM__MAX_LEVELS];
+	double energy_pj;                       /* dynamic + static */
+	double dyn_pj[TRIM__MAX_LEVELS][3];     /* per level and tensor (compute: [.][0]) */
+	double mac_pj;                          /* MACs, gated ones included */
+	double static_pj[TRIM__MAX_LEVELS];     /* leakage over the cycles */
+	double pe_util;                         /* active PEs / PEs */
+	double cap_util[TRIM__MAX_LEVELS];      /* bytes of the kept tiles / capacity (0: unbounded) */
+	int64_t cap_bytes[TRIM__MAX_LEVELS];    /* bytes of the kept tiles per instance */
+} trim__eval;
+
+typedef struct {
+	trim__act_ws act;
+} trim__eval_ws;
+
+void trim__eval_ws_free(trim__eval_ws *ws);
+
+/* costs: one per level (trim__arch_costs). The mapping must pass
+ * trim__mapping_check (capacity included) or the caller must accept a
+ * capacity utilisation above 1. */
+int trim__eval_run(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,
+                   const trim__mapping *m, trim__eval_ws *ws, trim__eval *out);
+
+/* JSON object of an evaluation (sorted keys, doubles as %.17g). */
+void trim__eval_json(const trim__eval *e, const struct trim_arch *a, const trim__mapping *m,
+                     trim__sb *sb);
+
+#endif

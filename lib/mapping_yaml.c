@@ -1,0 +1,447 @@
+/*
+ * Reading mappings from YAML: libtrim's own form (what trim_mapping_dump
+ * writes) and Timeloop's mapping form. docs/mapping.md describes both.
+ *
+ * libtrim:                            Timeloop:
+ *   schema_version: 1                   mapping:
+ *   mapping:                              - target: GLB
+ *     - level: GLB                          type: temporal
+ *       temporal: {M: 2, C: 2}              factors: R=1 S=1 P=1 Q=1 C=2 K=2 N=1
+ *       order: MC      # outer first         permutation: CKRSPQN  # inner first
+ *       keep: [input, output]              - target: GLB
+ *     - level: NoC                           type: spatial     # the fan-out below GLB
+ *       spatial_x: {M: 4}                    factors: K=4 C=2
+ *       spatial_y: {C: 2}                    permutation: KC
+ *                                            split: 1          # K along X, C along Y
+ *                                          - target: GLB
+ *                                            type: bypass
+ *                                            keep: [Inputs, Outputs]
+ *                                            bypass: [Weights]
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <strings.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mapping_int.h"
+#include "util/ydoc.h"
+
+static const char *const own_keys[] = {"schema_version", "mapping", NULL};
+static const char *const own_level_keys[] = {"level", "temporal", "order", "keep", "bypass",
+                                             "spatial_x", "spatial_y", NULL};
+static const char *const tl_level_keys[] = {"target", "type", "factors", "permutation", "split",
+                                            "keep", "bypass", NULL};
+
+/* Tensor slot from a libtrim or Timeloop data-space name. */
+static int slot_of(const char *s)
+{
+	static const char *const names[3][4] = {{"input", "inputs", "ifmap", NULL},
+	                                        {"weight", "weights", "filter", "filters"},
+	                                        {"output", "outputs", "ofmap", "psum"}};
+	for (int t = 0; t < 3; t++)
+		for (int k = 0; k < 4 && names[t][k]; k++)
+			if (!strcasecmp(s, names[t][k]))
+				return t;
+	return -1;
+}
+
+/* Timeloop dim letter -> libtrim dim. */
+static int tl_dim(char c)
+{
+	switch (toupper((unsigned char)c)) {
+	case 'R': return TRIM_DIM_R;
+	case 'S': return TRIM_DIM_S;
+	case 'P': return TRIM_DIM_E;
+	case 'Q': return TRIM_DIM_F;
+	case 'C': return TRIM_DIM_C;
+	case 'K': return TRIM_DIM_M;
+	case 'N': return TRIM_DIM_N;
+	default: return -1;
+	}
+}
+
+static int find_level(trim__yctx *c, const trim__ynode *n, const trim__mapping *m, const char *name)
+{
+	int l = trim__mapping_level(m, name);
+	if (l < 0) {
+		char list[512] = "";
+		size_t o = 0;
+		for (int k = 0; k < m->nlevels && o < sizeof list; k++)
+			o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", k ? ", " : "", m->name[k]);
+		return trim__yerr(c, n, TRIM_ENOTFOUND, "unknown level '%s' (the architecture has %s)", name, list);
+	}
+	return l;
+}
+
+/* {D: bound, ...} into f[] (dims not named stay 1). */
+static int read_dim_map(trim__yctx *c, const trim__ynode *map, int64_t *f)
+{
+	int rc = trim__yexpect(c, map, TRIM__Y_MAP);
+	if (rc)
+		return rc;
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		f[d] = 1;
+	for (size_t i = 0; i < map->n; i++) {
+		int d = trim__dim_parse(map->keys[i]->str);
+		trim__yctx_key(c, map->keys[i]->str);
+		if (d < 0) {
+			rc = trim__yerr(c, map->keys[i], TRIM_ENOTFOUND,
+			                "unknown dimension '%s' (N, G, M, C, E, F, R, S)", map->keys[i]->str);
+		} else {
+			rc = trim__yint(c, map->items[i], 1, (int64_t)1 << 40, &f[d]);
+		}
+		trim__yctx_pop(c);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int read_slots(trim__yctx *c, const trim__ynode *seq, int *slots)
+{
+	int rc = trim__yexpect(c, seq, TRIM__Y_SEQ);
+	if (rc)
+		return rc;
+	slots[0] = slots[1] = slots[2] = 0;
+	for (size_t i = 0; i < seq->n; i++) {
+		trim__yctx_index(c, i);
+		rc = trim__yexpect(c, seq->items[i], TRIM__Y_SCALAR);
+		int t = rc ? -1 : slot_of(seq->items[i]->str);
+		if (!rc && t < 0)
+			rc = trim__yerr(c, seq->items[i], TRIM_ESCHEMA,
+			                "unknown tensor '%s' (input, weight, output; Timeloop: Inputs, Weights, Outputs)",
+			                seq->items[i]->str);
+		trim__yctx_pop(c);
+		if (rc)
+			return rc;
+		slots[t] = 1;
+	}
+	return 0;
+}
+
+/* keep: / bypass: of one entry. */
+static int read_keep(trim__yctx *c, const trim__ynode *e, trim__mapping *m, int l)
+{
+	const trim__ynode *kn = trim__ymap_get(e, "keep"), *bn = trim__ymap_get(e, "bypass");
+	int keep[3], byp[3], rc;
+	if (!kn && !bn)
+		return 0;
+	if (m->type[l] != TRIM__LVL_STORAGE)
+		return trim__yerr(c, kn ? kn : bn, TRIM_ESCHEMA, "level %s is not a storage level: no keep/bypass",
+		                  m->name[l]);
+	if (kn) {
+		trim__yctx_key(c, "keep");
+		rc = read_slots(c, kn, keep);
+		trim__yctx_pop(c);
+		if (rc)
+			return rc;
+	}
+	if (bn) {
+		trim__yctx_key(c, "bypass");
+		rc = read_slots(c, bn, byp);
+		trim__yctx_pop(c);
+		if (rc)
+			return rc;
+	}
+	for (int t = 0; t < 3; t++) {
+		if (kn && bn && keep[t] && byp[t])
+			return trim__yerr(c, bn, TRIM_ESCHEMA, "a tensor is both kept and bypassed");
+		if (kn && !bn)
+			m->keep[l][t] = keep[t];
+		else if (bn && !kn)
+			m->keep[l][t] = m->keep[l][t] && !byp[t];
+		else
+			m->keep[l][t] = keep[t] ? 1 : byp[t] ? 0 : m->keep[l][t];
+	}
+	return 0;
+}
+
+static int read_own(trim__yctx *c, const trim__ynode *list, trim__mapping *m)
+{
+	int rc = 0, seen[TRIM__MAX_LEVELS] = {0};
+	for (size_t i = 0; i < list->n && !rc; i++) {
+		const trim__ynode *e = list->items[i];
+		const char *name = NULL;
+		trim__yctx_index(c, i);
+		if ((rc = trim__ymap_check(c, e, own_level_keys)) ||
+		    (rc = trim__yget_str(c, e, "level", 1, &name)))
+			goto next;
+		trim__yctx_key(c, "level");
+		int l = find_level(c, trim__ymap_get(e, "level"), m, name);
+		trim__yctx_pop(c);
+		if (l < 0) {
+			rc = l;
+			goto next;
+		}
+		if (seen[l]++) {
+			rc = trim__yerr(c, e, TRIM_ESCHEMA, "level %s appears twice", name);
+			goto next;
+		}
+		const trim__ynode *tn = trim__ymap_get(e, "temporal"), *on = trim__ymap_get(e, "order");
+		const trim__ynode *xn = trim__ymap_get(e, "spatial_x"), *yn = trim__ymap_get(e, "spatial_y");
+		if (m->type[l] == TRIM__LVL_COMPUTE) {
+			rc = trim__yerr(c, e, TRIM_ESCHEMA, "level %s is the compute level: it has no loops", name);
+			goto next;
+		}
+		if (m->type[l] == TRIM__LVL_STORAGE && (xn || yn)) {
+			rc = trim__yerr(c, xn ? xn : yn, TRIM_ESCHEMA, "level %s is a storage level: temporal bounds only", name);
+			goto next;
+		}
+		if (m->type[l] == TRIM__LVL_SPATIAL && (tn || on)) {
+			rc = trim__yerr(c, tn ? tn : on, TRIM_ESCHEMA, "level %s is a spatial level: spatial_x / spatial_y only", name);
+			goto next;
+		}
+		if (tn) {
+			trim__yctx_key(c, "temporal");
+			rc = read_dim_map(c, tn, m->f[l]);
+			trim__yctx_pop(c);
+			if (rc)
+				goto next;
+		}
+		if (on) {
+			const char *ord = NULL;
+			if ((rc = trim__yget_str(c, e, "order", 1, &ord)))
+				goto next;
+			if ((rc = trim__mapping_set_order_str(m, l, ord))) {
+				trim__yctx_key(c, "order");
+				rc = trim__yerr(c, on, rc, "%s", trim_last_error());
+				trim__yctx_pop(c);
+				goto next;
+			}
+		}
+		if (xn || yn) {
+			int64_t fx[TRIM_NDIMS], fy[TRIM_NDIMS];
+			for (int d = 0; d < TRIM_NDIMS; d++)
+				fx[d] = fy[d] = 1;
+			if (xn) {
+				trim__yctx_key(c, "spatial_x");
+				rc = read_dim_map(c, xn, fx);
+				trim__yctx_pop(c);
+			}
+			if (!rc && yn) {
+				trim__yctx_key(c, "spatial_y");
+				rc = read_dim_map(c, yn, fy);
+				trim__yctx_pop(c);
+			}
+			if (rc)
+				goto next;
+			for (int d = 0; d < TRIM_NDIMS; d++) {
+				m->fx[l][d] = fx[d];
+				m->fy[l][d] = fy[d];
+				m->f[l][d] = fx[d] * fy[d];
+			}
+		}
+		rc = read_keep(c, e, m, l);
+	next:
+		trim__yctx_pop(c);
+	}
+	return rc;
+}
+
+/* "R=3 S=3 P=1 ..." into f[] (libtrim dims; dims not named stay 1). */
+static int tl_factors(trim__yctx *c, const trim__ynode *n, int64_t *f)
+{
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		f[d] = 1;
+	const char *p = n->str;
+	while (*p) {
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		int d = tl_dim(*p);
+		if (d < 0 || p[1] != '=')
+			return trim__yerr(c, n, TRIM_ESCHEMA,
+			                  "bad factor '%.8s': want D=n with D in R S P Q C K N (libtrim's G has no Timeloop name)", p);
+		char *end = NULL;
+		long long v = strtoll(p + 2, &end, 10);
+		if (end == p + 2 || v < 1 || (*end && !isspace((unsigned char)*end)))
+			return trim__yerr(c, n, TRIM_ESCHEMA, "bad factor '%.8s': the bound must be an integer >= 1", p);
+		f[d] = v;
+		p = end;
+	}
+	return 0;
+}
+
+/* Timeloop permutation (inner to outer) as dims outer to inner. */
+static int tl_perm(trim__yctx *c, const trim__ynode *n, int *dims, int *nd)
+{
+	int seen[TRIM_NDIMS] = {0};
+	*nd = 0;
+	for (const char *p = n->str; *p; p++) {
+		if (isspace((unsigned char)*p))
+			continue;
+		int d = tl_dim(*p);
+		if (d < 0 || seen[d])
+			return trim__yerr(c, n, TRIM_ESCHEMA, "bad permutation '%s' (letters of R S P Q C K N, each once)", n->str);
+		seen[d] = 1;
+		dims[(*nd)++] = d;
+	}
+	return 0;
+}
+
+static int read_timeloop(trim__yctx *c, const trim__ynode *list, trim__mapping *m)
+{
+	static const char *const types[] = {"temporal", "spatial", "bypass", "datatype", NULL};
+	int rc = 0;
+	for (size_t i = 0; i < list->n && !rc; i++) {
+		const trim__ynode *e = list->items[i];
+		const char *name = NULL;
+		int type = 0;
+		trim__yctx_index(c, i);
+		if ((rc = trim__ymap_check(c, e, tl_level_keys)) ||
+		    (rc = trim__yget_str(c, e, "target", 1, &name)) ||
+		    (rc = trim__yget_enum(c, e, "type", 1, types, &type)))
+			goto next;
+		trim__yctx_key(c, "target");
+		int l = find_level(c, trim__ymap_get(e, "target"), m, name);
+		trim__yctx_pop(c);
+		if (l < 0) {
+			rc = l;
+			goto next;
+		}
+		if (type >= 2) {
+			rc = read_keep(c, e, m, l);
+			goto next;
+		}
+		/* spatial directives target the parent storage level: the fan-out
+		 * is the first spatial level below it */
+		int L = l;
+		if (type == 1) {
+			L = -1;
+			for (int k = l + 1; k < m->nlevels; k++)
+				if (m->type[k] == TRIM__LVL_SPATIAL) {
+					L = k;
+					break;
+				} else if (m->type[k] == TRIM__LVL_STORAGE) {
+					break;
+				}
+			if (L < 0) {
+				rc = trim__yerr(c, e, TRIM_ESCHEMA, "no spatial level directly below %s for a spatial directive", name);
+				goto next;
+			}
+		} else if (m->type[l] != TRIM__LVL_STORAGE) {
+			rc = trim__yerr(c, e, TRIM_ESCHEMA, "temporal directive on %s, which is not a storage level", name);
+			goto next;
+		}
+		int64_t f[TRIM_NDIMS];
+		const trim__ynode *fn = trim__ymap_get(e, "factors"), *pn = trim__ymap_get(e, "permutation");
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			f[d] = 1;
+		if (fn) {
+			trim__yctx_key(c, "factors");
+			rc = trim__yexpect(c, fn, TRIM__Y_SCALAR);
+			if (!rc)
+				rc = tl_factors(c, fn, f);
+			trim__yctx_pop(c);
+			if (rc)
+				goto next;
+		}
+		int perm[TRIM_NDIMS], np = 0;
+		if (pn) {
+			trim__yctx_key(c, "permutation");
+			rc = trim__yexpect(c, pn, TRIM__Y_SCALAR);
+			if (!rc)
+				rc = tl_perm(c, pn, perm, &np);
+			trim__yctx_pop(c);
+			if (rc)
+				goto next;
+		}
+		if (type == 0) {
+			char ord[TRIM_NDIMS + 1];
+			for (int k = 0; k < np; k++)
+				ord[k] = "NGMCEFRS"[perm[np - 1 - k]];
+			ord[np] = 0;
+			memcpy(m->f[l], f, sizeof f);
+			if ((rc = trim__mapping_set_order_str(m, l, ord)))
+				goto next;
+		} else {
+			int64_t split = TRIM_NDIMS;
+			if ((rc = trim__yget_int(c, e, "split", 0, 0, 64, &split)) < 0)
+				goto next;
+			rc = 0;
+			/* Timeloop: loops at permutation positions < split along X, the
+			 * others along Y; dims not in the permutation along X */
+			for (int d = 0; d < TRIM_NDIMS; d++) {
+				int pos = -1;
+				for (int k = 0; k < np; k++)
+					if (perm[k] == d)
+						pos = k;
+				int x = pos < 0 || pos < split;
+				m->f[L][d] = f[d];
+				m->fx[L][d] = x ? f[d] : 1;
+				m->fy[L][d] = x ? 1 : f[d];
+			}
+		}
+	next:
+		trim__yctx_pop(c);
+	}
+	return rc;
+}
+
+static int load_doc(trim__mapping *m, trim__ydoc *doc)
+{
+	trim__yctx c;
+	trim__yctx_init(&c, trim__ydoc_name(doc));
+	const trim__ynode *root = trim__ydoc_root(doc), *list = NULL;
+	int rc = trim__yexpect(&c, root, TRIM__Y_MAP);
+	if (rc)
+		return rc;
+	if ((rc = trim__yget_node(&c, root, "mapping", 1, TRIM__Y_SEQ, &list)))
+		return rc;
+	int timeloop = list->n > 0 && list->items[0]->kind == TRIM__Y_MAP &&
+	               trim__ymap_get(list->items[0], "target");
+	if (!timeloop) {
+		int64_t v = 1;
+		if ((rc = trim__ymap_check(&c, root, own_keys)))
+			return rc;
+		if ((rc = trim__yget_int(&c, root, "schema_version", 0, 1, 1, &v)) < 0)
+			return rc;
+	}
+	trim__yctx_key(&c, "mapping");
+	rc = timeloop ? read_timeloop(&c, list, m) : read_own(&c, list, m);
+	trim__yctx_pop(&c);
+	return rc;
+}
+
+static int load_common(trim_mapping **out, const trim_arch *arch, trim__ydoc *doc)
+{
+	trim__mapping *m = NULL;
+	int rc = trim_mapping_create(&m, arch);
+	if (rc)
+		goto out;
+	if ((rc = load_doc(m, doc)))
+		goto out;
+	*out = m;
+	m = NULL;
+out:
+	trim_mapping_free(m);
+	trim__ydoc_free(doc);
+	return rc;
+}
+
+int trim_mapping_load(trim_mapping **out, const trim_arch *arch, const char *path)
+{
+	if (!out || !arch || !path)
+		return trim__error(TRIM_EINVAL, "trim_mapping_load: NULL argument");
+	*out = NULL;
+	trim__ydoc *doc = NULL;
+	int rc = trim__ydoc_load_file(&doc, path);
+	if (rc)
+		return rc;
+	return load_common(out, arch, doc);
+}
+
+int trim_mapping_load_string(trim_mapping **out, const trim_arch *arch, const char *yaml,
+                             const char *name)
+{
+	if (!out || !arch || !yaml)
+		return trim__error(TRIM_EINVAL, "trim_mapping_load_string: NULL argument");
+	*out = NULL;
+	trim__ydoc *doc = NULL;
+	int rc = trim__ydoc_load_string(&doc, yaml, strlen(yaml), name ? name : "<string>");
+	if (rc)
+		return rc;
+	return load_common(out, arch, doc);
+}

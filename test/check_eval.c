@@ -1,0 +1,147 @@
+/*
+ * The evaluator on TRIM's Fig. 6 (b) mapping with round-number costs:
+ * cycles per level, bottleneck, energy per level / tensor / action, static
+ * energy, utilisation. Expected values are derived by hand from the counts
+ * asserted in check_activity.c.
+ */
+#include <check.h>
+#include <math.h>
+#include <string.h>
+
+#include "eval_int.h"
+#include "tcase_util.h"
+
+enum { DRAM = 0, GLB = 1, NOC = 2, RF = 3, MACL = 4 };
+
+static void setup(struct trim_arch *a, trim__intra *w, trim__mapping *m, trim__level_cost *c)
+{
+	tu_arch_init(a, "fig6");
+	trim__level *d = tu_storage(a, "DRAM", 0, 16);
+	d->read_bw = 1;
+	d->write_bw = 1;
+	trim__level *g = tu_storage(a, "GLB", 1024, 16);
+	g->read_bw = 4;
+	g->write_bw = 4;
+	tu_spatial(a, "NoC", 4, 4, 1, 1); /* 16 PEs, 8 used */
+	a->lv[NOC].link_bits = 32;         /* 2 words per cycle */
+	tu_storage(a, "RF", 64, 16);
+	trim__level *mac = tu_compute(a, "MAC");
+	mac->zero_gate = 1;
+	tu_arch_finish(a);
+	ck_assert_int_eq(tu_layer(w, TU_FC, TRIM_PHASE_FW, 1, 16, 32, 1, 1, 1, 1, 1, 1, 1, 0), 0);
+	trim__mapping_init(m, a);
+	m->f[DRAM][TRIM_DIM_M] = 4;
+	ck_assert_int_eq(trim__mapping_set_order_str(m, DRAM, "MC"), 0);
+	m->f[GLB][TRIM_DIM_M] = 2;
+	m->f[GLB][TRIM_DIM_C] = 2;
+	ck_assert_int_eq(trim__mapping_set_order_str(m, GLB, "MC"), 0);
+	m->f[NOC][TRIM_DIM_M] = m->fx[NOC][TRIM_DIM_M] = 4;
+	m->f[NOC][TRIM_DIM_C] = m->fy[NOC][TRIM_DIM_C] = 2;
+	m->f[RF][TRIM_DIM_C] = 4;
+	memset(c, 0, 5 * sizeof *c);
+	c[DRAM] = (trim__level_cost){.read_pj = 100, .write_pj = 110, .update_pj = 120};
+	c[GLB] = (trim__level_cost){.read_pj = 6, .write_pj = 7, .update_pj = 8, .leak_pj_per_cycle = 0.25};
+	c[NOC] = (trim__level_cost){.hop_pj = 2, .avg_hops = 1.5};
+	c[RF] = (trim__level_cost){.read_pj = 1, .write_pj = 1.5, .update_pj = 2, .leak_pj_per_cycle = 0.125};
+	c[MACL] = (trim__level_cost){.mac_pj = 3, .gated_mac_pj = 0.5};
+}
+
+START_TEST(test_eval_fig6b)
+{
+	struct trim_arch a;
+	trim__intra w;
+	trim__mapping m;
+	trim__level_cost c[5];
+	trim__eval_ws ws = {0};
+	trim__eval e;
+	setup(&a, &w, &m, c);
+	ck_assert_int_eq(trim__mapping_check(&m, &w, &a), 0);
+	ck_assert_int_eq(trim__eval_run(&w, &a, c, &m, &ws, &e), 0);
+	/* DRAM reads: input 16 + weight 512 (+ 0 partial sums); writes: 32 updates */
+	ck_assert(e.level_cycles[DRAM] == 528);
+	/* GLB: reads in 128 + wt 512 + drains 32 (to DRAM) = 672; writes: fills 16 + 512
+	 * + updates 32 = 560; 4 words/cycle */
+	ck_assert(e.level_cycles[GLB] == 672.0 / 4);
+	/* NoC: words in 128 + 512 (weights unicast) + 32 up = 672 at 2 words/cycle */
+	ck_assert_msg(e.level_cycles[NOC] == 336, "%g", e.level_cycles[NOC]);
+	/* compute: 512 MACs on 8 PEs */
+	ck_assert(e.level_cycles[MACL] == 64);
+	ck_assert(e.cycles == 528);
+	ck_assert_int_eq(e.bottleneck, DRAM);
+	/* energy per level and tensor */
+	ck_assert(e.dyn_pj[DRAM][1] == 512 * 100);
+	ck_assert(e.dyn_pj[DRAM][2] == 32 * 120);
+	ck_assert(e.dyn_pj[GLB][0] == 128 * 6 + 16 * 7);
+	ck_assert(e.dyn_pj[GLB][2] == 32 * 8 + 32 * 6); /* updates in, drains out */
+	ck_assert(e.dyn_pj[NOC][0] == 512 * 2 * 1.5);    /* every delivery */
+	ck_assert(e.dyn_pj[NOC][2] == 64 * 2 * 1.5);     /* partial sums entering */
+	ck_assert(e.dyn_pj[RF][0] == 512 * 1 + 512 * 1.5);
+	ck_assert(e.mac_pj == 512 * 3);
+	/* leakage of every physical instance over the run */
+	ck_assert(e.static_pj[GLB] == 0.25 * 528);
+	ck_assert(e.static_pj[RF] == 0.125 * 16 * 528);
+	double sum = 0;
+	for (int l = 0; l < 5; l++) {
+		sum += e.static_pj[l];
+		for (int t = 0; t < 3; t++)
+			sum += e.dyn_pj[l][t];
+	}
+	ck_assert(fabs(sum - e.energy_pj) < 1e-9 * sum);
+	/* utilisation: 8 of 16 PEs; GLB tiles 16 + 128 + 8 words = 304 of 1024 bytes;
+	 * RF tiles 4 + 4 + 1 words = 18 of 64 bytes */
+	ck_assert(e.pe_util == 0.5);
+	ck_assert_int_eq(e.cap_bytes[GLB], 304);
+	ck_assert(e.cap_util[GLB] == 304.0 / 1024);
+	ck_assert(e.cap_util[RF] == 18.0 / 64);
+	trim__sb sb;
+	trim__sb_init(&sb);
+	trim__eval_json(&e, &a, &m, &sb);
+	ck_assert_ptr_nonnull(strstr(sb.buf, "\"bottleneck\": \"DRAM\""));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "\"pe_utilization\": 0.5"));
+	trim__sb_free(&sb);
+	trim__eval_ws_free(&ws);
+}
+END_TEST
+
+/* Zero-gated MACs cost the gating energy; zero skipping saves cycles. */
+START_TEST(test_eval_zero_gate)
+{
+	struct trim_arch a;
+	trim__intra w;
+	trim__mapping m;
+	trim__level_cost c[5];
+	trim__eval_ws ws = {0};
+	trim__eval e;
+	setup(&a, &w, &m, c);
+	/* 3x3 conv, 4x4 input, padding 1: 16 outputs x 9 taps, 4*9 + ... zeros */
+	ck_assert_int_eq(tu_layer(&w, TU_CONV, TRIM_PHASE_FW, 1, 1, 1, 1, 4, 4, 3, 3, 1, 1, 1), 0);
+	trim__mapping_init(&m, &a);
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		m.f[DRAM][d] = w.bound[d];
+	ck_assert_int_eq(trim__mapping_check_shape(&m, &w, &a), 0);
+	ck_assert_int_eq(trim__eval_run(&w, &a, c, &m, &ws, &e), 0);
+	/* per axis: 4 outputs x 3 taps = 12 pairs, 2 of them on padding -> 10 real;
+	 * nonzero = 10 * 10 = 100 of 144 */
+	ck_assert_int_eq(e.act.macs, 144);
+	ck_assert_int_eq(e.act.zero_macs, 44);
+	ck_assert(e.mac_pj == 100 * 3 + 44 * 0.5);
+	ck_assert(e.level_cycles[MACL] == 144);
+	a.lv[MACL].zero_skip = 1;
+	ck_assert_int_eq(trim__eval_run(&w, &a, c, &m, &ws, &e), 0);
+	ck_assert(e.level_cycles[MACL] == 100);
+	a.lv[MACL].zero_gate = 0;
+	ck_assert_int_eq(trim__eval_run(&w, &a, c, &m, &ws, &e), 0);
+	ck_assert(e.mac_pj == 144 * 3);
+	trim__eval_ws_free(&ws);
+}
+END_TEST
+
+Suite *eval_suite(void)
+{
+	Suite *s = suite_create("eval");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, test_eval_fig6b);
+	tcase_add_test(tc, test_eval_zero_gate);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,309 @@
+/*
+ * Mappings: validation errors, the Fig. 6 loop nest, YAML round trip,
+ * Timeloop's mapping format.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mapping_int.h"
+#include "tcase_util.h"
+
+enum { DRAM = 0, GLB = 1, NOC = 2, RF = 3 };
+
+static void fig6_arch(struct trim_arch *a)
+{
+	tu_arch_init(a, "fig6");
+	tu_storage(a, "DRAM", 0, 16);
+	tu_storage(a, "GLB", 1024, 16);
+	tu_spatial(a, "NoC", 4, 2, 1, 1);
+	tu_storage(a, "RF", 64, 16);
+	tu_compute(a, "MAC");
+	tu_arch_finish(a);
+}
+
+static void fig6_wl(trim__intra *w)
+{
+	ck_assert_int_eq(tu_layer(w, TU_FC, TRIM_PHASE_FW, 1, 16, 32, 1, 1, 1, 1, 1, 1, 1, 0), 0);
+}
+
+/* Fig. 6 (b) */
+static void fig6_b(trim__mapping *m, const struct trim_arch *a)
+{
+	trim__mapping_init(m, a);
+	m->f[DRAM][TRIM_DIM_M] = 4;
+	ck_assert_int_eq(trim__mapping_set_order_str(m, DRAM, "MC"), 0);
+	m->f[GLB][TRIM_DIM_M] = 2;
+	m->f[GLB][TRIM_DIM_C] = 2;
+	ck_assert_int_eq(trim__mapping_set_order_str(m, GLB, "MC"), 0);
+	m->f[NOC][TRIM_DIM_M] = m->fx[NOC][TRIM_DIM_M] = 4;
+	m->f[NOC][TRIM_DIM_C] = m->fy[NOC][TRIM_DIM_C] = 2;
+	m->f[RF][TRIM_DIM_C] = 4;
+}
+
+static int same(const trim__mapping *x, const trim__mapping *y)
+{
+	return x->nlevels == y->nlevels && !memcmp(x->f, y->f, sizeof x->f) &&
+	       !memcmp(x->fx, y->fx, sizeof x->fx) && !memcmp(x->fy, y->fy, sizeof x->fy) &&
+	       !memcmp(x->order, y->order, sizeof x->order) && !memcmp(x->keep, y->keep, sizeof x->keep);
+}
+
+#define EXPECT_ERR(call, code, text)                                                          \
+	do {                                                                                      \
+		int rc_ = (call);                                                                     \
+		ck_assert_msg(rc_ == (code), "rc %d, want %d: %s", rc_, (code), trim_last_error());   \
+		ck_assert_msg(strstr(trim_last_error(), (text)) != NULL, "message '%s' lacks '%s'",    \
+		              trim_last_error(), (text));                                              \
+	} while (0)
+
+START_TEST(test_validate)
+{
+	struct trim_arch a;
+	trim__intra w;
+	trim__mapping m;
+	fig6_arch(&a);
+	fig6_wl(&w);
+	fig6_b(&m, &a);
+	ck_assert_msg(trim__mapping_check(&m, &w, &a) == 0, "%s", trim_last_error());
+
+	/* factors that do not multiply to the bound */
+	m.f[RF][TRIM_DIM_C] = 2;
+	EXPECT_ERR(trim__mapping_check(&m, &w, &a), TRIM_ESHAPE, "bounds of C multiply to 8");
+	ck_assert_ptr_nonnull(strstr(trim_last_error(), "workload bound is 16"));
+	m.f[RF][TRIM_DIM_C] = 4;
+
+	/* spatial bounds beyond the fan-out (X is 4 wide) */
+	m.f[NOC][TRIM_DIM_M] = m.fx[NOC][TRIM_DIM_M] = 8;
+	m.f[DRAM][TRIM_DIM_M] = 2;
+	EXPECT_ERR(trim__mapping_check(&m, &w, &a), TRIM_ENOFIT, "use 8 x 2 PEs, the array has 4 x 2");
+	fig6_b(&m, &a);
+	/* X * Y inconsistent with the bound */
+	m.fx[NOC][TRIM_DIM_M] = 2;
+	EXPECT_ERR(trim__mapping_check(&m, &w, &a), TRIM_ESHAPE, "X*Y");
+	fig6_b(&m, &a);
+
+	/* capacity: RF holds 64 bytes = 32 words; tiles: in 4 + wt 4 + out 1 */
+	m.f[RF][TRIM_DIM_C] = 1;
+	m.f[GLB][TRIM_DIM_C] = 8;
+	ck_assert_int_eq(trim__mapping_check(&m, &w, &a), 0);
+	fig6_b(&m, &a);
+	/* GLB tile: input 16 + weight 8*16 + output 8 = 152 words = 304 bytes */
+	ck_assert_int_eq(trim__mapping_tile_elems(&m, &w, GLB, 1), 128);
+	a.lv[GLB].capacity_bytes = 303;
+	EXPECT_ERR(trim__mapping_check(&m, &w, &a), TRIM_ENOFIT, "need 304 bytes, the capacity is 303");
+	a.lv[GLB].capacity_bytes = 304;
+	ck_assert_int_eq(trim__mapping_check(&m, &w, &a), 0);
+	a.lv[GLB].double_buffer = 1;
+	EXPECT_ERR(trim__mapping_check(&m, &w, &a), TRIM_ENOFIT, "608 bytes (double-buffered)");
+	a.lv[GLB].double_buffer = 0;
+	/* partitioned: the weight partition is too small */
+	a.lv[GLB].partitioned = 1;
+	a.lv[GLB].part_bytes[0] = 32;
+	a.lv[GLB].part_bytes[1] = 255;
+	a.lv[GLB].part_bytes[2] = 16;
+	EXPECT_ERR(trim__mapping_check(&m, &w, &a), TRIM_ENOFIT, "the weight tile needs 256 bytes, its partition has 255");
+	a.lv[GLB].part_bytes[1] = 256;
+	ck_assert_int_eq(trim__mapping_check(&m, &w, &a), 0);
+	/* bypassing a tensor frees its share */
+	a.lv[GLB].part_bytes[1] = 0;
+	m.keep[GLB][1] = 0;
+	ck_assert_int_eq(trim__mapping_check(&m, &w, &a), 0);
+	a.lv[GLB].partitioned = 0;
+
+	/* keep where the architecture bypasses */
+	fig6_b(&m, &a);
+	a.lv[RF].keep[2] = 0;
+	EXPECT_ERR(trim__mapping_check(&m, &w, &a), TRIM_ESHAPE, "RF cannot hold the output tensor");
+	a.lv[RF].keep[2] = 1;
+	/* the outermost level holds everything */
+	m.keep[DRAM][0] = 0;
+	EXPECT_ERR(trim__mapping_check(&m, &w, &a), TRIM_ESHAPE, "outermost level DRAM must hold the input");
+	m.keep[DRAM][0] = 1;
+	/* a bad order */
+	EXPECT_ERR(trim__mapping_set_order_str(&m, GLB, "MXC"), TRIM_EINVAL, "unknown dimension 'X'");
+	EXPECT_ERR(trim__mapping_set_order_str(&m, GLB, "MCM"), TRIM_EINVAL, "dimension M twice");
+	EXPECT_ERR(trim__mapping_set_order_str(&m, NOC, "MC"), TRIM_EINVAL, "not a storage level");
+}
+END_TEST
+
+START_TEST(test_public_setters)
+{
+	struct trim_arch a;
+	trim_mapping *m = NULL;
+	fig6_arch(&a);
+	ck_assert_int_eq(trim_mapping_create(&m, &a), 0);
+	ck_assert_int_eq(trim_mapping_levels(m), 5);
+	ck_assert_int_eq(trim_mapping_set_temporal(m, DRAM, TRIM_DIM_M, 4), 0);
+	ck_assert_int_eq(trim_mapping_bound(m, DRAM, TRIM_DIM_M), 4);
+	EXPECT_ERR(trim_mapping_set_temporal(m, NOC, TRIM_DIM_M, 4), TRIM_EINVAL, "not a storage level");
+	EXPECT_ERR(trim_mapping_set_temporal(m, 9, TRIM_DIM_M, 4), TRIM_ENOTFOUND, "no level 9");
+	EXPECT_ERR(trim_mapping_set_temporal(m, DRAM, 8, 4), TRIM_ENOTFOUND, "no dimension 8");
+	EXPECT_ERR(trim_mapping_set_temporal(m, DRAM, TRIM_DIM_M, 0), TRIM_ERANGE, "bound 0");
+	ck_assert_int_eq(trim_mapping_set_spatial(m, NOC, TRIM_DIM_M, 2, 2), 0);
+	ck_assert_int_eq(trim_mapping_bound(m, NOC, TRIM_DIM_M), 4);
+	EXPECT_ERR(trim_mapping_set_spatial(m, GLB, TRIM_DIM_M, 2, 2), TRIM_EINVAL, "not a spatial level");
+	EXPECT_ERR(trim_mapping_set_keep(m, GLB, 3, 0), TRIM_ENOTFOUND, "no tensor slot 3");
+	ck_assert_int_eq(trim_mapping_set_order(m, GLB, "cm"), 0);
+	trim_mapping *c = NULL;
+	ck_assert_int_eq(trim_mapping_clone(&c, m), 0);
+	ck_assert(same(c, m));
+	trim_mapping_free(c);
+	trim_mapping_free(m);
+	trim_mapping_free(NULL);
+}
+END_TEST
+
+START_TEST(test_loopnest_fig6)
+{
+	struct trim_arch a;
+	trim__intra w;
+	trim__mapping m;
+	fig6_arch(&a);
+	fig6_wl(&w);
+	fig6_b(&m, &a);
+	trim__sb sb;
+	trim__sb_init(&sb);
+	trim__mapping_loopnest(&m, &w, &sb);
+	ck_assert_ptr_nonnull(sb.buf);
+	/* loop variables numbered from the innermost level, as in Fig. 6 */
+	const char *want[] = {"for m4 in [0:4)", "for c4 in [0:1)", "for m3 in [0:2)",
+	                      "for c3 in [0:2)", "parallel_for m2 in [0:4)  # X 4, Y 1",
+	                      "parallel_for c2 in [0:2)  # X 1, Y 2", "for c1 in [0:4)", "MAC"};
+	const char *p = sb.buf;
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		const char *q = strstr(p, want[i]);
+		ck_assert_msg(q != NULL, "'%s' missing or out of order in\n%s", want[i], sb.buf);
+		p = q + 1;
+	}
+	/* m3 is outside c3 in (b) */
+	ck_assert(strstr(sb.buf, "for m3") < strstr(sb.buf, "for c3"));
+	trim__sb_free(&sb);
+}
+END_TEST
+
+START_TEST(test_yaml_roundtrip)
+{
+	struct trim_arch a;
+	trim__intra w;
+	trim__mapping m;
+	fig6_arch(&a);
+	fig6_wl(&w);
+	fig6_b(&m, &a);
+	m.keep[GLB][1] = 0;
+	char *text = NULL;
+	ck_assert_int_eq(trim_mapping_dump(&m, TRIM_FORMAT_YAML, &text), 0);
+	trim_mapping *back = NULL;
+	ck_assert_msg(trim_mapping_load_string(&back, &a, text, "rt.yaml") == 0, "%s\n%s", trim_last_error(), text);
+	ck_assert_msg(same(back, &m), "round trip differs:\n%s", text);
+	char *again = NULL;
+	ck_assert_int_eq(trim_mapping_dump(back, TRIM_FORMAT_YAML, &again), 0);
+	ck_assert_str_eq(text, again);
+	trim_string_free(text);
+	trim_string_free(again);
+	trim_mapping_free(back);
+}
+END_TEST
+
+START_TEST(test_yaml_errors)
+{
+	struct trim_arch a;
+	trim_mapping *m = NULL;
+	fig6_arch(&a);
+	EXPECT_ERR(trim_mapping_load_string(&m, &a, "mapping:\n  - level: SRAM\n    temporal: {M: 2}\n", "e.yaml"),
+	           TRIM_ENOTFOUND, "e.yaml:2:12: mapping[0].level: unknown level 'SRAM' (the architecture has DRAM, GLB, NoC, RF, MAC)");
+	EXPECT_ERR(trim_mapping_load_string(&m, &a, "mapping:\n  - level: GLB\n    temporal: {X: 2}\n", "e.yaml"),
+	           TRIM_ENOTFOUND, "e.yaml:3:16: mapping[0].temporal.X: unknown dimension 'X'");
+	EXPECT_ERR(trim_mapping_load_string(&m, &a, "mapping:\n  - level: NoC\n    temporal: {M: 2}\n", "e.yaml"),
+	           TRIM_ESCHEMA, "spatial level");
+	EXPECT_ERR(trim_mapping_load_string(&m, &a, "mapping:\n  - level: GLB\n    temporal: {M: 0}\n", "e.yaml"),
+	           TRIM_ERANGE, "mapping[0].temporal.M");
+	EXPECT_ERR(trim_mapping_load_string(&m, &a, "mapping:\n  - level: GLB\n    keep: [psums2]\n", "e.yaml"),
+	           TRIM_ESCHEMA, "unknown tensor 'psums2'");
+	EXPECT_ERR(trim_mapping_load_string(&m, &a, "mapping:\n  - level: GLB\n    tmporal: {M: 2}\n", "e.yaml"),
+	           TRIM_ESCHEMA, "tmporal");
+	ck_assert_ptr_null(m);
+}
+END_TEST
+
+static const char *const TL_FIG6B =
+	"mapping:\n"
+	"  - target: DRAM\n"
+	"    type: temporal\n"
+	"    factors: R=1 S=1 P=1 Q=1 C=1 K=4 N=1\n"
+	"    permutation: CKRSPQN\n"
+	"  - target: GLB\n"
+	"    type: temporal\n"
+	"    factors: C=2 K=2\n"
+	"    permutation: CK\n"
+	"  - target: GLB\n"
+	"    type: spatial\n"
+	"    factors: K=4 C=2\n"
+	"    permutation: KC\n"
+	"    split: 1\n"
+	"  - target: GLB\n"
+	"    type: bypass\n"
+	"    keep: [Inputs, Outputs]\n"
+	"    bypass: [Weights]\n"
+	"  - target: RF\n"
+	"    type: temporal\n"
+	"    factors: C=4\n"
+	"    permutation: C\n";
+
+START_TEST(test_timeloop_format)
+{
+	struct trim_arch a;
+	trim__intra w;
+	trim__mapping want;
+	trim_mapping *m = NULL;
+	fig6_arch(&a);
+	fig6_wl(&w);
+	fig6_b(&want, &a);
+	want.keep[GLB][1] = 0;
+	ck_assert_msg(trim_mapping_load_string(&m, &a, TL_FIG6B, "tl.yaml") == 0, "%s", trim_last_error());
+	/* K -> M, P -> E, Q -> F; permutation inner first; split 1: K on X, C on Y */
+	ck_assert_int_eq(m->f[DRAM][TRIM_DIM_M], 4);
+	ck_assert_int_eq(m->fx[NOC][TRIM_DIM_M], 4);
+	ck_assert_int_eq(m->fy[NOC][TRIM_DIM_C], 2);
+	ck_assert_int_eq(m->order[GLB][0], TRIM_DIM_M); /* K outermost (last in CK) */
+	ck_assert_int_eq(m->order[GLB][1], TRIM_DIM_C);
+	ck_assert_int_eq(m->keep[GLB][1], 0);
+	ck_assert_int_eq(trim__mapping_check(m, &w, &a), 0);
+	/* the same loops as the hand-built Fig. 6 (b), order of bound-1 loops aside */
+	for (int l = 0; l < a.nlevels; l++)
+		for (int d = 0; d < TRIM_NDIMS; d++) {
+			ck_assert_int_eq(m->f[l][d], want.f[l][d]);
+			ck_assert_int_eq(m->fx[l][d], want.fx[l][d]);
+		}
+	trim_mapping_free(m);
+	m = NULL;
+	/* G > 1 cannot be expressed in Timeloop's names: the check says so */
+	w.bound[TRIM_DIM_G] = 2;
+	ck_assert_int_eq(trim_mapping_load_string(&m, &a, TL_FIG6B, "tl.yaml"), 0);
+	EXPECT_ERR(trim__mapping_check(m, &w, &a), TRIM_ESHAPE, "bounds of G multiply to 1");
+	trim_mapping_free(m);
+	m = NULL;
+	EXPECT_ERR(trim_mapping_load_string(&m, &a, "mapping:\n  - target: GLB\n    type: temporal\n    factors: C=2 X=2\n", "tl.yaml"),
+	           TRIM_ESCHEMA, "tl.yaml:4:14: mapping[0].factors: bad factor 'X=2'");
+	EXPECT_ERR(trim_mapping_load_string(&m, &a, "mapping:\n  - target: PEbuf\n    type: temporal\n", "tl.yaml"),
+	           TRIM_ENOTFOUND, "unknown level 'PEbuf'");
+	EXPECT_ERR(trim_mapping_load_string(&m, &a, "mapping:\n  - target: RF\n    type: spatial\n    factors: C=2\n", "tl.yaml"),
+	           TRIM_ESCHEMA, "no spatial level directly below RF");
+	EXPECT_ERR(trim_mapping_load_string(&m, &a, "mapping:\n  - target: GLB\n    type: temporal\n    permutation: CKC\n", "tl.yaml"),
+	           TRIM_ESCHEMA, "bad permutation");
+	ck_assert_ptr_null(m);
+}
+END_TEST
+
+Suite *mapping_suite(void)
+{
+	Suite *s = suite_create("mapping");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, test_validate);
+	tcase_add_test(tc, test_public_setters);
+	tcase_add_test(tc, test_loopnest_fig6);
+	tcase_add_test(tc, test_yaml_roundtrip);
+	tcase_add_test(tc, test_yaml_errors);
+	tcase_add_test(tc, test_timeloop_format);
+	suite_add_tcase(s, tc);
+	return s;
+}
