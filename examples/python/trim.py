@@ -502,7 +502,7 @@ class Energy(_Handle):
         super().__init__()
         if text is not None:
             _check(lib().trim_energy_load_string(ctypes.byref(self._h), text.encode(), name.encode()))
-        elif path is not None:
+        else:
             _check(lib().trim_energy_load(ctypes.byref(self._h), os.fsencode(path)))
 
     @classmethod
