@@ -240,14 +240,17 @@ int trim_sparsity_workload(const trim_sparsity *sp, size_t i, double *out, size_
 	return 0;
 }
 
-double trim_sparsity_layer(const trim_sparsity *sp, const char *layer)
+int trim_sparsity_layer(const trim_sparsity *sp, const char *layer, double *out)
 {
-	if (!sp || !layer)
+	if (!sp || !layer || !out)
 		return trim__error(TRIM_EINVAL, "trim_sparsity_layer: NULL argument");
-	for (int i = 0; i < sp->nlayers; i++)
-		if (!strcmp(sp->layers[i].name, layer))
-			return sp->out_sp[i];
-	return -1;
+	for (int i = 0; i < sp->nlayers; i++) {
+		if (!strcmp(sp->layers[i].name, layer)) {
+			*out = sp->out_sp[i];
+			return 0;
+		}
+	}
+	return trim__error(TRIM_ENOTFOUND, "no layer '%s' in the network", layer);
 }
 
 /* ---- CSV trace ------------------------------------------------------------ */
@@ -466,14 +469,17 @@ static double max_binomial(int64_t n, double p, int64_t P)
 	return s;
 }
 
-double trim_sparsity_imbalance(int64_t units, double density, int64_t pes, double cv,
-                               double threshold)
+int trim_sparsity_imbalance(int64_t units, double density, int64_t pes, double cv,
+                            double threshold, double *out)
 {
-	if (units < 0 || pes < 1 || !(density >= 0 && density <= 1) || !(cv >= 0) ||
+	if (!out || units < 0 || pes < 1 || !(density >= 0 && density <= 1) || !(cv >= 0) ||
 	    !(threshold >= 0))
-		return trim__error(TRIM_EINVAL, "trim_sparsity_imbalance: bad arguments");
+		return trim__error(TRIM_EINVAL,
+		                   "trim_sparsity_imbalance: needs units >= 0, 0 <= density <= 1, "
+		                   "pes >= 1, cv >= 0, threshold >= 0 and an output");
+	*out = 1;
 	if (units == 0 || density == 0 || pes == 1 || (density == 1 && cv == 0))
-		return 1;
+		return 0;
 	double mean = (double)units * density, emax;
 	if (cv == 0 && units <= 4000000000LL) {
 		trim__gsl_init();
@@ -489,5 +495,6 @@ double trim_sparsity_imbalance(int64_t units, double density, int64_t pes, doubl
 		f = 1;
 	if (threshold > 0 && f > 1 + threshold)
 		f = 1 + threshold;
-	return f;
+	*out = f;
+	return 0;
 }

@@ -52,6 +52,21 @@ static void fields(const fixture *f, const char *layer, int phase, double *v)
 	ck_assert_int_eq(trim_sparsity_workload(f->sp, i, v, TRIM_SP_NFIELDS), 0);
 }
 
+/* The imbalance factor, or the (negative) error code. */
+static double imb(int64_t units, double density, int64_t pes, double cv, double threshold)
+{
+	double f = 0;
+	int rc = trim_sparsity_imbalance(units, density, pes, cv, threshold, &f);
+	return rc ? rc : f;
+}
+
+static double layer_sp(const trim_sparsity *sp, const char *name)
+{
+	double v = 0;
+	int rc = trim_sparsity_layer(sp, name, &v);
+	return rc ? rc : v;
+}
+
 #define EQ(a, b) ck_assert_msg(fabs((a) - (b)) < 1e-12, "%s = %.15g, expected %.15g", #a, (double)(a), (double)(b))
 
 START_TEST(test_relu_mask_identity)
@@ -115,9 +130,9 @@ START_TEST(test_joint_product)
 	/* the pool's BW routes gradients that c1's... r1's ReLU then zeroes */
 	fields(&f, "p", TRIM_PHASE_BW, v);
 	EQ(v[TRIM_SP_OUTPUT], 0.6);
-	EQ(trim_sparsity_layer(f.sp, "p"), pow(0.6, 4));
-	EQ(trim_sparsity_layer(f.sp, "bn"), 0);
-	EQ(trim_sparsity_layer(f.sp, "nope"), -1);
+	EQ(layer_sp(f.sp, "p"), pow(0.6, 4));
+	EQ(layer_sp(f.sp, "bn"), 0);
+	EQ(layer_sp(f.sp, "nope"), TRIM_ENOTFOUND);
 	drop(&f);
 }
 END_TEST
@@ -176,14 +191,14 @@ END_TEST
 START_TEST(test_imbalance_exact)
 {
 	/* n = 1, p = 1/2, 2 PEs: E[max] = 1 - 1/4 = 3/4 over a mean of 1/2 */
-	EQ(trim_sparsity_imbalance(1, 0.5, 2, 0, 0), 1.5);
+	EQ(imb(1, 0.5, 2, 0, 0), 1.5);
 	/* n = 2: F(0) = 1/4, F(1) = 3/4 -> E[max] = (1 - 1/16) + (1 - 9/16) = 1.375 */
-	EQ(trim_sparsity_imbalance(2, 0.5, 2, 0, 0), 1.375);
+	EQ(imb(2, 0.5, 2, 0, 0), 1.375);
 	/* one PE, or no zeros: no imbalance */
-	EQ(trim_sparsity_imbalance(1000, 0.3, 1, 0, 0), 1);
-	EQ(trim_sparsity_imbalance(1000, 1.0, 64, 0, 0), 1);
-	ck_assert(trim_sparsity_imbalance(-1, 0.5, 2, 0, 0) < 0);
-	ck_assert(trim_sparsity_imbalance(10, 1.5, 2, 0, 0) < 0);
+	EQ(imb(1000, 0.3, 1, 0, 0), 1);
+	EQ(imb(1000, 1.0, 64, 0, 0), 1);
+	ck_assert(imb(-1, 0.5, 2, 0, 0) < 0);
+	ck_assert(imb(10, 1.5, 2, 0, 0) < 0);
 }
 END_TEST
 
@@ -191,22 +206,22 @@ START_TEST(test_imbalance_properties)
 {
 	double prev = 1;
 	for (int64_t P = 2; P <= 1024; P *= 4) { /* more PEs: a larger expected maximum */
-		double f = trim_sparsity_imbalance(256, 0.5, P, 0, 0);
+		double f = imb(256, 0.5, P, 0, 0);
 		ck_assert_msg(f > prev, "P=%lld: %g <= %g", (long long)P, f, prev);
 		prev = f;
 	}
 	/* bigger tiles average out */
-	ck_assert(trim_sparsity_imbalance(100000, 0.5, 256, 0, 0) <
-	          trim_sparsity_imbalance(100, 0.5, 256, 0, 0));
+	ck_assert(imb(100000, 0.5, 256, 0, 0) <
+	          imb(100, 0.5, 256, 0, 0));
 	/* a per-channel spread makes it worse; redistribution at 30% caps it */
-	double plain = trim_sparsity_imbalance(64, 0.4, 256, 0, 0);
-	double spread = trim_sparsity_imbalance(64, 0.4, 256, 0.5, 0);
+	double plain = imb(64, 0.4, 256, 0, 0);
+	double spread = imb(64, 0.4, 256, 0.5, 0);
 	ck_assert(spread > plain);
 	ck_assert(plain > 1.3);
-	EQ(trim_sparsity_imbalance(64, 0.4, 256, 0, 0.3), 1.3);
+	EQ(imb(64, 0.4, 256, 0, 0.3), 1.3);
 	/* never better than the ideal (1 - s) scaling */
 	for (int k = 1; k < 10; k++)
-		ck_assert(trim_sparsity_imbalance(50 * k, 0.1 * k, 16, 0, 0) >= 1);
+		ck_assert(imb(50 * k, 0.1 * k, 16, 0, 0) >= 1);
 }
 END_TEST
 
@@ -232,7 +247,7 @@ START_TEST(test_imbalance_monte_carlo)
 		sum += (double)mx;
 	}
 	double mc = sum / trials / (n * p);
-	double f = trim_sparsity_imbalance(n, p, P, 0, 0);
+	double f = imb(n, p, P, 0, 0);
 	ck_assert_msg(fabs(f - mc) < 0.01, "model %g vs Monte-Carlo %g", f, mc);
 }
 END_TEST

@@ -142,9 +142,9 @@ def _load(path=None):
         "trim_sparsity_load_trace": (ctypes.c_int, [_vp, _str]),
         "trim_sparsity_free": (None, [_vp]),
         "trim_sparsity_workload": (ctypes.c_int, [_vp, ctypes.c_size_t, _p_double, ctypes.c_size_t]),
-        "trim_sparsity_layer": (ctypes.c_double, [_vp, _str]),
-        "trim_sparsity_imbalance": (ctypes.c_double, [_c_int64, ctypes.c_double, _c_int64,
-                                                      ctypes.c_double, ctypes.c_double]),
+        "trim_sparsity_layer": (ctypes.c_int, [_vp, _str, ctypes.POINTER(ctypes.c_double)]),
+        "trim_sparsity_imbalance": (ctypes.c_int, [_c_int64, ctypes.c_double, _c_int64,
+                                                      ctypes.c_double, ctypes.c_double, ctypes.POINTER(ctypes.c_double)]),
         # fusion.h
         "trim_fusion_create": (ctypes.c_int, [_pvp, _vp, _str, _str]),
         "trim_fusion_free": (None, [_vp]),
@@ -647,10 +647,9 @@ SPARSITY_FIELDS = ("operand0", "operand1", "output", "factor", "spread")  # TRIM
 
 def imbalance(units, density, pes, cv=0.0, threshold=0.0):
     """``trim_sparsity_imbalance``: E[max PE load] / ideal load (>= 1)."""
-    v = lib().trim_sparsity_imbalance(units, density, pes, cv, threshold)
-    if v < 0:
-        _check(int(v))
-    return v
+    v = ctypes.c_double()
+    _check(lib().trim_sparsity_imbalance(units, density, pes, cv, threshold, ctypes.byref(v)))
+    return v.value
 
 
 class Sparsity(_Handle):
@@ -676,12 +675,9 @@ class Sparsity(_Handle):
 
     def layer(self, name):
         """Zeros of the output of layer ``name`` (TrimError if no such layer)."""
-        v = lib().trim_sparsity_layer(self.handle, name.encode())
-        if v == -1:  # the C function returns -1 without an error message
-            raise TrimError(TRIM_ENOTFOUND, "no layer '%s'" % name)
-        if v < 0:
-            _check(int(v))
-        return v
+        v = ctypes.c_double()
+        _check(lib().trim_sparsity_layer(self.handle, name.encode(), ctypes.byref(v)))
+        return v.value
 
     imbalance = staticmethod(imbalance)
 

@@ -51,8 +51,9 @@ TRIM_API void trim_sparsity_free(trim_sparsity *sp);
 
 /** Fields TRIM_SP_* of intra workload i into out[0..n-1] (n >= TRIM_SP_NFIELDS). */
 TRIM_API int trim_sparsity_workload(const trim_sparsity *sp, size_t i, double *out, size_t n);
-/** Zeros of the output of layer `layer` (its activation), -1 if no such layer. */
-TRIM_API double trim_sparsity_layer(const trim_sparsity *sp, const char *layer);
+/** Zeros of the output of layer `layer` (its activation) into *out;
+ * TRIM_ENOTFOUND if the network has no such layer. */
+TRIM_API int trim_sparsity_layer(const trim_sparsity *sp, const char *layer, double *out);
 
 /**
  * Load imbalance. `units` work units per PE, each non-zero with probability
@@ -62,10 +63,10 @@ TRIM_API double trim_sparsity_layer(const trim_sparsity *sp, const char *layer);
  * 1 means perfect balance, > 1 the slowdown over the ideal (1 - s) scaling.
  * With redistribution (`threshold` > 0, e.g. 0.3), work is split from a
  * straggler whose excess exceeds threshold x mean, bounding the factor by
- * 1 + threshold. Returns a negative code on bad arguments.
+ * 1 + threshold. The factor goes to *out; TRIM_EINVAL on bad arguments.
  */
-TRIM_API double trim_sparsity_imbalance(int64_t units, double density, int64_t pes, double cv,
-                                        double threshold);
+TRIM_API int trim_sparsity_imbalance(int64_t units, double density, int64_t pes, double cv,
+                                     double threshold, double *out);
 
 #ifdef __cplusplus
 }
