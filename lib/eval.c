@@ -1,8 +1,10 @@
 /*
  * The evaluator (docs/model.md, "Evaluator").
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "energy_int.h"
 #include "eval_int.h"
 
 static const char *const slot_key[3] = {"input", "weight", "output"};
@@ -105,42 +107,172 @@ void trim__eval_json(const trim__eval *e, const struct trim_arch *a, const trim_
 	trim__sb_puts(sb, ", \"levels\": [");
 	for (int l = 0; l < a->nlevels; l++) {
 		const trim__level *L = &a->lv[l];
-		trim__sb_printf(sb, "%s{\"cycles\": ", l ? ", " : "");
-		trim__sb_json_double(sb, e->level_cycles[l]);
-		trim__sb_puts(sb, ", \"name\": ");
-		trim__sb_json_str(sb, L->name);
+		trim__sb_puts(sb, l ? ", {" : "{");
 		if (L->type == TRIM__LVL_STORAGE) {
-			trim__sb_printf(sb, ", \"capacity_used_bytes\": %lld, \"capacity_utilization\": ",
+			trim__sb_printf(sb, "\"capacity_used_bytes\": %lld, \"capacity_utilization\": ",
 			                (long long)e->cap_bytes[l]);
 			trim__sb_json_double(sb, e->cap_util[l]);
+			trim__sb_puts(sb, ", ");
 		}
+		trim__sb_puts(sb, "\"cycles\": ");
+		trim__sb_json_double(sb, e->level_cycles[l]);
+		if (L->type == TRIM__LVL_COMPUTE) {
+			trim__sb_puts(sb, ", \"mac_pj\": ");
+			trim__sb_json_double(sb, e->mac_pj);
+			trim__sb_printf(sb, ", \"macs\": %lld", (long long)x->macs);
+		}
+		trim__sb_puts(sb, ", \"name\": ");
+		trim__sb_json_str(sb, L->name);
 		trim__sb_puts(sb, ", \"static_pj\": ");
 		trim__sb_json_double(sb, e->static_pj[l]);
 		if (L->type == TRIM__LVL_COMPUTE) {
-			trim__sb_printf(sb, ", \"macs\": %lld, \"mac_pj\": ", (long long)x->macs);
-			trim__sb_json_double(sb, e->mac_pj);
 			trim__sb_printf(sb, ", \"zero_macs\": %lld}", (long long)x->zero_macs);
 			continue;
 		}
 		trim__sb_puts(sb, ", \"tensors\": {");
 		for (int t = 0; t < 3; t++) {
-			trim__sb_printf(sb, "%s\"%s\": {\"energy_pj\": ", t ? ", " : "", slot_key[t]);
-			trim__sb_json_double(sb, e->dyn_pj[l][t]);
-			if (L->type == TRIM__LVL_STORAGE)
-				trim__sb_printf(sb, ", \"drains\": %lld, \"fills\": %lld, \"keep\": %s, \"reads\": %lld, \"tile\": %lld, \"updates\": %lld}",
-				                (long long)x->drains[l][t], (long long)x->fills[l][t],
-				                m->keep[l][t] ? "true" : "false", (long long)x->reads[l][t],
-				                (long long)x->tile[l][t], (long long)x->updates[l][t]);
-			else
-				trim__sb_printf(sb, ", \"down_dests\": %lld, \"down_words\": %lld, \"multicast\": %lld, \"multicast_dests\": %lld, \"reductions\": %lld, \"unicast\": %lld, \"up_out\": %lld, \"up_words\": %lld}",
-				                (long long)x->down_dests[l][t], (long long)x->down_words[l][t],
+			trim__sb_printf(sb, "%s\"%s\": {", t ? ", " : "", slot_key[t]);
+			if (L->type == TRIM__LVL_STORAGE) {
+				trim__sb_printf(sb, "\"drains\": %lld, \"energy_pj\": ", (long long)x->drains[l][t]);
+				trim__sb_json_double(sb, e->dyn_pj[l][t]);
+				trim__sb_printf(sb, ", \"fills\": %lld, \"keep\": %s, \"reads\": %lld, \"tile\": %lld, \"updates\": %lld}",
+				                (long long)x->fills[l][t], m->keep[l][t] ? "true" : "false",
+				                (long long)x->reads[l][t], (long long)x->tile[l][t],
+				                (long long)x->updates[l][t]);
+			} else {
+				trim__sb_printf(sb, "\"down_dests\": %lld, \"down_words\": %lld, \"energy_pj\": ",
+				                (long long)x->down_dests[l][t], (long long)x->down_words[l][t]);
+				trim__sb_json_double(sb, e->dyn_pj[l][t]);
+				trim__sb_printf(sb, ", \"multicast\": %lld, \"multicast_dests\": %lld, \"reductions\": %lld, \"unicast\": %lld, \"up_out\": %lld, \"up_words\": %lld}",
 				                (long long)x->mcast[l][t], (long long)x->mcast_dests[l][t],
 				                (long long)x->reductions[l][t], (long long)x->unicast[l][t],
 				                (long long)x->up_out[l][t], (long long)x->up_words[l][t]);
+			}
 		}
 		trim__sb_puts(sb, "}}");
 	}
 	trim__sb_printf(sb, "], \"macs\": %lld, \"pe_utilization\": ", (long long)x->macs);
 	trim__sb_json_double(sb, e->pe_util);
 	trim__sb_printf(sb, ", \"zero_macs\": %lld}", (long long)x->zero_macs);
+}
+
+/* ---- public API -------------------------------------------------------------- */
+
+struct trim_eval {
+	trim__eval e;
+	struct trim_arch arch; /* copy; file pointer cleared */
+	trim__mapping m;
+	trim__intra w;
+};
+
+int trim_eval_mapping(trim_eval **out, const trim_workloads *w, size_t i, const trim_arch *arch,
+                      const trim_energy *table, const trim_mapping *m)
+{
+	if (!out || !w || !arch || !m)
+		return trim__error(TRIM_EINVAL, "trim_eval_mapping: NULL argument");
+	*out = NULL;
+	trim_energy *own = NULL;
+	trim__level_cost *costs = NULL;
+	trim_eval *e = NULL;
+	trim__eval_ws ws = {0};
+	int rc = 0;
+	const trim__intra *x = trim__workloads_intra(w, i);
+	if (!x) {
+		rc = trim__error(TRIM_ENOTFOUND, "trim_eval_mapping: no intra workload %zu", i);
+		goto out;
+	}
+	if ((rc = trim__mapping_check(m, x, arch)))
+		goto out;
+	if (!table) {
+		if ((rc = trim_energy_load_for_arch(&own, arch)))
+			goto out;
+		table = own;
+	}
+	costs = trim__calloc((size_t)arch->nlevels, sizeof *costs);
+	e = trim__calloc(1, sizeof *e);
+	if (!costs || !e) {
+		rc = TRIM_ENOMEM;
+		goto out;
+	}
+	if ((rc = trim__arch_costs(arch, table, costs)))
+		goto out;
+	if ((rc = trim__eval_run(x, arch, costs, m, &ws, &e->e)))
+		goto out;
+	e->arch = *arch;
+	e->arch.file = NULL;
+	e->m = *m;
+	e->w = *x;
+	*out = e;
+	e = NULL;
+out:
+	trim__eval_ws_free(&ws);
+	free(e);
+	free(costs);
+	trim_energy_free(own);
+	return rc;
+}
+
+void trim_eval_free(trim_eval *e) { free(e); }
+double trim_eval_cycles(const trim_eval *e) { return e ? e->e.cycles : -1; }
+double trim_eval_energy_pj(const trim_eval *e) { return e ? e->e.energy_pj : -1; }
+double trim_eval_edp(const trim_eval *e) { return e ? e->e.cycles * e->e.energy_pj : -1; }
+double trim_eval_pe_utilization(const trim_eval *e) { return e ? e->e.pe_util : -1; }
+int64_t trim_eval_macs(const trim_eval *e) { return e ? e->e.act.macs : -1; }
+int64_t trim_eval_zero_macs(const trim_eval *e) { return e ? e->e.act.zero_macs : -1; }
+const char *trim_eval_bottleneck(const trim_eval *e)
+{
+	return e ? e->arch.lv[e->e.bottleneck].name : NULL;
+}
+
+int trim_eval_report(const trim_eval *e, int format, char **out)
+{
+	if (!e || !out)
+		return trim__error(TRIM_EINVAL, "trim_eval_report: NULL argument");
+	*out = NULL;
+	trim__sb sb;
+	trim__sb_init(&sb);
+	if (format == TRIM_FORMAT_JSON) {
+		trim__eval_json(&e->e, &e->arch, &e->m, &sb);
+		trim__sb_putc(&sb, '\n');
+	} else if (format == TRIM_FORMAT_TABLE) {
+		const trim__eval *v = &e->e;
+		const trim__activity *x = &v->act;
+		trim__mapping_loopnest(&e->m, &e->w, &sb);
+		trim__sb_printf(&sb, "\nMACs %lld (zero %lld), active PEs %lld (utilization %.4g)\n",
+		                (long long)x->macs, (long long)x->zero_macs, (long long)x->active_pes,
+		                v->pe_util);
+		trim__sb_printf(&sb, "cycles %.6g (bottleneck %s), energy %.6g pJ, EDP %.6g\n\n",
+		                v->cycles, e->arch.lv[v->bottleneck].name, v->energy_pj,
+		                v->cycles * v->energy_pj);
+		trim__sb_printf(&sb, "%-10s %-7s %12s %12s %12s %12s %12s %12s\n", "level", "tensor",
+		                "reads/in", "fills/dests", "updates/mc", "drains/up", "energy_pj", "cycles");
+		for (int l = 0; l < e->arch.nlevels; l++) {
+			const trim__level *L = &e->arch.lv[l];
+			if (L->type == TRIM__LVL_COMPUTE) {
+				trim__sb_printf(&sb, "%-10s %-7s %12lld %12s %12s %12s %12.6g %12.6g\n", L->name,
+				                "-", (long long)x->macs, "", "", "", v->mac_pj, v->level_cycles[l]);
+				continue;
+			}
+			for (int t = 0; t < 3; t++) {
+				if (!e->w.t[t].present)
+					continue;
+				if (L->type == TRIM__LVL_STORAGE)
+					trim__sb_printf(&sb, "%-10s %-7s %12lld %12lld %12lld %12lld %12.6g %12.6g\n",
+					                t ? "" : L->name, slot_key[t], (long long)x->reads[l][t],
+					                (long long)x->fills[l][t], (long long)x->updates[l][t],
+					                (long long)x->drains[l][t], v->dyn_pj[l][t],
+					                t ? 0.0 : v->level_cycles[l]);
+				else
+					trim__sb_printf(&sb, "%-10s %-7s %12lld %12lld %12lld %12lld %12.6g %12.6g\n",
+					                t ? "" : L->name, slot_key[t], (long long)x->down_words[l][t],
+					                (long long)x->down_dests[l][t], (long long)x->mcast[l][t],
+					                (long long)x->up_words[l][t], v->dyn_pj[l][t],
+					                t ? 0.0 : v->level_cycles[l]);
+			}
+		}
+	} else {
+		trim__sb_free(&sb);
+		return trim__error(TRIM_EINVAL, "trim_eval_report: format must be table or json");
+	}
+	return trim__sb_take(&sb, out);
 }

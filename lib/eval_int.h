@@ -10,6 +10,7 @@
 #define TRIM_EVAL_INT_H
 
 #include "activity_int.h"
+#include "trim/eval.h"
 
 typedef struct {
 	trim__activity act;

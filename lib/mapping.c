@@ -264,6 +264,8 @@ void trim__mapping_loopnest(const trim__mapping *m, const trim__intra *w, trim__
 		for (int i = 0; i < TRIM_NDIMS; i++) {
 			int d = m->type[l] == TRIM__LVL_STORAGE ? m->order[l][i] : i;
 			char v = (char)(dim_letters[d] + ('a' - 'A'));
+			if (w && w->bound[d] == 1)
+				continue; /* a dimension the workload does not have */
 			if (m->type[l] == TRIM__LVL_STORAGE)
 				trim__sb_printf(sb, "%3d %*sfor %c%d in [0:%lld)\n", line++, 2 * depth, "", v, num[l],
 				                (long long)m->f[l][d]);

@@ -6,9 +6,13 @@
  */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "eval_int.h"
+#include "trim.h"
 #include "tcase_util.h"
 
 enum { DRAM = 0, GLB = 1, NOC = 2, RF = 3, MACL = 4 };
@@ -136,12 +140,124 @@ START_TEST(test_eval_zero_gate)
 }
 END_TEST
 
+
+/* ---- the public API and `trim eval` on shipped models --------------------- */
+
+static char *capture(const char *args, int *status)
+{
+	const char *cli = getenv("TRIM_CLI");
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "%s %s 2>&1", cli ? cli : "build/bin/trim", args);
+	FILE *p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	size_t cap = 1 << 20, n = 0;
+	char *buf = malloc(cap);
+	ck_assert_ptr_nonnull(buf);
+	n = fread(buf, 1, cap - 1, p);
+	buf[n] = 0;
+	int st = pclose(p);
+	*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return buf;
+}
+
+#define EVAL_ARGS "eval models/networks/alexnet-cifar.yaml models/arch/eyeriss.yaml --layer conv1 --phase FW "
+
+START_TEST(test_eval_cli)
+{
+	int st;
+	char *own = capture(EVAL_ARGS "--mapping test/data/mapping/eyeriss-conv1.yaml --format json", &st);
+	ck_assert_msg(st == 0, "%s", own);
+	char *tl = capture(EVAL_ARGS "--mapping test/data/mapping/eyeriss-conv1-timeloop.yaml --format json", &st);
+	ck_assert_msg(st == 0, "%s", tl);
+	/* the Timeloop form of the same mapping gives the same report */
+	ck_assert_str_eq(own, tl);
+	ck_assert_ptr_nonnull(strstr(own, "\"macs\": 442368"));
+	ck_assert_ptr_nonnull(strstr(own, "\"zero_macs\": 18240"));
+	ck_assert_ptr_nonnull(strstr(own, "\"active_pes\": 96"));
+	free(own);
+	free(tl);
+	char *tab = capture(EVAL_ARGS "--mapping test/data/mapping/eyeriss-conv1.yaml", &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_ptr_nonnull(strstr(tab, "parallel_for r2 in [0:3)  # X 1, Y 3"));
+	ck_assert_ptr_nonnull(strstr(tab, "bottleneck"));
+	free(tab);
+	/* a mapping for another layer does not multiply to conv2's bounds */
+	char *bad = capture("eval models/networks/alexnet-cifar.yaml models/arch/eyeriss.yaml --layer conv2 "
+	                    "--phase FW --mapping test/data/mapping/eyeriss-conv1.yaml", &st);
+	ck_assert_int_eq(st, 2);
+	ck_assert_msg(strstr(bad, "bounds of M multiply to 64") != NULL, "%s", bad);
+	free(bad);
+	bad = capture(EVAL_ARGS "--mapping test/data/mapping/no-such.yaml", &st);
+	ck_assert_int_eq(st, 2);
+	free(bad);
+	bad = capture(EVAL_ARGS, &st);
+	ck_assert_int_eq(st, 2);
+	free(bad);
+}
+END_TEST
+
+START_TEST(test_eval_api)
+{
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_arch *a = NULL;
+	trim_mapping *m = NULL;
+	trim_eval *e = NULL;
+	size_t idx;
+	ck_assert_int_eq(trim_network_load(&net, "models/networks/alexnet-cifar.yaml"), 0);
+	ck_assert_int_eq(trim_workloads_create(&w, net, TRIM_MODE_INFERENCE, 0, 0), 0);
+	ck_assert_int_eq(trim_workloads_find(w, "conv1", TRIM_PHASE_FW, &idx), 0);
+	ck_assert_int_eq(trim_arch_load(&a, "models/arch/eyeriss.yaml"), 0);
+	ck_assert_int_eq(trim_mapping_load(&m, a, "test/data/mapping/eyeriss-conv1.yaml"), 0);
+	ck_assert_msg(trim_eval_mapping(&e, w, idx, a, NULL, m) == 0, "%s", trim_last_error());
+	ck_assert_int_eq(trim_eval_macs(e), 442368);
+	ck_assert(trim_eval_cycles(e) > 442368.0 / 168);
+	ck_assert(trim_eval_energy_pj(e) > 0);
+	ck_assert(fabs(trim_eval_edp(e) - trim_eval_cycles(e) * trim_eval_energy_pj(e)) < 1e-6 * trim_eval_edp(e));
+	ck_assert(fabs(trim_eval_pe_utilization(e) - 96.0 / 168) < 1e-12);
+	ck_assert_ptr_nonnull(trim_eval_bottleneck(e));
+	trim_eval_free(e);
+	e = NULL;
+	/* shrink the RF weight spad: the same mapping no longer fits */
+	trim_mapping_free(m);
+	m = NULL;
+	ck_assert_int_eq(trim_mapping_load_string(&m, a,
+	                 "mapping:\n  - level: DRAM\n    temporal: {M: 4}\n  - level: GLB\n"
+	                 "    temporal: {C: 3, E: 2, F: 16}\n  - level: PE array\n    spatial_x: {E: 8}\n"
+	                 "    spatial_y: {R: 3, M: 4}\n  - level: RF\n    temporal: {M: 4, S: 3, F: 1}\n"
+	                 "    order: FMS\n", "m.yaml"), 0);
+	ck_assert_int_eq(trim_eval_mapping(&e, w, idx, a, NULL, m), 0);
+	trim_eval_free(e);
+	e = NULL;
+	ck_assert_int_eq(trim_mapping_set_temporal(m, 3, TRIM_DIM_C, 3), 0);
+	ck_assert_int_eq(trim_mapping_set_temporal(m, 1, TRIM_DIM_C, 1), 0);
+	/* RF input tile: 3 channels x 1 row x 3 columns = 9 entries fit the 12 of
+	 * the ifmap spad; weights 4 x 3 x 3 = 36 <= 224; still fits */
+	ck_assert_msg(trim_eval_mapping(&e, w, idx, a, NULL, m) == 0, "%s", trim_last_error());
+	trim_eval_free(e);
+	e = NULL;
+	ck_assert_int_eq(trim_mapping_set_temporal(m, 3, TRIM_DIM_F, 2), 0);
+	ck_assert_int_eq(trim_mapping_set_temporal(m, 1, TRIM_DIM_F, 8), 0);
+	/* 3 channels x 1 x (2 f at stride 2 + 3 taps: 5 columns) = 15 > 12 entries */
+	int rc = trim_eval_mapping(&e, w, idx, a, NULL, m);
+	ck_assert_msg(rc == TRIM_ENOFIT, "rc %d: %s", rc, trim_last_error());
+	ck_assert_msg(strstr(trim_last_error(), "RF: the input tile needs 30 bytes") != NULL, "%s", trim_last_error());
+	ck_assert_ptr_null(e);
+	trim_mapping_free(m);
+	trim_arch_free(a);
+	trim_workloads_free(w);
+	trim_network_free(net);
+}
+END_TEST
+
 Suite *eval_suite(void)
 {
 	Suite *s = suite_create("eval");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, test_eval_fig6b);
 	tcase_add_test(tc, test_eval_zero_gate);
+	tcase_add_test(tc, test_eval_api);
+	tcase_add_test(tc, test_eval_cli);
 	suite_add_tcase(s, tc);
 	return s;
 }

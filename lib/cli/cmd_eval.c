@@ -1,0 +1,100 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static const char usage_eval[] =
+	"trim eval NETWORK.yaml ARCH.yaml --layer NAME --phase FW|BW|WG --mapping MAPPING.yaml\n"
+	"          [--mode inference|training] [--batch N] [--table FILE] [--format table|json]";
+
+// trim-cli: eval: evaluate a mapping of one workload (counts, cycles, energy); libtrim or Timeloop mapping YAML
+int trim_cli_eval(int argc, char **argv)
+{
+	const char *files[2] = {NULL, NULL}, *layer = NULL, *mapfile = NULL, *table = NULL;
+	int format = TRIM_FORMAT_TABLE, phase = -1, mode = TRIM_MODE_DEFAULT, nf = 0;
+	int64_t batch = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *o = argv[i];
+		if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+			printf("usage: %s\n\nValidates the mapping (factors, fan-out, capacity) and prints its loop "
+			       "nest,\nthe activity counts of every level and tensor, cycles per level with the\n"
+			       "bottleneck, energy per level and tensor, and utilization (docs/model.md).\n"
+			       "MAPPING.yaml is libtrim's form (trim_mapping_dump) or Timeloop's mapping list.\n",
+			       usage_eval);
+			return 0;
+		}
+		if (o[0] == '-' && o[1]) {
+			if (i + 1 >= argc)
+				return trim_cli_usage("eval", usage_eval, "%s needs a value", o);
+			const char *v = argv[++i];
+			if (!strcmp(o, "--layer"))
+				layer = v;
+			else if (!strcmp(o, "--mapping"))
+				mapfile = v;
+			else if (!strcmp(o, "--table"))
+				table = v;
+			else if (!strcmp(o, "--format")) {
+				if (trim_cli_format("eval", usage_eval, v, 0, &format))
+					return TRIM_CLI_EXIT_USAGE;
+			} else if (!strcmp(o, "--phase")) {
+				phase = !strcmp(v, "FW") ? TRIM_PHASE_FW : !strcmp(v, "BW") ? TRIM_PHASE_BW
+				        : !strcmp(v, "WG") ? TRIM_PHASE_WG : -1;
+				if (phase < 0)
+					return trim_cli_usage("eval", usage_eval, "--phase takes FW, BW or WG; got '%s'", v);
+			} else if (!strcmp(o, "--mode")) {
+				mode = !strcmp(v, "inference") ? TRIM_MODE_INFERENCE
+				       : !strcmp(v, "training") ? TRIM_MODE_TRAINING : -2;
+				if (mode == -2)
+					return trim_cli_usage("eval", usage_eval, "--mode takes inference or training; got '%s'", v);
+			} else if (!strcmp(o, "--batch")) {
+				if (trim_cli_int("eval", usage_eval, "--batch", v, 1, 1 << 20, &batch))
+					return TRIM_CLI_EXIT_USAGE;
+			} else
+				return trim_cli_usage("eval", usage_eval, "unknown option '%s'", o);
+		} else if (nf < 2) {
+			files[nf++] = o;
+		} else {
+			return trim_cli_usage("eval", usage_eval, "unexpected argument '%s'", o);
+		}
+	}
+	if (nf < 2)
+		return trim_cli_usage("eval", usage_eval, "a network and an architecture are needed");
+	if (!layer || !mapfile)
+		return trim_cli_usage("eval", usage_eval, "--layer and --mapping are needed");
+	if (phase < 0)
+		phase = TRIM_PHASE_FW;
+	if (mode == TRIM_MODE_DEFAULT && phase != TRIM_PHASE_FW)
+		mode = TRIM_MODE_TRAINING;
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_arch *a = NULL;
+	trim_energy *t = NULL;
+	trim_mapping *m = NULL;
+	trim_eval *e = NULL;
+	char *text = NULL;
+	size_t idx = 0;
+	int rc = trim_network_load(&net, files[0]);
+	if (!rc)
+		rc = trim_workloads_create(&w, net, mode, batch, 0);
+	if (!rc)
+		rc = trim_workloads_find(w, layer, phase, &idx);
+	if (!rc)
+		rc = trim_arch_load(&a, files[1]);
+	if (!rc && table)
+		rc = trim_energy_load(&t, table);
+	if (!rc)
+		rc = trim_mapping_load(&m, a, mapfile);
+	if (!rc)
+		rc = trim_eval_mapping(&e, w, idx, a, t, m);
+	if (!rc)
+		rc = trim_eval_report(e, format, &text);
+	trim_eval_free(e);
+	trim_mapping_free(m);
+	trim_energy_free(t);
+	trim_arch_free(a);
+	trim_workloads_free(w);
+	trim_network_free(net);
+	if (rc)
+		return trim_cli_fail(rc);
+	return trim_cli_print(text);
+}
