@@ -28,7 +28,10 @@ static const char *const spatial_keys[] = {"name", "type", "description", "fanou
 static const char *const compute_keys[] = {
 	"name", "type", "description", "datatype", "macs_per_cycle", "pipeline", "zero_gate",
 	"zero_skip", "bw_output_skip", "transpose_unit", "derivative_unit", "transpose_pj",
-	"derivative_pj", "component", NULL};
+	"derivative_pj", "component", "sparsity", NULL};
+static const char *const sparsity_keys[] = {"metadata", "offset_bits", "block", "encode_pj",
+                                            "load_imbalance", "redistribution_threshold", NULL};
+static const char *const metadata_kinds[] = {"none", "bitmap", "offsets", NULL};
 
 #define MAX_BITS 1024
 #define MAX_COUNT ((int64_t)1 << 40)
@@ -247,6 +250,38 @@ out:
 	return rc;
 }
 
+/* `sparsity: {metadata: offsets, offset_bits: 5, block: 32, encode_pj: 0.1,
+ * load_imbalance: true, redistribution_threshold: 0.3}` on the compute level:
+ * how zero-skipping hardware indexes non-zeros and balances work. */
+static int parse_sparsity(trim__yctx *c, const trim__ynode *m, trim__level *lv)
+{
+	lv->sp_metadata = TRIM__META_NONE;
+	lv->sp_offset_bits = 5;
+	lv->sp_block = 32;
+	lv->sp_imbalance = 1;
+	const trim__ynode *n = NULL;
+	int rc = trim__yget_node(c, m, "sparsity", 0, TRIM__Y_MAP, &n);
+	if (rc)
+		return rc < 0 ? rc : 0;
+	trim__yctx_key(c, "sparsity");
+	int64_t v;
+	rc = trim__ymap_check(c, n, sparsity_keys);
+	if (rc == 0)
+		rc = trim__yget_enum(c, n, "metadata", 0, metadata_kinds, &lv->sp_metadata);
+	if (rc >= 0 && (rc = trim__yget_int(c, n, "offset_bits", 0, 1, 32, &v)) == 0)
+		lv->sp_offset_bits = (int)v;
+	if (rc >= 0 && (rc = trim__yget_int(c, n, "block", 0, 1, 1 << 20, &v)) == 0)
+		lv->sp_block = (int)v;
+	if (rc >= 0)
+		rc = trim__yget_double(c, n, "encode_pj", 0, 0, 1e6, &lv->sp_encode_pj);
+	if (rc >= 0)
+		rc = trim__yget_bool(c, n, "load_imbalance", 0, &lv->sp_imbalance);
+	if (rc >= 0)
+		rc = trim__yget_double(c, n, "redistribution_threshold", 0, 0, 10, &lv->sp_redistribute);
+	trim__yctx_pop(c);
+	return rc < 0 ? rc : 0;
+}
+
 static int parse_compute(trim__yctx *c, const trim__ynode *m, trim__level *lv)
 {
 	int rc = trim__ymap_check(c, m, compute_keys);
@@ -273,6 +308,7 @@ static int parse_compute(trim__yctx *c, const trim__ynode *m, trim__level *lv)
 	if (lv->derivative_pj > 0)
 		lv->derivative_unit = 1;
 	TRY(copy_str(c, m, "component", 0, lv->component, sizeof lv->component));
+	TRY(parse_sparsity(c, m, lv));
 	rc = 0;
 out:
 	return rc;

@@ -24,6 +24,7 @@
 
 enum trim__level_type { TRIM__LVL_STORAGE = 0, TRIM__LVL_SPATIAL = 1, TRIM__LVL_COMPUTE = 2 };
 enum trim__mem_class { TRIM__MEM_DRAM = 0, TRIM__MEM_SRAM = 1, TRIM__MEM_REGFILE = 2 };
+enum trim__metadata { TRIM__META_NONE = 0, TRIM__META_BITMAP = 1, TRIM__META_OFFSETS = 2 };
 enum trim__net_type { TRIM__NET_BUS = 0, TRIM__NET_MESH, TRIM__NET_HTREE, TRIM__NET_SYSTOLIC };
 
 typedef struct {
@@ -64,6 +65,12 @@ typedef struct {
 	                                      the file (0 = from the energy table, see
 	                                      trim__level_cost, which is authoritative) */
 	int transpose_unit, derivative_unit; /* the PE has the training unit */
+	/* sparsity support (compute level, `sparsity:` in YAML; docs/arch.md) */
+	int sp_metadata;                   /* TRIM__META_NONE / _BITMAP / _OFFSETS */
+	int sp_offset_bits, sp_block;      /* offsets: bits per non-zero index, entries per block */
+	double sp_encode_pj;               /* energy to encode one produced value */
+	int sp_imbalance;                  /* model PE load imbalance (default on) */
+	double sp_redistribute;            /* work redistribution threshold; 0 = off */
 
 	/* added with the loader (lib/arch.c) */
 	char component[64];                /* energy-table component to cost it with; "" = by class */
