@@ -754,6 +754,11 @@ const trim__intra *trim__workloads_intra(const trim_workloads *w, size_t i)
 	return w && i < w->nintra ? &w->intra[i] : NULL;
 }
 
+const trim__inter *trim__workloads_inter(const trim_workloads *w, size_t j)
+{
+	return w && j < w->ninter ? &w->inter[j] : NULL;
+}
+
 int trim_workloads_find(const trim_workloads *w, const char *layer, int phase, size_t *index)
 {
 	if (!w || !layer || !index)

@@ -99,6 +99,8 @@ typedef struct {
 
 /* Read-only view of intra workload i (NULL if out of range), for the mapper. */
 const trim__intra *trim__workloads_intra(const trim_workloads *w, size_t i);
+/* Read-only view of inter workload j (NULL if out of range). */
+const trim__inter *trim__workloads_inter(const trim_workloads *w, size_t j);
 
 /* Fill in derived fields of a tensor (elems, relevant). */
 void trim__tensor_finish(trim__tensor *t);
