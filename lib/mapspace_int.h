@@ -1,0 +1,75 @@
+/*
+ * The mapspace of one intra-layer workload on one architecture and the
+ * exhaustive search over it (TRIM's mapping constructor).
+ *
+ * Canonical order: a mapping is named by a 64-bit index, the mixed-radix
+ * number (most significant first)
+ *   fact[N], ..., fact[S]   one ordered factorisation of each dim's bound over
+ *                           the levels with loops (radix: their number)
+ *   keep bits               per (storage level below the outermost, tensor the
+ *                           arch lets it hold): hold (1) or bypass (0)
+ *   order[l]                per storage level, a permutation (Lehmer code, radix
+ *                           n!) of the n dims whose bound is > 1; dims of bound
+ *                           1 follow in canonical order
+ * Every index in [0, size) decodes to a mapping (the raw space). Orders that
+ * give the same activities are one mapping: only the relative order of the
+ * loops with bound > 1 at a level matters, and not even that at a level with
+ * no holder of any tensor below it. The search enumerates one representative
+ * per class (the distinct space): the loops with bound > 1 in each of their
+ * relative orders, or in canonical order where order is irrelevant. The X/Y
+ * split of spatial bounds does not change any count: the first split (in
+ * canonical order) that fits the array is used.
+ */
+#ifndef TRIM_MAPSPACE_INT_H
+#define TRIM_MAPSPACE_INT_H
+
+#include "eval_int.h"
+
+typedef struct {
+	const trim__intra *w;
+	const struct trim_arch *a;
+	int nslots;
+	int slot[TRIM__MAX_LEVELS];         /* levels with loops (storage, spatial) */
+	int64_t nf[TRIM_NDIMS];             /* factorisations of each dim's bound */
+	int64_t *fact[TRIM_NDIMS];          /* nf[d] rows of nslots factors */
+	int nbyp;
+	int byp_level[3 * TRIM__MAX_LEVELS], byp_slot[3 * TRIM__MAX_LEVELS];
+	int nord;
+	int ord_level[TRIM__MAX_LEVELS];    /* storage levels */
+	int n;                              /* dims with bound > 1 */
+	int dims[TRIM_NDIMS];
+	uint64_t nperm;                     /* n! */
+	uint64_t nfact;                     /* product of nf */
+	uint64_t size;                      /* raw index count */
+} trim__mapspace;
+
+int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct trim_arch *a);
+void trim__mapspace_free(trim__mapspace *s);
+/* Index -> mapping (any index < size). Spatial X/Y: the first split that
+ * fits, else all along X (the check then reports the misfit). */
+int trim__mapspace_decode(const trim__mapspace *s, uint64_t index, trim__mapping *m);
+/* Mapping -> index; TRIM_ENOTFOUND if it is not in the space. */
+int trim__mapspace_encode(const trim__mapspace *s, const trim__mapping *m, uint64_t *index);
+/* The representative of m's equivalence class (same activities). */
+void trim__mapspace_canonical(const trim__mapspace *s, trim__mapping *m);
+
+enum { TRIM__GOAL_ENERGY = 0, TRIM__GOAL_DELAY = 1, TRIM__GOAL_EDP = 2 };
+
+typedef struct {
+	uint64_t generated;   /* distinct mappings constructed (cut subtrees counted) */
+	uint64_t valid;       /* of which fit the hardware */
+	uint64_t evaluated;
+	uint64_t unsupported; /* valid, but outside the analytic model (not evaluated) */
+	int found;
+	double best_cost;
+	uint64_t best_index;
+	trim__mapping best;
+	trim__eval best_eval;
+} trim__search_result;
+
+/* Exhaustive search of the distinct space with `threads` OpenMP threads;
+ * the best is the smallest (cost, index): identical for any thread count. */
+int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goal, int threads,
+                 trim__search_result *out);
+
+#endif

@@ -1,0 +1,209 @@
+/*
+ * The mapspace index and the exhaustive search: index round trips, the
+ * order equivalence the search relies on, the search against brute force
+ * over the raw space, identical results with 1 and 2 threads.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mapspace_int.h"
+#include "tcase_util.h"
+
+static void costs_for(const struct trim_arch *a, trim__level_cost *c)
+{
+	memset(c, 0, (size_t)a->nlevels * sizeof *c);
+	for (int l = 0; l < a->nlevels; l++) {
+		double scale = l == 0 ? 200 : 1 + 3.0 / (l + 1);
+		c[l].read_pj = scale;
+		c[l].write_pj = scale * 1.25;
+		c[l].update_pj = scale * 1.5;
+		c[l].leak_pj_per_cycle = l ? 0.01 * l : 0;
+		c[l].hop_pj = 0.7;
+		c[l].avg_hops = 2;
+		c[l].mac_pj = 1;
+		c[l].gated_mac_pj = 0.1;
+	}
+}
+
+/* Check records every passing assertion (a write per call): the loops over
+ * whole spaces below test with REQUIRE, which only acts on failure. */
+#define REQUIRE(cond, ...)                   \
+	do {                                     \
+		if (!(cond))                         \
+			ck_abort_msg(__VA_ARGS__);       \
+	} while (0)
+
+/* Small space A: FC M=4, C=2 on DRAM -> GLB -> NoC 2x2 -> RF -> MAC. */
+static void case_fc(struct trim_arch *a, trim__intra *w)
+{
+	tu_arch_init(a, "small");
+	trim__level *d = tu_storage(a, "DRAM", 0, 16);
+	d->read_bw = d->write_bw = 1;
+	trim__level *g = tu_storage(a, "GLB", 24, 16);
+	g->read_bw = g->write_bw = 2;
+	tu_spatial(a, "NoC", 2, 2, 1, 0);
+	tu_storage(a, "RF", 6, 16);
+	tu_compute(a, "MAC");
+	tu_arch_finish(a);
+	ck_assert_int_eq(tu_layer(w, TU_FC, TRIM_PHASE_FW, 1, 2, 4, 1, 1, 1, 1, 1, 1, 1, 0), 0);
+}
+
+/* Small space B: a strided, padded conv (sliding window) on DRAM -> NoC -> RF. */
+static void case_conv(struct trim_arch *a, trim__intra *w)
+{
+	tu_arch_init(a, "tiny");
+	trim__level *d = tu_storage(a, "DRAM", 0, 16);
+	d->read_bw = d->write_bw = 2;
+	tu_spatial(a, "NoC", 2, 1, 1, 1);
+	tu_storage(a, "RF", 12, 16);
+	tu_compute(a, "MAC");
+	tu_arch_finish(a);
+	/* C = 2, 3x2 input, 2x2 kernel, stride 1, pad 0: E = 2, F = 1, R = S = 2 */
+	ck_assert_int_eq(tu_layer(w, TU_CONV, TRIM_PHASE_FW, 1, 2, 1, 1, 3, 2, 2, 2, 1, 1, 0), 0);
+}
+
+START_TEST(test_index_roundtrip)
+{
+	struct trim_arch a;
+	trim__intra w;
+	trim__mapspace s;
+	trim__mapping m, c;
+	case_fc(&a, &w);
+	ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
+	/* 4 slots: M = 4 has 10 ordered factorisations, C = 2 has 4; 6 keep bits;
+	 * 2 dims > 1 -> 2 orders at each of 3 storage levels */
+	ck_assert_uint_eq(s.nfact, 40);
+	ck_assert_int_eq(s.nbyp, 6);
+	ck_assert_uint_eq(s.size, 40ull * 64 * 8);
+	for (uint64_t i = 0; i < s.size; i++) {
+		uint64_t j = ~0ull;
+		REQUIRE(trim__mapspace_decode(&s, i, &m) == 0, "decode %llu", (unsigned long long)i);
+		REQUIRE(trim__mapspace_encode(&s, &m, &j) == 0, "encode %llu", (unsigned long long)i);
+		REQUIRE(i == j, "index %llu encodes back to %llu", (unsigned long long)i, (unsigned long long)j);
+		c = m;
+		trim__mapspace_canonical(&s, &c);
+		trim__mapping d = c;
+		trim__mapspace_canonical(&s, &d);
+		REQUIRE(!memcmp(&c, &d, sizeof c), "canonical form of %llu is not idempotent", (unsigned long long)i);
+	}
+	ck_assert_int_eq(trim__mapspace_decode(&s, s.size, &m), TRIM_ERANGE);
+	trim__mapspace_free(&s);
+}
+END_TEST
+
+typedef struct {
+	uint64_t idx;
+	int valid;
+} cls;
+
+static int cls_cmp(const void *x, const void *y)
+{
+	const cls *a = x, *b = y;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* Brute force over every raw index vs. the search over the distinct space. */
+static void brute_vs_search(void (*mk)(struct trim_arch *, trim__intra *), int goal)
+{
+	struct trim_arch a;
+	trim__intra w;
+	trim__mapspace s;
+	trim__level_cost c[TRIM__MAX_LEVELS];
+	trim__eval_ws ws = {0};
+	mk(&a, &w);
+	costs_for(&a, c);
+	ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
+	cls *seen = malloc(s.size * sizeof *seen);
+	ck_assert_ptr_nonnull(seen);
+	int have = 0;
+	double best = 0;
+	uint64_t best_idx = 0;
+	for (uint64_t i = 0; i < s.size; i++) {
+		trim__mapping m, k;
+		trim__eval e, ek;
+		REQUIRE(trim__mapspace_decode(&s, i, &m) == 0, "decode");
+		k = m;
+		trim__mapspace_canonical(&s, &k);
+		REQUIRE(trim__mapspace_encode(&s, &k, &seen[i].idx) == 0, "encode");
+		seen[i].valid = trim__mapping_check(&m, &w, &a) == 0;
+		if (!seen[i].valid)
+			continue;
+		REQUIRE(trim__eval_run(&w, &a, c, &m, &ws, &e) == 0, "%s", trim_last_error());
+		/* the order equivalence: the representative has the same activities */
+		REQUIRE(trim__eval_run(&w, &a, c, &k, &ws, &ek) == 0, "%s", trim_last_error());
+		REQUIRE(!memcmp(&e.act, &ek.act, sizeof e.act), "index %llu: equivalent orders differ",
+		        (unsigned long long)i);
+		REQUIRE(e.energy_pj == ek.energy_pj && e.cycles == ek.cycles, "costs differ");
+		double cost = goal == TRIM__GOAL_ENERGY ? e.energy_pj : goal == TRIM__GOAL_DELAY ? e.cycles
+		              : e.energy_pj * e.cycles;
+		if (!have || cost < best || (cost == best && seen[i].idx < best_idx)) {
+			have = 1;
+			best = cost;
+			best_idx = seen[i].idx;
+		}
+	}
+	qsort(seen, s.size, sizeof *seen, cls_cmp);
+	uint64_t classes = 0, valid = 0;
+	for (uint64_t i = 0; i < s.size; i++)
+		if (!i || seen[i].idx != seen[i - 1].idx) {
+			classes++;
+			valid += seen[i].valid;
+		}
+	trim__search_result r1, r2;
+	ck_assert_int_eq(trim__search(&s, c, goal, 1, &r1), 0);
+	ck_assert_int_eq(trim__search(&s, c, goal, 2, &r2), 0);
+	ck_assert(have && r1.found);
+	ck_assert_msg(r1.best_cost == best, "search %.17g, brute force %.17g", r1.best_cost, best);
+	ck_assert_uint_eq(r1.best_index, best_idx);
+	ck_assert_uint_eq(r1.generated, classes);
+	ck_assert_uint_eq(r1.valid, valid);
+	ck_assert_uint_eq(r1.evaluated, valid);
+	ck_assert_uint_lt(r1.valid, r1.generated); /* the capacities cut something */
+	/* 1 and 2 threads: the same bytes */
+	ck_assert_uint_eq(r1.generated, r2.generated);
+	ck_assert_uint_eq(r1.valid, r2.valid);
+	ck_assert_uint_eq(r1.evaluated, r2.evaluated);
+	ck_assert_uint_eq(r1.best_index, r2.best_index);
+	ck_assert(!memcmp(&r1.best_cost, &r2.best_cost, sizeof r1.best_cost));
+	ck_assert(!memcmp(&r1.best, &r2.best, sizeof r1.best));
+	trim__sb s1, s2;
+	trim__sb_init(&s1);
+	trim__sb_init(&s2);
+	trim__eval_json(&r1.best_eval, &a, &r1.best, &s1);
+	trim__eval_json(&r2.best_eval, &a, &r2.best, &s2);
+	ck_assert_str_eq(s1.buf, s2.buf);
+	trim__sb_free(&s1);
+	trim__sb_free(&s2);
+	/* the best mapping decodes from its index */
+	trim__mapping back;
+	ck_assert_int_eq(trim__mapspace_decode(&s, r1.best_index, &back), 0);
+	ck_assert(!memcmp(back.f, r1.best.f, sizeof back.f));
+	ck_assert(!memcmp(back.keep, r1.best.keep, sizeof back.keep));
+	free(seen);
+	trim__eval_ws_free(&ws);
+	trim__mapspace_free(&s);
+}
+
+START_TEST(test_search_fc_energy) { brute_vs_search(case_fc, TRIM__GOAL_ENERGY); }
+END_TEST
+START_TEST(test_search_fc_edp) { brute_vs_search(case_fc, TRIM__GOAL_EDP); }
+END_TEST
+START_TEST(test_search_conv_delay) { brute_vs_search(case_conv, TRIM__GOAL_DELAY); }
+END_TEST
+START_TEST(test_search_conv_energy) { brute_vs_search(case_conv, TRIM__GOAL_ENERGY); }
+END_TEST
+
+Suite *search_suite(void)
+{
+	Suite *s = suite_create("search");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_index_roundtrip);
+	tcase_add_test(tc, test_search_fc_energy);
+	tcase_add_test(tc, test_search_fc_edp);
+	tcase_add_test(tc, test_search_conv_delay);
+	tcase_add_test(tc, test_search_conv_energy);
+	suite_add_tcase(s, tc);
+	return s;
+}
