@@ -10,6 +10,7 @@
 #include "activity_int.h"
 #include "refsim.h"
 #include "tcase_util.h"
+#include "trim.h"
 
 #define NCASES 1200
 
@@ -402,6 +403,51 @@ START_TEST(test_axis_distinct)
 }
 END_TEST
 
+
+/* Every workload of every shipped network (inference and training) is in
+ * the analytic model's scope, and its exact zero-MAC count equals the task
+ * analyst's (two independent exact counts). */
+START_TEST(test_shipped_workloads)
+{
+	static const char *const nets[] = {"alexnet-cifar", "alexnet", "inception-3b", "mobilenet-v1",
+	                                   "resnet18", "resnet20-cifar", "resnet50", "trim-fig2",
+	                                   "vgg11-cifar", "vgg11", "vgg16"};
+	trim_arch *a = NULL;
+	trim__act_ws ws = {0};
+	trim__activity act;
+	size_t total = 0;
+	ck_assert_int_eq(trim_arch_load(&a, "models/arch/eyeriss.yaml"), 0);
+	for (size_t k = 0; k < sizeof nets / sizeof *nets; k++) {
+		char path[256];
+		snprintf(path, sizeof path, "models/networks/%s.yaml", nets[k]);
+		trim_network *net = NULL;
+		ck_assert_msg(trim_network_load(&net, path) == 0, "%s", trim_last_error());
+		for (int mode = 0; mode < 2; mode++) {
+			trim_workloads *w = NULL;
+			ck_assert_int_eq(trim_workloads_create(&w, net, mode, 0, 0), 0);
+			for (size_t i = 0; i < trim_workloads_intra_count(w); i++) {
+				const trim__intra *x = trim__workloads_intra(w, i);
+				trim__mapping m;
+				trim__mapping_init(&m, a);
+				for (int d = 0; d < TRIM_NDIMS; d++)
+					m.f[0][d] = x->bound[d];
+				int rc = trim__activity_compute(x, a, &m, &ws, &act);
+				if (rc || act.zero_macs != x->zero_macs || act.macs != x->macs)
+					ck_abort_msg("%s %s phase %d: rc %d (%s), zero MACs %lld vs %lld", nets[k], x->layer,
+					             x->phase, rc, trim_last_error(), (long long)act.zero_macs,
+					             (long long)x->zero_macs);
+				total++;
+			}
+			trim_workloads_free(w);
+		}
+		trim_network_free(net);
+	}
+	ck_assert_uint_gt(total, 800);
+	trim__act_ws_free(&ws);
+	trim_arch_free(a);
+}
+END_TEST
+
 Suite *activity_suite(void)
 {
 	Suite *s = suite_create("activity");
@@ -412,6 +458,7 @@ Suite *activity_suite(void)
 	tcase_add_test(tc, test_fig6_c);
 	tcase_add_test(tc, test_scope_errors);
 	tcase_add_test(tc, test_property_random);
+	tcase_add_test(tc, test_shipped_workloads);
 	suite_add_tcase(s, tc);
 	return s;
 }
