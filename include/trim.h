@@ -14,5 +14,6 @@
 #include "trim/fusion.h"
 #include "trim/mapping.h"
 #include "trim/eval.h"
+#include "trim/search.h"
 
 #endif

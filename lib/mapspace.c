@@ -418,3 +418,79 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 	}
 	return err;
 }
+
+/* ---- size of the distinct space ------------------------------------------------ */
+
+/* Number of distinct mappings (what the search generates), without
+ * enumerating them: a dynamic programme over the dims on the vector of
+ * "loops with bound > 1" per storage level, then, per bypass choice, the
+ * product of the order counts. */
+int trim__mapspace_distinct(const trim__mapspace *s, uint64_t *out)
+{
+	if (s->nord > 6)
+		return trim__error(TRIM_ERANGE, "mapspace: distinct size needs <= 6 storage levels");
+	size_t nstate = 1;
+	for (int k = 0; k < s->nord; k++)
+		nstate *= 9;
+	uint64_t *cur = calloc(nstate, sizeof *cur), *nxt = calloc(nstate, sizeof *nxt);
+	int rc = 0;
+	if (!cur || !nxt) {
+		rc = trim__error(TRIM_ENOMEM, "mapspace: out of memory");
+		goto out;
+	}
+	int pos[TRIM__MAX_LEVELS]; /* slot index of each storage level */
+	for (int k = 0; k < s->nord; k++)
+		for (int i = 0; i < s->nslots; i++)
+			if (s->slot[i] == s->ord_level[k])
+				pos[k] = i;
+	cur[0] = 1;
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		memset(nxt, 0, nstate * sizeof *nxt);
+		for (size_t st = 0; st < nstate; st++) {
+			if (!cur[st])
+				continue;
+			for (int64_t r = 0; r < s->nf[d]; r++) {
+				size_t add = 0, mul = 1;
+				for (int k = 0; k < s->nord; k++, mul *= 9)
+					if (s->fact[d][r * s->nslots + pos[k]] > 1)
+						add += mul;
+				if (__builtin_add_overflow(nxt[st + add], cur[st], &nxt[st + add])) {
+					rc = trim__error(TRIM_ERANGE, "mapspace: distinct size overflows");
+					goto out;
+				}
+			}
+		}
+		uint64_t *t = cur;
+		cur = nxt;
+		nxt = t;
+	}
+	uint64_t total = 0;
+	trim__mapping m;
+	trim__mapping_init(&m, s->a);
+	for (uint64_t b = 0; b < ((uint64_t)1 << s->nbyp); b++) {
+		set_keeps(s, b, &m);
+		int rel[TRIM__MAX_LEVELS];
+		for (int k = 0; k < s->nord; k++)
+			rel[k] = order_relevant(s, &m, s->ord_level[k]);
+		for (size_t st = 0; st < nstate; st++) {
+			if (!cur[st])
+				continue;
+			uint64_t p = cur[st];
+			size_t v = st;
+			for (int k = 0; k < s->nord; k++, v /= 9)
+				if (rel[k] && __builtin_mul_overflow(p, fact_u64((int)(v % 9)), &p)) {
+					rc = trim__error(TRIM_ERANGE, "mapspace: distinct size overflows");
+					goto out;
+				}
+			if (__builtin_add_overflow(total, p, &total)) {
+				rc = trim__error(TRIM_ERANGE, "mapspace: distinct size overflows");
+				goto out;
+			}
+		}
+	}
+	*out = total;
+out:
+	free(cur);
+	free(nxt);
+	return rc;
+}

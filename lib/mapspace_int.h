@@ -50,6 +50,9 @@ void trim__mapspace_free(trim__mapspace *s);
 int trim__mapspace_decode(const trim__mapspace *s, uint64_t index, trim__mapping *m);
 /* Mapping -> index; TRIM_ENOTFOUND if it is not in the space. */
 int trim__mapspace_encode(const trim__mapspace *s, const trim__mapping *m, uint64_t *index);
+/* Number of distinct mappings (= what the search generates), computed
+ * without enumeration; TRIM_ERANGE on overflow. */
+int trim__mapspace_distinct(const trim__mapspace *s, uint64_t *out);
 /* The representative of m's equivalence class (same activities). */
 void trim__mapspace_canonical(const trim__mapspace *s, trim__mapping *m);
 

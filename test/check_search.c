@@ -5,7 +5,9 @@
  */
 #include <check.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "mapspace_int.h"
 #include "tcase_util.h"
@@ -157,6 +159,9 @@ static void brute_vs_search(void (*mk)(struct trim_arch *, trim__intra *), int g
 	ck_assert_msg(r1.best_cost == best, "search %.17g, brute force %.17g", r1.best_cost, best);
 	ck_assert_uint_eq(r1.best_index, best_idx);
 	ck_assert_uint_eq(r1.generated, classes);
+	uint64_t dn = 0;
+	ck_assert_int_eq(trim__mapspace_distinct(&s, &dn), 0);
+	ck_assert_uint_eq(dn, classes); /* counted without enumeration */
 	ck_assert_uint_eq(r1.valid, valid);
 	ck_assert_uint_eq(r1.evaluated, valid);
 	ck_assert_uint_lt(r1.valid, r1.generated); /* the capacities cut something */
@@ -194,6 +199,51 @@ END_TEST
 START_TEST(test_search_conv_energy) { brute_vs_search(case_conv, TRIM__GOAL_ENERGY); }
 END_TEST
 
+
+/* `trim map` on a tiny network: the same bytes for 1 and 2 threads, the
+ * counts, the refusal of a huge mapspace. */
+static char *capture(const char *args, int *status)
+{
+	const char *cli = getenv("TRIM_CLI");
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "%s %s 2>/dev/null", cli ? cli : "build/bin/trim", args);
+	FILE *p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	size_t cap = 1 << 20;
+	char *buf = malloc(cap);
+	ck_assert_ptr_nonnull(buf);
+	size_t n = fread(buf, 1, cap - 1, p);
+	buf[n] = 0;
+	int st = pclose(p);
+	*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return buf;
+}
+
+#define TINY "map test/data/networks/tiny.yaml test/data/arch/tiny.yaml --layer conv1 --format json "
+
+START_TEST(test_map_cli)
+{
+	int st;
+	char *one = capture(TINY "--goal edp --threads 1", &st);
+	ck_assert_msg(st == 0, "%s", one);
+	char *two = capture(TINY "--goal edp --threads 2", &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_msg(strcmp(one, two) == 0, "1 and 2 threads differ");
+	ck_assert_ptr_nonnull(strstr(one, "\"counts\": {\"evaluated\": 26617, \"generated\": 37801"));
+	ck_assert_ptr_nonnull(strstr(one, "\"mapspace\": {\"distinct\": 37801, \"raw\": 3023308800}"));
+	ck_assert_ptr_nonnull(strstr(one, "\"pe_utilization\": "));
+	ck_assert_ptr_nonnull(strstr(one, "\"mapping\": \"schema_version: 1"));
+	free(one);
+	free(two);
+	char *big = capture("map models/networks/alexnet-cifar.yaml models/arch/eyeriss.yaml --layer conv1", &st);
+	ck_assert_int_eq(st, 2);
+	free(big);
+	big = capture("map test/data/networks/tiny.yaml test/data/arch/tiny.yaml --layer conv9", &st);
+	ck_assert_int_eq(st, 2);
+	free(big);
+}
+END_TEST
+
 Suite *search_suite(void)
 {
 	Suite *s = suite_create("search");
@@ -204,6 +254,7 @@ Suite *search_suite(void)
 	tcase_add_test(tc, test_search_fc_edp);
 	tcase_add_test(tc, test_search_conv_delay);
 	tcase_add_test(tc, test_search_conv_energy);
+	tcase_add_test(tc, test_map_cli);
 	suite_add_tcase(s, tc);
 	return s;
 }

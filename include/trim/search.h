@@ -1,0 +1,65 @@
+/*
+ * trim/search.h - the mapping constructor and exhaustive search for one
+ * intra-layer workload on one architecture (TRIM's mapper).
+ *
+ * The mapspace has a canonical order: every mapping is named by a 64-bit
+ * index (docs/model.md, "Mapspace and search"). The search enumerates one
+ * mapping per class of orders with identical activities, cuts every order
+ * below factors and bypass choices that do not fit, evaluates the rest and
+ * keeps the smallest (cost, index): the result is the same for any number
+ * of threads.
+ *
+ * Use: create, set options, trim_search_size (before a long run), run, then
+ * read the counts, the best mapping and the report.
+ * Ownership: a trim_search belongs to the caller (trim_search_free, NULL
+ * accepted); it copies what it needs from the workloads and the arch.
+ * Thread safety: one trim_search per caller thread; run uses OpenMP threads
+ * internally (TRIM_SEARCH_THREADS).
+ */
+#ifndef TRIM_SEARCH_H
+#define TRIM_SEARCH_H
+
+#include "trim/arch.h"
+#include "trim/common.h"
+#include "trim/energy.h"
+#include "trim/mapping.h"
+#include "trim/workload.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct trim_search trim_search;
+
+/** Search options (trim_search_set_int). */
+enum trim_search_option {
+	TRIM_SEARCH_GOAL = 0,    /**< TRIM_GOAL_ENERGY (default), _DELAY or _EDP */
+	TRIM_SEARCH_THREADS = 1  /**< OpenMP threads, >= 1 (default 1) */
+};
+enum trim_goal { TRIM_GOAL_ENERGY = 0, TRIM_GOAL_DELAY = 1, TRIM_GOAL_EDP = 2 };
+
+/** table NULL: the architecture's technology (trim_energy_load_for_arch). */
+TRIM_API int trim_search_create(trim_search **out, const trim_workloads *w, size_t i,
+                                const trim_arch *arch, const trim_energy *table);
+TRIM_API void trim_search_free(trim_search *s);
+TRIM_API int trim_search_set_int(trim_search *s, int option, int64_t value);
+/** Raw mapspace size (every index), as a double; -1 on error. */
+TRIM_API double trim_search_size(const trim_search *s);
+/** Distinct mappings (one per class of equivalent orders: what the search
+ * generates), computed without enumerating them; -1 on error. */
+TRIM_API double trim_search_distinct(const trim_search *s);
+TRIM_API int trim_search_run(trim_search *s);
+/** out[0..3] = generated, valid, evaluated, unsupported (n >= 4). */
+TRIM_API int trim_search_counts(const trim_search *s, int64_t *out, size_t n);
+/** A copy of the best mapping (TRIM_ENOTFOUND if no mapping fits). */
+TRIM_API int trim_search_best(const trim_search *s, trim_mapping **out);
+/** Index of the best mapping in the canonical order. */
+TRIM_API uint64_t trim_search_best_index(const trim_search *s);
+/** TRIM_FORMAT_JSON: {"best": {cycles, energy_pj, edp, pe_utilization,
+ * mapping, ...}, "counts": {...}, "mapspace": {...}}; or TRIM_FORMAT_TABLE. */
+TRIM_API int trim_search_report(const trim_search *s, int format, char **out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

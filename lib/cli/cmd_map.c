@@ -1,0 +1,121 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static const char usage_map[] =
+	"trim map NETWORK.yaml ARCH.yaml --layer NAME --phase FW|BW|WG [--goal energy|delay|edp]\n"
+	"         [--threads N] [--mode inference|training] [--batch N] [--table FILE]\n"
+	"         [--max-mappings N] [--format table|json]";
+
+// trim-cli: map: exhaustive search of the best mapping of one workload (small mapspaces)
+int trim_cli_map(int argc, char **argv)
+{
+	const char *files[2] = {NULL, NULL}, *layer = NULL, *table = NULL;
+	int format = TRIM_FORMAT_TABLE, phase = TRIM_PHASE_FW, mode = TRIM_MODE_DEFAULT, nf = 0;
+	int64_t batch = 0, threads = 1, goal = TRIM_GOAL_ENERGY, maxmap = 20000000;
+	for (int i = 1; i < argc; i++) {
+		const char *o = argv[i];
+		if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+			printf("usage: %s\n\nEnumerates the mapspace of one intra-layer workload (every factorisation,\n"
+			       "loop orders up to equivalence, bypass), cuts what does not fit, evaluates\n"
+			       "the rest and prints the best mapping (ties: smallest index; identical for\n"
+			       "any --threads). No bound pruning yet: the search refuses mapspaces of more\n"
+			       "than --max-mappings distinct mappings (default 20000000).\n", usage_map);
+			return 0;
+		}
+		if (o[0] == '-' && o[1]) {
+			if (i + 1 >= argc)
+				return trim_cli_usage("map", usage_map, "%s needs a value", o);
+			const char *v = argv[++i];
+			if (!strcmp(o, "--layer"))
+				layer = v;
+			else if (!strcmp(o, "--table"))
+				table = v;
+			else if (!strcmp(o, "--format")) {
+				if (trim_cli_format("map", usage_map, v, 0, &format))
+					return TRIM_CLI_EXIT_USAGE;
+			} else if (!strcmp(o, "--phase")) {
+				phase = !strcmp(v, "FW") ? TRIM_PHASE_FW : !strcmp(v, "BW") ? TRIM_PHASE_BW
+				        : !strcmp(v, "WG") ? TRIM_PHASE_WG : -1;
+				if (phase < 0)
+					return trim_cli_usage("map", usage_map, "--phase takes FW, BW or WG; got '%s'", v);
+			} else if (!strcmp(o, "--goal")) {
+				goal = !strcmp(v, "energy") ? TRIM_GOAL_ENERGY : !strcmp(v, "delay") ? TRIM_GOAL_DELAY
+				       : !strcmp(v, "edp") ? TRIM_GOAL_EDP : -1;
+				if (goal < 0)
+					return trim_cli_usage("map", usage_map, "--goal takes energy, delay or edp; got '%s'", v);
+			} else if (!strcmp(o, "--mode")) {
+				mode = !strcmp(v, "inference") ? TRIM_MODE_INFERENCE
+				       : !strcmp(v, "training") ? TRIM_MODE_TRAINING : -2;
+				if (mode == -2)
+					return trim_cli_usage("map", usage_map, "--mode takes inference or training; got '%s'", v);
+			} else if (!strcmp(o, "--batch")) {
+				if (trim_cli_int("map", usage_map, "--batch", v, 1, 1 << 20, &batch))
+					return TRIM_CLI_EXIT_USAGE;
+			} else if (!strcmp(o, "--threads")) {
+				if (trim_cli_int("map", usage_map, "--threads", v, 1, 1024, &threads))
+					return TRIM_CLI_EXIT_USAGE;
+			} else if (!strcmp(o, "--max-mappings")) {
+				if (trim_cli_int("map", usage_map, "--max-mappings", v, 1, INT64_MAX, &maxmap))
+					return TRIM_CLI_EXIT_USAGE;
+			} else
+				return trim_cli_usage("map", usage_map, "unknown option '%s'", o);
+		} else if (nf < 2) {
+			files[nf++] = o;
+		} else {
+			return trim_cli_usage("map", usage_map, "unexpected argument '%s'", o);
+		}
+	}
+	if (nf < 2)
+		return trim_cli_usage("map", usage_map, "a network and an architecture are needed");
+	if (!layer)
+		return trim_cli_usage("map", usage_map, "--layer is needed");
+	if (mode == TRIM_MODE_DEFAULT && phase != TRIM_PHASE_FW)
+		mode = TRIM_MODE_TRAINING;
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_arch *a = NULL;
+	trim_energy *t = NULL;
+	trim_search *s = NULL;
+	char *text = NULL;
+	size_t idx = 0;
+	int refused = 0;
+	int rc = trim_network_load(&net, files[0]);
+	if (!rc)
+		rc = trim_workloads_create(&w, net, mode, batch, 0);
+	if (!rc)
+		rc = trim_workloads_find(w, layer, phase, &idx);
+	if (!rc)
+		rc = trim_arch_load(&a, files[1]);
+	if (!rc && table)
+		rc = trim_energy_load(&t, table);
+	if (!rc)
+		rc = trim_search_create(&s, w, idx, a, t);
+	if (!rc && (rc = trim_search_set_int(s, TRIM_SEARCH_GOAL, goal)) == 0)
+		rc = trim_search_set_int(s, TRIM_SEARCH_THREADS, threads);
+	if (!rc) {
+		double size = trim_search_size(s), distinct = trim_search_distinct(s);
+		fprintf(stderr, "trim map: %s %s: mapspace of %.0f raw mappings, %.0f distinct\n", layer,
+		        trim_phase_name(phase), size, distinct);
+		if (distinct < 0 || distinct > (double)maxmap) {
+			fprintf(stderr, "trim map: more than --max-mappings %lld distinct mappings: refused (the "
+			        "search has no bound pruning yet)\n", (long long)maxmap);
+			refused = 1;
+		}
+	}
+	if (!rc && !refused)
+		rc = trim_search_run(s);
+	if (!rc && !refused)
+		rc = trim_search_report(s, format, &text);
+	trim_search_free(s);
+	trim_energy_free(t);
+	trim_arch_free(a);
+	trim_workloads_free(w);
+	trim_network_free(net);
+	if (refused)
+		return TRIM_CLI_EXIT_USAGE;
+	if (rc)
+		return trim_cli_fail(rc);
+	return trim_cli_print(text);
+}

@@ -1,0 +1,204 @@
+/*
+ * Public face of the mapspace search (lib/mapspace.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "energy_int.h"
+#include "mapspace_int.h"
+#include "trim/search.h"
+
+struct trim_search {
+	trim__intra w;
+	struct trim_arch arch;
+	trim__level_cost costs[TRIM__MAX_LEVELS];
+	trim__mapspace space;
+	int goal, threads, ran;
+	trim__search_result res;
+};
+
+int trim_search_create(trim_search **out, const trim_workloads *w, size_t i, const trim_arch *arch,
+                       const trim_energy *table)
+{
+	if (!out || !w || !arch)
+		return trim__error(TRIM_EINVAL, "trim_search_create: NULL argument");
+	*out = NULL;
+	trim_energy *own = NULL;
+	trim_search *s = NULL;
+	int rc = 0;
+	const trim__intra *x = trim__workloads_intra(w, i);
+	if (!x) {
+		rc = trim__error(TRIM_ENOTFOUND, "trim_search_create: no intra workload %zu", i);
+		goto out;
+	}
+	if (arch->nlevels > TRIM__MAX_LEVELS) {
+		rc = trim__error(TRIM_EINVAL, "trim_search_create: too many levels");
+		goto out;
+	}
+	if (!table) {
+		if ((rc = trim_energy_load_for_arch(&own, arch)))
+			goto out;
+		table = own;
+	}
+	s = trim__calloc(1, sizeof *s);
+	if (!s) {
+		rc = TRIM_ENOMEM;
+		goto out;
+	}
+	s->w = *x;
+	s->arch = *arch;
+	s->arch.file = NULL;
+	s->threads = 1;
+	if ((rc = trim__arch_costs(&s->arch, table, s->costs)))
+		goto out;
+	if ((rc = trim__mapspace_init(&s->space, &s->w, &s->arch)))
+		goto out;
+	*out = s;
+	s = NULL;
+out:
+	if (s)
+		trim__mapspace_free(&s->space);
+	free(s);
+	trim_energy_free(own);
+	return rc;
+}
+
+void trim_search_free(trim_search *s)
+{
+	if (!s)
+		return;
+	trim__mapspace_free(&s->space);
+	free(s);
+}
+
+int trim_search_set_int(trim_search *s, int option, int64_t value)
+{
+	if (!s)
+		return trim__error(TRIM_EINVAL, "trim_search_set_int: NULL search");
+	switch (option) {
+	case TRIM_SEARCH_GOAL:
+		if (value < TRIM_GOAL_ENERGY || value > TRIM_GOAL_EDP)
+			return trim__error(TRIM_ERANGE, "trim_search_set_int: goal %lld (energy 0, delay 1, edp 2)",
+			                   (long long)value);
+		s->goal = (int)value;
+		return 0;
+	case TRIM_SEARCH_THREADS:
+		if (value < 1 || value > 1024)
+			return trim__error(TRIM_ERANGE, "trim_search_set_int: threads %lld (1..1024)", (long long)value);
+		s->threads = (int)value;
+		return 0;
+	default:
+		return trim__error(TRIM_EINVAL, "trim_search_set_int: unknown option %d", option);
+	}
+}
+
+double trim_search_size(const trim_search *s) { return s ? (double)s->space.size : -1; }
+
+double trim_search_distinct(const trim_search *s)
+{
+	uint64_t n = 0;
+	if (!s || trim__mapspace_distinct(&s->space, &n))
+		return -1;
+	return (double)n;
+}
+
+int trim_search_run(trim_search *s)
+{
+	if (!s)
+		return trim__error(TRIM_EINVAL, "trim_search_run: NULL search");
+	int rc = trim__search(&s->space, s->costs, s->goal, s->threads, &s->res);
+	s->ran = rc == 0;
+	return rc;
+}
+
+int trim_search_counts(const trim_search *s, int64_t *out, size_t n)
+{
+	if (!s || !out || n < 4)
+		return trim__error(TRIM_EINVAL, "trim_search_counts: NULL argument or n < 4");
+	out[0] = (int64_t)s->res.generated;
+	out[1] = (int64_t)s->res.valid;
+	out[2] = (int64_t)s->res.evaluated;
+	out[3] = (int64_t)s->res.unsupported;
+	return 0;
+}
+
+int trim_search_best(const trim_search *s, trim_mapping **out)
+{
+	if (!s || !out)
+		return trim__error(TRIM_EINVAL, "trim_search_best: NULL argument");
+	*out = NULL;
+	if (!s->ran || !s->res.found)
+		return trim__error(TRIM_ENOTFOUND, "trim_search_best: %s", s->ran ? "no mapping fits" : "not run");
+	return trim_mapping_clone(out, &s->res.best);
+}
+
+uint64_t trim_search_best_index(const trim_search *s)
+{
+	return s && s->ran && s->res.found ? s->res.best_index : UINT64_MAX;
+}
+
+static const char *const goal_names[] = {"energy", "delay", "edp"};
+
+int trim_search_report(const trim_search *s, int format, char **out)
+{
+	if (!s || !out)
+		return trim__error(TRIM_EINVAL, "trim_search_report: NULL argument");
+	*out = NULL;
+	if (!s->ran)
+		return trim__error(TRIM_EINVAL, "trim_search_report: the search has not run");
+	const trim__search_result *r = &s->res;
+	trim__sb sb;
+	trim__sb_init(&sb);
+	if (format == TRIM_FORMAT_JSON) {
+		trim__sb_puts(&sb, "{\"best\": ");
+		if (r->found) {
+			const trim__eval *e = &r->best_eval;
+			trim__sb_puts(&sb, "{\"cycles\": ");
+			trim__sb_json_double(&sb, e->cycles);
+			trim__sb_puts(&sb, ", \"edp\": ");
+			trim__sb_json_double(&sb, e->cycles * e->energy_pj);
+			trim__sb_puts(&sb, ", \"energy_pj\": ");
+			trim__sb_json_double(&sb, e->energy_pj);
+			trim__sb_puts(&sb, ", \"evaluation\": ");
+			trim__eval_json(e, &s->arch, &r->best, &sb);
+			trim__sb_printf(&sb, ", \"index\": %llu, \"mapping\": ", (unsigned long long)r->best_index);
+			trim__sb yb;
+			trim__sb_init(&yb);
+			trim__mapping_yaml(&r->best, &yb);
+			trim__sb_json_str(&sb, yb.buf ? yb.buf : "");
+			trim__sb_free(&yb);
+			trim__sb_puts(&sb, ", \"pe_utilization\": ");
+			trim__sb_json_double(&sb, e->pe_util);
+			trim__sb_puts(&sb, "}");
+		} else {
+			trim__sb_puts(&sb, "null");
+		}
+		trim__sb_printf(&sb, ", \"counts\": {\"evaluated\": %llu, \"generated\": %llu, \"unsupported\": %llu, \"valid\": %llu}",
+		                (unsigned long long)r->evaluated, (unsigned long long)r->generated,
+		                (unsigned long long)r->unsupported, (unsigned long long)r->valid);
+		trim__sb_printf(&sb, ", \"goal\": \"%s\", \"mapspace\": {\"distinct\": %llu, \"raw\": %llu}}\n",
+		                goal_names[s->goal], (unsigned long long)r->generated,
+		                (unsigned long long)s->space.size);
+	} else if (format == TRIM_FORMAT_TABLE) {
+		trim__sb_printf(&sb, "mapspace: %llu raw mappings; %llu distinct generated, %llu valid, %llu evaluated",
+		                (unsigned long long)s->space.size, (unsigned long long)r->generated,
+		                (unsigned long long)r->valid, (unsigned long long)r->evaluated);
+		if (r->unsupported)
+			trim__sb_printf(&sb, ", %llu outside the analytic model", (unsigned long long)r->unsupported);
+		trim__sb_printf(&sb, "\ngoal: %s\n", goal_names[s->goal]);
+		if (!r->found) {
+			trim__sb_puts(&sb, "no mapping fits\n");
+		} else {
+			const trim__eval *e = &r->best_eval;
+			trim__sb_printf(&sb, "best: index %llu, cycles %.6g (bottleneck %s), energy %.6g pJ, EDP %.6g, PE utilization %.4g\n\n",
+			                (unsigned long long)r->best_index, e->cycles,
+			                s->arch.lv[e->bottleneck].name, e->energy_pj, e->cycles * e->energy_pj,
+			                e->pe_util);
+			trim__mapping_loopnest(&r->best, &s->w, &sb);
+		}
+	} else {
+		trim__sb_free(&sb);
+		return trim__error(TRIM_EINVAL, "trim_search_report: format must be table or json");
+	}
+	return trim__sb_take(&sb, out);
+}
