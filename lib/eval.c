@@ -6,6 +6,7 @@
 
 #include "energy_int.h"
 #include "eval_int.h"
+#include "netcost_int.h"
 
 static const char *const slot_key[3] = {"input", "weight", "output"};
 
@@ -165,6 +166,21 @@ struct trim_eval {
 	trim__intra w;
 };
 
+int trim__eval_reserved(const trim_workloads *w, size_t i, const struct trim_arch *a,
+                        int64_t *reserved)
+{
+	trim__cache_plan plan;
+	for (int l = 0; l < TRIM__MAX_LEVELS; l++)
+		reserved[l] = 0;
+	int rc = trim__cache_plan_make(&plan, w, a, TRIM__CACHE_ONCHIP_FRACTION);
+	if (rc)
+		return rc;
+	if (plan.glb > 0 && plan.glb < TRIM__MAX_LEVELS && i < plan.nintra)
+		reserved[plan.glb] = plan.reserved[i];
+	trim__cache_plan_free(&plan);
+	return 0;
+}
+
 int trim_eval_mapping(trim_eval **out, const trim_workloads *w, size_t i, const trim_arch *arch,
                       const trim_energy *table, const trim_mapping *m)
 {
@@ -181,7 +197,10 @@ int trim_eval_mapping(trim_eval **out, const trim_workloads *w, size_t i, const 
 		rc = trim__error(TRIM_ENOTFOUND, "trim_eval_mapping: no intra workload %zu", i);
 		goto out;
 	}
-	if ((rc = trim__mapping_check(m, x, arch)))
+	int64_t reserved[TRIM__MAX_LEVELS];
+	if ((rc = trim__eval_reserved(w, i, arch, reserved)))
+		goto out;
+	if ((rc = trim__mapping_check_reserved(m, x, arch, reserved)))
 		goto out;
 	if (!table) {
 		if ((rc = trim_energy_load_for_arch(&own, arch)))

@@ -38,6 +38,13 @@ void trim__eval_ws_free(trim__eval_ws *ws);
 int trim__eval_run(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,
                    const trim__mapping *m, trim__eval_ws *ws, trim__eval *out);
 
+/* Bytes per level that cached intermediate activations take while intra
+ * workload i of w runs (docs/model.md, "Network evaluation": greedy
+ * on-chip placement within TRIM__CACHE_ONCHIP_FRACTION of the buffer). */
+#define TRIM__CACHE_ONCHIP_FRACTION 0.5
+int trim__eval_reserved(const trim_workloads *w, size_t i, const struct trim_arch *a,
+                        int64_t *reserved);
+
 /* JSON object of an evaluation (sorted keys, doubles as %.17g). */
 void trim__eval_json(const trim__eval *e, const struct trim_arch *a, const trim__mapping *m,
                      trim__sb *sb);

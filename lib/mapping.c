@@ -202,7 +202,8 @@ int trim__mapping_check_shape(const trim__mapping *m, const trim__intra *w,
 	return 0;
 }
 
-int trim__mapping_check(const trim__mapping *m, const trim__intra *w, const struct trim_arch *a)
+int trim__mapping_check_reserved(const trim__mapping *m, const trim__intra *w,
+                                 const struct trim_arch *a, const int64_t *reserved)
 {
 	int rc = trim__mapping_check_shape(m, w, a);
 	if (rc)
@@ -212,7 +213,7 @@ int trim__mapping_check(const trim__mapping *m, const trim__intra *w, const stru
 		if (L->type != TRIM__LVL_STORAGE || L->capacity_bytes <= 0)
 			continue;
 		int64_t bits = L->word_bits > 0 ? L->word_bits : (a->word_bits > 0 ? a->word_bits : 16);
-		int64_t mult = L->double_buffer ? 2 : 1, total = 0;
+		int64_t mult = L->double_buffer ? 2 : 1, total = 0, res = reserved ? reserved[l] : 0;
 		for (int s = 0; s < 3; s++) {
 			if (!m->keep[l][s] || !w->t[s].present)
 				continue;
@@ -225,12 +226,22 @@ int trim__mapping_check(const trim__mapping *m, const trim__intra *w, const stru
 			}
 			total += bytes;
 		}
-		if (!L->partitioned && total > L->capacity_bytes)
+		if ((!L->partitioned || res > 0) && total + res > L->capacity_bytes) {
+			if (res > 0)
+				return trim__error(TRIM_ENOFIT, "mapping: level %s: the tiles need %lld bytes%s, the capacity is %lld of which %lld hold cached activations",
+				                   m->name[l], (long long)total, mult > 1 ? " (double-buffered)" : "",
+				                   (long long)L->capacity_bytes, (long long)res);
 			return trim__error(TRIM_ENOFIT, "mapping: level %s: the tiles need %lld bytes%s, the capacity is %lld",
 			                   m->name[l], (long long)total, mult > 1 ? " (double-buffered)" : "",
 			                   (long long)L->capacity_bytes);
+		}
 	}
 	return 0;
+}
+
+int trim__mapping_check(const trim__mapping *m, const trim__intra *w, const struct trim_arch *a)
+{
+	return trim__mapping_check_reserved(m, w, a, NULL);
 }
 
 /* ---- printing ------------------------------------------------------------ */

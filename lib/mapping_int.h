@@ -55,6 +55,11 @@ int trim__mapping_set_order_str(trim__mapping *m, int level, const char *order);
  * double buffering). Returns 0 or a negative code with a message.
  */
 int trim__mapping_check(const trim__mapping *m, const trim__intra *w, const struct trim_arch *a);
+/* The same with reserved[l] bytes of level l's capacity taken by cached
+ * intermediate activations (training; lib/netcost.c's cache plan). NULL:
+ * nothing reserved. */
+int trim__mapping_check_reserved(const trim__mapping *m, const trim__intra *w,
+                                 const struct trim_arch *a, const int64_t *reserved);
 /* The same without the capacity check (structure only). */
 int trim__mapping_check_shape(const trim__mapping *m, const trim__intra *w,
                               const struct trim_arch *a);

@@ -366,7 +366,7 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 				loc.generated += p.total;
 				/* capacity and fan-out depend on factors and bypass only:
 				 * a misfit cuts every order below it */
-				if (!fits || trim__mapping_check(&m, s->w, s->a))
+				if (!fits || trim__mapping_check_reserved(&m, s->w, s->a, s->reserved))
 					continue;
 				loc.valid += p.total;
 				for (uint64_t oc = 0; oc < p.total; oc++) {

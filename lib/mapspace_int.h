@@ -41,6 +41,7 @@ typedef struct {
 	uint64_t nperm;                     /* n! */
 	uint64_t nfact;                     /* product of nf */
 	uint64_t size;                      /* raw index count */
+	int64_t reserved[TRIM__MAX_LEVELS]; /* bytes taken by cached activations (set by the caller) */
 } trim__mapspace;
 
 int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct trim_arch *a);

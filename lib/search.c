@@ -53,6 +53,8 @@ int trim_search_create(trim_search **out, const trim_workloads *w, size_t i, con
 		goto out;
 	if ((rc = trim__mapspace_init(&s->space, &s->w, &s->arch)))
 		goto out;
+	if ((rc = trim__eval_reserved(w, i, &s->arch, s->space.reserved)))
+		goto out;
 	*out = s;
 	s = NULL;
 out:

@@ -244,6 +244,21 @@ START_TEST(test_eval_api)
 	ck_assert_msg(strstr(trim_last_error(), "RF: the input tile needs 30 bytes") != NULL, "%s", trim_last_error());
 	ck_assert_ptr_null(e);
 	trim_mapping_free(m);
+	trim_workloads_free(w);
+	/* in training, the mapper sees the buffer minus the cached activations
+	 * live while the workload runs (lib/netcost.c's plan) */
+	ck_assert_int_eq(trim_workloads_create(&w, net, TRIM_MODE_TRAINING, 0, 0), 0);
+	int64_t reserved[TRIM__MAX_LEVELS], most = 0;
+	for (size_t i = 0; i < trim_workloads_intra_count(w); i++) {
+		ck_assert_int_eq(trim__eval_reserved(w, i, a, reserved), 0);
+		ck_assert(reserved[1] <= a->lv[1].capacity_bytes / 2);
+		for (int l = 0; l < a->nlevels; l++)
+			if (l != 1)
+				ck_assert_int_eq(reserved[l], 0);
+		if (reserved[1] > most)
+			most = reserved[1];
+	}
+	ck_assert_int_gt(most, 0);
 	trim_arch_free(a);
 	trim_workloads_free(w);
 	trim_network_free(net);

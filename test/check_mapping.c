@@ -93,6 +93,13 @@ START_TEST(test_validate)
 	EXPECT_ERR(trim__mapping_check(&m, &w, &a), TRIM_ENOFIT, "need 304 bytes, the capacity is 303");
 	a.lv[GLB].capacity_bytes = 304;
 	ck_assert_int_eq(trim__mapping_check(&m, &w, &a), 0);
+	/* cached intermediate activations take part of the buffer (training) */
+	int64_t reserved[TRIM__MAX_LEVELS] = {0};
+	reserved[GLB] = 1;
+	EXPECT_ERR(trim__mapping_check_reserved(&m, &w, &a, reserved), TRIM_ENOFIT,
+	           "need 304 bytes, the capacity is 304 of which 1 hold cached activations");
+	reserved[GLB] = 0;
+	ck_assert_int_eq(trim__mapping_check_reserved(&m, &w, &a, reserved), 0);
 	a.lv[GLB].double_buffer = 1;
 	EXPECT_ERR(trim__mapping_check(&m, &w, &a), TRIM_ENOFIT, "608 bytes (double-buffered)");
 	a.lv[GLB].double_buffer = 0;
