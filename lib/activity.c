@@ -184,6 +184,10 @@ static int64_t ax_overlap(const axis_t *ax, int64_t delta)
 {
 	if (delta == 0)
 		return ax->size;
+	if (ax->nt == 1) { /* {c*i : i < n}: closed form */
+		int64_t c = ax->coef[0], d = delta < 0 ? -delta : delta;
+		return d % c ? 0 : (ax->n[0] - d / c > 0 ? ax->n[0] - d / c : 0);
+	}
 	if (delta >= ax->span || -delta >= ax->span)
 		return 0;
 	int64_t n = 0;
@@ -228,6 +232,39 @@ static int spatial_step(const sctx *c, const int64_t *delta, int first, sstat *s
 	cur[0] = (trip){c->kirr, first ? 0 : c->kirr, 1};
 	for (int a = 0; a < c->nax; a++) {
 		const axis_t *ax = &c->ax[a];
+		if (ax->nt == 1) {
+			/* one term: the ports' tiles are disjoint (a port's stride in the
+			 * index is at least the tile's extent), so every element is held by
+			 * at most one port: P*ov elements with (1, 1), P*(n - ov) with (1, 0) */
+			int64_t p = c->P[ax->dim[0]], ov = first ? 0 : ax_overlap(ax, delta[a]);
+			trip *nx = (trip *)ws_get(c->ws, 5, 3 * (2 * ncur + 1));
+			if (!nx)
+				return TRIM_ENOMEM;
+			cur = (trip *)c->ws->buf[4];
+			size_t k = 0;
+			for (size_t i = 0; i < ncur; i++) {
+				if (ov > 0)
+					nx[k++] = (trip){cur[i].p, cur[i].q, cur[i].n * p * ov};
+				if (ax->n[0] - ov > 0)
+					nx[k++] = (trip){cur[i].p, 0, cur[i].n * p * (ax->n[0] - ov)};
+			}
+			qsort(nx, k, sizeof *nx, trip_cmp);
+			size_t m = 0;
+			for (size_t i = 0; i < k; i++) {
+				if (m && nx[m - 1].p == nx[i].p && nx[m - 1].q == nx[i].q)
+					nx[m - 1].n += nx[i].n;
+				else
+					nx[m++] = nx[i];
+			}
+			trip *dst = (trip *)ws_get(c->ws, 4, 3 * (m ? m : 1));
+			if (!dst)
+				return TRIM_ENOMEM;
+			nx = (trip *)c->ws->buf[5];
+			memcpy(dst, nx, m * sizeof *nx);
+			cur = dst;
+			ncur = m;
+			continue;
+		}
 		/* offsets of the ports along this axis */
 		int64_t p0 = ax->nt > 0 ? c->P[ax->dim[0]] : 1, p1 = ax->nt > 1 ? c->P[ax->dim[1]] : 1;
 		int64_t s0 = ax->nt > 0 ? ax->coef[0] * c->in[ax->dim[0]] : 0;
@@ -422,7 +459,8 @@ int trim__activity_compute(const trim__intra *w, const struct trim_arch *arch,
 				x->n[0] = ext[C][x->dim[0]];
 				x->n[1] = x->nt > 1 ? ext[C][x->dim[1]] : 1;
 				x->span = x->coef[0] * (x->n[0] - 1) + (x->nt > 1 ? x->coef[1] * (x->n[1] - 1) : 0) + 1;
-				tot += (size_t)x->span;
+				if (x->nt > 1)
+					tot += (size_t)x->span;
 			}
 			int64_t *bits = ws_get(ws, 0, tot);
 			if (!bits)
@@ -430,6 +468,11 @@ int trim__activity_compute(const trim__intra *w, const struct trim_arch *arch,
 			memset(bits, 0, tot * sizeof *bits);
 			for (int a = 0; a < nax; a++) {
 				axis_t *x = &ax[a];
+				if (x->nt == 1) { /* closed forms: no bitmap */
+					x->bits = NULL;
+					x->size = x->n[0];
+					continue;
+				}
 				x->bits = bits;
 				bits += x->span;
 				for (int64_t u = 0; u < x->n[0]; u++)

@@ -115,8 +115,17 @@ static int rand_workload(uint64_t *st, trim__intra *w)
 		int ok = w->macs <= 2500;
 		for (int t = 0; t < 3; t++)
 			ok &= w->t[t].elems <= 1500;
-		if (ok)
-			return 0;
+		if (!ok)
+			continue;
+		/* u*e + d*r with a kernel of 1 is also writable as the single term u*e:
+		 * exercise single-term indices with coefficients > 1 */
+		for (int t = 0; t < 3; t++)
+			for (int a = 0; a < w->t[t].ndims; a++) {
+				trim__iexpr *e = &w->t[t].idx[a];
+				if (e->nterms == 2 && w->bound[e->dim[1]] == 1 && tu_range(st, 0, 1))
+					e->nterms = 1;
+			}
+		return 0;
 	}
 }
 
