@@ -369,6 +369,7 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 				if (!fits || trim__mapping_check_reserved(&m, s->w, s->a, s->reserved))
 					continue;
 				loc.valid += p.total;
+				const uint64_t base = (fc << s->nbyp) | b; /* index without the orders */
 				for (uint64_t oc = 0; oc < p.total; oc++) {
 					uint64_t r = oc;
 					for (int k = s->nord - 1; k >= 0; k--) {
@@ -385,8 +386,9 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 						break;
 					}
 					loc.evaluated++;
-					uint64_t idx = 0;
-					trim__mapspace_encode(s, &m, &idx);
+					uint64_t idx = base;
+					for (int k = 0; k < s->nord; k++)
+						idx = idx * s->nperm + order_code(s, &m, s->ord_level[k]);
 					double c = cost_of(&ev, goal);
 					if (better(c, idx, loc.best_cost, loc.best_index, loc.found)) {
 						loc.found = 1;
