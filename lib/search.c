@@ -6,6 +6,7 @@
 
 #include "energy_int.h"
 #include "mapspace_int.h"
+#include "search_int.h"
 #include "trim/search.h"
 
 struct trim_search {
@@ -204,3 +205,11 @@ int trim_search_report(const trim_search *s, int format, char **out)
 	}
 	return trim__sb_take(&sb, out);
 }
+
+/* Internal views for the network evaluator (lib/neteval.c). */
+const trim__search_result *trim__search_result_of(const trim_search *s)
+{
+	return s && s->ran ? &s->res : NULL;
+}
+
+const trim__level_cost *trim__search_costs(const trim_search *s) { return s ? s->costs : NULL; }
