@@ -181,6 +181,21 @@ int trim__eval_reserved(const trim_workloads *w, size_t i, const struct trim_arc
 	return 0;
 }
 
+int trim_mapping_check(const trim_mapping *m, const trim_workloads *w, size_t i,
+                       const trim_arch *arch)
+{
+	if (!m || !w || !arch)
+		return trim__error(TRIM_EINVAL, "trim_mapping_check: NULL argument");
+	const trim__intra *x = trim__workloads_intra(w, i);
+	if (!x)
+		return trim__error(TRIM_ENOTFOUND, "trim_mapping_check: no intra workload %zu", i);
+	int64_t reserved[TRIM__MAX_LEVELS];
+	int rc = trim__eval_reserved(w, i, arch, reserved);
+	if (rc)
+		return rc;
+	return trim__mapping_check_reserved(m, x, arch, reserved);
+}
+
 int trim_eval_mapping(trim_eval **out, const trim_workloads *w, size_t i, const trim_arch *arch,
                       const trim_energy *table, const trim_mapping *m)
 {

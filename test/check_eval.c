@@ -209,6 +209,11 @@ START_TEST(test_eval_api)
 	ck_assert_int_eq(trim_workloads_find(w, "conv1", TRIM_PHASE_FW, &idx), 0);
 	ck_assert_int_eq(trim_arch_load(&a, "models/arch/eyeriss.yaml"), 0);
 	ck_assert_int_eq(trim_mapping_load(&m, a, "test/data/mapping/eyeriss-conv1.yaml"), 0);
+	ck_assert_int_eq(trim_mapping_check(m, w, idx, a), 0);
+	size_t conv2;
+	ck_assert_int_eq(trim_workloads_find(w, "conv2", TRIM_PHASE_FW, &conv2), 0);
+	ck_assert_int_eq(trim_mapping_check(m, w, conv2, a), TRIM_ESHAPE);
+	ck_assert_int_eq(trim_mapping_check(m, w, 999, a), TRIM_ENOTFOUND);
 	ck_assert_msg(trim_eval_mapping(&e, w, idx, a, NULL, m) == 0, "%s", trim_last_error());
 	ck_assert_int_eq(trim_eval_macs(e), 442368);
 	ck_assert(trim_eval_cycles(e) > 442368.0 / 168);

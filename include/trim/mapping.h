@@ -21,6 +21,7 @@
 
 #include "trim/arch.h"
 #include "trim/common.h"
+#include "trim/workload.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -48,6 +49,11 @@ TRIM_API int trim_mapping_set_keep(trim_mapping *m, int level, int slot, int kee
 /** Bound of `dim` at `level` (temporal or fx * fy); -1 if out of range. */
 TRIM_API int64_t trim_mapping_bound(const trim_mapping *m, int level, int dim);
 
+/** Validate mapping `m` for intra workload `i` of `w` on `arch`: factors,
+ * fan-out, keep flags, capacity (with the buffer share of cached activations
+ * in training). 0, or TRIM_ESHAPE / TRIM_ENOFIT / ... with a message. */
+TRIM_API int trim_mapping_check(const trim_mapping *m, const trim_workloads *w, size_t i,
+                                const trim_arch *arch);
 /** Load libtrim's mapping YAML, or Timeloop's (a top-level `mapping:` list of
  * `target:` directives). Errors name file:line:column and the key path. */
 TRIM_API int trim_mapping_load(trim_mapping **out, const trim_arch *arch, const char *path);
