@@ -40,7 +40,9 @@ void trim__mapspace_free(trim__mapspace *s)
 		return;
 	for (int d = 0; d < TRIM_NDIMS; d++) {
 		free(s->fact[d]);
+		free(s->rows[d]);
 		s->fact[d] = NULL;
+		s->rows[d] = NULL;
 	}
 }
 
@@ -82,6 +84,14 @@ int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct tr
 			return trim__error(TRIM_ENOMEM, "mapspace: out of memory");
 		}
 		facts(w->bound[d], s->nslots, row, 0, s->fact[d], 0);
+		s->rows[d] = malloc((size_t)s->nf[d] * sizeof(int64_t));
+		if (!s->rows[d]) {
+			trim__mapspace_free(s);
+			return trim__error(TRIM_ENOMEM, "mapspace: out of memory");
+		}
+		for (int64_t r = 0; r < s->nf[d]; r++)
+			s->rows[d][r] = r;
+		s->nrows[d] = s->nf[d];
 		if (mul_ovf(s->nfact, (uint64_t)s->nf[d], &s->nfact))
 			goto big;
 		if (w->bound[d] > 1)
@@ -98,6 +108,39 @@ int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct tr
 big:
 	trim__mapspace_free(s);
 	return trim__error(TRIM_ERANGE, "mapspace: more than 2^64 raw mappings (no 64-bit index)");
+}
+
+int trim__mapspace_pin(trim__mapspace *s, int level, int dim, int64_t bound)
+{
+	if (dim < 0 || dim >= TRIM_NDIMS || bound < 0)
+		return trim__error(TRIM_EINVAL, "mapspace: bad pin (dim %d, bound %lld)", dim, (long long)bound);
+	int slot = -1;
+	for (int i = 0; i < s->nslots; i++)
+		if (s->slot[i] == level)
+			slot = i;
+	if (slot < 0)
+		return trim__error(TRIM_EINVAL, "mapspace: level %d has no loops (storage or spatial levels only)", level);
+	int64_t old = s->pin[level][dim];
+	s->pin[level][dim] = bound;
+	int64_t n = 0;
+	for (int64_t r = 0; r < s->nf[dim]; r++) {
+		int ok = 1;
+		for (int i = 0; i < s->nslots && ok; i++) {
+			int64_t p = s->pin[s->slot[i]][dim];
+			ok = p == 0 || s->fact[dim][r * s->nslots + i] == p;
+		}
+		if (ok)
+			s->rows[dim][n++] = r;
+	}
+	if (n == 0) {
+		s->pin[level][dim] = old;
+		trim__mapspace_pin(s, level, dim, old);
+		return trim__error(TRIM_ENOFIT, "mapspace: no factorisation of %c = %lld has %c = %lld at level %s (with the other fixed factors)",
+		                   "NGMCEFRS"[dim], (long long)s->w->bound[dim], "NGMCEFRS"[dim],
+		                   (long long)bound, s->a->lv[level].name);
+	}
+	s->nrows[dim] = n;
+	return 0;
 }
 
 /* ---- pieces of a mapping --------------------------------------------------- */
@@ -344,7 +387,10 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 	int err = 0;
 	if (threads < 1)
 		threads = 1;
-	const uint64_t nfc = s->nfact, nb = (uint64_t)1 << s->nbyp;
+	const uint64_t nb = (uint64_t)1 << s->nbyp;
+	uint64_t nfc = 1; /* combinations of allowed factorisations */
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		nfc *= (uint64_t)s->nrows[d];
 #pragma omp parallel num_threads(threads)
 	{
 		trim__search_result loc;
@@ -354,9 +400,17 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 		int lerr = 0;
 		memset(&loc, 0, sizeof loc);
 #pragma omp for schedule(dynamic, 16)
-		for (uint64_t fc = 0; fc < nfc; fc++) {
+		for (uint64_t ac = 0; ac < nfc; ac++) {
 			if (lerr)
 				continue;
+			/* allowed combination -> global factorisation index */
+			uint64_t r = ac, fc = 0, digit[TRIM_NDIMS];
+			for (int d = TRIM_NDIMS - 1; d >= 0; d--) {
+				digit[d] = (uint64_t)s->rows[d][r % (uint64_t)s->nrows[d]];
+				r /= (uint64_t)s->nrows[d];
+			}
+			for (int d = 0; d < TRIM_NDIMS; d++)
+				fc = fc * (uint64_t)s->nf[d] + digit[d];
 			trim__mapping_init(&m, s->a);
 			int fits = set_facts(s, fc, &m);
 			for (uint64_t b = 0; b < nb; b++) {
@@ -451,7 +505,8 @@ int trim__mapspace_distinct(const trim__mapspace *s, uint64_t *out)
 		for (size_t st = 0; st < nstate; st++) {
 			if (!cur[st])
 				continue;
-			for (int64_t r = 0; r < s->nf[d]; r++) {
+			for (int64_t ri = 0; ri < s->nrows[d]; ri++) {
+				int64_t r = s->rows[d][ri];
 				size_t add = 0, mul = 1;
 				for (int k = 0; k < s->nord; k++, mul *= 9)
 					if (s->fact[d][r * s->nslots + pos[k]] > 1)

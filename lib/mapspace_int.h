@@ -42,6 +42,11 @@ typedef struct {
 	uint64_t nfact;                     /* product of nf */
 	uint64_t size;                      /* raw index count */
 	int64_t reserved[TRIM__MAX_LEVELS]; /* bytes taken by cached activations (set by the caller) */
+	/* user constraints: pin[l][d] > 0 fixes dim d's bound at level l; rows[d]
+	 * lists the factorisations of d that obey them (all by default) */
+	int64_t pin[TRIM__MAX_LEVELS][TRIM_NDIMS];
+	int64_t *rows[TRIM_NDIMS];
+	int64_t nrows[TRIM_NDIMS];
 } trim__mapspace;
 
 int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct trim_arch *a);
@@ -51,6 +56,11 @@ void trim__mapspace_free(trim__mapspace *s);
 int trim__mapspace_decode(const trim__mapspace *s, uint64_t index, trim__mapping *m);
 /* Mapping -> index; TRIM_ENOTFOUND if it is not in the space. */
 int trim__mapspace_encode(const trim__mapspace *s, const trim__mapping *m, uint64_t *index);
+/* Fix the bound of `dim` at `level` (a custom factor the constructor must
+ * follow; 0 frees it again). The index space is unchanged: the search and
+ * the sizes skip the factorisations that disobey. TRIM_ENOFIT if no
+ * factorisation obeys every pin of that dim. */
+int trim__mapspace_pin(trim__mapspace *s, int level, int dim, int64_t bound);
 /* Number of distinct mappings (= what the search generates), computed
  * without enumeration; TRIM_ERANGE on overflow. */
 int trim__mapspace_distinct(const trim__mapspace *s, uint64_t *out);

@@ -6,7 +6,6 @@
 
 #include "energy_int.h"
 #include "mapspace_int.h"
-#include "search_int.h"
 #include "trim/search.h"
 
 struct trim_search {
@@ -93,6 +92,19 @@ int trim_search_set_int(trim_search *s, int option, int64_t value)
 	default:
 		return trim__error(TRIM_EINVAL, "trim_search_set_int: unknown option %d", option);
 	}
+}
+
+int trim_search_set_factor(trim_search *s, int level, int dim, int64_t bound)
+{
+	if (!s)
+		return trim__error(TRIM_EINVAL, "trim_search_set_factor: NULL search");
+	if (level < 0 || level >= s->arch.nlevels)
+		return trim__error(TRIM_ENOTFOUND, "trim_search_set_factor: no level %d", level);
+	int rc = trim__mapspace_pin(&s->space, level, dim, bound);
+	if (rc)
+		return trim__error_prefix("trim_search_set_factor");
+	s->ran = 0;
+	return 0;
 }
 
 double trim_search_size(const trim_search *s) { return s ? (double)s->space.size : -1; }
@@ -205,11 +217,3 @@ int trim_search_report(const trim_search *s, int format, char **out)
 	}
 	return trim__sb_take(&sb, out);
 }
-
-/* Internal views for the network evaluator (lib/neteval.c). */
-const trim__search_result *trim__search_result_of(const trim_search *s)
-{
-	return s && s->ran ? &s->res : NULL;
-}
-
-const trim__level_cost *trim__search_costs(const trim_search *s) { return s ? s->costs : NULL; }

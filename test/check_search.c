@@ -106,7 +106,21 @@ static int cls_cmp(const void *x, const void *y)
 }
 
 /* Brute force over every raw index vs. the search over the distinct space. */
+typedef struct {
+	int level, dim;
+	int64_t bound;
+} pin_t;
+
+static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *), int goal,
+                                   const pin_t *pins, int npins);
+
 static void brute_vs_search(void (*mk)(struct trim_arch *, trim__intra *), int goal)
+{
+	brute_vs_search_pinned(mk, goal, NULL, 0);
+}
+
+static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *), int goal,
+                                   const pin_t *pins, int npins)
 {
 	struct trim_arch a;
 	trim__intra w;
@@ -116,6 +130,8 @@ static void brute_vs_search(void (*mk)(struct trim_arch *, trim__intra *), int g
 	mk(&a, &w);
 	costs_for(&a, c);
 	ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
+	for (int k = 0; k < npins; k++)
+		ck_assert_int_eq(trim__mapspace_pin(&s, pins[k].level, pins[k].dim, pins[k].bound), 0);
 	cls *seen = malloc(s.size * sizeof *seen);
 	ck_assert_ptr_nonnull(seen);
 	int have = 0;
@@ -128,6 +144,14 @@ static void brute_vs_search(void (*mk)(struct trim_arch *, trim__intra *), int g
 		k = m;
 		trim__mapspace_canonical(&s, &k);
 		REQUIRE(trim__mapspace_encode(&s, &k, &seen[i].idx) == 0, "encode");
+		int obeys = 1;
+		for (int p = 0; p < npins; p++)
+			obeys &= m.f[pins[p].level][pins[p].dim] == pins[p].bound;
+		if (!obeys) {
+			seen[i].idx = UINT64_MAX; /* outside the constrained space */
+			seen[i].valid = 0;
+			continue;
+		}
 		seen[i].valid = trim__mapping_check(&m, &w, &a) == 0;
 		if (!seen[i].valid)
 			continue;
@@ -148,7 +172,7 @@ static void brute_vs_search(void (*mk)(struct trim_arch *, trim__intra *), int g
 	qsort(seen, s.size, sizeof *seen, cls_cmp);
 	uint64_t classes = 0, valid = 0;
 	for (uint64_t i = 0; i < s.size; i++)
-		if (!i || seen[i].idx != seen[i - 1].idx) {
+		if (seen[i].idx != UINT64_MAX && (!i || seen[i].idx != seen[i - 1].idx)) {
 			classes++;
 			valid += seen[i].valid;
 		}
@@ -191,6 +215,25 @@ static void brute_vs_search(void (*mk)(struct trim_arch *, trim__intra *), int g
 }
 
 START_TEST(test_search_fc_energy) { brute_vs_search(case_fc, TRIM__GOAL_ENERGY); }
+END_TEST
+/* custom factors: M = 2 at the GLB, C = 2 across the NoC */
+START_TEST(test_search_fc_pinned)
+{
+	const pin_t pins[] = {{1, TRIM_DIM_M, 2}, {2, TRIM_DIM_C, 2}};
+	brute_vs_search_pinned(case_fc, TRIM__GOAL_EDP, pins, 2);
+	struct trim_arch a;
+	trim__intra w;
+	trim__mapspace s;
+	case_fc(&a, &w);
+	ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
+	ck_assert_int_eq(trim__mapspace_pin(&s, 1, TRIM_DIM_M, 2), 0);
+	ck_assert_int_eq(s.nrows[TRIM_DIM_M], 3); /* (2,1,1), (1,1,2)... with GLB = 2: 3 rows */
+	ck_assert_int_eq(trim__mapspace_pin(&s, 1, TRIM_DIM_M, 3), TRIM_ENOFIT);
+	ck_assert_int_eq(s.nrows[TRIM_DIM_M], 3); /* unchanged after a failed pin */
+	ck_assert_int_eq(trim__mapspace_pin(&s, 1, TRIM_DIM_M, 0), 0);
+	ck_assert_int_eq(s.nrows[TRIM_DIM_M], 10);
+	trim__mapspace_free(&s);
+}
 END_TEST
 START_TEST(test_search_fc_edp) { brute_vs_search(case_fc, TRIM__GOAL_EDP); }
 END_TEST
@@ -241,6 +284,25 @@ START_TEST(test_map_cli)
 	big = capture("map test/data/networks/tiny.yaml test/data/arch/tiny.yaml --layer conv9", &st);
 	ck_assert_int_eq(st, 2);
 	free(big);
+	/* custom factors shrink the space: conv1 of AlexNet-CIFAR on Eyeriss with
+	 * the PE array and RF factors fixed (row-stationary-like) is searchable */
+	char *pinned = capture("map models/networks/alexnet-cifar.yaml models/arch/eyeriss.yaml --layer conv1 "
+	                       "--format json --threads 2 --factor 'PE array:E=8' --factor 'PE array:R=3' "
+	                       "--factor 'PE array:M=4' --factor 'PE array:C=1' --factor 'PE array:F=1' "
+	                       "--factor 'PE array:S=1' --factor RF:S=3 --factor RF:M=4 --factor RF:C=1 "
+	                       "--factor RF:E=1 --factor RF:F=1 --factor RF:R=1", &st);
+	ck_assert_msg(st == 0, "%s", pinned);
+	ck_assert_ptr_nonnull(strstr(pinned, "\"mapspace\": {\"distinct\": 64509"));
+	ck_assert_ptr_nonnull(strstr(pinned, "\"active_pes\": 96"));
+	free(pinned);
+	big = capture("map models/networks/alexnet-cifar.yaml models/arch/eyeriss.yaml --layer conv1 "
+	              "--factor 'PE array:E=5'", &st);
+	ck_assert_int_eq(st, 2);
+	free(big);
+	big = capture("map models/networks/alexnet-cifar.yaml models/arch/eyeriss.yaml --layer conv1 "
+	              "--factor 'PE array:X=5'", &st);
+	ck_assert_int_eq(st, 2);
+	free(big);
 }
 END_TEST
 
@@ -251,6 +313,7 @@ Suite *search_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_index_roundtrip);
 	tcase_add_test(tc, test_search_fc_energy);
+	tcase_add_test(tc, test_search_fc_pinned);
 	tcase_add_test(tc, test_search_fc_edp);
 	tcase_add_test(tc, test_search_conv_delay);
 	tcase_add_test(tc, test_search_conv_energy);

@@ -43,6 +43,10 @@ TRIM_API int trim_search_create(trim_search **out, const trim_workloads *w, size
                                 const trim_arch *arch, const trim_energy *table);
 TRIM_API void trim_search_free(trim_search *s);
 TRIM_API int trim_search_set_int(trim_search *s, int option, int64_t value);
+/** A custom factor the constructor must follow: the bound of `dim` at
+ * (storage or spatial) level `level` is `bound` (0 frees it). TRIM_ENOFIT if
+ * no factorisation obeys every such constraint of that dim. */
+TRIM_API int trim_search_set_factor(trim_search *s, int level, int dim, int64_t bound);
 /** Raw mapspace size (every index), as a double; -1 on error. */
 TRIM_API double trim_search_size(const trim_search *s);
 /** Distinct mappings (one per class of equivalent orders: what the search

@@ -6,7 +6,7 @@
 static const char usage_map[] =
 	"trim map NETWORK.yaml ARCH.yaml --layer NAME --phase FW|BW|WG [--goal energy|delay|edp]\n"
 	"         [--threads N] [--mode inference|training] [--batch N] [--table FILE]\n"
-	"         [--max-mappings N] [--format table|json]";
+	"         [--factor LEVEL:D=N]... [--max-mappings N] [--format table|json]";
 
 // trim-cli: map: exhaustive search of the best mapping of one workload (small mapspaces)
 int trim_cli_map(int argc, char **argv)
@@ -14,6 +14,8 @@ int trim_cli_map(int argc, char **argv)
 	const char *files[2] = {NULL, NULL}, *layer = NULL, *table = NULL;
 	int format = TRIM_FORMAT_TABLE, phase = TRIM_PHASE_FW, mode = TRIM_MODE_DEFAULT, nf = 0;
 	int64_t batch = 0, threads = 1, goal = TRIM_GOAL_ENERGY, maxmap = 20000000;
+	const char *factors[64];
+	int nfactors = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *o = argv[i];
 		if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
@@ -21,7 +23,9 @@ int trim_cli_map(int argc, char **argv)
 			       "loop orders up to equivalence, bypass), cuts what does not fit, evaluates\n"
 			       "the rest and prints the best mapping (ties: smallest index; identical for\n"
 			       "any --threads). No bound pruning yet: the search refuses mapspaces of more\n"
-			       "than --max-mappings distinct mappings (default 20000000).\n", usage_map);
+			       "than --max-mappings distinct mappings (default 20000000).\n"
+			       "--factor 'PE array:M=4' fixes the bound of M at level 'PE array' (a custom\n"
+			       "factor the constructor must follow; repeatable).\n", usage_map);
 			return 0;
 		}
 		if (o[0] == '-' && o[1]) {
@@ -32,6 +36,11 @@ int trim_cli_map(int argc, char **argv)
 				layer = v;
 			else if (!strcmp(o, "--table"))
 				table = v;
+			else if (!strcmp(o, "--factor")) {
+				if (nfactors == 64)
+					return trim_cli_usage("map", usage_map, "at most 64 --factor options");
+				factors[nfactors++] = v;
+			}
 			else if (!strcmp(o, "--format")) {
 				if (trim_cli_format("map", usage_map, v, 0, &format))
 					return TRIM_CLI_EXIT_USAGE;
@@ -94,6 +103,54 @@ int trim_cli_map(int argc, char **argv)
 		rc = trim_search_create(&s, w, idx, a, t);
 	if (!rc && (rc = trim_search_set_int(s, TRIM_SEARCH_GOAL, goal)) == 0)
 		rc = trim_search_set_int(s, TRIM_SEARCH_THREADS, threads);
+	for (int k = 0; k < nfactors && !rc && !refused; k++) {
+		/* LEVEL:D=N, LEVEL may contain spaces; D is one of N G M C E F R S */
+		const char *f = factors[k], *colon = strrchr(f, ':');
+		char lvl[128];
+		long long n = 0;
+		char dch = 0, eq = 0, extra = 0;
+		int l = -1, dim = -1;
+		if (colon && (size_t)(colon - f) < sizeof lvl &&
+		    sscanf(colon + 1, " %c %c %lld %c", &dch, &eq, &n, &extra) == 3 && eq == '=') {
+			memcpy(lvl, f, (size_t)(colon - f));
+			lvl[colon - f] = 0;
+			l = trim_arch_level_find(a, lvl);
+			for (int d = 0; d < TRIM_NDIMS; d++)
+				if (trim_dim_name(d)[0] == dch)
+					dim = d;
+		}
+		if (l < 0 || dim < 0 || n < 1) {
+			fprintf(stderr, "trim map: --factor '%s': want LEVEL:D=N with a level of the "
+			        "architecture and D in N G M C E F R S\n", f);
+			refused = 1;
+			break;
+		}
+		rc = trim_search_set_factor(s, l, dim, n);
+	}
+	for (int k = 0; k < nfactors && !rc && !refused; k++) {
+		/* LEVEL:D=N, LEVEL may contain spaces; D is one of N G M C E F R S */
+		const char *f = factors[k], *colon = strrchr(f, ':');
+		char lvl[128];
+		long long n = 0;
+		char dch = 0, eq = 0, extra = 0;
+		int l = -1, dim = -1;
+		if (colon && (size_t)(colon - f) < sizeof lvl &&
+		    sscanf(colon + 1, " %c %c %lld %c", &dch, &eq, &n, &extra) == 3 && eq == '=') {
+			memcpy(lvl, f, (size_t)(colon - f));
+			lvl[colon - f] = 0;
+			l = trim_arch_level_find(a, lvl);
+			for (int d = 0; d < TRIM_NDIMS; d++)
+				if (trim_dim_name(d)[0] == dch)
+					dim = d;
+		}
+		if (l < 0 || dim < 0 || n < 1) {
+			fprintf(stderr, "trim map: --factor '%s': want LEVEL:D=N with a level of the "
+			        "architecture and D in N G M C E F R S\n", f);
+			refused = 1;
+			break;
+		}
+		rc = trim_search_set_factor(s, l, dim, n);
+	}
 	if (!rc) {
 		double size = trim_search_size(s), distinct = trim_search_distinct(s);
 		fprintf(stderr, "trim map: %s %s: mapspace of %.0f raw mappings, %.0f distinct\n", layer,
