@@ -143,6 +143,34 @@ int trim__mapspace_pin(trim__mapspace *s, int level, int dim, int64_t bound)
 	return 0;
 }
 
+double trim__mapspace_pe_util(const trim__mapspace *s, const trim__mapping *m)
+{
+	int64_t pes = 1;
+	for (int l = 0; l < m->nlevels; l++)
+		if (m->type[l] == TRIM__LVL_SPATIAL)
+			for (int d = 0; d < TRIM_NDIMS; d++)
+				pes *= m->f[l][d];
+	return (double)pes / (double)(s->a->total_pes > 0 ? s->a->total_pes : 1);
+}
+
+double trim__mapspace_rf_util(const trim__mapspace *s, const trim__mapping *m)
+{
+	for (int l = m->nlevels - 1; l >= 0; l--) {
+		const trim__level *L = &s->a->lv[l];
+		if (L->type != TRIM__LVL_STORAGE || L->capacity_bytes <= 0)
+			continue;
+		int64_t bits = L->word_bits > 0 ? L->word_bits : (s->a->word_bits > 0 ? s->a->word_bits : 16);
+		int64_t bytes = 0;
+		for (int t = 0; t < 3; t++)
+			if (m->keep[l][t] && s->w->t[t].present)
+				bytes += (trim__mapping_tile_elems(m, s->w, l, t) * bits + 7) / 8;
+		if (L->double_buffer)
+			bytes *= 2;
+		return (double)bytes / (double)L->capacity_bytes;
+	}
+	return 1; /* no bounded level: nothing to constrain */
+}
+
 /* ---- pieces of a mapping --------------------------------------------------- */
 
 /* First X/Y split (dims in order, X bound ascending) that fits; 1 if found. */
@@ -423,6 +451,13 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 				if (!fits || trim__mapping_check_reserved(&m, s->w, s->a, s->reserved))
 					continue;
 				loc.valid += p.total;
+				/* optional utilisation constraints (TRIM's pruning): factors and
+				 * bypass decide them, so they cut every order below */
+				if ((s->min_pe_util > 0 && trim__mapspace_pe_util(s, &m) < s->min_pe_util) ||
+				    (s->min_rf_util > 0 && trim__mapspace_rf_util(s, &m) < s->min_rf_util)) {
+					loc.pruned += p.total;
+					continue;
+				}
 				const uint64_t base = (fc << s->nbyp) | b; /* index without the orders */
 				for (uint64_t oc = 0; oc < p.total; oc++) {
 					uint64_t r = oc;
@@ -462,6 +497,7 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 			out->generated += loc.generated;
 			out->valid += loc.valid;
 			out->evaluated += loc.evaluated;
+			out->pruned += loc.pruned;
 			out->unsupported += loc.unsupported;
 			if (loc.found && better(loc.best_cost, loc.best_index, out->best_cost, out->best_index, out->found)) {
 				out->found = 1;

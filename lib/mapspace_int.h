@@ -45,6 +45,9 @@ typedef struct {
 	/* user constraints: pin[l][d] > 0 fixes dim d's bound at level l; rows[d]
 	 * lists the factorisations of d that obey them (all by default) */
 	int64_t pin[TRIM__MAX_LEVELS][TRIM_NDIMS];
+	/* optional utilisation constraints (0: off): active PEs / PEs, and the
+	 * capacity used by the kept tiles of the innermost bounded storage level */
+	double min_pe_util, min_rf_util;
 	int64_t *rows[TRIM_NDIMS];
 	int64_t nrows[TRIM_NDIMS];
 } trim__mapspace;
@@ -61,6 +64,9 @@ int trim__mapspace_encode(const trim__mapspace *s, const trim__mapping *m, uint6
  * the sizes skip the factorisations that disobey. TRIM_ENOFIT if no
  * factorisation obeys every pin of that dim. */
 int trim__mapspace_pin(trim__mapspace *s, int level, int dim, int64_t bound);
+/* Utilisation of a mapping as the constraints see it. */
+double trim__mapspace_pe_util(const trim__mapspace *s, const trim__mapping *m);
+double trim__mapspace_rf_util(const trim__mapspace *s, const trim__mapping *m);
 /* Number of distinct mappings (= what the search generates), computed
  * without enumeration; TRIM_ERANGE on overflow. */
 int trim__mapspace_distinct(const trim__mapspace *s, uint64_t *out);
@@ -72,6 +78,7 @@ enum { TRIM__GOAL_ENERGY = 0, TRIM__GOAL_DELAY = 1, TRIM__GOAL_EDP = 2 };
 typedef struct {
 	uint64_t generated;   /* distinct mappings constructed (cut subtrees counted) */
 	uint64_t valid;       /* of which fit the hardware */
+	uint64_t pruned;      /* valid, but cut by the utilisation constraints */
 	uint64_t evaluated;
 	uint64_t unsupported; /* valid, but outside the analytic model (not evaluated) */
 	int found;

@@ -107,6 +107,22 @@ int trim_search_set_factor(trim_search *s, int level, int dim, int64_t bound)
 	return 0;
 }
 
+int trim_search_set_double(trim_search *s, int option, double value)
+{
+	if (!s)
+		return trim__error(TRIM_EINVAL, "trim_search_set_double: NULL search");
+	if (option != TRIM_SEARCH_MIN_PE_UTIL && option != TRIM_SEARCH_MIN_RF_UTIL)
+		return trim__error(TRIM_EINVAL, "trim_search_set_double: unknown option %d", option);
+	if (!(value >= 0 && value <= 1))
+		return trim__error(TRIM_ERANGE, "trim_search_set_double: utilization %g is not in [0, 1]", value);
+	if (option == TRIM_SEARCH_MIN_PE_UTIL)
+		s->space.min_pe_util = value;
+	else
+		s->space.min_rf_util = value;
+	s->ran = 0;
+	return 0;
+}
+
 double trim_search_size(const trim_search *s) { return s ? (double)s->space.size : -1; }
 
 double trim_search_distinct(const trim_search *s)
@@ -128,12 +144,13 @@ int trim_search_run(trim_search *s)
 
 int trim_search_counts(const trim_search *s, int64_t *out, size_t n)
 {
-	if (!s || !out || n < 4)
-		return trim__error(TRIM_EINVAL, "trim_search_counts: NULL argument or n < 4");
+	if (!s || !out || n < 5)
+		return trim__error(TRIM_EINVAL, "trim_search_counts: NULL argument or n < 5");
 	out[0] = (int64_t)s->res.generated;
 	out[1] = (int64_t)s->res.valid;
 	out[2] = (int64_t)s->res.evaluated;
 	out[3] = (int64_t)s->res.unsupported;
+	out[4] = (int64_t)s->res.pruned;
 	return 0;
 }
 
@@ -188,16 +205,18 @@ int trim_search_report(const trim_search *s, int format, char **out)
 		} else {
 			trim__sb_puts(&sb, "null");
 		}
-		trim__sb_printf(&sb, ", \"counts\": {\"evaluated\": %llu, \"generated\": %llu, \"unsupported\": %llu, \"valid\": %llu}",
+		trim__sb_printf(&sb, ", \"counts\": {\"evaluated\": %llu, \"generated\": %llu, \"pruned\": %llu, \"unsupported\": %llu, \"valid\": %llu}",
 		                (unsigned long long)r->evaluated, (unsigned long long)r->generated,
-		                (unsigned long long)r->unsupported, (unsigned long long)r->valid);
+		                (unsigned long long)r->pruned, (unsigned long long)r->unsupported,
+		                (unsigned long long)r->valid);
 		trim__sb_printf(&sb, ", \"goal\": \"%s\", \"mapspace\": {\"distinct\": %llu, \"raw\": %llu}}\n",
 		                goal_names[s->goal], (unsigned long long)r->generated,
 		                (unsigned long long)s->space.size);
 	} else if (format == TRIM_FORMAT_TABLE) {
-		trim__sb_printf(&sb, "mapspace: %llu raw mappings; %llu distinct generated, %llu valid, %llu evaluated",
+		trim__sb_printf(&sb, "mapspace: %llu raw mappings; %llu distinct generated, %llu valid, %llu pruned, %llu evaluated",
 		                (unsigned long long)s->space.size, (unsigned long long)r->generated,
-		                (unsigned long long)r->valid, (unsigned long long)r->evaluated);
+		                (unsigned long long)r->valid, (unsigned long long)r->pruned,
+		                (unsigned long long)r->evaluated);
 		if (r->unsupported)
 			trim__sb_printf(&sb, ", %llu outside the analytic model", (unsigned long long)r->unsupported);
 		trim__sb_printf(&sb, "\ngoal: %s\n", goal_names[s->goal]);

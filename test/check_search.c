@@ -97,6 +97,7 @@ END_TEST
 typedef struct {
 	uint64_t idx;
 	int valid;
+	int kept; /* valid and within the utilisation constraints */
 } cls;
 
 static int cls_cmp(const void *x, const void *y)
@@ -113,6 +114,8 @@ typedef struct {
 
 static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *), int goal,
                                    const pin_t *pins, int npins);
+
+static double g_min_pe, g_min_rf; /* utilisation constraints of the next brute force */
 
 static void brute_vs_search(void (*mk)(struct trim_arch *, trim__intra *), int goal)
 {
@@ -132,6 +135,8 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 	ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
 	for (int k = 0; k < npins; k++)
 		ck_assert_int_eq(trim__mapspace_pin(&s, pins[k].level, pins[k].dim, pins[k].bound), 0);
+	s.min_pe_util = g_min_pe;
+	s.min_rf_util = g_min_rf;
 	cls *seen = malloc(s.size * sizeof *seen);
 	ck_assert_ptr_nonnull(seen);
 	int have = 0;
@@ -149,11 +154,13 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 			obeys &= m.f[pins[p].level][pins[p].dim] == pins[p].bound;
 		if (!obeys) {
 			seen[i].idx = UINT64_MAX; /* outside the constrained space */
-			seen[i].valid = 0;
+			seen[i].valid = seen[i].kept = 0;
 			continue;
 		}
 		seen[i].valid = trim__mapping_check(&m, &w, &a) == 0;
-		if (!seen[i].valid)
+		seen[i].kept = seen[i].valid && trim__mapspace_pe_util(&s, &m) >= g_min_pe &&
+		               trim__mapspace_rf_util(&s, &m) >= g_min_rf;
+		if (!seen[i].kept)
 			continue;
 		REQUIRE(trim__eval_run(&w, &a, c, &m, &ws, &e) == 0, "%s", trim_last_error());
 		/* the order equivalence: the representative has the same activities */
@@ -170,11 +177,12 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 		}
 	}
 	qsort(seen, s.size, sizeof *seen, cls_cmp);
-	uint64_t classes = 0, valid = 0;
+	uint64_t classes = 0, valid = 0, kept = 0;
 	for (uint64_t i = 0; i < s.size; i++)
 		if (seen[i].idx != UINT64_MAX && (!i || seen[i].idx != seen[i - 1].idx)) {
 			classes++;
 			valid += seen[i].valid;
+			kept += seen[i].kept;
 		}
 	trim__search_result r1, r2;
 	ck_assert_int_eq(trim__search(&s, c, goal, 1, &r1), 0);
@@ -187,7 +195,11 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 	ck_assert_int_eq(trim__mapspace_distinct(&s, &dn), 0);
 	ck_assert_uint_eq(dn, classes); /* counted without enumeration */
 	ck_assert_uint_eq(r1.valid, valid);
-	ck_assert_uint_eq(r1.evaluated, valid);
+	ck_assert_uint_eq(r1.evaluated, kept);
+	ck_assert_uint_eq(r1.pruned, valid - kept);
+	ck_assert_uint_eq(r2.pruned, r1.pruned);
+	if (g_min_pe > 0 || g_min_rf > 0) /* the constraints did cut, and not everything */
+		ck_assert(r1.pruned > 0 && r1.evaluated > 0);
 	ck_assert_uint_lt(r1.valid, r1.generated); /* the capacities cut something */
 	/* 1 and 2 threads: the same bytes */
 	ck_assert_uint_eq(r1.generated, r2.generated);
@@ -216,6 +228,19 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 
 START_TEST(test_search_fc_energy) { brute_vs_search(case_fc, TRIM__GOAL_ENERGY); }
 END_TEST
+/* TRIM's utilisation constraints prune exactly what they say */
+START_TEST(test_search_utilization)
+{
+	g_min_pe = 0.5;
+	g_min_rf = 0.5;
+	brute_vs_search(case_fc, TRIM__GOAL_ENERGY);
+	g_min_pe = 0.75;
+	g_min_rf = 0;
+	brute_vs_search(case_conv, TRIM__GOAL_EDP);
+	g_min_pe = g_min_rf = 0;
+}
+END_TEST
+
 /* custom factors: M = 2 at the GLB, C = 2 across the NoC */
 START_TEST(test_search_fc_pinned)
 {
@@ -314,6 +339,7 @@ Suite *search_suite(void)
 	tcase_add_test(tc, test_index_roundtrip);
 	tcase_add_test(tc, test_search_fc_energy);
 	tcase_add_test(tc, test_search_fc_pinned);
+	tcase_add_test(tc, test_search_utilization);
 	tcase_add_test(tc, test_search_fc_edp);
 	tcase_add_test(tc, test_search_conv_delay);
 	tcase_add_test(tc, test_search_conv_energy);

@@ -34,7 +34,10 @@ typedef struct trim_search trim_search;
 /** Search options (trim_search_set_int). */
 enum trim_search_option {
 	TRIM_SEARCH_GOAL = 0,    /**< TRIM_GOAL_ENERGY (default), _DELAY or _EDP */
-	TRIM_SEARCH_THREADS = 1  /**< OpenMP threads, >= 1 (default 1) */
+	TRIM_SEARCH_THREADS = 1, /**< OpenMP threads, >= 1 (default 1) */
+	TRIM_SEARCH_MIN_PE_UTIL = 2, /**< (double) prune mappings using fewer PEs (0 = off; TRIM: 0.75) */
+	TRIM_SEARCH_MIN_RF_UTIL = 3  /**< (double) prune mappings filling less of the innermost
+	                                  bounded storage level (0 = off; TRIM: 0.5) */
 };
 enum trim_goal { TRIM_GOAL_ENERGY = 0, TRIM_GOAL_DELAY = 1, TRIM_GOAL_EDP = 2 };
 
@@ -43,6 +46,7 @@ TRIM_API int trim_search_create(trim_search **out, const trim_workloads *w, size
                                 const trim_arch *arch, const trim_energy *table);
 TRIM_API void trim_search_free(trim_search *s);
 TRIM_API int trim_search_set_int(trim_search *s, int option, int64_t value);
+TRIM_API int trim_search_set_double(trim_search *s, int option, double value);
 /** A custom factor the constructor must follow: the bound of `dim` at
  * (storage or spatial) level `level` is `bound` (0 frees it). TRIM_ENOFIT if
  * no factorisation obeys every such constraint of that dim. */
@@ -53,7 +57,7 @@ TRIM_API double trim_search_size(const trim_search *s);
  * generates), computed without enumerating them; -1 on error. */
 TRIM_API double trim_search_distinct(const trim_search *s);
 TRIM_API int trim_search_run(trim_search *s);
-/** out[0..3] = generated, valid, evaluated, unsupported (n >= 4). */
+/** out[0..4] = generated, valid, evaluated, unsupported, pruned (n >= 5). */
 TRIM_API int trim_search_counts(const trim_search *s, int64_t *out, size_t n);
 /** A copy of the best mapping (TRIM_ENOTFOUND if no mapping fits). */
 TRIM_API int trim_search_best(const trim_search *s, trim_mapping **out);

@@ -1,4 +1,5 @@
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -6,7 +7,8 @@
 static const char usage_map[] =
 	"trim map NETWORK.yaml ARCH.yaml --layer NAME --phase FW|BW|WG [--goal energy|delay|edp]\n"
 	"         [--threads N] [--mode inference|training] [--batch N] [--table FILE]\n"
-	"         [--factor LEVEL:D=N]... [--max-mappings N] [--format table|json]";
+	"         [--factor LEVEL:D=N]... [--min-pe-util X] [--min-rf-util X]\n"
+	"         [--max-mappings N] [--format table|json]";
 
 // trim-cli: map: exhaustive search of the best mapping of one workload (small mapspaces)
 int trim_cli_map(int argc, char **argv)
@@ -14,6 +16,7 @@ int trim_cli_map(int argc, char **argv)
 	const char *files[2] = {NULL, NULL}, *layer = NULL, *table = NULL;
 	int format = TRIM_FORMAT_TABLE, phase = TRIM_PHASE_FW, mode = TRIM_MODE_DEFAULT, nf = 0;
 	int64_t batch = 0, threads = 1, goal = TRIM_GOAL_ENERGY, maxmap = 20000000;
+	double min_pe = 0, min_rf = 0;
 	const char *factors[64];
 	int nfactors = 0;
 	for (int i = 1; i < argc; i++) {
@@ -36,7 +39,16 @@ int trim_cli_map(int argc, char **argv)
 				layer = v;
 			else if (!strcmp(o, "--table"))
 				table = v;
-			else if (!strcmp(o, "--factor")) {
+			else if (!strcmp(o, "--min-pe-util") || !strcmp(o, "--min-rf-util")) {
+				char *end = NULL;
+				double x = strtod(v, &end);
+				if (!*v || *end || !(x >= 0 && x <= 1))
+					return trim_cli_usage("map", usage_map, "%s takes a number in [0, 1]; got '%s'", o, v);
+				if (o[6] == 'p')
+					min_pe = x;
+				else
+					min_rf = x;
+			} else if (!strcmp(o, "--factor")) {
 				if (nfactors == 64)
 					return trim_cli_usage("map", usage_map, "at most 64 --factor options");
 				factors[nfactors++] = v;
@@ -101,8 +113,10 @@ int trim_cli_map(int argc, char **argv)
 		rc = trim_energy_load(&t, table);
 	if (!rc)
 		rc = trim_search_create(&s, w, idx, a, t);
-	if (!rc && (rc = trim_search_set_int(s, TRIM_SEARCH_GOAL, goal)) == 0)
-		rc = trim_search_set_int(s, TRIM_SEARCH_THREADS, threads);
+	if (!rc && (rc = trim_search_set_int(s, TRIM_SEARCH_GOAL, goal)) == 0 &&
+	    (rc = trim_search_set_int(s, TRIM_SEARCH_THREADS, threads)) == 0 &&
+	    (rc = trim_search_set_double(s, TRIM_SEARCH_MIN_PE_UTIL, min_pe)) == 0)
+		rc = trim_search_set_double(s, TRIM_SEARCH_MIN_RF_UTIL, min_rf);
 	for (int k = 0; k < nfactors && !rc && !refused; k++) {
 		/* LEVEL:D=N, LEVEL may contain spaces; D is one of N G M C E F R S */
 		const char *f = factors[k], *colon = strrchr(f, ':');
