@@ -308,7 +308,7 @@ static int read_timeloop(trim__yctx *c, const trim__ynode *list, trim__mapping *
 		/* spatial directives target the parent storage level: the fan-out
 		 * is the first spatial level below it */
 		int L = l;
-		if (type == 1) {
+		if (type == 1 && m->type[l] != TRIM__LVL_SPATIAL) {
 			L = -1;
 			for (int k = l + 1; k < m->nlevels; k++)
 				if (m->type[k] == TRIM__LVL_SPATIAL) {
@@ -321,7 +321,7 @@ static int read_timeloop(trim__yctx *c, const trim__ynode *list, trim__mapping *
 				rc = trim__yerr(c, e, TRIM_ESCHEMA, "no spatial level directly below %s for a spatial directive", name);
 				goto next;
 			}
-		} else if (m->type[l] != TRIM__LVL_STORAGE) {
+		} else if (type == 0 && m->type[l] != TRIM__LVL_STORAGE) {
 			rc = trim__yerr(c, e, TRIM_ESCHEMA, "temporal directive on %s, which is not a storage level", name);
 			goto next;
 		}
@@ -330,10 +330,25 @@ static int read_timeloop(trim__yctx *c, const trim__ynode *list, trim__mapping *
 		for (int d = 0; d < TRIM_NDIMS; d++)
 			f[d] = 1;
 		if (fn) {
+			/* "R=3 S=3 P=1" or a list [R=3, S=3, P=1] (Timeloop accepts both) */
 			trim__yctx_key(c, "factors");
-			rc = trim__yexpect(c, fn, TRIM__Y_SCALAR);
-			if (!rc)
-				rc = tl_factors(c, fn, f);
+			if (fn->kind == TRIM__Y_SEQ) {
+				int64_t one[TRIM_NDIMS];
+				for (size_t k = 0; k < fn->n && !rc; k++) {
+					trim__yctx_index(c, k);
+					rc = trim__yexpect(c, fn->items[k], TRIM__Y_SCALAR);
+					if (!rc)
+						rc = tl_factors(c, fn->items[k], one);
+					for (int d = 0; d < TRIM_NDIMS && !rc; d++)
+						if (one[d] != 1)
+							f[d] = one[d];
+					trim__yctx_pop(c);
+				}
+			} else {
+				rc = trim__yexpect(c, fn, TRIM__Y_SCALAR);
+				if (!rc)
+					rc = tl_factors(c, fn, f);
+			}
 			trim__yctx_pop(c);
 			if (rc)
 				goto next;

@@ -275,6 +275,14 @@ START_TEST(test_timeloop_format)
 	ck_assert_int_eq(m->order[GLB][1], TRIM_DIM_C);
 	ck_assert_int_eq(m->keep[GLB][1], 0);
 	ck_assert_int_eq(trim__mapping_check(m, &w, &a), 0);
+	/* factors as a list, a spatial directive naming the spatial level itself */
+	trim_mapping *m2 = NULL;
+	ck_assert_msg(trim_mapping_load_string(&m2, &a,
+	              "mapping:\n  - target: NoC\n    type: spatial\n    factors: [K=4, C=2]\n"
+	              "    permutation: KC\n    split: 1\n", "tl2.yaml") == 0, "%s", trim_last_error());
+	ck_assert_int_eq(m2->fx[NOC][TRIM_DIM_M], 4);
+	ck_assert_int_eq(m2->fy[NOC][TRIM_DIM_C], 2);
+	trim_mapping_free(m2);
 	/* the same loops as the hand-built Fig. 6 (b), order of bound-1 loops aside */
 	for (int l = 0; l < a.nlevels; l++)
 		for (int d = 0; d < TRIM_NDIMS; d++) {
