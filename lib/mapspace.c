@@ -408,6 +408,41 @@ static void apply_order(const trim__mapspace *s, const ordplan *p, int k, uint64
 	memcpy(m->order[l], o, sizeof o);
 }
 
+void trim__search_result_free(trim__search_result *r)
+{
+	if (!r)
+		return;
+	free(r->top_cost);
+	free(r->top_index);
+	free(r->top);
+	r->top_cost = NULL;
+	r->top_index = NULL;
+	r->top = NULL;
+	r->ntop = 0;
+}
+
+/* Insert (c, i, m) into a list of at most k entries sorted by (cost, index). */
+static void top_insert(size_t k, size_t *n, double *cost, uint64_t *idx, trim__mapping *map,
+                       double c, uint64_t i, const trim__mapping *m)
+{
+	size_t pos = *n;
+	while (pos > 0 && better(c, i, cost[pos - 1], idx[pos - 1], 1))
+		pos--;
+	if (pos >= k)
+		return;
+	size_t last = *n < k ? *n : k - 1;
+	for (size_t j = last; j > pos; j--) {
+		cost[j] = cost[j - 1];
+		idx[j] = idx[j - 1];
+		map[j] = map[j - 1];
+	}
+	cost[pos] = c;
+	idx[pos] = i;
+	map[pos] = *m;
+	if (*n < k)
+		(*n)++;
+}
+
 int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goal, int threads,
                  trim__search_result *out)
 {
@@ -415,6 +450,16 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 	int err = 0;
 	if (threads < 1)
 		threads = 1;
+	const size_t k = s->topk > 1 ? (size_t)s->topk : 0;
+	if (k) {
+		out->top_cost = malloc(k * sizeof *out->top_cost);
+		out->top_index = malloc(k * sizeof *out->top_index);
+		out->top = malloc(k * sizeof *out->top);
+		if (!out->top_cost || !out->top_index || !out->top) {
+			trim__search_result_free(out);
+			return trim__error(TRIM_ENOMEM, "search: out of memory for the top %zu", k);
+		}
+	}
 	const uint64_t nb = (uint64_t)1 << s->nbyp;
 	uint64_t nfc = 1; /* combinations of allowed factorisations */
 	for (int d = 0; d < TRIM_NDIMS; d++)
@@ -427,6 +472,12 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 		trim__mapping m;
 		int lerr = 0;
 		memset(&loc, 0, sizeof loc);
+		size_t ltop = 0;
+		double *lcost = k ? malloc(k * sizeof *lcost) : NULL;
+		uint64_t *lidx = k ? malloc(k * sizeof *lidx) : NULL;
+		trim__mapping *lmap = k ? malloc(k * sizeof *lmap) : NULL;
+		if (k && (!lcost || !lidx || !lmap))
+			lerr = trim__error(TRIM_ENOMEM, "search: out of memory for the top %zu", k);
 #pragma omp for schedule(dynamic, 16)
 		for (uint64_t ac = 0; ac < nfc; ac++) {
 			if (lerr)
@@ -479,6 +530,8 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 					for (int k = 0; k < s->nord; k++)
 						idx = idx * s->nperm + order_code(s, &m, s->ord_level[k]);
 					double c = cost_of(&ev, goal);
+					if (k)
+						top_insert(k, &ltop, lcost, lidx, lmap, c, idx, &m);
 					if (better(c, idx, loc.best_cost, loc.best_index, loc.found)) {
 						loc.found = 1;
 						loc.best_cost = c;
@@ -506,7 +559,13 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 				out->best = loc.best;
 				out->best_eval = loc.best_eval;
 			}
+			for (size_t j = 0; j < ltop; j++)
+				top_insert(k, &out->ntop, out->top_cost, out->top_index, out->top, lcost[j],
+				           lidx[j], &lmap[j]);
 		}
+		free(lcost);
+		free(lidx);
+		free(lmap);
 	}
 	return err;
 }

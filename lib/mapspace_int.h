@@ -48,6 +48,7 @@ typedef struct {
 	/* optional utilisation constraints (0: off): active PEs / PEs, and the
 	 * capacity used by the kept tiles of the innermost bounded storage level */
 	double min_pe_util, min_rf_util;
+	int topk;                           /* also keep the k best (0 or 1: the best only) */
 	int64_t *rows[TRIM_NDIMS];
 	int64_t nrows[TRIM_NDIMS];
 } trim__mapspace;
@@ -86,7 +87,16 @@ typedef struct {
 	uint64_t best_index;
 	trim__mapping best;
 	trim__eval best_eval;
+	/* with space->topk > 1: the k best by (cost, index), best first; owned
+	 * by the result (trim__search_result_free); NULL otherwise */
+	size_t ntop;
+	double *top_cost;
+	uint64_t *top_index;
+	trim__mapping *top;
 } trim__search_result;
+
+/* Free what a search result owns (not the result itself). */
+void trim__search_result_free(trim__search_result *r);
 
 /* Exhaustive search of the distinct space with `threads` OpenMP threads;
  * the best is the smallest (cost, index): identical for any thread count. */

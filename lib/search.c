@@ -70,6 +70,7 @@ void trim_search_free(trim_search *s)
 	if (!s)
 		return;
 	trim__mapspace_free(&s->space);
+	trim__search_result_free(&s->res);
 	free(s);
 }
 
@@ -83,6 +84,12 @@ int trim_search_set_int(trim_search *s, int option, int64_t value)
 			return trim__error(TRIM_ERANGE, "trim_search_set_int: goal %lld (energy 0, delay 1, edp 2)",
 			                   (long long)value);
 		s->goal = (int)value;
+		return 0;
+	case TRIM_SEARCH_TOP_K:
+		if (value < 1 || value > 1024)
+			return trim__error(TRIM_ERANGE, "trim_search_set_int: top k %lld (1..1024)", (long long)value);
+		s->space.topk = (int)value;
+		s->ran = 0;
 		return 0;
 	case TRIM_SEARCH_THREADS:
 		if (value < 1 || value > 1024)
@@ -137,6 +144,7 @@ int trim_search_run(trim_search *s)
 {
 	if (!s)
 		return trim__error(TRIM_EINVAL, "trim_search_run: NULL search");
+	trim__search_result_free(&s->res);
 	int rc = trim__search(&s->space, s->costs, s->goal, s->threads, &s->res);
 	s->ran = rc == 0;
 	return rc;
@@ -167,6 +175,37 @@ int trim_search_best(const trim_search *s, trim_mapping **out)
 uint64_t trim_search_best_index(const trim_search *s)
 {
 	return s && s->ran && s->res.found ? s->res.best_index : UINT64_MAX;
+}
+
+/* The top list: the kept k, or just the best when k <= 1. */
+static size_t top_n(const trim_search *s)
+{
+	if (!s || !s->ran || !s->res.found)
+		return 0;
+	return s->res.ntop ? s->res.ntop : 1;
+}
+
+size_t trim_search_top_count(const trim_search *s) { return top_n(s); }
+
+int trim_search_top(const trim_search *s, size_t i, double *cost, uint64_t *index)
+{
+	if (!s || !cost || !index)
+		return trim__error(TRIM_EINVAL, "trim_search_top: NULL argument");
+	if (i >= top_n(s))
+		return trim__error(TRIM_ENOTFOUND, "trim_search_top: no mapping %zu (%zu kept)", i, top_n(s));
+	*cost = s->res.ntop ? s->res.top_cost[i] : s->res.best_cost;
+	*index = s->res.ntop ? s->res.top_index[i] : s->res.best_index;
+	return 0;
+}
+
+int trim_search_top_mapping(const trim_search *s, size_t i, trim_mapping **out)
+{
+	if (!s || !out)
+		return trim__error(TRIM_EINVAL, "trim_search_top_mapping: NULL argument");
+	*out = NULL;
+	if (i >= top_n(s))
+		return trim__error(TRIM_ENOTFOUND, "trim_search_top_mapping: no mapping %zu (%zu kept)", i, top_n(s));
+	return trim_mapping_clone(out, s->res.ntop ? &s->res.top[i] : &s->res.best);
 }
 
 static const char *const goal_names[] = {"energy", "delay", "edp"};
@@ -209,9 +248,19 @@ int trim_search_report(const trim_search *s, int format, char **out)
 		                (unsigned long long)r->evaluated, (unsigned long long)r->generated,
 		                (unsigned long long)r->pruned, (unsigned long long)r->unsupported,
 		                (unsigned long long)r->valid);
-		trim__sb_printf(&sb, ", \"goal\": \"%s\", \"mapspace\": {\"distinct\": %llu, \"raw\": %llu}}\n",
+		trim__sb_printf(&sb, ", \"goal\": \"%s\", \"mapspace\": {\"distinct\": %llu, \"raw\": %llu}",
 		                goal_names[s->goal], (unsigned long long)r->generated,
 		                (unsigned long long)s->space.size);
+		if (r->ntop) {
+			trim__sb_puts(&sb, ", \"top\": [");
+			for (size_t i = 0; i < r->ntop; i++) {
+				trim__sb_puts(&sb, i ? ", {\"cost\": " : "{\"cost\": ");
+				trim__sb_json_double(&sb, r->top_cost[i]);
+				trim__sb_printf(&sb, ", \"index\": %llu}", (unsigned long long)r->top_index[i]);
+			}
+			trim__sb_puts(&sb, "]");
+		}
+		trim__sb_puts(&sb, "}\n");
 	} else if (format == TRIM_FORMAT_TABLE) {
 		trim__sb_printf(&sb, "mapspace: %llu raw mappings; %llu distinct generated, %llu valid, %llu pruned, %llu evaluated",
 		                (unsigned long long)s->space.size, (unsigned long long)r->generated,
@@ -229,6 +278,12 @@ int trim_search_report(const trim_search *s, int format, char **out)
 			                s->arch.lv[e->bottleneck].name, e->energy_pj, e->cycles * e->energy_pj,
 			                e->pe_util);
 			trim__mapping_loopnest(&r->best, &s->w, &sb);
+			if (r->ntop > 1) {
+				trim__sb_printf(&sb, "\ntop %zu (cost, index):\n", r->ntop);
+				for (size_t i = 0; i < r->ntop; i++)
+					trim__sb_printf(&sb, "%4zu  %.9g  %llu\n", i + 1, r->top_cost[i],
+					                (unsigned long long)r->top_index[i]);
+			}
 		}
 	} else {
 		trim__sb_free(&sb);

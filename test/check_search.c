@@ -98,7 +98,16 @@ typedef struct {
 	uint64_t idx;
 	int valid;
 	int kept; /* valid and within the utilisation constraints */
+	double cost;
 } cls;
+
+static int cls_cost_cmp(const void *x, const void *y)
+{
+	const cls *a = x, *b = y;
+	if (a->cost != b->cost)
+		return a->cost < b->cost ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
 
 static int cls_cmp(const void *x, const void *y)
 {
@@ -170,6 +179,7 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 		REQUIRE(e.energy_pj == ek.energy_pj && e.cycles == ek.cycles, "costs differ");
 		double cost = goal == TRIM__GOAL_ENERGY ? e.energy_pj : goal == TRIM__GOAL_DELAY ? e.cycles
 		              : e.energy_pj * e.cycles;
+		seen[i].cost = cost;
 		if (!have || cost < best || (cost == best && seen[i].idx < best_idx)) {
 			have = 1;
 			best = cost;
@@ -185,8 +195,31 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 			kept += seen[i].kept;
 		}
 	trim__search_result r1, r2;
+	s.topk = 5;
 	ck_assert_int_eq(trim__search(&s, c, goal, 1, &r1), 0);
 	ck_assert_int_eq(trim__search(&s, c, goal, 2, &r2), 0);
+	/* the top 5: the 5 smallest (cost, class index) of brute force */
+	{
+		cls *u = malloc(s.size * sizeof *u);
+		ck_assert_ptr_nonnull(u);
+		size_t nu = 0;
+		for (uint64_t i = 0; i < s.size; i++)
+			if (seen[i].kept && seen[i].idx != UINT64_MAX && (!i || seen[i].idx != seen[i - 1].idx))
+				u[nu++] = seen[i];
+		qsort(u, nu, sizeof *u, cls_cost_cmp);
+		size_t want = nu < 5 ? nu : 5;
+		ck_assert_uint_eq(r1.ntop, want);
+		ck_assert_uint_eq(r2.ntop, want);
+		for (size_t j = 0; j < want; j++) {
+			ck_assert_msg(r1.top_cost[j] == u[j].cost && r1.top_index[j] == u[j].idx,
+			              "top %zu: search (%.17g, %llu), brute force (%.17g, %llu)", j, r1.top_cost[j],
+			              (unsigned long long)r1.top_index[j], u[j].cost, (unsigned long long)u[j].idx);
+			ck_assert(r2.top_cost[j] == r1.top_cost[j] && r2.top_index[j] == r1.top_index[j]);
+			ck_assert(!memcmp(&r1.top[j], &r2.top[j], sizeof r1.top[j]));
+		}
+		ck_assert(!memcmp(&r1.top[0], &r1.best, sizeof r1.best));
+		free(u);
+	}
 	ck_assert(have && r1.found);
 	ck_assert_msg(r1.best_cost == best, "search %.17g, brute force %.17g", r1.best_cost, best);
 	ck_assert_uint_eq(r1.best_index, best_idx);
@@ -221,6 +254,8 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 	ck_assert_int_eq(trim__mapspace_decode(&s, r1.best_index, &back), 0);
 	ck_assert(!memcmp(back.f, r1.best.f, sizeof back.f));
 	ck_assert(!memcmp(back.keep, r1.best.keep, sizeof back.keep));
+	trim__search_result_free(&r1);
+	trim__search_result_free(&r2);
 	free(seen);
 	trim__eval_ws_free(&ws);
 	trim__mapspace_free(&s);

@@ -36,8 +36,9 @@ enum trim_search_option {
 	TRIM_SEARCH_GOAL = 0,    /**< TRIM_GOAL_ENERGY (default), _DELAY or _EDP */
 	TRIM_SEARCH_THREADS = 1, /**< OpenMP threads, >= 1 (default 1) */
 	TRIM_SEARCH_MIN_PE_UTIL = 2, /**< (double) prune mappings using fewer PEs (0 = off; TRIM: 0.75) */
-	TRIM_SEARCH_MIN_RF_UTIL = 3  /**< (double) prune mappings filling less of the innermost
+	TRIM_SEARCH_MIN_RF_UTIL = 3, /**< (double) prune mappings filling less of the innermost
 	                                  bounded storage level (0 = off; TRIM: 0.5) */
+	TRIM_SEARCH_TOP_K = 4        /**< keep the k best mappings, 1..1024 (default 1) */
 };
 enum trim_goal { TRIM_GOAL_ENERGY = 0, TRIM_GOAL_DELAY = 1, TRIM_GOAL_EDP = 2 };
 
@@ -63,6 +64,12 @@ TRIM_API int trim_search_counts(const trim_search *s, int64_t *out, size_t n);
 TRIM_API int trim_search_best(const trim_search *s, trim_mapping **out);
 /** Index of the best mapping in the canonical order. */
 TRIM_API uint64_t trim_search_best_index(const trim_search *s);
+/** Number of mappings kept by TRIM_SEARCH_TOP_K (after a run). */
+TRIM_API size_t trim_search_top_count(const trim_search *s);
+/** Cost and index of the i-th best mapping (0 = the best). */
+TRIM_API int trim_search_top(const trim_search *s, size_t i, double *cost, uint64_t *index);
+/** A copy of the i-th best mapping. */
+TRIM_API int trim_search_top_mapping(const trim_search *s, size_t i, trim_mapping **out);
 /** TRIM_FORMAT_JSON: {"best": {cycles, energy_pj, edp, pe_utilization,
  * mapping, ...}, "counts": {...}, "mapspace": {...}}; or TRIM_FORMAT_TABLE. */
 TRIM_API int trim_search_report(const trim_search *s, int format, char **out);

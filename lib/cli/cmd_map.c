@@ -7,7 +7,7 @@
 static const char usage_map[] =
 	"trim map NETWORK.yaml ARCH.yaml --layer NAME --phase FW|BW|WG [--goal energy|delay|edp]\n"
 	"         [--threads N] [--mode inference|training] [--batch N] [--table FILE]\n"
-	"         [--factor LEVEL:D=N]... [--min-pe-util X] [--min-rf-util X]\n"
+	"         [--top K] [--factor LEVEL:D=N]... [--min-pe-util X] [--min-rf-util X]\n"
 	"         [--max-mappings N] [--format table|json]";
 
 // trim-cli: map: exhaustive search of the best mapping of one workload (small mapspaces)
@@ -15,7 +15,7 @@ int trim_cli_map(int argc, char **argv)
 {
 	const char *files[2] = {NULL, NULL}, *layer = NULL, *table = NULL;
 	int format = TRIM_FORMAT_TABLE, phase = TRIM_PHASE_FW, mode = TRIM_MODE_DEFAULT, nf = 0;
-	int64_t batch = 0, threads = 1, goal = TRIM_GOAL_ENERGY, maxmap = 20000000;
+	int64_t batch = 0, threads = 1, goal = TRIM_GOAL_ENERGY, maxmap = 20000000, topk = 1;
 	double min_pe = 0, min_rf = 0;
 	const char *factors[64];
 	int nfactors = 0;
@@ -77,6 +77,9 @@ int trim_cli_map(int argc, char **argv)
 			} else if (!strcmp(o, "--threads")) {
 				if (trim_cli_int("map", usage_map, "--threads", v, 1, 1024, &threads))
 					return TRIM_CLI_EXIT_USAGE;
+			} else if (!strcmp(o, "--top")) {
+				if (trim_cli_int("map", usage_map, "--top", v, 1, 1024, &topk))
+					return TRIM_CLI_EXIT_USAGE;
 			} else if (!strcmp(o, "--max-mappings")) {
 				if (trim_cli_int("map", usage_map, "--max-mappings", v, 1, INT64_MAX, &maxmap))
 					return TRIM_CLI_EXIT_USAGE;
@@ -115,6 +118,7 @@ int trim_cli_map(int argc, char **argv)
 		rc = trim_search_create(&s, w, idx, a, t);
 	if (!rc && (rc = trim_search_set_int(s, TRIM_SEARCH_GOAL, goal)) == 0 &&
 	    (rc = trim_search_set_int(s, TRIM_SEARCH_THREADS, threads)) == 0 &&
+	    (rc = trim_search_set_int(s, TRIM_SEARCH_TOP_K, topk)) == 0 &&
 	    (rc = trim_search_set_double(s, TRIM_SEARCH_MIN_PE_UTIL, min_pe)) == 0)
 		rc = trim_search_set_double(s, TRIM_SEARCH_MIN_RF_UTIL, min_rf);
 	for (int k = 0; k < nfactors && !rc && !refused; k++) {
