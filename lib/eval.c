@@ -58,7 +58,13 @@ int trim__eval_run(const trim__intra *w, const struct trim_arch *a, const trim__
 		} else if (L->type == TRIM__LVL_SPATIAL) {
 			double words = 0;
 			for (int t = 0; t < 3; t++) {
-				out->dyn_pj[l][t] = (double)(x->down_dests[l][t] + x->up_words[l][t]) * c->hop_pj *
+				/* a bus drives one word past every tap: a multicast word costs
+				 * one traversal; on mesh, systolic and H-tree networks every
+				 * destination is reached over its own hops (no path sharing:
+				 * an upper bound) */
+				double down = L->net == TRIM__NET_BUS ? (double)x->down_words[l][t]
+				                                      : (double)x->down_dests[l][t];
+				out->dyn_pj[l][t] = (down + (double)x->up_words[l][t]) * c->hop_pj *
 				                    (c->avg_hops > 0 ? c->avg_hops : 1);
 				words += (double)(x->down_words[l][t] + x->up_out[l][t]);
 			}

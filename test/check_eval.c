@@ -77,7 +77,7 @@ START_TEST(test_eval_fig6b)
 	ck_assert(e.dyn_pj[DRAM][2] == 32 * 120);
 	ck_assert(e.dyn_pj[GLB][0] == 128 * 6 + 16 * 7);
 	ck_assert(e.dyn_pj[GLB][2] == 32 * 8 + 32 * 6); /* updates in, drains out */
-	ck_assert(e.dyn_pj[NOC][0] == 512 * 2 * 1.5);    /* every delivery */
+	ck_assert(e.dyn_pj[NOC][0] == 128 * 2 * 1.5);    /* a bus: one traversal per multicast word */
 	ck_assert(e.dyn_pj[NOC][2] == 64 * 2 * 1.5);     /* partial sums entering */
 	ck_assert(e.dyn_pj[RF][0] == 512 * 1 + 512 * 1.5);
 	ck_assert(e.mac_pj == 512 * 3);
@@ -97,6 +97,13 @@ START_TEST(test_eval_fig6b)
 	ck_assert_int_eq(e.cap_bytes[GLB], 304);
 	ck_assert(e.cap_util[GLB] == 304.0 / 1024);
 	ck_assert(e.cap_util[RF] == 18.0 / 64);
+	/* on a mesh every destination pays its hops */
+	a.lv[NOC].net = TRIM__NET_MESH;
+	trim__eval em;
+	ck_assert_int_eq(trim__eval_run(&w, &a, c, &m, &ws, &em), 0);
+	ck_assert(em.dyn_pj[NOC][0] == 512 * 2 * 1.5);
+	ck_assert(em.dyn_pj[NOC][2] == 64 * 2 * 1.5);
+	a.lv[NOC].net = TRIM__NET_BUS;
 	trim__sb sb;
 	trim__sb_init(&sb);
 	trim__eval_json(&e, &a, &m, &sb);
