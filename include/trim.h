@@ -11,6 +11,7 @@
 #include "trim/energy.h"
 #include "trim/space.h"
 #include "trim/sparsity.h"
+#include "trim/neteval.h"
 #include "trim/fusion.h"
 #include "trim/mapping.h"
 #include "trim/eval.h"

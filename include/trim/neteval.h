@@ -1,0 +1,94 @@
+/*
+ * trim/neteval.h - a whole network on one architecture: the best mapping of
+ * every intra-layer workload (the exhaustive search of trim/search.h) plus
+ * the inter-layer workloads (preprocessing, BatchNorm, caching), with the
+ * sparse figures whenever the architecture gates or skips zeros
+ * (docs/model.md "Network evaluation", docs/sparsity.md).
+ *
+ * Use: create, set options, then trim_neteval_step until *done (one
+ * workload per step, so a caller can show progress) or trim_neteval_run;
+ * read totals, per-workload figures, mappings and the report.
+ * Ownership: a trim_neteval belongs to the caller (trim_neteval_free, NULL
+ * accepted); it copies what it needs: the network, workloads, arch and table
+ * may be freed after create. Thread safety: one per caller thread; the
+ * search inside uses TRIM_NET_THREADS OpenMP threads.
+ */
+#ifndef TRIM_NETEVAL_H
+#define TRIM_NETEVAL_H
+
+#include "trim/arch.h"
+#include "trim/common.h"
+#include "trim/energy.h"
+#include "trim/mapping.h"
+#include "trim/workload.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct trim_neteval trim_neteval;
+
+/** Options (trim_neteval_set_int / _set_double). */
+enum trim_net_option {
+	TRIM_NET_GOAL = 0,           /**< int: TRIM_GOAL_ENERGY (default), _DELAY, _EDP */
+	TRIM_NET_THREADS = 1,        /**< int: OpenMP threads of each search (default 1) */
+	TRIM_NET_SPARSITY = 2,       /**< int: 1 (default) use the sparse figures when the
+	                                  architecture gates or skips zeros, 0 dense only */
+	TRIM_NET_MAX_MAPPINGS = 3    /**< int: refuse a workload whose distinct mapspace is
+	                                  larger (default 0: no limit) */
+};
+
+/** Per-workload figures (trim_neteval_workload, indices of out[]). */
+enum trim_net_field {
+	TRIM_NF_CYCLES = 0, TRIM_NF_ENERGY_PJ, TRIM_NF_EDP, TRIM_NF_PE_UTILIZATION,
+	TRIM_NF_ACTIVE_PES, TRIM_NF_DENSE_CYCLES, TRIM_NF_DENSE_ENERGY_PJ, TRIM_NF_STATIC_PJ,
+	TRIM_NF_MACS, TRIM_NF_GENERATED, TRIM_NF_VALID, TRIM_NF_EVALUATED, TRIM_NF_COUNT
+};
+
+/** `net` is the network `w` was made from (for its sparsity annotations);
+ * table NULL: the architecture's technology. */
+TRIM_API int trim_neteval_create(trim_neteval **out, const trim_network *net,
+                                 const trim_workloads *w, const trim_arch *arch,
+                                 const trim_energy *table);
+TRIM_API void trim_neteval_free(trim_neteval *ne);
+TRIM_API int trim_neteval_set_int(trim_neteval *ne, int option, int64_t value);
+/** Override per-layer sparsity with a CSV trace (trim_sparsity_load_trace). */
+TRIM_API int trim_neteval_load_trace(trim_neteval *ne, const char *path);
+
+/** Map the next intra workload; *done = 1 when every workload is mapped and
+ * the totals are ready. TRIM_ENOFIT names a workload no mapping fits. */
+TRIM_API int trim_neteval_step(trim_neteval *ne, int *done);
+/** Step until done. */
+TRIM_API int trim_neteval_run(trim_neteval *ne);
+/** Intra workloads mapped so far, and in all. */
+TRIM_API size_t trim_neteval_done(const trim_neteval *ne);
+TRIM_API size_t trim_neteval_count(const trim_neteval *ne);
+
+/** Totals (after run): cycles (intra + preprocessing), energy (dynamic + static). */
+TRIM_API double trim_neteval_cycles(const trim_neteval *ne);
+TRIM_API double trim_neteval_energy_pj(const trim_neteval *ne);
+TRIM_API double trim_neteval_static_pj(const trim_neteval *ne);
+TRIM_API double trim_neteval_dense_cycles(const trim_neteval *ne);
+TRIM_API double trim_neteval_dense_energy_pj(const trim_neteval *ne);
+/** Seconds at the architecture's clock. */
+TRIM_API double trim_neteval_seconds(const trim_neteval *ne);
+/** MAC-weighted mean PE utilisation. */
+TRIM_API double trim_neteval_pe_utilization(const trim_neteval *ne);
+/** Energy per level (dynamic + static, inter-layer work included) into out[0..nlevels-1]. */
+TRIM_API int trim_neteval_level_energy(const trim_neteval *ne, double *out, size_t n);
+
+/** Fields TRIM_NF_* of intra workload i into out[0..n-1] (n >= TRIM_NF_COUNT). */
+TRIM_API int trim_neteval_workload(const trim_neteval *ne, size_t i, double *out, size_t n);
+/** A copy of the best mapping of intra workload i. */
+TRIM_API int trim_neteval_mapping(const trim_neteval *ne, size_t i, trim_mapping **out);
+
+/** TRIM_FORMAT_JSON: {"network", "arch", "goal", "workloads": [{layer, phase, best: {cycles,
+ * energy_pj, edp, pe_utilization, mapping, ...}, counts: {generated, valid, evaluated}}],
+ * "inter": [...], "totals": {...}}; TRIM_FORMAT_TABLE; TRIM_FORMAT_CSV (one row per
+ * workload). Free *out with trim_string_free. */
+TRIM_API int trim_neteval_report(const trim_neteval *ne, int format, char **out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

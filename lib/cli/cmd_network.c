@@ -1,0 +1,124 @@
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "trim/neteval.h"
+#include "trim/search.h"
+
+static const char usage_net[] =
+	"trim network NETWORK.yaml ARCH.yaml [--goal energy|delay|edp] [--threads N]\n"
+	"         [--mode inference|training] [--batch N] [--table FILE] [--trace CSV] [--dense]\n"
+	"         [--max-mappings N] [--progress|--quiet] [--format table|json|csv]";
+
+// trim-cli: network: the best mapping of every workload of a network, with totals
+int trim_cli_network(int argc, char **argv)
+{
+	const char *files[2] = {NULL, NULL}, *table_file = NULL, *trace = NULL;
+	int format = TRIM_FORMAT_TABLE, mode = TRIM_MODE_DEFAULT, nf = 0, dense = 0;
+	int progress = isatty(2);
+	int64_t batch = 0, threads = 1, goal = TRIM_GOAL_ENERGY, maxmap = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *o = argv[i];
+		if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+			printf("usage: %s\n\nMaps every intra-layer workload with the exhaustive search (trim map),\n"
+			       "adds the inter-layer workloads, and uses the sparse figures when the\n"
+			       "architecture gates or skips zeros (--dense: dense figures only).\n"
+			       "Progress goes to standard error when it is a terminal.\n", usage_net);
+			return 0;
+		}
+		if (!strcmp(o, "--dense")) {
+			dense = 1;
+			continue;
+		}
+		if (!strcmp(o, "--progress") || !strcmp(o, "--quiet")) {
+			progress = o[2] == 'p';
+			continue;
+		}
+		if (o[0] == '-' && o[1]) {
+			if (i + 1 >= argc)
+				return trim_cli_usage("network", usage_net, "%s needs a value", o);
+			const char *v = argv[++i];
+			if (!strcmp(o, "--table"))
+				table_file = v;
+			else if (!strcmp(o, "--trace"))
+				trace = v;
+			else if (!strcmp(o, "--format")) {
+				if (trim_cli_format("network", usage_net, v, 1, &format))
+					return TRIM_CLI_EXIT_USAGE;
+			} else if (!strcmp(o, "--goal")) {
+				goal = !strcmp(v, "energy") ? TRIM_GOAL_ENERGY : !strcmp(v, "delay") ? TRIM_GOAL_DELAY
+				       : !strcmp(v, "edp") ? TRIM_GOAL_EDP : -1;
+				if (goal < 0)
+					return trim_cli_usage("network", usage_net, "--goal takes energy, delay or edp; got '%s'", v);
+			} else if (!strcmp(o, "--mode")) {
+				mode = !strcmp(v, "inference") ? TRIM_MODE_INFERENCE
+				       : !strcmp(v, "training") ? TRIM_MODE_TRAINING : -2;
+				if (mode == -2)
+					return trim_cli_usage("network", usage_net, "--mode takes inference or training; got '%s'", v);
+			} else if (!strcmp(o, "--batch")) {
+				if (trim_cli_int("network", usage_net, "--batch", v, 1, 1 << 24, &batch))
+					return TRIM_CLI_EXIT_USAGE;
+			} else if (!strcmp(o, "--threads")) {
+				if (trim_cli_int("network", usage_net, "--threads", v, 1, 1024, &threads))
+					return TRIM_CLI_EXIT_USAGE;
+			} else if (!strcmp(o, "--max-mappings")) {
+				if (trim_cli_int("network", usage_net, "--max-mappings", v, 0, INT64_MAX, &maxmap))
+					return TRIM_CLI_EXIT_USAGE;
+			} else {
+				return trim_cli_usage("network", usage_net, "unknown option '%s'", o);
+			}
+			continue;
+		}
+		if (nf == 2)
+			return trim_cli_usage("network", usage_net, "a network and an architecture only");
+		files[nf++] = o;
+	}
+	if (nf != 2)
+		return trim_cli_usage("network", usage_net, "needs NETWORK.yaml and ARCH.yaml");
+
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_arch *arch = NULL;
+	trim_energy *table = NULL;
+	trim_neteval *ne = NULL;
+	char *text = NULL;
+	int rc = trim_network_load(&net, files[0]);
+	if (rc == 0)
+		rc = trim_workloads_create(&w, net, mode, batch, 0);
+	if (rc == 0)
+		rc = trim_arch_load(&arch, files[1]);
+	if (rc == 0 && table_file)
+		rc = trim_energy_load(&table, table_file);
+	if (rc == 0)
+		rc = trim_neteval_create(&ne, net, w, arch, table);
+	if (rc == 0)
+		rc = trim_neteval_set_int(ne, TRIM_NET_GOAL, goal);
+	if (rc == 0)
+		rc = trim_neteval_set_int(ne, TRIM_NET_THREADS, threads);
+	if (rc == 0)
+		rc = trim_neteval_set_int(ne, TRIM_NET_SPARSITY, !dense);
+	if (rc == 0)
+		rc = trim_neteval_set_int(ne, TRIM_NET_MAX_MAPPINGS, maxmap);
+	if (rc == 0 && trace)
+		rc = trim_neteval_load_trace(ne, trace);
+	int done = 0;
+	while (rc == 0 && !done) {
+		rc = trim_neteval_step(ne, &done);
+		if (progress && rc == 0)
+			fprintf(stderr, "\rtrim network: %zu/%zu workloads mapped", trim_neteval_done(ne),
+			        trim_neteval_count(ne));
+	}
+	if (progress)
+		fprintf(stderr, "\n");
+	if (rc == 0)
+		rc = trim_neteval_report(ne, format, &text);
+	trim_neteval_free(ne);
+	trim_energy_free(table);
+	trim_arch_free(arch);
+	trim_workloads_free(w);
+	trim_network_free(net);
+	if (rc)
+		return trim_cli_fail(rc);
+	return trim_cli_print(text);
+}

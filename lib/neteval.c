@@ -1,0 +1,506 @@
+/*
+ * A network on an architecture (docs/model.md, "Network evaluation"): the
+ * best mapping of every intra workload, sparse figures where the hardware
+ * gates or skips zeros, and the inter-layer workloads.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "energy_int.h"
+#include "mapspace_int.h"
+#include "netcost_int.h"
+#include "network_int.h"
+#include "sparse_eval_int.h"
+#include "trim/neteval.h"
+#include "trim/search.h"
+#include "trim/sparsity.h"
+#include "util/util.h"
+
+typedef struct {
+	int found;
+	trim__mapping best;
+	uint64_t index;
+	trim__eval dense;
+	trim__sparse_eval sp;
+	uint64_t generated, valid, evaluated;
+} wrec;
+
+struct trim_neteval {
+	char network[TRIM__NAME_LEN];
+	trim_workloads *w;       /* own copy */
+	trim_sparsity *sp;
+	struct trim_arch *arch;  /* own copy */
+	trim__level_cost costs[TRIM__MAX_LEVELS];
+	trim__cache_plan plan;
+	int goal, threads, use_sparsity;
+	int64_t max_mappings;
+	size_t n, next;
+	wrec *rec;
+	/* totals (valid once next == n) */
+	int finished;
+	double cycles, energy, static_pj, dense_cycles, dense_energy, pe_util;
+	double saved_pj, metadata_pj;
+	double level_pj[TRIM__MAX_LEVELS];
+	size_t ninter;
+	trim__inter_cost *inter;
+};
+
+static const char *const goal_names[] = {"energy", "delay", "edp"};
+
+void trim_neteval_free(trim_neteval *ne)
+{
+	if (!ne)
+		return;
+	trim_workloads_free(ne->w);
+	trim_sparsity_free(ne->sp);
+	trim_arch_free(ne->arch);
+	trim__cache_plan_free(&ne->plan);
+	free(ne->rec);
+	free(ne->inter);
+	free(ne);
+}
+
+int trim_neteval_create(trim_neteval **out, const trim_network *net, const trim_workloads *w,
+                        const trim_arch *arch, const trim_energy *table)
+{
+	if (!out || !net || !w || !arch)
+		return trim__error(TRIM_EINVAL, "trim_neteval_create: NULL argument");
+	*out = NULL;
+	trim_energy *own = NULL;
+	trim_neteval *ne = trim__calloc(1, sizeof *ne);
+	int rc = TRIM_ENOMEM;
+	if (!ne)
+		return rc;
+	snprintf(ne->network, sizeof ne->network, "%s", trim_network_name(net));
+	ne->use_sparsity = 1;
+	ne->threads = 1;
+	if ((rc = trim_workloads_create(&ne->w, net, trim_workloads_mode(w), trim_workloads_batch(w),
+	                                trim_workloads_word_bits(w))))
+		goto out;
+	if (trim_workloads_intra_count(ne->w) != trim_workloads_intra_count(w)) {
+		rc = trim__error(TRIM_EINVAL, "trim_neteval_create: the workloads were not made from this network");
+		goto out;
+	}
+	if ((rc = trim_sparsity_create(&ne->sp, net, ne->w)))
+		goto out;
+	if ((rc = trim_arch_clone(&ne->arch, arch)))
+		goto out;
+	if (!table) {
+		if ((rc = trim_energy_load_for_arch(&own, arch)))
+			goto out;
+		table = own;
+	}
+	if ((rc = trim__arch_costs(ne->arch, table, ne->costs)))
+		goto out;
+	if ((rc = trim__cache_plan_make(&ne->plan, ne->w, ne->arch, TRIM__CACHE_ONCHIP_FRACTION)))
+		goto out;
+	ne->n = trim_workloads_intra_count(ne->w);
+	ne->ninter = trim_workloads_inter_count(ne->w);
+	ne->rec = trim__calloc(ne->n ? ne->n : 1, sizeof *ne->rec);
+	ne->inter = trim__calloc(ne->ninter ? ne->ninter : 1, sizeof *ne->inter);
+	if (!ne->rec || !ne->inter) {
+		rc = TRIM_ENOMEM;
+		goto out;
+	}
+	*out = ne;
+	ne = NULL;
+	rc = 0;
+out:
+	trim_energy_free(own);
+	trim_neteval_free(ne);
+	return rc;
+}
+
+int trim_neteval_set_int(trim_neteval *ne, int option, int64_t value)
+{
+	if (!ne)
+		return trim__error(TRIM_EINVAL, "trim_neteval_set_int: NULL handle");
+	if (ne->next > 0)
+		return trim__error(TRIM_EINVAL, "trim_neteval_set_int: options are set before the first step");
+	switch (option) {
+	case TRIM_NET_GOAL:
+		if (value < TRIM_GOAL_ENERGY || value > TRIM_GOAL_EDP)
+			return trim__error(TRIM_ERANGE, "goal %lld (energy 0, delay 1, edp 2)", (long long)value);
+		ne->goal = (int)value;
+		return 0;
+	case TRIM_NET_THREADS:
+		if (value < 1 || value > 1024)
+			return trim__error(TRIM_ERANGE, "threads %lld (1..1024)", (long long)value);
+		ne->threads = (int)value;
+		return 0;
+	case TRIM_NET_SPARSITY:
+		if (value != 0 && value != 1)
+			return trim__error(TRIM_ERANGE, "sparsity %lld (0 or 1)", (long long)value);
+		ne->use_sparsity = (int)value;
+		return 0;
+	case TRIM_NET_MAX_MAPPINGS:
+		if (value < 0)
+			return trim__error(TRIM_ERANGE, "max mappings %lld < 0", (long long)value);
+		ne->max_mappings = value;
+		return 0;
+	default:
+		return trim__error(TRIM_EINVAL, "trim_neteval_set_int: unknown option %d", option);
+	}
+}
+
+int trim_neteval_load_trace(trim_neteval *ne, const char *path)
+{
+	if (!ne)
+		return trim__error(TRIM_EINVAL, "trim_neteval_load_trace: NULL handle");
+	return trim_sparsity_load_trace(ne->sp, path);
+}
+
+static int sparse_hardware(const struct trim_arch *a)
+{
+	const trim__level *L = &a->lv[a->nlevels - 1];
+	return L->zero_gate || L->zero_skip || L->bw_output_skip;
+}
+
+static void finish(trim_neteval *ne)
+{
+	const struct trim_arch *a = ne->arch;
+	const int c = a->nlevels - 1;
+	double *intra_cycles = malloc((ne->n ? ne->n : 1) * sizeof *intra_cycles);
+	double util_macs = 0, macs = 0;
+	memset(ne->level_pj, 0, sizeof ne->level_pj);
+	ne->cycles = ne->energy = ne->static_pj = ne->dense_cycles = ne->dense_energy = 0;
+	ne->saved_pj = ne->metadata_pj = 0;
+	for (size_t i = 0; i < ne->n; i++) {
+		const wrec *r = &ne->rec[i];
+		const trim__eval *d = &r->dense;
+		double ratio = d->cycles > 0 ? r->sp.cycles / d->cycles : 1;
+		if (intra_cycles)
+			intra_cycles[i] = r->sp.cycles;
+		ne->cycles += r->sp.cycles;
+		ne->energy += r->sp.energy_pj;
+		ne->static_pj += r->sp.static_pj;
+		ne->dense_cycles += d->cycles;
+		ne->dense_energy += d->energy_pj;
+		ne->saved_pj += r->sp.saved_access_pj;
+		ne->metadata_pj += r->sp.metadata_pj + r->sp.encode_pj;
+		for (int l = 0; l < a->nlevels; l++) {
+			for (int t = 0; t < 3; t++)
+				ne->level_pj[l] += d->dyn_pj[l][t];
+			ne->level_pj[l] += d->static_pj[l] * ratio;
+		}
+		ne->level_pj[c] += r->sp.mac_pj - d->mac_pj;
+		util_macs += (double)d->act.macs * d->pe_util;
+		macs += (double)d->act.macs;
+	}
+	for (size_t j = 0; j < ne->ninter; j++) {
+		trim__inter_cost *ic = &ne->inter[j];
+		if (trim__inter_cost_eval(ne->w, j, a, ne->costs, &ne->plan, intra_cycles, ic))
+			memset(ic, 0, sizeof *ic);
+		ne->cycles += ic->cycles;
+		ne->dense_cycles += ic->cycles;
+		ne->energy += ic->energy_pj;
+		ne->dense_energy += ic->energy_pj;
+		ne->static_pj += ic->static_pj;
+		ne->level_pj[ic->level] += ic->energy_pj;
+	}
+	ne->pe_util = macs > 0 ? util_macs / macs : 0;
+	free(intra_cycles);
+	ne->finished = 1;
+}
+
+int trim_neteval_step(trim_neteval *ne, int *done)
+{
+	if (!ne || !done)
+		return trim__error(TRIM_EINVAL, "trim_neteval_step: NULL argument");
+	*done = ne->finished;
+	if (ne->finished)
+		return 0;
+	if (ne->next < ne->n) {
+		size_t i = ne->next;
+		const trim__intra *x = trim__workloads_intra(ne->w, i);
+		wrec *r = &ne->rec[i];
+		trim__mapspace space;
+		trim__search_result *res = trim__calloc(1, sizeof *res);
+		if (!res)
+			return TRIM_ENOMEM;
+		int rc = trim__mapspace_init(&space, x, ne->arch);
+		if (rc) {
+			free(res);
+			return rc;
+		}
+		if (ne->plan.glb > 0)
+			space.reserved[ne->plan.glb] = ne->plan.reserved[i];
+		if (ne->max_mappings > 0) {
+			uint64_t distinct = 0;
+			rc = trim__mapspace_distinct(&space, &distinct);
+			if (rc == 0 && distinct > (uint64_t)ne->max_mappings)
+				rc = trim__error(TRIM_ERANGE,
+				                 "%s %s: %llu distinct mappings, more than the limit of %lld",
+				                 x->layer, trim_phase_name(x->phase),
+				                 (unsigned long long)distinct, (long long)ne->max_mappings);
+		}
+		if (rc == 0)
+			rc = trim__search(&space, ne->costs, ne->goal, ne->threads, res);
+		if (rc == 0 && !res->found)
+			rc = trim__error(TRIM_ENOFIT, "%s %s: no mapping fits %s", x->layer,
+			                 trim_phase_name(x->phase), ne->arch->name);
+		if (rc == 0) {
+			r->found = 1;
+			r->best = res->best;
+			r->index = res->best_index;
+			r->dense = res->best_eval;
+			r->generated = res->generated;
+			r->valid = res->valid;
+			r->evaluated = res->evaluated;
+			double f[TRIM_SP_NFIELDS];
+			rc = trim_sparsity_workload(ne->sp, i, f, TRIM_SP_NFIELDS);
+			if (rc == 0 && !(ne->use_sparsity && sparse_hardware(ne->arch)))
+				for (int k = 0; k < TRIM_SP_FACTOR; k++)
+					f[k] = 0;
+			if (rc == 0)
+				rc = trim__sparse_adjust(x, ne->arch, ne->costs, &r->best, &r->dense, f, &r->sp);
+		}
+		trim__mapspace_free(&space);
+		free(res);
+		if (rc)
+			return rc;
+		ne->next++;
+	}
+	if (ne->next == ne->n)
+		finish(ne);
+	*done = ne->finished;
+	return 0;
+}
+
+int trim_neteval_run(trim_neteval *ne)
+{
+	int done = 0, rc = 0;
+	while (rc == 0 && !done)
+		rc = trim_neteval_step(ne, &done);
+	return rc;
+}
+
+size_t trim_neteval_done(const trim_neteval *ne) { return ne ? ne->next : 0; }
+size_t trim_neteval_count(const trim_neteval *ne) { return ne ? ne->n : 0; }
+
+#define TOTAL(name, field)                                                                 \
+	double trim_neteval_##name(const trim_neteval *ne)                                     \
+	{                                                                                      \
+		if (!ne || !ne->finished)                                                          \
+			return trim__error(TRIM_EINVAL, "trim_neteval_" #name ": not evaluated yet");  \
+		return ne->field;                                                                  \
+	}
+TOTAL(cycles, cycles)
+TOTAL(energy_pj, energy)
+TOTAL(static_pj, static_pj)
+TOTAL(dense_cycles, dense_cycles)
+TOTAL(dense_energy_pj, dense_energy)
+TOTAL(pe_utilization, pe_util)
+
+double trim_neteval_seconds(const trim_neteval *ne)
+{
+	if (!ne || !ne->finished)
+		return trim__error(TRIM_EINVAL, "trim_neteval_seconds: not evaluated yet");
+	return ne->arch->clock_mhz > 0 ? ne->cycles / (ne->arch->clock_mhz * 1e6) : 0;
+}
+
+int trim_neteval_level_energy(const trim_neteval *ne, double *out, size_t n)
+{
+	if (!ne || !out || n < (size_t)ne->arch->nlevels)
+		return trim__error(TRIM_EINVAL, "trim_neteval_level_energy: needs room for every level");
+	if (!ne->finished)
+		return trim__error(TRIM_EINVAL, "trim_neteval_level_energy: not evaluated yet");
+	memcpy(out, ne->level_pj, (size_t)ne->arch->nlevels * sizeof *out);
+	return 0;
+}
+
+static void fields(const wrec *r, double *f)
+{
+	f[TRIM_NF_CYCLES] = r->sp.cycles;
+	f[TRIM_NF_ENERGY_PJ] = r->sp.energy_pj;
+	f[TRIM_NF_EDP] = r->sp.cycles * r->sp.energy_pj;
+	f[TRIM_NF_PE_UTILIZATION] = r->dense.pe_util;
+	f[TRIM_NF_ACTIVE_PES] = (double)r->dense.act.active_pes;
+	f[TRIM_NF_DENSE_CYCLES] = r->dense.cycles;
+	f[TRIM_NF_DENSE_ENERGY_PJ] = r->dense.energy_pj;
+	f[TRIM_NF_STATIC_PJ] = r->sp.static_pj;
+	f[TRIM_NF_MACS] = (double)r->dense.act.macs;
+	f[TRIM_NF_GENERATED] = (double)r->generated;
+	f[TRIM_NF_VALID] = (double)r->valid;
+	f[TRIM_NF_EVALUATED] = (double)r->evaluated;
+}
+
+int trim_neteval_workload(const trim_neteval *ne, size_t i, double *out, size_t n)
+{
+	if (!ne || !out || n < TRIM_NF_COUNT)
+		return trim__error(TRIM_EINVAL, "trim_neteval_workload: needs room for %d values", TRIM_NF_COUNT);
+	if (i >= ne->next)
+		return trim__error(TRIM_EINVAL, "trim_neteval_workload: workload %zu is not mapped", i);
+	fields(&ne->rec[i], out);
+	return 0;
+}
+
+int trim_neteval_mapping(const trim_neteval *ne, size_t i, trim_mapping **out)
+{
+	if (!ne || !out)
+		return trim__error(TRIM_EINVAL, "trim_neteval_mapping: NULL argument");
+	*out = NULL;
+	if (i >= ne->next)
+		return trim__error(TRIM_EINVAL, "trim_neteval_mapping: workload %zu is not mapped", i);
+	return trim_mapping_clone(out, &ne->rec[i].best);
+}
+
+/* ---- report ----------------------------------------------------------------- */
+
+static void json_num(trim__sb *sb, const char *key, double v, int comma)
+{
+	trim__sb_printf(sb, "%s\"%s\": ", comma ? ", " : "", key);
+	trim__sb_json_double(sb, v);
+}
+
+static void report_json(const trim_neteval *ne, trim__sb *sb)
+{
+	const struct trim_arch *a = ne->arch;
+	trim__sb_puts(sb, "{\n  \"network\": ");
+	trim__sb_json_str(sb, ne->network);
+	trim__sb_puts(sb, ",\n  \"arch\": ");
+	trim__sb_json_str(sb, a->name);
+	trim__sb_printf(sb, ",\n  \"goal\": \"%s\",\n  \"mode\": \"%s\",\n  \"sparse_hardware\": %s,\n  \"workloads\": [",
+	                goal_names[ne->goal], trim_mode_name(trim_workloads_mode(ne->w)),
+	                ne->use_sparsity && sparse_hardware(a) ? "true" : "false");
+	for (size_t i = 0; i < ne->n; i++) {
+		const wrec *r = &ne->rec[i];
+		const trim__intra *x = trim__workloads_intra(ne->w, i);
+		double f[TRIM_NF_COUNT];
+		fields(r, f);
+		trim__sb_printf(sb, "%s\n    {\"index\": %zu, \"layer\": ", i ? "," : "", i);
+		trim__sb_json_str(sb, x->layer);
+		trim__sb_printf(sb, ", \"phase\": \"%s\", \"best\": {", trim_phase_name(x->phase));
+		json_num(sb, "cycles", f[TRIM_NF_CYCLES], 0);
+		json_num(sb, "energy_pj", f[TRIM_NF_ENERGY_PJ], 1);
+		json_num(sb, "edp", f[TRIM_NF_EDP], 1);
+		json_num(sb, "pe_utilization", f[TRIM_NF_PE_UTILIZATION], 1);
+		json_num(sb, "active_pes", f[TRIM_NF_ACTIVE_PES], 1);
+		json_num(sb, "dense_cycles", f[TRIM_NF_DENSE_CYCLES], 1);
+		json_num(sb, "dense_energy_pj", f[TRIM_NF_DENSE_ENERGY_PJ], 1);
+		json_num(sb, "static_pj", f[TRIM_NF_STATIC_PJ], 1);
+		json_num(sb, "imbalance", r->sp.imbalance, 1);
+		trim__sb_puts(sb, ", \"bottleneck\": ");
+		trim__sb_json_str(sb, a->lv[r->dense.bottleneck].name);
+		trim__sb_printf(sb, ", \"index\": %llu, \"mapping\": ", (unsigned long long)r->index);
+		trim__sb yb;
+		trim__sb_init(&yb);
+		trim__mapping_yaml(&r->best, &yb);
+		trim__sb_json_str(sb, yb.buf ? yb.buf : "");
+		trim__sb_free(&yb);
+		trim__sb_printf(sb, "}, \"counts\": {\"generated\": %llu, \"valid\": %llu, \"evaluated\": %llu}}",
+		                (unsigned long long)r->generated, (unsigned long long)r->valid,
+		                (unsigned long long)r->evaluated);
+	}
+	trim__sb_puts(sb, "\n  ],\n  \"inter\": [");
+	for (size_t j = 0; j < ne->ninter; j++) {
+		const trim__inter_cost *ic = &ne->inter[j];
+		trim__sb_printf(sb, "%s\n    {\"index\": %zu, \"op\": \"%s\", \"layer\": ", j ? "," : "", j,
+		                trim_inter_op_name(trim_workloads_inter_op(ne->w, j)));
+		trim__sb_json_str(sb, trim_workloads_inter_layer(ne->w, j));
+		trim__sb_puts(sb, ", \"level\": ");
+		trim__sb_json_str(sb, a->lv[ic->level].name);
+		json_num(sb, "cycles", ic->cycles, 1);
+		json_num(sb, "energy_pj", ic->energy_pj, 1);
+		json_num(sb, "static_pj", ic->static_pj, 1);
+		trim__sb_puts(sb, "}");
+	}
+	trim__sb_puts(sb, "\n  ],\n  \"totals\": {");
+	json_num(sb, "cycles", ne->cycles, 0);
+	json_num(sb, "seconds", trim_neteval_seconds(ne), 1);
+	json_num(sb, "energy_pj", ne->energy, 1);
+	json_num(sb, "edp", ne->energy * ne->cycles, 1);
+	json_num(sb, "static_pj", ne->static_pj, 1);
+	json_num(sb, "dynamic_pj", ne->energy - ne->static_pj, 1);
+	json_num(sb, "dense_cycles", ne->dense_cycles, 1);
+	json_num(sb, "dense_energy_pj", ne->dense_energy, 1);
+	json_num(sb, "pe_utilization", ne->pe_util, 1);
+	json_num(sb, "sparsity_saved_pj", ne->saved_pj, 1);
+	json_num(sb, "metadata_pj", ne->metadata_pj, 1);
+	trim__sb_puts(sb, ", \"energy_by_level\": {");
+	for (int l = 0; l < a->nlevels; l++) {
+		trim__sb_puts(sb, l ? ", " : "");
+		trim__sb_json_str(sb, a->lv[l].name);
+		trim__sb_puts(sb, ": ");
+		trim__sb_json_double(sb, ne->level_pj[l]);
+	}
+	uint64_t gen = 0, val = 0, ev = 0;
+	for (size_t i = 0; i < ne->n; i++) {
+		gen += ne->rec[i].generated;
+		val += ne->rec[i].valid;
+		ev += ne->rec[i].evaluated;
+	}
+	trim__sb_printf(sb, "}, \"counts\": {\"generated\": %llu, \"valid\": %llu, \"evaluated\": %llu}, "
+	                    "\"intra_count\": %zu, \"inter_count\": %zu}\n}\n",
+	                (unsigned long long)gen, (unsigned long long)val, (unsigned long long)ev, ne->n,
+	                ne->ninter);
+}
+
+static void report_table(const trim_neteval *ne, trim__sb *sb)
+{
+	const struct trim_arch *a = ne->arch;
+	trim__sb_printf(sb, "network %s on %s, goal %s%s\n\n", ne->network, a->name, goal_names[ne->goal],
+	                ne->use_sparsity && sparse_hardware(a) ? ", sparse figures (the hardware gates/skips zeros)" : "");
+	trim__sb_printf(sb, "%-4s %-18s %-5s %14s %14s %8s %6s %-10s %12s\n", "#", "layer", "phase",
+	                "cycles", "energy pJ", "PE util", "PEs", "bottleneck", "evaluated");
+	for (size_t i = 0; i < ne->n; i++) {
+		const wrec *r = &ne->rec[i];
+		const trim__intra *x = trim__workloads_intra(ne->w, i);
+		trim__sb_printf(sb, "%-4zu %-18.18s %-5s %14.6g %14.6g %8.3f %6lld %-10.10s %12llu\n", i,
+		                x->layer, trim_phase_name(x->phase), r->sp.cycles, r->sp.energy_pj,
+		                r->dense.pe_util, (long long)r->dense.act.active_pes,
+		                a->lv[r->dense.bottleneck].name, (unsigned long long)r->evaluated);
+	}
+	double pre = 0, pre_e = 0;
+	for (size_t j = 0; j < ne->ninter; j++) {
+		pre += ne->inter[j].cycles;
+		pre_e += ne->inter[j].energy_pj;
+	}
+	trim__sb_printf(sb, "\ninter-layer workloads: %zu, %.6g cycles, %.6g pJ\n", ne->ninter, pre, pre_e);
+	trim__sb_printf(sb, "total: %.6g cycles (%.6g s), %.6g pJ (static %.6g), EDP %.6g, PE utilization %.3f\n",
+	                ne->cycles, trim_neteval_seconds(ne), ne->energy, ne->static_pj,
+	                ne->energy * ne->cycles, ne->pe_util);
+	if (ne->dense_cycles != ne->cycles || ne->dense_energy != ne->energy)
+		trim__sb_printf(sb, "dense: %.6g cycles, %.6g pJ (sparse speedup %.4gx, energy saving %.4gx)\n",
+		                ne->dense_cycles, ne->dense_energy, ne->dense_cycles / ne->cycles,
+		                ne->dense_energy / ne->energy);
+	trim__sb_puts(sb, "energy by level:");
+	for (int l = 0; l < a->nlevels; l++)
+		trim__sb_printf(sb, " %s %.4g pJ%s", a->lv[l].name, ne->level_pj[l], l + 1 < a->nlevels ? "," : "\n");
+}
+
+static void report_csv(const trim_neteval *ne, trim__sb *sb)
+{
+	trim__sb_puts(sb, "index,layer,phase,cycles,energy_pj,edp,pe_utilization,active_pes,dense_cycles,"
+	                  "dense_energy_pj,static_pj,macs,generated,valid,evaluated\n");
+	for (size_t i = 0; i < ne->n; i++) {
+		const trim__intra *x = trim__workloads_intra(ne->w, i);
+		double f[TRIM_NF_COUNT];
+		fields(&ne->rec[i], f);
+		trim__sb_printf(sb, "%zu,", i);
+		trim__sb_csv_str(sb, x->layer);
+		trim__sb_printf(sb, ",%s", trim_phase_name(x->phase));
+		for (int k = 0; k < TRIM_NF_COUNT; k++)
+			trim__sb_printf(sb, ",%.17g", f[k]);
+		trim__sb_putc(sb, '\n');
+	}
+}
+
+int trim_neteval_report(const trim_neteval *ne, int format, char **out)
+{
+	if (!ne || !out)
+		return trim__error(TRIM_EINVAL, "trim_neteval_report: NULL argument");
+	*out = NULL;
+	if (!ne->finished)
+		return trim__error(TRIM_EINVAL, "trim_neteval_report: not evaluated yet");
+	trim__sb sb;
+	trim__sb_init(&sb);
+	switch (format) {
+	case TRIM_FORMAT_JSON: report_json(ne, &sb); break;
+	case TRIM_FORMAT_TABLE: report_table(ne, &sb); break;
+	case TRIM_FORMAT_CSV: report_csv(ne, &sb); break;
+	default: return trim__error(TRIM_EINVAL, "trim_neteval_report: unsupported format %d", format);
+	}
+	return trim__sb_take(&sb, out);
+}

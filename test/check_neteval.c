@@ -1,0 +1,176 @@
+/* A whole network on an architecture: totals, consistency with the per-workload
+ * search, determinism across thread counts, sparse figures, errors. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trim.h"
+#include "trim/neteval.h"
+#include "trim/search.h"
+
+#define NET "test/data/neteval/tiny.yaml"
+#define ARCH "test/data/neteval/tiny-arch.yaml"
+#define ARCH_SKIP "test/data/neteval/tiny-arch-skip.yaml"
+
+typedef struct {
+	trim_network *net;
+	trim_workloads *w;
+	trim_arch *arch;
+	trim_neteval *ne;
+} fx;
+
+static void setup(fx *s, const char *arch, int threads, int sparsity)
+{
+	memset(s, 0, sizeof *s);
+	ck_assert(trim_network_load(&s->net, NET) == 0);
+	ck_assert(trim_workloads_create(&s->w, s->net, TRIM_MODE_DEFAULT, 0, 0) == 0);
+	ck_assert_msg(trim_arch_load(&s->arch, arch) == 0, "%s", trim_last_error());
+	ck_assert(trim_neteval_create(&s->ne, s->net, s->w, s->arch, NULL) == 0);
+	ck_assert(trim_neteval_set_int(s->ne, TRIM_NET_THREADS, threads) == 0);
+	ck_assert(trim_neteval_set_int(s->ne, TRIM_NET_SPARSITY, sparsity) == 0);
+}
+
+static void teardown(fx *s)
+{
+	trim_neteval_free(s->ne);
+	trim_arch_free(s->arch);
+	trim_workloads_free(s->w);
+	trim_network_free(s->net);
+}
+
+#define CLOSE(a, b) ck_assert_msg(fabs((a) - (b)) <= 1e-9 * fabs(b) + 1e-12, "%s = %.17g, expected %.17g", #a, (double)(a), (double)(b))
+
+START_TEST(test_totals_and_consistency)
+{
+	fx s;
+	setup(&s, ARCH, 1, 1);
+	size_t n = trim_neteval_count(s.ne);
+	ck_assert_int_eq(n, 7);
+	/* stepping maps one workload at a time; nothing can be read before the end */
+	int done = 0;
+	ck_assert(trim_neteval_step(s.ne, &done) == 0 && !done);
+	ck_assert_int_eq(trim_neteval_done(s.ne), 1);
+	char *text = NULL;
+	ck_assert_int_eq(trim_neteval_report(s.ne, TRIM_FORMAT_JSON, &text), TRIM_EINVAL);
+	ck_assert_int_eq(trim_neteval_set_int(s.ne, TRIM_NET_GOAL, TRIM_GOAL_EDP), TRIM_EINVAL);
+	ck_assert(trim_neteval_run(s.ne) == 0);
+	ck_assert_int_eq(trim_neteval_done(s.ne), n);
+
+	/* every workload equals the public search of that workload alone */
+	double sum_cycles = 0, sum_energy = 0, f[TRIM_NF_COUNT];
+	for (size_t i = 0; i < n; i++) {
+		ck_assert(trim_neteval_workload(s.ne, i, f, TRIM_NF_COUNT) == 0);
+		sum_cycles += f[TRIM_NF_CYCLES];
+		sum_energy += f[TRIM_NF_ENERGY_PJ];
+		trim_search *q = NULL;
+		ck_assert(trim_search_create(&q, s.w, i, s.arch, NULL) == 0);
+		ck_assert(trim_search_run(q) == 0);
+		trim_mapping *a = NULL, *b = NULL;
+		ck_assert(trim_search_best(q, &a) == 0);
+		ck_assert(trim_neteval_mapping(s.ne, i, &b) == 0);
+		char *ya = NULL, *yb = NULL;
+		ck_assert(trim_mapping_dump(a, TRIM_FORMAT_YAML, &ya) == 0);
+		ck_assert(trim_mapping_dump(b, TRIM_FORMAT_YAML, &yb) == 0);
+		ck_assert_str_eq(ya, yb);
+		int64_t counts[5];
+		ck_assert(trim_search_counts(q, counts, 5) == 0);
+		ck_assert_int_eq((int64_t)f[TRIM_NF_EVALUATED], counts[2]);
+		trim_string_free(ya);
+		trim_string_free(yb);
+		trim_mapping_free(a);
+		trim_mapping_free(b);
+		trim_search_free(q);
+		/* zero-gating hardware, but a gate changes energy only */
+		CLOSE(f[TRIM_NF_CYCLES], f[TRIM_NF_DENSE_CYCLES]);
+	}
+	/* totals: the workloads plus the inter-layer work */
+	ck_assert(trim_neteval_cycles(s.ne) >= sum_cycles);
+	ck_assert(trim_neteval_energy_pj(s.ne) > sum_energy);
+	double lv[8];
+	ck_assert(trim_neteval_level_energy(s.ne, lv, 8) == 0);
+	double sum_lv = 0;
+	for (int l = 0; l < 5; l++)
+		sum_lv += lv[l];
+	CLOSE(sum_lv, trim_neteval_energy_pj(s.ne));
+	CLOSE(trim_neteval_seconds(s.ne), trim_neteval_cycles(s.ne) / 100e6);
+	ck_assert(trim_neteval_report(s.ne, TRIM_FORMAT_JSON, &text) == 0);
+	ck_assert(strstr(text, "\"workloads\": ["));
+	ck_assert(strstr(text, "\"totals\": {\"cycles\": "));
+	ck_assert(strstr(text, "\"pe_utilization\": "));
+	ck_assert(strstr(text, "\"counts\": {\"generated\": "));
+	trim_string_free(text);
+	teardown(&s);
+}
+END_TEST
+
+/* Byte-identical results for 1 and 2 threads. */
+START_TEST(test_threads_identical)
+{
+	char *text[2];
+	for (int k = 0; k < 2; k++) {
+		fx s;
+		setup(&s, ARCH, k + 1, 1);
+		ck_assert(trim_neteval_set_int(s.ne, TRIM_NET_GOAL, TRIM_GOAL_EDP) == 0);
+		ck_assert(trim_neteval_run(s.ne) == 0);
+		ck_assert(trim_neteval_report(s.ne, TRIM_FORMAT_JSON, &text[k]) == 0);
+		teardown(&s);
+	}
+	ck_assert_str_eq(text[0], text[1]);
+	trim_string_free(text[0]);
+	trim_string_free(text[1]);
+}
+END_TEST
+
+/* Zero-skipping hardware: conv WG skips the MACs with a zero dY (conv's ReLU,
+ * 50%), fc BW the outputs masked by ReLU; dense figures when asked. */
+START_TEST(test_sparse_figures)
+{
+	fx s, d;
+	setup(&s, ARCH_SKIP, 2, 1);
+	setup(&d, ARCH_SKIP, 2, 0);
+	ck_assert(trim_neteval_run(s.ne) == 0);
+	ck_assert(trim_neteval_run(d.ne) == 0);
+	ck_assert(trim_neteval_cycles(s.ne) < trim_neteval_dense_cycles(s.ne));
+	ck_assert(trim_neteval_energy_pj(s.ne) < trim_neteval_dense_energy_pj(s.ne));
+	CLOSE(trim_neteval_cycles(d.ne), trim_neteval_dense_cycles(d.ne));
+	CLOSE(trim_neteval_dense_cycles(s.ne), trim_neteval_cycles(d.ne));
+	size_t wg;
+	ck_assert(trim_workloads_find(s.w, "conv", TRIM_PHASE_WG, &wg) == 0);
+	double f[TRIM_NF_COUNT];
+	ck_assert(trim_neteval_workload(s.ne, wg, f, TRIM_NF_COUNT) == 0);
+	ck_assert(f[TRIM_NF_CYCLES] < f[TRIM_NF_DENSE_CYCLES]);
+	teardown(&d);
+	teardown(&s);
+}
+END_TEST
+
+START_TEST(test_errors)
+{
+	fx s;
+	setup(&s, ARCH, 1, 1);
+	ck_assert(trim_neteval_set_int(s.ne, TRIM_NET_MAX_MAPPINGS, 100) == 0);
+	ck_assert_int_eq(trim_neteval_run(s.ne), TRIM_ERANGE);
+	ck_assert_msg(strstr(trim_last_error(), "conv FW:") != NULL, "%s", trim_last_error());
+	ck_assert_int_eq(trim_neteval_set_int(s.ne, 99, 1), TRIM_EINVAL);
+	ck_assert_int_eq(trim_neteval_load_trace(s.ne, "test/data/sparsity/none.csv"), TRIM_EIO);
+	teardown(&s);
+	trim_neteval *ne = NULL;
+	ck_assert_int_eq(trim_neteval_create(&ne, NULL, NULL, NULL, NULL), TRIM_EINVAL);
+	ck_assert_ptr_null(ne);
+	trim_neteval_free(NULL);
+}
+END_TEST
+
+Suite *neteval_suite(void)
+{
+	Suite *s = suite_create("neteval");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_totals_and_consistency);
+	tcase_add_test(tc, test_threads_identical);
+	tcase_add_test(tc, test_sparse_figures);
+	tcase_add_test(tc, test_errors);
+	suite_add_tcase(s, tc);
+	return s;
+}
