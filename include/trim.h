@@ -12,6 +12,7 @@
 #include "trim/space.h"
 #include "trim/sparsity.h"
 #include "trim/neteval.h"
+#include "trim/explore.h"
 #include "trim/fusion.h"
 #include "trim/mapping.h"
 #include "trim/eval.h"

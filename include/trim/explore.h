@@ -1,0 +1,100 @@
+/*
+ * trim/explore.h - the explorer (TRIM Algorithm 1): every point of an
+ * architecture space evaluated on a network (the best mapping of every
+ * workload plus the inter-layer workloads, trim/neteval.h), ranked by a
+ * design goal, with the Pareto front over (energy, delay, area).
+ *
+ * Use: create, set options (and optionally an output directory, which makes
+ * the sweep resumable: each finished point is written there and a later
+ * explorer with the same inputs and directory skips it), then
+ * trim_explorer_step until *done (one point per step: progress without
+ * callbacks) or trim_explorer_run (points in parallel with OpenMP); read the
+ * ranking and the report.
+ * Ownership: a trim_explorer belongs to the caller (trim_explorer_free, NULL
+ * accepted); the network, workloads and space must outlive it.
+ * Determinism: results are identical whatever the number of threads and
+ * whether the sweep was resumed; ties rank by point index.
+ */
+#ifndef TRIM_EXPLORE_H
+#define TRIM_EXPLORE_H
+
+#include "trim/common.h"
+#include "trim/space.h"
+#include "trim/workload.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct trim_explorer trim_explorer;
+
+/** Design goals (TRIM_EX_GOAL). */
+enum trim_explore_goal {
+	TRIM_EXPLORE_ENERGY = 0,
+	TRIM_EXPLORE_DELAY = 1,
+	TRIM_EXPLORE_EDP = 2,
+	TRIM_EXPLORE_AREA = 3,
+	TRIM_EXPLORE_WEIGHTED = 4 /**< energy^we x delay^wd x area^wa (TRIM_EX_W_*) */
+};
+
+/** Options: integers (trim_explorer_set_int) and doubles (_set_double). */
+enum trim_explore_option {
+	TRIM_EX_GOAL = 0,          /**< int, trim_explore_goal (default EDP) */
+	TRIM_EX_THREADS = 1,       /**< int, points evaluated at once by trim_explorer_run (1) */
+	TRIM_EX_SPARSITY = 2,      /**< int, 1 (default): sparse figures on zero-skipping hardware */
+	TRIM_EX_MAX_MAPPINGS = 3,  /**< int, refuse workloads with a larger mapspace (0: none) */
+	TRIM_EX_AREA_BUDGET = 10,  /**< double, mm^2: points above it are not ranked (0: none) */
+	TRIM_EX_W_ENERGY = 11,     /**< double, weights of TRIM_EXPLORE_WEIGHTED (1, 1, 0) */
+	TRIM_EX_W_DELAY = 12,
+	TRIM_EX_W_AREA = 13
+};
+
+/** Per-point figures (trim_explorer_point, indices of out[]). */
+enum trim_explore_field {
+	TRIM_XF_VALID = 0,     /**< 1 if every workload was mapped */
+	TRIM_XF_RANK,          /**< 1 = best; 0 if not ranked (invalid or over budget) */
+	TRIM_XF_CYCLES, TRIM_XF_SECONDS, TRIM_XF_ENERGY_PJ, TRIM_XF_STATIC_PJ, TRIM_XF_EDP,
+	TRIM_XF_AREA_MM2,      /**< NaN for FPGA designs */
+	TRIM_XF_PE_UTILIZATION,
+	TRIM_XF_PARETO,        /**< 1 if on the (energy, delay, area) front */
+	TRIM_XF_FITS,          /**< FPGA: 1 if the device holds it; ASIC: 1 */
+	TRIM_XF_DSP, TRIM_XF_BRAM36, TRIM_XF_LUT, TRIM_XF_FF, /**< FPGA resources (0 for ASIC) */
+	TRIM_XF_COUNT
+};
+
+TRIM_API const char *trim_explore_goal_name(int goal);
+
+TRIM_API int trim_explorer_create(trim_explorer **out, const trim_network *net,
+                                  const trim_workloads *w, const trim_space *space);
+TRIM_API void trim_explorer_free(trim_explorer *ex);
+TRIM_API int trim_explorer_set_int(trim_explorer *ex, int option, int64_t value);
+TRIM_API int trim_explorer_set_double(trim_explorer *ex, int option, double value);
+/** Make the sweep resumable: finished points are written to `dir` (created
+ * if missing) and points already there are loaded instead of evaluated. */
+TRIM_API int trim_explorer_set_out_dir(trim_explorer *ex, const char *dir);
+
+/** Evaluate the next point; *done = 1 when all are done and ranked. A point
+ * that cannot be mapped is recorded as invalid, not an error. */
+TRIM_API int trim_explorer_step(trim_explorer *ex, int *done);
+/** Evaluate every remaining point (TRIM_EX_THREADS at once). */
+TRIM_API int trim_explorer_run(trim_explorer *ex);
+TRIM_API size_t trim_explorer_done(const trim_explorer *ex);
+TRIM_API size_t trim_explorer_count(const trim_explorer *ex);
+/** Points loaded from the output directory instead of evaluated. */
+TRIM_API size_t trim_explorer_resumed(const trim_explorer *ex);
+
+TRIM_API const char *trim_explorer_point_name(const trim_explorer *ex, size_t i);
+/** Fields TRIM_XF_* of point i into out[0..n-1] (n >= TRIM_XF_COUNT). */
+TRIM_API int trim_explorer_point(const trim_explorer *ex, size_t i, double *out, size_t n);
+/** Index of the point of rank r (1 = best); TRIM_ENOTFOUND if none. */
+TRIM_API int trim_explorer_ranked(const trim_explorer *ex, size_t rank, size_t *index);
+
+/** TRIM_FORMAT_TABLE, _JSON ({"goal", "points": [...], "pareto": [names]}) or _CSV. */
+TRIM_API int trim_explorer_report(const trim_explorer *ex, int format, char **out);
+/** Write the full result set: DIR/results.json, DIR/points.csv, DIR/workloads.csv. */
+TRIM_API int trim_explorer_write(const trim_explorer *ex, const char *dir);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

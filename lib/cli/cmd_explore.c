@@ -1,0 +1,164 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "trim/explore.h"
+
+static const char usage_ex[] =
+	"trim explore [NETWORK.yaml SPACE.yaml] [--goal energy|delay|edp|area|weighted]\n"
+	"         [--weights E,D,A] [--area-budget MM2] [--threads N] [--mode inference|training]\n"
+	"         [--batch N] [--dense] [--max-mappings N] [--out DIR] [--progress|--quiet]\n"
+	"         [--format table|json|csv]";
+
+#define DEFAULT_NET "models/networks/alexnet-cifar.yaml"
+#define DEFAULT_SPACE "models/arch/spaces/default.yaml"
+
+// trim-cli: explore: rank the architectures of a space for a network and a design goal
+int trim_cli_explore(int argc, char **argv)
+{
+	const char *files[2] = {NULL, NULL}, *outdir = NULL;
+	int format = TRIM_FORMAT_TABLE, mode = TRIM_MODE_DEFAULT, nf = 0, dense = 0;
+	int progress = isatty(2);
+	int64_t batch = 0, threads = 2, goal = TRIM_EXPLORE_EDP, maxmap = 0;
+	double budget = 0, we = 1, wd = 1, wa = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *o = argv[i];
+		if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+			printf("usage: %s\n\nEvaluates every point of an architecture space on a network (the best\n"
+			       "mapping of every workload plus the inter-layer workloads), ranks them by the\n"
+			       "goal and marks the Pareto front over (energy, delay, area). With no files:\n"
+			       "%s in training over %s.\n"
+			       "--out DIR writes every finished point there (a rerun resumes) and the full\n"
+			       "result set (results.json, points.csv, workloads.csv).\n",
+			       usage_ex, DEFAULT_NET, DEFAULT_SPACE);
+			return 0;
+		}
+		if (!strcmp(o, "--dense")) {
+			dense = 1;
+			continue;
+		}
+		if (!strcmp(o, "--progress") || !strcmp(o, "--quiet")) {
+			progress = o[2] == 'p';
+			continue;
+		}
+		if (o[0] == '-' && o[1]) {
+			if (i + 1 >= argc)
+				return trim_cli_usage("explore", usage_ex, "%s needs a value", o);
+			const char *v = argv[++i];
+			char *end = NULL;
+			if (!strcmp(o, "--out"))
+				outdir = v;
+			else if (!strcmp(o, "--format")) {
+				if (trim_cli_format("explore", usage_ex, v, 1, &format))
+					return TRIM_CLI_EXIT_USAGE;
+			} else if (!strcmp(o, "--goal")) {
+				goal = -1;
+				for (int g = 0; g <= TRIM_EXPLORE_WEIGHTED; g++)
+					if (!strcmp(v, trim_explore_goal_name(g)))
+						goal = g;
+				if (goal < 0)
+					return trim_cli_usage("explore", usage_ex,
+					                      "--goal takes energy, delay, edp, area or weighted; got '%s'", v);
+			} else if (!strcmp(o, "--weights")) {
+				if (sscanf(v, "%lf,%lf,%lf", &we, &wd, &wa) != 3)
+					return trim_cli_usage("explore", usage_ex, "--weights takes E,D,A exponents, e.g. 1,2,0");
+				goal = TRIM_EXPLORE_WEIGHTED;
+			} else if (!strcmp(o, "--area-budget")) {
+				budget = strtod(v, &end);
+				if (!*v || *end || !(budget >= 0))
+					return trim_cli_usage("explore", usage_ex, "--area-budget takes mm^2 >= 0; got '%s'", v);
+			} else if (!strcmp(o, "--mode")) {
+				mode = !strcmp(v, "inference") ? TRIM_MODE_INFERENCE
+				       : !strcmp(v, "training") ? TRIM_MODE_TRAINING : -2;
+				if (mode == -2)
+					return trim_cli_usage("explore", usage_ex, "--mode takes inference or training; got '%s'", v);
+			} else if (!strcmp(o, "--batch")) {
+				if (trim_cli_int("explore", usage_ex, "--batch", v, 1, 1 << 24, &batch))
+					return TRIM_CLI_EXIT_USAGE;
+			} else if (!strcmp(o, "--threads")) {
+				if (trim_cli_int("explore", usage_ex, "--threads", v, 1, 1024, &threads))
+					return TRIM_CLI_EXIT_USAGE;
+			} else if (!strcmp(o, "--max-mappings")) {
+				if (trim_cli_int("explore", usage_ex, "--max-mappings", v, 0, INT64_MAX, &maxmap))
+					return TRIM_CLI_EXIT_USAGE;
+			} else {
+				return trim_cli_usage("explore", usage_ex, "unknown option '%s'", o);
+			}
+			continue;
+		}
+		if (nf == 2)
+			return trim_cli_usage("explore", usage_ex, "a network and a space only");
+		files[nf++] = o;
+	}
+	if (nf == 1)
+		return trim_cli_usage("explore", usage_ex, "give both NETWORK.yaml and SPACE.yaml, or neither");
+	if (nf == 0) {
+		files[0] = DEFAULT_NET;
+		files[1] = DEFAULT_SPACE;
+		if (mode == TRIM_MODE_DEFAULT)
+			mode = TRIM_MODE_TRAINING;
+	}
+
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_space *space = NULL;
+	trim_explorer *ex = NULL;
+	char *text = NULL;
+	int rc = trim_network_load(&net, files[0]);
+	if (rc == 0)
+		rc = trim_workloads_create(&w, net, mode, batch, 0);
+	if (rc == 0)
+		rc = trim_space_load(&space, files[1]);
+	if (rc == 0)
+		rc = trim_explorer_create(&ex, net, w, space);
+	if (rc == 0)
+		rc = trim_explorer_set_int(ex, TRIM_EX_GOAL, goal);
+	if (rc == 0)
+		rc = trim_explorer_set_int(ex, TRIM_EX_THREADS, threads);
+	if (rc == 0)
+		rc = trim_explorer_set_int(ex, TRIM_EX_SPARSITY, !dense);
+	if (rc == 0)
+		rc = trim_explorer_set_int(ex, TRIM_EX_MAX_MAPPINGS, maxmap);
+	if (rc == 0)
+		rc = trim_explorer_set_double(ex, TRIM_EX_AREA_BUDGET, budget);
+	if (rc == 0 && goal == TRIM_EXPLORE_WEIGHTED) {
+		rc = trim_explorer_set_double(ex, TRIM_EX_W_ENERGY, we);
+		if (rc == 0)
+			rc = trim_explorer_set_double(ex, TRIM_EX_W_DELAY, wd);
+		if (rc == 0)
+			rc = trim_explorer_set_double(ex, TRIM_EX_W_AREA, wa);
+	}
+	if (rc == 0 && outdir)
+		rc = trim_explorer_set_out_dir(ex, outdir);
+	if (rc == 0 && progress) {
+		/* step point by point to report progress (each search uses the threads) */
+		time_t t0 = time(NULL);
+		size_t n = trim_explorer_count(ex), start = trim_explorer_done(ex);
+		int done = 0;
+		while (rc == 0 && !done) {
+			rc = trim_explorer_step(ex, &done);
+			size_t k = trim_explorer_done(ex);
+			double el = difftime(time(NULL), t0);
+			double left = k > start ? el / (double)(k - start) * (double)(n - k) : 0;
+			fprintf(stderr, "\rtrim explore: %zu/%zu points (%zu resumed), %.0f s, about %.0f s left   ",
+			        k, n, trim_explorer_resumed(ex), el, left);
+		}
+		fprintf(stderr, "\n");
+	} else if (rc == 0) {
+		rc = trim_explorer_run(ex);
+	}
+	if (rc == 0 && outdir)
+		rc = trim_explorer_write(ex, outdir);
+	if (rc == 0)
+		rc = trim_explorer_report(ex, format, &text);
+	trim_explorer_free(ex);
+	trim_space_free(space);
+	trim_workloads_free(w);
+	trim_network_free(net);
+	if (rc)
+		return trim_cli_fail(rc);
+	return trim_cli_print(text);
+}

@@ -1,0 +1,843 @@
+/*
+ * The explorer (TRIM Algorithm 1): evaluate every architecture point of a
+ * space on a network, rank by a design goal, and find the Pareto front.
+ * Finished points can be written to a directory and reloaded (resumable).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "arch_int.h"
+#include "trim/energy.h"
+#include "trim/explore.h"
+#include "trim/mapping.h"
+#include "trim/neteval.h"
+#include "trim/search.h"
+#include "util/util.h"
+#include "util/ydoc.h"
+
+typedef struct {
+	char layer[64];
+	int phase;
+	double cycles, energy, dense_cycles, dense_energy, active_pes, pe_util;
+	char *mapping;
+} xwl;
+
+typedef struct {
+	int done, valid, resumed;
+	char error[512];
+	double f[TRIM_XF_COUNT];
+	int nlevels;
+	char level_name[TRIM__MAX_LEVELS][TRIM__ARCH_NAME_LEN];
+	double level_pj[TRIM__MAX_LEVELS];
+	size_t nw;
+	xwl *wl;
+} xpoint;
+
+struct trim_explorer {
+	const trim_network *net;
+	const trim_workloads *w;
+	const trim_space *space;
+	int goal, threads, sparsity;
+	int64_t max_mappings;
+	double budget, we, wd, wa;
+	char *dir;
+	size_t n, next, resumed;
+	xpoint *pt;
+	int ranked;
+	size_t *order; /* rank -> point index (ranked points only) */
+	size_t nranked;
+};
+
+static const char *const goal_names[] = {"energy", "delay", "edp", "area", "weighted"};
+
+const char *trim_explore_goal_name(int goal)
+{
+	return goal >= 0 && goal <= TRIM_EXPLORE_WEIGHTED ? goal_names[goal] : NULL;
+}
+
+static void point_clear(xpoint *p)
+{
+	for (size_t k = 0; k < p->nw; k++)
+		free(p->wl[k].mapping);
+	free(p->wl);
+	memset(p, 0, sizeof *p);
+}
+
+void trim_explorer_free(trim_explorer *ex)
+{
+	if (!ex)
+		return;
+	for (size_t i = 0; i < ex->n; i++)
+		point_clear(&ex->pt[i]);
+	free(ex->pt);
+	free(ex->order);
+	free(ex->dir);
+	free(ex);
+}
+
+int trim_explorer_create(trim_explorer **out, const trim_network *net, const trim_workloads *w,
+                         const trim_space *space)
+{
+	if (!out || !net || !w || !space)
+		return trim__error(TRIM_EINVAL, "trim_explorer_create: NULL argument");
+	*out = NULL;
+	trim_explorer *ex = trim__calloc(1, sizeof *ex);
+	if (!ex)
+		return TRIM_ENOMEM;
+	ex->net = net;
+	ex->w = w;
+	ex->space = space;
+	ex->goal = TRIM_EXPLORE_EDP;
+	ex->threads = 1;
+	ex->sparsity = 1;
+	ex->we = ex->wd = 1;
+	ex->n = (size_t)trim_space_count(space);
+	ex->pt = trim__calloc(ex->n ? ex->n : 1, sizeof *ex->pt);
+	ex->order = trim__calloc(ex->n ? ex->n : 1, sizeof *ex->order);
+	if (!ex->pt || !ex->order) {
+		trim_explorer_free(ex);
+		return TRIM_ENOMEM;
+	}
+	*out = ex;
+	return 0;
+}
+
+int trim_explorer_set_int(trim_explorer *ex, int option, int64_t value)
+{
+	if (!ex)
+		return trim__error(TRIM_EINVAL, "trim_explorer_set_int: NULL handle");
+	if (ex->next > 0 || ex->resumed)
+		return trim__error(TRIM_EINVAL, "trim_explorer_set_int: options are set before the first step");
+	switch (option) {
+	case TRIM_EX_GOAL:
+		if (value < 0 || value > TRIM_EXPLORE_WEIGHTED)
+			return trim__error(TRIM_ERANGE, "goal %lld (energy 0, delay 1, edp 2, area 3, weighted 4)",
+			                   (long long)value);
+		ex->goal = (int)value;
+		return 0;
+	case TRIM_EX_THREADS:
+		if (value < 1 || value > 1024)
+			return trim__error(TRIM_ERANGE, "threads %lld (1..1024)", (long long)value);
+		ex->threads = (int)value;
+		return 0;
+	case TRIM_EX_SPARSITY:
+		if (value != 0 && value != 1)
+			return trim__error(TRIM_ERANGE, "sparsity %lld (0 or 1)", (long long)value);
+		ex->sparsity = (int)value;
+		return 0;
+	case TRIM_EX_MAX_MAPPINGS:
+		if (value < 0)
+			return trim__error(TRIM_ERANGE, "max mappings %lld < 0", (long long)value);
+		ex->max_mappings = value;
+		return 0;
+	default:
+		return trim__error(TRIM_EINVAL, "trim_explorer_set_int: unknown integer option %d", option);
+	}
+}
+
+int trim_explorer_set_double(trim_explorer *ex, int option, double value)
+{
+	if (!ex)
+		return trim__error(TRIM_EINVAL, "trim_explorer_set_double: NULL handle");
+	if (!(value >= 0) || !isfinite(value))
+		return trim__error(TRIM_ERANGE, "option %d: %g must be a finite number >= 0", option, value);
+	switch (option) {
+	case TRIM_EX_AREA_BUDGET: ex->budget = value; break;
+	case TRIM_EX_W_ENERGY: ex->we = value; break;
+	case TRIM_EX_W_DELAY: ex->wd = value; break;
+	case TRIM_EX_W_AREA: ex->wa = value; break;
+	default: return trim__error(TRIM_EINVAL, "trim_explorer_set_double: unknown option %d", option);
+	}
+	ex->ranked = 0;
+	return 0;
+}
+
+/* ---- one point ------------------------------------------------------------- */
+
+static int search_goal(int goal)
+{
+	switch (goal) {
+	case TRIM_EXPLORE_ENERGY: return TRIM_GOAL_ENERGY;
+	case TRIM_EXPLORE_DELAY: return TRIM_GOAL_DELAY;
+	default: return TRIM_GOAL_EDP; /* EDP, area (mappings do not change area), weighted */
+	}
+}
+
+static int evaluate_point(const trim_explorer *ex, size_t i, int inner_threads, xpoint *p)
+{
+	trim_arch *arch = NULL;
+	trim_energy *table = NULL;
+	trim_neteval *ne = NULL;
+	trim_mapping *m = NULL;
+	int rc;
+	memset(p, 0, sizeof *p);
+	for (int k = 0; k < TRIM_XF_COUNT; k++)
+		p->f[k] = 0;
+	if ((rc = trim_space_point_arch(ex->space, i, &arch)) ||
+	    (rc = trim_energy_load_for_arch(&table, arch)))
+		goto out;
+	p->nlevels = arch->nlevels;
+	for (int l = 0; l < arch->nlevels; l++)
+		snprintf(p->level_name[l], sizeof p->level_name[l], "%s", arch->lv[l].name);
+	p->f[TRIM_XF_FITS] = 1;
+	p->f[TRIM_XF_AREA_MM2] = NAN;
+	if (trim_energy_is_fpga(table) > 0) {
+		double r[8];
+		int fits = trim_energy_resources(table, arch, r, 8);
+		if (fits < 0) {
+			rc = fits;
+			goto out;
+		}
+		p->f[TRIM_XF_FITS] = fits;
+		for (int k = 0; k < TRIM_NRES; k++)
+			p->f[TRIM_XF_DSP + k] = r[k];
+	} else {
+		double mm2 = 0;
+		if ((rc = trim_energy_arch_area(table, arch, &mm2)))
+			goto out;
+		p->f[TRIM_XF_AREA_MM2] = mm2;
+	}
+	if ((rc = trim_neteval_create(&ne, ex->net, ex->w, arch, table)) ||
+	    (rc = trim_neteval_set_int(ne, TRIM_NET_GOAL, search_goal(ex->goal))) ||
+	    (rc = trim_neteval_set_int(ne, TRIM_NET_THREADS, inner_threads)) ||
+	    (rc = trim_neteval_set_int(ne, TRIM_NET_SPARSITY, ex->sparsity)) ||
+	    (rc = trim_neteval_set_int(ne, TRIM_NET_MAX_MAPPINGS, ex->max_mappings)))
+		goto out;
+	rc = trim_neteval_run(ne);
+	if (rc == TRIM_ENOFIT || rc == TRIM_ERANGE) {
+		/* the point cannot run this network: recorded, not fatal */
+		snprintf(p->error, sizeof p->error, "%s", trim_last_error());
+		p->valid = 0;
+		p->done = 1;
+		rc = 0;
+		goto out;
+	}
+	if (rc)
+		goto out;
+	p->valid = 1;
+	p->f[TRIM_XF_VALID] = 1;
+	p->f[TRIM_XF_CYCLES] = trim_neteval_cycles(ne);
+	p->f[TRIM_XF_SECONDS] = trim_neteval_seconds(ne);
+	p->f[TRIM_XF_ENERGY_PJ] = trim_neteval_energy_pj(ne);
+	p->f[TRIM_XF_STATIC_PJ] = trim_neteval_static_pj(ne);
+	p->f[TRIM_XF_EDP] = p->f[TRIM_XF_CYCLES] * p->f[TRIM_XF_ENERGY_PJ];
+	p->f[TRIM_XF_PE_UTILIZATION] = trim_neteval_pe_utilization(ne);
+	if ((rc = trim_neteval_level_energy(ne, p->level_pj, TRIM__MAX_LEVELS)))
+		goto out;
+	p->nw = trim_neteval_count(ne);
+	p->wl = trim__calloc(p->nw ? p->nw : 1, sizeof *p->wl);
+	if (!p->wl) {
+		rc = TRIM_ENOMEM;
+		goto out;
+	}
+	for (size_t k = 0; k < p->nw; k++) {
+		xwl *x = &p->wl[k];
+		double f[TRIM_NF_COUNT];
+		if ((rc = trim_neteval_workload(ne, k, f, TRIM_NF_COUNT)))
+			goto out;
+		snprintf(x->layer, sizeof x->layer, "%s", trim_workloads_intra_layer(ex->w, k));
+		x->phase = trim_workloads_intra_phase(ex->w, k);
+		x->cycles = f[TRIM_NF_CYCLES];
+		x->energy = f[TRIM_NF_ENERGY_PJ];
+		x->dense_cycles = f[TRIM_NF_DENSE_CYCLES];
+		x->dense_energy = f[TRIM_NF_DENSE_ENERGY_PJ];
+		x->active_pes = f[TRIM_NF_ACTIVE_PES];
+		x->pe_util = f[TRIM_NF_PE_UTILIZATION];
+		if ((rc = trim_neteval_mapping(ne, k, &m)) ||
+		    (rc = trim_mapping_dump(m, TRIM_FORMAT_YAML, &x->mapping)))
+			goto out;
+		trim_mapping_free(m);
+		m = NULL;
+	}
+	p->done = 1;
+out:
+	trim_mapping_free(m);
+	trim_neteval_free(ne);
+	trim_energy_free(table);
+	trim_arch_free(arch);
+	if (rc) {
+		const char *name = trim_space_point_name(ex->space, i);
+		trim__error_prefix(name ? name : "point");
+		point_clear(p);
+	}
+	return rc;
+}
+
+/* ---- point files (resumable sweeps) --------------------------------------- */
+
+static const char *const field_keys[TRIM_XF_COUNT] = {
+	"valid", "rank", "cycles", "seconds", "energy_pj", "static_pj", "edp", "area_mm2",
+	"pe_utilization", "pareto", "fits", "dsp", "bram36", "lut", "ff"};
+
+static void point_json(const trim_explorer *ex, size_t i, const xpoint *p, int full, trim__sb *sb)
+{
+	trim__sb_puts(sb, "{\"name\": ");
+	trim__sb_json_str(sb, trim_space_point_name(ex->space, i));
+	for (int k = 0; k < TRIM_XF_COUNT; k++) {
+		if (k >= TRIM_XF_DSP && p->f[TRIM_XF_AREA_MM2] == p->f[TRIM_XF_AREA_MM2])
+			break; /* ASIC: no FPGA resources */
+		trim__sb_printf(sb, ", \"%s\": ", field_keys[k]);
+		if (k == TRIM_XF_VALID || k == TRIM_XF_PARETO || k == TRIM_XF_FITS)
+			trim__sb_puts(sb, p->f[k] != 0 ? "true" : "false");
+		else
+			trim__sb_json_double(sb, p->f[k]);
+	}
+	trim__sb_puts(sb, ", \"dynamic_pj\": ");
+	trim__sb_json_double(sb, p->f[TRIM_XF_ENERGY_PJ] - p->f[TRIM_XF_STATIC_PJ]);
+	if (!p->valid) {
+		trim__sb_puts(sb, ", \"error\": ");
+		trim__sb_json_str(sb, p->error);
+	}
+	trim__sb_puts(sb, ", \"energy_by_level\": {");
+	for (int l = 0; l < p->nlevels && p->valid; l++) {
+		trim__sb_puts(sb, l ? ", " : "");
+		trim__sb_json_str(sb, p->level_name[l]);
+		trim__sb_puts(sb, ": ");
+		trim__sb_json_double(sb, p->level_pj[l]);
+	}
+	trim__sb_puts(sb, "}");
+	if (full) {
+		trim__sb_puts(sb, ", \"workloads\": [");
+		for (size_t k = 0; k < p->nw; k++) {
+			const xwl *x = &p->wl[k];
+			trim__sb_puts(sb, k ? ", {\"layer\": " : "{\"layer\": ");
+			trim__sb_json_str(sb, x->layer);
+			trim__sb_printf(sb, ", \"phase\": \"%s\", \"cycles\": ", trim_phase_name(x->phase));
+			trim__sb_json_double(sb, x->cycles);
+			trim__sb_puts(sb, ", \"energy_pj\": ");
+			trim__sb_json_double(sb, x->energy);
+			trim__sb_puts(sb, ", \"dense_cycles\": ");
+			trim__sb_json_double(sb, x->dense_cycles);
+			trim__sb_puts(sb, ", \"dense_energy_pj\": ");
+			trim__sb_json_double(sb, x->dense_energy);
+			trim__sb_puts(sb, ", \"active_pes\": ");
+			trim__sb_json_double(sb, x->active_pes);
+			trim__sb_puts(sb, ", \"pe_utilization\": ");
+			trim__sb_json_double(sb, x->pe_util);
+			trim__sb_puts(sb, ", \"mapping\": ");
+			trim__sb_json_str(sb, x->mapping ? x->mapping : "");
+			trim__sb_puts(sb, "}");
+		}
+		trim__sb_puts(sb, "]");
+	}
+	trim__sb_puts(sb, "}");
+}
+
+/* What a point file must agree on to be reused. */
+static void stamp(const trim_explorer *ex, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s|%s|%lld|%d|%s|%d|%lld", trim_network_name(ex->net),
+	         trim_mode_name(trim_workloads_mode(ex->w)), (long long)trim_workloads_batch(ex->w),
+	         trim_workloads_word_bits(ex->w), trim_space_name(ex->space), ex->sparsity,
+	         (long long)ex->max_mappings);
+}
+
+static char *point_path(const trim_explorer *ex, size_t i)
+{
+	size_t n = strlen(ex->dir) + 48;
+	char *p = malloc(n);
+	if (p)
+		snprintf(p, n, "%s/point-%06llu.json", ex->dir,
+		         (unsigned long long)trim_space_point_grid_index(ex->space, i));
+	return p;
+}
+
+static int save_point(const trim_explorer *ex, size_t i, const xpoint *p)
+{
+	char st[512];
+	stamp(ex, st, sizeof st);
+	trim__sb sb;
+	trim__sb_init(&sb);
+	trim__sb_puts(&sb, "{\"stamp\": ");
+	trim__sb_json_str(&sb, st);
+	trim__sb_printf(&sb, ", \"goal\": \"%s\", \"point\": ", goal_names[search_goal(ex->goal)]);
+	point_json(ex, i, p, 1, &sb);
+	trim__sb_puts(&sb, "}\n");
+	char *path = point_path(ex, i), *text = NULL;
+	int rc = path ? trim__sb_take(&sb, &text) : (trim__sb_free(&sb), trim__error(TRIM_ENOMEM, "out of memory"));
+	if (rc == 0)
+		rc = trim__write_file_atomic(path, text, strlen(text));
+	free(text);
+	free(path);
+	return rc;
+}
+
+static int num(const trim__ynode *map, const char *key, double *out)
+{
+	const trim__ynode *n = trim__ymap_get(map, key);
+	if (!n || n->kind != TRIM__Y_SCALAR)
+		return -1;
+	if (!strcmp(n->str, "null")) {
+		*out = NAN;
+		return 0;
+	}
+	if (!strcmp(n->str, "true") || !strcmp(n->str, "false")) {
+		*out = n->str[0] == 't';
+		return 0;
+	}
+	char *end;
+	*out = strtod(n->str, &end);
+	return *end ? -1 : 0;
+}
+
+static const char *str(const trim__ynode *map, const char *key)
+{
+	const trim__ynode *n = trim__ymap_get(map, key);
+	return n && n->kind == TRIM__Y_SCALAR ? n->str : NULL;
+}
+
+/* 1 if loaded, 0 if there is no file, negative on a bad or foreign file. */
+static int load_point(const trim_explorer *ex, size_t i, xpoint *p)
+{
+	char *path = point_path(ex, i);
+	if (!path)
+		return trim__error(TRIM_ENOMEM, "out of memory");
+	struct stat sb;
+	if (stat(path, &sb) != 0) {
+		free(path);
+		return 0;
+	}
+	trim__ydoc *doc = NULL;
+	int rc = trim__ydoc_load_file(&doc, path);
+	if (rc) {
+		free(path);
+		return rc;
+	}
+	const trim__ynode *root = trim__ydoc_root(doc), *pt = trim__ymap_get(root, "point");
+	char st[512];
+	stamp(ex, st, sizeof st);
+	const char *fst = str(root, "stamp"), *goal = str(root, "goal"), *name = pt ? str(pt, "name") : NULL;
+	memset(p, 0, sizeof *p);
+	if (!fst || !goal || !name) {
+		rc = trim__error(TRIM_EPARSE, "%s: not a libtrim point file", path);
+	} else if (strcmp(fst, st) || strcmp(goal, goal_names[search_goal(ex->goal)]) ||
+	           strcmp(name, trim_space_point_name(ex->space, i))) {
+		rc = trim__error(TRIM_EINVAL,
+		                 "%s: holds another exploration's results (%s, goal %s, point %s); use another "
+		                 "output directory",
+		                 path, fst, goal, name);
+	} else {
+		for (int k = 0; k < TRIM_XF_COUNT && rc == 0; k++) {
+			double v = 0;
+			if (num(pt, field_keys[k], &v) == 0)
+				p->f[k] = v;
+			else if (k < TRIM_XF_DSP || !(p->f[TRIM_XF_AREA_MM2] == p->f[TRIM_XF_AREA_MM2]))
+				rc = trim__error(TRIM_EPARSE, "%s: point.%s missing", path, field_keys[k]);
+		}
+		p->valid = p->f[TRIM_XF_VALID] != 0;
+		const char *err = str(pt, "error");
+		if (err)
+			snprintf(p->error, sizeof p->error, "%s", err);
+		const trim__ynode *lv = trim__ymap_get(pt, "energy_by_level");
+		for (size_t l = 0; rc == 0 && lv && lv->kind == TRIM__Y_MAP && l < lv->n && l < TRIM__MAX_LEVELS; l++) {
+			snprintf(p->level_name[l], sizeof p->level_name[l], "%s", lv->keys[l]->str);
+			p->level_pj[l] = strtod(lv->items[l]->str ? lv->items[l]->str : "0", NULL);
+			p->nlevels = (int)l + 1;
+		}
+		const trim__ynode *ws = trim__ymap_get(pt, "workloads");
+		if (rc == 0 && ws && ws->kind == TRIM__Y_SEQ) {
+			p->nw = ws->n;
+			p->wl = trim__calloc(ws->n ? ws->n : 1, sizeof *p->wl);
+			if (!p->wl)
+				rc = TRIM_ENOMEM;
+			for (size_t k = 0; rc == 0 && k < ws->n; k++) {
+				const trim__ynode *x = ws->items[k];
+				xwl *y = &p->wl[k];
+				const char *layer = str(x, "layer"), *ph = str(x, "phase"), *mp = str(x, "mapping");
+				if (!layer || !ph || num(x, "cycles", &y->cycles) || num(x, "energy_pj", &y->energy) ||
+				    num(x, "dense_cycles", &y->dense_cycles) ||
+				    num(x, "dense_energy_pj", &y->dense_energy) ||
+				    num(x, "active_pes", &y->active_pes) || num(x, "pe_utilization", &y->pe_util)) {
+					rc = trim__error(TRIM_EPARSE, "%s: point.workloads[%zu] is incomplete", path, k);
+					break;
+				}
+				snprintf(y->layer, sizeof y->layer, "%s", layer);
+				y->phase = !strcmp(ph, "BW") ? TRIM_PHASE_BW : !strcmp(ph, "WG") ? TRIM_PHASE_WG : TRIM_PHASE_FW;
+				y->mapping = trim__strdup(mp ? mp : "");
+				if (!y->mapping)
+					rc = TRIM_ENOMEM;
+			}
+		}
+		p->done = rc == 0;
+		p->resumed = 1;
+	}
+	trim__ydoc_free(doc);
+	free(path);
+	if (rc) {
+		point_clear(p);
+		return rc;
+	}
+	return 1;
+}
+
+static int mkdirs(const char *dir)
+{
+	char buf[4096];
+	snprintf(buf, sizeof buf, "%s", dir);
+	for (char *s = buf + 1; *s; s++) {
+		if (*s == '/') {
+			*s = '\0';
+			if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+				return trim__error(TRIM_EIO, "%s: cannot create directory: %s", buf, strerror(errno));
+			*s = '/';
+		}
+	}
+	if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+		return trim__error(TRIM_EIO, "%s: cannot create directory: %s", buf, strerror(errno));
+	return 0;
+}
+
+int trim_explorer_set_out_dir(trim_explorer *ex, const char *dir)
+{
+	if (!ex || !dir || !dir[0])
+		return trim__error(TRIM_EINVAL, "trim_explorer_set_out_dir: NULL argument");
+	if (ex->next > 0)
+		return trim__error(TRIM_EINVAL, "trim_explorer_set_out_dir: set before the first step");
+	int rc = mkdirs(dir);
+	if (rc)
+		return rc;
+	free(ex->dir);
+	ex->dir = trim__strdup(dir);
+	if (!ex->dir)
+		return TRIM_ENOMEM;
+	/* load what an earlier run finished */
+	for (size_t i = 0; i < ex->n; i++) {
+		if (ex->pt[i].done)
+			continue;
+		rc = load_point(ex, i, &ex->pt[i]);
+		if (rc < 0)
+			return rc;
+		if (rc == 1)
+			ex->resumed++;
+	}
+	return 0;
+}
+
+/* ---- ranking and the Pareto front --------------------------------------------- */
+
+static double point_cost(const trim_explorer *ex, const xpoint *p)
+{
+	double e = p->f[TRIM_XF_ENERGY_PJ], d = p->f[TRIM_XF_CYCLES], a = p->f[TRIM_XF_AREA_MM2];
+	if (!(a == a))
+		a = p->f[TRIM_XF_DSP] > 0 ? p->f[TRIM_XF_DSP] : 1; /* FPGA: DSPs stand for area */
+	switch (ex->goal) {
+	case TRIM_EXPLORE_ENERGY: return e;
+	case TRIM_EXPLORE_DELAY: return d;
+	case TRIM_EXPLORE_EDP: return e * d;
+	case TRIM_EXPLORE_AREA: return a;
+	default: return pow(e, ex->we) * pow(d, ex->wd) * pow(a, ex->wa);
+	}
+}
+
+static int rankable(const trim_explorer *ex, const xpoint *p)
+{
+	if (!p->valid)
+		return 0;
+	double a = p->f[TRIM_XF_AREA_MM2];
+	return !(ex->budget > 0 && a == a && a > ex->budget);
+}
+
+/* (cost, index) order: ties rank by point index. */
+static int before(const trim_explorer *ex, size_t i, size_t j)
+{
+	double ci = point_cost(ex, &ex->pt[i]), cj = point_cost(ex, &ex->pt[j]);
+	return ci < cj || (ci == cj && i < j);
+}
+
+static void rank_points(trim_explorer *ex)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < ex->n; i++) {
+		ex->pt[i].f[TRIM_XF_RANK] = 0;
+		ex->pt[i].f[TRIM_XF_PARETO] = 0;
+		if (rankable(ex, &ex->pt[i]))
+			ex->order[k++] = i;
+	}
+	for (size_t a = 1; a < k; a++) { /* insertion sort: spaces are small */
+		size_t v = ex->order[a], b = a;
+		for (; b > 0 && before(ex, v, ex->order[b - 1]); b--)
+			ex->order[b] = ex->order[b - 1];
+		ex->order[b] = v;
+	}
+	ex->nranked = k;
+	for (size_t r = 0; r < k; r++)
+		ex->pt[ex->order[r]].f[TRIM_XF_RANK] = (double)(r + 1);
+	/* Pareto front over (energy, delay, area) of the valid points */
+	for (size_t i = 0; i < ex->n; i++) {
+		const xpoint *p = &ex->pt[i];
+		if (!p->valid)
+			continue;
+		double pa = p->f[TRIM_XF_AREA_MM2] == p->f[TRIM_XF_AREA_MM2] ? p->f[TRIM_XF_AREA_MM2] : p->f[TRIM_XF_DSP];
+		int dominated = 0;
+		for (size_t j = 0; j < ex->n && !dominated; j++) {
+			const xpoint *q = &ex->pt[j];
+			if (j == i || !q->valid)
+				continue;
+			double qa = q->f[TRIM_XF_AREA_MM2] == q->f[TRIM_XF_AREA_MM2] ? q->f[TRIM_XF_AREA_MM2] : q->f[TRIM_XF_DSP];
+			double a[3] = {q->f[TRIM_XF_ENERGY_PJ], q->f[TRIM_XF_CYCLES], qa};
+			double b[3] = {p->f[TRIM_XF_ENERGY_PJ], p->f[TRIM_XF_CYCLES], pa};
+			int le = 1, lt = 0;
+			for (int m = 0; m < 3; m++) {
+				if (a[m] > b[m])
+					le = 0;
+				if (a[m] < b[m])
+					lt = 1;
+			}
+			/* equal points: the one with the smaller index stays on the front */
+			if (le && (lt || j < i))
+				dominated = 1;
+		}
+		ex->pt[i].f[TRIM_XF_PARETO] = !dominated;
+	}
+	ex->ranked = 1;
+}
+
+/* ---- driving ------------------------------------------------------------------ */
+
+static int all_done(const trim_explorer *ex)
+{
+	for (size_t i = 0; i < ex->n; i++)
+		if (!ex->pt[i].done)
+			return 0;
+	return 1;
+}
+
+static size_t count_done(const trim_explorer *ex)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < ex->n; i++)
+		k += ex->pt[i].done;
+	return k;
+}
+
+int trim_explorer_step(trim_explorer *ex, int *done)
+{
+	if (!ex || !done)
+		return trim__error(TRIM_EINVAL, "trim_explorer_step: NULL argument");
+	while (ex->next < ex->n && ex->pt[ex->next].done)
+		ex->next++;
+	if (ex->next < ex->n) {
+		size_t i = ex->next;
+		int rc = evaluate_point(ex, i, ex->threads, &ex->pt[i]);
+		if (rc == 0 && ex->dir)
+			rc = save_point(ex, i, &ex->pt[i]);
+		if (rc)
+			return rc;
+		ex->next++;
+	}
+	*done = all_done(ex);
+	if (*done && !ex->ranked)
+		rank_points(ex);
+	return 0;
+}
+
+int trim_explorer_run(trim_explorer *ex)
+{
+	if (!ex)
+		return trim__error(TRIM_EINVAL, "trim_explorer_run: NULL handle");
+	int rc = 0;
+	char msg[1024] = "";
+	long n = (long)ex->n;
+	/* points in parallel, each search single-threaded; the first error wins
+	 * deterministically (smallest point index) */
+	long first_bad = n;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(ex->threads)
+	for (long i = 0; i < n; i++) {
+		if (ex->pt[i].done)
+			continue;
+		int r = evaluate_point(ex, (size_t)i, 1, &ex->pt[i]);
+		if (r == 0 && ex->dir)
+			r = save_point(ex, (size_t)i, &ex->pt[i]);
+		if (r) {
+#pragma omp critical(trim_explore_err)
+			if (i < first_bad) {
+				first_bad = i;
+				rc = r;
+				snprintf(msg, sizeof msg, "%s", trim_last_error());
+			}
+		}
+	}
+	if (rc)
+		return trim__error(rc, "%s", msg);
+	ex->next = ex->n;
+	rank_points(ex);
+	return 0;
+}
+
+size_t trim_explorer_done(const trim_explorer *ex) { return ex ? count_done(ex) : 0; }
+size_t trim_explorer_count(const trim_explorer *ex) { return ex ? ex->n : 0; }
+size_t trim_explorer_resumed(const trim_explorer *ex) { return ex ? ex->resumed : 0; }
+
+const char *trim_explorer_point_name(const trim_explorer *ex, size_t i)
+{
+	return ex && i < ex->n ? trim_space_point_name(ex->space, i) : NULL;
+}
+
+int trim_explorer_point(const trim_explorer *ex, size_t i, double *out, size_t n)
+{
+	if (!ex || !out || n < TRIM_XF_COUNT)
+		return trim__error(TRIM_EINVAL, "trim_explorer_point: needs room for %d values", TRIM_XF_COUNT);
+	if (i >= ex->n || !ex->pt[i].done)
+		return trim__error(TRIM_EINVAL, "trim_explorer_point: point %zu is not evaluated", i);
+	memcpy(out, ex->pt[i].f, sizeof ex->pt[i].f);
+	return 0;
+}
+
+int trim_explorer_ranked(const trim_explorer *ex, size_t rank, size_t *index)
+{
+	if (!ex || !index)
+		return trim__error(TRIM_EINVAL, "trim_explorer_ranked: NULL argument");
+	if (!ex->ranked || rank < 1 || rank > ex->nranked)
+		return trim__error(TRIM_ENOTFOUND, "no point of rank %zu", rank);
+	*index = ex->order[rank - 1];
+	return 0;
+}
+
+/* ---- reports ------------------------------------------------------------------- */
+
+static void report_json(const trim_explorer *ex, int full, trim__sb *sb)
+{
+	trim__sb_printf(sb, "{\n  \"goal\": \"%s\",\n  \"network\": ", goal_names[ex->goal]);
+	trim__sb_json_str(sb, trim_network_name(ex->net));
+	trim__sb_printf(sb, ",\n  \"mode\": \"%s\",\n  \"space\": ", trim_mode_name(trim_workloads_mode(ex->w)));
+	trim__sb_json_str(sb, trim_space_name(ex->space));
+	trim__sb_puts(sb, ",\n  \"points\": [");
+	for (size_t i = 0; i < ex->n; i++) {
+		trim__sb_puts(sb, i ? ",\n    " : "\n    ");
+		point_json(ex, i, &ex->pt[i], full, sb);
+	}
+	trim__sb_puts(sb, "\n  ],\n  \"pareto\": [");
+	int first = 1;
+	for (size_t i = 0; i < ex->n; i++) {
+		if (ex->pt[i].f[TRIM_XF_PARETO] == 0)
+			continue;
+		trim__sb_puts(sb, first ? "" : ", ");
+		trim__sb_json_str(sb, trim_space_point_name(ex->space, i));
+		first = 0;
+	}
+	trim__sb_puts(sb, "]\n}\n");
+}
+
+static void report_table(const trim_explorer *ex, trim__sb *sb)
+{
+	trim__sb_printf(sb, "exploration of %s (%s) over %s, goal %s: %zu points\n\n",
+	                trim_network_name(ex->net), trim_mode_name(trim_workloads_mode(ex->w)),
+	                trim_space_name(ex->space), goal_names[ex->goal], ex->n);
+	trim__sb_printf(sb, "%-5s %-36s %14s %14s %14s %10s %8s %s\n", "rank", "point", "cycles",
+	                "energy pJ", "EDP", "area mm2", "PE util", "pareto");
+	for (size_t r = 0; r < ex->nranked; r++) {
+		const xpoint *p = &ex->pt[ex->order[r]];
+		trim__sb_printf(sb, "%-5zu %-36.36s %14.6g %14.6g %14.6g %10.4g %8.3f %s\n", r + 1,
+		                trim_space_point_name(ex->space, ex->order[r]), p->f[TRIM_XF_CYCLES],
+		                p->f[TRIM_XF_ENERGY_PJ], p->f[TRIM_XF_EDP], p->f[TRIM_XF_AREA_MM2],
+		                p->f[TRIM_XF_PE_UTILIZATION], p->f[TRIM_XF_PARETO] != 0 ? "*" : "");
+	}
+	for (size_t i = 0; i < ex->n; i++) {
+		const xpoint *p = &ex->pt[i];
+		if (p->f[TRIM_XF_RANK] != 0)
+			continue;
+		trim__sb_printf(sb, "-     %-36.36s %s\n", trim_space_point_name(ex->space, i),
+		                p->valid ? "over the area budget" : p->error);
+	}
+}
+
+static void points_csv(const trim_explorer *ex, trim__sb *sb)
+{
+	trim__sb_puts(sb, "name,rank,valid,cycles,seconds,energy_pj,static_pj,edp,area_mm2,pe_utilization,pareto,fits,dsp,bram36,lut,ff\n");
+	for (size_t i = 0; i < ex->n; i++) {
+		const xpoint *p = &ex->pt[i];
+		trim__sb_csv_str(sb, trim_space_point_name(ex->space, i));
+		trim__sb_printf(sb, ",%.0f,%d", p->f[TRIM_XF_RANK], p->valid);
+		static const int cols[] = {TRIM_XF_CYCLES, TRIM_XF_SECONDS, TRIM_XF_ENERGY_PJ, TRIM_XF_STATIC_PJ,
+		                           TRIM_XF_EDP, TRIM_XF_AREA_MM2, TRIM_XF_PE_UTILIZATION, TRIM_XF_PARETO,
+		                           TRIM_XF_FITS, TRIM_XF_DSP, TRIM_XF_BRAM36, TRIM_XF_LUT, TRIM_XF_FF};
+		for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
+			trim__sb_printf(sb, ",%.17g", p->f[cols[k]]);
+		trim__sb_putc(sb, '\n');
+	}
+}
+
+static void workloads_csv(const trim_explorer *ex, trim__sb *sb)
+{
+	trim__sb_puts(sb, "point,layer,phase,cycles,energy_pj,dense_cycles,dense_energy_pj,active_pes,pe_utilization\n");
+	for (size_t i = 0; i < ex->n; i++) {
+		const xpoint *p = &ex->pt[i];
+		for (size_t k = 0; k < p->nw; k++) {
+			const xwl *x = &p->wl[k];
+			trim__sb_csv_str(sb, trim_space_point_name(ex->space, i));
+			trim__sb_putc(sb, ',');
+			trim__sb_csv_str(sb, x->layer);
+			trim__sb_printf(sb, ",%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", trim_phase_name(x->phase),
+			                x->cycles, x->energy, x->dense_cycles, x->dense_energy, x->active_pes,
+			                x->pe_util);
+		}
+	}
+}
+
+static int need_ranked(const trim_explorer *ex)
+{
+	if (!ex->ranked)
+		return trim__error(TRIM_EINVAL, "the exploration has not finished");
+	return 0;
+}
+
+int trim_explorer_report(const trim_explorer *ex, int format, char **out)
+{
+	if (!ex || !out)
+		return trim__error(TRIM_EINVAL, "trim_explorer_report: NULL argument");
+	*out = NULL;
+	int rc = need_ranked(ex);
+	if (rc)
+		return rc;
+	trim__sb sb;
+	trim__sb_init(&sb);
+	switch (format) {
+	case TRIM_FORMAT_JSON: report_json(ex, 0, &sb); break;
+	case TRIM_FORMAT_TABLE: report_table(ex, &sb); break;
+	case TRIM_FORMAT_CSV: points_csv(ex, &sb); break;
+	default: return trim__error(TRIM_EINVAL, "trim_explorer_report: unsupported format %d", format);
+	}
+	return trim__sb_take(&sb, out);
+}
+
+static int write_one(const char *dir, const char *name, trim__sb *sb)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	char *text = NULL;
+	int rc = trim__sb_take(sb, &text);
+	if (rc == 0)
+		rc = trim__write_file_atomic(path, text, strlen(text));
+	free(text);
+	return rc;
+}
+
+int trim_explorer_write(const trim_explorer *ex, const char *dir)
+{
+	if (!ex || !dir)
+		return trim__error(TRIM_EINVAL, "trim_explorer_write: NULL argument");
+	int rc = need_ranked(ex);
+	if (rc == 0)
+		rc = mkdirs(dir);
+	trim__sb sb;
+	if (rc == 0) {
+		trim__sb_init(&sb);
+		report_json(ex, 1, &sb);
+		rc = write_one(dir, "results.json", &sb);
+	}
+	if (rc == 0) {
+		trim__sb_init(&sb);
+		points_csv(ex, &sb);
+		rc = write_one(dir, "points.csv", &sb);
+	}
+	if (rc == 0) {
+		trim__sb_init(&sb);
+		workloads_csv(ex, &sb);
+		rc = write_one(dir, "workloads.csv", &sb);
+	}
+	return rc;
+}
