@@ -3,12 +3,17 @@
 
 #include "sparse_eval_int.h"
 
-/* Innermost storage level holding slot t (the one the MACs read from). */
-static int innermost_holder(const struct trim_arch *a, const trim__mapping *m, int t)
+/* The PE-local storage level holding slot t that the MACs read from, or -1
+ * when the MACs read it across the network (a skip is decided in the PE,
+ * after the value has travelled: nothing is saved upstream). */
+static int local_holder(const struct trim_arch *a, const trim__mapping *m, int t)
 {
-	for (int l = a->nlevels - 1; l >= 0; l--)
+	for (int l = a->nlevels - 1; l >= 0; l--) {
+		if (a->lv[l].type == TRIM__LVL_SPATIAL)
+			return -1;
 		if (a->lv[l].type == TRIM__LVL_STORAGE && m->keep[l][t])
 			return l;
+	}
 	return -1;
 }
 
@@ -73,12 +78,12 @@ int trim__sparse_adjust(const trim__intra *w, const struct trim_arch *a,
 	double in_zero_pj = in_skip ? 0 : (L->zero_gate ? cc->gated_mac_pj : cc->mac_pj);
 	out->mac_pj = real * out_keep * (in_keep * cc->mac_pj + (1 - in_keep) * in_zero_pj) + zero_part;
 
-	/* skipped MACs read no operands and update no partial sums at the innermost holders */
+	/* skipped MACs read no operands and update no partial sums in the PE's own storage */
 	double skipped = real * (1 - q);
 	if (x->macs > 0 && skipped > 0) {
 		double frac = skipped / (double)x->macs;
 		for (int t = 0; t < 3; t++) {
-			int l = innermost_holder(a, m, t);
+			int l = local_holder(a, m, t);
 			if (l < 0 || !w->t[t].present)
 				continue;
 			double per = t < 2 ? (double)x->reads[l][t] * costs[l].read_pj

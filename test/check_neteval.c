@@ -3,7 +3,9 @@
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "trim.h"
 #include "trim/neteval.h"
@@ -162,6 +164,32 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* The CLI front ends: trim network and trim sparsity, JSON keys and exit codes. */
+START_TEST(test_cli)
+{
+	const char *cli = getenv("TRIM_CLI");
+	if (!cli)
+		cli = "build/bin/trim";
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "%s sparsity " NET " " ARCH_SKIP " --mode inference --quiet --format json", cli);
+	FILE *p = popen(cmd, "r");
+	ck_assert(p != NULL);
+	char buf[65536];
+	size_t n = fread(buf, 1, sizeof buf - 1, p);
+	buf[n] = '\0';
+	ck_assert_int_eq(WEXITSTATUS(pclose(p)), 0);
+	ck_assert_msg(strstr(buf, "\"workloads\": [") && strstr(buf, "\"dense_cycles\": ") &&
+	              strstr(buf, "\"dense_energy_pj\": ") && strstr(buf, "\"totals\": {") &&
+	              strstr(buf, "\"layer\": \"fc\", \"phase\": \"FW\""), "%s", buf);
+	snprintf(cmd, sizeof cmd, "%s network " NET " test/data/bad/unknown_key.yaml --quiet 2>/dev/null", cli);
+	ck_assert_int_eq(WEXITSTATUS(system(cmd)), 2);
+	snprintf(cmd, sizeof cmd, "%s network " NET " --quiet 2>/dev/null", cli);
+	ck_assert_int_eq(WEXITSTATUS(system(cmd)), 2);
+	snprintf(cmd, sizeof cmd, "%s sparsity " NET " " ARCH " --goal fast 2>/dev/null", cli);
+	ck_assert_int_eq(WEXITSTATUS(system(cmd)), 2);
+}
+END_TEST
+
 Suite *neteval_suite(void)
 {
 	Suite *s = suite_create("neteval");
@@ -171,6 +199,7 @@ Suite *neteval_suite(void)
 	tcase_add_test(tc, test_threads_identical);
 	tcase_add_test(tc, test_sparse_figures);
 	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_cli);
 	suite_add_tcase(s, tc);
 	return s;
 }

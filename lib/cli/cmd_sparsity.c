@@ -1,0 +1,199 @@
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "trim/neteval.h"
+#include "trim/search.h"
+#include "trim/sparsity.h"
+
+static const char usage_sp[] =
+	"trim sparsity NETWORK.yaml ARCH.yaml [--trace CSV] [--goal energy|delay|edp] [--threads N]\n"
+	"         [--mode inference|training] [--batch N] [--max-mappings N] [--progress|--quiet]\n"
+	"         [--format table|json]";
+
+typedef struct {
+	double dc, c, de, e;
+} sums;
+
+static void add(sums *s, const double *f)
+{
+	s->dc += f[TRIM_NF_DENSE_CYCLES];
+	s->c += f[TRIM_NF_CYCLES];
+	s->de += f[TRIM_NF_DENSE_ENERGY_PJ];
+	s->e += f[TRIM_NF_ENERGY_PJ];
+}
+
+static double ratio(double a, double b) { return b > 0 ? a / b : 0; }
+
+static void print_json(FILE *o, const trim_workloads *w, const trim_neteval *ne,
+                       const trim_sparsity *sp, const char *net, const char *arch)
+{
+	sums ph[3] = {{0}}, all = {0};
+	fprintf(o, "{\n  \"network\": \"%s\",\n  \"arch\": \"%s\",\n  \"workloads\": [", net, arch);
+	for (size_t i = 0; i < trim_neteval_count(ne); i++) {
+		double f[TRIM_NF_COUNT], s[TRIM_SP_NFIELDS];
+		trim_neteval_workload(ne, i, f, TRIM_NF_COUNT);
+		trim_sparsity_workload(sp, i, s, TRIM_SP_NFIELDS);
+		int p = trim_workloads_intra_phase(w, i);
+		add(&ph[p], f);
+		add(&all, f);
+		fprintf(o,
+		        "%s\n    {\"layer\": \"%s\", \"phase\": \"%s\", \"dense_cycles\": %.17g, \"cycles\": %.17g, "
+		        "\"dense_energy_pj\": %.17g, \"energy_pj\": %.17g, \"speedup\": %.17g, "
+		        "\"energy_saving\": %.17g, \"operand_sparsity\": [%.17g, %.17g], \"output_sparsity\": %.17g}",
+		        i ? "," : "", trim_workloads_intra_layer(w, i), trim_phase_name(p),
+		        f[TRIM_NF_DENSE_CYCLES], f[TRIM_NF_CYCLES], f[TRIM_NF_DENSE_ENERGY_PJ],
+		        f[TRIM_NF_ENERGY_PJ], ratio(f[TRIM_NF_DENSE_CYCLES], f[TRIM_NF_CYCLES]),
+		        ratio(f[TRIM_NF_DENSE_ENERGY_PJ], f[TRIM_NF_ENERGY_PJ]), s[TRIM_SP_OPERAND0],
+		        s[TRIM_SP_OPERAND1], s[TRIM_SP_OUTPUT]);
+	}
+	fprintf(o, "\n  ],\n  \"phases\": {");
+	for (int p = 0; p < 3; p++)
+		fprintf(o,
+		        "%s\"%s\": {\"dense_cycles\": %.17g, \"cycles\": %.17g, \"dense_energy_pj\": %.17g, "
+		        "\"energy_pj\": %.17g, \"speedup\": %.17g, \"energy_saving\": %.17g}",
+		        p ? ", " : "", trim_phase_name(p), ph[p].dc, ph[p].c, ph[p].de, ph[p].e,
+		        ratio(ph[p].dc, ph[p].c), ratio(ph[p].de, ph[p].e));
+	double dc = trim_neteval_dense_cycles(ne), c = trim_neteval_cycles(ne);
+	double de = trim_neteval_dense_energy_pj(ne), e = trim_neteval_energy_pj(ne);
+	fprintf(o,
+	        "},\n  \"totals\": {\"dense_cycles\": %.17g, \"cycles\": %.17g, \"dense_energy_pj\": %.17g, "
+	        "\"energy_pj\": %.17g, \"speedup\": %.17g, \"energy_saving\": %.17g}\n}\n",
+	        dc, c, de, e, ratio(dc, c), ratio(de, e));
+}
+
+static void print_table(FILE *o, const trim_workloads *w, const trim_neteval *ne,
+                        const trim_sparsity *sp, const char *net, const char *arch)
+{
+	sums ph[3] = {{0}};
+	fprintf(o, "ReLU-driven sparsity: %s on %s (dense = no zero gating or skipping)\n\n", net, arch);
+	fprintf(o, "%-4s %-18s %-5s %6s %6s %6s %14s %14s %8s %14s %14s %8s\n", "#", "layer", "phase",
+	        "s_in0", "s_in1", "s_out", "dense cycles", "cycles", "speedup", "dense pJ", "pJ", "saving");
+	for (size_t i = 0; i < trim_neteval_count(ne); i++) {
+		double f[TRIM_NF_COUNT], s[TRIM_SP_NFIELDS];
+		trim_neteval_workload(ne, i, f, TRIM_NF_COUNT);
+		trim_sparsity_workload(sp, i, s, TRIM_SP_NFIELDS);
+		int p = trim_workloads_intra_phase(w, i);
+		add(&ph[p], f);
+		fprintf(o, "%-4zu %-18.18s %-5s %6.3f %6.3f %6.3f %14.6g %14.6g %8.3f %14.6g %14.6g %8.3f\n", i,
+		        trim_workloads_intra_layer(w, i), trim_phase_name(p), s[0], s[1], s[2],
+		        f[TRIM_NF_DENSE_CYCLES], f[TRIM_NF_CYCLES],
+		        ratio(f[TRIM_NF_DENSE_CYCLES], f[TRIM_NF_CYCLES]), f[TRIM_NF_DENSE_ENERGY_PJ],
+		        f[TRIM_NF_ENERGY_PJ], ratio(f[TRIM_NF_DENSE_ENERGY_PJ], f[TRIM_NF_ENERGY_PJ]));
+	}
+	fprintf(o, "\n");
+	for (int p = 0; p < 3; p++)
+		if (ph[p].dc > 0)
+			fprintf(o, "%s: speedup %.4gx, energy saving %.4gx\n", trim_phase_name(p),
+			        ratio(ph[p].dc, ph[p].c), ratio(ph[p].de, ph[p].e));
+	fprintf(o, "total (with inter-layer work): speedup %.4gx, energy saving %.4gx\n",
+	        ratio(trim_neteval_dense_cycles(ne), trim_neteval_cycles(ne)),
+	        ratio(trim_neteval_dense_energy_pj(ne), trim_neteval_energy_pj(ne)));
+}
+
+// trim-cli: sparsity: what zero gating and skipping buy, dense vs sparse per workload
+int trim_cli_sparsity(int argc, char **argv)
+{
+	const char *files[2] = {NULL, NULL}, *trace = NULL;
+	int format = TRIM_FORMAT_TABLE, mode = TRIM_MODE_DEFAULT, nf = 0, progress = isatty(2);
+	int64_t batch = 0, threads = 1, goal = TRIM_GOAL_ENERGY, maxmap = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *o = argv[i];
+		if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+			printf("usage: %s\n\nMaps every workload (trim network) and compares the dense figures with\n"
+			       "the sparse ones the architecture's zero gating / skipping / BW output\n"
+			       "skipping gives for the network's ReLU sparsity (docs/sparsity.md).\n", usage_sp);
+			return 0;
+		}
+		if (!strcmp(o, "--progress") || !strcmp(o, "--quiet")) {
+			progress = o[2] == 'p';
+			continue;
+		}
+		if (o[0] == '-' && o[1]) {
+			if (i + 1 >= argc)
+				return trim_cli_usage("sparsity", usage_sp, "%s needs a value", o);
+			const char *v = argv[++i];
+			if (!strcmp(o, "--trace"))
+				trace = v;
+			else if (!strcmp(o, "--format")) {
+				if (trim_cli_format("sparsity", usage_sp, v, 0, &format))
+					return TRIM_CLI_EXIT_USAGE;
+			} else if (!strcmp(o, "--goal")) {
+				goal = !strcmp(v, "energy") ? TRIM_GOAL_ENERGY : !strcmp(v, "delay") ? TRIM_GOAL_DELAY
+				       : !strcmp(v, "edp") ? TRIM_GOAL_EDP : -1;
+				if (goal < 0)
+					return trim_cli_usage("sparsity", usage_sp, "--goal takes energy, delay or edp; got '%s'", v);
+			} else if (!strcmp(o, "--mode")) {
+				mode = !strcmp(v, "inference") ? TRIM_MODE_INFERENCE
+				       : !strcmp(v, "training") ? TRIM_MODE_TRAINING : -2;
+				if (mode == -2)
+					return trim_cli_usage("sparsity", usage_sp, "--mode takes inference or training; got '%s'", v);
+			} else if (!strcmp(o, "--batch")) {
+				if (trim_cli_int("sparsity", usage_sp, "--batch", v, 1, 1 << 24, &batch))
+					return TRIM_CLI_EXIT_USAGE;
+			} else if (!strcmp(o, "--threads")) {
+				if (trim_cli_int("sparsity", usage_sp, "--threads", v, 1, 1024, &threads))
+					return TRIM_CLI_EXIT_USAGE;
+			} else if (!strcmp(o, "--max-mappings")) {
+				if (trim_cli_int("sparsity", usage_sp, "--max-mappings", v, 0, INT64_MAX, &maxmap))
+					return TRIM_CLI_EXIT_USAGE;
+			} else {
+				return trim_cli_usage("sparsity", usage_sp, "unknown option '%s'", o);
+			}
+			continue;
+		}
+		if (nf == 2)
+			return trim_cli_usage("sparsity", usage_sp, "a network and an architecture only");
+		files[nf++] = o;
+	}
+	if (nf != 2)
+		return trim_cli_usage("sparsity", usage_sp, "needs NETWORK.yaml and ARCH.yaml");
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_arch *arch = NULL;
+	trim_neteval *ne = NULL;
+	trim_sparsity *sp = NULL;
+	int rc = trim_network_load(&net, files[0]);
+	if (rc == 0)
+		rc = trim_workloads_create(&w, net, mode, batch, 0);
+	if (rc == 0)
+		rc = trim_arch_load(&arch, files[1]);
+	if (rc == 0)
+		rc = trim_sparsity_create(&sp, net, w);
+	if (rc == 0 && trace)
+		rc = trim_sparsity_load_trace(sp, trace);
+	if (rc == 0)
+		rc = trim_neteval_create(&ne, net, w, arch, NULL);
+	if (rc == 0 && trace)
+		rc = trim_neteval_load_trace(ne, trace);
+	if (rc == 0)
+		rc = trim_neteval_set_int(ne, TRIM_NET_GOAL, goal);
+	if (rc == 0)
+		rc = trim_neteval_set_int(ne, TRIM_NET_THREADS, threads);
+	if (rc == 0)
+		rc = trim_neteval_set_int(ne, TRIM_NET_MAX_MAPPINGS, maxmap);
+	int done = 0;
+	while (rc == 0 && !done) {
+		rc = trim_neteval_step(ne, &done);
+		if (progress && rc == 0)
+			fprintf(stderr, "\rtrim sparsity: %zu/%zu workloads mapped", trim_neteval_done(ne),
+			        trim_neteval_count(ne));
+	}
+	if (progress)
+		fprintf(stderr, "\n");
+	if (rc == 0) {
+		if (format == TRIM_FORMAT_JSON)
+			print_json(stdout, w, ne, sp, trim_network_name(net), trim_arch_name(arch));
+		else
+			print_table(stdout, w, ne, sp, trim_network_name(net), trim_arch_name(arch));
+		if (fflush(stdout) != 0)
+			rc = TRIM_EIO;
+	}
+	trim_neteval_free(ne);
+	trim_sparsity_free(sp);
+	trim_arch_free(arch);
+	trim_workloads_free(w);
+	trim_network_free(net);
+	return rc ? trim_cli_fail(rc) : 0;
+}
