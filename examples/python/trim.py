@@ -18,9 +18,21 @@ Handles are freed when their Python object is collected, or explicitly with
     result = fusion.explore("offchip")
     print(result.plan_metrics(result.best)["offchip_bytes"])
 
+    from trim import Mapping, Eval, Search, NetEval, Space, Explorer
+    arch = Arch("models/arch/eyeriss.yaml")
+    net = Network("models/networks/alexnet-cifar.yaml")
+    w = Workloads(net)
+    m = Mapping(arch, "test/data/mapping/eyeriss-conv1.yaml")
+    print(Eval(w, ("conv1", "FW"), arch, m).cycles)
+    with Explorer(net, w, Space("models/arch/spaces/default.yaml")) as ex:
+        ex.set_goal("edp"); ex.run()
+        print([ex.point(i)["name"] for i in ex.ranking()], ex.pareto())
+
 Modules covered: networks and workloads (trim/workload.h), architectures
 (arch.h), energy / area tables (energy.h), architecture spaces (space.h),
-sparsity (sparsity.h) and inter-layer fusion (fusion.h). Each class wraps one
+sparsity (sparsity.h), inter-layer fusion (fusion.h), mappings (mapping.h),
+evaluation of one mapping (eval.h), the mapping search (search.h), whole
+networks (neteval.h) and the explorer (explore.h). Each class wraps one
 opaque handle and calls the C functions of the same name; the library copies
 what it needs, so a handle may outlive the objects it was made from.
 """
@@ -185,6 +197,84 @@ def _load(path=None):
         "trim_fusion_result_best": (_c_int64, [_vp]),
         "trim_fusion_result_layer_by_layer": (_c_int64, [_vp]),
         "trim_fusion_result_report": (ctypes.c_int, [_vp, ctypes.c_int, _pvp]),
+        # mapping.h
+        "trim_mapping_create": (ctypes.c_int, [_pvp, _vp]),
+        "trim_mapping_free": (None, [_vp]),
+        "trim_mapping_clone": (ctypes.c_int, [_pvp, _vp]),
+        "trim_mapping_levels": (ctypes.c_int, [_vp]),
+        "trim_mapping_set_temporal": (ctypes.c_int, [_vp, ctypes.c_int, ctypes.c_int, _c_int64]),
+        "trim_mapping_set_spatial": (ctypes.c_int, [_vp, ctypes.c_int, ctypes.c_int, _c_int64, _c_int64]),
+        "trim_mapping_set_order": (ctypes.c_int, [_vp, ctypes.c_int, _str]),
+        "trim_mapping_set_keep": (ctypes.c_int, [_vp, ctypes.c_int, ctypes.c_int, ctypes.c_int]),
+        "trim_mapping_bound": (_c_int64, [_vp, ctypes.c_int, ctypes.c_int]),
+        "trim_mapping_check": (ctypes.c_int, [_vp, _vp, ctypes.c_size_t, _vp]),
+        "trim_mapping_load": (ctypes.c_int, [_pvp, _vp, _str]),
+        "trim_mapping_load_string": (ctypes.c_int, [_pvp, _vp, _str, _str]),
+        "trim_mapping_dump": (ctypes.c_int, [_vp, ctypes.c_int, _pvp]),
+        # eval.h
+        "trim_eval_mapping": (ctypes.c_int, [_pvp, _vp, ctypes.c_size_t, _vp, _vp, _vp]),
+        "trim_eval_free": (None, [_vp]),
+        "trim_eval_cycles": (ctypes.c_double, [_vp]),
+        "trim_eval_energy_pj": (ctypes.c_double, [_vp]),
+        "trim_eval_edp": (ctypes.c_double, [_vp]),
+        "trim_eval_pe_utilization": (ctypes.c_double, [_vp]),
+        "trim_eval_macs": (_c_int64, [_vp]),
+        "trim_eval_zero_macs": (_c_int64, [_vp]),
+        "trim_eval_bottleneck": (_str, [_vp]),
+        "trim_eval_report": (ctypes.c_int, [_vp, ctypes.c_int, _pvp]),
+        # search.h
+        "trim_search_create": (ctypes.c_int, [_pvp, _vp, ctypes.c_size_t, _vp, _vp]),
+        "trim_search_free": (None, [_vp]),
+        "trim_search_set_int": (ctypes.c_int, [_vp, ctypes.c_int, _c_int64]),
+        "trim_search_set_double": (ctypes.c_int, [_vp, ctypes.c_int, ctypes.c_double]),
+        "trim_search_set_factor": (ctypes.c_int, [_vp, ctypes.c_int, ctypes.c_int, _c_int64]),
+        "trim_search_size": (ctypes.c_double, [_vp]),
+        "trim_search_distinct": (ctypes.c_double, [_vp]),
+        "trim_search_run": (ctypes.c_int, [_vp]),
+        "trim_search_counts": (ctypes.c_int, [_vp, _p_int64, ctypes.c_size_t]),
+        "trim_search_best": (ctypes.c_int, [_vp, _pvp]),
+        "trim_search_best_index": (ctypes.c_uint64, [_vp]),
+        "trim_search_top_count": (ctypes.c_size_t, [_vp]),
+        "trim_search_top": (ctypes.c_int, [_vp, ctypes.c_size_t, _p_double, ctypes.POINTER(ctypes.c_uint64)]),
+        "trim_search_top_mapping": (ctypes.c_int, [_vp, ctypes.c_size_t, _pvp]),
+        "trim_search_report": (ctypes.c_int, [_vp, ctypes.c_int, _pvp]),
+        # neteval.h
+        "trim_neteval_create": (ctypes.c_int, [_pvp, _vp, _vp, _vp, _vp]),
+        "trim_neteval_free": (None, [_vp]),
+        "trim_neteval_set_int": (ctypes.c_int, [_vp, ctypes.c_int, _c_int64]),
+        "trim_neteval_load_trace": (ctypes.c_int, [_vp, _str]),
+        "trim_neteval_step": (ctypes.c_int, [_vp, ctypes.POINTER(ctypes.c_int)]),
+        "trim_neteval_run": (ctypes.c_int, [_vp]),
+        "trim_neteval_done": (ctypes.c_size_t, [_vp]),
+        "trim_neteval_count": (ctypes.c_size_t, [_vp]),
+        "trim_neteval_cycles": (ctypes.c_double, [_vp]),
+        "trim_neteval_energy_pj": (ctypes.c_double, [_vp]),
+        "trim_neteval_static_pj": (ctypes.c_double, [_vp]),
+        "trim_neteval_dense_cycles": (ctypes.c_double, [_vp]),
+        "trim_neteval_dense_energy_pj": (ctypes.c_double, [_vp]),
+        "trim_neteval_seconds": (ctypes.c_double, [_vp]),
+        "trim_neteval_pe_utilization": (ctypes.c_double, [_vp]),
+        "trim_neteval_level_energy": (ctypes.c_int, [_vp, _p_double, ctypes.c_size_t]),
+        "trim_neteval_workload": (ctypes.c_int, [_vp, ctypes.c_size_t, _p_double, ctypes.c_size_t]),
+        "trim_neteval_mapping": (ctypes.c_int, [_vp, ctypes.c_size_t, _pvp]),
+        "trim_neteval_report": (ctypes.c_int, [_vp, ctypes.c_int, _pvp]),
+        # explore.h
+        "trim_explore_goal_name": (_str, [ctypes.c_int]),
+        "trim_explorer_create": (ctypes.c_int, [_pvp, _vp, _vp, _vp]),
+        "trim_explorer_free": (None, [_vp]),
+        "trim_explorer_set_int": (ctypes.c_int, [_vp, ctypes.c_int, _c_int64]),
+        "trim_explorer_set_double": (ctypes.c_int, [_vp, ctypes.c_int, ctypes.c_double]),
+        "trim_explorer_set_out_dir": (ctypes.c_int, [_vp, _str]),
+        "trim_explorer_step": (ctypes.c_int, [_vp, ctypes.POINTER(ctypes.c_int)]),
+        "trim_explorer_run": (ctypes.c_int, [_vp]),
+        "trim_explorer_done": (ctypes.c_size_t, [_vp]),
+        "trim_explorer_count": (ctypes.c_size_t, [_vp]),
+        "trim_explorer_resumed": (ctypes.c_size_t, [_vp]),
+        "trim_explorer_point_name": (_str, [_vp, ctypes.c_size_t]),
+        "trim_explorer_point": (ctypes.c_int, [_vp, ctypes.c_size_t, _p_double, ctypes.c_size_t]),
+        "trim_explorer_ranked": (ctypes.c_int, [_vp, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]),
+        "trim_explorer_report": (ctypes.c_int, [_vp, ctypes.c_int, _pvp]),
+        "trim_explorer_write": (ctypes.c_int, [_vp, _str]),
     }
     for name, (res, args) in sig.items():
         fn = getattr(lib, name)
@@ -897,3 +987,615 @@ class FusionResult(_Handle):
 
     def report_json(self):
         return json.loads(self.report("json"))
+
+
+# ---- mapping.h --------------------------------------------------------------
+
+SLOTS = ("input", "weight", "output")  # tensor slots 0, 1, 2
+GOALS = ("energy", "delay", "edp")      # enum trim_goal (search and network evaluation)
+
+
+def _dim(d):
+    """A TRIM_DIM_* value from a letter ("M") or an int."""
+    if isinstance(d, str):
+        if len(d) != 1 or d.upper() not in DIMS:
+            raise ValueError("dim must be one of the letters %s" % DIMS)
+        return DIMS.index(d.upper())
+    return d
+
+
+def _slot(s):
+    if isinstance(s, str):
+        if s not in SLOTS:
+            raise ValueError("slot must be one of %s" % ", ".join(SLOTS))
+        return SLOTS.index(s)
+    return s
+
+
+def _goal(g):
+    """A TRIM_GOAL_* value from a name ("energy", "delay", "edp") or an int."""
+    if isinstance(g, str):
+        if g not in GOALS:
+            raise ValueError("goal must be one of %s" % ", ".join(GOALS))
+        return GOALS.index(g)
+    return g
+
+
+def _windex(workloads, i):
+    """An intra workload index from an int or a (layer, phase) pair."""
+    if isinstance(i, tuple):
+        return workloads.find(*i)
+    return i
+
+
+def _option(options, opt):
+    """(value, is_double) of an option given by name or value."""
+    if isinstance(opt, str):
+        if opt not in options:
+            raise ValueError("unknown option %r (one of %s)" % (opt, ", ".join(options)))
+        return options[opt]
+    for value, is_double in options.values():
+        if value == opt:
+            return value, is_double
+    raise ValueError("unknown option %r" % (opt,))
+
+
+def _set_option(options, set_int, set_double, h, opt, value):
+    code, is_double = _option(options, opt)
+    if is_double:
+        _check(set_double(h, code, float(value)))
+    else:
+        _check(set_int(h, code, int(value)))
+
+
+class Mapping(_Handle):
+    """A mapping of an intra workload onto an architecture (``trim_mapping``).
+
+    ``Mapping(arch)`` is every bound 1, canonical orders, no bypass
+    (``trim_mapping_create``); ``Mapping(arch, path)`` or
+    ``Mapping(arch, text=yaml, name="m.yaml")`` loads libtrim's YAML or
+    Timeloop's ``mapping:`` list. Levels are indices or the architecture's
+    level names, dims letters of ``DIMS`` or TRIM_DIM_* values, slots names of
+    ``SLOTS`` or 0..2. The mapping copies what it needs: the arch may go first."""
+
+    _free = "trim_mapping_free"
+    _levels = ()
+
+    def __init__(self, arch, path=None, text=None, name="<string>"):
+        super().__init__()
+        if text is not None:
+            _check(lib().trim_mapping_load_string(ctypes.byref(self._h), arch.handle, text.encode(),
+                                                  name.encode()))
+        elif path is not None:
+            _check(lib().trim_mapping_load(ctypes.byref(self._h), arch.handle, os.fsencode(path)))
+        else:
+            _check(lib().trim_mapping_create(ctypes.byref(self._h), arch.handle))
+        self._levels = tuple(arch.level(i)["name"] for i in range(len(arch)))
+
+    def clone(self):
+        """A deep copy (``trim_mapping_clone``)."""
+        m = _new(Mapping)
+        _check(lib().trim_mapping_clone(ctypes.byref(m._h), self.handle))
+        m._levels = self._levels
+        return m
+
+    def __len__(self):
+        """Number of levels (the architecture's)."""
+        return _check_index(lib().trim_mapping_levels(self.handle))
+
+    def _level(self, level):
+        if isinstance(level, str):
+            if level not in self._levels:
+                raise TrimError(TRIM_ENOTFOUND, "no level '%s'" % level)
+            return self._levels.index(level)
+        return level
+
+    def set_temporal(self, level, dim, bound):
+        _check(lib().trim_mapping_set_temporal(self.handle, self._level(level), _dim(dim), bound))
+
+    def set_spatial(self, level, dim, fx, fy=1):
+        _check(lib().trim_mapping_set_spatial(self.handle, self._level(level), _dim(dim), fx, fy))
+
+    def set_order(self, level, order):
+        """Loop order as dim letters, outermost first ("MC")."""
+        _check(lib().trim_mapping_set_order(self.handle, self._level(level), order.encode()))
+
+    def set_keep(self, level, slot, keep=True):
+        """Whether storage level ``level`` holds tensor ``slot`` (False: bypass)."""
+        _check(lib().trim_mapping_set_keep(self.handle, self._level(level), _slot(slot), 1 if keep else 0))
+
+    def bound(self, level, dim):
+        """Bound of ``dim`` at ``level`` (temporal, or fx * fy); IndexError if out of range."""
+        v = lib().trim_mapping_bound(self.handle, self._level(level), _dim(dim))
+        if v < 0:
+            raise IndexError((level, dim))
+        return v
+
+    def bounds(self, level):
+        """Every bound of ``level`` as {dim letter: bound}."""
+        return {d: self.bound(level, d) for d in DIMS}
+
+    def check(self, workloads, i, arch):
+        """``trim_mapping_check`` for intra workload ``i`` (an index or
+        (layer, phase)): raises TrimError (TRIM_ESHAPE, TRIM_ENOFIT...)."""
+        _check(lib().trim_mapping_check(self.handle, workloads.handle, _windex(workloads, i), arch.handle))
+
+    def dump(self, fmt="yaml"):
+        """libtrim's YAML form ("yaml", loads back) or the loop nest ("table")."""
+        if fmt not in ("yaml", "table"):
+            raise ValueError("format must be yaml or table")
+        return _report(lib().trim_mapping_dump, self.handle, FORMATS[fmt])
+
+
+# ---- eval.h -----------------------------------------------------------------
+
+class Eval(_Handle):
+    """One mapping of one intra workload evaluated (``trim_eval_mapping``):
+    ``Eval(workloads, i, arch, mapping, table=None)``, ``i`` an index or a
+    (layer, phase) pair, ``table`` an :class:`Energy` (None: the arch's
+    technology). Raises TrimError if the mapping does not fit. The result
+    does not refer to its inputs."""
+
+    _free = "trim_eval_free"
+
+    def __init__(self, workloads, i, arch, mapping, table=None):
+        super().__init__()
+        _check(lib().trim_eval_mapping(ctypes.byref(self._h), workloads.handle, _windex(workloads, i),
+                                       arch.handle, table.handle if table is not None else None,
+                                       mapping.handle))
+
+    @property
+    def cycles(self):
+        return lib().trim_eval_cycles(self.handle)
+
+    @property
+    def energy_pj(self):
+        return lib().trim_eval_energy_pj(self.handle)
+
+    @property
+    def edp(self):
+        """Energy-delay product, pJ x cycles."""
+        return lib().trim_eval_edp(self.handle)
+
+    @property
+    def pe_utilization(self):
+        return lib().trim_eval_pe_utilization(self.handle)
+
+    @property
+    def macs(self):
+        return _check_index(lib().trim_eval_macs(self.handle))
+
+    @property
+    def zero_macs(self):
+        return _check_index(lib().trim_eval_zero_macs(self.handle))
+
+    @property
+    def bottleneck(self):
+        """Name of the level with the most cycles."""
+        return _text(lib().trim_eval_bottleneck(self.handle))
+
+    def report(self, fmt="table"):
+        """"table" or "json" (every count per level and tensor)."""
+        return _report(lib().trim_eval_report, self.handle, _format(fmt))
+
+    def report_json(self):
+        return json.loads(self.report("json"))
+
+
+# ---- search.h ---------------------------------------------------------------
+
+# enum trim_search_option: name -> (value, is a double)
+SEARCH_OPTIONS = {"goal": (0, False), "threads": (1, False), "min_pe_util": (2, True),
+                  "min_rf_util": (3, True), "top_k": (4, False)}
+SEARCH_COUNTS = ("generated", "valid", "evaluated", "unsupported", "pruned")
+
+
+class Search(_Handle):
+    """Exhaustive mapping search for one intra workload (``trim_search``):
+    ``Search(workloads, i, arch, table=None)``, set options, look at
+    ``size`` / ``distinct`` before a long ``run()``, then ``counts()``,
+    ``best()`` (a :class:`Mapping`), ``best_index``, ``top(k)`` and the report.
+    Options by name (``SEARCH_OPTIONS``) or TRIM_SEARCH_* value; goals by name
+    (``GOALS``)."""
+
+    _free = "trim_search_free"
+    _levels = ()
+
+    def __init__(self, workloads, i, arch, table=None):
+        super().__init__()
+        _check(lib().trim_search_create(ctypes.byref(self._h), workloads.handle, _windex(workloads, i),
+                                        arch.handle, table.handle if table is not None else None))
+        self._levels = tuple(arch.level(k)["name"] for k in range(len(arch)))
+
+    def set(self, option, value):
+        """Set an option by name or value (``trim_search_set_int`` / ``_set_double``)."""
+        if option in ("goal", 0):
+            value = _goal(value)
+        _set_option(SEARCH_OPTIONS, lib().trim_search_set_int, lib().trim_search_set_double,
+                    self.handle, option, value)
+
+    def set_goal(self, goal):
+        self.set("goal", goal)
+
+    def set_threads(self, n):
+        self.set("threads", n)
+
+    def set_min_pe_util(self, fraction):
+        self.set("min_pe_util", fraction)
+
+    def set_min_rf_util(self, fraction):
+        self.set("min_rf_util", fraction)
+
+    def set_top_k(self, k):
+        self.set("top_k", k)
+
+    def set_factor(self, level, dim, bound):
+        """Force the bound of ``dim`` at ``level`` (0 frees it)."""
+        if isinstance(level, str):
+            if level not in self._levels:
+                raise TrimError(TRIM_ENOTFOUND, "no level '%s'" % level)
+            level = self._levels.index(level)
+        _check(lib().trim_search_set_factor(self.handle, level, _dim(dim), bound))
+
+    def _size(self, fn):
+        v = fn(self.handle)
+        if v < 0:
+            _check(TRIM_EINVAL)
+        return v
+
+    @property
+    def size(self):
+        """Raw mapspace size (a float: it may exceed 2^64)."""
+        return self._size(lib().trim_search_size)
+
+    @property
+    def distinct(self):
+        """Distinct mappings the search generates (a float)."""
+        return self._size(lib().trim_search_distinct)
+
+    def run(self):
+        _check(lib().trim_search_run(self.handle))
+        return self
+
+    def counts(self):
+        """{generated, valid, evaluated, unsupported, pruned}."""
+        out = (_c_int64 * len(SEARCH_COUNTS))()
+        _check(lib().trim_search_counts(self.handle, out, len(out)))
+        return dict(zip(SEARCH_COUNTS, out))
+
+    def best(self):
+        """A copy of the best mapping (TrimError TRIM_ENOTFOUND if none fits)."""
+        m = _new(Mapping)
+        _check(lib().trim_search_best(self.handle, ctypes.byref(m._h)))
+        m._levels = self._levels
+        return m
+
+    @property
+    def best_index(self):
+        """Index of the best mapping in the canonical order."""
+        return lib().trim_search_best_index(self.handle)
+
+    def top_count(self):
+        return lib().trim_search_top_count(self.handle)
+
+    def top(self, k):
+        """(cost, index) of the k-th best mapping (0 = the best)."""
+        cost, index = ctypes.c_double(), ctypes.c_uint64()
+        _check(lib().trim_search_top(self.handle, k, ctypes.byref(cost), ctypes.byref(index)))
+        return cost.value, index.value
+
+    def top_mapping(self, k):
+        m = _new(Mapping)
+        _check(lib().trim_search_top_mapping(self.handle, k, ctypes.byref(m._h)))
+        m._levels = self._levels
+        return m
+
+    def report(self, fmt="table"):
+        return _report(lib().trim_search_report, self.handle, _format(fmt))
+
+    def report_json(self):
+        return json.loads(self.report("json"))
+
+
+# ---- neteval.h --------------------------------------------------------------
+
+NET_OPTIONS = {"goal": (0, False), "threads": (1, False), "sparsity": (2, False),
+               "max_mappings": (3, False)}  # enum trim_net_option (all integers)
+NET_FIELDS = ("cycles", "energy_pj", "edp", "pe_utilization", "active_pes", "dense_cycles",
+              "dense_energy_pj", "static_pj", "macs", "generated", "valid", "evaluated")  # TRIM_NF_*
+
+
+class NetEval(_Handle):
+    """A whole network on one architecture (``trim_neteval``):
+    ``NetEval(network, workloads, arch, table=None)``, options, optional
+    ``load_trace``, then ``step()`` until it returns True (``done`` / ``len()``
+    give progress) or ``run()``; then totals, ``level_energy()``,
+    ``workload(i)``, ``mapping(i)`` and the report. It copies its inputs."""
+
+    _free = "trim_neteval_free"
+    _levels = ()
+
+    def __init__(self, network, workloads, arch, table=None):
+        super().__init__()
+        _check(lib().trim_neteval_create(ctypes.byref(self._h), network.handle, workloads.handle,
+                                         arch.handle, table.handle if table is not None else None))
+        self._levels = tuple(arch.level(k)["name"] for k in range(len(arch)))
+        self._names = [(w["layer"], w["phase"]) for w in (workloads.intra(k) for k in range(len(workloads)))]
+
+    def set(self, option, value):
+        """Set an option by name (``NET_OPTIONS``) or TRIM_NET_* value."""
+        if option in ("goal", 0):
+            value = _goal(value)
+        elif option in ("sparsity", 2):
+            value = 1 if value else 0
+        _set_option(NET_OPTIONS, lib().trim_neteval_set_int, None, self.handle, option, value)
+
+    def set_goal(self, goal):
+        self.set("goal", goal)
+
+    def set_threads(self, n):
+        self.set("threads", n)
+
+    def set_sparsity(self, on):
+        self.set("sparsity", on)
+
+    def set_max_mappings(self, n):
+        self.set("max_mappings", n)
+
+    def load_trace(self, path):
+        """Per-layer sparsity from a CSV trace (``trim_sparsity_load_trace``)."""
+        _check(lib().trim_neteval_load_trace(self.handle, os.fsencode(path)))
+
+    def step(self):
+        """Map the next workload; True when every workload is mapped."""
+        done = ctypes.c_int()
+        _check(lib().trim_neteval_step(self.handle, ctypes.byref(done)))
+        return bool(done.value)
+
+    def run(self):
+        _check(lib().trim_neteval_run(self.handle))
+        return self
+
+    @property
+    def done(self):
+        """Intra workloads mapped so far."""
+        return lib().trim_neteval_done(self.handle)
+
+    def __len__(self):
+        """Intra workloads in all."""
+        return lib().trim_neteval_count(self.handle)
+
+    @property
+    def cycles(self):
+        return lib().trim_neteval_cycles(self.handle)
+
+    @property
+    def energy_pj(self):
+        return lib().trim_neteval_energy_pj(self.handle)
+
+    @property
+    def static_pj(self):
+        return lib().trim_neteval_static_pj(self.handle)
+
+    @property
+    def dense_cycles(self):
+        return lib().trim_neteval_dense_cycles(self.handle)
+
+    @property
+    def dense_energy_pj(self):
+        return lib().trim_neteval_dense_energy_pj(self.handle)
+
+    @property
+    def seconds(self):
+        return lib().trim_neteval_seconds(self.handle)
+
+    @property
+    def pe_utilization(self):
+        """MAC-weighted mean PE utilisation."""
+        return lib().trim_neteval_pe_utilization(self.handle)
+
+    def totals(self):
+        """Every total as a dict."""
+        return {k: getattr(self, k) for k in ("cycles", "energy_pj", "static_pj", "dense_cycles",
+                                              "dense_energy_pj", "seconds", "pe_utilization")}
+
+    def level_energy(self):
+        """Energy per level (pJ, dynamic + static) as {level name: pJ}, in level order."""
+        out = _doubles(len(self._levels))
+        _check(lib().trim_neteval_level_energy(self.handle, out, len(out)))
+        return dict(zip(self._levels, out))
+
+    def _index(self, i):
+        if isinstance(i, tuple):
+            if i not in self._names:
+                raise TrimError(TRIM_ENOTFOUND, "no workload %s %s" % i)
+            return self._names.index(i)
+        return i
+
+    def workload(self, i):
+        """TRIM_NF_* of intra workload i (an index or (layer, phase)) as a
+        dict, with its "layer" and "phase"."""
+        i = self._index(i)
+        out = _doubles(len(NET_FIELDS))
+        _check(lib().trim_neteval_workload(self.handle, i, out, len(out)))
+        d = dict(zip(NET_FIELDS, out))
+        d["layer"], d["phase"] = self._names[i]
+        return d
+
+    def workloads(self):
+        return [self.workload(i) for i in range(len(self))]
+
+    def mapping(self, i):
+        """A copy of the best :class:`Mapping` of intra workload i."""
+        m = _new(Mapping)
+        _check(lib().trim_neteval_mapping(self.handle, self._index(i), ctypes.byref(m._h)))
+        m._levels = self._levels
+        return m
+
+    def report(self, fmt="table"):
+        """"table", "json" or "csv" (one row per workload)."""
+        return _report(lib().trim_neteval_report, self.handle, _format(fmt))
+
+    def report_json(self):
+        return json.loads(self.report("json"))
+
+
+# ---- explore.h --------------------------------------------------------------
+
+# enum trim_explore_option: name -> (value, is a double)
+EXPLORE_OPTIONS = {"goal": (0, False), "threads": (1, False), "sparsity": (2, False),
+                   "max_mappings": (3, False), "area_budget": (10, True), "w_energy": (11, True),
+                   "w_delay": (12, True), "w_area": (13, True)}
+EXPLORE_FIELDS = ("valid", "rank", "cycles", "seconds", "energy_pj", "static_pj", "edp", "area_mm2",
+                  "pe_utilization", "pareto", "fits", "dsp", "bram36", "lut", "ff")  # TRIM_XF_*
+_EXPLORE_FLAGS = ("valid", "pareto", "fits")
+_EXPLORE_INTS = ("rank",)
+
+
+def explore_goals():
+    """Names of the explorer's goals, by TRIM_EXPLORE_* value."""
+    return _names(lib().trim_explore_goal_name)
+
+
+class Explorer(_Handle):
+    """Every point of an architecture :class:`Space` on a network
+    (``trim_explorer``): ``Explorer(network, workloads, space)``, options
+    (goal by name, area budget, weights, threads, out dir), ``step()`` until
+    True or ``run()``, then ``points()``, ``ranking()``, ``pareto()``, the
+    report and ``write(dir)``.
+
+    The C explorer keeps pointers to the network, workloads and space: this
+    object holds references to them, and refuses to be used (TrimError) once
+    one of them was closed."""
+
+    _free = "trim_explorer_free"
+
+    def __init__(self, network, workloads, space):
+        super().__init__()
+        self._inputs = (network, workloads, space)
+        _check(lib().trim_explorer_create(ctypes.byref(self._h), network.handle, workloads.handle,
+                                          space.handle))
+
+    @property
+    def handle(self):
+        h = super().handle
+        for obj in self._inputs:
+            if not obj._h.value:
+                raise TrimError(TRIM_EINVAL, "the explorer's %s is closed" % type(obj).__name__)
+        return h
+
+    def set(self, option, value):
+        """Set an option by name (``EXPLORE_OPTIONS``) or TRIM_EX_* value."""
+        if option in ("goal", 0) and isinstance(value, str):
+            goals = explore_goals()
+            if value not in goals:
+                raise ValueError("goal must be one of %s" % ", ".join(goals))
+            value = goals.index(value)
+        elif option in ("sparsity", 2):
+            value = 1 if value else 0
+        _set_option(EXPLORE_OPTIONS, lib().trim_explorer_set_int, lib().trim_explorer_set_double,
+                    self.handle, option, value)
+
+    def set_goal(self, goal):
+        """"energy", "delay", "edp", "area", "weighted" or a TRIM_EXPLORE_* value."""
+        self.set("goal", goal)
+
+    def set_threads(self, n):
+        self.set("threads", n)
+
+    def set_sparsity(self, on):
+        self.set("sparsity", on)
+
+    def set_max_mappings(self, n):
+        self.set("max_mappings", n)
+
+    def set_area_budget(self, mm2):
+        self.set("area_budget", mm2)
+
+    def set_weights(self, energy=1.0, delay=1.0, area=0.0):
+        """Exponents of the weighted goal energy^we x delay^wd x area^wa."""
+        self.set("w_energy", energy)
+        self.set("w_delay", delay)
+        self.set("w_area", area)
+
+    def set_out_dir(self, path):
+        """Make the sweep resumable through ``path`` (created if missing)."""
+        _check(lib().trim_explorer_set_out_dir(self.handle, os.fsencode(path)))
+
+    def step(self):
+        """Evaluate the next point; True when all are done and ranked."""
+        done = ctypes.c_int()
+        _check(lib().trim_explorer_step(self.handle, ctypes.byref(done)))
+        return bool(done.value)
+
+    def run(self):
+        _check(lib().trim_explorer_run(self.handle))
+        return self
+
+    @property
+    def done(self):
+        return lib().trim_explorer_done(self.handle)
+
+    def __len__(self):
+        return lib().trim_explorer_count(self.handle)
+
+    @property
+    def resumed(self):
+        """Points loaded from the output directory instead of evaluated."""
+        return lib().trim_explorer_resumed(self.handle)
+
+    def point_name(self, i):
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return _text(lib().trim_explorer_point_name(self.handle, i))
+
+    def names(self):
+        return [self.point_name(i) for i in range(len(self))]
+
+    def point(self, i):
+        """TRIM_XF_* of point i as a dict with its "name" and "index"; valid,
+        pareto and fits are bools, rank an int (0: not ranked)."""
+        name = self.point_name(i)
+        out = _doubles(len(EXPLORE_FIELDS))
+        _check(lib().trim_explorer_point(self.handle, i, out, len(out)))
+        d = dict(zip(EXPLORE_FIELDS, out))
+        for k in _EXPLORE_FLAGS:
+            d[k] = bool(d[k])
+        for k in _EXPLORE_INTS:
+            d[k] = int(d[k])
+        d["name"], d["index"] = name, i
+        return d
+
+    def points(self):
+        return [self.point(i) for i in range(len(self))]
+
+    def ranked(self, rank):
+        """Index of the point of rank ``rank`` (1 = best); TrimError
+        TRIM_ENOTFOUND if no point has it."""
+        idx = ctypes.c_size_t()
+        _check(lib().trim_explorer_ranked(self.handle, rank, ctypes.byref(idx)))
+        return idx.value
+
+    def ranking(self):
+        """Indices of the ranked points, best first."""
+        out = []
+        while True:
+            idx = ctypes.c_size_t()
+            if lib().trim_explorer_ranked(self.handle, len(out) + 1, ctypes.byref(idx)) != 0:
+                return out
+            out.append(idx.value)
+
+    def pareto(self):
+        """Names of the points on the (energy, delay, area) front, in point order."""
+        return [p["name"] for p in self.points() if p["pareto"]]
+
+    def report(self, fmt="table"):
+        """"table", "json" ({goal, points, pareto}) or "csv"."""
+        return _report(lib().trim_explorer_report, self.handle, _format(fmt))
+
+    def report_json(self):
+        return json.loads(self.report("json"))
+
+    def write(self, path):
+        """Write path/results.json, path/points.csv and path/workloads.csv."""
+        _check(lib().trim_explorer_write(self.handle, os.fsencode(path)))
