@@ -44,6 +44,8 @@ LIB_SRC := $(sort $(wildcard lib/*.c lib/util/*.c))
 CLI_SRC := $(sort $(wildcard lib/cli/*.c))
 TEST_SRC := $(sort $(wildcard test/*.c))
 BENCH_SRC := $(sort $(wildcard test/bench/*.c))
+EXAMPLE_SRC := $(sort $(wildcard examples/*/main.c))
+EXAMPLES := $(patsubst examples/%/main.c,$(BUILD)/bin/example-%,$(EXAMPLE_SRC))
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
@@ -57,7 +59,7 @@ CLI := $(BUILD)/bin/trim
 TESTBIN := $(BUILD)/test/check_trim
 BENCHBIN := $(BUILD)/bin/trim-bench
 
-.PHONY: all check run bench deps install uninstall abi-check header-check api-doc clean
+.PHONY: all examples check run bench deps install uninstall abi-check header-check api-doc clean
 all: $(STATIC) $(SHARED) $(CLI)
 
 $(BUILD)/obj/%.o: %.c
@@ -98,13 +100,19 @@ $(TESTBIN): $(TEST_OBJ) $(STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) -fopenmp $(SANLD) -o $@ $(TEST_OBJ) $(STATIC) $(CHECK_LIBS) $(LIBS)
 
+# Examples are clients of the public API only (include/, not lib/).
+examples: $(EXAMPLES)
+$(BUILD)/bin/example-%: examples/%/main.c $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(WARN) $(OPT) -fopenmp -D_POSIX_C_SOURCE=200809L -Iinclude -o $@ $< $(STATIC) $(LIBS)
+
 $(BENCHBIN): $(BENCH_OBJ) $(STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) -fopenmp $(SANLD) -o $@ $(BENCH_OBJ) $(STATIC) $(LIBS)
 
 # The suites run from the top of the tree (they read models/ and test/data/).
 # CK_FORK=yes isolates each test; the CLI tests need the built binary.
-check: all $(TESTBIN) abi-check header-check
+check: all examples $(TESTBIN) abi-check header-check
 	TRIM_CLI=$(CURDIR)/$(CLI) TRIM_SHARED=$(CURDIR)/$(SHARED) $(TESTBIN)
 	$(PYTEST_ENV) TRIM_LIBRARY=$(CURDIR)/$(SHARED) python3 test/python/test_binding.py
 

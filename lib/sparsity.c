@@ -230,6 +230,17 @@ void trim_sparsity_free(trim_sparsity *sp)
 	free(sp);
 }
 
+int trim_sparsity_set_default(trim_sparsity *sp, double zeros)
+{
+	if (!sp)
+		return trim__error(TRIM_EINVAL, "trim_sparsity_set_default: NULL handle");
+	if (!(zeros >= 0 && zeros < 1))
+		return trim__error(TRIM_ERANGE, "trim_sparsity_set_default: %g is not in [0, 1)", zeros);
+	sp->default_sparsity = zeros;
+	derive(sp);
+	return 0;
+}
+
 int trim_sparsity_workload(const trim_sparsity *sp, size_t i, double *out, size_t n)
 {
 	if (!sp || !out || n < TRIM_SP_NFIELDS)

@@ -48,6 +48,9 @@ TRIM_API int trim_sparsity_create(trim_sparsity **out, const trim_network *net,
  */
 TRIM_API int trim_sparsity_load_trace(trim_sparsity *sp, const char *path);
 TRIM_API void trim_sparsity_free(trim_sparsity *sp);
+/** Set the fraction of zeros of every ReLU output that has no figure of its own
+ * (the network's `sparsity:` default), in [0, 1). */
+TRIM_API int trim_sparsity_set_default(trim_sparsity *sp, double zeros);
 
 /** Fields TRIM_SP_* of intra workload i into out[0..n-1] (n >= TRIM_SP_NFIELDS). */
 TRIM_API int trim_sparsity_workload(const trim_sparsity *sp, size_t i, double *out, size_t n);
