@@ -147,6 +147,11 @@ START_TEST(test_network_default_and_schema)
 	double v[TRIM_SP_NFIELDS];
 	fields(&f, "b", TRIM_PHASE_FW, v);
 	EQ(v[TRIM_SP_OPERAND0], 0.3);
+	/* the default can be changed through the API */
+	ck_assert_int_eq(trim_sparsity_set_default(f.sp, 0.6), 0);
+	fields(&f, "b", TRIM_PHASE_FW, v);
+	EQ(v[TRIM_SP_OPERAND0], 0.6);
+	ck_assert_int_eq(trim_sparsity_set_default(f.sp, 1.0), TRIM_ERANGE);
 	drop(&f);
 	trim_network *net = NULL;
 	ck_assert_int_eq(trim_network_load_string(&net,
