@@ -5,7 +5,9 @@ Run by `make check` with TRIM_LIBRARY pointing at build/lib/libtrim.so.
 import json
 import math
 import os
+import subprocess
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "examples", "python"))
@@ -472,6 +474,470 @@ class ErrorsAndLifetimeTest(unittest.TestCase):
         with self.assertRaises(trim.TrimError):
             trim.Sparsity(net, w)
         w.close()
+
+
+# ---- mapping.h, eval.h, search.h, neteval.h, explore.h -------------------------
+
+TINY_NET = "test/data/neteval/tiny.yaml"
+TINY_ARCH = "test/data/neteval/tiny-arch.yaml"
+TINY_SPACE = "test/data/neteval/tiny-space-1pe.yaml"
+EYERISS_CONV1 = "test/data/mapping/eyeriss-conv1.yaml"
+EYERISS_CONV1_TL = "test/data/mapping/eyeriss-conv1-timeloop.yaml"
+LIBRARY = os.environ.get("TRIM_LIBRARY") or os.path.join("build", "lib", "libtrim.so")
+
+
+def cli_path():
+    """The CLI built next to the library under test (TRIM_CLI overrides)."""
+    return os.environ.get("TRIM_CLI") or os.path.join(os.path.dirname(os.path.dirname(
+        os.path.abspath(LIBRARY))), "bin", "trim")
+
+
+class MappingEvalTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.arch = trim.Arch("models/arch/eyeriss.yaml")
+        cls.net = trim.Network("models/networks/alexnet-cifar.yaml")
+        cls.w = trim.Workloads(cls.net)
+        cls.conv1 = cls.w.find("conv1", "FW")
+
+    @classmethod
+    def tearDownClass(cls):
+        for h in (cls.w, cls.net, cls.arch):
+            h.close()
+
+    def test_matches_the_cli(self):
+        cli = cli_path()
+        if not os.access(cli, os.X_OK):
+            self.skipTest("no CLI at %s (set TRIM_CLI)" % cli)
+        out = subprocess.run([cli, "eval", "models/networks/alexnet-cifar.yaml", "models/arch/eyeriss.yaml",
+                              "--layer", "conv1", "--phase", "FW", "--mapping", EYERISS_CONV1,
+                              "--format", "json"], check=True, capture_output=True, text=True).stdout
+        ref = json.loads(out)
+        with trim.Mapping(self.arch, EYERISS_CONV1) as m, \
+                trim.Eval(self.w, self.conv1, self.arch, m) as e:
+            self.assertEqual(e.cycles, ref["cycles"])
+            self.assertEqual(e.energy_pj, ref["energy_pj"])
+            self.assertEqual(e.edp, ref["edp"])
+            self.assertEqual(e.pe_utilization, ref["pe_utilization"])
+            self.assertEqual((e.macs, e.zero_macs), (ref["macs"], ref["zero_macs"]))
+            self.assertEqual(e.bottleneck, ref["bottleneck"])
+            self.assertEqual(e.macs, self.w.intra(self.conv1)["macs"])
+            self.assertEqual(e.report_json(), ref)
+            self.assertIn(ref["bottleneck"], e.report())
+
+    def test_timeloop_form_round_trip_and_setters(self):
+        m = trim.Mapping(self.arch, EYERISS_CONV1)
+        tl = trim.Mapping(self.arch, EYERISS_CONV1_TL)
+        self.assertEqual(len(m), len(self.arch))
+        for level in range(len(m)):
+            self.assertEqual(m.bounds(level), tl.bounds(level), level)
+        self.assertEqual(m.bounds("GLB"), dict(zip(DIMS, [1, 1, 1, 3, 2, 16, 1, 1])))
+        self.assertEqual(m.bound("PE array", "E"), 8)
+        e, etl = trim.Eval(self.w, self.conv1, self.arch, m), trim.Eval(self.w, ("conv1", "FW"), self.arch, tl)
+        self.assertEqual((e.cycles, e.energy_pj), (etl.cycles, etl.energy_pj))
+        # dump -> load gives the same mapping
+        text = m.dump("yaml")
+        with trim.Mapping(self.arch, text=text, name="dump.yaml") as back:
+            self.assertEqual(back.dump(), text)
+        self.assertIn("parallel_for e", m.dump("table"))
+        with self.assertRaises(ValueError):
+            m.dump("json")
+        # the same mapping built with the setters, from all ones
+        b = trim.Mapping(self.arch)
+        with self.assertRaises(trim.TrimError) as cm:
+            b.check(self.w, self.conv1, self.arch)  # every bound 1: the factors do not cover conv1
+        self.assertEqual(cm.exception.code, -6)  # TRIM_ESHAPE
+        with self.assertRaises(trim.TrimError):
+            trim.Eval(self.w, self.conv1, self.arch, b)
+        b.set_temporal("DRAM", "M", 4)
+        b.set_order(0, "M")
+        for d, n in (("C", 3), ("E", 2), ("F", 16)):
+            b.set_temporal("GLB", d, n)
+        b.set_order("GLB", "EFC")
+        b.set_spatial("PE array", "E", 8, 1)
+        b.set_spatial("PE array", "R", 1, 3)
+        b.set_spatial("PE array", trim.DIMS.index("M"), 1, 4)
+        b.set_temporal("RF", "M", 4)
+        b.set_temporal("RF", "S", 3)
+        b.set_order("RF", "MS")
+        b.check(self.w, self.conv1, self.arch)
+        self.assertEqual(b.dump(), text)
+        c = b.clone()
+        b.set_keep("GLB", "weight", False)  # the copy is unchanged
+        self.assertNotEqual(b.dump(), c.dump())
+        self.assertEqual(c.dump(), text)
+        self.assertIn("keep: [input, output]", b.dump())
+        self.assertEqual(trim.Eval(self.w, self.conv1, self.arch, c).cycles, e.cycles)
+        with self.assertRaises(trim.TrimError):
+            b.set_temporal("PE array", "M", 2)  # not a storage level
+        with self.assertRaises(trim.TrimError) as cm:
+            b.set_order("GLB", "Q")
+        with self.assertRaises(trim.TrimError) as cm:
+            b.set_temporal("L9", "M", 2)
+        self.assertEqual(cm.exception.code, trim.TRIM_ENOTFOUND)
+        with self.assertRaises(IndexError):
+            b.bound(len(b), "M")
+        with self.assertRaises(ValueError):
+            b.set_temporal("GLB", "Z", 2)
+        # capacity: all of conv1 in the RFs does not fit
+        big = trim.Mapping(self.arch)
+        for d, n in self.w.intra(self.conv1)["bounds"].items():
+            big.set_temporal("RF", d, n)
+        with self.assertRaises(trim.TrimError) as cm:
+            big.check(self.w, self.conv1, self.arch)
+        self.assertEqual(cm.exception.code, -8)  # TRIM_ENOFIT
+        for h in (m, tl, e, etl, b, c, big):
+            h.close()
+        # the mapping copies what it needs from the arch
+        a = self.arch.clone()
+        m = trim.Mapping(a, EYERISS_CONV1)
+        a.close()
+        self.assertEqual(m.dump(), text)
+
+
+DIMS = "NGMCEFRS"
+
+
+class SearchTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.net = trim.Network(TINY_NET)
+        cls.w = trim.Workloads(cls.net, mode="inference")
+        cls.arch = trim.Arch(TINY_ARCH)
+        cls.fc = cls.w.find("fc", "FW")
+
+    @classmethod
+    def tearDownClass(cls):
+        for h in (cls.w, cls.net, cls.arch):
+            h.close()
+
+    def search(self, **options):
+        s = trim.Search(self.w, self.fc, self.arch)
+        for k, v in options.items():
+            s.set(k, v)
+        return s.run()
+
+    def test_best_evaluates_to_the_reported_cost(self):
+        costs = {}
+        for goal, field in (("energy", "energy_pj"), ("delay", "cycles"), ("edp", "edp")):
+            with self.search(goal=goal, top_k=4) as s:
+                cost, index = s.top(0)
+                self.assertEqual(index, s.best_index)
+                with s.best() as m, trim.Eval(self.w, self.fc, self.arch, m) as e:
+                    self.assertEqual(getattr(e, field), cost, goal)
+                    self.assertEqual(s.report_json()["best"][field], cost)
+                    self.assertEqual(s.top_mapping(0).dump(), m.dump())
+                    costs[goal] = (e.energy_pj, e.cycles, e.edp)
+                top = [s.top(k) for k in range(s.top_count())]
+                self.assertEqual(len(top), 4)
+                self.assertEqual(top, sorted(top))  # (cost, index), ties on the index
+                with trim.Eval(self.w, self.fc, self.arch, s.top_mapping(3)) as e3:
+                    self.assertEqual(getattr(e3, field), top[3][0])
+                with self.assertRaises(trim.TrimError):
+                    s.top(4)
+        # each goal's best is the best for that goal
+        self.assertLessEqual(costs["energy"][0], costs["delay"][0])
+        self.assertLessEqual(costs["delay"][1], costs["energy"][1])
+        self.assertLessEqual(costs["edp"][2], min(costs["energy"][2], costs["delay"][2]))
+
+    def test_counts_size_threads_and_factors(self):
+        s = trim.Search(self.w, self.fc, self.arch)
+        distinct, size = s.distinct, s.size
+        self.assertGreater(size, distinct)
+        s.run()
+        c = s.counts()
+        self.assertEqual(c["generated"], distinct)
+        self.assertGreaterEqual(c["generated"], c["valid"])
+        self.assertEqual(c["valid"], c["evaluated"] + c["unsupported"] + c["pruned"])
+        self.assertEqual(s.report_json()["counts"]["generated"], c["generated"])
+        two = self.search(threads=2)
+        self.assertEqual((two.best_index, two.counts()), (s.best_index, c))  # any thread count
+        with self.search(min_pe_util=1.0) as p:
+            self.assertGreater(p.counts()["pruned"], 0)
+            self.assertEqual(p.best().bound("NoC", "M"), 2)  # both PEs busy
+        f = trim.Search(self.w, self.fc, self.arch)
+        f.set_factor("RF", "C", 4)
+        f.run()
+        self.assertEqual(f.best().bound("RF", "C"), 4)
+        self.assertLess(f.counts()["generated"], c["generated"])
+        with self.assertRaises(trim.TrimError) as cm:
+            f.set_factor("RF", "C", 3)  # 3 does not divide C = 8
+        self.assertEqual(cm.exception.code, -8)  # TRIM_ENOFIT
+        with self.assertRaises(trim.TrimError) as cm:
+            s.set_threads(0)
+        self.assertEqual(cm.exception.code, -9)  # TRIM_ERANGE
+        with self.assertRaises(ValueError):
+            s.set("colour", 1)
+        with self.assertRaises(ValueError):
+            s.set_goal("beauty")
+        for h in (s, two, f):
+            h.close()
+
+
+class NetEvalTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.net = trim.Network(TINY_NET)
+        cls.w = trim.Workloads(cls.net, mode="inference")
+        cls.arch = trim.Arch(TINY_ARCH)
+        cls.ne = trim.NetEval(cls.net, cls.w, cls.arch)
+        cls.ne.set_threads(2)
+        cls.ne.set_goal("energy")
+        cls.progress = [(cls.ne.done, len(cls.ne))]
+        while not cls.ne.step():
+            cls.progress.append((cls.ne.done, len(cls.ne)))
+        cls.progress.append((cls.ne.done, len(cls.ne)))
+
+    @classmethod
+    def tearDownClass(cls):
+        for h in (cls.ne, cls.w, cls.net, cls.arch):
+            h.close()
+
+    def test_progress(self):
+        n = len(self.w)
+        self.assertEqual(self.progress, [(k, n) for k in range(n + 1)])
+        self.assertTrue(self.ne.step())  # stepping when done is harmless
+
+    def test_totals_cover_the_workloads(self):
+        ne = self.ne
+        wl = ne.workloads()
+        self.assertEqual([(x["layer"], x["phase"]) for x in wl],
+                         [(self.w.intra(i)["layer"], self.w.intra(i)["phase"]) for i in range(len(self.w))])
+        self.assertGreaterEqual(ne.cycles, sum(x["cycles"] for x in wl))
+        self.assertGreaterEqual(ne.energy_pj, sum(x["energy_pj"] for x in wl))
+        self.assertGreaterEqual(ne.dense_energy_pj, ne.energy_pj)  # the MACs gate zeros
+        self.assertGreater(ne.static_pj, 0)
+        self.assertAlmostEqual(ne.seconds, ne.cycles / (self.arch.clock_mhz * 1e6), places=15)
+        levels = ne.level_energy()
+        self.assertEqual(list(levels), [l["name"] for l in self.arch.levels()])
+        self.assertAlmostEqual(sum(levels.values()), ne.energy_pj, delta=1e-9 * ne.energy_pj)
+        r = ne.report_json()
+        self.assertEqual([x["layer"] for x in r["workloads"]], [x["layer"] for x in wl])
+        self.assertEqual(r["workloads"][0]["best"]["energy_pj"], wl[0]["energy_pj"])
+        self.assertIn("total", ne.report())
+        self.assertEqual(len(ne.report("csv").strip().splitlines()), 1 + len(wl))
+        self.assertEqual(ne.totals()["cycles"], ne.cycles)
+        with self.assertRaises(trim.TrimError):
+            ne.workload(len(wl))
+
+    def test_mappings_evaluate_to_the_dense_figures(self):
+        for i in range(len(self.ne)):
+            x = self.ne.workload(i)
+            self.assertEqual(x["macs"], self.w.intra(i)["macs"])
+            with self.ne.mapping(i) as m, trim.Eval(self.w, i, self.arch, m) as e:
+                self.assertEqual(e.cycles, x["dense_cycles"])
+                self.assertEqual(e.energy_pj, x["dense_energy_pj"])
+        # the same best as a search of that workload alone
+        fc = self.w.find("fc", "FW")
+        with trim.Search(self.w, fc, self.arch) as s:
+            s.run()
+            self.assertEqual(s.top(0)[0], self.ne.workload(("fc", "FW"))["dense_energy_pj"])
+            self.assertEqual(s.counts()["evaluated"], self.ne.workload(fc)["evaluated"])
+
+    def test_options_and_trace(self):
+        with trim.NetEval(self.net, self.w, self.arch) as ne:
+            with self.assertRaises(trim.TrimError) as cm:
+                ne.level_energy()  # not evaluated yet
+            self.assertIn("not evaluated", cm.exception.message)
+            with self.assertRaises(trim.TrimError) as cm:
+                ne.load_trace("test/data/sparsity/unknown_layer.csv")
+            self.assertRegex(cm.exception.message, r"unknown_layer\.csv:\d+:\d+: ")
+            ne.set_max_mappings(100)  # conv and pool have more
+            with self.assertRaises(trim.TrimError) as cm:
+                ne.run()
+            self.assertIn("conv", cm.exception.message)
+            with self.assertRaises(ValueError):
+                ne.set("goal", "beauty")
+
+
+class ExplorerTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.net = trim.Network(TINY_NET)
+        cls.w = trim.Workloads(cls.net, mode="inference")
+        cls.space = trim.Space(TINY_SPACE)
+        cls.ex = trim.Explorer(cls.net, cls.w, cls.space)
+        cls.ex.set_goal("edp")
+        cls.ex.set_threads(2)
+        cls.ex.set_out_dir(os.path.join(cls.tmp.name, "points"))
+        cls.ex.run()
+
+    @classmethod
+    def tearDownClass(cls):
+        for h in (cls.ex, cls.w, cls.net, cls.space):
+            h.close()
+        cls.tmp.cleanup()
+
+    def test_ranking_and_pareto(self):
+        ex = self.ex
+        self.assertEqual((len(ex), ex.done, ex.resumed), (3, 3, 0))
+        pts = ex.points()
+        self.assertEqual([p["name"] for p in pts], self.space.names())
+        self.assertEqual(ex.names(), self.space.names())
+        self.assertTrue(all(p["valid"] and p["fits"] for p in pts))
+        ranking = ex.ranking()
+        self.assertEqual(sorted(ranking), [0, 1, 2])
+        self.assertEqual([pts[i]["rank"] for i in ranking], [1, 2, 3])
+        self.assertEqual(ex.ranked(1), ranking[0])
+        self.assertEqual(pts[ranking[0]]["edp"], min(p["edp"] for p in pts))
+        edps = [pts[i]["edp"] for i in ranking]
+        self.assertEqual(edps, sorted(edps))
+        for p in pts:
+            self.assertAlmostEqual(p["edp"], p["energy_pj"] * p["cycles"], delta=1e-9 * p["edp"])
+            self.assertAlmostEqual(p["area_mm2"], self.space.point_area(p["index"]), places=12)
+        pareto = ex.pareto()
+        self.assertTrue(pareto)
+        self.assertLessEqual(set(pareto), set(ex.names()))
+        self.assertIn(pts[ranking[0]]["name"], pareto)  # the best EDP is not dominated
+        r = ex.report_json()
+        self.assertEqual(r["goal"], "edp")
+        self.assertEqual(r["pareto"], pareto)
+        self.assertEqual([p["rank"] for p in r["points"]], [p["rank"] for p in pts])
+        with self.assertRaises(trim.TrimError) as cm:
+            ex.ranked(4)
+        self.assertEqual(cm.exception.code, trim.TRIM_ENOTFOUND)
+        with self.assertRaises(IndexError):
+            ex.point(3)
+        self.assertIn(pts[ranking[0]]["name"], ex.report())
+        self.assertEqual(len(ex.report("csv").strip().splitlines()), 4)
+
+    def test_write(self):
+        out = os.path.join(self.tmp.name, "results")
+        self.ex.write(out)
+        with open(os.path.join(out, "results.json")) as f:
+            self.assertEqual(json.load(f)["pareto"], self.ex.pareto())
+        with open(os.path.join(out, "points.csv")) as f:
+            self.assertEqual(len(f.read().strip().splitlines()), 4)
+        with open(os.path.join(out, "workloads.csv")) as f:
+            self.assertEqual(len(f.read().strip().splitlines()), 1 + 3 * len(self.w))
+
+    def resumed(self, **options):
+        ex = trim.Explorer(self.net, self.w, self.space)
+        for k, v in options.items():
+            getattr(ex, "set_" + k)(*v) if isinstance(v, tuple) else getattr(ex, "set_" + k)(v)
+        ex.set_out_dir(os.path.join(self.tmp.name, "points"))
+        steps = 1
+        while not ex.step():
+            steps += 1
+        self.assertEqual((ex.resumed, steps), (3, 1))  # every point was in the directory
+        return ex
+
+    def test_budget_and_goals_resumed(self):
+        pts = self.ex.points()
+        areas = sorted(p["area_mm2"] for p in pts)
+        with self.resumed(area_budget=(areas[0] + areas[1]) / 2) as ex:
+            self.assertEqual(ex.points()[0]["edp"], pts[0]["edp"])  # loaded, not re-evaluated
+            ranked = [p for p in ex.points() if p["rank"]]
+            self.assertEqual([p["area_mm2"] for p in ranked], areas[:1])
+            self.assertEqual(len(ex.ranking()), 1)
+        with self.resumed(goal="weighted", weights=(0, 0, 1)) as ex:  # area alone
+            self.assertEqual([ex.point(i)["area_mm2"] for i in ex.ranking()], areas)
+            self.assertEqual(ex.report_json()["goal"], "weighted")
+        with self.resumed(goal=3) as ex:  # TRIM_EXPLORE_AREA
+            self.assertEqual(ex.report_json()["goal"], "area")
+        with self.assertRaises(ValueError):
+            self.ex.set_goal("beauty")
+        with self.assertRaises(trim.TrimError):
+            self.ex.set_threads(0)
+        self.assertEqual(trim.explore_goals(), ["energy", "delay", "edp", "area", "weighted"])
+
+
+class NewHandlesLifetimeTest(unittest.TestCase):
+    def test_mapping_errors_file_line_col(self):
+        with trim.Arch(TINY_ARCH) as a:
+            with self.assertRaises(trim.TrimError) as cm:
+                trim.Mapping(a, text="schema_version: 1\nmapping:\n  - level: GLB\n    temporal: {Q: 2}\n",
+                             name="bad.yaml")
+            self.assertIn("bad.yaml:4:16: mapping[0].temporal.Q", cm.exception.message)
+            with self.assertRaises(trim.TrimError) as cm:
+                trim.Mapping(a, text="mapping:\n  - target: GLB\n    type: temporal\n    factors: K=2 Z=3\n",
+                             name="tl.yaml")
+            self.assertIn("tl.yaml:4:14: mapping[0].factors", cm.exception.message)
+            self.assertEqual(cm.exception.code, -5)  # TRIM_ESCHEMA
+            with self.assertRaises(trim.TrimError) as cm:
+                trim.Mapping(a, "test/data/mapping/none.yaml")
+            self.assertEqual(cm.exception.code, -3)  # TRIM_EIO
+            with self.assertRaises(trim.TrimError) as cm:
+                trim.Mapping(a, EYERISS_CONV1)  # eyeriss level names on the tiny arch
+            self.assertRegex(cm.exception.message, r"eyeriss-conv1\.yaml:\d+:\d+: ")
+
+    def test_use_after_close(self):
+        net = trim.Network(TINY_NET)
+        w = trim.Workloads(net, mode="inference")
+        a = trim.Arch(TINY_ARCH)
+        space = trim.Space(TINY_SPACE)
+        fc = w.find("fc", "FW")
+        s = trim.Search(w, fc, a).run()
+        m = s.best()
+        e = trim.Eval(w, fc, a, m)
+        ne = trim.NetEval(net, w, a)
+        ex = trim.Explorer(net, w, space)
+        objs = [(m, lambda: m.dump()), (e, lambda: e.cycles), (s, lambda: s.counts()),
+                (ne, lambda: ne.done), (ex, lambda: ex.names())]
+        for obj, use in objs:
+            use()
+            obj.close()
+            with self.assertRaises(trim.TrimError) as cm:
+                use()
+            self.assertEqual(cm.exception.code, trim.TRIM_EINVAL)
+            obj.close()
+        with self.assertRaises(trim.TrimError):
+            trim.Eval(w, fc, a, m)  # a closed mapping cannot be passed on
+        # an explorer refers to its network, workloads and space: it refuses to
+        # run once one of them is closed (instead of reading freed memory)
+        ex = trim.Explorer(net, w, space)
+        ex2 = trim.Explorer(net, w, space)
+        space.close()
+        with self.assertRaises(trim.TrimError) as cm:
+            ex.step()
+        self.assertIn("Space is closed", cm.exception.message)
+        net.close()
+        with self.assertRaises(trim.TrimError):
+            ex2.run()
+        for h in (ex, ex2, w, a):
+            h.close()
+
+
+PLOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "python",
+                    "explore_plot.py")
+SYSTEM_PYTHON = "/usr/bin/python3"
+
+
+def system_matplotlib():
+    """None if /usr/bin/python3 can import matplotlib, else the reason."""
+    if not os.access(SYSTEM_PYTHON, os.X_OK):
+        return "%s not found" % SYSTEM_PYTHON
+    r = subprocess.run([SYSTEM_PYTHON, "-c", "import matplotlib"], capture_output=True, text=True)
+    return None if r.returncode == 0 else "%s has no matplotlib (apt-get install python3-matplotlib): %s" % (
+        SYSTEM_PYTHON, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else r.returncode)
+
+
+class ExplorePlotTest(unittest.TestCase):
+    def test_writes_a_png(self):
+        reason = system_matplotlib()
+        if reason:
+            print("skipping explore_plot.py: " + reason, file=sys.stderr)
+            self.skipTest(reason)
+        with tempfile.TemporaryDirectory() as tmp:
+            png = os.path.join(tmp, "front.png")
+            env = dict(os.environ, TRIM_LIBRARY=os.path.abspath(LIBRARY))
+            r = subprocess.run([SYSTEM_PYTHON, PLOT, "--out", png, "--threads", "2"], env=env,
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn(png, r.stdout)
+            with open(png, "rb") as f:
+                head = f.read(24)
+            self.assertEqual(head[:8], b"\x89PNG\r\n\x1a\n")
+            width, height = int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+            self.assertGreater(width, 600)
+            self.assertGreater(height, 300)
+            # a bad input fails with the library's message, not a traceback
+            r = subprocess.run([SYSTEM_PYTHON, PLOT, "--out", png, "--space", "models/arch/none.yaml"],
+                               env=env, capture_output=True, text=True)
+            self.assertNotEqual(r.returncode, 0)
+            self.assertIn("none.yaml", r.stderr)
+            self.assertNotIn("Traceback", r.stderr)
 
 
 if __name__ == "__main__":
