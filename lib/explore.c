@@ -43,7 +43,7 @@ struct trim_explorer {
 	const trim_space *space;
 	int goal, threads, sparsity;
 	int64_t max_mappings;
-	double budget, we, wd, wa;
+	double budget, we, wd, wa, min_pe, min_rf;
 	char *dir;
 	size_t n, next, resumed;
 	xpoint *pt;
@@ -150,6 +150,14 @@ int trim_explorer_set_double(trim_explorer *ex, int option, double value)
 	case TRIM_EX_W_ENERGY: ex->we = value; break;
 	case TRIM_EX_W_DELAY: ex->wd = value; break;
 	case TRIM_EX_W_AREA: ex->wa = value; break;
+	case TRIM_EX_MIN_PE_UTIL:
+	case TRIM_EX_MIN_RF_UTIL:
+		if (value > 1)
+			return trim__error(TRIM_ERANGE, "utilisation constraint %g is above 1", value);
+		if (ex->next > 0 || ex->resumed)
+			return trim__error(TRIM_EINVAL, "utilisation constraints are set before the first step");
+		*(option == TRIM_EX_MIN_PE_UTIL ? &ex->min_pe : &ex->min_rf) = value;
+		break;
 	default: return trim__error(TRIM_EINVAL, "trim_explorer_set_double: unknown option %d", option);
 	}
 	ex->ranked = 0;
@@ -205,7 +213,9 @@ static int evaluate_point(const trim_explorer *ex, size_t i, int inner_threads, 
 	    (rc = trim_neteval_set_int(ne, TRIM_NET_GOAL, search_goal(ex->goal))) ||
 	    (rc = trim_neteval_set_int(ne, TRIM_NET_THREADS, inner_threads)) ||
 	    (rc = trim_neteval_set_int(ne, TRIM_NET_SPARSITY, ex->sparsity)) ||
-	    (rc = trim_neteval_set_int(ne, TRIM_NET_MAX_MAPPINGS, ex->max_mappings)))
+	    (rc = trim_neteval_set_int(ne, TRIM_NET_MAX_MAPPINGS, ex->max_mappings)) ||
+	    (rc = trim_neteval_set_double(ne, TRIM_NET_MIN_PE_UTIL, ex->min_pe)) ||
+	    (rc = trim_neteval_set_double(ne, TRIM_NET_MIN_RF_UTIL, ex->min_rf)))
 		goto out;
 	rc = trim_neteval_run(ne);
 	if (rc == TRIM_ENOFIT || rc == TRIM_ERANGE) {
@@ -330,10 +340,10 @@ static void point_json(const trim_explorer *ex, size_t i, const xpoint *p, int f
 /* What a point file must agree on to be reused. */
 static void stamp(const trim_explorer *ex, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s|%s|%lld|%d|%s|%d|%lld", trim_network_name(ex->net),
+	snprintf(buf, n, "%s|%s|%lld|%d|%s|%d|%lld|%.17g|%.17g", trim_network_name(ex->net),
 	         trim_mode_name(trim_workloads_mode(ex->w)), (long long)trim_workloads_batch(ex->w),
 	         trim_workloads_word_bits(ex->w), trim_space_name(ex->space), ex->sparsity,
-	         (long long)ex->max_mappings);
+	         (long long)ex->max_mappings, ex->min_pe, ex->min_rf);
 }
 
 static char *point_path(const trim_explorer *ex, size_t i)

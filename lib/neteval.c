@@ -35,6 +35,7 @@ struct trim_neteval {
 	trim__cache_plan plan;
 	int goal, threads, use_sparsity;
 	int64_t max_mappings;
+	double min_pe_util, min_rf_util;
 	size_t n, next;
 	wrec *rec;
 	/* totals (valid once next == n) */
@@ -144,6 +145,21 @@ int trim_neteval_set_int(trim_neteval *ne, int option, int64_t value)
 	}
 }
 
+int trim_neteval_set_double(trim_neteval *ne, int option, double value)
+{
+	if (!ne)
+		return trim__error(TRIM_EINVAL, "trim_neteval_set_double: NULL handle");
+	if (ne->next > 0)
+		return trim__error(TRIM_EINVAL, "trim_neteval_set_double: options are set before the first step");
+	if (!(value >= 0 && value <= 1))
+		return trim__error(TRIM_ERANGE, "utilisation constraint %g is not in [0, 1]", value);
+	switch (option) {
+	case TRIM_NET_MIN_PE_UTIL: ne->min_pe_util = value; return 0;
+	case TRIM_NET_MIN_RF_UTIL: ne->min_rf_util = value; return 0;
+	default: return trim__error(TRIM_EINVAL, "trim_neteval_set_double: unknown option %d", option);
+	}
+}
+
 int trim_neteval_load_trace(trim_neteval *ne, const char *path)
 {
 	if (!ne)
@@ -226,6 +242,8 @@ int trim_neteval_step(trim_neteval *ne, int *done)
 		}
 		if (ne->plan.glb > 0)
 			space.reserved[ne->plan.glb] = ne->plan.reserved[i];
+		space.min_pe_util = ne->min_pe_util;
+		space.min_rf_util = ne->min_rf_util;
 		if (ne->max_mappings > 0) {
 			uint64_t distinct = 0;
 			rc = trim__mapspace_distinct(&space, &distinct);

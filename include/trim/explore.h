@@ -46,7 +46,9 @@ enum trim_explore_option {
 	TRIM_EX_AREA_BUDGET = 10,  /**< double, mm^2: points above it are not ranked (0: none) */
 	TRIM_EX_W_ENERGY = 11,     /**< double, weights of TRIM_EXPLORE_WEIGHTED (1, 1, 0) */
 	TRIM_EX_W_DELAY = 12,
-	TRIM_EX_W_AREA = 13
+	TRIM_EX_W_AREA = 13,
+	TRIM_EX_MIN_PE_UTIL = 14,  /**< double, TRIM's optional utilisation pruning of the mapper */
+	TRIM_EX_MIN_RF_UTIL = 15
 };
 
 /** Per-point figures (trim_explorer_point, indices of out[]). */

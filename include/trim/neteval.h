@@ -34,8 +34,13 @@ enum trim_net_option {
 	TRIM_NET_THREADS = 1,        /**< int: OpenMP threads of each search (default 1) */
 	TRIM_NET_SPARSITY = 2,       /**< int: 1 (default) use the sparse figures when the
 	                                  architecture gates or skips zeros, 0 dense only */
-	TRIM_NET_MAX_MAPPINGS = 3    /**< int: refuse a workload whose distinct mapspace is
+	TRIM_NET_MAX_MAPPINGS = 3,   /**< int: refuse a workload whose distinct mapspace is
 	                                  larger (default 0: no limit) */
+	TRIM_NET_MIN_PE_UTIL = 10,   /**< double: TRIM's utilisation constraint, keep only
+	                                  mappings using at least this fraction of the PEs
+	                                  (optional pruning, default 0: off) */
+	TRIM_NET_MIN_RF_UTIL = 11    /**< double: keep only mappings filling at least this
+	                                  fraction of the innermost storage (default 0: off) */
 };
 
 /** Per-workload figures (trim_neteval_workload, indices of out[]). */
@@ -52,6 +57,7 @@ TRIM_API int trim_neteval_create(trim_neteval **out, const trim_network *net,
                                  const trim_energy *table);
 TRIM_API void trim_neteval_free(trim_neteval *ne);
 TRIM_API int trim_neteval_set_int(trim_neteval *ne, int option, int64_t value);
+TRIM_API int trim_neteval_set_double(trim_neteval *ne, int option, double value);
 /** Override per-layer sparsity with a CSV trace (trim_sparsity_load_trace). */
 TRIM_API int trim_neteval_load_trace(trim_neteval *ne, const char *path);
 

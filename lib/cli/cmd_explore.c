@@ -10,7 +10,7 @@
 static const char usage_ex[] =
 	"trim explore [NETWORK.yaml SPACE.yaml] [--goal energy|delay|edp|area|weighted]\n"
 	"         [--weights E,D,A] [--area-budget MM2] [--threads N] [--mode inference|training]\n"
-	"         [--batch N] [--dense] [--max-mappings N] [--out DIR] [--progress|--quiet]\n"
+	"         [--batch N] [--dense] [--max-mappings N] [--min-pe-util F] [--min-rf-util F] [--out DIR] [--progress|--quiet]\n"
 	"         [--format table|json|csv]";
 
 #define DEFAULT_NET "models/networks/alexnet-cifar.yaml"
@@ -23,7 +23,7 @@ int trim_cli_explore(int argc, char **argv)
 	int format = TRIM_FORMAT_TABLE, mode = TRIM_MODE_DEFAULT, nf = 0, dense = 0;
 	int progress = isatty(2);
 	int64_t batch = 0, threads = 2, goal = TRIM_EXPLORE_EDP, maxmap = 0;
-	double budget = 0, we = 1, wd = 1, wa = 0;
+	double budget = 0, we = 1, wd = 1, wa = 0, min_pe = 0, min_rf = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *o = argv[i];
 		if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
@@ -81,6 +81,11 @@ int trim_cli_explore(int argc, char **argv)
 			} else if (!strcmp(o, "--threads")) {
 				if (trim_cli_int("explore", usage_ex, "--threads", v, 1, 1024, &threads))
 					return TRIM_CLI_EXIT_USAGE;
+			} else if (!strcmp(o, "--min-pe-util") || !strcmp(o, "--min-rf-util")) {
+				double u = strtod(v, &end);
+				if (!*v || *end || !(u >= 0 && u <= 1))
+					return trim_cli_usage("explore", usage_ex, "%s takes a fraction in [0, 1]; got '%s'", o, v);
+				*(o[6] == 'p' ? &min_pe : &min_rf) = u;
 			} else if (!strcmp(o, "--max-mappings")) {
 				if (trim_cli_int("explore", usage_ex, "--max-mappings", v, 0, INT64_MAX, &maxmap))
 					return TRIM_CLI_EXIT_USAGE;
@@ -131,6 +136,10 @@ int trim_cli_explore(int argc, char **argv)
 		if (rc == 0)
 			rc = trim_explorer_set_double(ex, TRIM_EX_W_AREA, wa);
 	}
+	if (rc == 0)
+		rc = trim_explorer_set_double(ex, TRIM_EX_MIN_PE_UTIL, min_pe);
+	if (rc == 0)
+		rc = trim_explorer_set_double(ex, TRIM_EX_MIN_RF_UTIL, min_rf);
 	if (rc == 0 && outdir)
 		rc = trim_explorer_set_out_dir(ex, outdir);
 	if (rc == 0 && progress) {

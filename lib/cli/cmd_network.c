@@ -1,4 +1,5 @@
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -9,7 +10,7 @@
 static const char usage_net[] =
 	"trim network NETWORK.yaml ARCH.yaml [--goal energy|delay|edp] [--threads N]\n"
 	"         [--mode inference|training] [--batch N] [--table FILE] [--trace CSV] [--dense]\n"
-	"         [--max-mappings N] [--progress|--quiet] [--format table|json|csv]";
+	"         [--max-mappings N] [--min-pe-util F] [--min-rf-util F] [--progress|--quiet] [--format table|json|csv]";
 
 // trim-cli: network: the best mapping of every workload of a network, with totals
 int trim_cli_network(int argc, char **argv)
@@ -18,6 +19,7 @@ int trim_cli_network(int argc, char **argv)
 	int format = TRIM_FORMAT_TABLE, mode = TRIM_MODE_DEFAULT, nf = 0, dense = 0;
 	int progress = isatty(2);
 	int64_t batch = 0, threads = 1, goal = TRIM_GOAL_ENERGY, maxmap = 0;
+	double min_pe = 0, min_rf = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *o = argv[i];
 		if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
@@ -39,6 +41,7 @@ int trim_cli_network(int argc, char **argv)
 			if (i + 1 >= argc)
 				return trim_cli_usage("network", usage_net, "%s needs a value", o);
 			const char *v = argv[++i];
+			char *end = NULL;
 			if (!strcmp(o, "--table"))
 				table_file = v;
 			else if (!strcmp(o, "--trace"))
@@ -62,6 +65,11 @@ int trim_cli_network(int argc, char **argv)
 			} else if (!strcmp(o, "--threads")) {
 				if (trim_cli_int("network", usage_net, "--threads", v, 1, 1024, &threads))
 					return TRIM_CLI_EXIT_USAGE;
+			} else if (!strcmp(o, "--min-pe-util") || !strcmp(o, "--min-rf-util")) {
+				double u = strtod(v, &end);
+				if (!*v || *end || !(u >= 0 && u <= 1))
+					return trim_cli_usage("network", usage_net, "%s takes a fraction in [0, 1]; got '%s'", o, v);
+				*(o[6] == 'p' ? &min_pe : &min_rf) = u;
 			} else if (!strcmp(o, "--max-mappings")) {
 				if (trim_cli_int("network", usage_net, "--max-mappings", v, 0, INT64_MAX, &maxmap))
 					return TRIM_CLI_EXIT_USAGE;
@@ -100,6 +108,10 @@ int trim_cli_network(int argc, char **argv)
 		rc = trim_neteval_set_int(ne, TRIM_NET_SPARSITY, !dense);
 	if (rc == 0)
 		rc = trim_neteval_set_int(ne, TRIM_NET_MAX_MAPPINGS, maxmap);
+	if (rc == 0)
+		rc = trim_neteval_set_double(ne, TRIM_NET_MIN_PE_UTIL, min_pe);
+	if (rc == 0)
+		rc = trim_neteval_set_double(ne, TRIM_NET_MIN_RF_UTIL, min_rf);
 	if (rc == 0 && trace)
 		rc = trim_neteval_load_trace(ne, trace);
 	int done = 0;
