@@ -362,8 +362,14 @@ static int64_t lvl_prod(const trim__mapping *m, int l)
 	return p;
 }
 
-int trim__activity_compute(const trim__intra *w, const struct trim_arch *arch,
-                           const trim__mapping *m, trim__act_ws *ws, trim__activity *out)
+/* The analyst proper. lb = 0: exact counts of every tensor. lb = 1: for the
+ * tensors in tmask only, a lower bound on every count valid for every loop
+ * order of the levels (docs/model.md, "Mapspace and search"): per hop, the
+ * first step and the fewest steps that move a single-term axis of the
+ * tensor (each refills the whole tile and sends what the first step sends),
+ * and no partial-sum read-backs; zero_macs is left 0. */
+static int compute(const trim__intra *w, const struct trim_arch *arch, const trim__mapping *m,
+                   trim__act_ws *ws, trim__activity *out, int lb, unsigned tmask)
 {
 	int rc;
 	const int nL = m->nlevels, MAC = nL - 1;
@@ -386,13 +392,15 @@ int trim__activity_compute(const trim__intra *w, const struct trim_arch *arch,
 		else if (m->type[l] == TRIM__LVL_STORAGE)
 			out->steps *= lvl_prod(m, l);
 	}
-	rc = trim__activity_zero_macs(w, &out->zero_macs);
-	if (rc)
-		return rc;
+	if (!lb) {
+		rc = trim__activity_zero_macs(w, &out->zero_macs);
+		if (rc)
+			return rc;
+	}
 
 	for (int t = 0; t < 3; t++) {
 		const trim__tensor *T = &w->t[t];
-		if (!T->present)
+		if (!T->present || !(tmask >> t & 1))
 			continue;
 		/* axes of the tensor (terms with coefficient 0 dropped) */
 		axis_t ax[MAXAX];
@@ -531,6 +539,32 @@ int trim__activity_compute(const trim__intra *w, const struct trim_arch *arch,
 					tot_st = st;
 				}
 				int64_t before = 1;
+				if (lb) {
+					/* fewest steps that move a single-term axis: the loops
+					 * above the innermost level (above C) with a loop on
+					 * such an axis, and that level's loops on such axes */
+					unsigned hard = 0;
+					for (int a = 0; a < nax; a++)
+						if (ax[a].nt == 1)
+							hard |= 1u << ax[a].dim[0];
+					int Ls = -1;
+					for (int l = 0; l < C; l++)
+						if (m->type[l] == TRIM__LVL_STORAGE)
+							for (int d = 0; d < TRIM_NDIMS; d++)
+								if ((hard >> d & 1) && m->f[l][d] > 1)
+									Ls = l;
+					int64_t M = 1;
+					for (int l = 0; l < Ls + 1 && l < C; l++)
+						if (m->type[l] == TRIM__LVL_STORAGE)
+							for (int d = 0; d < TRIM_NDIMS; d++)
+								if (l < Ls || (hard >> d & 1))
+									M *= m->f[l][d];
+					fills1 += (M - 1) * size;
+					tot_st.distinct += (M - 1) * tot_st.distinct;
+					tot_st.dests += (M - 1) * tot_st.dests;
+					tot_st.uni += (M - 1) * tot_st.uni;
+					nl = 0; /* the loop below adds nothing */
+				}
 				for (int j = 0; j < nl; j++) {
 					int64_t cnt = before * (lp[j].b - 1);
 					before *= lp[j].b;
@@ -589,7 +623,7 @@ int trim__activity_compute(const trim__intra *w, const struct trim_arch *arch,
 					}
 				}
 			} else {
-				int64_t U = Dd, R = U - Fprev + Rprev;
+				int64_t U = Dd, R = lb ? 0 : U - Fprev + Rprev;
 				int64_t upd = red ? U : Fc;
 				if (!cmac) {
 					out->fills[C][t] += R;
@@ -617,4 +651,17 @@ int trim__activity_compute(const trim__intra *w, const struct trim_arch *arch,
 		}
 	}
 	return 0;
+}
+
+int trim__activity_compute(const trim__intra *w, const struct trim_arch *arch,
+                           const trim__mapping *m, trim__act_ws *ws, trim__activity *out)
+{
+	return compute(w, arch, m, ws, out, 0, 7u);
+}
+
+int trim__activity_lower(const trim__intra *w, const struct trim_arch *arch,
+                         const trim__mapping *m, unsigned tmask, trim__act_ws *ws,
+                         trim__activity *out)
+{
+	return compute(w, arch, m, ws, out, 1, tmask);
 }

@@ -67,6 +67,15 @@ void trim__act_ws_free(trim__act_ws *ws);
 int trim__activity_compute(const trim__intra *w, const struct trim_arch *a,
                            const trim__mapping *m, trim__act_ws *ws, trim__activity *out);
 
+/* Lower bounds, valid for every loop order of every storage level, on the
+ * counts of the tensors in tmask (bit t: slot t; the other tensors' counts
+ * stay 0); zero_macs is not computed (0). Same scope errors as
+ * trim__activity_compute. docs/model.md, "Mapspace and search", has the
+ * argument. */
+int trim__activity_lower(const trim__intra *w, const struct trim_arch *a,
+                         const trim__mapping *m, unsigned tmask, trim__act_ws *ws,
+                         trim__activity *out);
+
 /* Exact count of MACs with a predictable-zero operand. */
 int trim__activity_zero_macs(const trim__intra *w, int64_t *out);
 

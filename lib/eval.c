@@ -25,9 +25,22 @@ int trim__eval_run(const trim__intra *w, const struct trim_arch *a, const trim__
 	int rc = trim__activity_compute(w, a, m, &ws->act, &out->act);
 	if (rc)
 		return rc;
+	trim__eval_act(w, a, costs, m, out);
+	return 0;
+}
+
+void trim__eval_act(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,
+                    const trim__mapping *m, trim__eval *out)
+{
 	const trim__activity *x = &out->act;
 	const int nL = a->nlevels;
 	double cyc = 0;
+	memset(out->level_cycles, 0, sizeof out->level_cycles);
+	memset(out->dyn_pj, 0, sizeof out->dyn_pj);
+	memset(out->static_pj, 0, sizeof out->static_pj);
+	memset(out->cap_util, 0, sizeof out->cap_util);
+	memset(out->cap_bytes, 0, sizeof out->cap_bytes);
+	out->mac_pj = 0;
 	out->bottleneck = nL - 1;
 	for (int l = 0; l < nL; l++) {
 		const trim__level *L = &a->lv[l];
@@ -95,7 +108,6 @@ int trim__eval_run(const trim__intra *w, const struct trim_arch *a, const trim__
 	}
 	out->energy_pj = e;
 	out->pe_util = div0((double)x->active_pes, (double)(a->total_pes > 0 ? a->total_pes : 1));
-	return 0;
 }
 
 void trim__eval_json(const trim__eval *e, const struct trim_arch *a, const trim__mapping *m,

@@ -38,6 +38,13 @@ void trim__eval_ws_free(trim__eval_ws *ws);
 int trim__eval_run(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,
                    const trim__mapping *m, trim__eval_ws *ws, trim__eval *out);
 
+/* The rest of trim__eval_run: cycles, energy and utilisation from the
+ * counts already in out->act (the other fields are overwritten). Every
+ * result is a non-decreasing function of every count (IEEE operations are
+ * monotone), so counts that are lower bounds give lower bounds. */
+void trim__eval_act(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,
+                    const trim__mapping *m, trim__eval *out);
+
 /* Bytes per level that cached intermediate activations take while intra
  * workload i of w runs (docs/model.md, "Network evaluation": greedy
  * on-chip placement within TRIM__CACHE_ONCHIP_FRACTION of the buffer). */

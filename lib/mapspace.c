@@ -2,6 +2,8 @@
  * The mapspace (canonical mapping <-> 64-bit index) and the exhaustive,
  * deterministic OpenMP search. See lib/mapspace_int.h for the index layout.
  */
+#include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -421,26 +423,371 @@ void trim__search_result_free(trim__search_result *r)
 	r->ntop = 0;
 }
 
-/* Insert (c, i, m) into a list of at most k entries sorted by (cost, index). */
-static void top_insert(size_t k, size_t *n, double *cost, uint64_t *idx, trim__mapping *map,
-                       double c, uint64_t i, const trim__mapping *m)
+/* ---- lower bounds (docs/model.md, "Mapspace and search") -------------------- */
+
+/* The [level][slot] count arrays of an activity record. */
+static int64_t (*act_arr(trim__activity *x, int i))[3]
 {
-	size_t pos = *n;
-	while (pos > 0 && better(c, i, cost[pos - 1], idx[pos - 1], 1))
-		pos--;
-	if (pos >= k)
-		return;
-	size_t last = *n < k ? *n : k - 1;
-	for (size_t j = last; j > pos; j--) {
-		cost[j] = cost[j - 1];
-		idx[j] = idx[j - 1];
-		map[j] = map[j - 1];
+	int64_t (*const a[])[3] = {x->tile, x->fills, x->reads, x->updates, x->drains, x->down_words,
+	                           x->down_dests, x->unicast, x->mcast, x->mcast_dests, x->up_words,
+	                           x->up_out, x->reductions};
+	return a[i];
+}
+enum { NARR = 13 };
+
+/* Per factorisation: for every tensor and every choice of its keep bits,
+ * lower bounds on its counts over every loop order (ok = 0: outside the
+ * analytic model's scope, the same for every order; err: no bound). */
+typedef struct {
+	int nch[3];                         /* choices per tensor: 2^(its keep bits) */
+	int bit[3][TRIM__MAX_LEVELS];       /* keep-bit positions (index into byp_*) */
+	int nbit[3];
+	trim__activity lo[3][1 << TRIM__MAX_LEVELS];
+	int ok[3][1 << TRIM__MAX_LEVELS];
+} fcbound;
+
+static void fcb_plan(const trim__mapspace *s, fcbound *fb)
+{
+	for (int t = 0; t < 3; t++) {
+		fb->nbit[t] = 0;
+		for (int j = 0; j < s->nbyp; j++)
+			if (s->byp_slot[j] == t && fb->nbit[t] < 16)
+				fb->bit[t][fb->nbit[t]++] = j;
+		fb->nch[t] = s->w->t[t].present ? 1 << fb->nbit[t] : 0;
 	}
-	cost[pos] = c;
-	idx[pos] = i;
-	map[pos] = *m;
-	if (*n < k)
-		(*n)++;
+}
+
+/* Choice of tensor t under bypass mask b. */
+static int fcb_choice(const trim__mapspace *s, const fcbound *fb, int t, uint64_t b)
+{
+	int c = 0;
+	for (int i = 0; i < fb->nbit[t]; i++)
+		c = c * 2 + (int)((b >> (s->nbyp - 1 - fb->bit[t][i])) & 1);
+	return c;
+}
+
+/* Fill fb for the factors in m (keeps of m are overwritten). Returns 0, or
+ * an error that is not a scope error (then no bound is used). */
+static int fcb_compute(const trim__mapspace *s, fcbound *fb, trim__mapping *m, trim__act_ws *ws)
+{
+	for (int t = 0; t < 3; t++)
+		for (int c = 0; c < fb->nch[t]; c++) {
+			for (int i = 0; i < fb->nbit[t]; i++) {
+				int j = fb->bit[t][i];
+				m->keep[s->byp_level[j]][t] = (c >> (fb->nbit[t] - 1 - i)) & 1;
+			}
+			int rc = trim__activity_lower(s->w, s->a, m, 1u << t, ws, &fb->lo[t][c]);
+			if (rc == TRIM_EINVAL) {
+				fb->ok[t][c] = 0;
+				continue;
+			}
+			if (rc)
+				return rc;
+			fb->ok[t][c] = 1;
+		}
+	return 0;
+}
+
+/* Cost lower bound from per-tensor count bounds: choice ch[t] per tensor, or
+ * (ch NULL) the count-wise minimum over every in-scope choice. Returns
+ * 0 with *lb set, or 1 if some tensor has no in-scope choice. */
+static int fcb_cost(const trim__mapspace *s, const fcbound *fb, const int *ch, int64_t zero_macs,
+                    const trim__level_cost *costs, const trim__mapping *m, int goal, trim__eval *ev,
+                    double *lb)
+{
+	trim__activity *x = &ev->act;
+	int first = 1;
+	for (int t = 0; t < 3; t++) {
+		if (!s->w->t[t].present)
+			continue;
+		int have = 0;
+		for (int c = 0; c < fb->nch[t]; c++) {
+			if ((ch && c != ch[t]) || !fb->ok[t][c])
+				continue;
+			const trim__activity *y = &fb->lo[t][c];
+			if (first) {
+				*x = *y; /* macs, steps, instances, ... */
+				for (int i = 0; i < NARR; i++)
+					memset(act_arr(x, i), 0, sizeof x->fills);
+				first = 0;
+			}
+			for (int i = 0; i < NARR; i++) {
+				int64_t (*dst)[3] = act_arr(x, i);
+				int64_t (*src)[3] = act_arr((trim__activity *)y, i);
+				for (int l = 0; l < m->nlevels; l++)
+					if (!have || src[l][t] < dst[l][t])
+						dst[l][t] = src[l][t];
+			}
+			have = 1;
+		}
+		if (!have)
+			return 1;
+	}
+	if (first)
+		return 1;
+	x->zero_macs = zero_macs;
+	trim__eval_act(s->w, s->a, costs, m, ev);
+	*lb = cost_of(ev, goal);
+	return 0;
+}
+
+/* A t-stationary order at every storage level: the dims > 1 relevant to t
+ * outermost, the others inside (then the canonical form). */
+static void stationary_orders(const trim__mapspace *s, trim__mapping *m, int t)
+{
+	unsigned rel = s->w->t[t].relevant;
+	for (int k = 0; k < s->nord; k++) {
+		int l = s->ord_level[k], o[TRIM_NDIMS], n = 0;
+		for (int pass = 0; pass < 3; pass++)
+			for (int d = 0; d < TRIM_NDIMS; d++) {
+				int big = m->f[l][d] > 1, r = rel >> d & 1;
+				if ((pass == 0 && big && r) || (pass == 1 && big && !r) || (pass == 2 && !big))
+					o[n++] = d;
+			}
+		memcpy(m->order[l], o, sizeof o);
+	}
+	trim__mapspace_canonical(s, m);
+}
+
+/* A list of at most k (cost, index) by (cost, index); k >= 1. */
+typedef struct {
+	size_t k, n;
+	double *cost;
+	uint64_t *idx;
+	trim__mapping *map; /* NULL: costs and indices only */
+} toplist;
+
+static int top_init(toplist *t, size_t k, int maps)
+{
+	t->k = k;
+	t->n = 0;
+	t->cost = malloc(k * sizeof *t->cost);
+	t->idx = malloc(k * sizeof *t->idx);
+	t->map = maps ? malloc(k * sizeof *t->map) : NULL;
+	return t->cost && t->idx && (!maps || t->map) ? 0 : TRIM_ENOMEM;
+}
+
+static void top_free(toplist *t)
+{
+	free(t->cost);
+	free(t->idx);
+	free(t->map);
+}
+
+/* Insert unless the index is already there. */
+static void top_put(toplist *t, double c, uint64_t i, const trim__mapping *m)
+{
+	for (size_t j = 0; j < t->n; j++)
+		if (t->idx[j] == i)
+			return;
+	size_t pos = t->n;
+	while (pos > 0 && better(c, i, t->cost[pos - 1], t->idx[pos - 1], 1))
+		pos--;
+	if (pos >= t->k)
+		return;
+	size_t last = t->n < t->k ? t->n : t->k - 1;
+	for (size_t j = last; j > pos; j--) {
+		t->cost[j] = t->cost[j - 1];
+		t->idx[j] = t->idx[j - 1];
+		if (t->map)
+			t->map[j] = t->map[j - 1];
+	}
+	t->cost[pos] = c;
+	t->idx[pos] = i;
+	if (t->map)
+		t->map[pos] = *m;
+	if (t->n < t->k)
+		t->n++;
+}
+
+/* Cost of the k-th best kept: nothing costlier can enter (inf if not full). */
+static double top_bound(const toplist *t)
+{
+	return t->n >= t->k ? t->cost[t->k - 1] : HUGE_VAL;
+}
+
+/* Allowed combination ac -> global factorisation index. */
+static uint64_t combo_fc(const trim__mapspace *s, uint64_t ac)
+{
+	uint64_t r = ac, fc = 0, digit[TRIM_NDIMS];
+	for (int d = TRIM_NDIMS - 1; d >= 0; d--) {
+		digit[d] = (uint64_t)s->rows[d][r % (uint64_t)s->nrows[d]];
+		r /= (uint64_t)s->nrows[d];
+	}
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		fc = fc * (uint64_t)s->nf[d] + digit[d];
+	return fc;
+}
+
+/* Per-thread state of the search. */
+typedef struct {
+	trim__search_result cnt; /* counts only */
+	trim__eval_ws ws;
+	trim__eval ev, lbev;
+	trim__mapping m;
+	fcbound fb;
+	toplist item;            /* the best k of the current factorisation */
+	toplist keep;            /* the best k of this thread, with mappings */
+	trim__eval best_eval;    /* evaluation of keep's first */
+	int err;
+} worker;
+
+/* Everything below one factorisation combination. `bound`: a cost that k
+ * real mappings reach (a mapping costlier cannot be among the k best). The
+ * work depends only on (ac, bound): deterministic for any thread count. */
+static void do_item(const trim__mapspace *s, const trim__level_cost *costs, int goal, uint64_t ac,
+                    double bound, int64_t zero_macs, worker *W)
+{
+	const uint64_t nb = (uint64_t)1 << s->nbyp;
+	const int nomit = s->nobound;
+	uint64_t fc = combo_fc(s, ac);
+	trim__mapping *m = &W->m;
+	trim__mapping_init(m, s->a);
+	int fits = set_facts(s, fc, m);
+	W->item.n = 0;
+	int lbok = 0;
+	if (fits && !nomit) {
+		int rc = fcb_compute(s, &W->fb, m, &W->ws.act);
+		lbok = rc == 0;
+		double lb;
+		if (lbok && fcb_cost(s, &W->fb, NULL, zero_macs, costs, m, goal, &W->lbev, &lb) == 0 && lb > bound) {
+			/* no bypass choice and no order can reach the bound */
+			for (uint64_t b = 0; b < nb; b++) {
+				ordplan p;
+				set_keeps(s, b, m);
+				plan_orders(s, m, &p);
+				W->cnt.generated += p.total;
+				W->cnt.bounded += p.total;
+			}
+			return;
+		}
+	}
+	for (uint64_t b = 0; b < nb; b++) {
+		ordplan p;
+		set_keeps(s, b, m);
+		plan_orders(s, m, &p);
+		W->cnt.generated += p.total;
+		if (!fits || trim__mapping_check_reserved(m, s->w, s->a, s->reserved))
+			continue;
+		if ((s->min_pe_util > 0 && trim__mapspace_pe_util(s, m) < s->min_pe_util) ||
+		    (s->min_rf_util > 0 && trim__mapspace_rf_util(s, m) < s->min_rf_util)) {
+			W->cnt.valid += p.total;
+			W->cnt.pruned += p.total;
+			continue;
+		}
+		int scope = 1;
+		if (lbok) {
+			int ch[3] = {0, 0, 0};
+			for (int t = 0; t < 3; t++)
+				if (s->w->t[t].present) {
+					ch[t] = fcb_choice(s, &W->fb, t, b);
+					scope &= W->fb.ok[t][ch[t]];
+				}
+			double lb, cur = top_bound(&W->item) < bound ? top_bound(&W->item) : bound;
+			if (scope && fcb_cost(s, &W->fb, ch, zero_macs, costs, m, goal, &W->lbev, &lb) == 0 && lb > cur) {
+				W->cnt.bounded += p.total;
+				continue;
+			}
+		}
+		/* valid = evaluated + unsupported + pruned: what bounds skip is not
+		 * counted as valid */
+		W->cnt.valid += p.total;
+		if (!scope) { /* every order is outside the analytic model's scope */
+			W->cnt.unsupported += p.total;
+			continue;
+		}
+		const uint64_t base = (fc << s->nbyp) | b; /* index without the orders */
+		for (uint64_t oc = 0; oc < p.total; oc++) {
+			uint64_t r = oc;
+			for (int k = s->nord - 1; k >= 0; k--) {
+				apply_order(s, &p, k, r % p.radix[k], m);
+				r /= p.radix[k];
+			}
+			int rc = trim__eval_run(s->w, s->a, costs, m, &W->ws, &W->ev);
+			if (rc == TRIM_EINVAL) {
+				W->cnt.unsupported++; /* outside the analytic model's scope */
+				continue;
+			}
+			if (rc) {
+				W->err = rc;
+				return;
+			}
+			W->cnt.evaluated++;
+			uint64_t idx = base;
+			for (int k = 0; k < s->nord; k++)
+				idx = idx * s->nperm + order_code(s, m, s->ord_level[k]);
+			double c = cost_of(&W->ev, goal);
+			top_put(&W->item, c, idx, m);
+			if (better(c, idx, W->keep.n ? W->keep.cost[0] : 0, W->keep.n ? W->keep.idx[0] : 0, W->keep.n))
+				W->best_eval = W->ev;
+			top_put(&W->keep, c, idx, m);
+		}
+	}
+}
+
+/* A first bound before the search: the factorisations of a fixed sample
+ * with the smallest lower bounds, each with every bypass choice that fits
+ * and one stationary order per tensor. Real mappings: their k-th best cost
+ * is a valid bound. */
+static double seed_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal,
+                         uint64_t nfc, int64_t zero_macs, size_t k, worker *W)
+{
+	enum { NSAMPLE = 2048, NPICK = 16 };
+	uint64_t ns = nfc < NSAMPLE ? nfc : NSAMPLE;
+	double pick_lb[NPICK];
+	uint64_t pick_ac[NPICK];
+	int np = 0;
+	trim__mapping *m = &W->m;
+	for (uint64_t i = 0; i < ns; i++) {
+		uint64_t ac = i * nfc / ns;
+		trim__mapping_init(m, s->a);
+		if (!set_facts(s, combo_fc(s, ac), m) || fcb_compute(s, &W->fb, m, &W->ws.act))
+			continue;
+		double lb;
+		if (fcb_cost(s, &W->fb, NULL, zero_macs, costs, m, goal, &W->lbev, &lb))
+			continue;
+		int pos = np;
+		while (pos > 0 && (lb < pick_lb[pos - 1] || (lb == pick_lb[pos - 1] && ac < pick_ac[pos - 1])))
+			pos--;
+		if (pos >= NPICK)
+			continue;
+		for (int j = (np < NPICK ? np : NPICK - 1); j > pos; j--) {
+			pick_lb[j] = pick_lb[j - 1];
+			pick_ac[j] = pick_ac[j - 1];
+		}
+		pick_lb[pos] = lb;
+		pick_ac[pos] = ac;
+		if (np < NPICK)
+			np++;
+	}
+	toplist seed;
+	if (top_init(&seed, k, 0))
+		return HUGE_VAL;
+	for (int i = 0; i < np; i++) {
+		uint64_t fc = combo_fc(s, pick_ac[i]);
+		for (uint64_t b = 0; b < ((uint64_t)1 << s->nbyp); b++) {
+			trim__mapping_init(m, s->a);
+			set_facts(s, fc, m);
+			set_keeps(s, b, m);
+			if (trim__mapping_check_reserved(m, s->w, s->a, s->reserved) ||
+			    (s->min_pe_util > 0 && trim__mapspace_pe_util(s, m) < s->min_pe_util) ||
+			    (s->min_rf_util > 0 && trim__mapspace_rf_util(s, m) < s->min_rf_util))
+				continue;
+			for (int t = 0; t < 3; t++) {
+				if (!s->w->t[t].present)
+					continue;
+				stationary_orders(s, m, t);
+				uint64_t idx;
+				if (trim__eval_run(s->w, s->a, costs, m, &W->ws, &W->ev) ||
+				    trim__mapspace_encode(s, m, &idx))
+					continue;
+				top_put(&seed, cost_of(&W->ev, goal), idx, NULL);
+			}
+		}
+	}
+	double r = top_bound(&seed);
+	top_free(&seed);
+	return r;
 }
 
 int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goal, int threads,
@@ -450,123 +797,86 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 	int err = 0;
 	if (threads < 1)
 		threads = 1;
-	const size_t k = s->topk > 1 ? (size_t)s->topk : 0;
-	if (k) {
-		out->top_cost = malloc(k * sizeof *out->top_cost);
-		out->top_index = malloc(k * sizeof *out->top_index);
-		out->top = malloc(k * sizeof *out->top);
-		if (!out->top_cost || !out->top_index || !out->top) {
-			trim__search_result_free(out);
-			return trim__error(TRIM_ENOMEM, "search: out of memory for the top %zu", k);
-		}
-	}
-	const uint64_t nb = (uint64_t)1 << s->nbyp;
+	const size_t k = s->topk > 1 ? (size_t)s->topk : 1;
 	uint64_t nfc = 1; /* combinations of allowed factorisations */
 	for (int d = 0; d < TRIM_NDIMS; d++)
 		nfc *= (uint64_t)s->nrows[d];
-#pragma omp parallel num_threads(threads)
-	{
-		trim__search_result loc;
-		trim__eval_ws ws = {0};
-		trim__eval ev;
-		trim__mapping m;
-		int lerr = 0;
-		memset(&loc, 0, sizeof loc);
-		size_t ltop = 0;
-		double *lcost = k ? malloc(k * sizeof *lcost) : NULL;
-		uint64_t *lidx = k ? malloc(k * sizeof *lidx) : NULL;
-		trim__mapping *lmap = k ? malloc(k * sizeof *lmap) : NULL;
-		if (k && (!lcost || !lidx || !lmap))
-			lerr = trim__error(TRIM_ENOMEM, "search: out of memory for the top %zu", k);
-#pragma omp for schedule(dynamic, 16)
-		for (uint64_t ac = 0; ac < nfc; ac++) {
-			if (lerr)
-				continue;
-			/* allowed combination -> global factorisation index */
-			uint64_t r = ac, fc = 0, digit[TRIM_NDIMS];
-			for (int d = TRIM_NDIMS - 1; d >= 0; d--) {
-				digit[d] = (uint64_t)s->rows[d][r % (uint64_t)s->nrows[d]];
-				r /= (uint64_t)s->nrows[d];
-			}
-			for (int d = 0; d < TRIM_NDIMS; d++)
-				fc = fc * (uint64_t)s->nf[d] + digit[d];
-			trim__mapping_init(&m, s->a);
-			int fits = set_facts(s, fc, &m);
-			for (uint64_t b = 0; b < nb; b++) {
-				ordplan p;
-				set_keeps(s, b, &m);
-				plan_orders(s, &m, &p);
-				loc.generated += p.total;
-				/* capacity and fan-out depend on factors and bypass only:
-				 * a misfit cuts every order below it */
-				if (!fits || trim__mapping_check_reserved(&m, s->w, s->a, s->reserved))
-					continue;
-				loc.valid += p.total;
-				/* optional utilisation constraints (TRIM's pruning): factors and
-				 * bypass decide them, so they cut every order below */
-				if ((s->min_pe_util > 0 && trim__mapspace_pe_util(s, &m) < s->min_pe_util) ||
-				    (s->min_rf_util > 0 && trim__mapspace_rf_util(s, &m) < s->min_rf_util)) {
-					loc.pruned += p.total;
-					continue;
-				}
-				const uint64_t base = (fc << s->nbyp) | b; /* index without the orders */
-				for (uint64_t oc = 0; oc < p.total; oc++) {
-					uint64_t r = oc;
-					for (int k = s->nord - 1; k >= 0; k--) {
-						apply_order(s, &p, k, r % p.radix[k], &m);
-						r /= p.radix[k];
-					}
-					int rc = trim__eval_run(s->w, s->a, costs, &m, &ws, &ev);
-					if (rc == TRIM_EINVAL) {
-						loc.unsupported++; /* outside the analytic model's scope */
-						continue;
-					}
-					if (rc) {
-						lerr = rc;
-						break;
-					}
-					loc.evaluated++;
-					uint64_t idx = base;
-					for (int k = 0; k < s->nord; k++)
-						idx = idx * s->nperm + order_code(s, &m, s->ord_level[k]);
-					double c = cost_of(&ev, goal);
-					if (k)
-						top_insert(k, &ltop, lcost, lidx, lmap, c, idx, &m);
-					if (better(c, idx, loc.best_cost, loc.best_index, loc.found)) {
-						loc.found = 1;
-						loc.best_cost = c;
-						loc.best_index = idx;
-						loc.best = m;
-						loc.best_eval = ev;
-					}
-				}
-			}
-		}
-		trim__eval_ws_free(&ws);
-#pragma omp critical
-		{
-			if (lerr && !err)
-				err = lerr;
-			out->generated += loc.generated;
-			out->valid += loc.valid;
-			out->evaluated += loc.evaluated;
-			out->pruned += loc.pruned;
-			out->unsupported += loc.unsupported;
-			if (loc.found && better(loc.best_cost, loc.best_index, out->best_cost, out->best_index, out->found)) {
-				out->found = 1;
-				out->best_cost = loc.best_cost;
-				out->best_index = loc.best_index;
-				out->best = loc.best;
-				out->best_eval = loc.best_eval;
-			}
-			for (size_t j = 0; j < ltop; j++)
-				top_insert(k, &out->ntop, out->top_cost, out->top_index, out->top, lcost[j],
-				           lidx[j], &lmap[j]);
-		}
-		free(lcost);
-		free(lidx);
-		free(lmap);
+	int64_t zero_macs = 0;
+	if ((err = trim__activity_zero_macs(s->w, &zero_macs)))
+		return err;
+	worker *ws = calloc((size_t)threads, sizeof *ws);
+	toplist glob = {0};
+	trim__eval glob_eval;
+	if (!ws || top_init(&glob, k, 1)) {
+		free(ws);
+		top_free(&glob);
+		return trim__error(TRIM_ENOMEM, "search: out of memory");
 	}
+	for (int i = 0; i < threads; i++) {
+		fcb_plan(s, &ws[i].fb);
+		if (top_init(&ws[i].item, k, 0) || top_init(&ws[i].keep, k, 1))
+			err = trim__error(TRIM_ENOMEM, "search: out of memory");
+	}
+	double bound = HUGE_VAL;
+	if (!err && !s->nobound)
+		bound = seed_bound(s, costs, goal, nfc, zero_macs, k, &ws[0]);
+	/* rounds: every item of a round sees the bound reached at the end of
+	 * the previous rounds (and its own mappings), so the work done, and the
+	 * counts, do not depend on the number of threads */
+	const uint64_t round = 512;
+	for (uint64_t r0 = 0; r0 < nfc && !err; r0 += round) {
+		uint64_t r1 = r0 + round < nfc ? r0 + round : nfc;
+		double rb = bound;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+		for (uint64_t ac = r0; ac < r1; ac++) {
+			worker *W = &ws[omp_get_thread_num()];
+			if (!W->err)
+				do_item(s, costs, goal, ac, rb, zero_macs, W);
+		}
+		for (int i = 0; i < threads; i++) {
+			worker *W = &ws[i];
+			if (W->err && !err)
+				err = W->err;
+			for (size_t j = 0; j < W->keep.n; j++) {
+				if (better(W->keep.cost[j], W->keep.idx[j], glob.n ? glob.cost[0] : 0,
+				           glob.n ? glob.idx[0] : 0, glob.n) && j == 0)
+					glob_eval = W->best_eval;
+				top_put(&glob, W->keep.cost[j], W->keep.idx[j], &W->keep.map[j]);
+			}
+			W->keep.n = 0;
+		}
+		double gb = top_bound(&glob);
+		if (gb < bound && !s->nobound)
+			bound = gb;
+	}
+	for (int i = 0; i < threads; i++) {
+		worker *W = &ws[i];
+		out->generated += W->cnt.generated;
+		out->valid += W->cnt.valid;
+		out->evaluated += W->cnt.evaluated;
+		out->pruned += W->cnt.pruned;
+		out->unsupported += W->cnt.unsupported;
+		out->bounded += W->cnt.bounded;
+		trim__eval_ws_free(&W->ws);
+		top_free(&W->item);
+		top_free(&W->keep);
+	}
+	free(ws);
+	if (!err && glob.n) {
+		out->found = 1;
+		out->best_cost = glob.cost[0];
+		out->best_index = glob.idx[0];
+		out->best = glob.map[0];
+		out->best_eval = glob_eval;
+		if (s->topk > 1) {
+			out->ntop = glob.n;
+			out->top_cost = glob.cost;
+			out->top_index = glob.idx;
+			out->top = glob.map;
+			return 0;
+		}
+	}
+	top_free(&glob);
 	return err;
 }
 

@@ -49,6 +49,7 @@ typedef struct {
 	 * capacity used by the kept tiles of the innermost bounded storage level */
 	double min_pe_util, min_rf_util;
 	int topk;                           /* also keep the k best (0 or 1: the best only) */
+	int nobound;                        /* 1: no bound pruning (plain exhaustive, for tests) */
 	int64_t *rows[TRIM_NDIMS];
 	int64_t nrows[TRIM_NDIMS];
 } trim__mapspace;
@@ -82,6 +83,8 @@ typedef struct {
 	uint64_t pruned;      /* valid, but cut by the utilisation constraints */
 	uint64_t evaluated;
 	uint64_t unsupported; /* valid, but outside the analytic model (not evaluated) */
+	uint64_t bounded;     /* skipped: a lower bound proves they cannot be among the best
+	                         (not checked for fit when a whole factorisation is cut) */
 	int found;
 	double best_cost;
 	uint64_t best_index;

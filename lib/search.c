@@ -154,6 +154,8 @@ int trim_search_counts(const trim_search *s, int64_t *out, size_t n)
 {
 	if (!s || !out || n < 5)
 		return trim__error(TRIM_EINVAL, "trim_search_counts: NULL argument or n < 5");
+	if (n > 5)
+		out[5] = (int64_t)s->res.bounded;
 	out[0] = (int64_t)s->res.generated;
 	out[1] = (int64_t)s->res.valid;
 	out[2] = (int64_t)s->res.evaluated;
@@ -244,8 +246,8 @@ int trim_search_report(const trim_search *s, int format, char **out)
 		} else {
 			trim__sb_puts(&sb, "null");
 		}
-		trim__sb_printf(&sb, ", \"counts\": {\"evaluated\": %llu, \"generated\": %llu, \"pruned\": %llu, \"unsupported\": %llu, \"valid\": %llu}",
-		                (unsigned long long)r->evaluated, (unsigned long long)r->generated,
+		trim__sb_printf(&sb, ", \"counts\": {\"bounded\": %llu, \"evaluated\": %llu, \"generated\": %llu, \"pruned\": %llu, \"unsupported\": %llu, \"valid\": %llu}",
+		                (unsigned long long)r->bounded, (unsigned long long)r->evaluated, (unsigned long long)r->generated,
 		                (unsigned long long)r->pruned, (unsigned long long)r->unsupported,
 		                (unsigned long long)r->valid);
 		trim__sb_printf(&sb, ", \"goal\": \"%s\", \"mapspace\": {\"distinct\": %llu, \"raw\": %llu}",
@@ -262,10 +264,10 @@ int trim_search_report(const trim_search *s, int format, char **out)
 		}
 		trim__sb_puts(&sb, "}\n");
 	} else if (format == TRIM_FORMAT_TABLE) {
-		trim__sb_printf(&sb, "mapspace: %llu raw mappings; %llu distinct generated, %llu valid, %llu pruned, %llu evaluated",
+		trim__sb_printf(&sb, "mapspace: %llu raw mappings; %llu distinct generated, %llu skipped by bounds, %llu valid, %llu pruned, %llu evaluated",
 		                (unsigned long long)s->space.size, (unsigned long long)r->generated,
-		                (unsigned long long)r->valid, (unsigned long long)r->pruned,
-		                (unsigned long long)r->evaluated);
+		                (unsigned long long)r->bounded, (unsigned long long)r->valid,
+		                (unsigned long long)r->pruned, (unsigned long long)r->evaluated);
 		if (r->unsupported)
 			trim__sb_printf(&sb, ", %llu outside the analytic model", (unsigned long long)r->unsupported);
 		trim__sb_printf(&sb, "\ngoal: %s\n", goal_names[s->goal]);

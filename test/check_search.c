@@ -227,17 +227,37 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 	uint64_t dn = 0;
 	ck_assert_int_eq(trim__mapspace_distinct(&s, &dn), 0);
 	ck_assert_uint_eq(dn, classes); /* counted without enumeration */
-	ck_assert_uint_eq(r1.valid, valid);
-	ck_assert_uint_eq(r1.evaluated, kept);
-	ck_assert_uint_eq(r1.pruned, valid - kept);
-	ck_assert_uint_eq(r2.pruned, r1.pruned);
-	if (g_min_pe > 0 || g_min_rf > 0) /* the constraints did cut, and not everything */
-		ck_assert(r1.pruned > 0 && r1.evaluated > 0);
-	ck_assert_uint_lt(r1.valid, r1.generated); /* the capacities cut something */
-	/* 1 and 2 threads: the same bytes */
+	/* bounds skip work: what they skip was not needed for the answer */
+	ck_assert_uint_le(r1.valid, valid);
+	ck_assert_uint_le(r1.evaluated + r1.unsupported, kept);
+	ck_assert_uint_ge(r1.valid + r1.bounded, valid);
+	ck_assert_uint_ge(r1.evaluated + r1.unsupported + r1.bounded, kept);
+	{
+		/* without bounds: every valid distinct mapping is evaluated */
+		trim__search_result r0;
+		s.nobound = 1;
+		ck_assert_int_eq(trim__search(&s, c, goal, 2, &r0), 0);
+		s.nobound = 0;
+		ck_assert_uint_eq(r0.generated, classes);
+		ck_assert_uint_eq(r0.valid, valid);
+		ck_assert_uint_eq(r0.evaluated + r0.unsupported, kept);
+		ck_assert_uint_eq(r0.pruned, valid - kept);
+		ck_assert_uint_eq(r0.bounded, 0);
+		ck_assert(r0.best_cost == best && r0.best_index == best_idx);
+		ck_assert_uint_eq(r0.ntop, r1.ntop);
+		for (size_t j = 0; j < r0.ntop; j++)
+			ck_assert(r0.top_cost[j] == r1.top_cost[j] && r0.top_index[j] == r1.top_index[j]);
+		if (g_min_pe > 0 || g_min_rf > 0) /* the constraints did cut, and not everything */
+			ck_assert(r0.pruned > 0 && r0.evaluated > 0);
+		ck_assert_uint_lt(r0.valid, r0.generated); /* the capacities cut something */
+		trim__search_result_free(&r0);
+	}
+	/* 1 and 2 threads: the same bytes, the same work */
 	ck_assert_uint_eq(r1.generated, r2.generated);
 	ck_assert_uint_eq(r1.valid, r2.valid);
 	ck_assert_uint_eq(r1.evaluated, r2.evaluated);
+	ck_assert_uint_eq(r1.bounded, r2.bounded);
+	ck_assert_uint_eq(r1.pruned, r2.pruned);
 	ck_assert_uint_eq(r1.best_index, r2.best_index);
 	ck_assert(!memcmp(&r1.best_cost, &r2.best_cost, sizeof r1.best_cost));
 	ck_assert(!memcmp(&r1.best, &r2.best, sizeof r1.best));
@@ -332,7 +352,7 @@ START_TEST(test_map_cli)
 	char *two = capture(TINY "--goal edp --threads 2", &st);
 	ck_assert_int_eq(st, 0);
 	ck_assert_msg(strcmp(one, two) == 0, "1 and 2 threads differ");
-	ck_assert_ptr_nonnull(strstr(one, "\"counts\": {\"evaluated\": 26617, \"generated\": 37801"));
+	ck_assert_ptr_nonnull(strstr(one, "\"counts\": {\"bounded\": 22120, \"evaluated\": 4505, \"generated\": 37801"));
 	ck_assert_ptr_nonnull(strstr(one, "\"mapspace\": {\"distinct\": 37801, \"raw\": 3023308800}"));
 	ck_assert_ptr_nonnull(strstr(one, "\"pe_utilization\": "));
 	ck_assert_ptr_nonnull(strstr(one, "\"mapping\": \"schema_version: 1"));

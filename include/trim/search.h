@@ -5,8 +5,10 @@
  * The mapspace has a canonical order: every mapping is named by a 64-bit
  * index (docs/model.md, "Mapspace and search"). The search enumerates one
  * mapping per class of orders with identical activities, cuts every order
- * below factors and bypass choices that do not fit, evaluates the rest and
- * keeps the smallest (cost, index): the result is the same for any number
+ * below factors and bypass choices that do not fit, skips the factors and
+ * bypass choices whose lower bound (valid for every order) exceeds the cost
+ * already reached, evaluates the rest and keeps the smallest (cost, index):
+ * the result equals exhaustive evaluation and is the same for any number
  * of threads.
  *
  * Use: create, set options, trim_search_size (before a long run), run, then
@@ -58,7 +60,9 @@ TRIM_API double trim_search_size(const trim_search *s);
  * generates), computed without enumerating them; -1 on error. */
 TRIM_API double trim_search_distinct(const trim_search *s);
 TRIM_API int trim_search_run(trim_search *s);
-/** out[0..4] = generated, valid, evaluated, unsupported, pruned (n >= 5). */
+/** out[0..4] = generated, valid, evaluated, unsupported, pruned (n >= 5);
+ * out[5] (n >= 6) = skipped by lower bounds (proven not to be among the
+ * best; "valid" counts only the mappings not skipped). */
 TRIM_API int trim_search_counts(const trim_search *s, int64_t *out, size_t n);
 /** A copy of the best mapping (TRIM_ENOTFOUND if no mapping fits). */
 TRIM_API int trim_search_best(const trim_search *s, trim_mapping **out);
