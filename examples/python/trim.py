@@ -153,6 +153,7 @@ def _load(path=None):
         "trim_sparsity_create": (ctypes.c_int, [_pvp, _vp, _vp]),
         "trim_sparsity_load_trace": (ctypes.c_int, [_vp, _str]),
         "trim_sparsity_free": (None, [_vp]),
+        "trim_sparsity_set_default": (ctypes.c_int, [_vp, ctypes.c_double]),
         "trim_sparsity_workload": (ctypes.c_int, [_vp, ctypes.c_size_t, _p_double, ctypes.c_size_t]),
         "trim_sparsity_layer": (ctypes.c_int, [_vp, _str, ctypes.POINTER(ctypes.c_double)]),
         "trim_sparsity_imbalance": (ctypes.c_int, [_c_int64, ctypes.c_double, _c_int64,
@@ -242,6 +243,7 @@ def _load(path=None):
         "trim_neteval_create": (ctypes.c_int, [_pvp, _vp, _vp, _vp, _vp]),
         "trim_neteval_free": (None, [_vp]),
         "trim_neteval_set_int": (ctypes.c_int, [_vp, ctypes.c_int, _c_int64]),
+        "trim_neteval_set_double": (ctypes.c_int, [_vp, ctypes.c_int, ctypes.c_double]),
         "trim_neteval_load_trace": (ctypes.c_int, [_vp, _str]),
         "trim_neteval_step": (ctypes.c_int, [_vp, ctypes.POINTER(ctypes.c_int)]),
         "trim_neteval_run": (ctypes.c_int, [_vp]),
@@ -757,6 +759,10 @@ class Sparsity(_Handle):
     def load_trace(self, path):
         _check(lib().trim_sparsity_load_trace(self.handle, os.fsencode(path)))
 
+    def set_default(self, zeros):
+        """Zeros of every ReLU output with no figure of its own, in [0, 1)."""
+        _check(lib().trim_sparsity_set_default(self.handle, zeros))
+
     def workload(self, i):
         """Sparsity of intra workload i: {operand0, operand1, output, factor, spread}."""
         out = _doubles(len(SPARSITY_FIELDS))
@@ -1187,7 +1193,7 @@ class Eval(_Handle):
 # enum trim_search_option: name -> (value, is a double)
 SEARCH_OPTIONS = {"goal": (0, False), "threads": (1, False), "min_pe_util": (2, True),
                   "min_rf_util": (3, True), "top_k": (4, False)}
-SEARCH_COUNTS = ("generated", "valid", "evaluated", "unsupported", "pruned")
+SEARCH_COUNTS = ("generated", "valid", "evaluated", "unsupported", "pruned", "skipped")
 
 
 class Search(_Handle):
@@ -1258,7 +1264,7 @@ class Search(_Handle):
         return self
 
     def counts(self):
-        """{generated, valid, evaluated, unsupported, pruned}."""
+        """{generated, valid, evaluated, unsupported, pruned, skipped (by lower bounds)}."""
         out = (_c_int64 * len(SEARCH_COUNTS))()
         _check(lib().trim_search_counts(self.handle, out, len(out)))
         return dict(zip(SEARCH_COUNTS, out))
@@ -1300,7 +1306,8 @@ class Search(_Handle):
 # ---- neteval.h --------------------------------------------------------------
 
 NET_OPTIONS = {"goal": (0, False), "threads": (1, False), "sparsity": (2, False),
-               "max_mappings": (3, False)}  # enum trim_net_option (all integers)
+               "max_mappings": (3, False), "min_pe_util": (10, True),
+               "min_rf_util": (11, True)}  # enum trim_net_option: name -> (value, is a double)
 NET_FIELDS = ("cycles", "energy_pj", "edp", "pe_utilization", "active_pes", "dense_cycles",
               "dense_energy_pj", "static_pj", "macs", "generated", "valid", "evaluated")  # TRIM_NF_*
 
@@ -1328,7 +1335,8 @@ class NetEval(_Handle):
             value = _goal(value)
         elif option in ("sparsity", 2):
             value = 1 if value else 0
-        _set_option(NET_OPTIONS, lib().trim_neteval_set_int, None, self.handle, option, value)
+        _set_option(NET_OPTIONS, lib().trim_neteval_set_int, lib().trim_neteval_set_double,
+                    self.handle, option, value)
 
     def set_goal(self, goal):
         self.set("goal", goal)
@@ -1341,6 +1349,12 @@ class NetEval(_Handle):
 
     def set_max_mappings(self, n):
         self.set("max_mappings", n)
+
+    def set_min_pe_util(self, fraction):
+        self.set("min_pe_util", fraction)
+
+    def set_min_rf_util(self, fraction):
+        self.set("min_rf_util", fraction)
 
     def load_trace(self, path):
         """Per-layer sparsity from a CSV trace (``trim_sparsity_load_trace``)."""
@@ -1445,7 +1459,8 @@ class NetEval(_Handle):
 # enum trim_explore_option: name -> (value, is a double)
 EXPLORE_OPTIONS = {"goal": (0, False), "threads": (1, False), "sparsity": (2, False),
                    "max_mappings": (3, False), "area_budget": (10, True), "w_energy": (11, True),
-                   "w_delay": (12, True), "w_area": (13, True)}
+                   "w_delay": (12, True), "w_area": (13, True), "min_pe_util": (14, True),
+                   "min_rf_util": (15, True)}
 EXPLORE_FIELDS = ("valid", "rank", "cycles", "seconds", "energy_pj", "static_pj", "edp", "area_mm2",
                   "pe_utilization", "pareto", "fits", "dsp", "bram36", "lut", "ff")  # TRIM_XF_*
 _EXPLORE_FLAGS = ("valid", "pareto", "fits")
@@ -1508,6 +1523,12 @@ class Explorer(_Handle):
 
     def set_max_mappings(self, n):
         self.set("max_mappings", n)
+
+    def set_min_pe_util(self, fraction):
+        self.set("min_pe_util", fraction)
+
+    def set_min_rf_util(self, fraction):
+        self.set("min_rf_util", fraction)
 
     def set_area_budget(self, mm2):
         self.set("area_budget", mm2)

@@ -749,6 +749,12 @@ class NetEvalTest(unittest.TestCase):
             self.assertIn("conv", cm.exception.message)
             with self.assertRaises(ValueError):
                 ne.set("goal", "beauty")
+        with trim.NetEval(self.net, self.w, self.arch) as ne:  # a double option
+            ne.set_min_pe_util(1.0)
+            ne.run()
+            self.assertEqual(ne.mapping(("fc", "FW")).bound("NoC", "M"), 2)  # both PEs busy
+            with self.assertRaises(trim.TrimError):
+                ne.set_min_pe_util(1.5)
 
 
 class ExplorerTest(unittest.TestCase):
