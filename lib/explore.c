@@ -663,7 +663,7 @@ int trim_explorer_run(trim_explorer *ex)
 		if (r == 0 && ex->dir)
 			r = save_point(ex, (size_t)i, &ex->pt[i]);
 		if (r) {
-#pragma omp critical(trim_explore_err)
+#pragma omp critical
 			if (i < first_bad) {
 				first_bad = i;
 				rc = r;
