@@ -65,6 +65,23 @@ static void case_conv(struct trim_arch *a, trim__intra *w)
 	ck_assert_int_eq(tu_layer(w, TU_CONV, TRIM_PHASE_FW, 1, 2, 1, 1, 3, 2, 2, 2, 1, 1, 0), 0);
 }
 
+/* More small spaces for the bounds: every layer kind and phase on
+ * DRAM -> NoC 2x1 -> RF -> MAC (bypass at the RF), 1-D windows. */
+static int g_kind, g_phase, g_u, g_pad;
+static void case_kind(struct trim_arch *a, trim__intra *w)
+{
+	tu_arch_init(a, "tiny");
+	trim__level *d = tu_storage(a, "DRAM", 0, 16);
+	d->read_bw = d->write_bw = 2;
+	tu_spatial(a, "NoC", 2, 1, g_phase != TRIM_PHASE_BW, 1);
+	tu_storage(a, "RF", 12, 16);
+	tu_compute(a, "MAC");
+	tu_arch_finish(a);
+	int fc = g_kind == TU_FC;
+	ck_assert_int_eq(tu_layer(w, g_kind, g_phase, 1, 2, 2, g_kind == TU_DEPTHWISE ? 2 : 1, fc ? 1 : 3, 1,
+	                          fc ? 1 : 2, 1, g_u, 1, g_pad), 0);
+}
+
 START_TEST(test_index_roundtrip)
 {
 	struct trim_arch a;
@@ -321,6 +338,22 @@ START_TEST(test_search_conv_delay) { brute_vs_search(case_conv, TRIM__GOAL_DELAY
 END_TEST
 START_TEST(test_search_conv_energy) { brute_vs_search(case_conv, TRIM__GOAL_ENERGY); }
 END_TEST
+/* the bounded search equals brute force on conv WG, depthwise with
+ * padding, a strided pool, one goal each (kept small: brute force) */
+START_TEST(test_search_kinds)
+{
+	static const int kinds[][4] = {
+		{TU_CONV, TRIM_PHASE_WG, 1, 0}, {TU_DEPTHWISE, TRIM_PHASE_FW, 1, 1}, {TU_MAXPOOL, TRIM_PHASE_FW, 2, 0},
+	};
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+		g_kind = kinds[i][0];
+		g_phase = kinds[i][1];
+		g_u = kinds[i][2];
+		g_pad = kinds[i][3];
+		brute_vs_search(case_kind, (int)(i % 3));
+	}
+}
+END_TEST
 
 
 /* `trim map` on a tiny network: the same bytes for 1 and 2 threads, the
@@ -398,6 +431,7 @@ Suite *search_suite(void)
 	tcase_add_test(tc, test_search_fc_edp);
 	tcase_add_test(tc, test_search_conv_delay);
 	tcase_add_test(tc, test_search_conv_energy);
+	tcase_add_test(tc, test_search_kinds);
 	tcase_add_test(tc, test_map_cli);
 	suite_add_tcase(s, tc);
 	return s;

@@ -25,8 +25,11 @@ int trim_cli_map(int argc, char **argv)
 			printf("usage: %s\n\nEnumerates the mapspace of one intra-layer workload (every factorisation,\n"
 			       "loop orders up to equivalence, bypass), cuts what does not fit, evaluates\n"
 			       "the rest and prints the best mapping (ties: smallest index; identical for\n"
-			       "any --threads). No bound pruning yet: the search refuses mapspaces of more\n"
-			       "than --max-mappings distinct mappings (default 20000000).\n"
+			       "any --threads). Exact branch and bound: a factorisation or bypass choice\n"
+			       "is skipped only when a lower bound valid for every loop order exceeds the\n"
+			       "cost already reached (counted as 'bounded'; docs/model.md). The search\n"
+			       "refuses mapspaces of more than --max-mappings distinct mappings (default\n"
+			       "20000000).\n"
 			       "--factor 'PE array:M=4' fixes the bound of M at level 'PE array' (a custom\n"
 			       "factor the constructor must follow; repeatable).\n", usage_map);
 			return 0;
