@@ -21,6 +21,20 @@ int trim_cli_int(const char *cmd, const char *usage, const char *opt, const char
                  int64_t lo, int64_t hi, int64_t *out);
 int trim_cli_format(const char *cmd, const char *usage, const char *val, int allow_csv,
                     int *out);
+/* Options shared by the commands that map workloads (network, sparsity,
+ * explore): --mode, --batch, --threads, --goal (energy|delay|edp),
+ * --max-mappings, --min-pe-util, --min-rf-util. */
+typedef struct {
+	int mode;
+	int64_t batch, threads, goal, max_mappings;
+	double min_pe_util, min_rf_util;
+} trim_cli_mapopts;
+void trim_cli_mapopts_init(trim_cli_mapopts *m);
+/* 1 if `opt` is one of them (its value `val` consumed), 0 if not, -1 on a bad
+ * value (already reported). */
+int trim_cli_mapopt(const char *cmd, const char *usage, const char *opt, const char *val,
+                    trim_cli_mapopts *m);
+
 /* Write library-owned text to stdout, then free it. */
 int trim_cli_print(char *text);
 

@@ -20,10 +20,13 @@ static const char usage_ex[] =
 int trim_cli_explore(int argc, char **argv)
 {
 	const char *files[2] = {NULL, NULL}, *outdir = NULL;
-	int format = TRIM_FORMAT_TABLE, mode = TRIM_MODE_DEFAULT, nf = 0, dense = 0;
+	int format = TRIM_FORMAT_TABLE, nf = 0, dense = 0;
 	int progress = isatty(2);
-	int64_t batch = 0, threads = 2, goal = TRIM_EXPLORE_EDP, maxmap = 0;
-	double budget = 0, we = 1, wd = 1, wa = 0, min_pe = 0, min_rf = 0;
+	int64_t goal = TRIM_EXPLORE_EDP;
+	double budget = 0, we = 1, wd = 1, wa = 0;
+	trim_cli_mapopts mo;
+	trim_cli_mapopts_init(&mo);
+	mo.threads = 2;
 	for (int i = 1; i < argc; i++) {
 		const char *o = argv[i];
 		if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
@@ -49,6 +52,11 @@ int trim_cli_explore(int argc, char **argv)
 				return trim_cli_usage("explore", usage_ex, "%s needs a value", o);
 			const char *v = argv[++i];
 			char *end = NULL;
+			int k = strcmp(o, "--goal") ? trim_cli_mapopt("explore", usage_ex, o, v, &mo) : 0;
+			if (k < 0)
+				return TRIM_CLI_EXIT_USAGE;
+			if (k > 0)
+				continue;
 			if (!strcmp(o, "--out"))
 				outdir = v;
 			else if (!strcmp(o, "--format")) {
@@ -70,25 +78,6 @@ int trim_cli_explore(int argc, char **argv)
 				budget = strtod(v, &end);
 				if (!*v || *end || !(budget >= 0))
 					return trim_cli_usage("explore", usage_ex, "--area-budget takes mm^2 >= 0; got '%s'", v);
-			} else if (!strcmp(o, "--mode")) {
-				mode = !strcmp(v, "inference") ? TRIM_MODE_INFERENCE
-				       : !strcmp(v, "training") ? TRIM_MODE_TRAINING : -2;
-				if (mode == -2)
-					return trim_cli_usage("explore", usage_ex, "--mode takes inference or training; got '%s'", v);
-			} else if (!strcmp(o, "--batch")) {
-				if (trim_cli_int("explore", usage_ex, "--batch", v, 1, 1 << 24, &batch))
-					return TRIM_CLI_EXIT_USAGE;
-			} else if (!strcmp(o, "--threads")) {
-				if (trim_cli_int("explore", usage_ex, "--threads", v, 1, 1024, &threads))
-					return TRIM_CLI_EXIT_USAGE;
-			} else if (!strcmp(o, "--min-pe-util") || !strcmp(o, "--min-rf-util")) {
-				double u = strtod(v, &end);
-				if (!*v || *end || !(u >= 0 && u <= 1))
-					return trim_cli_usage("explore", usage_ex, "%s takes a fraction in [0, 1]; got '%s'", o, v);
-				*(o[6] == 'p' ? &min_pe : &min_rf) = u;
-			} else if (!strcmp(o, "--max-mappings")) {
-				if (trim_cli_int("explore", usage_ex, "--max-mappings", v, 0, INT64_MAX, &maxmap))
-					return TRIM_CLI_EXIT_USAGE;
 			} else {
 				return trim_cli_usage("explore", usage_ex, "unknown option '%s'", o);
 			}
@@ -103,8 +92,8 @@ int trim_cli_explore(int argc, char **argv)
 	if (nf == 0) {
 		files[0] = DEFAULT_NET;
 		files[1] = DEFAULT_SPACE;
-		if (mode == TRIM_MODE_DEFAULT)
-			mode = TRIM_MODE_TRAINING;
+		if (mo.mode == TRIM_MODE_DEFAULT)
+			mo.mode = TRIM_MODE_TRAINING;
 	}
 
 	trim_network *net = NULL;
@@ -114,7 +103,7 @@ int trim_cli_explore(int argc, char **argv)
 	char *text = NULL;
 	int rc = trim_network_load(&net, files[0]);
 	if (rc == 0)
-		rc = trim_workloads_create(&w, net, mode, batch, 0);
+		rc = trim_workloads_create(&w, net, mo.mode, mo.batch, 0);
 	if (rc == 0)
 		rc = trim_space_load(&space, files[1]);
 	if (rc == 0)
@@ -122,11 +111,11 @@ int trim_cli_explore(int argc, char **argv)
 	if (rc == 0)
 		rc = trim_explorer_set_int(ex, TRIM_EX_GOAL, goal);
 	if (rc == 0)
-		rc = trim_explorer_set_int(ex, TRIM_EX_THREADS, threads);
+		rc = trim_explorer_set_int(ex, TRIM_EX_THREADS, mo.threads);
 	if (rc == 0)
 		rc = trim_explorer_set_int(ex, TRIM_EX_SPARSITY, !dense);
 	if (rc == 0)
-		rc = trim_explorer_set_int(ex, TRIM_EX_MAX_MAPPINGS, maxmap);
+		rc = trim_explorer_set_int(ex, TRIM_EX_MAX_MAPPINGS, mo.max_mappings);
 	if (rc == 0)
 		rc = trim_explorer_set_double(ex, TRIM_EX_AREA_BUDGET, budget);
 	if (rc == 0 && goal == TRIM_EXPLORE_WEIGHTED) {
@@ -137,9 +126,9 @@ int trim_cli_explore(int argc, char **argv)
 			rc = trim_explorer_set_double(ex, TRIM_EX_W_AREA, wa);
 	}
 	if (rc == 0)
-		rc = trim_explorer_set_double(ex, TRIM_EX_MIN_PE_UTIL, min_pe);
+		rc = trim_explorer_set_double(ex, TRIM_EX_MIN_PE_UTIL, mo.min_pe_util);
 	if (rc == 0)
-		rc = trim_explorer_set_double(ex, TRIM_EX_MIN_RF_UTIL, min_rf);
+		rc = trim_explorer_set_double(ex, TRIM_EX_MIN_RF_UTIL, mo.min_rf_util);
 	if (rc == 0 && outdir)
 		rc = trim_explorer_set_out_dir(ex, outdir);
 	if (rc == 0 && progress) {

@@ -16,10 +16,10 @@ static const char usage_net[] =
 int trim_cli_network(int argc, char **argv)
 {
 	const char *files[2] = {NULL, NULL}, *table_file = NULL, *trace = NULL;
-	int format = TRIM_FORMAT_TABLE, mode = TRIM_MODE_DEFAULT, nf = 0, dense = 0;
+	int format = TRIM_FORMAT_TABLE, nf = 0, dense = 0;
 	int progress = isatty(2);
-	int64_t batch = 0, threads = 1, goal = TRIM_GOAL_ENERGY, maxmap = 0;
-	double min_pe = 0, min_rf = 0;
+	trim_cli_mapopts mo;
+	trim_cli_mapopts_init(&mo);
 	for (int i = 1; i < argc; i++) {
 		const char *o = argv[i];
 		if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
@@ -41,37 +41,17 @@ int trim_cli_network(int argc, char **argv)
 			if (i + 1 >= argc)
 				return trim_cli_usage("network", usage_net, "%s needs a value", o);
 			const char *v = argv[++i];
-			char *end = NULL;
+			int k = trim_cli_mapopt("network", usage_net, o, v, &mo);
+			if (k < 0)
+				return TRIM_CLI_EXIT_USAGE;
+			if (k > 0)
+				continue;
 			if (!strcmp(o, "--table"))
 				table_file = v;
 			else if (!strcmp(o, "--trace"))
 				trace = v;
 			else if (!strcmp(o, "--format")) {
 				if (trim_cli_format("network", usage_net, v, 1, &format))
-					return TRIM_CLI_EXIT_USAGE;
-			} else if (!strcmp(o, "--goal")) {
-				goal = !strcmp(v, "energy") ? TRIM_GOAL_ENERGY : !strcmp(v, "delay") ? TRIM_GOAL_DELAY
-				       : !strcmp(v, "edp") ? TRIM_GOAL_EDP : -1;
-				if (goal < 0)
-					return trim_cli_usage("network", usage_net, "--goal takes energy, delay or edp; got '%s'", v);
-			} else if (!strcmp(o, "--mode")) {
-				mode = !strcmp(v, "inference") ? TRIM_MODE_INFERENCE
-				       : !strcmp(v, "training") ? TRIM_MODE_TRAINING : -2;
-				if (mode == -2)
-					return trim_cli_usage("network", usage_net, "--mode takes inference or training; got '%s'", v);
-			} else if (!strcmp(o, "--batch")) {
-				if (trim_cli_int("network", usage_net, "--batch", v, 1, 1 << 24, &batch))
-					return TRIM_CLI_EXIT_USAGE;
-			} else if (!strcmp(o, "--threads")) {
-				if (trim_cli_int("network", usage_net, "--threads", v, 1, 1024, &threads))
-					return TRIM_CLI_EXIT_USAGE;
-			} else if (!strcmp(o, "--min-pe-util") || !strcmp(o, "--min-rf-util")) {
-				double u = strtod(v, &end);
-				if (!*v || *end || !(u >= 0 && u <= 1))
-					return trim_cli_usage("network", usage_net, "%s takes a fraction in [0, 1]; got '%s'", o, v);
-				*(o[6] == 'p' ? &min_pe : &min_rf) = u;
-			} else if (!strcmp(o, "--max-mappings")) {
-				if (trim_cli_int("network", usage_net, "--max-mappings", v, 0, INT64_MAX, &maxmap))
 					return TRIM_CLI_EXIT_USAGE;
 			} else {
 				return trim_cli_usage("network", usage_net, "unknown option '%s'", o);
@@ -93,7 +73,7 @@ int trim_cli_network(int argc, char **argv)
 	char *text = NULL;
 	int rc = trim_network_load(&net, files[0]);
 	if (rc == 0)
-		rc = trim_workloads_create(&w, net, mode, batch, 0);
+		rc = trim_workloads_create(&w, net, mo.mode, mo.batch, 0);
 	if (rc == 0)
 		rc = trim_arch_load(&arch, files[1]);
 	if (rc == 0 && table_file)
@@ -101,17 +81,17 @@ int trim_cli_network(int argc, char **argv)
 	if (rc == 0)
 		rc = trim_neteval_create(&ne, net, w, arch, table);
 	if (rc == 0)
-		rc = trim_neteval_set_int(ne, TRIM_NET_GOAL, goal);
+		rc = trim_neteval_set_int(ne, TRIM_NET_GOAL, mo.goal);
 	if (rc == 0)
-		rc = trim_neteval_set_int(ne, TRIM_NET_THREADS, threads);
+		rc = trim_neteval_set_int(ne, TRIM_NET_THREADS, mo.threads);
 	if (rc == 0)
 		rc = trim_neteval_set_int(ne, TRIM_NET_SPARSITY, !dense);
 	if (rc == 0)
-		rc = trim_neteval_set_int(ne, TRIM_NET_MAX_MAPPINGS, maxmap);
+		rc = trim_neteval_set_int(ne, TRIM_NET_MAX_MAPPINGS, mo.max_mappings);
 	if (rc == 0)
-		rc = trim_neteval_set_double(ne, TRIM_NET_MIN_PE_UTIL, min_pe);
+		rc = trim_neteval_set_double(ne, TRIM_NET_MIN_PE_UTIL, mo.min_pe_util);
 	if (rc == 0)
-		rc = trim_neteval_set_double(ne, TRIM_NET_MIN_RF_UTIL, min_rf);
+		rc = trim_neteval_set_double(ne, TRIM_NET_MIN_RF_UTIL, mo.min_rf_util);
 	if (rc == 0 && trace)
 		rc = trim_neteval_load_trace(ne, trace);
 	int done = 0;

@@ -9,7 +9,7 @@
 
 static const char usage_sp[] =
 	"trim sparsity NETWORK.yaml ARCH.yaml [--trace CSV] [--goal energy|delay|edp] [--threads N]\n"
-	"         [--mode inference|training] [--batch N] [--max-mappings N] [--progress|--quiet]\n"
+	"         [--mode inference|training] [--batch N] [--max-mappings N] [--min-pe-util F] [--min-rf-util F] [--progress|--quiet]\n"
 	"         [--format table|json]";
 
 typedef struct {
@@ -96,8 +96,9 @@ static void print_table(FILE *o, const trim_workloads *w, const trim_neteval *ne
 int trim_cli_sparsity(int argc, char **argv)
 {
 	const char *files[2] = {NULL, NULL}, *trace = NULL;
-	int format = TRIM_FORMAT_TABLE, mode = TRIM_MODE_DEFAULT, nf = 0, progress = isatty(2);
-	int64_t batch = 0, threads = 1, goal = TRIM_GOAL_ENERGY, maxmap = 0;
+	int format = TRIM_FORMAT_TABLE, nf = 0, progress = isatty(2);
+	trim_cli_mapopts mo;
+	trim_cli_mapopts_init(&mo);
 	for (int i = 1; i < argc; i++) {
 		const char *o = argv[i];
 		if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
@@ -114,29 +115,15 @@ int trim_cli_sparsity(int argc, char **argv)
 			if (i + 1 >= argc)
 				return trim_cli_usage("sparsity", usage_sp, "%s needs a value", o);
 			const char *v = argv[++i];
+			int k = trim_cli_mapopt("sparsity", usage_sp, o, v, &mo);
+			if (k < 0)
+				return TRIM_CLI_EXIT_USAGE;
+			if (k > 0)
+				continue;
 			if (!strcmp(o, "--trace"))
 				trace = v;
 			else if (!strcmp(o, "--format")) {
 				if (trim_cli_format("sparsity", usage_sp, v, 0, &format))
-					return TRIM_CLI_EXIT_USAGE;
-			} else if (!strcmp(o, "--goal")) {
-				goal = !strcmp(v, "energy") ? TRIM_GOAL_ENERGY : !strcmp(v, "delay") ? TRIM_GOAL_DELAY
-				       : !strcmp(v, "edp") ? TRIM_GOAL_EDP : -1;
-				if (goal < 0)
-					return trim_cli_usage("sparsity", usage_sp, "--goal takes energy, delay or edp; got '%s'", v);
-			} else if (!strcmp(o, "--mode")) {
-				mode = !strcmp(v, "inference") ? TRIM_MODE_INFERENCE
-				       : !strcmp(v, "training") ? TRIM_MODE_TRAINING : -2;
-				if (mode == -2)
-					return trim_cli_usage("sparsity", usage_sp, "--mode takes inference or training; got '%s'", v);
-			} else if (!strcmp(o, "--batch")) {
-				if (trim_cli_int("sparsity", usage_sp, "--batch", v, 1, 1 << 24, &batch))
-					return TRIM_CLI_EXIT_USAGE;
-			} else if (!strcmp(o, "--threads")) {
-				if (trim_cli_int("sparsity", usage_sp, "--threads", v, 1, 1024, &threads))
-					return TRIM_CLI_EXIT_USAGE;
-			} else if (!strcmp(o, "--max-mappings")) {
-				if (trim_cli_int("sparsity", usage_sp, "--max-mappings", v, 0, INT64_MAX, &maxmap))
 					return TRIM_CLI_EXIT_USAGE;
 			} else {
 				return trim_cli_usage("sparsity", usage_sp, "unknown option '%s'", o);
@@ -156,7 +143,7 @@ int trim_cli_sparsity(int argc, char **argv)
 	trim_sparsity *sp = NULL;
 	int rc = trim_network_load(&net, files[0]);
 	if (rc == 0)
-		rc = trim_workloads_create(&w, net, mode, batch, 0);
+		rc = trim_workloads_create(&w, net, mo.mode, mo.batch, 0);
 	if (rc == 0)
 		rc = trim_arch_load(&arch, files[1]);
 	if (rc == 0)
@@ -168,11 +155,15 @@ int trim_cli_sparsity(int argc, char **argv)
 	if (rc == 0 && trace)
 		rc = trim_neteval_load_trace(ne, trace);
 	if (rc == 0)
-		rc = trim_neteval_set_int(ne, TRIM_NET_GOAL, goal);
+		rc = trim_neteval_set_int(ne, TRIM_NET_GOAL, mo.goal);
 	if (rc == 0)
-		rc = trim_neteval_set_int(ne, TRIM_NET_THREADS, threads);
+		rc = trim_neteval_set_int(ne, TRIM_NET_THREADS, mo.threads);
 	if (rc == 0)
-		rc = trim_neteval_set_int(ne, TRIM_NET_MAX_MAPPINGS, maxmap);
+		rc = trim_neteval_set_int(ne, TRIM_NET_MAX_MAPPINGS, mo.max_mappings);
+	if (rc == 0)
+		rc = trim_neteval_set_double(ne, TRIM_NET_MIN_PE_UTIL, mo.min_pe_util);
+	if (rc == 0)
+		rc = trim_neteval_set_double(ne, TRIM_NET_MIN_RF_UTIL, mo.min_rf_util);
 	int done = 0;
 	while (rc == 0 && !done) {
 		rc = trim_neteval_step(ne, &done);

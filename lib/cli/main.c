@@ -79,6 +79,49 @@ int trim_cli_format(const char *cmd, const char *use, const char *val, int allow
 	return 0;
 }
 
+void trim_cli_mapopts_init(trim_cli_mapopts *m)
+{
+	memset(m, 0, sizeof *m);
+	m->mode = TRIM_MODE_DEFAULT;
+	m->threads = 1;
+}
+
+int trim_cli_mapopt(const char *cmd, const char *use, const char *o, const char *v,
+                    trim_cli_mapopts *m)
+{
+	char *end = NULL;
+	if (!strcmp(o, "--goal")) {
+		static const char *const goals[] = {"energy", "delay", "edp"};
+		for (int g = 0; g < 3; g++)
+			if (!strcmp(v, goals[g]))
+				return (m->goal = g), 1;
+		trim_cli_usage(cmd, use, "--goal takes energy, delay or edp; got '%s'", v);
+		return -1;
+	}
+	if (!strcmp(o, "--mode")) {
+		if (!strcmp(v, "inference") || !strcmp(v, "training"))
+			return (m->mode = v[0] == 't' ? TRIM_MODE_TRAINING : TRIM_MODE_INFERENCE), 1;
+		trim_cli_usage(cmd, use, "--mode takes inference or training; got '%s'", v);
+		return -1;
+	}
+	if (!strcmp(o, "--batch"))
+		return trim_cli_int(cmd, use, o, v, 1, 1 << 24, &m->batch) ? -1 : 1;
+	if (!strcmp(o, "--threads"))
+		return trim_cli_int(cmd, use, o, v, 1, 1024, &m->threads) ? -1 : 1;
+	if (!strcmp(o, "--max-mappings"))
+		return trim_cli_int(cmd, use, o, v, 0, INT64_MAX, &m->max_mappings) ? -1 : 1;
+	if (!strcmp(o, "--min-pe-util") || !strcmp(o, "--min-rf-util")) {
+		double u = strtod(v, &end);
+		if (!*v || *end || !(u >= 0 && u <= 1)) {
+			trim_cli_usage(cmd, use, "%s takes a fraction in [0, 1]; got '%s'", o, v);
+			return -1;
+		}
+		*(!strcmp(o, "--min-pe-util") ? &m->min_pe_util : &m->min_rf_util) = u;
+		return 1;
+	}
+	return 0;
+}
+
 int trim_cli_print(char *text)
 {
 	int rc = fputs(text, stdout) < 0 || fflush(stdout) != 0;
