@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "trim.h"
+#include "trim/neteval.h"
 
 /* Exit codes: 0 success, 1 failure of the work, 2 bad usage or bad input. */
 #define TRIM_CLI_EXIT_FAIL 1
@@ -34,6 +35,14 @@ void trim_cli_mapopts_init(trim_cli_mapopts *m);
  * value (already reported). */
 int trim_cli_mapopt(const char *cmd, const char *usage, const char *opt, const char *val,
                     trim_cli_mapopts *m);
+
+/* A network evaluation set up from the shared options and run to the end
+ * (progress on stderr when asked). Outputs are owned by the caller (their
+ * _free functions) and are set even on failure; returns 0 or a TRIM_E code. */
+int trim_cli_run_network(const char *cmd, const char *net_file, const char *arch_file,
+                         const char *table_file, const char *trace, const trim_cli_mapopts *mo,
+                         int dense, int progress, trim_network **net, trim_workloads **w,
+                         trim_arch **arch, trim_neteval **ne);
 
 /* Write library-owned text to stdout, then free it. */
 int trim_cli_print(char *text);

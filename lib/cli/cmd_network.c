@@ -68,45 +68,13 @@ int trim_cli_network(int argc, char **argv)
 	trim_network *net = NULL;
 	trim_workloads *w = NULL;
 	trim_arch *arch = NULL;
-	trim_energy *table = NULL;
 	trim_neteval *ne = NULL;
 	char *text = NULL;
-	int rc = trim_network_load(&net, files[0]);
-	if (rc == 0)
-		rc = trim_workloads_create(&w, net, mo.mode, mo.batch, 0);
-	if (rc == 0)
-		rc = trim_arch_load(&arch, files[1]);
-	if (rc == 0 && table_file)
-		rc = trim_energy_load(&table, table_file);
-	if (rc == 0)
-		rc = trim_neteval_create(&ne, net, w, arch, table);
-	if (rc == 0)
-		rc = trim_neteval_set_int(ne, TRIM_NET_GOAL, mo.goal);
-	if (rc == 0)
-		rc = trim_neteval_set_int(ne, TRIM_NET_THREADS, mo.threads);
-	if (rc == 0)
-		rc = trim_neteval_set_int(ne, TRIM_NET_SPARSITY, !dense);
-	if (rc == 0)
-		rc = trim_neteval_set_int(ne, TRIM_NET_MAX_MAPPINGS, mo.max_mappings);
-	if (rc == 0)
-		rc = trim_neteval_set_double(ne, TRIM_NET_MIN_PE_UTIL, mo.min_pe_util);
-	if (rc == 0)
-		rc = trim_neteval_set_double(ne, TRIM_NET_MIN_RF_UTIL, mo.min_rf_util);
-	if (rc == 0 && trace)
-		rc = trim_neteval_load_trace(ne, trace);
-	int done = 0;
-	while (rc == 0 && !done) {
-		rc = trim_neteval_step(ne, &done);
-		if (progress && rc == 0)
-			fprintf(stderr, "\rtrim network: %zu/%zu workloads mapped", trim_neteval_done(ne),
-			        trim_neteval_count(ne));
-	}
-	if (progress)
-		fprintf(stderr, "\n");
+	int rc = trim_cli_run_network("network", files[0], files[1], table_file, trace, &mo, dense,
+	                              progress, &net, &w, &arch, &ne);
 	if (rc == 0)
 		rc = trim_neteval_report(ne, format, &text);
 	trim_neteval_free(ne);
-	trim_energy_free(table);
 	trim_arch_free(arch);
 	trim_workloads_free(w);
 	trim_network_free(net);

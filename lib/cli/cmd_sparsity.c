@@ -141,38 +141,13 @@ int trim_cli_sparsity(int argc, char **argv)
 	trim_arch *arch = NULL;
 	trim_neteval *ne = NULL;
 	trim_sparsity *sp = NULL;
-	int rc = trim_network_load(&net, files[0]);
-	if (rc == 0)
-		rc = trim_workloads_create(&w, net, mo.mode, mo.batch, 0);
-	if (rc == 0)
-		rc = trim_arch_load(&arch, files[1]);
+	int rc = trim_cli_run_network("sparsity", files[0], files[1], NULL, trace, &mo, 0, progress,
+	                              &net, &w, &arch, &ne);
+	/* the same sparsity figures, for the table's operand columns */
 	if (rc == 0)
 		rc = trim_sparsity_create(&sp, net, w);
 	if (rc == 0 && trace)
 		rc = trim_sparsity_load_trace(sp, trace);
-	if (rc == 0)
-		rc = trim_neteval_create(&ne, net, w, arch, NULL);
-	if (rc == 0 && trace)
-		rc = trim_neteval_load_trace(ne, trace);
-	if (rc == 0)
-		rc = trim_neteval_set_int(ne, TRIM_NET_GOAL, mo.goal);
-	if (rc == 0)
-		rc = trim_neteval_set_int(ne, TRIM_NET_THREADS, mo.threads);
-	if (rc == 0)
-		rc = trim_neteval_set_int(ne, TRIM_NET_MAX_MAPPINGS, mo.max_mappings);
-	if (rc == 0)
-		rc = trim_neteval_set_double(ne, TRIM_NET_MIN_PE_UTIL, mo.min_pe_util);
-	if (rc == 0)
-		rc = trim_neteval_set_double(ne, TRIM_NET_MIN_RF_UTIL, mo.min_rf_util);
-	int done = 0;
-	while (rc == 0 && !done) {
-		rc = trim_neteval_step(ne, &done);
-		if (progress && rc == 0)
-			fprintf(stderr, "\rtrim sparsity: %zu/%zu workloads mapped", trim_neteval_done(ne),
-			        trim_neteval_count(ne));
-	}
-	if (progress)
-		fprintf(stderr, "\n");
 	if (rc == 0) {
 		if (format == TRIM_FORMAT_JSON)
 			print_json(stdout, w, ne, sp, trim_network_name(net), trim_arch_name(arch));

@@ -1,0 +1,51 @@
+/* The network evaluation shared by trim network and trim sparsity. */
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "trim/search.h"
+
+int trim_cli_run_network(const char *cmd, const char *net_file, const char *arch_file,
+                         const char *table_file, const char *trace, const trim_cli_mapopts *mo,
+                         int dense, int progress, trim_network **net, trim_workloads **w,
+                         trim_arch **arch, trim_neteval **ne)
+{
+	trim_energy *table = NULL;
+	*net = NULL;
+	*w = NULL;
+	*arch = NULL;
+	*ne = NULL;
+	int rc = trim_network_load(net, net_file);
+	if (rc == 0)
+		rc = trim_workloads_create(w, *net, mo->mode, mo->batch, 0);
+	if (rc == 0)
+		rc = trim_arch_load(arch, arch_file);
+	if (rc == 0 && table_file)
+		rc = trim_energy_load(&table, table_file);
+	if (rc == 0)
+		rc = trim_neteval_create(ne, *net, *w, *arch, table);
+	if (rc == 0)
+		rc = trim_neteval_set_int(*ne, TRIM_NET_GOAL, mo->goal);
+	if (rc == 0)
+		rc = trim_neteval_set_int(*ne, TRIM_NET_THREADS, mo->threads);
+	if (rc == 0)
+		rc = trim_neteval_set_int(*ne, TRIM_NET_SPARSITY, !dense);
+	if (rc == 0)
+		rc = trim_neteval_set_int(*ne, TRIM_NET_MAX_MAPPINGS, mo->max_mappings);
+	if (rc == 0)
+		rc = trim_neteval_set_double(*ne, TRIM_NET_MIN_PE_UTIL, mo->min_pe_util);
+	if (rc == 0)
+		rc = trim_neteval_set_double(*ne, TRIM_NET_MIN_RF_UTIL, mo->min_rf_util);
+	if (rc == 0 && trace)
+		rc = trim_neteval_load_trace(*ne, trace);
+	trim_energy_free(table); /* the evaluation keeps what it needs */
+	int done = 0;
+	while (rc == 0 && !done) {
+		rc = trim_neteval_step(*ne, &done);
+		if (progress && rc == 0)
+			fprintf(stderr, "\rtrim %s: %zu/%zu workloads mapped", cmd, trim_neteval_done(*ne),
+			        trim_neteval_count(*ne));
+	}
+	if (progress)
+		fprintf(stderr, "\n");
+	return rc;
+}
