@@ -1209,16 +1209,39 @@ TRIM_API size_t trim_fusion_result_pareto_count(const trim_fusion_result *r)
 	return r ? r->np : 0;
 }
 
-TRIM_API int64_t trim_fusion_result_pareto(const trim_fusion_result *r, size_t k)
+TRIM_API int trim_fusion_result_pareto(const trim_fusion_result *r, size_t k, size_t *index)
 {
-	return r && k < r->np ? (int64_t)r->pareto[k] : -1;
+	if (!r || !index)
+		return trim__error(TRIM_EINVAL, "trim_fusion_result_pareto: NULL argument");
+	if (k >= r->np)
+		return trim__error(TRIM_EINVAL, "no Pareto plan %zu (the set has %zu)", k, r->np);
+	*index = r->pareto[k];
+	return 0;
 }
 
-TRIM_API int64_t trim_fusion_result_best(const trim_fusion_result *r) { return r ? r->best : -1; }
-
-TRIM_API int64_t trim_fusion_result_layer_by_layer(const trim_fusion_result *r)
+/* A kept plan index, or an error saying why there is none. */
+static int plan_index(int64_t v, const char *what, size_t *index)
 {
-	return r ? r->lbl : -1;
+	if (!index)
+		return trim__error(TRIM_EINVAL, "trim_fusion_result: NULL index");
+	if (v < 0)
+		return trim__error(TRIM_ENOTFOUND, "no %s plan was kept", what);
+	*index = (size_t)v;
+	return 0;
+}
+
+TRIM_API int trim_fusion_result_best(const trim_fusion_result *r, size_t *index)
+{
+	if (!r)
+		return trim__error(TRIM_EINVAL, "trim_fusion_result_best: NULL result");
+	return plan_index(r->best, "best", index);
+}
+
+TRIM_API int trim_fusion_result_layer_by_layer(const trim_fusion_result *r, size_t *index)
+{
+	if (!r)
+		return trim__error(TRIM_EINVAL, "trim_fusion_result_layer_by_layer: NULL result");
+	return plan_index(r->lbl, "layer-by-layer", index);
 }
 
 static void json_plan(trim__sb *sb, const trim_fusion_result *r, size_t i)

@@ -274,8 +274,11 @@ static int cmp_u64(const void *a, const void *b)
 static size_t result_pareto(const trim_fusion_result *r, uint64_t *out)
 {
 	size_t n = trim_fusion_result_pareto_count(r);
-	for (size_t k = 0; k < n; k++)
-		out[k] = trim_fusion_result_plan_cuts(r, (size_t)trim_fusion_result_pareto(r, k));
+	for (size_t k = 0; k < n; k++) {
+		size_t idx = 0;
+		ck_assert_int_eq(trim_fusion_result_pareto(r, k, &idx), 0);
+		out[k] = trim_fusion_result_plan_cuts(r, idx);
+	}
 	qsort(out, n, sizeof *out, cmp_u64);
 	return n;
 }
@@ -312,8 +315,10 @@ static void check_against_brute(trim_fusion *f, int expect_dp_equal)
 			ck_assert_uint_eq(dp[k], bp[k]);
 	}
 	/* the best plan for off-chip traffic agrees */
-	ck_assert_uint_eq(trim_fusion_result_plan_cuts(r, (size_t)trim_fusion_result_best(r)),
-	                  trim_fusion_result_plan_cuts(rd, (size_t)trim_fusion_result_best(rd)));
+	size_t b1 = 0, b2 = 0;
+	ck_assert_int_eq(trim_fusion_result_best(r, &b1), 0);
+	ck_assert_int_eq(trim_fusion_result_best(rd, &b2), 0);
+	ck_assert_uint_eq(trim_fusion_result_plan_cuts(r, b1), trim_fusion_result_plan_cuts(rd, b2));
 	trim_fusion_result_free(rd);
 	trim_fusion_result_free(r);
 	trim_fusion_free(g);
@@ -332,9 +337,14 @@ START_TEST(partition_counts)
 	/* plans in cut order; layer by layer is cuts 0b11 */
 	for (size_t i = 0; i < 4; i++)
 		ck_assert_uint_eq(trim_fusion_result_plan_cuts(r, i), i);
-	ck_assert_int_eq(trim_fusion_result_layer_by_layer(r), 3);
+	size_t lbl = 0;
+	ck_assert_int_eq(trim_fusion_result_layer_by_layer(r, &lbl), 0);
+	ck_assert_int_eq(lbl, 3);
 	/* fastest: all fused (288 cycles, against 354 layer by layer) */
-	ck_assert_int_eq(trim_fusion_result_best(r), 0);
+	size_t best = 9;
+	ck_assert_int_eq(trim_fusion_result_best(r, &best), 0);
+	ck_assert_int_eq(best, 0);
+	ck_assert_int_eq(trim_fusion_result_pareto(r, 1000, &best), TRIM_EINVAL);
 	trim_fusion_result_free(r);
 	trim_fusion_free(f);
 

@@ -194,9 +194,9 @@ def _load(path=None):
         "trim_fusion_result_plan_cuts": (ctypes.c_uint64, [_vp, ctypes.c_size_t]),
         "trim_fusion_result_plan_metrics": (ctypes.c_int, [_vp, ctypes.c_size_t, _p_double, ctypes.c_size_t]),
         "trim_fusion_result_pareto_count": (ctypes.c_size_t, [_vp]),
-        "trim_fusion_result_pareto": (_c_int64, [_vp, ctypes.c_size_t]),
-        "trim_fusion_result_best": (_c_int64, [_vp]),
-        "trim_fusion_result_layer_by_layer": (_c_int64, [_vp]),
+        "trim_fusion_result_pareto": (ctypes.c_int, [_vp, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]),
+        "trim_fusion_result_best": (ctypes.c_int, [_vp, ctypes.POINTER(ctypes.c_size_t)]),
+        "trim_fusion_result_layer_by_layer": (ctypes.c_int, [_vp, ctypes.POINTER(ctypes.c_size_t)]),
         "trim_fusion_result_report": (ctypes.c_int, [_vp, ctypes.c_int, _pvp]),
         # mapping.h
         "trim_mapping_create": (ctypes.c_int, [_pvp, _vp]),
@@ -974,19 +974,27 @@ class FusionResult(_Handle):
 
     def pareto(self):
         """Plan indices of the Pareto set, in the library's order."""
-        h = self.handle
-        return [lib().trim_fusion_result_pareto(h, k)
-                for k in range(lib().trim_fusion_result_pareto_count(h))]
+        h, out, idx = self.handle, [], ctypes.c_size_t()
+        for k in range(lib().trim_fusion_result_pareto_count(h)):
+            _check(lib().trim_fusion_result_pareto(h, k, ctypes.byref(idx)))
+            out.append(idx.value)
+        return out
 
     @property
     def best(self):
-        return _check_index(lib().trim_fusion_result_best(self.handle))
+        idx = ctypes.c_size_t()
+        _check(lib().trim_fusion_result_best(self.handle, ctypes.byref(idx)))
+        return idx.value
 
     @property
     def layer_by_layer(self):
         """Plan index of layer-by-layer execution, None if it was not kept."""
-        v = lib().trim_fusion_result_layer_by_layer(self.handle)
-        return None if v < 0 else v
+        idx = ctypes.c_size_t()
+        rc = lib().trim_fusion_result_layer_by_layer(self.handle, ctypes.byref(idx))
+        if rc == TRIM_ENOTFOUND:
+            return None
+        _check(rc)
+        return idx.value
 
     def report(self, fmt="table"):
         return _report(lib().trim_fusion_result_report, self.handle, _format(fmt))

@@ -237,13 +237,13 @@ TRIM_API uint64_t trim_fusion_result_plan_cuts(const trim_fusion_result *r, size
 TRIM_API int trim_fusion_result_plan_metrics(const trim_fusion_result *r, size_t i, double *out,
                                              size_t n);
 TRIM_API size_t trim_fusion_result_pareto_count(const trim_fusion_result *r);
-/** Plan index of the k-th Pareto plan (-1 if out of range). */
-TRIM_API int64_t trim_fusion_result_pareto(const trim_fusion_result *r, size_t k);
-/** Plan index of the best plan for the goal. */
-TRIM_API int64_t trim_fusion_result_best(const trim_fusion_result *r);
-/** Plan index of layer-by-layer execution (every layer its own group), -1 if
- *  not kept (over budget, or not on the Pareto set under DP). */
-TRIM_API int64_t trim_fusion_result_layer_by_layer(const trim_fusion_result *r);
+/** Plan index of the k-th Pareto plan into *index (TRIM_EINVAL if k is out of range). */
+TRIM_API int trim_fusion_result_pareto(const trim_fusion_result *r, size_t k, size_t *index);
+/** Plan index of the best plan for the goal into *index (TRIM_ENOTFOUND if no plan fits). */
+TRIM_API int trim_fusion_result_best(const trim_fusion_result *r, size_t *index);
+/** Plan index of layer-by-layer execution (every layer its own group) into *index;
+ *  TRIM_ENOTFOUND if it was not kept (over budget, or not on the Pareto set under DP). */
+TRIM_API int trim_fusion_result_layer_by_layer(const trim_fusion_result *r, size_t *index);
 /** TRIM_FORMAT_TABLE or TRIM_FORMAT_JSON (`plans`, `pareto`, `best`, ...). */
 TRIM_API int trim_fusion_result_report(const trim_fusion_result *r, int format, char **out);
 
