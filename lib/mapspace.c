@@ -72,6 +72,17 @@ int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct tr
 					}
 		}
 	}
+	for (int t = 0; t < 3; t++) {
+		unsigned any = 0;
+		for (int i = 0; w->t[t].present && i < w->t[t].ndims; i++) {
+			const trim__iexpr *e = &w->t[t].idx[i];
+			for (int j = 0; j < e->nterms; j++)
+				any |= 1u << e->dim[j];
+			if (e->nterms == 1)
+				s->dsingle[t] |= 1u << e->dim[0];
+		}
+		s->dwindow[t] = any & ~s->dsingle[t];
+	}
 	if (s->nslots == 0 || a->lv[0].type != TRIM__LVL_STORAGE)
 		return trim__error(TRIM_EINVAL, "mapspace: the architecture has no outer storage level");
 	int64_t row[TRIM__MAX_LEVELS];
@@ -317,38 +328,254 @@ int trim__mapspace_encode(const trim__mapspace *s, const trim__mapping *m, uint6
 	return 0;
 }
 
-/* A level's order matters only if some tensor has a holder below it. */
-static int order_relevant(const trim__mapspace *s, const trim__mapping *m, int l)
+/* ---- order classes (docs/model.md, "Mapspace and search") ------------------- */
+
+/* Tensors with a holder strictly below storage level l (bit t). */
+static unsigned holders_below(const trim__mapspace *s, const trim__mapping *m, int l)
 {
+	unsigned hb = 0;
 	for (int k = l + 1; k < m->nlevels; k++)
 		if (m->type[k] == TRIM__LVL_STORAGE)
 			for (int t = 0; t < 3; t++)
 				if (m->keep[k][t] && s->w->t[t].present)
-					return 1;
+					hb |= 1u << t;
+	return hb;
+}
+
+enum { SIGLEN = 64 };
+
+/* Signature of the order o[0..k) (outermost first, loops of bound > 1) of a
+ * level for the tensors hb: per tensor, from the innermost loop outwards up
+ * to its first loop on a single-term dim, the window dims in sequence and
+ * each run of irrelevant dims as a set; then whether a single-term loop
+ * ended it. Returns the length. */
+static int level_sig(const trim__mapspace *s, const int *o, int k, unsigned hb, uint8_t *sig)
+{
+	int n = 0;
+	for (int t = 0; t < 3; t++) {
+		if (!(hb >> t & 1))
+			continue;
+		unsigned run = 0;
+		int ended = 0;
+		sig[n++] = (uint8_t)(0xE0 | t);
+		for (int i = k - 1; i >= 0 && !ended; i--) {
+			int d = o[i];
+			if (s->dsingle[t] >> d & 1) {
+				ended = 1;
+			} else if (s->dwindow[t] >> d & 1) {
+				if (run) {
+					sig[n++] = 0xC0;
+					sig[n++] = (uint8_t)run;
+					run = 0;
+				}
+				sig[n++] = (uint8_t)d;
+			} else {
+				run |= 1u << d;
+			}
+		}
+		if (run) {
+			sig[n++] = 0xC0;
+			sig[n++] = (uint8_t)run;
+		}
+		sig[n++] = ended ? 0xF1 : 0xF2;
+	}
+	return n;
+}
+
+/* Permutation `code` (Lehmer, lexicographic) of dl[0..k) into o. */
+static void perm_of(const int *dl, int k, uint64_t code, int *o)
+{
+	int avail[TRIM_NDIMS], na = k;
+	memcpy(avail, dl, (size_t)k * sizeof *dl);
+	for (int i = 0; i < k; i++) {
+		uint64_t f = fact_u64(k - 1 - i);
+		int idx = (int)(code / f);
+		code %= f;
+		o[i] = avail[idx];
+		memmove(avail + idx, avail + idx + 1, (size_t)(na - idx - 1) * sizeof *avail);
+		na--;
+	}
+}
+
+/* The classes of the orders of one set of dims (mask) for the tensors hb:
+ * the smallest code of each, ascending, and the signatures for look-up. */
+typedef struct {
+	int n, k;
+	int dl[TRIM_NDIMS];
+	uint32_t *rep;
+	uint8_t *sig;   /* n * SIGLEN */
+	uint8_t *len;
+	int32_t *slot;  /* hash: class index or -1 */
+	uint32_t nslot;
+} octab;
+
+static uint32_t sig_hash(const uint8_t *sig, int n)
+{
+	uint32_t h = 2166136261u;
+	for (int i = 0; i < n; i++)
+		h = (h ^ sig[i]) * 16777619u;
+	return h;
+}
+
+/* Class index of a signature, or -1. */
+static int oct_find(const octab *tb, const uint8_t *sig, int n, uint32_t *where)
+{
+	uint32_t h = sig_hash(sig, n) & (tb->nslot - 1);
+	for (;; h = (h + 1) & (tb->nslot - 1)) {
+		int32_t c = tb->slot[h];
+		if (c < 0 || (tb->len[c] == n && !memcmp(tb->sig + (size_t)c * SIGLEN, sig, (size_t)n))) {
+			if (where)
+				*where = h;
+			return c;
+		}
+	}
+}
+
+static void oct_free(octab *tb)
+{
+	if (!tb)
+		return;
+	free(tb->rep);
+	free(tb->sig);
+	free(tb->len);
+	free(tb->slot);
+	free(tb);
+}
+
+static octab *oct_build(const trim__mapspace *s, unsigned mask, unsigned hb)
+{
+	octab *tb = calloc(1, sizeof *tb);
+	if (!tb)
+		return NULL;
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if (mask >> d & 1)
+			tb->dl[tb->k++] = d;
+	uint64_t np = fact_u64(tb->k);
+	tb->nslot = 16;
+	while (tb->nslot < 2 * np)
+		tb->nslot *= 2;
+	tb->rep = malloc(np * sizeof *tb->rep);
+	tb->sig = malloc(np * SIGLEN);
+	tb->len = malloc(np);
+	tb->slot = malloc(tb->nslot * sizeof *tb->slot);
+	if (!tb->rep || !tb->sig || !tb->len || !tb->slot) {
+		oct_free(tb);
+		return NULL;
+	}
+	memset(tb->slot, 0xff, tb->nslot * sizeof *tb->slot);
+	for (uint64_t code = 0; code < np; code++) {
+		int o[TRIM_NDIMS];
+		uint8_t sig[SIGLEN];
+		perm_of(tb->dl, tb->k, code, o);
+		int n = level_sig(s, o, tb->k, hb, sig);
+		uint32_t at;
+		if (oct_find(tb, sig, n, &at) >= 0)
+			continue;
+		tb->slot[at] = tb->n;
+		tb->rep[tb->n] = (uint32_t)code;
+		memcpy(tb->sig + (size_t)tb->n * SIGLEN, sig, (size_t)n);
+		tb->len[tb->n] = (uint8_t)n;
+		tb->n++;
+	}
+	return tb;
+}
+
+/* Per-thread cache of class tables by (storage level, dims mask, hb). */
+typedef struct {
+	octab **tab; /* nord * 256 * 8 */
+	int nord;
+} occache;
+
+static int occ_init(occache *c, const trim__mapspace *s)
+{
+	c->nord = s->nord;
+	c->tab = calloc((size_t)(s->nord > 0 ? s->nord : 1) * 256 * 8, sizeof *c->tab);
+	return c->tab ? 0 : TRIM_ENOMEM;
+}
+
+static void occ_free(occache *c)
+{
+	if (!c->tab)
+		return;
+	for (int i = 0; i < c->nord * 256 * 8; i++)
+		oct_free(c->tab[i]);
+	free(c->tab);
+	c->tab = NULL;
+}
+
+static const octab *occ_get(occache *c, const trim__mapspace *s, int k, unsigned mask, unsigned hb)
+{
+	octab **p = &c->tab[((size_t)k * 256 + mask) * 8 + hb];
+	if (!*p)
+		*p = oct_build(s, mask, hb);
+	return *p;
+}
+
+/* Dims with bound > 1 at level l. */
+static unsigned level_mask(const trim__mapping *m, int l)
+{
+	unsigned mask = 0;
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if (m->f[l][d] > 1)
+			mask |= 1u << d;
+	return mask;
+}
+
+/* Level l's order: dims of bound > 1 as in o[0..k), then the others in
+ * canonical order (bound 1 here but > 1 in the workload, then bound 1). */
+static void put_order(const trim__mapspace *s, trim__mapping *m, int l, const int *o, int k)
+{
+	int r[TRIM_NDIMS], n = k;
+	memcpy(r, o, (size_t)k * sizeof *o);
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if (m->f[l][d] == 1 && s->w->bound[d] > 1)
+			r[n++] = d;
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if (s->w->bound[d] == 1)
+			r[n++] = d;
+	memcpy(m->order[l], r, sizeof r);
+}
+
+/* The representative of m's class at every storage level: with a cache
+ * (hash look-up), or (c NULL) by scanning the codes upwards. */
+static int canonicalize(const trim__mapspace *s, trim__mapping *m, occache *c)
+{
+	for (int k = 0; k < s->nord; k++) {
+		int l = s->ord_level[k], o[TRIM_NDIMS], n = 0, dl[TRIM_NDIMS], nd = 0;
+		unsigned hb = holders_below(s, m, l), mask = level_mask(m, l);
+		for (int i = 0; i < TRIM_NDIMS; i++)
+			if (m->f[l][m->order[l][i]] > 1)
+				o[n++] = m->order[l][i];
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			if (mask >> d & 1)
+				dl[nd++] = d;
+		uint8_t sig[SIGLEN], sg[SIGLEN];
+		int len = level_sig(s, o, n, hb, sig);
+		if (c) {
+			const octab *tb = occ_get(c, s, k, mask, hb);
+			if (!tb)
+				return TRIM_ENOMEM;
+			int ci = oct_find(tb, sig, len, NULL);
+			perm_of(dl, nd, tb->rep[ci], o);
+		} else {
+			uint64_t np = fact_u64(nd);
+			for (uint64_t code = 0; code < np; code++) {
+				int q[TRIM_NDIMS];
+				perm_of(dl, nd, code, q);
+				if (level_sig(s, q, nd, hb, sg) == len && !memcmp(sg, sig, (size_t)len)) {
+					memcpy(o, q, sizeof q);
+					break;
+				}
+			}
+		}
+		put_order(s, m, l, o, n);
+	}
 	return 0;
 }
 
 void trim__mapspace_canonical(const trim__mapspace *s, trim__mapping *m)
 {
-	for (int k = 0; k < s->nord; k++) {
-		int l = s->ord_level[k], rel = order_relevant(s, m, l), o[TRIM_NDIMS], n = 0;
-		if (rel) {
-			for (int i = 0; i < TRIM_NDIMS; i++)
-				if (m->f[l][m->order[l][i]] > 1)
-					o[n++] = m->order[l][i];
-		} else {
-			for (int d = 0; d < TRIM_NDIMS; d++)
-				if (m->f[l][d] > 1)
-					o[n++] = d;
-		}
-		for (int d = 0; d < TRIM_NDIMS; d++)
-			if (m->f[l][d] == 1 && s->w->bound[d] > 1)
-				o[n++] = d;
-		for (int d = 0; d < TRIM_NDIMS; d++)
-			if (s->w->bound[d] == 1)
-				o[n++] = d;
-		memcpy(m->order[l], o, sizeof o);
-	}
+	canonicalize(s, m, NULL);
 }
 
 /* ---- search ----------------------------------------------------------------- */
@@ -364,50 +591,35 @@ static int better(double c, uint64_t i, double bc, uint64_t bi, int have)
 	return !have || c < bc || (c == bc && i < bi);
 }
 
-/* Per level: the dims with bound > 1 there, and how many orders to try. */
+/* Per level: the class table of its dims > 1, and how many orders to try. */
 typedef struct {
-	int k[TRIM__MAX_LEVELS];
-	int dl[TRIM__MAX_LEVELS][TRIM_NDIMS];
+	const octab *tab[TRIM__MAX_LEVELS];
 	uint64_t radix[TRIM__MAX_LEVELS];
 	uint64_t total;
 } ordplan;
 
-static void plan_orders(const trim__mapspace *s, const trim__mapping *m, ordplan *p)
+static int plan_orders(const trim__mapspace *s, const trim__mapping *m, occache *c, ordplan *p)
 {
 	p->total = 1;
 	for (int k = 0; k < s->nord; k++) {
 		int l = s->ord_level[k];
-		p->k[k] = 0;
-		for (int d = 0; d < TRIM_NDIMS; d++)
-			if (m->f[l][d] > 1)
-				p->dl[k][p->k[k]++] = d;
-		p->radix[k] = order_relevant(s, m, l) ? fact_u64(p->k[k]) : 1;
+		p->tab[k] = occ_get(c, s, k, level_mask(m, l), holders_below(s, m, l));
+		if (!p->tab[k])
+			return TRIM_ENOMEM;
+		p->radix[k] = (uint64_t)p->tab[k]->n;
 		p->total *= p->radix[k];
 	}
+	return 0;
 }
 
-/* Order of level k from permutation `code` of its dims > 1; the other dims
- * follow canonically. */
+/* Order of level k: the representative of class `code`. */
 static void apply_order(const trim__mapspace *s, const ordplan *p, int k, uint64_t code,
                         trim__mapping *m)
 {
-	int l = s->ord_level[k], avail[TRIM_NDIMS], na = p->k[k], o[TRIM_NDIMS], n = 0;
-	memcpy(avail, p->dl[k], sizeof avail);
-	for (int i = 0; i < p->k[k]; i++) {
-		uint64_t f = fact_u64(p->k[k] - 1 - i);
-		int idx = (int)(code / f);
-		code %= f;
-		o[n++] = avail[idx];
-		memmove(avail + idx, avail + idx + 1, (size_t)(na - idx - 1) * sizeof *avail);
-		na--;
-	}
-	for (int d = 0; d < TRIM_NDIMS; d++)
-		if (m->f[l][d] == 1 && s->w->bound[d] > 1)
-			o[n++] = d;
-	for (int d = 0; d < TRIM_NDIMS; d++)
-		if (s->w->bound[d] == 1)
-			o[n++] = d;
-	memcpy(m->order[l], o, sizeof o);
+	const octab *tb = p->tab[k];
+	int o[TRIM_NDIMS];
+	perm_of(tb->dl, tb->k, tb->rep[code], o);
+	put_order(s, m, s->ord_level[k], o, tb->k);
 }
 
 void trim__search_result_free(trim__search_result *r)
@@ -533,7 +745,7 @@ static int fcb_cost(const trim__mapspace *s, const fcbound *fb, const int *ch, i
 
 /* A t-stationary order at every storage level: the dims > 1 relevant to t
  * outermost, the others inside (then the canonical form). */
-static void stationary_orders(const trim__mapspace *s, trim__mapping *m, int t)
+static int stationary_orders(const trim__mapspace *s, trim__mapping *m, int t, occache *c)
 {
 	unsigned rel = s->w->t[t].relevant;
 	for (int k = 0; k < s->nord; k++) {
@@ -546,7 +758,7 @@ static void stationary_orders(const trim__mapspace *s, trim__mapping *m, int t)
 			}
 		memcpy(m->order[l], o, sizeof o);
 	}
-	trim__mapspace_canonical(s, m);
+	return canonicalize(s, m, c);
 }
 
 /* A list of at most k (cost, index) by (cost, index); k >= 1. */
@@ -628,6 +840,7 @@ typedef struct {
 	fcbound fb;
 	toplist item;            /* the best k of the current factorisation */
 	toplist keep;            /* the best k of this thread, with mappings */
+	occache oc;              /* order classes */
 	trim__eval best_eval;    /* evaluation of keep's first */
 	int err;
 } worker;
@@ -655,7 +868,10 @@ static void do_item(const trim__mapspace *s, const trim__level_cost *costs, int 
 			for (uint64_t b = 0; b < nb; b++) {
 				ordplan p;
 				set_keeps(s, b, m);
-				plan_orders(s, m, &p);
+				if (plan_orders(s, m, &W->oc, &p)) {
+					W->err = TRIM_ENOMEM;
+					return;
+				}
 				W->cnt.generated += p.total;
 				W->cnt.bounded += p.total;
 			}
@@ -665,7 +881,10 @@ static void do_item(const trim__mapspace *s, const trim__level_cost *costs, int 
 	for (uint64_t b = 0; b < nb; b++) {
 		ordplan p;
 		set_keeps(s, b, m);
-		plan_orders(s, m, &p);
+		if (plan_orders(s, m, &W->oc, &p)) {
+			W->err = TRIM_ENOMEM;
+			return;
+		}
 		W->cnt.generated += p.total;
 		if (!fits || trim__mapping_check_reserved(m, s->w, s->a, s->reserved))
 			continue;
@@ -776,9 +995,8 @@ static double seed_bound(const trim__mapspace *s, const trim__level_cost *costs,
 			for (int t = 0; t < 3; t++) {
 				if (!s->w->t[t].present)
 					continue;
-				stationary_orders(s, m, t);
 				uint64_t idx;
-				if (trim__eval_run(s->w, s->a, costs, m, &W->ws, &W->ev) ||
+				if (stationary_orders(s, m, t, &W->oc) || trim__eval_run(s->w, s->a, costs, m, &W->ws, &W->ev) ||
 				    trim__mapspace_encode(s, m, &idx))
 					continue;
 				top_put(&seed, cost_of(&W->ev, goal), idx, NULL);
@@ -814,7 +1032,7 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 	}
 	for (int i = 0; i < threads; i++) {
 		fcb_plan(s, &ws[i].fb);
-		if (top_init(&ws[i].item, k, 0) || top_init(&ws[i].keep, k, 1))
+		if (top_init(&ws[i].item, k, 0) || top_init(&ws[i].keep, k, 1) || occ_init(&ws[i].oc, s))
 			err = trim__error(TRIM_ENOMEM, "search: out of memory");
 	}
 	double bound = HUGE_VAL;
@@ -860,6 +1078,7 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 		trim__eval_ws_free(&W->ws);
 		top_free(&W->item);
 		top_free(&W->keep);
+		occ_free(&W->oc);
 	}
 	free(ws);
 	if (!err && glob.n) {
@@ -882,77 +1101,149 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 
 /* ---- size of the distinct space ------------------------------------------------ */
 
+/* State of the count: per dim with bound > 1, how many allowed
+ * factorisations have bound > 1 at exactly the set S of the storage levels
+ * that matter (bit i: rel[i]); the bypass groups. */
+typedef struct {
+	const trim__mapspace *s;
+	int nrel, rel[TRIM__MAX_LEVELS]; /* storage levels (ord index) with a holder below in some choice */
+	int nd, dim[TRIM_NDIMS];
+	uint64_t *h[TRIM_NDIMS];         /* 2^nrel counts per dim */
+	int ng;
+	unsigned ghb[512][TRIM__MAX_LEVELS]; /* per group and relevant level: holders below */
+	uint64_t gmul[512];               /* bypass choices in the group */
+	occache oc;
+	unsigned mask[TRIM__MAX_LEVELS];
+	uint64_t total;
+	int err;
+} dcount;
+
+static void dc_dfs(dcount *c, int i, uint64_t w)
+{
+	if (c->err)
+		return;
+	if (i == c->nd) {
+		for (int g = 0; g < c->ng; g++) {
+			uint64_t p = w;
+			if (__builtin_mul_overflow(p, c->gmul[g], &p))
+				goto ovf;
+			for (int j = 0; j < c->nrel; j++) {
+				const octab *tb = occ_get(&c->oc, c->s, c->rel[j], c->mask[j], c->ghb[g][j]);
+				if (!tb) {
+					c->err = trim__error(TRIM_ENOMEM, "mapspace: out of memory");
+					return;
+				}
+				if (__builtin_mul_overflow(p, (uint64_t)tb->n, &p))
+					goto ovf;
+			}
+			if (__builtin_add_overflow(c->total, p, &c->total))
+				goto ovf;
+		}
+		return;
+	ovf:
+		c->err = trim__error(TRIM_ERANGE, "mapspace: distinct size overflows");
+		return;
+	}
+	const int d = c->dim[i];
+	for (unsigned S = 0; S < (1u << c->nrel); S++) {
+		uint64_t n = c->h[i][S], nw;
+		if (!n)
+			continue;
+		if (__builtin_mul_overflow(w, n, &nw)) {
+			c->err = trim__error(TRIM_ERANGE, "mapspace: distinct size overflows");
+			return;
+		}
+		for (int j = 0; j < c->nrel; j++)
+			if (S >> j & 1)
+				c->mask[j] |= 1u << d;
+		dc_dfs(c, i + 1, nw);
+		for (int j = 0; j < c->nrel; j++)
+			c->mask[j] &= ~(1u << d);
+	}
+}
+
 /* Number of distinct mappings (what the search generates), without
- * enumerating them: a dynamic programme over the dims on the vector of
- * "loops with bound > 1" per storage level, then, per bypass choice, the
- * product of the order counts. */
+ * enumerating mappings: the sum over factorisation combinations and bypass
+ * choices of the product over storage levels of the number of order
+ * classes there, which depends only on the level's dims > 1 and the tensors
+ * with a holder below it. Levels without a holder below in any bypass
+ * choice have one class; the others are summed over the subsets of them
+ * where each dim has bound > 1. */
 int trim__mapspace_distinct(const trim__mapspace *s, uint64_t *out)
 {
-	if (s->nord > 6)
-		return trim__error(TRIM_ERANGE, "mapspace: distinct size needs <= 6 storage levels");
-	size_t nstate = 1;
-	for (int k = 0; k < s->nord; k++)
-		nstate *= 9;
-	uint64_t *cur = calloc(nstate, sizeof *cur), *nxt = calloc(nstate, sizeof *nxt);
-	int rc = 0;
-	if (!cur || !nxt) {
-		rc = trim__error(TRIM_ENOMEM, "mapspace: out of memory");
-		goto out;
-	}
-	int pos[TRIM__MAX_LEVELS]; /* slot index of each storage level */
-	for (int k = 0; k < s->nord; k++)
-		for (int i = 0; i < s->nslots; i++)
-			if (s->slot[i] == s->ord_level[k])
-				pos[k] = i;
-	cur[0] = 1;
-	for (int d = 0; d < TRIM_NDIMS; d++) {
-		memset(nxt, 0, nstate * sizeof *nxt);
-		for (size_t st = 0; st < nstate; st++) {
-			if (!cur[st])
-				continue;
-			for (int64_t ri = 0; ri < s->nrows[d]; ri++) {
-				int64_t r = s->rows[d][ri];
-				size_t add = 0, mul = 1;
-				for (int k = 0; k < s->nord; k++, mul *= 9)
-					if (s->fact[d][r * s->nslots + pos[k]] > 1)
-						add += mul;
-				if (__builtin_add_overflow(nxt[st + add], cur[st], &nxt[st + add])) {
-					rc = trim__error(TRIM_ERANGE, "mapspace: distinct size overflows");
-					goto out;
-				}
-			}
-		}
-		uint64_t *t = cur;
-		cur = nxt;
-		nxt = t;
-	}
-	uint64_t total = 0;
+	dcount c;
+	memset(&c, 0, sizeof c);
+	c.s = s;
+	if (s->nbyp > 12)
+		return trim__error(TRIM_ERANGE, "mapspace: distinct size needs at most 12 keep bits");
+	if (occ_init(&c.oc, s))
+		return trim__error(TRIM_ENOMEM, "mapspace: out of memory");
 	trim__mapping m;
 	trim__mapping_init(&m, s->a);
+	/* the relevant levels */
+	unsigned any[TRIM__MAX_LEVELS] = {0};
 	for (uint64_t b = 0; b < ((uint64_t)1 << s->nbyp); b++) {
 		set_keeps(s, b, &m);
-		int rel[TRIM__MAX_LEVELS];
 		for (int k = 0; k < s->nord; k++)
-			rel[k] = order_relevant(s, &m, s->ord_level[k]);
-		for (size_t st = 0; st < nstate; st++) {
-			if (!cur[st])
-				continue;
-			uint64_t p = cur[st];
-			size_t v = st;
-			for (int k = 0; k < s->nord; k++, v /= 9)
-				if (rel[k] && __builtin_mul_overflow(p, fact_u64((int)(v % 9)), &p)) {
-					rc = trim__error(TRIM_ERANGE, "mapspace: distinct size overflows");
-					goto out;
-				}
-			if (__builtin_add_overflow(total, p, &total)) {
-				rc = trim__error(TRIM_ERANGE, "mapspace: distinct size overflows");
+			any[k] |= holders_below(s, &m, s->ord_level[k]);
+	}
+	for (int k = 0; k < s->nord; k++)
+		if (any[k])
+			c.rel[c.nrel++] = k;
+	int rc = 0;
+	if (c.nrel > 12) {
+		rc = trim__error(TRIM_ERANGE, "mapspace: distinct size needs at most 12 ordered levels");
+		goto out;
+	}
+	/* bypass groups by the holders below each relevant level */
+	for (uint64_t b = 0; b < ((uint64_t)1 << s->nbyp); b++) {
+		unsigned v[TRIM__MAX_LEVELS];
+		set_keeps(s, b, &m);
+		for (int j = 0; j < c.nrel; j++)
+			v[j] = holders_below(s, &m, s->ord_level[c.rel[j]]);
+		int g = 0;
+		while (g < c.ng && memcmp(c.ghb[g], v, (size_t)c.nrel * sizeof *v))
+			g++;
+		if (g == c.ng) {
+			if (c.ng == 512) {
+				rc = trim__error(TRIM_ERANGE, "mapspace: too many bypass groups for the distinct size");
 				goto out;
 			}
+			memcpy(c.ghb[c.ng++], v, (size_t)c.nrel * sizeof *v);
+		}
+		c.gmul[g]++;
+	}
+	int pos[TRIM__MAX_LEVELS]; /* slot index of each relevant level */
+	for (int j = 0; j < c.nrel; j++)
+		for (int i = 0; i < s->nslots; i++)
+			if (s->slot[i] == s->ord_level[c.rel[j]])
+				pos[j] = i;
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		if (s->w->bound[d] == 1)
+			continue; /* one factorisation (all 1): no loops */
+		int i = c.nd++;
+		c.dim[i] = d;
+		c.h[i] = calloc((size_t)1 << c.nrel, sizeof *c.h[i]);
+		if (!c.h[i]) {
+			rc = trim__error(TRIM_ENOMEM, "mapspace: out of memory");
+			goto out;
+		}
+		for (int64_t ri = 0; ri < s->nrows[d]; ri++) {
+			int64_t r = s->rows[d][ri];
+			unsigned S = 0;
+			for (int j = 0; j < c.nrel; j++)
+				if (s->fact[d][r * s->nslots + pos[j]] > 1)
+					S |= 1u << j;
+			c.h[i][S]++;
 		}
 	}
-	*out = total;
+	dc_dfs(&c, 0, 1);
+	rc = c.err;
+	if (!rc)
+		*out = c.total;
 out:
-	free(cur);
-	free(nxt);
+	for (int i = 0; i < c.nd; i++)
+		free(c.h[i]);
+	occ_free(&c.oc);
 	return rc;
 }

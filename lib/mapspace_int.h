@@ -12,11 +12,14 @@
  *                           n!) of the n dims whose bound is > 1; dims of bound
  *                           1 follow in canonical order
  * Every index in [0, size) decodes to a mapping (the raw space). Orders that
- * give the same activities are one mapping: only the relative order of the
- * loops with bound > 1 at a level matters, and not even that at a level with
- * no holder of any tensor below it. The search enumerates one representative
- * per class (the distinct space): the loops with bound > 1 in each of their
- * relative orders, or in canonical order where order is irrelevant. The X/Y
+ * give the same activities are one mapping (docs/model.md, "Mapspace and
+ * search"): per storage level, the class of an order is its signature: for
+ * each tensor with a holder below the level, the loops (bound > 1) from the
+ * innermost outwards up to its first loop on a single-term dim of that
+ * tensor, with each run of consecutive loops irrelevant to it taken as a set.
+ * Equal signatures at every level give identical activities. The search
+ * enumerates one representative per class (the distinct space): the order of
+ * the smallest code (hence the smallest index) with that signature. The X/Y
  * split of spatial bounds does not change any count: the first split (in
  * canonical order) that fits the array is used.
  */
@@ -52,6 +55,9 @@ typedef struct {
 	int nobound;                        /* 1: no bound pruning (plain exhaustive, for tests) */
 	int64_t *rows[TRIM_NDIMS];
 	int64_t nrows[TRIM_NDIMS];
+	/* per tensor: dims that are the only term of some index expression
+	 * (single-term), and the other relevant dims (window dims) */
+	unsigned dsingle[3], dwindow[3];
 } trim__mapspace;
 
 int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct trim_arch *a);
