@@ -19,6 +19,7 @@
 
 typedef struct {
 	int found;
+	int skipped; /* outside the layer range */
 	trim__mapping best;
 	uint64_t index;
 	trim__eval dense;
@@ -36,6 +37,7 @@ struct trim_neteval {
 	int goal, threads, use_sparsity;
 	int64_t max_mappings;
 	double min_pe_util, min_rf_util;
+	int first_layer, last_layer; /* network layer indices; all when last < 0 */
 	size_t n, next;
 	wrec *rec;
 	/* totals (valid once next == n) */
@@ -75,6 +77,7 @@ int trim_neteval_create(trim_neteval **out, const trim_network *net, const trim_
 		return rc;
 	snprintf(ne->network, sizeof ne->network, "%s", trim_network_name(net));
 	ne->use_sparsity = 1;
+	ne->last_layer = -1;
 	ne->threads = 1;
 	if ((rc = trim_workloads_create(&ne->w, net, trim_workloads_mode(w), trim_workloads_batch(w),
 	                                trim_workloads_word_bits(w))))
@@ -160,6 +163,39 @@ int trim_neteval_set_double(trim_neteval *ne, int option, double value)
 	}
 }
 
+static int layer_of(const trim_neteval *ne, const char *name, int *index)
+{
+	for (size_t i = 0; i < ne->n; i++) {
+		const trim__intra *x = trim__workloads_intra(ne->w, i);
+		if (!strcmp(x->layer, name)) {
+			*index = x->layer_index;
+			return 0;
+		}
+	}
+	return trim__error(TRIM_ENOTFOUND, "no workload of a layer '%s' in %s", name, ne->network);
+}
+
+int trim_neteval_set_layers(trim_neteval *ne, const char *first, const char *last)
+{
+	if (!ne || !first || !last)
+		return trim__error(TRIM_EINVAL, "trim_neteval_set_layers: NULL argument");
+	if (ne->next > 0)
+		return trim__error(TRIM_EINVAL, "trim_neteval_set_layers: set before the first step");
+	int a, b, rc;
+	if ((rc = layer_of(ne, first, &a)) || (rc = layer_of(ne, last, &b)))
+		return rc;
+	if (b < a)
+		return trim__error(TRIM_EINVAL, "layer '%s' comes after '%s'", first, last);
+	ne->first_layer = a;
+	ne->last_layer = b;
+	return 0;
+}
+
+static int in_range(const trim_neteval *ne, int layer)
+{
+	return ne->last_layer < 0 || (layer >= ne->first_layer && layer <= ne->last_layer);
+}
+
 int trim_neteval_load_trace(trim_neteval *ne, const char *path)
 {
 	if (!ne)
@@ -187,7 +223,9 @@ static void finish(trim_neteval *ne)
 		const trim__eval *d = &r->dense;
 		double ratio = d->cycles > 0 ? r->sp.cycles / d->cycles : 1;
 		if (intra_cycles)
-			intra_cycles[i] = r->sp.cycles;
+			intra_cycles[i] = r->sp.cycles; /* 0 when skipped */
+		if (r->skipped)
+			continue;
 		ne->cycles += r->sp.cycles;
 		ne->energy += r->sp.energy_pj;
 		ne->static_pj += r->sp.static_pj;
@@ -206,7 +244,9 @@ static void finish(trim_neteval *ne)
 	}
 	for (size_t j = 0; j < ne->ninter; j++) {
 		trim__inter_cost *ic = &ne->inter[j];
-		if (trim__inter_cost_eval(ne->w, j, a, ne->costs, &ne->plan, intra_cycles, ic))
+		const trim__inter *y = trim__workloads_inter(ne->w, j);
+		if (!in_range(ne, y->layer_index) ||
+		    trim__inter_cost_eval(ne->w, j, a, ne->costs, &ne->plan, intra_cycles, ic))
 			memset(ic, 0, sizeof *ic);
 		ne->cycles += ic->cycles;
 		ne->dense_cycles += ic->cycles;
@@ -231,6 +271,14 @@ int trim_neteval_step(trim_neteval *ne, int *done)
 		size_t i = ne->next;
 		const trim__intra *x = trim__workloads_intra(ne->w, i);
 		wrec *r = &ne->rec[i];
+		if (!in_range(ne, x->layer_index)) {
+			r->skipped = 1;
+			ne->next++;
+			if (ne->next == ne->n)
+				finish(ne);
+			*done = ne->finished;
+			return 0;
+		}
 		trim__mapspace space;
 		trim__search_result *res = trim__calloc(1, sizeof *res);
 		if (!res)
@@ -328,7 +376,17 @@ int trim_neteval_level_energy(const trim_neteval *ne, double *out, size_t n)
 	return 0;
 }
 
-static void fields(const wrec *r, double *f)
+static double offchip_bytes(const trim_neteval *ne, const wrec *r)
+{
+	const trim__activity *x = &r->dense.act;
+	double words = 0;
+	for (int t = 0; t < 3; t++)
+		words += (double)(x->reads[0][t] + x->updates[0][t] + x->fills[0][t] + x->drains[0][t]);
+	int bits = ne->arch->lv[0].word_bits > 0 ? ne->arch->lv[0].word_bits : ne->arch->word_bits;
+	return words * bits / 8;
+}
+
+static void fields(const trim_neteval *ne, const wrec *r, double *f)
 {
 	f[TRIM_NF_CYCLES] = r->sp.cycles;
 	f[TRIM_NF_ENERGY_PJ] = r->sp.energy_pj;
@@ -342,6 +400,8 @@ static void fields(const wrec *r, double *f)
 	f[TRIM_NF_GENERATED] = (double)r->generated;
 	f[TRIM_NF_VALID] = (double)r->valid;
 	f[TRIM_NF_EVALUATED] = (double)r->evaluated;
+	f[TRIM_NF_MAPPED] = !r->skipped;
+	f[TRIM_NF_OFFCHIP_BYTES] = r->skipped ? 0 : offchip_bytes(ne, r);
 }
 
 int trim_neteval_workload(const trim_neteval *ne, size_t i, double *out, size_t n)
@@ -350,7 +410,7 @@ int trim_neteval_workload(const trim_neteval *ne, size_t i, double *out, size_t 
 		return trim__error(TRIM_EINVAL, "trim_neteval_workload: needs room for %d values", TRIM_NF_COUNT);
 	if (i >= ne->next)
 		return trim__error(TRIM_EINVAL, "trim_neteval_workload: workload %zu is not mapped", i);
-	fields(&ne->rec[i], out);
+	fields(ne, &ne->rec[i], out);
 	return 0;
 }
 
@@ -359,8 +419,8 @@ int trim_neteval_mapping(const trim_neteval *ne, size_t i, trim_mapping **out)
 	if (!ne || !out)
 		return trim__error(TRIM_EINVAL, "trim_neteval_mapping: NULL argument");
 	*out = NULL;
-	if (i >= ne->next)
-		return trim__error(TRIM_EINVAL, "trim_neteval_mapping: workload %zu is not mapped", i);
+	if (i >= ne->next || ne->rec[i].skipped)
+		return trim__error(TRIM_ENOTFOUND, "trim_neteval_mapping: workload %zu is not mapped", i);
 	return trim_mapping_clone(out, &ne->rec[i].best);
 }
 
@@ -382,12 +442,16 @@ static void report_json(const trim_neteval *ne, trim__sb *sb)
 	trim__sb_printf(sb, ",\n  \"goal\": \"%s\",\n  \"mode\": \"%s\",\n  \"sparse_hardware\": %s,\n  \"workloads\": [",
 	                goal_names[ne->goal], trim_mode_name(trim_workloads_mode(ne->w)),
 	                ne->use_sparsity && sparse_hardware(a) ? "true" : "false");
+	int first = 1;
 	for (size_t i = 0; i < ne->n; i++) {
 		const wrec *r = &ne->rec[i];
 		const trim__intra *x = trim__workloads_intra(ne->w, i);
 		double f[TRIM_NF_COUNT];
-		fields(r, f);
-		trim__sb_printf(sb, "%s\n    {\"index\": %zu, \"layer\": ", i ? "," : "", i);
+		if (r->skipped)
+			continue;
+		fields(ne, r, f);
+		trim__sb_printf(sb, "%s\n    {\"index\": %zu, \"layer\": ", first ? "" : ",", i);
+		first = 0;
 		trim__sb_json_str(sb, x->layer);
 		trim__sb_printf(sb, ", \"phase\": \"%s\", \"best\": {", trim_phase_name(x->phase));
 		json_num(sb, "cycles", f[TRIM_NF_CYCLES], 0);
@@ -398,6 +462,7 @@ static void report_json(const trim_neteval *ne, trim__sb *sb)
 		json_num(sb, "dense_cycles", f[TRIM_NF_DENSE_CYCLES], 1);
 		json_num(sb, "dense_energy_pj", f[TRIM_NF_DENSE_ENERGY_PJ], 1);
 		json_num(sb, "static_pj", f[TRIM_NF_STATIC_PJ], 1);
+		json_num(sb, "offchip_bytes", f[TRIM_NF_OFFCHIP_BYTES], 1);
 		json_num(sb, "imbalance", r->sp.imbalance, 1);
 		trim__sb_puts(sb, ", \"bottleneck\": ");
 		trim__sb_json_str(sb, a->lv[r->dense.bottleneck].name);
@@ -412,11 +477,15 @@ static void report_json(const trim_neteval *ne, trim__sb *sb)
 		                (unsigned long long)r->evaluated);
 	}
 	trim__sb_puts(sb, "\n  ],\n  \"inter\": [");
+	first = 1;
 	for (size_t j = 0; j < ne->ninter; j++) {
 		const trim__inter_cost *ic = &ne->inter[j];
-		trim__sb_printf(sb, "%s\n    {\"index\": %zu, \"op\": \"%s\", \"layer\": ", j ? "," : "", j,
+		if (!in_range(ne, trim__workloads_inter(ne->w, j)->layer_index))
+			continue;
+		trim__sb_printf(sb, "%s\n    {\"index\": %zu, \"op\": \"%s\", \"layer\": ", first ? "" : ",", j,
 		                trim_inter_op_name(trim_workloads_inter_op(ne->w, j)));
 		trim__sb_json_str(sb, trim_workloads_inter_layer(ne->w, j));
+		first = 0;
 		trim__sb_puts(sb, ", \"level\": ");
 		trim__sb_json_str(sb, a->lv[ic->level].name);
 		json_num(sb, "cycles", ic->cycles, 1);
@@ -444,12 +513,17 @@ static void report_json(const trim_neteval *ne, trim__sb *sb)
 		trim__sb_json_double(sb, ne->level_pj[l]);
 	}
 	uint64_t gen = 0, val = 0, ev = 0;
+	double off = 0;
 	for (size_t i = 0; i < ne->n; i++) {
+		if (!ne->rec[i].skipped)
+			off += offchip_bytes(ne, &ne->rec[i]);
 		gen += ne->rec[i].generated;
 		val += ne->rec[i].valid;
 		ev += ne->rec[i].evaluated;
 	}
-	trim__sb_printf(sb, "}, \"counts\": {\"generated\": %llu, \"valid\": %llu, \"evaluated\": %llu}, "
+	trim__sb_puts(sb, "}, \"offchip_bytes\": ");
+	trim__sb_json_double(sb, off);
+	trim__sb_printf(sb, ", \"counts\": {\"generated\": %llu, \"valid\": %llu, \"evaluated\": %llu}, "
 	                    "\"intra_count\": %zu, \"inter_count\": %zu}\n}\n",
 	                (unsigned long long)gen, (unsigned long long)val, (unsigned long long)ev, ne->n,
 	                ne->ninter);
@@ -465,6 +539,8 @@ static void report_table(const trim_neteval *ne, trim__sb *sb)
 	for (size_t i = 0; i < ne->n; i++) {
 		const wrec *r = &ne->rec[i];
 		const trim__intra *x = trim__workloads_intra(ne->w, i);
+		if (r->skipped)
+			continue;
 		trim__sb_printf(sb, "%-4zu %-18.18s %-5s %14.6g %14.6g %8.3f %6lld %-10.10s %12llu\n", i,
 		                x->layer, trim_phase_name(x->phase), r->sp.cycles, r->sp.energy_pj,
 		                r->dense.pe_util, (long long)r->dense.act.active_pes,
@@ -491,11 +567,13 @@ static void report_table(const trim_neteval *ne, trim__sb *sb)
 static void report_csv(const trim_neteval *ne, trim__sb *sb)
 {
 	trim__sb_puts(sb, "index,layer,phase,cycles,energy_pj,edp,pe_utilization,active_pes,dense_cycles,"
-	                  "dense_energy_pj,static_pj,macs,generated,valid,evaluated\n");
+	                  "dense_energy_pj,static_pj,macs,generated,valid,evaluated,mapped,offchip_bytes\n");
 	for (size_t i = 0; i < ne->n; i++) {
 		const trim__intra *x = trim__workloads_intra(ne->w, i);
 		double f[TRIM_NF_COUNT];
-		fields(&ne->rec[i], f);
+		if (ne->rec[i].skipped)
+			continue;
+		fields(ne, &ne->rec[i], f);
 		trim__sb_printf(sb, "%zu,", i);
 		trim__sb_csv_str(sb, x->layer);
 		trim__sb_printf(sb, ",%s", trim_phase_name(x->phase));

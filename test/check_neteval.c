@@ -190,6 +190,61 @@ START_TEST(test_cli)
 }
 END_TEST
 
+/* Only a range of layers: the others are left out of every total. */
+START_TEST(test_layer_range)
+{
+	fx s;
+	memset(&s, 0, sizeof s);
+	ck_assert(trim_network_load(&s.net, NET) == 0);
+	ck_assert(trim_workloads_create(&s.w, s.net, TRIM_MODE_INFERENCE, 0, 0) == 0);
+	ck_assert(trim_arch_load(&s.arch, ARCH) == 0);
+	ck_assert(trim_neteval_create(&s.ne, s.net, s.w, s.arch, NULL) == 0);
+	ck_assert_int_eq(trim_neteval_set_layers(s.ne, "conv", "nothing"), TRIM_ENOTFOUND);
+	ck_assert_int_eq(trim_neteval_set_layers(s.ne, "fc", "conv"), TRIM_EINVAL);
+	ck_assert(trim_neteval_set_layers(s.ne, "conv", "pool") == 0);
+	ck_assert(trim_neteval_run(s.ne) == 0);
+	double f[TRIM_NF_COUNT], sum = 0;
+	int mapped = 0;
+	for (size_t i = 0; i < trim_neteval_count(s.ne); i++) {
+		ck_assert(trim_neteval_workload(s.ne, i, f, TRIM_NF_COUNT) == 0);
+		mapped += f[TRIM_NF_MAPPED] != 0;
+		sum += f[TRIM_NF_CYCLES];
+		if (!strcmp(trim_workloads_intra_layer(s.w, i), "fc")) {
+			ck_assert(f[TRIM_NF_MAPPED] == 0 && f[TRIM_NF_CYCLES] == 0);
+			trim_mapping *m = NULL;
+			ck_assert_int_eq(trim_neteval_mapping(s.ne, i, &m), TRIM_ENOTFOUND);
+		}
+	}
+	ck_assert_int_eq(mapped, 2);
+	ck_assert(trim_neteval_cycles(s.ne) >= sum); /* + conv's padding */
+	teardown(&s);
+}
+END_TEST
+
+/* trim fuse --mapper: layer-by-layer execution of DeCoILFNet's toy chain by the
+ * mapper. On the Virtex-7 (5.8 MB of BRAM) every tensor of c1 crosses the DDR3
+ * interface once: the padded input 7x7x3 + the weights 3x3x3x3 + the output
+ * 5x5x3 = 147 + 81 + 75 words = 1212 bytes. */
+START_TEST(test_fuse_mapper)
+{
+	const char *cli = getenv("TRIM_CLI");
+	if (!cli)
+		cli = "build/bin/trim";
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "%s fuse test/data/fusion/toy.yaml models/arch/virtex7-690t.yaml --mapper --format json", cli);
+	FILE *p = popen(cmd, "r");
+	ck_assert(p != NULL);
+	char buf[65536];
+	size_t n = fread(buf, 1, sizeof buf - 1, p);
+	buf[n] = '\0';
+	ck_assert_int_eq(WEXITSTATUS(pclose(p)), 0);
+	ck_assert_msg(strstr(buf, "\"mapper\": {\"goal\": \"delay\"") &&
+	              strstr(buf, "{\"layer\": \"c1\", \"cycles\": ") &&
+	              strstr(buf, "\"offchip_bytes\": 1212}") && strstr(buf, "\"pareto\": "),
+	              "%s", buf);
+}
+END_TEST
+
 Suite *neteval_suite(void)
 {
 	Suite *s = suite_create("neteval");
@@ -200,6 +255,8 @@ Suite *neteval_suite(void)
 	tcase_add_test(tc, test_sparse_figures);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_cli);
+	tcase_add_test(tc, test_layer_range);
+	tcase_add_test(tc, test_fuse_mapper);
 	suite_add_tcase(s, tc);
 	return s;
 }

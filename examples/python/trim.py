@@ -244,6 +244,7 @@ def _load(path=None):
         "trim_neteval_free": (None, [_vp]),
         "trim_neteval_set_int": (ctypes.c_int, [_vp, ctypes.c_int, _c_int64]),
         "trim_neteval_set_double": (ctypes.c_int, [_vp, ctypes.c_int, ctypes.c_double]),
+        "trim_neteval_set_layers": (ctypes.c_int, [_vp, ctypes.c_char_p, ctypes.c_char_p]),
         "trim_neteval_load_trace": (ctypes.c_int, [_vp, _str]),
         "trim_neteval_step": (ctypes.c_int, [_vp, ctypes.POINTER(ctypes.c_int)]),
         "trim_neteval_run": (ctypes.c_int, [_vp]),
@@ -1317,7 +1318,8 @@ NET_OPTIONS = {"goal": (0, False), "threads": (1, False), "sparsity": (2, False)
                "max_mappings": (3, False), "min_pe_util": (10, True),
                "min_rf_util": (11, True)}  # enum trim_net_option: name -> (value, is a double)
 NET_FIELDS = ("cycles", "energy_pj", "edp", "pe_utilization", "active_pes", "dense_cycles",
-              "dense_energy_pj", "static_pj", "macs", "generated", "valid", "evaluated")  # TRIM_NF_*
+              "dense_energy_pj", "static_pj", "macs", "generated", "valid", "evaluated",
+              "mapped", "offchip_bytes")  # TRIM_NF_*
 
 
 class NetEval(_Handle):
@@ -1348,6 +1350,10 @@ class NetEval(_Handle):
 
     def set_goal(self, goal):
         self.set("goal", goal)
+
+    def set_layers(self, first, last):
+        """Map only the workloads of layers first..last (``trim_neteval_set_layers``)."""
+        _check(lib().trim_neteval_set_layers(self.handle, first.encode(), last.encode()))
 
     def set_threads(self, n):
         self.set("threads", n)

@@ -47,7 +47,10 @@ enum trim_net_option {
 enum trim_net_field {
 	TRIM_NF_CYCLES = 0, TRIM_NF_ENERGY_PJ, TRIM_NF_EDP, TRIM_NF_PE_UTILIZATION,
 	TRIM_NF_ACTIVE_PES, TRIM_NF_DENSE_CYCLES, TRIM_NF_DENSE_ENERGY_PJ, TRIM_NF_STATIC_PJ,
-	TRIM_NF_MACS, TRIM_NF_GENERATED, TRIM_NF_VALID, TRIM_NF_EVALUATED, TRIM_NF_COUNT
+	TRIM_NF_MACS, TRIM_NF_GENERATED, TRIM_NF_VALID, TRIM_NF_EVALUATED,
+	TRIM_NF_MAPPED,         /**< 1, or 0 for a workload outside trim_neteval_set_layers */
+	TRIM_NF_OFFCHIP_BYTES,  /**< bytes read from and written to the outermost level */
+	TRIM_NF_COUNT
 };
 
 /** `net` is the network `w` was made from (for its sparsity annotations);
@@ -58,6 +61,10 @@ TRIM_API int trim_neteval_create(trim_neteval **out, const trim_network *net,
 TRIM_API void trim_neteval_free(trim_neteval *ne);
 TRIM_API int trim_neteval_set_int(trim_neteval *ne, int option, int64_t value);
 TRIM_API int trim_neteval_set_double(trim_neteval *ne, int option, double value);
+/** Map only the workloads of the layers FIRST..LAST (network order, inclusive) and
+ * the inter-layer work of those layers; the others are left out of every total.
+ * TRIM_ENOTFOUND names a layer without workloads. Before the first step. */
+TRIM_API int trim_neteval_set_layers(trim_neteval *ne, const char *first, const char *last);
 /** Override per-layer sparsity with a CSV trace (trim_sparsity_load_trace). */
 TRIM_API int trim_neteval_load_trace(trim_neteval *ne, const char *path);
 

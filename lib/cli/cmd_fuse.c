@@ -5,7 +5,7 @@
 #include "cli/cli.h"
 
 static const char usage_fuse[] =
-	"trim fuse NETWORK.yaml ARCH.yaml [--layers FIRST:LAST] [--budget-dsp N] "
+	"trim fuse NETWORK.yaml ARCH.yaml [--layers FIRST:LAST] [--budget-dsp N] [--mapper [--mapper-goal energy|delay|edp] [--threads N]] "
 	"[--parallel LAYER=P[,LAYER=P...]] [--max-parallel P] "
 	"[--goal offchip|cycles|dsp|onchip|energy] [--plan GROUPS] [--table FILE] "
 	"[--format table|json]";
@@ -36,11 +36,93 @@ static int set_parallel(trim_fusion *f, const char *spec)
 }
 
 // trim-cli: fuse: inter-layer fusion (DeCoILFNet): every grouping of a CONV/POOL chain, Pareto set, best plan
+/* Layer-by-layer execution of the chain evaluated by the mapper (inference,
+ * one image): appended to the fusion report (a "mapper" object in JSON). */
+static int compare_mapper(const trim_network *net, const trim_arch *arch, const trim_energy *tab,
+                          const trim_fusion *f, const trim_cli_mapopts *mo, int format, char **text)
+{
+	static const char *const goals[] = {"energy", "delay", "edp"};
+	trim_workloads *w = NULL;
+	trim_neteval *ne = NULL;
+	size_t nl = trim_fusion_layer_count(f);
+	int rc = trim_workloads_create(&w, net, TRIM_MODE_INFERENCE, 1, 0);
+	if (rc == 0)
+		rc = trim_neteval_create(&ne, net, w, arch, tab);
+	if (rc == 0)
+		rc = trim_neteval_set_layers(ne, trim_fusion_layer_name(f, 0), trim_fusion_layer_name(f, nl - 1));
+	if (rc == 0)
+		rc = trim_neteval_set_int(ne, TRIM_NET_GOAL, mo->goal);
+	if (rc == 0)
+		rc = trim_neteval_set_int(ne, TRIM_NET_THREADS, mo->threads);
+	if (rc == 0)
+		rc = trim_neteval_set_int(ne, TRIM_NET_MAX_MAPPINGS, mo->max_mappings);
+	if (rc == 0)
+		rc = trim_neteval_run(ne);
+	size_t len = strlen(*text), cap = len + 4096 + 256 * nl;
+	char *out = rc == 0 ? malloc(cap) : NULL;
+	if (rc == 0 && !out)
+		rc = TRIM_ENOMEM;
+	if (rc == 0) {
+		size_t at = len, k = 0;
+		if (format == TRIM_FORMAT_JSON) {
+			while (at > 0 && (*text)[at - 1] != '}')
+				at--;
+			at = at ? at - 1 : 0; /* before the closing brace */
+		}
+		memcpy(out, *text, at);
+		k = at;
+		double cyc = 0, pj = 0, off = 0;
+		if (format == TRIM_FORMAT_JSON)
+			k += (size_t)snprintf(out + k, cap - k, ",\n \"mapper\": {\"goal\": \"%s\", \"layers\": [",
+			                      goals[mo->goal]);
+		else
+			k += (size_t)snprintf(out + k, cap - k,
+			                      "\nlayer by layer, evaluated by the mapper (goal %s):\n"
+			                      "%-16s %14s %14s %16s\n",
+			                      goals[mo->goal], "layer", "cycles", "energy pJ", "off-chip bytes");
+		int first = 1;
+		for (size_t i = 0; i < trim_neteval_count(ne); i++) {
+			double v[TRIM_NF_COUNT];
+			if (trim_neteval_workload(ne, i, v, TRIM_NF_COUNT) || v[TRIM_NF_MAPPED] == 0)
+				continue;
+			cyc += v[TRIM_NF_CYCLES];
+			pj += v[TRIM_NF_ENERGY_PJ];
+			off += v[TRIM_NF_OFFCHIP_BYTES];
+			const char *name = trim_workloads_intra_layer(w, i);
+			if (format == TRIM_FORMAT_JSON)
+				k += (size_t)snprintf(out + k, cap - k,
+				                      "%s{\"layer\": \"%s\", \"cycles\": %.17g, \"energy_pj\": "
+				                      "%.17g, \"offchip_bytes\": %.17g}",
+				                      first ? "" : ", ", name, v[TRIM_NF_CYCLES],
+				                      v[TRIM_NF_ENERGY_PJ], v[TRIM_NF_OFFCHIP_BYTES]);
+			else
+				k += (size_t)snprintf(out + k, cap - k, "%-16s %14.6g %14.6g %16.6g\n", name,
+				                      v[TRIM_NF_CYCLES], v[TRIM_NF_ENERGY_PJ],
+				                      v[TRIM_NF_OFFCHIP_BYTES]);
+			first = 0;
+		}
+		if (format == TRIM_FORMAT_JSON)
+			snprintf(out + k, cap - k,
+			         "], \"cycles\": %.17g, \"energy_pj\": %.17g, \"offchip_bytes\": %.17g}\n}\n",
+			         cyc, pj, off);
+		else
+			snprintf(out + k, cap - k, "%-16s %14.6g %14.6g %16.6g\n", "total", cyc, pj, off);
+		trim_string_free(*text);
+		*text = out;
+	}
+	trim_neteval_free(ne);
+	trim_workloads_free(w);
+	return rc;
+}
+
 int trim_cli_fuse(int argc, char **argv)
 {
 	const char *files[2] = {NULL, NULL}, *layers = NULL, *parallel = NULL, *plan = NULL;
 	const char *table = NULL;
-	int format = TRIM_FORMAT_TABLE, goal = TRIM_FUSION_GOAL_OFFCHIP, nfiles = 0;
+	int format = TRIM_FORMAT_TABLE, goal = TRIM_FUSION_GOAL_OFFCHIP, nfiles = 0, mapper = 0;
+	trim_cli_mapopts mo;
+	trim_cli_mapopts_init(&mo);
+	mo.goal = 1; /* the mapper's layer-by-layer comparison: fastest mappings */
 	int64_t budget = -1, maxp = -1;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -73,6 +155,16 @@ int trim_cli_fuse(int argc, char **argv)
 					return trim_cli_usage("fuse", usage_fuse, "--goal takes offchip, cycles, "
 					                      "dsp, onchip or energy; got '%s'", v);
 			}
+			i++;
+		} else if (!strcmp(a, "--mapper")) {
+			mapper = 1;
+		} else if (!strcmp(a, "--mapper-goal") || !strcmp(a, "--threads") ||
+		           !strcmp(a, "--max-mappings")) {
+			if (!v)
+				return trim_cli_usage("fuse", usage_fuse, "%s needs a value", a);
+			if (trim_cli_mapopt("fuse", usage_fuse, strcmp(a, "--mapper-goal") ? a : "--goal", v,
+			                    &mo) < 0)
+				return TRIM_CLI_EXIT_USAGE;
 			i++;
 		} else if (!strcmp(a, "--budget-dsp")) {
 			if (trim_cli_int("fuse", usage_fuse, a, v, 0, (int64_t)1 << 40, &budget))
@@ -147,6 +239,8 @@ int trim_cli_fuse(int argc, char **argv)
 		if (rc == 0)
 			rc = trim_fusion_result_report(r, format, &text);
 	}
+	if (rc == 0 && mapper)
+		rc = compare_mapper(net, arch, tab, f, &mo, format, &text);
 	if (rc)
 		ex = trim_cli_fail(rc);
 	else
