@@ -328,6 +328,31 @@ START_TEST(test_report_json)
 }
 END_TEST
 
+/* Golden dump: the full analysis of TRIM's Fig. 2 network in training, byte for
+ * byte (regenerate with TRIM_UPDATE_GOLDEN=1 after an intended change, and
+ * review the diff). */
+START_TEST(test_golden_dump)
+{
+	const char *golden = "test/golden/trim-fig2-training.json";
+	trim_workloads *w = analyse_file("models/networks/trim-fig2.yaml", TRIM_MODE_TRAINING);
+	char *text = NULL;
+	ck_assert_int_eq(trim_workloads_report(w, TRIM_FORMAT_JSON, &text), 0);
+	if (getenv("TRIM_UPDATE_GOLDEN")) {
+		FILE *f = fopen(golden, "w");
+		ck_assert(f && fputs(text, f) >= 0 && fclose(f) == 0);
+	}
+	FILE *f = fopen(golden, "r");
+	ck_assert_msg(f != NULL, "%s missing", golden);
+	static char want[1 << 20];
+	size_t n = fread(want, 1, sizeof want - 1, f);
+	want[n] = '\0';
+	fclose(f);
+	ck_assert_msg(strcmp(text, want) == 0, "the analysis of trim-fig2 differs from %s", golden);
+	trim_string_free(text);
+	trim_workloads_free(w);
+}
+END_TEST
+
 Suite *workload_suite(void)
 {
 	Suite *s = suite_create("workload");
@@ -341,6 +366,7 @@ Suite *workload_suite(void)
 	tcase_add_test(tc, test_caching_lifetimes);
 	tcase_add_test(tc, test_residual_and_branches);
 	tcase_add_test(tc, test_report_json);
+	tcase_add_test(tc, test_golden_dump);
 	suite_add_tcase(s, tc);
 	return s;
 }
