@@ -59,7 +59,7 @@ CLI := $(BUILD)/bin/trim
 TESTBIN := $(BUILD)/test/check_trim
 BENCHBIN := $(BUILD)/bin/trim-bench
 
-.PHONY: all examples check run bench deps install uninstall abi-check header-check api-doc clean
+.PHONY: all examples check run bench deps install uninstall abi-check header-check api-doc api-doc-check clean
 all: $(STATIC) $(SHARED) $(CLI)
 
 $(BUILD)/obj/%.o: %.c
@@ -149,6 +149,14 @@ api-doc:
 		     /TRIM_API __attribute__/ || /^#define TRIM_API$$/ {next} {print}' $$h | cat -s; \
 		echo '```'; done; } > docs/api.md
 	@echo "api-doc: docs/api.md written"
+
+# docs/api.md must match the headers.
+api-doc-check:
+	@mkdir -p $(BUILD)
+	@cp docs/api.md $(BUILD)/api.md.committed 2>/dev/null || { echo "api-doc-check: docs/api.md is missing: run make api-doc"; exit 1; }
+	@$(MAKE) --no-print-directory api-doc >/dev/null
+	@if cmp -s docs/api.md $(BUILD)/api.md.committed; then echo "api-doc-check: docs/api.md matches the headers"; \
+	else cp $(BUILD)/api.md.committed docs/api.md; echo "api-doc-check: docs/api.md is stale: run make api-doc and commit it"; exit 1; fi
 
 DEB_PKGS := gcc make libyaml-dev libgsl-dev check pkg-config python3 python3-matplotlib
 deps:
