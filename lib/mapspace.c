@@ -707,26 +707,37 @@ static int fcb_cost(const trim__mapspace *s, const fcbound *fb, const int *ch, i
                     const trim__level_cost *costs, const trim__mapping *m, int goal, trim__eval *ev,
                     double *lb)
 {
+	/* only the rows of the architecture's levels are written (the others
+	 * stay 0 from the worker's calloc and are not read) */
 	trim__activity *x = &ev->act;
+	const int nl = m->nlevels;
 	int first = 1;
 	for (int t = 0; t < 3; t++) {
-		if (!s->w->t[t].present)
+		if (!s->w->t[t].present) {
+			for (int i = 0; i < NARR; i++) {
+				int64_t (*dst)[3] = act_arr(x, i);
+				for (int l = 0; l < nl; l++)
+					dst[l][t] = 0;
+			}
 			continue;
+		}
 		int have = 0;
 		for (int c = 0; c < fb->nch[t]; c++) {
 			if ((ch && c != ch[t]) || !fb->ok[t][c])
 				continue;
 			const trim__activity *y = &fb->lo[t][c];
-			if (first) {
-				*x = *y; /* macs, steps, instances, ... */
-				for (int i = 0; i < NARR; i++)
-					memset(act_arr(x, i), 0, sizeof x->fills);
+			if (first) { /* macs, steps, instances: the same for every tensor */
+				x->macs = y->macs;
+				x->zero_macs = y->zero_macs;
+				x->steps = y->steps;
+				x->active_pes = y->active_pes;
+				memcpy(x->instances, y->instances, (size_t)nl * sizeof *x->instances);
 				first = 0;
 			}
 			for (int i = 0; i < NARR; i++) {
 				int64_t (*dst)[3] = act_arr(x, i);
 				int64_t (*src)[3] = act_arr((trim__activity *)y, i);
-				for (int l = 0; l < m->nlevels; l++)
+				for (int l = 0; l < nl; l++)
 					if (!have || src[l][t] < dst[l][t])
 						dst[l][t] = src[l][t];
 			}
