@@ -54,6 +54,9 @@ struct trim_explorer {
 
 static const char *const goal_names[] = {"energy", "delay", "edp", "area", "weighted"};
 
+static int all_done(const trim_explorer *ex);
+static void rank_points(trim_explorer *ex);
+
 const char *trim_explore_goal_name(int goal)
 {
 	return goal >= 0 && goal <= TRIM_EXPLORE_WEIGHTED ? goal_names[goal] : NULL;
@@ -161,6 +164,8 @@ int trim_explorer_set_double(trim_explorer *ex, int option, double value)
 	default: return trim__error(TRIM_EINVAL, "trim_explorer_set_double: unknown option %d", option);
 	}
 	ex->ranked = 0;
+	if (all_done(ex))
+		rank_points(ex); /* a finished sweep is re-ranked at once */
 	return 0;
 }
 
