@@ -851,6 +851,8 @@ typedef struct {
 	fcbound fb;
 	toplist item;            /* the best k of the current factorisation */
 	toplist keep;            /* the best k of this thread, with mappings */
+	toplist node;            /* the best k below the current branch-and-bound node */
+	trim__mapping m2;        /* partial factorisations */
 	occache oc;              /* order classes */
 	trim__eval best_eval;    /* evaluation of keep's first */
 	int err;
@@ -859,12 +861,11 @@ typedef struct {
 /* Everything below one factorisation combination. `bound`: a cost that k
  * real mappings reach (a mapping costlier cannot be among the k best). The
  * work depends only on (ac, bound): deterministic for any thread count. */
-static void do_item(const trim__mapspace *s, const trim__level_cost *costs, int goal, uint64_t ac,
-                    double bound, int64_t zero_macs, worker *W)
+static void do_fc(const trim__mapspace *s, const trim__level_cost *costs, int goal, uint64_t fc,
+                  double bound, int64_t zero_macs, worker *W)
 {
 	const uint64_t nb = (uint64_t)1 << s->nbyp;
 	const int nomit = s->nobound;
-	uint64_t fc = combo_fc(s, ac);
 	trim__mapping *m = &W->m;
 	trim__mapping_init(m, s->a);
 	int fits = set_facts(s, fc, m);
@@ -955,6 +956,273 @@ static void do_item(const trim__mapspace *s, const trim__level_cost *costs, int 
 	}
 }
 
+/* ---- branch and bound over partial factorisations ------------------------- */
+
+/* Lower bound, valid for every completion of the factors, every bypass choice
+ * and every order, on the cost of the mappings whose factors at the first
+ * `depth` slots are those of m (the level of slot `depth` holds the rest of
+ * each bound, the later slots 1). docs/model.md, "Mapspace and search".
+ * Per tensor and keep choice (every level that may hold it): at each
+ * boundary below a fixed storage level, the words crossing it are read from
+ * (result: written into) the innermost holder above it, and the fixed
+ * holders are entered as often; the innermost holder feeds every MAC
+ * (divided by the fan-out of the multicast / reduction networks below it).
+ * Cycles: from the count-wise minimum over the choices; energy: the sum
+ * over tensors of the cheapest choice, plus MACs and leakage. */
+void trim__mapspace_node_lb(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
+                            int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb)
+{
+	const trim__intra *w = s->w;
+	const struct trim_arch *a = s->a;
+	const int nl = a->nlevels;
+	trim__activity *x = &ev->act;
+	memset(x, 0, sizeof *x);
+	int fixed[TRIM__MAX_LEVELS] = {0};
+	for (int i = 0; i < depth; i++)
+		fixed[s->slot[i]] = 1;
+	double etensor = 0;
+	for (int t = 0; t < 3; t++) {
+		if (!w->t[t].present)
+			continue;
+		/* R[l]: words of t that cross the boundary below fixed storage level l */
+		int64_t R[TRIM__MAX_LEVELS] = {0};
+		for (int l = 0; l < nl; l++) {
+			if (a->lv[l].type != TRIM__LVL_STORAGE || !fixed[l])
+				continue;
+			int64_t M = 1;
+			for (int k = l; k >= 0; k--) {
+				if (a->lv[k].type != TRIM__LVL_STORAGE)
+					continue;
+				int star = 0;
+				for (int d = 0; d < TRIM_NDIMS; d++)
+					star |= (s->dsingle[t] >> d & 1) && m->f[k][d] > 1;
+				if (!star)
+					continue;
+				for (int d = 0; d < TRIM_NDIMS; d++)
+					if (s->dsingle[t] >> d & 1)
+						M *= m->f[k][d];
+				for (int k2 = 0; k2 < k; k2++)
+					if (a->lv[k2].type == TRIM__LVL_STORAGE)
+						for (int d = 0; d < TRIM_NDIMS; d++)
+							M *= m->f[k2][d];
+				break;
+			}
+			R[l] = M * trim__mapping_tile_elems(m, w, l + 1, t);
+		}
+		/* keep choices: every storage level below the outermost that may hold t */
+		int kb[TRIM__MAX_LEVELS], nkb = 0;
+		for (int l = 1; l < nl; l++)
+			if (a->lv[l].type == TRIM__LVL_STORAGE && a->lv[l].keep[t])
+				kb[nkb++] = l;
+		int have = 0;
+		double emin = 0;
+		for (int c = 0; c < (1 << nkb); c++) {
+			int kept[TRIM__MAX_LEVELS] = {0};
+			kept[0] = 1;
+			for (int j = 0; j < nkb; j++)
+				kept[kb[j]] = c >> j & 1;
+			int64_t rd[TRIM__MAX_LEVELS] = {0}, in[TRIM__MAX_LEVELS] = {0};
+			int h = 0, prev = -1; /* innermost holder so far; storage level above */
+			for (int l = 0; l < nl; l++) {
+				if (a->lv[l].type != TRIM__LVL_STORAGE)
+					continue;
+				if (kept[l]) {
+					if (prev >= 0 && fixed[prev])
+						in[l] = R[prev]; /* entries into the holder l */
+					h = l;
+				}
+				if (fixed[l] && R[l] > rd[h])
+					rd[h] = R[l];
+				prev = l;
+			}
+			/* the innermost holder feeds every MAC */
+			int64_t fan = 1;
+			for (int l = h + 1; l < nl; l++)
+				if (a->lv[l].type == TRIM__LVL_SPATIAL && (t == 2 ? a->lv[l].reduction : a->lv[l].multicast))
+					fan *= (a->lv[l].fanout_x > 0 ? a->lv[l].fanout_x : 1) *
+					       (a->lv[l].fanout_y > 0 ? a->lv[l].fanout_y : 1);
+			int64_t feed = w->macs / fan;
+			/* the MAC feed crosses the spatial levels below h: every MAC's
+			 * partial sum enters the network (up_words), every operand
+			 * element reaches its MAC (down_dests; one word per multicast
+			 * on a bus) */
+			double enet = 0;
+			int nsp = 0;
+			int64_t allfan = 1;
+			for (int l = h + 1; l < nl; l++)
+				if (a->lv[l].type == TRIM__LVL_SPATIAL) {
+					nsp++;
+					allfan *= (a->lv[l].fanout_x > 0 ? a->lv[l].fanout_x : 1) *
+					          (a->lv[l].fanout_y > 0 ? a->lv[l].fanout_y : 1);
+				}
+			for (int l = h + 1; l < nl; l++) {
+				const trim__level *L = &a->lv[l];
+				if (L->type != TRIM__LVL_SPATIAL)
+					continue;
+				int64_t f = (L->fanout_x > 0 ? L->fanout_x : 1) * (L->fanout_y > 0 ? L->fanout_y : 1);
+				/* with several spatial levels on the way, one of them may
+				 * carry only what enters the network: MACs / all fan-outs */
+				double words = nsp > 1 ? (double)(w->macs / allfan)
+				               : t == 2 ? (double)w->macs
+				               : L->net == TRIM__NET_BUS && L->multicast ? (double)(w->macs / f) : (double)w->macs;
+				enet += words * costs[l].hop_pj * (costs[l].avg_hops > 0 ? costs[l].avg_hops : 1);
+			}
+			int64_t rdc[TRIM__MAX_LEVELS];
+			memcpy(rdc, rd, sizeof rd);
+			if (feed > rdc[h])
+				rdc[h] = feed;
+			double e = enet;
+			for (int l = 0; l < nl; l++) {
+				if (a->lv[l].type != TRIM__LVL_STORAGE)
+					continue;
+				e += t == 2 ? (double)rdc[l] * costs[l].update_pj + (double)in[l] * costs[l].read_pj
+				            : (double)rdc[l] * costs[l].read_pj + (double)in[l] * costs[l].write_pj;
+				/* cycles: the counts without the MAC feed (its level depends on the choice) */
+				int64_t *out_rd = t == 2 ? &x->updates[l][t] : &x->reads[l][t];
+				int64_t *out_in = t == 2 ? &x->drains[l][t] : &x->fills[l][t];
+				if (!have || rd[l] < *out_rd)
+					*out_rd = rd[l];
+				if (!have || in[l] < *out_in)
+					*out_in = in[l];
+			}
+			if (!have || e < emin)
+				emin = e;
+			have = 1;
+		}
+		etensor += emin;
+	}
+	x->macs = w->macs;
+	x->zero_macs = zero_macs;
+	x->active_pes = a->total_pes > 0 ? a->total_pes : 1;
+	for (int l = 0; l < nl; l++)
+		x->instances[l] = a->lv[l].instances > 0 ? a->lv[l].instances : 1;
+	trim__eval_act(w, a, costs, m, ev);
+	double energy = ev->mac_pj + etensor;
+	for (int l = 0; l < nl; l++)
+		energy += ev->static_pj[l];
+	double v = goal == TRIM__GOAL_ENERGY ? energy : goal == TRIM__GOAL_DELAY ? ev->cycles : energy * ev->cycles;
+	/* the sums above run in another order than the evaluator's: a margin far
+	 * above their rounding keeps a tight bound from passing a real cost */
+	*lb = v * (1 - 1e-9);
+}
+
+/* A child of a node: the factor of every dim at the next slot, the rows of
+ * each dim that have it (a range of the allowed rows, which are in
+ * lexicographic order of their factors), and its bound. */
+typedef struct {
+	double lb;
+	uint64_t ord; /* position in the enumeration (ties) */
+	int32_t lo[TRIM_NDIMS], hi[TRIM_NDIMS];
+} bbchild;
+
+static int bbchild_cmp(const void *p, const void *q)
+{
+	const bbchild *a = p, *b = q;
+	if (a->lb != b->lb)
+		return a->lb < b->lb ? -1 : 1;
+	return a->ord < b->ord ? -1 : a->ord > b->ord;
+}
+
+/* The children of the node whose rows are [lo, hi) per dim, fixed slots
+ * < depth: every combination of the values at slot `depth`. Returns the
+ * number (*out allocated), or -1 on no memory. */
+static int64_t bb_children(const trim__mapspace *s, int depth, const int32_t *lo, const int32_t *hi,
+                           bbchild **out)
+{
+	int32_t vlo[TRIM_NDIMS][64], vhi[TRIM_NDIMS][64];
+	int nv[TRIM_NDIMS];
+	int64_t n = 1;
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		nv[d] = 0;
+		for (int32_t p = lo[d]; p < hi[d];) {
+			int64_t v = s->fact[d][s->rows[d][p] * s->nslots + depth];
+			int32_t q = p;
+			while (q < hi[d] && s->fact[d][s->rows[d][q] * s->nslots + depth] == v)
+				q++;
+			if (nv[d] == 64)
+				return -2; /* too many divisors: not handled here */
+			vlo[d][nv[d]] = p;
+			vhi[d][nv[d]++] = q;
+			p = q;
+		}
+		n *= nv[d];
+	}
+	bbchild *c = malloc((size_t)(n > 0 ? n : 1) * sizeof *c);
+	if (!c)
+		return -1;
+	for (int64_t i = 0; i < n; i++) {
+		int64_t r = i;
+		for (int d = TRIM_NDIMS - 1; d >= 0; d--) {
+			int j = (int)(r % nv[d]);
+			r /= nv[d];
+			c[i].lo[d] = vlo[d][j];
+			c[i].hi[d] = vhi[d][j];
+		}
+		c[i].ord = (uint64_t)i;
+		c[i].lb = 0;
+	}
+	*out = c;
+	return n;
+}
+
+/* Factors of the slots < depth (and the rest at slot depth) from rows. */
+static void bb_set(const trim__mapspace *s, int depth, const int32_t *lo, trim__mapping *m)
+{
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		const int64_t *row = s->fact[d] + s->rows[d][lo[d]] * s->nslots;
+		int64_t rest = s->w->bound[d];
+		for (int i = 0; i < s->nslots; i++) {
+			int64_t f = i < depth ? row[i] : 1;
+			m->f[s->slot[i]][d] = f;
+			if (i < depth)
+				rest /= f;
+		}
+		if (depth < s->nslots)
+			m->f[s->slot[depth]][d] = rest;
+	}
+}
+
+/* Depth-first below a node (slots < depth fixed, rows [lo, hi)): children
+ * best first, a child cut when its bound exceeds the k-th best cost known
+ * to this node (the round's bound or the node's own mappings). */
+static void bb_node(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
+                    const int32_t *lo, const int32_t *hi, double rb, int64_t zero_macs, worker *W)
+{
+	if (W->err)
+		return;
+	if (depth >= s->nslots - 1) { /* the last slot takes the rest: one factorisation */
+		uint64_t fc = 0;
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			fc = fc * (uint64_t)s->nf[d] + (uint64_t)s->rows[d][lo[d]];
+		double cur = top_bound(&W->node) < rb ? top_bound(&W->node) : rb;
+		do_fc(s, costs, goal, fc, cur, zero_macs, W);
+		for (size_t j = 0; j < W->item.n; j++)
+			top_put(&W->node, W->item.cost[j], W->item.idx[j], NULL);
+		return;
+	}
+	bbchild *c = NULL;
+	int64_t n = bb_children(s, depth, lo, hi, &c);
+	if (n < 0) {
+		W->err = n == -1 ? TRIM_ENOMEM : TRIM_ERANGE;
+		return;
+	}
+	if (depth + 1 < s->nslots - 1) {
+		for (int64_t i = 0; i < n; i++) {
+			trim__mapping_init(&W->m2, s->a);
+			bb_set(s, depth + 1, c[i].lo, &W->m2);
+			trim__mapspace_node_lb(s, costs, goal, depth + 1, zero_macs, &W->m2, &W->lbev, &c[i].lb);
+		}
+		qsort(c, (size_t)n, sizeof *c, bbchild_cmp);
+	}
+	for (int64_t i = 0; i < n && !W->err; i++) {
+		double cur = top_bound(&W->node) < rb ? top_bound(&W->node) : rb;
+		if (c[i].lb > cur)
+			continue; /* counted from the distinct total */
+		bb_node(s, costs, goal, depth + 1, c[i].lo, c[i].hi, rb, zero_macs, W);
+	}
+	free(c);
+}
+
 /* A first bound before the search: the factorisations of a fixed sample
  * with the smallest lower bounds, each with every bypass choice that fits
  * and one stationary order per tensor. Real mappings: their k-th best cost
@@ -1043,12 +1311,73 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 	}
 	for (int i = 0; i < threads; i++) {
 		fcb_plan(s, &ws[i].fb);
-		if (top_init(&ws[i].item, k, 0) || top_init(&ws[i].keep, k, 1) || occ_init(&ws[i].oc, s))
+		if (top_init(&ws[i].item, k, 0) || top_init(&ws[i].keep, k, 1) || top_init(&ws[i].node, k, 0) ||
+		    occ_init(&ws[i].oc, s))
 			err = trim__error(TRIM_ENOMEM, "search: out of memory");
 	}
 	double bound = HUGE_VAL;
 	if (!err && !s->nobound)
 		bound = seed_bound(s, costs, goal, nfc, zero_macs, k, &ws[0]);
+	/* branch and bound over partial factorisations: the factors of slot 0
+	 * for every dim, then slot 1, ...; needs the distinct total (what is cut
+	 * is counted from it) */
+	uint64_t dtotal = 0;
+	bbchild *top = NULL;
+	int64_t ntop = 0;
+	if (!err && !s->nobound && s->nslots >= 3 && trim__mapspace_distinct(s, &dtotal) == 0) {
+		int32_t lo[TRIM_NDIMS], hi[TRIM_NDIMS];
+		for (int d = 0; d < TRIM_NDIMS; d++) {
+			lo[d] = 0;
+			hi[d] = (int32_t)s->nrows[d];
+		}
+		ntop = bb_children(s, 0, lo, hi, &top);
+		if (ntop == -1)
+			err = trim__error(TRIM_ENOMEM, "search: out of memory");
+		if (ntop < 0)
+			ntop = 0;
+	}
+	if (ntop > 0) {
+#pragma omp parallel for schedule(dynamic, 64) num_threads(threads)
+		for (int64_t i = 0; i < ntop; i++) {
+			worker *W = &ws[omp_get_thread_num()];
+			trim__mapping_init(&W->m2, s->a);
+			bb_set(s, 1, top[i].lo, &W->m2);
+			trim__mapspace_node_lb(s, costs, goal, 1, zero_macs, &W->m2, &W->lbev, &top[i].lb);
+		}
+		qsort(top, (size_t)ntop, sizeof *top, bbchild_cmp);
+		const int64_t round = 16;
+		for (int64_t r0 = 0; r0 < ntop && !err; r0 += round) {
+			int64_t r1 = r0 + round < ntop ? r0 + round : ntop;
+			double rb = bound;
+			if (top[r0].lb > rb)
+				break; /* sorted: every later node is cut too */
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+			for (int64_t i = r0; i < r1; i++) {
+				worker *W = &ws[omp_get_thread_num()];
+				if (W->err || top[i].lb > rb)
+					continue;
+				W->node.n = 0;
+				bb_node(s, costs, goal, 1, top[i].lo, top[i].hi, rb, zero_macs, W);
+			}
+			for (int i = 0; i < threads; i++) {
+				worker *W = &ws[i];
+				if (W->err && !err)
+					err = W->err;
+				for (size_t j = 0; j < W->keep.n; j++) {
+					if (better(W->keep.cost[j], W->keep.idx[j], glob.n ? glob.cost[0] : 0,
+					           glob.n ? glob.idx[0] : 0, glob.n) && j == 0)
+						glob_eval = W->best_eval;
+					top_put(&glob, W->keep.cost[j], W->keep.idx[j], &W->keep.map[j]);
+				}
+				W->keep.n = 0;
+			}
+			double gb = top_bound(&glob);
+			if (gb < bound)
+				bound = gb;
+		}
+		nfc = 0; /* the plain loop below has nothing left */
+	}
+	free(top);
 	/* rounds: every item of a round sees the bound reached at the end of
 	 * the previous rounds (and its own mappings), so the work done, and the
 	 * counts, do not depend on the number of threads */
@@ -1060,7 +1389,7 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 		for (uint64_t ac = r0; ac < r1; ac++) {
 			worker *W = &ws[omp_get_thread_num()];
 			if (!W->err)
-				do_item(s, costs, goal, ac, rb, zero_macs, W);
+				do_fc(s, costs, goal, combo_fc(s, ac), rb, zero_macs, W);
 		}
 		for (int i = 0; i < threads; i++) {
 			worker *W = &ws[i];
@@ -1089,9 +1418,14 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 		trim__eval_ws_free(&W->ws);
 		top_free(&W->item);
 		top_free(&W->keep);
+		top_free(&W->node);
 		occ_free(&W->oc);
 	}
 	free(ws);
+	if (dtotal && ntop > 0) { /* cut subtrees: the distinct mappings not generated */
+		out->bounded += dtotal - out->generated;
+		out->generated = dtotal;
+	}
 	if (!err && glob.n) {
 		out->found = 1;
 		out->best_cost = glob.cost[0];

@@ -107,6 +107,13 @@ typedef struct {
 /* Free what a search result owns (not the result itself). */
 void trim__search_result_free(trim__search_result *r);
 
+/* Lower bound on the goal's cost (0 energy, 1 delay, 2 EDP) of every mapping
+ * whose factors at the first `depth` slots are m's (m: those factors, the
+ * rest of each bound at slot `depth`, later slots 1; keeps and orders are
+ * not read), for every completion, bypass choice and order. ev: scratch. */
+void trim__mapspace_node_lb(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
+                            int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb);
+
 /* Exhaustive search of the distinct space with `threads` OpenMP threads;
  * the best is the smallest (cost, index): identical for any thread count. */
 int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goal, int threads,
