@@ -55,6 +55,9 @@ int main(void)
 	printf("AlexNet-CIFAR training on %s: %zu intra workloads\n\n", archf, trim_workloads_intra_count(w));
 	double run_seconds = 0, run_distinct = 0, run_evaluated = 0;
 	int nrun = 0, nskip = 0;
+	char wkey[64][48];
+	double wsec[64];
+	int nw = 0;
 	printf("%-4s %-8s %-3s %22s %10s %12s %14s %12s %14s\n", "#", "layer", "ph", "distinct mappings", "evals",
 	       "evals/s", "est. seconds", "search s", "evaluated");
 	for (size_t i = 0; i < trim_workloads_intra_count(w); i++) {
@@ -101,6 +104,10 @@ int main(void)
 				run_distinct += (double)distinct;
 				run_evaluated += (double)r.evaluated;
 				nrun++;
+				if (nw < 64) {
+					snprintf(wkey[nw], sizeof wkey[nw], "%s_%s", x->layer, trim_phase_name(x->phase));
+					wsec[nw++] = secs;
+				}
 			}
 			trim__search_result_free(&r);
 		} else {
@@ -129,6 +136,8 @@ int main(void)
 	printf("searched_workloads_distinct: %.0f\n", run_distinct);
 	printf("searched_workloads_evaluated: %.0f\n", run_evaluated);
 	printf("searched_workloads_seconds: %.3f\n", run_seconds);
+	for (int j = 0; j < nw; j++)
+		printf("search_seconds_%s: %.3f\n", wkey[j], wsec[j]);
 	printf("alexnet_cifar_training_seconds_estimate_exhaustive: %.3g\n", total_est);
 	printf("alexnet_cifar_training_seconds: %s\n", nskip ? "-1" : "see searched_workloads_seconds");
 	trim_energy_free(t);
