@@ -112,7 +112,7 @@ $(BENCHBIN): $(BENCH_OBJ) $(STATIC)
 
 # The suites run from the top of the tree (they read models/ and test/data/).
 # CK_FORK=yes isolates each test; the CLI tests need the built binary.
-check: all examples $(TESTBIN) abi-check header-check
+check: all examples $(TESTBIN) abi-check header-check api-doc-check
 	TRIM_CLI=$(CURDIR)/$(CLI) TRIM_SHARED=$(CURDIR)/$(SHARED) $(TESTBIN)
 	$(PYTEST_ENV) TRIM_LIBRARY=$(CURDIR)/$(SHARED) python3 test/python/test_binding.py
 
