@@ -36,6 +36,20 @@ void trim_cli_mapopts_init(trim_cli_mapopts *m);
 int trim_cli_mapopt(const char *cmd, const char *usage, const char *opt, const char *val,
                     trim_cli_mapopts *m);
 
+/* One workload of a network on an architecture: the inputs of trim map and
+ * trim eval. Outputs are owned by the caller and set even on failure. */
+typedef struct {
+	trim_network *net;
+	trim_workloads *w;
+	size_t index;
+	trim_arch *arch;
+	trim_energy *table; /* NULL: the architecture's technology */
+} trim_cli_workload;
+int trim_cli_load_workload(trim_cli_workload *o, const char *net_file, const char *arch_file,
+                           const char *table_file, int mode, int64_t batch, const char *layer,
+                           int phase);
+void trim_cli_workload_free(trim_cli_workload *o);
+
 /* A network evaluation set up from the shared options and run to the end
  * (progress on stderr when asked). Outputs are owned by the caller (their
  * _free functions) and are set even on failure; returns 0 or a TRIM_E code. */

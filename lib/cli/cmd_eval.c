@@ -65,35 +65,20 @@ int trim_cli_eval(int argc, char **argv)
 		phase = TRIM_PHASE_FW;
 	if (mode == TRIM_MODE_DEFAULT && phase != TRIM_PHASE_FW)
 		mode = TRIM_MODE_TRAINING;
-	trim_network *net = NULL;
-	trim_workloads *w = NULL;
-	trim_arch *a = NULL;
-	trim_energy *t = NULL;
+	trim_cli_workload in;
 	trim_mapping *m = NULL;
 	trim_eval *e = NULL;
 	char *text = NULL;
-	size_t idx = 0;
-	int rc = trim_network_load(&net, files[0]);
+	int rc = trim_cli_load_workload(&in, files[0], files[1], table, mode, batch, layer, phase);
 	if (!rc)
-		rc = trim_workloads_create(&w, net, mode, batch, 0);
+		rc = trim_mapping_load(&m, in.arch, mapfile);
 	if (!rc)
-		rc = trim_workloads_find(w, layer, phase, &idx);
-	if (!rc)
-		rc = trim_arch_load(&a, files[1]);
-	if (!rc && table)
-		rc = trim_energy_load(&t, table);
-	if (!rc)
-		rc = trim_mapping_load(&m, a, mapfile);
-	if (!rc)
-		rc = trim_eval_mapping(&e, w, idx, a, t, m);
+		rc = trim_eval_mapping(&e, in.w, in.index, in.arch, in.table, m);
 	if (!rc)
 		rc = trim_eval_report(e, format, &text);
 	trim_eval_free(e);
 	trim_mapping_free(m);
-	trim_energy_free(t);
-	trim_arch_free(a);
-	trim_workloads_free(w);
-	trim_network_free(net);
+	trim_cli_workload_free(&in);
 	if (rc)
 		return trim_cli_fail(rc);
 	return trim_cli_print(text);

@@ -100,25 +100,13 @@ int trim_cli_map(int argc, char **argv)
 		return trim_cli_usage("map", usage_map, "--layer is needed");
 	if (mode == TRIM_MODE_DEFAULT && phase != TRIM_PHASE_FW)
 		mode = TRIM_MODE_TRAINING;
-	trim_network *net = NULL;
-	trim_workloads *w = NULL;
-	trim_arch *a = NULL;
-	trim_energy *t = NULL;
+	trim_cli_workload in;
 	trim_search *s = NULL;
 	char *text = NULL;
-	size_t idx = 0;
 	int refused = 0;
-	int rc = trim_network_load(&net, files[0]);
+	int rc = trim_cli_load_workload(&in, files[0], files[1], table, mode, batch, layer, phase);
 	if (!rc)
-		rc = trim_workloads_create(&w, net, mode, batch, 0);
-	if (!rc)
-		rc = trim_workloads_find(w, layer, phase, &idx);
-	if (!rc)
-		rc = trim_arch_load(&a, files[1]);
-	if (!rc && table)
-		rc = trim_energy_load(&t, table);
-	if (!rc)
-		rc = trim_search_create(&s, w, idx, a, t);
+		rc = trim_search_create(&s, in.w, in.index, in.arch, in.table);
 	if (!rc && (rc = trim_search_set_int(s, TRIM_SEARCH_GOAL, goal)) == 0 &&
 	    (rc = trim_search_set_int(s, TRIM_SEARCH_THREADS, threads)) == 0 &&
 	    (rc = trim_search_set_int(s, TRIM_SEARCH_TOP_K, topk)) == 0 &&
@@ -135,7 +123,7 @@ int trim_cli_map(int argc, char **argv)
 		    sscanf(colon + 1, " %c %c %lld %c", &dch, &eq, &n, &extra) == 3 && eq == '=') {
 			memcpy(lvl, f, (size_t)(colon - f));
 			lvl[colon - f] = 0;
-			l = trim_arch_level_find(a, lvl);
+			l = trim_arch_level_find(in.arch, lvl);
 			for (int d = 0; d < TRIM_NDIMS; d++)
 				if (trim_dim_name(d)[0] == dch)
 					dim = d;
@@ -159,7 +147,7 @@ int trim_cli_map(int argc, char **argv)
 		    sscanf(colon + 1, " %c %c %lld %c", &dch, &eq, &n, &extra) == 3 && eq == '=') {
 			memcpy(lvl, f, (size_t)(colon - f));
 			lvl[colon - f] = 0;
-			l = trim_arch_level_find(a, lvl);
+			l = trim_arch_level_find(in.arch, lvl);
 			for (int d = 0; d < TRIM_NDIMS; d++)
 				if (trim_dim_name(d)[0] == dch)
 					dim = d;
@@ -187,10 +175,7 @@ int trim_cli_map(int argc, char **argv)
 	if (!rc && !refused)
 		rc = trim_search_report(s, format, &text);
 	trim_search_free(s);
-	trim_energy_free(t);
-	trim_arch_free(a);
-	trim_workloads_free(w);
-	trim_network_free(net);
+	trim_cli_workload_free(&in);
 	if (refused)
 		return TRIM_CLI_EXIT_USAGE;
 	if (rc)

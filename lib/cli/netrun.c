@@ -1,8 +1,37 @@
-/* The network evaluation shared by trim network and trim sparsity. */
+/* Input set-up shared by the mapping commands (map, eval, network, sparsity). */
 #include <stdio.h>
 
 #include "cli/cli.h"
 #include "trim/search.h"
+
+int trim_cli_load_workload(trim_cli_workload *o, const char *net_file, const char *arch_file,
+                           const char *table_file, int mode, int64_t batch, const char *layer,
+                           int phase)
+{
+	o->net = NULL;
+	o->w = NULL;
+	o->arch = NULL;
+	o->table = NULL;
+	o->index = 0;
+	int rc = trim_network_load(&o->net, net_file);
+	if (rc == 0)
+		rc = trim_workloads_create(&o->w, o->net, mode, batch, 0);
+	if (rc == 0)
+		rc = trim_workloads_find(o->w, layer, phase, &o->index);
+	if (rc == 0)
+		rc = trim_arch_load(&o->arch, arch_file);
+	if (rc == 0 && table_file)
+		rc = trim_energy_load(&o->table, table_file);
+	return rc;
+}
+
+void trim_cli_workload_free(trim_cli_workload *o)
+{
+	trim_energy_free(o->table);
+	trim_arch_free(o->arch);
+	trim_workloads_free(o->w);
+	trim_network_free(o->net);
+}
 
 int trim_cli_run_network(const char *cmd, const char *net_file, const char *arch_file,
                          const char *table_file, const char *trace, const trim_cli_mapopts *mo,
