@@ -240,7 +240,7 @@ static int parse_spatial(trim__yctx *c, const trim__ynode *m, trim__level *lv)
 	TRY(trim__yget_bool(c, m, "multicast", 0, &lv->multicast));
 	TRY(trim__yget_bool(c, m, "reduction", 0, &lv->reduction));
 	int64_t v = lv->word_bits;
-	TRY(trim__yget_int(c, m, "link_bits", 0, 1, 4096, &v));
+	TRY(trim__yget_int(c, m, "link_bits", 0, 1, 1 << 20, &v));
 	lv->link_bits = (int)v;
 	TRY(trim__yget_double(c, m, "hop_mm", 0, 1e-6, 1e3, &lv->hop_mm));
 	TRY(trim__yget_double(c, m, "hops", 0, 1e-6, 1e9, &lv->hops));
