@@ -32,13 +32,13 @@ endif
 
 DEPS_PKGS := yaml-0.1 gsl
 WARN := -Wall -Wextra -Werror -Wno-format-truncation  # messages are truncated on purpose
-CFLAGS_ALL := -std=c11 $(WARN) $(OPT) -fopenmp -fPIC -fvisibility=hidden \
+CFLAGS_ALL = -std=c11 $(WARN) $(OPT) -fopenmp -fPIC -fvisibility=hidden \
 	-D_POSIX_C_SOURCE=200809L -DTRIM_BUILDING \
 	-DTRIM_VERSION_MAJOR=$(VERSION_MAJOR) -DTRIM_VERSION_MINOR=$(VERSION_MINOR) \
 	-DTRIM_VERSION_PATCH=$(VERSION_PATCH) \
 	-Iinclude -Ilib -I$(BUILD)/gen $(shell $(PKG_CONFIG) --cflags $(DEPS_PKGS) 2>/dev/null) $(CFLAGS)
-LIBS := $(shell $(PKG_CONFIG) --libs $(DEPS_PKGS) 2>/dev/null || echo -lyaml -lgsl -lgslcblas -lm) -lm
-CHECK_LIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm)
+LIBS = $(shell $(PKG_CONFIG) --libs $(DEPS_PKGS) 2>/dev/null || echo -lyaml -lgsl -lgslcblas -lm) -lm
+CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck_pic -pthread -lrt -lm -lsubunit)
 
 LIB_SRC := $(sort $(wildcard lib/*.c lib/util/*.c))
 CLI_SRC := $(sort $(wildcard lib/cli/*.c))
