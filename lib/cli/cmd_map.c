@@ -136,37 +136,13 @@ int trim_cli_map(int argc, char **argv)
 		}
 		rc = trim_search_set_factor(s, l, dim, n);
 	}
-	for (int k = 0; k < nfactors && !rc && !refused; k++) {
-		/* LEVEL:D=N, LEVEL may contain spaces; D is one of N G M C E F R S */
-		const char *f = factors[k], *colon = strrchr(f, ':');
-		char lvl[128];
-		long long n = 0;
-		char dch = 0, eq = 0, extra = 0;
-		int l = -1, dim = -1;
-		if (colon && (size_t)(colon - f) < sizeof lvl &&
-		    sscanf(colon + 1, " %c %c %lld %c", &dch, &eq, &n, &extra) == 3 && eq == '=') {
-			memcpy(lvl, f, (size_t)(colon - f));
-			lvl[colon - f] = 0;
-			l = trim_arch_level_find(in.arch, lvl);
-			for (int d = 0; d < TRIM_NDIMS; d++)
-				if (trim_dim_name(d)[0] == dch)
-					dim = d;
-		}
-		if (l < 0 || dim < 0 || n < 1) {
-			fprintf(stderr, "trim map: --factor '%s': want LEVEL:D=N with a level of the "
-			        "architecture and D in N G M C E F R S\n", f);
-			refused = 1;
-			break;
-		}
-		rc = trim_search_set_factor(s, l, dim, n);
-	}
 	if (!rc) {
 		double size = trim_search_size(s), distinct = trim_search_distinct(s);
 		fprintf(stderr, "trim map: %s %s: mapspace of %.0f raw mappings, %.0f distinct\n", layer,
 		        trim_phase_name(phase), size, distinct);
 		if (distinct < 0 || distinct > (double)maxmap) {
-			fprintf(stderr, "trim map: more than --max-mappings %lld distinct mappings: refused (the "
-			        "search has no bound pruning yet)\n", (long long)maxmap);
+			fprintf(stderr, "trim map: more than --max-mappings %lld distinct mappings: refused (raise "
+			        "--max-mappings to search it anyway)\n", (long long)maxmap);
 			refused = 1;
 		}
 	}
