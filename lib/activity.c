@@ -392,7 +392,7 @@ static int compute(const trim__intra *w, const struct trim_arch *arch, const tri
 		else if (m->type[l] == TRIM__LVL_STORAGE)
 			out->steps *= lvl_prod(m, l);
 	}
-	if (!lb) {
+	if (!lb && tmask == 7u) {
 		rc = trim__activity_zero_macs(w, &out->zero_macs);
 		if (rc)
 			return rc;
@@ -657,6 +657,12 @@ int trim__activity_compute(const trim__intra *w, const struct trim_arch *arch,
                            const trim__mapping *m, trim__act_ws *ws, trim__activity *out)
 {
 	return compute(w, arch, m, ws, out, 0, 7u);
+}
+
+int trim__activity_tensors(const trim__intra *w, const struct trim_arch *arch, const trim__mapping *m,
+                           unsigned tmask, trim__act_ws *ws, trim__activity *out)
+{
+	return compute(w, arch, m, ws, out, 0, tmask);
 }
 
 int trim__activity_lower(const trim__intra *w, const struct trim_arch *arch,

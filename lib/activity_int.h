@@ -76,6 +76,13 @@ int trim__activity_lower(const trim__intra *w, const struct trim_arch *a,
                          const trim__mapping *m, unsigned tmask, trim__act_ws *ws,
                          trim__activity *out);
 
+/* Exact counts of the tensors in tmask only (the others' rows 0, as is
+ * zero_macs unless tmask is every tensor): each tensor's counts do not
+ * depend on the others', so rows of separate calls combine into
+ * trim__activity_compute's result. */
+int trim__activity_tensors(const trim__intra *w, const struct trim_arch *a, const trim__mapping *m,
+                           unsigned tmask, trim__act_ws *ws, trim__activity *out);
+
 /* Exact count of MACs with a predictable-zero operand. */
 int trim__activity_zero_macs(const trim__intra *w, int64_t *out);
 

@@ -85,6 +85,13 @@ int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct tr
 	}
 	if (s->nslots == 0 || a->lv[0].type != TRIM__LVL_STORAGE)
 		return trim__error(TRIM_EINVAL, "mapspace: the architecture has no outer storage level");
+	{
+		int n = 0;
+		for (int pass = 0; pass < 2; pass++)
+			for (int i = 0; i < s->nslots; i++)
+				if ((a->lv[s->slot[i]].type == TRIM__LVL_SPATIAL) == !pass)
+					s->tord[n++] = i;
+	}
 	int64_t row[TRIM__MAX_LEVELS];
 	s->nfact = 1;
 	for (int d = 0; d < TRIM_NDIMS; d++) {
@@ -401,12 +408,19 @@ static void perm_of(const int *dl, int k, uint64_t code, int *o)
  * the smallest code of each, ascending, and the signatures for look-up. */
 typedef struct {
 	int n, k;
+	unsigned hb;    /* tensors with a holder below the level */
 	int dl[TRIM_NDIMS];
 	uint32_t *rep;
 	uint8_t *sig;   /* n * SIGLEN */
 	uint8_t *len;
 	int32_t *slot;  /* hash: class index or -1 */
 	uint32_t nslot;
+	/* per tensor: the class of each class's signature restricted to that
+	 * tensor (its counts depend on nothing else of this level's order) */
+	uint16_t *pid[3];
+	int npid[3];
+	uint8_t *psig[3];   /* npid * SIGLEN: the single-tensor signatures */
+	uint8_t *plen[3];
 } octab;
 
 static uint32_t sig_hash(const uint8_t *sig, int n)
@@ -439,6 +453,11 @@ static void oct_free(octab *tb)
 	free(tb->sig);
 	free(tb->len);
 	free(tb->slot);
+	for (int t = 0; t < 3; t++) {
+		free(tb->pid[t]);
+		free(tb->psig[t]);
+		free(tb->plen[t]);
+	}
 	free(tb);
 }
 
@@ -447,6 +466,7 @@ static octab *oct_build(const trim__mapspace *s, unsigned mask, unsigned hb)
 	octab *tb = calloc(1, sizeof *tb);
 	if (!tb)
 		return NULL;
+	tb->hb = hb;
 	for (int d = 0; d < TRIM_NDIMS; d++)
 		if (mask >> d & 1)
 			tb->dl[tb->k++] = d;
@@ -477,6 +497,50 @@ static octab *oct_build(const trim__mapspace *s, unsigned mask, unsigned hb)
 		tb->len[tb->n] = (uint8_t)n;
 		tb->n++;
 	}
+	/* per-tensor projections: the distinct single-tensor signatures in
+	 * order of first appearance */
+	uint8_t *usig = malloc((size_t)tb->n * SIGLEN);
+	uint8_t *ulen = malloc((size_t)tb->n);
+	for (int t = 0; t < 3; t++) {
+		tb->pid[t] = calloc((size_t)tb->n, sizeof *tb->pid[t]);
+		if (!tb->pid[t] || !usig || !ulen) {
+			free(usig);
+			free(ulen);
+			oct_free(tb);
+			return NULL;
+		}
+		tb->npid[t] = 1;
+		if (!(hb >> t & 1))
+			continue;
+		int nu = 0;
+		for (int c = 0; c < tb->n; c++) {
+			int o[TRIM_NDIMS];
+			uint8_t sig[SIGLEN];
+			perm_of(tb->dl, tb->k, tb->rep[c], o);
+			int n = level_sig(s, o, tb->k, 1u << t, sig);
+			int u = 0;
+			while (u < nu && !(ulen[u] == n && !memcmp(usig + (size_t)u * SIGLEN, sig, (size_t)n)))
+				u++;
+			if (u == nu) {
+				memcpy(usig + (size_t)nu * SIGLEN, sig, (size_t)n);
+				ulen[nu++] = (uint8_t)n;
+			}
+			tb->pid[t][c] = (uint16_t)u;
+		}
+		tb->npid[t] = nu;
+		tb->psig[t] = malloc((size_t)nu * SIGLEN);
+		tb->plen[t] = malloc((size_t)nu);
+		if (!tb->psig[t] || !tb->plen[t]) {
+			free(usig);
+			free(ulen);
+			oct_free(tb);
+			return NULL;
+		}
+		memcpy(tb->psig[t], usig, (size_t)nu * SIGLEN);
+		memcpy(tb->plen[t], ulen, (size_t)nu);
+	}
+	free(usig);
+	free(ulen);
 	return tb;
 }
 
@@ -656,7 +720,17 @@ typedef struct {
 	int nbit[3];
 	trim__activity lo[3][1 << TRIM__MAX_LEVELS];
 	int ok[3][1 << TRIM__MAX_LEVELS];
+	/* fcb_fast_prepare (when every tensor has at most FCB_FAST choices):
+	 * per tensor and choice its dynamic energy and the words it moves per
+	 * level (storage: read side, write side; spatial: words on the links);
+	 * per factorisation the compute cycles, MAC energy, leakage per cycle
+	 * and active instances */
+	int fast;
+	double E[3][64];
+	double RD[3][64][TRIM__MAX_LEVELS], WR[3][64][TRIM__MAX_LEVELS];
+	double comp_cyc, mac_pj, leak, inst[TRIM__MAX_LEVELS];
 } fcbound;
+enum { FCB_FAST = 64 };
 
 static void fcb_plan(const trim__mapspace *s, fcbound *fb)
 {
@@ -697,6 +771,109 @@ static int fcb_compute(const trim__mapspace *s, fcbound *fb, trim__mapping *m, t
 				return rc;
 			fb->ok[t][c] = 1;
 		}
+	return 0;
+}
+
+/* The per-choice figures of fb->fast from fb->lo (after fcb_compute): the
+ * evaluator's formulas (trim__eval_act) split by tensor. ev: scratch. */
+static void fcb_fast_prepare(const trim__mapspace *s, fcbound *fb, int64_t zero_macs,
+                             const trim__level_cost *costs, const trim__mapping *m, trim__eval *ev)
+{
+	const struct trim_arch *a = s->a;
+	const int nl = a->nlevels;
+	fb->fast = 1;
+	for (int t = 0; t < 3; t++)
+		fb->fast &= fb->nch[t] <= FCB_FAST;
+	if (!fb->fast)
+		return;
+	int first = 1;
+	for (int t = 0; t < 3; t++)
+		for (int c = 0; c < fb->nch[t]; c++) {
+			if (!fb->ok[t][c])
+				continue;
+			const trim__activity *y = &fb->lo[t][c];
+			ev->act = *y;
+			ev->act.zero_macs = zero_macs;
+			trim__eval_act(s->w, a, costs, m, ev);
+			double e = 0;
+			for (int l = 0; l < nl; l++) {
+				const trim__level *L = &a->lv[l];
+				fb->RD[t][c][l] = fb->WR[t][c][l] = 0;
+				if (L->type == TRIM__LVL_STORAGE) {
+					e += ev->dyn_pj[l][t];
+					fb->RD[t][c][l] = (double)(y->reads[l][t] + y->drains[l][t]);
+					fb->WR[t][c][l] = (double)(y->fills[l][t] + y->updates[l][t]);
+				} else if (L->type == TRIM__LVL_SPATIAL) {
+					e += ev->dyn_pj[l][t];
+					fb->RD[t][c][l] = (double)(y->down_words[l][t] + y->up_out[l][t]);
+				}
+			}
+			fb->E[t][c] = e;
+			if (first) {
+				first = 0;
+				fb->mac_pj = ev->mac_pj;
+				fb->comp_cyc = ev->level_cycles[nl - 1];
+				fb->leak = 0;
+				for (int l = 0; l < nl; l++) {
+					fb->leak += costs[l].leak_pj_per_cycle * (double)(a->lv[l].instances > 0 ? a->lv[l].instances : 1);
+					fb->inst[l] = (double)y->instances[l];
+				}
+			}
+		}
+}
+
+/* fcb_cost from the per-choice figures (fb->fast): the same bound up to the
+ * order of the sums (hence the margin). */
+static int fcb_fast(const trim__mapspace *s, const fcbound *fb, const int *ch, int goal, double *lb)
+{
+	const struct trim_arch *a = s->a;
+	const int nl = a->nlevels;
+	double rd[TRIM__MAX_LEVELS] = {0}, wr[TRIM__MAX_LEVELS] = {0}, e = 0;
+	for (int t = 0; t < 3; t++) {
+		if (!s->w->t[t].present)
+			continue;
+		int have = 0;
+		double emin = 0, r[TRIM__MAX_LEVELS], q[TRIM__MAX_LEVELS];
+		for (int c = 0; c < fb->nch[t]; c++) {
+			if ((ch && c != ch[t]) || !fb->ok[t][c])
+				continue;
+			for (int l = 0; l < nl; l++) {
+				if (!have || fb->RD[t][c][l] < r[l])
+					r[l] = fb->RD[t][c][l];
+				if (!have || fb->WR[t][c][l] < q[l])
+					q[l] = fb->WR[t][c][l];
+			}
+			if (!have || fb->E[t][c] < emin)
+				emin = fb->E[t][c];
+			have = 1;
+		}
+		if (!have)
+			return 1;
+		for (int l = 0; l < nl; l++) {
+			rd[l] += r[l];
+			wr[l] += q[l];
+		}
+		e += emin;
+	}
+	double cyc = fb->comp_cyc;
+	for (int l = 0; l < nl; l++) {
+		const trim__level *L = &a->lv[l];
+		double lc = 0;
+		if (L->type == TRIM__LVL_STORAGE) {
+			double rc_ = L->read_bw > 0 ? rd[l] / (L->read_bw * fb->inst[l]) : 0;
+			double wc = L->write_bw > 0 ? wr[l] / (L->write_bw * fb->inst[l]) : 0;
+			lc = rc_ > wc ? rc_ : wc;
+		} else if (L->type == TRIM__LVL_SPATIAL) {
+			int64_t bits = a->word_bits > 0 ? a->word_bits : 16;
+			double bw = L->link_bits > 0 ? (double)L->link_bits / (double)bits : 0;
+			lc = bw > 0 && fb->inst[l] > 0 ? rd[l] / (bw * fb->inst[l]) : 0;
+		}
+		if (lc > cyc)
+			cyc = lc;
+	}
+	double energy = e + fb->mac_pj + fb->leak * cyc;
+	double v = goal == TRIM__GOAL_ENERGY ? energy : goal == TRIM__GOAL_DELAY ? cyc : energy * cyc;
+	*lb = v * (1 - 1e-9);
 	return 0;
 }
 
@@ -842,6 +1019,23 @@ static uint64_t combo_fc(const trim__mapspace *s, uint64_t ac)
 	return fc;
 }
 
+/* Per factorisation: each tensor's exact counts by (tensor, its keep
+ * choice, its own signature at every level), which is all they depend on;
+ * open addressing, entries of the current generation only. */
+enum { TC_KEY = 8 + TRIM__MAX_LEVELS * 24 };
+typedef struct {
+	uint32_t gen;
+	uint16_t len;
+	uint8_t state;           /* 1 counted, 2 outside the model */
+	uint8_t key[TC_KEY];
+} tcent;
+typedef struct {
+	uint32_t cap, n, gen;    /* cap: a power of 2 */
+	int nl;
+	tcent *ent;
+	int64_t *val;            /* cap * NARR * nl */
+} tcache;
+
 /* Per-thread state of the search. */
 typedef struct {
 	trim__search_result cnt; /* counts only */
@@ -855,8 +1049,174 @@ typedef struct {
 	trim__mapping m2;        /* partial factorisations */
 	occache oc;              /* order classes */
 	trim__eval best_eval;    /* evaluation of keep's first */
+	/* per tensor: its exact counts by its own order classes (the
+	 * projected class ids of every level), for the current factorisation
+	 * and bypass choice; entry = state (0 unknown, 1 counted, 2 outside
+	 * the model) then NARR rows of nlevels counts */
+	tcache tc;
+	trim__activity tcx;      /* scratch of one tensor's counts */
+	int64_t cmacs, csteps, cactive, cinst[TRIM__MAX_LEVELS]; /* their common fields */
 	int err;
 } worker;
+
+/* A new factorisation: forget every entry. */
+static int tc_reset(const trim__mapspace *s, tcache *c)
+{
+	if (!c->ent) {
+		c->cap = 1024;
+		c->nl = s->a->nlevels;
+		c->ent = calloc(c->cap, sizeof *c->ent);
+		c->val = malloc((size_t)c->cap * NARR * (size_t)c->nl * sizeof *c->val);
+		if (!c->ent || !c->val)
+			return TRIM_ENOMEM;
+	}
+	c->n = 0;
+	if (++c->gen == 0) { /* wrapped: clear for real */
+		for (uint32_t i = 0; i < c->cap; i++)
+			c->ent[i].gen = 0;
+		c->gen = 1;
+	}
+	return 0;
+}
+
+static uint32_t tc_hash(const uint8_t *k, int n)
+{
+	uint32_t h = 2166136261u;
+	for (int i = 0; i < n; i++)
+		h = (h ^ k[i]) * 16777619u;
+	return h;
+}
+
+/* The slot of key (found, or the empty one where it goes). */
+static uint32_t tc_find(const tcache *c, const uint8_t *k, int n)
+{
+	uint32_t i = tc_hash(k, n) & (c->cap - 1);
+	for (;; i = (i + 1) & (c->cap - 1)) {
+		const tcent *e = &c->ent[i];
+		if (e->gen != c->gen || (e->len == n && !memcmp(e->key, k, (size_t)n)))
+			return i;
+	}
+}
+
+static int tc_grow(tcache *c)
+{
+	tcache d = *c;
+	d.cap = c->cap * 2;
+	d.ent = calloc(d.cap, sizeof *d.ent);
+	d.val = malloc((size_t)d.cap * NARR * (size_t)d.nl * sizeof *d.val);
+	if (!d.ent || !d.val) {
+		free(d.ent);
+		free(d.val);
+		return TRIM_ENOMEM;
+	}
+	const size_t stride = (size_t)NARR * (size_t)d.nl;
+	for (uint32_t i = 0; i < c->cap; i++) {
+		const tcent *e = &c->ent[i];
+		if (e->gen != c->gen)
+			continue;
+		uint32_t j = tc_find(&d, e->key, e->len);
+		d.ent[j] = *e;
+		memcpy(d.val + j * stride, c->val + i * stride, stride * sizeof *d.val);
+	}
+	free(c->ent);
+	free(c->val);
+	*c = d;
+	return 0;
+}
+
+/* Evaluate order class oc of plan p under bypass mask b (orders already
+ * applied to m) into W->ev: each tensor's counts come from the cache,
+ * computed on a miss (the same numbers as trim__eval_run, whose counts
+ * are per tensor). TRIM_EINVAL: outside the model. */
+static int eval_cached(const trim__mapspace *s, const ordplan *p, uint64_t oc, uint64_t b,
+                       const trim__level_cost *costs, int64_t zero_macs, const trim__mapping *m, worker *W)
+{
+	const int nl = s->a->nlevels;
+	const size_t stride = (size_t)NARR * (size_t)nl;
+	tcache *c = &W->tc;
+	trim__activity *x = &W->ev.act;
+	uint64_t code[TRIM__MAX_LEVELS];
+	for (int k = s->nord - 1; k >= 0; k--) {
+		code[k] = oc % p->radix[k];
+		oc /= p->radix[k];
+	}
+	memset(x, 0, sizeof *x);
+	int common = 0;
+	for (int t = 0; t < 3; t++) {
+		if (!s->w->t[t].present)
+			continue;
+		uint8_t key[TC_KEY];
+		int n = 0;
+		key[n++] = (uint8_t)t;
+		int ch = fcb_choice(s, &W->fb, t, b);
+		key[n++] = (uint8_t)(ch & 0xff);
+		key[n++] = (uint8_t)(ch >> 8);
+		for (int k = 0; k < s->nord; k++) {
+			const octab *tb = p->tab[k];
+			int u = tb->pid[t][code[k]], len = (tb->hb >> t & 1) ? tb->plen[t][u] : 0;
+			if (n + 1 + len > TC_KEY)
+				return trim__error(TRIM_ERANGE, "search: signature too long");
+			key[n++] = (uint8_t)len;
+			if (len) {
+				memcpy(key + n, tb->psig[t] + (size_t)u * SIGLEN, (size_t)len);
+				n += len;
+			}
+		}
+		uint32_t i = tc_find(c, key, n);
+		tcent *e = &c->ent[i];
+		if (e->gen != c->gen) {
+			if (2 * (c->n + 1) > c->cap) {
+				if (tc_grow(c))
+					return trim__error(TRIM_ENOMEM, "search: out of memory");
+				i = tc_find(c, key, n);
+				e = &c->ent[i];
+			}
+			int rc = trim__activity_tensors(s->w, s->a, m, 1u << t, &W->ws.act, &W->tcx);
+			if (rc && rc != TRIM_EINVAL)
+				return rc;
+			e->gen = c->gen;
+			e->len = (uint16_t)n;
+			memcpy(e->key, key, (size_t)n);
+			e->state = rc ? 2 : 1;
+			c->n++;
+			int64_t *v = c->val + i * stride;
+			for (int j = 0; !rc && j < NARR; j++) {
+				int64_t (*src)[3] = act_arr(&W->tcx, j);
+				for (int l = 0; l < nl; l++)
+					v[j * nl + l] = src[l][t];
+			}
+			if (!rc && !common) { /* the same for every tensor and order */
+				x->macs = W->tcx.macs;
+				x->steps = W->tcx.steps;
+				x->active_pes = W->tcx.active_pes;
+				memcpy(x->instances, W->tcx.instances, sizeof x->instances);
+				common = 1;
+			}
+		}
+		if (e->state == 2)
+			return trim__error(TRIM_EINVAL, "mapping outside the analytic model");
+		const int64_t *v = c->val + i * stride;
+		for (int j = 0; j < NARR; j++) {
+			int64_t (*dst)[3] = act_arr(x, j);
+			for (int l = 0; l < nl; l++)
+				dst[l][t] = v[j * nl + l];
+		}
+	}
+	if (!common) { /* every tensor came from the cache: the common fields */
+		x->macs = W->cmacs;
+		x->steps = W->csteps;
+		x->active_pes = W->cactive;
+		memcpy(x->instances, W->cinst, sizeof x->instances);
+	} else {
+		W->cmacs = x->macs;
+		W->csteps = x->steps;
+		W->cactive = x->active_pes;
+		memcpy(W->cinst, x->instances, sizeof x->instances);
+	}
+	x->zero_macs = zero_macs;
+	trim__eval_act(s->w, s->a, costs, m, &W->ev);
+	return 0;
+}
 
 /* Everything below one factorisation combination. `bound`: a cost that k
  * real mappings reach (a mapping costlier cannot be among the k best). The
@@ -870,12 +1230,20 @@ static void do_fc(const trim__mapspace *s, const trim__level_cost *costs, int go
 	trim__mapping_init(m, s->a);
 	int fits = set_facts(s, fc, m);
 	W->item.n = 0;
+	if (tc_reset(s, &W->tc)) {
+		W->err = TRIM_ENOMEM;
+		return;
+	}
 	int lbok = 0;
 	if (fits && !nomit) {
 		int rc = fcb_compute(s, &W->fb, m, &W->ws.act);
 		lbok = rc == 0;
 		double lb;
-		if (lbok && fcb_cost(s, &W->fb, NULL, zero_macs, costs, m, goal, &W->lbev, &lb) == 0 && lb > bound) {
+		if (lbok)
+			fcb_fast_prepare(s, &W->fb, zero_macs, costs, m, &W->lbev);
+		if (lbok && (W->fb.fast ? fcb_fast(s, &W->fb, NULL, goal, &lb)
+		                        : fcb_cost(s, &W->fb, NULL, zero_macs, costs, m, goal, &W->lbev, &lb)) == 0 &&
+		    lb > bound) {
 			/* no bypass choice and no order can reach the bound */
 			for (uint64_t b = 0; b < nb; b++) {
 				ordplan p;
@@ -915,7 +1283,10 @@ static void do_fc(const trim__mapspace *s, const trim__level_cost *costs, int go
 					scope &= W->fb.ok[t][ch[t]];
 				}
 			double lb, cur = top_bound(&W->item) < bound ? top_bound(&W->item) : bound;
-			if (scope && fcb_cost(s, &W->fb, ch, zero_macs, costs, m, goal, &W->lbev, &lb) == 0 && lb > cur) {
+			if (scope &&
+			    (W->fb.fast ? fcb_fast(s, &W->fb, ch, goal, &lb)
+			                : fcb_cost(s, &W->fb, ch, zero_macs, costs, m, goal, &W->lbev, &lb)) == 0 &&
+			    lb > cur) {
 				W->cnt.bounded += p.total;
 				continue;
 			}
@@ -928,13 +1299,14 @@ static void do_fc(const trim__mapspace *s, const trim__level_cost *costs, int go
 			continue;
 		}
 		const uint64_t base = (fc << s->nbyp) | b; /* index without the orders */
+
 		for (uint64_t oc = 0; oc < p.total; oc++) {
 			uint64_t r = oc;
 			for (int k = s->nord - 1; k >= 0; k--) {
 				apply_order(s, &p, k, r % p.radix[k], m);
 				r /= p.radix[k];
 			}
-			int rc = trim__eval_run(s->w, s->a, costs, m, &W->ws, &W->ev);
+			int rc = eval_cached(s, &p, oc, b, costs, zero_macs, m, W);
 			if (rc == TRIM_EINVAL) {
 				W->cnt.unsupported++; /* outside the analytic model's scope */
 				continue;
@@ -958,17 +1330,72 @@ static void do_fc(const trim__mapspace *s, const trim__level_cost *costs, int go
 
 /* ---- branch and bound over partial factorisations ------------------------- */
 
+/* A lower bound on the elements of tensor t touched by a share of the
+ * workload with ext[d] values of each dim d: a one-term axis has ext
+ * values; a two-term axis c0*d0 + c1*d1 has exactly trim__axis_distinct
+ * when both dims run over a contiguous range (exact[d]), and otherwise at
+ * least ext0 + ext1 - 1 (|A + B| >= |A| + |B| - 1 for sets of integers). */
+static int64_t share_lb(const trim__intra *w, int t, const int64_t *ext, const int *exact)
+{
+	const trim__tensor *T = &w->t[t];
+	if (!T->present)
+		return 0;
+	int64_t n = 1;
+	for (int a = 0; a < T->ndims; a++) {
+		const trim__iexpr *e = &T->idx[a];
+		int64_t v[2];
+		int k = 0, ex = 1;
+		for (int j = 0; j < e->nterms; j++)
+			if (e->coef[j] != 0) {
+				v[k++] = ext[e->dim[j]];
+				ex &= exact[e->dim[j]];
+			}
+		if (k == 1)
+			n *= v[0];
+		else if (k == 2)
+			n *= ex ? trim__axis_distinct(e->coef[0], ext[e->dim[0]], e->coef[1], ext[e->dim[1]])
+			        : v[0] + v[1] - 1;
+	}
+	return n;
+}
+
+static int lvl_any(const trim__mapping *m, int l)
+{
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if (m->f[l][d] > 1)
+			return 1;
+	return 0;
+}
+
+static int64_t fanout_of(const trim__level *L)
+{
+	return (L->fanout_x > 0 ? L->fanout_x : 1) * (L->fanout_y > 0 ? L->fanout_y : 1);
+}
+
 /* Lower bound, valid for every completion of the factors, every bypass choice
- * and every order, on the cost of the mappings whose factors at the first
- * `depth` slots are those of m (the level of slot `depth` holds the rest of
- * each bound, the later slots 1). docs/model.md, "Mapspace and search".
- * Per tensor and keep choice (every level that may hold it): at each
- * boundary below a fixed storage level, the words crossing it are read from
- * (result: written into) the innermost holder above it, and the fixed
- * holders are entered as often; the innermost holder feeds every MAC
- * (divided by the fan-out of the multicast / reduction networks below it).
- * Cycles: from the count-wise minimum over the choices; energy: the sum
- * over tensors of the cheapest choice, plus MACs and leakage. */
+ * and every order, on the cost of the mappings below a node of the tree
+ * (docs/model.md, "Mapspace and search"). The node fixes the factors of the
+ * first `depth` slots of s->tord (the spatial levels first); m holds them.
+ * Per tensor and keep choice (every level that may hold it):
+ * - compulsory traffic: the outermost level reads (result: receives) every
+ *   element the workload touches at least once;
+ * - at each boundary below a storage level l whose levels above are all
+ *   fixed, the words crossing it are read from (result: written into) the
+ *   innermost holder above it, and the holder below is entered as often;
+ * - once the spatial levels are fixed: every instance of a holder below a
+ *   spatial level receives (result: drains) every element its share of the
+ *   workload touches at least once, and its parent reads at least the
+ *   distinct elements of one parent instance's share (multicast) or every
+ *   delivery; the innermost holder feeds every MAC: MACs words when no
+ *   spatial level with bounds > 1 is between, else per step the distinct
+ *   elements of the spatial tile (multicast / reduction) or one word per
+ *   PE; every partial sum enters the network;
+ * - before that: the innermost holder feeds MACs / F words, F the fan-out
+ *   of the multicasting (result: reducing) spatial levels below it.
+ * Cycles: the evaluator on the count-wise minimum over the choices (no MAC
+ * feed), with the active PEs and instances once the spatial levels are
+ * fixed; energy: the sum over tensors of the cheapest choice, plus MACs and
+ * leakage. */
 void trim__mapspace_node_lb(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
                             int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb)
 {
@@ -977,17 +1404,63 @@ void trim__mapspace_node_lb(const trim__mapspace *s, const trim__level_cost *cos
 	const int nl = a->nlevels;
 	trim__activity *x = &ev->act;
 	memset(x, 0, sizeof *x);
-	int fixed[TRIM__MAX_LEVELS] = {0};
+	int fixed[TRIM__MAX_LEVELS] = {0}, known[TRIM__MAX_LEVELS] = {0};
 	for (int i = 0; i < depth; i++)
-		fixed[s->slot[i]] = 1;
+		fixed[s->slot[s->tord[i]]] = 1;
+	/* storage level l is "known" when every level above it is fixed and so
+	 * is l itself: the extents below it are then known */
+	int allsp = 1;
+	for (int l = 0, pre = 1; l < nl; l++) {
+		if (a->lv[l].type == TRIM__LVL_COMPUTE)
+			continue;
+		pre &= fixed[l];
+		known[l] = pre && a->lv[l].type == TRIM__LVL_STORAGE;
+		if (a->lv[l].type == TRIM__LVL_SPATIAL)
+			allsp &= fixed[l];
+	}
+	/* spatial levels: misfit cuts the node; instances and active PEs */
+	int64_t inst[TRIM__MAX_LEVELS + 1], active = 1;
+	for (int l = 0; l < nl; l++) {
+		inst[l] = active;
+		if (a->lv[l].type == TRIM__LVL_SPATIAL && fixed[l]) {
+			int64_t fx[TRIM_NDIMS], fy[TRIM_NDIMS];
+			if (!split_dfs(&a->lv[l], m->f[l], 0, 1, 1, fx, fy)) {
+				*lb = HUGE_VAL;
+				return;
+			}
+			for (int d = 0; d < TRIM_NDIMS; d++)
+				active *= m->f[l][d];
+		}
+	}
+	inst[nl] = active;
+	/* per-instance extents below each level (the bound over the spatial
+	 * factors above it), when the spatial levels are fixed; a dim split by
+	 * a spatial level above no longer runs over a contiguous range */
+	int64_t pext[TRIM__MAX_LEVELS][TRIM_NDIMS];
+	int contig[TRIM__MAX_LEVELS][TRIM_NDIMS];
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		int64_t e = w->bound[d];
+		int c = 1;
+		for (int l = 0; l < nl; l++) {
+			pext[l][d] = e;
+			contig[l][d] = c;
+			if (a->lv[l].type == TRIM__LVL_SPATIAL && allsp && m->f[l][d] > 1) {
+				e /= m->f[l][d];
+				c = 0;
+			}
+		}
+	}
+	const int ones[TRIM_NDIMS] = {1, 1, 1, 1, 1, 1, 1, 1};
+	const int64_t steps = allsp ? w->macs / active : 0;
 	double etensor = 0;
 	for (int t = 0; t < 3; t++) {
 		if (!w->t[t].present)
 			continue;
-		/* R[l]: words of t that cross the boundary below fixed storage level l */
+		const int res = t == 2;
+		/* R[l]: words of t that cross the boundary below known storage level l */
 		int64_t R[TRIM__MAX_LEVELS] = {0};
 		for (int l = 0; l < nl; l++) {
-			if (a->lv[l].type != TRIM__LVL_STORAGE || !fixed[l])
+			if (!known[l])
 				continue;
 			int64_t M = 1;
 			for (int k = l; k >= 0; k--) {
@@ -1009,6 +1482,13 @@ void trim__mapspace_node_lb(const trim__mapspace *s, const trim__level_cost *cos
 			}
 			R[l] = M * trim__mapping_tile_elems(m, w, l + 1, t);
 		}
+		/* per storage level, the share of one instance (spatial levels fixed) */
+		int64_t share[TRIM__MAX_LEVELS] = {0};
+		if (allsp)
+			for (int l = 0; l < nl; l++)
+				if (a->lv[l].type == TRIM__LVL_STORAGE)
+					share[l] = inst[l] * share_lb(w, t, pext[l], contig[l]);
+		const int64_t touched = share_lb(w, t, w->bound, ones);
 		/* keep choices: every storage level below the outermost that may hold t */
 		int kb[TRIM__MAX_LEVELS], nkb = 0;
 		for (int l = 1; l < nl; l++)
@@ -1022,64 +1502,137 @@ void trim__mapspace_node_lb(const trim__mapspace *s, const trim__level_cost *cos
 			for (int j = 0; j < nkb; j++)
 				kept[kb[j]] = c >> j & 1;
 			int64_t rd[TRIM__MAX_LEVELS] = {0}, in[TRIM__MAX_LEVELS] = {0};
+			int64_t dw[TRIM__MAX_LEVELS] = {0};   /* network: words entering (cycles) */
+			double nw[TRIM__MAX_LEVELS] = {0};    /* network: words charged (energy) */
 			int h = 0, prev = -1; /* innermost holder so far; storage level above */
+			rd[0] = touched;
 			for (int l = 0; l < nl; l++) {
 				if (a->lv[l].type != TRIM__LVL_STORAGE)
 					continue;
 				if (kept[l]) {
-					if (prev >= 0 && fixed[prev])
+					if (prev >= 0 && known[prev])
 						in[l] = R[prev]; /* entries into the holder l */
+					if (l > 0 && allsp) {
+						/* the hop (h, l): l's instances each receive their share */
+						int sp = -1, nsp = 0;
+						for (int k = h + 1; k < l; k++)
+							if (a->lv[k].type == TRIM__LVL_SPATIAL && lvl_any(m, k))
+								sp = k, nsp++;
+						if (share[l] > in[l])
+							in[l] = share[l];
+						const trim__level *S = sp >= 0 ? &a->lv[sp] : NULL;
+						int mc = S && (res ? S->reduction : S->multicast);
+						int64_t up = nsp == 1 && mc ? share[h] : share[l];
+						if (nsp > 1)
+							up = touched; /* outside the model's scope: keep it simple */
+						if (up > rd[h])
+							rd[h] = up;
+						for (int k = h + 1; k < l; k++)
+							if (a->lv[k].type == TRIM__LVL_SPATIAL) {
+								/* operands: words on a bus with multicast,
+								 * deliveries otherwise (the words entering
+								 * each level on the way are >= the parent's
+								 * distinct share); results: every drained
+								 * word enters */
+								int64_t words = res ? share[l]
+								                : (a->lv[k].net == TRIM__NET_BUS && a->lv[k].multicast) ? up : share[l];
+								if (k != sp)
+									words = up;
+								nw[k] = (double)words;
+								dw[k] = up;
+							}
+					}
 					h = l;
 				}
-				if (fixed[l] && R[l] > rd[h])
+				if (known[l] && R[l] > rd[h])
 					rd[h] = R[l];
 				prev = l;
 			}
 			/* the innermost holder feeds every MAC */
-			int64_t fan = 1;
-			for (int l = h + 1; l < nl; l++)
-				if (a->lv[l].type == TRIM__LVL_SPATIAL && (t == 2 ? a->lv[l].reduction : a->lv[l].multicast))
-					fan *= (a->lv[l].fanout_x > 0 ? a->lv[l].fanout_x : 1) *
-					       (a->lv[l].fanout_y > 0 ? a->lv[l].fanout_y : 1);
-			int64_t feed = w->macs / fan;
-			/* the MAC feed crosses the spatial levels below h: every MAC's
-			 * partial sum enters the network (up_words), every operand
-			 * element reaches its MAC (down_dests; one word per multicast
-			 * on a bus) */
+			int64_t feed;
 			double enet = 0;
-			int nsp = 0;
-			int64_t allfan = 1;
+			int nsp = 0, sp = -1;
+			int64_t allfan = 1, fan = 1;
 			for (int l = h + 1; l < nl; l++)
 				if (a->lv[l].type == TRIM__LVL_SPATIAL) {
 					nsp++;
-					allfan *= (a->lv[l].fanout_x > 0 ? a->lv[l].fanout_x : 1) *
-					          (a->lv[l].fanout_y > 0 ? a->lv[l].fanout_y : 1);
+					allfan *= fanout_of(&a->lv[l]);
+					if (res ? a->lv[l].reduction : a->lv[l].multicast)
+						fan *= fanout_of(&a->lv[l]);
 				}
-			for (int l = h + 1; l < nl; l++) {
-				const trim__level *L = &a->lv[l];
-				if (L->type != TRIM__LVL_SPATIAL)
-					continue;
-				int64_t f = (L->fanout_x > 0 ? L->fanout_x : 1) * (L->fanout_y > 0 ? L->fanout_y : 1);
-				/* with several spatial levels on the way, one of them may
-				 * carry only what enters the network: MACs / all fan-outs */
-				double words = nsp > 1 ? (double)(w->macs / allfan)
-				               : t == 2 ? (double)w->macs
-				               : L->net == TRIM__NET_BUS && L->multicast ? (double)(w->macs / f) : (double)w->macs;
-				enet += words * costs[l].hop_pj * (costs[l].avg_hops > 0 ? costs[l].avg_hops : 1);
+			if (allsp) {
+				int nbig = 0;
+				for (int l = h + 1; l < nl; l++)
+					if (a->lv[l].type == TRIM__LVL_SPATIAL && lvl_any(m, l))
+						sp = l, nbig++;
+				if (nbig == 0) {
+					feed = w->macs;
+				} else if (nbig == 1) {
+					const trim__level *S = &a->lv[sp];
+					int64_t sext[TRIM_NDIMS];
+					for (int d = 0; d < TRIM_NDIMS; d++)
+						sext[d] = m->f[sp][d];
+					int mc = res ? S->reduction : S->multicast;
+					/* the spatial tile: one value per index of S per dim,
+					 * at a stride unknown here: |A + B| >= |A| + |B| - 1 */
+					const int nox[TRIM_NDIMS] = {0};
+					feed = mc ? steps * inst[h] * share_lb(w, t, sext, nox) : w->macs;
+				} else {
+					feed = w->macs / fan; /* outside the model's scope */
+				}
+				for (int l = h + 1; l < nl; l++) {
+					const trim__level *L = &a->lv[l];
+					if (L->type != TRIM__LVL_SPATIAL)
+						continue;
+					/* operands: the words entering (bus with multicast)
+					 * or the deliveries (MACs) at the level with bounds;
+					 * the feed at the others; results: every MAC's
+					 * partial sum enters the level with bounds */
+					double words = (double)feed;
+					if (l == sp && nbig == 1)
+						words = res ? (double)w->macs
+						        : (L->net == TRIM__NET_BUS && L->multicast) ? (double)feed : (double)w->macs;
+					enet += words * costs[l].hop_pj * (costs[l].avg_hops > 0 ? costs[l].avg_hops : 1);
+					dw[l] = feed;
+				}
+			} else {
+				feed = w->macs / fan;
+				for (int l = h + 1; l < nl; l++) {
+					const trim__level *L = &a->lv[l];
+					if (L->type != TRIM__LVL_SPATIAL)
+						continue;
+					int64_t f = fanout_of(L);
+					/* with several spatial levels on the way, one of them may
+					 * carry only what enters the network: MACs / all fan-outs */
+					double words = nsp > 1 ? (double)(w->macs / allfan)
+					               : res ? (double)w->macs
+					               : L->net == TRIM__NET_BUS && L->multicast ? (double)(w->macs / f) : (double)w->macs;
+					enet += words * costs[l].hop_pj * (costs[l].avg_hops > 0 ? costs[l].avg_hops : 1);
+				}
 			}
+			for (int l = 0; l < nl; l++)
+				if (a->lv[l].type == TRIM__LVL_SPATIAL && l <= h)
+					enet += nw[l] * costs[l].hop_pj * (costs[l].avg_hops > 0 ? costs[l].avg_hops : 1);
 			int64_t rdc[TRIM__MAX_LEVELS];
 			memcpy(rdc, rd, sizeof rd);
 			if (feed > rdc[h])
 				rdc[h] = feed;
 			double e = enet;
 			for (int l = 0; l < nl; l++) {
+				if (a->lv[l].type == TRIM__LVL_SPATIAL) {
+					/* cycles: words entering (operands) / leaving upwards (results) */
+					int64_t *o = res ? &x->up_out[l][t] : &x->down_words[l][t];
+					if (!have || dw[l] < *o)
+						*o = dw[l];
+					continue;
+				}
 				if (a->lv[l].type != TRIM__LVL_STORAGE)
 					continue;
-				e += t == 2 ? (double)rdc[l] * costs[l].update_pj + (double)in[l] * costs[l].read_pj
-				            : (double)rdc[l] * costs[l].read_pj + (double)in[l] * costs[l].write_pj;
+				e += res ? (double)rdc[l] * costs[l].update_pj + (double)in[l] * costs[l].read_pj
+				         : (double)rdc[l] * costs[l].read_pj + (double)in[l] * costs[l].write_pj;
 				/* cycles: the counts without the MAC feed (its level depends on the choice) */
-				int64_t *out_rd = t == 2 ? &x->updates[l][t] : &x->reads[l][t];
-				int64_t *out_in = t == 2 ? &x->drains[l][t] : &x->fills[l][t];
+				int64_t *out_rd = res ? &x->updates[l][t] : &x->reads[l][t];
+				int64_t *out_in = res ? &x->drains[l][t] : &x->fills[l][t];
 				if (!have || rd[l] < *out_rd)
 					*out_rd = rd[l];
 				if (!have || in[l] < *out_in)
@@ -1093,9 +1646,9 @@ void trim__mapspace_node_lb(const trim__mapspace *s, const trim__level_cost *cos
 	}
 	x->macs = w->macs;
 	x->zero_macs = zero_macs;
-	x->active_pes = a->total_pes > 0 ? a->total_pes : 1;
+	x->active_pes = allsp ? active : (a->total_pes > 0 ? a->total_pes : 1);
 	for (int l = 0; l < nl; l++)
-		x->instances[l] = a->lv[l].instances > 0 ? a->lv[l].instances : 1;
+		x->instances[l] = allsp ? inst[l] : (a->lv[l].instances > 0 ? a->lv[l].instances : 1);
 	trim__eval_act(w, a, costs, m, ev);
 	double energy = ev->mac_pj + etensor;
 	for (int l = 0; l < nl; l++)
@@ -1126,18 +1679,19 @@ static int bbchild_cmp(const void *p, const void *q)
 /* The children of the node whose rows are [lo, hi) per dim, fixed slots
  * < depth: every combination of the values at slot `depth`. Returns the
  * number (*out allocated), or -1 on no memory. */
-static int64_t bb_children(const trim__mapspace *s, int depth, const int32_t *lo, const int32_t *hi,
-                           bbchild **out)
+static int64_t bb_children(const trim__mapspace *s, int64_t *const *trows, int depth, const int32_t *lo,
+                           const int32_t *hi, bbchild **out)
 {
+	const int slot = s->tord[depth];
 	int32_t vlo[TRIM_NDIMS][64], vhi[TRIM_NDIMS][64];
 	int nv[TRIM_NDIMS];
 	int64_t n = 1;
 	for (int d = 0; d < TRIM_NDIMS; d++) {
 		nv[d] = 0;
 		for (int32_t p = lo[d]; p < hi[d];) {
-			int64_t v = s->fact[d][s->rows[d][p] * s->nslots + depth];
+			int64_t v = s->fact[d][trows[d][p] * s->nslots + slot];
 			int32_t q = p;
-			while (q < hi[d] && s->fact[d][s->rows[d][q] * s->nslots + depth] == v)
+			while (q < hi[d] && s->fact[d][trows[d][q] * s->nslots + slot] == v)
 				q++;
 			if (nv[d] == 64)
 				return -2; /* too many divisors: not handled here */
@@ -1165,35 +1719,58 @@ static int64_t bb_children(const trim__mapspace *s, int depth, const int32_t *lo
 	return n;
 }
 
-/* Factors of the slots < depth (and the rest at slot depth) from rows. */
-static void bb_set(const trim__mapspace *s, int depth, const int32_t *lo, trim__mapping *m)
+/* The factors of the tree slots < depth from the full factorisation row[d]
+ * of every dim (and the rest at tree slot depth, the other slots 1). */
+static void node_set(const trim__mapspace *s, int depth, const int64_t *const *row, trim__mapping *m)
 {
 	for (int d = 0; d < TRIM_NDIMS; d++) {
-		const int64_t *row = s->fact[d] + s->rows[d][lo[d]] * s->nslots;
 		int64_t rest = s->w->bound[d];
-		for (int i = 0; i < s->nslots; i++) {
-			int64_t f = i < depth ? row[i] : 1;
-			m->f[s->slot[i]][d] = f;
-			if (i < depth)
-				rest /= f;
+		for (int i = 0; i < s->nslots; i++)
+			m->f[s->slot[i]][d] = 1;
+		for (int i = 0; i < depth && i < s->nslots; i++) {
+			int k = s->tord[i];
+			m->f[s->slot[k]][d] = row[d][k];
+			rest /= row[d][k];
 		}
 		if (depth < s->nslots)
-			m->f[s->slot[depth]][d] = rest;
+			m->f[s->slot[s->tord[depth]]][d] = rest;
 	}
+}
+
+void trim__mapspace_node_of(const trim__mapspace *s, int depth, const trim__mapping *full, trim__mapping *out)
+{
+	int64_t f[TRIM_NDIMS][TRIM__MAX_LEVELS];
+	const int64_t *row[TRIM_NDIMS];
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		for (int i = 0; i < s->nslots; i++)
+			f[d][i] = full->f[s->slot[i]][d];
+		row[d] = f[d];
+	}
+	trim__mapping_init(out, s->a);
+	node_set(s, depth, row, out);
+}
+
+/* Factors of the node (tree slots < depth fixed) from its tree rows. */
+static void bb_set(const trim__mapspace *s, int64_t *const *trows, int depth, const int32_t *lo, trim__mapping *m)
+{
+	const int64_t *row[TRIM_NDIMS];
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		row[d] = s->fact[d] + trows[d][lo[d]] * s->nslots;
+	node_set(s, depth, row, m);
 }
 
 /* Depth-first below a node (slots < depth fixed, rows [lo, hi)): children
  * best first, a child cut when its bound exceeds the k-th best cost known
  * to this node (the round's bound or the node's own mappings). */
-static void bb_node(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
-                    const int32_t *lo, const int32_t *hi, double rb, int64_t zero_macs, worker *W)
+static void bb_node(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *costs, int goal,
+                    int depth, const int32_t *lo, const int32_t *hi, double rb, int64_t zero_macs, worker *W)
 {
 	if (W->err)
 		return;
 	if (depth >= s->nslots - 1) { /* the last slot takes the rest: one factorisation */
 		uint64_t fc = 0;
 		for (int d = 0; d < TRIM_NDIMS; d++)
-			fc = fc * (uint64_t)s->nf[d] + (uint64_t)s->rows[d][lo[d]];
+			fc = fc * (uint64_t)s->nf[d] + (uint64_t)trows[d][lo[d]];
 		double cur = top_bound(&W->node) < rb ? top_bound(&W->node) : rb;
 		do_fc(s, costs, goal, fc, cur, zero_macs, W);
 		for (size_t j = 0; j < W->item.n; j++)
@@ -1201,7 +1778,7 @@ static void bb_node(const trim__mapspace *s, const trim__level_cost *costs, int 
 		return;
 	}
 	bbchild *c = NULL;
-	int64_t n = bb_children(s, depth, lo, hi, &c);
+	int64_t n = bb_children(s, trows, depth, lo, hi, &c);
 	if (n < 0) {
 		W->err = n == -1 ? TRIM_ENOMEM : TRIM_ERANGE;
 		return;
@@ -1209,7 +1786,7 @@ static void bb_node(const trim__mapspace *s, const trim__level_cost *costs, int 
 	if (depth + 1 < s->nslots - 1) {
 		for (int64_t i = 0; i < n; i++) {
 			trim__mapping_init(&W->m2, s->a);
-			bb_set(s, depth + 1, c[i].lo, &W->m2);
+			bb_set(s, trows, depth + 1, c[i].lo, &W->m2);
 			trim__mapspace_node_lb(s, costs, goal, depth + 1, zero_macs, &W->m2, &W->lbev, &c[i].lb);
 		}
 		qsort(c, (size_t)n, sizeof *c, bbchild_cmp);
@@ -1218,9 +1795,37 @@ static void bb_node(const trim__mapspace *s, const trim__level_cost *costs, int 
 		double cur = top_bound(&W->node) < rb ? top_bound(&W->node) : rb;
 		if (c[i].lb > cur)
 			continue; /* counted from the distinct total */
-		bb_node(s, costs, goal, depth + 1, c[i].lo, c[i].hi, rb, zero_macs, W);
+		bb_node(s, trows, costs, goal, depth + 1, c[i].lo, c[i].hi, rb, zero_macs, W);
 	}
 	free(c);
+}
+
+/* The allowed rows of dim d (factorisation indices) sorted by their factors
+ * at the tree slots in tree order, so that a node is a range of them. */
+static int64_t *tree_rows(const trim__mapspace *s, int d)
+{
+	int64_t n = s->nrows[d];
+	int64_t *r = malloc((size_t)(n > 0 ? n : 1) * sizeof *r);
+	if (!r)
+		return NULL;
+	for (int64_t i = 0; i < n; i++) { /* insertion sort: stable, few rows */
+		int64_t v = s->rows[d][i], j = i;
+		const int64_t *fv = s->fact[d] + v * s->nslots;
+		while (j > 0) {
+			const int64_t *fu = s->fact[d] + r[j - 1] * s->nslots;
+			int c = 0;
+			for (int k = 0; k < s->nslots && !c; k++) {
+				int64_t a = fu[s->tord[k]], b = fv[s->tord[k]];
+				c = (a > b) - (a < b);
+			}
+			if (c <= 0)
+				break;
+			r[j] = r[j - 1];
+			j--;
+		}
+		r[j] = v;
+	}
+	return r;
 }
 
 /* A first bound before the search: the factorisations of a fixed sample
@@ -1324,13 +1929,17 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 	uint64_t dtotal = 0;
 	bbchild *top = NULL;
 	int64_t ntop = 0;
+	int64_t *trows[TRIM_NDIMS] = {0};
 	if (!err && !s->nobound && s->nslots >= 3 && trim__mapspace_distinct(s, &dtotal) == 0) {
 		int32_t lo[TRIM_NDIMS], hi[TRIM_NDIMS];
-		for (int d = 0; d < TRIM_NDIMS; d++) {
+		for (int d = 0; d < TRIM_NDIMS && !err; d++) {
 			lo[d] = 0;
 			hi[d] = (int32_t)s->nrows[d];
+			if (!(trows[d] = tree_rows(s, d)))
+				err = trim__error(TRIM_ENOMEM, "search: out of memory");
 		}
-		ntop = bb_children(s, 0, lo, hi, &top);
+		if (!err)
+			ntop = bb_children(s, trows, 0, lo, hi, &top);
 		if (ntop == -1)
 			err = trim__error(TRIM_ENOMEM, "search: out of memory");
 		if (ntop < 0)
@@ -1341,11 +1950,11 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 		for (int64_t i = 0; i < ntop; i++) {
 			worker *W = &ws[omp_get_thread_num()];
 			trim__mapping_init(&W->m2, s->a);
-			bb_set(s, 1, top[i].lo, &W->m2);
+			bb_set(s, trows, 1, top[i].lo, &W->m2);
 			trim__mapspace_node_lb(s, costs, goal, 1, zero_macs, &W->m2, &W->lbev, &top[i].lb);
 		}
 		qsort(top, (size_t)ntop, sizeof *top, bbchild_cmp);
-		const int64_t round = 16;
+			const int64_t round = 16;
 		for (int64_t r0 = 0; r0 < ntop && !err; r0 += round) {
 			int64_t r1 = r0 + round < ntop ? r0 + round : ntop;
 			double rb = bound;
@@ -1357,7 +1966,7 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 				if (W->err || top[i].lb > rb)
 					continue;
 				W->node.n = 0;
-				bb_node(s, costs, goal, 1, top[i].lo, top[i].hi, rb, zero_macs, W);
+				bb_node(s, trows, costs, goal, 1, top[i].lo, top[i].hi, rb, zero_macs, W);
 			}
 			for (int i = 0; i < threads; i++) {
 				worker *W = &ws[i];
@@ -1378,6 +1987,8 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 		nfc = 0; /* the plain loop below has nothing left */
 	}
 	free(top);
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		free(trows[d]);
 	/* rounds: every item of a round sees the bound reached at the end of
 	 * the previous rounds (and its own mappings), so the work done, and the
 	 * counts, do not depend on the number of threads */
@@ -1416,6 +2027,8 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 		out->unsupported += W->cnt.unsupported;
 		out->bounded += W->cnt.bounded;
 		trim__eval_ws_free(&W->ws);
+		free(W->tc.ent);
+		free(W->tc.val);
 		top_free(&W->item);
 		top_free(&W->keep);
 		top_free(&W->node);

@@ -58,6 +58,10 @@ typedef struct {
 	/* per tensor: dims that are the only term of some index expression
 	 * (single-term), and the other relevant dims (window dims) */
 	unsigned dsingle[3], dwindow[3];
+	/* branch and bound: the slots in the order the tree fixes them (the
+	 * spatial levels first, then the storage levels outermost first; the
+	 * last one, a storage level, takes the rest) */
+	int tord[TRIM__MAX_LEVELS];
 } trim__mapspace;
 
 int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct trim_arch *a);
@@ -108,11 +112,17 @@ typedef struct {
 void trim__search_result_free(trim__search_result *r);
 
 /* Lower bound on the goal's cost (0 energy, 1 delay, 2 EDP) of every mapping
- * whose factors at the first `depth` slots are m's (m: those factors, the
- * rest of each bound at slot `depth`, later slots 1; keeps and orders are
- * not read), for every completion, bypass choice and order. ev: scratch. */
+ * whose factors at the first `depth` slots of the tree order (tord) are m's
+ * (m: those factors, the rest of each bound at slot tord[depth], the other
+ * slots 1; see trim__mapspace_node_of; keeps and orders are not read), for
+ * every completion, bypass choice and order. ev: scratch. HUGE_VAL when no
+ * completion fits the spatial levels. */
 void trim__mapspace_node_lb(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
                             int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb);
+/* The node of depth `depth` above the full mapping `full` (its factors at
+ * the first `depth` tree slots, the rest at the next one) into out. */
+void trim__mapspace_node_of(const trim__mapspace *s, int depth, const trim__mapping *full,
+                            trim__mapping *out);
 
 /* Exhaustive search of the distinct space with `threads` OpenMP threads;
  * the best is the smallest (cost, index): identical for any thread count. */
