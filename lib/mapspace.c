@@ -877,6 +877,40 @@ static int fcb_fast(const trim__mapspace *s, const fcbound *fb, const int *ch, i
 	return 0;
 }
 
+/* The cycle part of fcb_fast for bypass mask b. */
+static void fcb_fast_cycles(const trim__mapspace *s, const fcbound *fb, uint64_t b, double *cyc)
+{
+	const struct trim_arch *a = s->a;
+	const int nl = a->nlevels;
+	double rd[TRIM__MAX_LEVELS] = {0}, wr[TRIM__MAX_LEVELS] = {0};
+	for (int t = 0; t < 3; t++) {
+		if (!s->w->t[t].present)
+			continue;
+		int c = fcb_choice(s, fb, t, b);
+		for (int l = 0; l < nl; l++) {
+			rd[l] += fb->RD[t][c][l];
+			wr[l] += fb->WR[t][c][l];
+		}
+	}
+	double y = fb->comp_cyc;
+	for (int l = 0; l < nl; l++) {
+		const trim__level *L = &a->lv[l];
+		double lc = 0;
+		if (L->type == TRIM__LVL_STORAGE) {
+			double rc_ = L->read_bw > 0 ? rd[l] / (L->read_bw * fb->inst[l]) : 0;
+			double wc = L->write_bw > 0 ? wr[l] / (L->write_bw * fb->inst[l]) : 0;
+			lc = rc_ > wc ? rc_ : wc;
+		} else if (L->type == TRIM__LVL_SPATIAL) {
+			int64_t bits = a->word_bits > 0 ? a->word_bits : 16;
+			double bw = L->link_bits > 0 ? (double)L->link_bits / (double)bits : 0;
+			lc = bw > 0 && fb->inst[l] > 0 ? rd[l] / (bw * fb->inst[l]) : 0;
+		}
+		if (lc > y)
+			y = lc;
+	}
+	*cyc = y * (1 - 1e-9);
+}
+
 /* Cost lower bound from per-tensor count bounds: choice ch[t] per tensor, or
  * (ch NULL) the count-wise minimum over every in-scope choice. Returns
  * 0 with *lb set, or 1 if some tensor has no in-scope choice. */
@@ -1020,20 +1054,28 @@ static uint64_t combo_fc(const trim__mapspace *s, uint64_t ac)
 }
 
 /* Per factorisation: each tensor's exact counts by (tensor, its keep
- * choice, its own signature at every level), which is all they depend on;
- * open addressing, entries of the current generation only. */
+ * choice, its own signature at every level), which is all they depend on
+ * (open addressing over entries of the current generation; the counts,
+ * their energy and state live in vectors indexed by entry number). */
 enum { TC_KEY = 8 + TRIM__MAX_LEVELS * 24 };
 typedef struct {
 	uint32_t gen;
+	int32_t vi;              /* index into the vectors */
 	uint16_t len;
-	uint8_t state;           /* 1 counted, 2 outside the model */
 	uint8_t key[TC_KEY];
 } tcent;
 typedef struct {
-	uint32_t cap, n, gen;    /* cap: a power of 2 */
+	uint32_t cap, gen;       /* cap: a power of 2 */
 	int nl;
 	tcent *ent;
-	int64_t *val;            /* cap * NARR * nl */
+	int32_t nv, vcap;
+	int64_t *val;            /* nv * NARR * nl counts */
+	double *energy;          /* nv: the tensor's dynamic energy (pJ) */
+	uint8_t *state;          /* nv: 1 counted, 2 outside the model */
+	/* per bypass choice: per tensor, the entry of each combination of its
+	 * per-level projected classes (-1: not looked up yet) */
+	int32_t *pk[3];
+	uint64_t pkcap[3];
 } tcache;
 
 /* Per-thread state of the search. */
@@ -1066,17 +1108,45 @@ static int tc_reset(const trim__mapspace *s, tcache *c)
 		c->cap = 1024;
 		c->nl = s->a->nlevels;
 		c->ent = calloc(c->cap, sizeof *c->ent);
-		c->val = malloc((size_t)c->cap * NARR * (size_t)c->nl * sizeof *c->val);
-		if (!c->ent || !c->val)
+		if (!c->ent)
 			return TRIM_ENOMEM;
 	}
-	c->n = 0;
+	c->nv = 0;
 	if (++c->gen == 0) { /* wrapped: clear for real */
 		for (uint32_t i = 0; i < c->cap; i++)
 			c->ent[i].gen = 0;
 		c->gen = 1;
 	}
 	return 0;
+}
+
+/* A new bypass choice (plan p): the per-choice look-up tables. */
+static int tc_plan(const trim__mapspace *s, const ordplan *p, tcache *c)
+{
+	for (int t = 0; t < 3; t++) {
+		uint64_t n = 1;
+		for (int k = 0; k < s->nord; k++)
+			n *= (uint64_t)p->tab[k]->npid[t];
+		if (n > c->pkcap[t]) {
+			int32_t *q = realloc(c->pk[t], n * sizeof *q);
+			if (!q)
+				return TRIM_ENOMEM;
+			c->pk[t] = q;
+			c->pkcap[t] = n;
+		}
+		memset(c->pk[t], 0xff, n * sizeof *c->pk[t]);
+	}
+	return 0;
+}
+
+static void tc_free(tcache *c)
+{
+	free(c->ent);
+	free(c->val);
+	free(c->energy);
+	free(c->state);
+	for (int t = 0; t < 3; t++)
+		free(c->pk[t]);
 }
 
 static uint32_t tc_hash(const uint8_t *k, int n)
@@ -1098,124 +1168,152 @@ static uint32_t tc_find(const tcache *c, const uint8_t *k, int n)
 	}
 }
 
-static int tc_grow(tcache *c)
+/* Room for one more entry (hash at most half full, vectors). */
+static int tc_room(tcache *c)
 {
-	tcache d = *c;
-	d.cap = c->cap * 2;
-	d.ent = calloc(d.cap, sizeof *d.ent);
-	d.val = malloc((size_t)d.cap * NARR * (size_t)d.nl * sizeof *d.val);
-	if (!d.ent || !d.val) {
-		free(d.ent);
-		free(d.val);
-		return TRIM_ENOMEM;
+	if (2 * ((uint32_t)c->nv + 1) > c->cap) {
+		tcache d = *c;
+		d.cap = c->cap * 2;
+		d.ent = calloc(d.cap, sizeof *d.ent);
+		if (!d.ent)
+			return TRIM_ENOMEM;
+		for (uint32_t i = 0; i < c->cap; i++)
+			if (c->ent[i].gen == c->gen)
+				d.ent[tc_find(&d, c->ent[i].key, c->ent[i].len)] = c->ent[i];
+		free(c->ent);
+		c->ent = d.ent;
+		c->cap = d.cap;
 	}
-	const size_t stride = (size_t)NARR * (size_t)d.nl;
-	for (uint32_t i = 0; i < c->cap; i++) {
-		const tcent *e = &c->ent[i];
-		if (e->gen != c->gen)
-			continue;
-		uint32_t j = tc_find(&d, e->key, e->len);
-		d.ent[j] = *e;
-		memcpy(d.val + j * stride, c->val + i * stride, stride * sizeof *d.val);
+	if (c->nv == c->vcap) {
+		int32_t n = c->vcap ? 2 * c->vcap : 256;
+		int64_t *v = realloc(c->val, (size_t)n * NARR * (size_t)c->nl * sizeof *v);
+		if (v)
+			c->val = v;
+		double *e = realloc(c->energy, (size_t)n * sizeof *e);
+		if (e)
+			c->energy = e;
+		uint8_t *st = realloc(c->state, (size_t)n);
+		if (st)
+			c->state = st;
+		if (!v || !e || !st)
+			return TRIM_ENOMEM;
+		c->vcap = n;
 	}
-	free(c->ent);
-	free(c->val);
-	*c = d;
 	return 0;
 }
 
-/* Evaluate order class oc of plan p under bypass mask b (orders already
- * applied to m) into W->ev: each tensor's counts come from the cache,
- * computed on a miss (the same numbers as trim__eval_run, whose counts
- * are per tensor). TRIM_EINVAL: outside the model. */
-static int eval_cached(const trim__mapspace *s, const ordplan *p, uint64_t oc, uint64_t b,
-                       const trim__level_cost *costs, int64_t zero_macs, const trim__mapping *m, worker *W)
+/* The entry of tensor t for order class code[] of plan p under bypass
+ * choice b: looked up, or computed from m (whose orders must then be the
+ * class's: *applied tells, apply_all sets them). Returns the entry or -1
+ * with W->err set. */
+static int32_t tc_entry(const trim__mapspace *s, const ordplan *p, const uint64_t *code, uint64_t oc,
+                        uint64_t b, int t, trim__mapping *m, int *applied, const trim__level_cost *costs,
+                        int64_t zero_macs, worker *W)
 {
-	const int nl = s->a->nlevels;
-	const size_t stride = (size_t)NARR * (size_t)nl;
 	tcache *c = &W->tc;
-	trim__activity *x = &W->ev.act;
-	uint64_t code[TRIM__MAX_LEVELS];
-	for (int k = s->nord - 1; k >= 0; k--) {
-		code[k] = oc % p->radix[k];
-		oc /= p->radix[k];
-	}
-	memset(x, 0, sizeof *x);
-	int common = 0;
-	for (int t = 0; t < 3; t++) {
-		if (!s->w->t[t].present)
-			continue;
-		uint8_t key[TC_KEY];
-		int n = 0;
-		key[n++] = (uint8_t)t;
-		int ch = fcb_choice(s, &W->fb, t, b);
-		key[n++] = (uint8_t)(ch & 0xff);
-		key[n++] = (uint8_t)(ch >> 8);
-		for (int k = 0; k < s->nord; k++) {
-			const octab *tb = p->tab[k];
-			int u = tb->pid[t][code[k]], len = (tb->hb >> t & 1) ? tb->plen[t][u] : 0;
-			if (n + 1 + len > TC_KEY)
-				return trim__error(TRIM_ERANGE, "search: signature too long");
-			key[n++] = (uint8_t)len;
-			if (len) {
-				memcpy(key + n, tb->psig[t] + (size_t)u * SIGLEN, (size_t)len);
-				n += len;
-			}
+	uint64_t pkey = 0;
+	for (int k = 0; k < s->nord; k++)
+		pkey = pkey * (uint64_t)p->tab[k]->npid[t] + p->tab[k]->pid[t][code[k]];
+	if (c->pk[t][pkey] >= 0)
+		return c->pk[t][pkey];
+	uint8_t key[TC_KEY];
+	int n = 0;
+	key[n++] = (uint8_t)t;
+	int ch = fcb_choice(s, &W->fb, t, b);
+	key[n++] = (uint8_t)(ch & 0xff);
+	key[n++] = (uint8_t)(ch >> 8);
+	for (int k = 0; k < s->nord; k++) {
+		const octab *tb = p->tab[k];
+		int u = tb->pid[t][code[k]], len = (tb->hb >> t & 1) ? tb->plen[t][u] : 0;
+		if (n + 1 + len > TC_KEY) {
+			W->err = trim__error(TRIM_ERANGE, "search: signature too long");
+			return -1;
 		}
-		uint32_t i = tc_find(c, key, n);
+		key[n++] = (uint8_t)len;
+		if (len) {
+			memcpy(key + n, tb->psig[t] + (size_t)u * SIGLEN, (size_t)len);
+			n += len;
+		}
+	}
+	uint32_t i = tc_find(c, key, n);
+	if (c->ent[i].gen != c->gen) {
+		if (tc_room(c)) {
+			W->err = trim__error(TRIM_ENOMEM, "search: out of memory");
+			return -1;
+		}
+		i = tc_find(c, key, n);
+		if (!*applied) {
+			for (int k = s->nord - 1; k >= 0; k--)
+				apply_order(s, p, k, code[k], m);
+			*applied = 1;
+		}
+		(void)oc;
+		const int nl = c->nl;
+		const int32_t vi = c->nv++;
+		int rc = trim__activity_tensors(s->w, s->a, m, 1u << t, &W->ws.act, &W->tcx);
+		if (rc && rc != TRIM_EINVAL) {
+			W->err = rc;
+			return -1;
+		}
 		tcent *e = &c->ent[i];
-		if (e->gen != c->gen) {
-			if (2 * (c->n + 1) > c->cap) {
-				if (tc_grow(c))
-					return trim__error(TRIM_ENOMEM, "search: out of memory");
-				i = tc_find(c, key, n);
-				e = &c->ent[i];
-			}
-			int rc = trim__activity_tensors(s->w, s->a, m, 1u << t, &W->ws.act, &W->tcx);
-			if (rc && rc != TRIM_EINVAL)
-				return rc;
-			e->gen = c->gen;
-			e->len = (uint16_t)n;
-			memcpy(e->key, key, (size_t)n);
-			e->state = rc ? 2 : 1;
-			c->n++;
-			int64_t *v = c->val + i * stride;
-			for (int j = 0; !rc && j < NARR; j++) {
+		e->gen = c->gen;
+		e->len = (uint16_t)n;
+		e->vi = vi;
+		memcpy(e->key, key, (size_t)n);
+		c->state[vi] = rc ? 2 : 1;
+		c->energy[vi] = 0;
+		if (!rc) {
+			int64_t *v = c->val + (size_t)vi * NARR * (size_t)nl;
+			for (int j = 0; j < NARR; j++) {
 				int64_t (*src)[3] = act_arr(&W->tcx, j);
 				for (int l = 0; l < nl; l++)
 					v[j * nl + l] = src[l][t];
 			}
-			if (!rc && !common) { /* the same for every tensor and order */
-				x->macs = W->tcx.macs;
-				x->steps = W->tcx.steps;
-				x->active_pes = W->tcx.active_pes;
-				memcpy(x->instances, W->tcx.instances, sizeof x->instances);
-				common = 1;
-			}
+			/* the tensor's dynamic energy, by the evaluator's formulas */
+			trim__eval *ev = &W->lbev;
+			ev->act = W->tcx;
+			ev->act.zero_macs = zero_macs;
+			trim__eval_act(s->w, s->a, costs, m, ev);
+			double en = 0;
+			for (int l = 0; l < nl; l++)
+				if (s->a->lv[l].type != TRIM__LVL_COMPUTE)
+					en += ev->dyn_pj[l][t];
+			c->energy[vi] = en;
+			W->cmacs = W->tcx.macs; /* the same for every tensor and order */
+			W->csteps = W->tcx.steps;
+			W->cactive = W->tcx.active_pes;
+			memcpy(W->cinst, W->tcx.instances, sizeof W->cinst);
 		}
-		if (e->state == 2)
-			return trim__error(TRIM_EINVAL, "mapping outside the analytic model");
-		const int64_t *v = c->val + i * stride;
+	}
+	return c->pk[t][pkey] = c->ent[i].vi;
+}
+
+/* Evaluate order class oc (digits code[]) of plan p under bypass choice b
+ * into W->ev from the cached per-tensor counts vi[] (the same numbers as
+ * trim__eval_run: its counts are per tensor), orders applied to m. */
+static void eval_class(const trim__mapspace *s, const int32_t *vi, const trim__level_cost *costs,
+                       int64_t zero_macs, const trim__mapping *m, worker *W)
+{
+	const int nl = s->a->nlevels;
+	const tcache *c = &W->tc;
+	trim__activity *x = &W->ev.act;
+	memset(x, 0, sizeof *x);
+	for (int t = 0; t < 3; t++) {
+		if (!s->w->t[t].present)
+			continue;
+		const int64_t *v = c->val + (size_t)vi[t] * NARR * (size_t)nl;
 		for (int j = 0; j < NARR; j++) {
 			int64_t (*dst)[3] = act_arr(x, j);
 			for (int l = 0; l < nl; l++)
 				dst[l][t] = v[j * nl + l];
 		}
 	}
-	if (!common) { /* every tensor came from the cache: the common fields */
-		x->macs = W->cmacs;
-		x->steps = W->csteps;
-		x->active_pes = W->cactive;
-		memcpy(x->instances, W->cinst, sizeof x->instances);
-	} else {
-		W->cmacs = x->macs;
-		W->csteps = x->steps;
-		W->cactive = x->active_pes;
-		memcpy(W->cinst, x->instances, sizeof x->instances);
-	}
+	x->macs = W->cmacs;
+	x->steps = W->csteps;
+	x->active_pes = W->cactive;
+	memcpy(x->instances, W->cinst, sizeof x->instances);
 	x->zero_macs = zero_macs;
 	trim__eval_act(s->w, s->a, costs, m, &W->ev);
-	return 0;
 }
 
 /* Everything below one factorisation combination. `bound`: a cost that k
@@ -1300,21 +1398,63 @@ static void do_fc(const trim__mapspace *s, const trim__level_cost *costs, int go
 		}
 		const uint64_t base = (fc << s->nbyp) | b; /* index without the orders */
 
+		if (tc_plan(s, &p, &W->tc)) {
+			W->err = TRIM_ENOMEM;
+			return;
+		}
+		/* a class's energy is at least the sum of its tensors' dynamic
+		 * energies plus the MACs and the leakage over the bypass choice's
+		 * cycle bound: skip it (strictly) above the k-th best known */
+		double cyc_lb = 0;
+		if (lbok && W->fb.fast && goal != TRIM__GOAL_DELAY)
+			fcb_fast_cycles(s, &W->fb, b, &cyc_lb);
 		for (uint64_t oc = 0; oc < p.total; oc++) {
-			uint64_t r = oc;
+			uint64_t code[TRIM__MAX_LEVELS], r = oc;
 			for (int k = s->nord - 1; k >= 0; k--) {
-				apply_order(s, &p, k, r % p.radix[k], m);
+				code[k] = r % p.radix[k];
 				r /= p.radix[k];
 			}
-			int rc = eval_cached(s, &p, oc, b, costs, zero_macs, m, W);
-			if (rc == TRIM_EINVAL) {
+			int applied = 0, unsup = 0, cut = 0;
+			int32_t vi[3] = {0, 0, 0};
+			/* tensor by tensor: its exact energy replaces its order-free
+			 * bound; stop as soon as the class cannot make the top k */
+			double elo[3] = {0, 0, 0}, en = 0;
+			if (cyc_lb > 0)
+				for (int t = 0; t < 3; t++)
+					if (s->w->t[t].present)
+						en += elo[t] = W->fb.E[t][fcb_choice(s, &W->fb, t, b)];
+			for (int ti = 0; ti < 3 && !cut; ti++) {
+				const int t = (int[]){0, 2, 1}[ti];
+				if (!s->w->t[t].present)
+					continue;
+				vi[t] = tc_entry(s, &p, code, oc, b, t, m, &applied, costs, zero_macs, W);
+				if (vi[t] < 0)
+					return;
+				if (W->tc.state[vi[t]] == 2) {
+					unsup = 1;
+					break;
+				}
+				if (cyc_lb > 0) {
+					en += W->tc.energy[vi[t]] - elo[t];
+					double e = (en + W->fb.mac_pj + W->fb.leak * cyc_lb) * (1 - 1e-9);
+					double lbc = goal == TRIM__GOAL_ENERGY ? e : e * cyc_lb;
+					double cur = top_bound(&W->item) < bound ? top_bound(&W->item) : bound;
+					cut = lbc > cur;
+				}
+			}
+			if (unsup) {
 				W->cnt.unsupported++; /* outside the analytic model's scope */
 				continue;
 			}
-			if (rc) {
-				W->err = rc;
-				return;
+			if (cut) {
+				W->cnt.valid--;
+				W->cnt.bounded++;
+				continue;
 			}
+			if (!applied)
+				for (int k = s->nord - 1; k >= 0; k--)
+					apply_order(s, &p, k, code[k], m);
+			eval_class(s, vi, costs, zero_macs, m, W);
 			W->cnt.evaluated++;
 			uint64_t idx = base;
 			for (int k = 0; k < s->nord; k++)
@@ -1783,7 +1923,7 @@ static void bb_node(const trim__mapspace *s, int64_t *const *trows, const trim__
 		W->err = n == -1 ? TRIM_ENOMEM : TRIM_ERANGE;
 		return;
 	}
-	if (depth + 1 < s->nslots - 1) {
+	if (depth + 1 <= s->nslots - 1) {
 		for (int64_t i = 0; i < n; i++) {
 			trim__mapping_init(&W->m2, s->a);
 			bb_set(s, trows, depth + 1, c[i].lo, &W->m2);
@@ -2027,8 +2167,7 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 		out->unsupported += W->cnt.unsupported;
 		out->bounded += W->cnt.bounded;
 		trim__eval_ws_free(&W->ws);
-		free(W->tc.ent);
-		free(W->tc.val);
+		tc_free(&W->tc);
 		top_free(&W->item);
 		top_free(&W->keep);
 		top_free(&W->node);
