@@ -1598,7 +1598,7 @@ void trim__mapspace_node_lb(const trim__mapspace *s, const trim__level_cost *cos
 			continue;
 		const int res = t == 2;
 		/* R[l]: words of t that cross the boundary below known storage level l */
-		int64_t R[TRIM__MAX_LEVELS] = {0};
+		int64_t R[TRIM__MAX_LEVELS] = {0}, Mv[TRIM__MAX_LEVELS] = {0};
 		for (int l = 0; l < nl; l++) {
 			if (!known[l])
 				continue;
@@ -1621,6 +1621,7 @@ void trim__mapspace_node_lb(const trim__mapspace *s, const trim__level_cost *cos
 				break;
 			}
 			R[l] = M * trim__mapping_tile_elems(m, w, l + 1, t);
+			Mv[l] = M;
 		}
 		/* per storage level, the share of one instance (spatial levels fixed) */
 		int64_t share[TRIM__MAX_LEVELS] = {0};
@@ -1650,8 +1651,23 @@ void trim__mapspace_node_lb(const trim__mapspace *s, const trim__level_cost *cos
 				if (a->lv[l].type != TRIM__LVL_STORAGE)
 					continue;
 				if (kept[l]) {
-					if (prev >= 0 && known[prev])
+					if (prev >= 0 && known[prev]) {
 						in[l] = R[prev]; /* entries into the holder l */
+						if (allsp) {
+							/* every level above l is fixed: at each of the
+							 * M steps every instance of l refills its whole
+							 * tile (the extents at l are known) */
+							int64_t ext[TRIM_NDIMS];
+							for (int d = 0; d < TRIM_NDIMS; d++) {
+								ext[d] = w->bound[d];
+								for (int k = 0; k < l; k++)
+									ext[d] /= m->f[k][d];
+							}
+							int64_t refill = Mv[prev] * inst[l] * share_lb(w, t, ext, ones);
+							if (refill > in[l])
+								in[l] = refill;
+						}
+					}
 					if (l > 0 && allsp) {
 						/* the hop (h, l): l's instances each receive their share */
 						int sp = -1, nsp = 0;
@@ -1662,7 +1678,7 @@ void trim__mapspace_node_lb(const trim__mapspace *s, const trim__level_cost *cos
 							in[l] = share[l];
 						const trim__level *S = sp >= 0 ? &a->lv[sp] : NULL;
 						int mc = S && (res ? S->reduction : S->multicast);
-						int64_t up = nsp == 1 && mc ? share[h] : share[l];
+						int64_t up = nsp == 1 && mc ? share[h] : in[l];
 						if (nsp > 1)
 							up = touched; /* outside the model's scope: keep it simple */
 						if (up > rd[h])
@@ -1674,8 +1690,8 @@ void trim__mapspace_node_lb(const trim__mapspace *s, const trim__level_cost *cos
 								 * each level on the way are >= the parent's
 								 * distinct share); results: every drained
 								 * word enters */
-								int64_t words = res ? share[l]
-								                : (a->lv[k].net == TRIM__NET_BUS && a->lv[k].multicast) ? up : share[l];
+								int64_t words = res ? in[l]
+								                : (a->lv[k].net == TRIM__NET_BUS && a->lv[k].multicast) ? up : in[l];
 								if (k != sp)
 									words = up;
 								nw[k] = (double)words;
