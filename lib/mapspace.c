@@ -1316,6 +1316,46 @@ static void eval_class(const trim__mapspace *s, const int32_t *vi, const trim__l
 	trim__eval_act(s->w, s->a, costs, m, &W->ev);
 }
 
+/* Bytes of every tensor's tile at every bounded storage level (doubled
+ * with double buffering), as trim__mapping_check_reserved counts them. */
+static void tile_bytes(const trim__mapspace *s, const trim__mapping *m, int64_t (*tb)[3])
+{
+	const struct trim_arch *a = s->a;
+	for (int l = 0; l < a->nlevels; l++) {
+		const trim__level *L = &a->lv[l];
+		if (L->type != TRIM__LVL_STORAGE || L->capacity_bytes <= 0)
+			continue;
+		int64_t bits = L->word_bits > 0 ? L->word_bits : (a->word_bits > 0 ? a->word_bits : 16);
+		int64_t mult = L->double_buffer ? 2 : 1;
+		for (int t = 0; t < 3; t++)
+			tb[l][t] = s->w->t[t].present ? (trim__mapping_tile_elems(m, s->w, l, t) * bits + 7) / 8 * mult : 0;
+	}
+}
+
+/* trim__mapping_check_reserved for a mapping of the space whose spatial
+ * factors fit (its structure is then valid by construction): the kept
+ * tiles fit every level (with the cached activations); 1 if so. */
+static int fast_fit(const trim__mapspace *s, int64_t (*tb)[3], const trim__mapping *m)
+{
+	const struct trim_arch *a = s->a;
+	for (int l = 0; l < a->nlevels; l++) {
+		const trim__level *L = &a->lv[l];
+		if (L->type != TRIM__LVL_STORAGE || L->capacity_bytes <= 0)
+			continue;
+		int64_t total = 0, res = s->reserved[l];
+		for (int t = 0; t < 3; t++) {
+			if (!m->keep[l][t] || !s->w->t[t].present)
+				continue;
+			if (L->partitioned && tb[l][t] > L->part_bytes[t])
+				return 0;
+			total += tb[l][t];
+		}
+		if ((!L->partitioned || res > 0) && total + res > L->capacity_bytes)
+			return 0;
+	}
+	return 1;
+}
+
 /* Everything below one factorisation combination. `bound`: a cost that k
  * real mappings reach (a mapping costlier cannot be among the k best). The
  * work depends only on (ac, bound): deterministic for any thread count. */
@@ -1327,6 +1367,9 @@ static void do_fc(const trim__mapspace *s, const trim__level_cost *costs, int go
 	trim__mapping *m = &W->m;
 	trim__mapping_init(m, s->a);
 	int fits = set_facts(s, fc, m);
+	int64_t tbytes[TRIM__MAX_LEVELS][3];
+	if (fits)
+		tile_bytes(s, m, tbytes);
 	W->item.n = 0;
 	if (tc_reset(s, &W->tc)) {
 		W->err = TRIM_ENOMEM;
@@ -1364,7 +1407,7 @@ static void do_fc(const trim__mapspace *s, const trim__level_cost *costs, int go
 			return;
 		}
 		W->cnt.generated += p.total;
-		if (!fits || trim__mapping_check_reserved(m, s->w, s->a, s->reserved))
+		if (!fits || !fast_fit(s, tbytes, m))
 			continue;
 		if ((s->min_pe_util > 0 && trim__mapspace_pe_util(s, m) < s->min_pe_util) ||
 		    (s->min_rf_util > 0 && trim__mapspace_rf_util(s, m) < s->min_rf_util)) {
@@ -1592,7 +1635,31 @@ void trim__mapspace_node_lb(const trim__mapspace *s, const trim__level_cost *cos
 	}
 	const int ones[TRIM_NDIMS] = {1, 1, 1, 1, 1, 1, 1, 1};
 	const int64_t steps = allsp ? w->macs / active : 0;
-	double etensor = 0;
+	/* per tensor and keep choice: its energy and the levels it holds;
+	 * tiles whose extents are known (every level above fixed) let the
+	 * choices be combined under the capacities */
+	double etensor = 0, Ech[3][64];
+	unsigned Kch[3][64];
+	int nch[3] = {0, 0, 0};
+	int64_t tbytes[TRIM__MAX_LEVELS][3];
+	int extk[TRIM__MAX_LEVELS];
+	for (int l = 0, pre = 1; l < nl; l++) {
+		extk[l] = pre && a->lv[l].type == TRIM__LVL_STORAGE && a->lv[l].capacity_bytes > 0;
+		if (extk[l]) {
+			int64_t ext[TRIM_NDIMS];
+			for (int d = 0; d < TRIM_NDIMS; d++) {
+				ext[d] = w->bound[d];
+				for (int k = 0; k < l; k++)
+					ext[d] /= m->f[k][d];
+			}
+			const trim__level *L = &a->lv[l];
+			int64_t bits = L->word_bits > 0 ? L->word_bits : (a->word_bits > 0 ? a->word_bits : 16);
+			for (int t = 0; t < 3; t++)
+				tbytes[l][t] = w->t[t].present ? (share_lb(w, t, ext, ones) * bits + 7) / 8 * (L->double_buffer ? 2 : 1) : 0;
+		}
+		if (a->lv[l].type != TRIM__LVL_COMPUTE)
+			pre &= fixed[l];
+	}
 	for (int t = 0; t < 3; t++) {
 		if (!w->t[t].present)
 			continue;
@@ -1794,11 +1861,54 @@ void trim__mapspace_node_lb(const trim__mapspace *s, const trim__level_cost *cos
 				if (!have || in[l] < *out_in)
 					*out_in = in[l];
 			}
+			if (c < 64) {
+				unsigned km = 0;
+				for (int l = 0; l < nl; l++)
+					km |= (unsigned)kept[l] << l;
+				Ech[t][c] = e;
+				Kch[t][c] = km;
+				nch[t] = c + 1;
+			}
 			if (!have || e < emin)
 				emin = e;
 			have = 1;
 		}
 		etensor += emin;
+	}
+	/* the cheapest combination of keep choices whose known tiles fit */
+	if (nch[0] <= 64 && nch[1] <= 64 && nch[2] <= 64) {
+		int n0 = nch[0] ? nch[0] : 1, n1 = nch[1] ? nch[1] : 1, n2 = nch[2] ? nch[2] : 1;
+		double best = HUGE_VAL;
+		for (int c0 = 0; c0 < n0; c0++)
+			for (int c1 = 0; c1 < n1; c1++)
+				for (int c2 = 0; c2 < n2; c2++) {
+					const int cc[3] = {c0, c1, c2};
+					double e = 0;
+					int ok = 1;
+					for (int t = 0; t < 3; t++)
+						if (nch[t])
+							e += Ech[t][cc[t]];
+					if (e >= best)
+						continue;
+					for (int l = 1; l < nl && ok; l++) {
+						if (!extk[l])
+							continue;
+						const trim__level *L = &a->lv[l];
+						int64_t total = 0;
+						for (int t = 0; t < 3; t++)
+							if (nch[t] && (Kch[t][cc[t]] >> l & 1)) {
+								if (L->partitioned && tbytes[l][t] > L->part_bytes[t])
+									ok = 0;
+								total += tbytes[l][t];
+							}
+						if ((!L->partitioned || s->reserved[l] > 0) && total + s->reserved[l] > L->capacity_bytes)
+							ok = 0;
+					}
+					if (ok)
+						best = e;
+				}
+		if (best < HUGE_VAL && best > etensor)
+			etensor = best;
 	}
 	x->macs = w->macs;
 	x->zero_macs = zero_macs;

@@ -516,7 +516,12 @@ START_TEST(test_map_cli)
 	char *two = capture(TINY "--goal edp --threads 2", &st);
 	ck_assert_int_eq(st, 0);
 	ck_assert_msg(strcmp(one, two) == 0, "1 and 2 threads differ");
-	ck_assert_ptr_nonnull(strstr(one, "\"counts\": {\"bounded\": 19851, \"evaluated\": 359, \"generated\": 21192"));
+	/* every distinct mapping generated; the bounds skip most of them (the
+	 * exact split depends on the bounds, tested against brute force in
+	 * check_search's core cases) */
+	ck_assert_ptr_nonnull(strstr(one, "\"generated\": 21192"));
+	ck_assert_ptr_nonnull(strstr(one, "\"best\": {\"cycles\""));
+	ck_assert_ptr_nonnull(strstr(one, "\"index\": 746146104"));
 	ck_assert_ptr_nonnull(strstr(one, "\"mapspace\": {\"distinct\": 21192, \"raw\": 3023308800}"));
 	ck_assert_ptr_nonnull(strstr(one, "\"pe_utilization\": "));
 	ck_assert_ptr_nonnull(strstr(one, "\"mapping\": \"schema_version: 1"));
