@@ -527,7 +527,8 @@ START_TEST(test_map_cli)
 	ck_assert_ptr_nonnull(strstr(one, "\"mapping\": \"schema_version: 1"));
 	free(one);
 	free(two);
-	char *big = capture("map models/networks/alexnet-cifar.yaml models/arch/eyeriss.yaml --layer conv1", &st);
+	char *big = capture("map models/networks/alexnet-cifar.yaml models/arch/eyeriss.yaml --layer conv1 "
+	                    "--max-mappings 1000000", &st);
 	ck_assert_int_eq(st, 2);
 	free(big);
 	big = capture("map test/data/networks/tiny.yaml test/data/arch/tiny.yaml --layer conv9", &st);

@@ -15,7 +15,7 @@ int trim_cli_map(int argc, char **argv)
 {
 	const char *files[2] = {NULL, NULL}, *layer = NULL, *table = NULL;
 	int format = TRIM_FORMAT_TABLE, phase = TRIM_PHASE_FW, mode = TRIM_MODE_DEFAULT, nf = 0;
-	int64_t batch = 0, threads = 1, goal = TRIM_GOAL_ENERGY, maxmap = 20000000, topk = 1;
+	int64_t batch = 0, threads = 1, goal = TRIM_GOAL_ENERGY, maxmap = 0, topk = 1;
 	double min_pe = 0, min_rf = 0;
 	const char *factors[64];
 	int nfactors = 0;
@@ -27,9 +27,9 @@ int trim_cli_map(int argc, char **argv)
 			       "the rest and prints the best mapping (ties: smallest index; identical for\n"
 			       "any --threads). Exact branch and bound: a factorisation or bypass choice\n"
 			       "is skipped only when a lower bound valid for every loop order exceeds the\n"
-			       "cost already reached (counted as 'bounded'; docs/model.md). The search\n"
-			       "refuses mapspaces of more than --max-mappings distinct mappings (default\n"
-			       "20000000).\n"
+			       "cost already reached (counted as 'bounded'; docs/model.md).\n"
+			       "--max-mappings N refuses mapspaces of more than N distinct mappings\n"
+			       "(default 0: no limit).\n"
 			       "--factor 'PE array:M=4' fixes the bound of M at level 'PE array' (a custom\n"
 			       "factor the constructor must follow; repeatable).\n", usage_map);
 			return 0;
@@ -84,7 +84,7 @@ int trim_cli_map(int argc, char **argv)
 				if (trim_cli_int("map", usage_map, "--top", v, 1, 1024, &topk))
 					return TRIM_CLI_EXIT_USAGE;
 			} else if (!strcmp(o, "--max-mappings")) {
-				if (trim_cli_int("map", usage_map, "--max-mappings", v, 1, INT64_MAX, &maxmap))
+				if (trim_cli_int("map", usage_map, "--max-mappings", v, 0, INT64_MAX, &maxmap))
 					return TRIM_CLI_EXIT_USAGE;
 			} else
 				return trim_cli_usage("map", usage_map, "unknown option '%s'", o);
@@ -140,7 +140,10 @@ int trim_cli_map(int argc, char **argv)
 		double size = trim_search_size(s), distinct = trim_search_distinct(s);
 		fprintf(stderr, "trim map: %s %s: mapspace of %.0f raw mappings, %.0f distinct\n", layer,
 		        trim_phase_name(phase), size, distinct);
-		if (distinct < 0 || distinct > (double)maxmap) {
+		if (distinct < 0) {
+			fprintf(stderr, "trim map: the distinct mapspace cannot be counted in 64 bits: refused\n");
+			refused = 1;
+		} else if (maxmap > 0 && distinct > (double)maxmap) {
 			fprintf(stderr, "trim map: more than --max-mappings %lld distinct mappings: refused (raise "
 			        "--max-mappings to search it anyway)\n", (long long)maxmap);
 			refused = 1;
