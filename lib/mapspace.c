@@ -2094,6 +2094,14 @@ static int64_t *tree_rows(const trim__mapspace *s, int d)
 	return r;
 }
 
+static void prog_set(const trim__mapspace *s, int64_t done, int64_t total)
+{
+	if (!s->prog)
+		return;
+	__atomic_store_n(&s->prog[1], total, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->prog[0], done, __ATOMIC_RELAXED);
+}
+
 /* A first bound before the search: the factorisations of a fixed sample
  * with the smallest lower bounds, each with every bypass choice that fits
  * and one stationary order per tensor. Real mappings: their k-th best cost
@@ -2220,7 +2228,8 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 			trim__mapspace_node_lb(s, costs, goal, 1, zero_macs, &W->m2, &W->lbev, &top[i].lb);
 		}
 		qsort(top, (size_t)ntop, sizeof *top, bbchild_cmp);
-			const int64_t round = 16;
+		const int64_t round = 16;
+		prog_set(s, 0, ntop);
 		for (int64_t r0 = 0; r0 < ntop && !err; r0 += round) {
 			int64_t r1 = r0 + round < ntop ? r0 + round : ntop;
 			double rb = bound;
@@ -2249,7 +2258,9 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 			double gb = top_bound(&glob);
 			if (gb < bound)
 				bound = gb;
+			prog_set(s, r1, ntop);
 		}
+		prog_set(s, ntop, ntop);
 		nfc = 0; /* the plain loop below has nothing left */
 	}
 	free(top);
@@ -2283,6 +2294,7 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 		double gb = top_bound(&glob);
 		if (gb < bound && !s->nobound)
 			bound = gb;
+		prog_set(s, (int64_t)r1, (int64_t)nfc);
 	}
 	for (int i = 0; i < threads; i++) {
 		worker *W = &ws[i];

@@ -62,6 +62,10 @@ typedef struct {
 	 * spatial levels first, then the storage levels outermost first; the
 	 * last one, a storage level, takes the rest) */
 	int tord[TRIM__MAX_LEVELS];
+	/* progress of a running search (NULL: not reported): [0] units done,
+	 * [1] units in all (root nodes of the tree, or factorisation rounds),
+	 * written with relaxed atomics, readable from another thread */
+	int64_t *prog;
 } trim__mapspace;
 
 int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct trim_arch *a);

@@ -15,6 +15,7 @@ struct trim_search {
 	trim__mapspace space;
 	int goal, threads, ran;
 	trim__search_result res;
+	int64_t prog[2]; /* progress of a running search (trim__mapspace.prog) */
 };
 
 int trim_search_create(trim_search **out, const trim_workloads *w, size_t i, const trim_arch *arch,
@@ -53,6 +54,7 @@ int trim_search_create(trim_search **out, const trim_workloads *w, size_t i, con
 		goto out;
 	if ((rc = trim__mapspace_init(&s->space, &s->w, &s->arch)))
 		goto out;
+	s->space.prog = s->prog;
 	if ((rc = trim__eval_reserved(w, i, &s->arch, s->space.reserved)))
 		goto out;
 	*out = s;
@@ -140,10 +142,21 @@ double trim_search_distinct(const trim_search *s)
 	return (double)n;
 }
 
+double trim_search_progress(const trim_search *s)
+{
+	if (!s)
+		return -1;
+	int64_t done = __atomic_load_n(&s->prog[0], __ATOMIC_RELAXED);
+	int64_t total = __atomic_load_n(&s->prog[1], __ATOMIC_RELAXED);
+	return total > 0 ? (double)done / (double)total : 0;
+}
+
 int trim_search_run(trim_search *s)
 {
 	if (!s)
 		return trim__error(TRIM_EINVAL, "trim_search_run: NULL search");
+	__atomic_store_n(&s->prog[0], 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->prog[1], 0, __ATOMIC_RELAXED);
 	trim__search_result_free(&s->res);
 	int rc = trim__search(&s->space, s->costs, s->goal, s->threads, &s->res);
 	s->ran = rc == 0;

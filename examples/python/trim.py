@@ -231,6 +231,7 @@ def _load(path=None):
         "trim_search_set_factor": (ctypes.c_int, [_vp, ctypes.c_int, ctypes.c_int, _c_int64]),
         "trim_search_size": (ctypes.c_double, [_vp]),
         "trim_search_distinct": (ctypes.c_double, [_vp]),
+        "trim_search_progress": (ctypes.c_double, [_vp]),
         "trim_search_run": (ctypes.c_int, [_vp]),
         "trim_search_counts": (ctypes.c_int, [_vp, _p_int64, ctypes.c_size_t]),
         "trim_search_best": (ctypes.c_int, [_vp, _pvp]),
@@ -1271,6 +1272,11 @@ class Search(_Handle):
     def run(self):
         _check(lib().trim_search_run(self.handle))
         return self
+
+    @property
+    def progress(self):
+        """Share of the search's top nodes done, in [0, 1] (1 after a run)."""
+        return lib().trim_search_progress(self.handle)
 
     def counts(self):
         """{generated, valid, evaluated, unsupported, pruned, skipped (by lower bounds)}."""

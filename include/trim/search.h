@@ -60,6 +60,11 @@ TRIM_API double trim_search_size(const trim_search *s);
  * generates), computed without enumerating them; -1 on error. */
 TRIM_API double trim_search_distinct(const trim_search *s);
 TRIM_API int trim_search_run(trim_search *s);
+/** Progress of a running trim_search_run, in [0, 1] (the share of the
+ * branch-and-bound tree's top nodes done; the first ones are the slowest);
+ * the only call that may be made from another thread while the search
+ * runs. -1 for NULL. */
+TRIM_API double trim_search_progress(const trim_search *s);
 /** out[0..4] = generated, valid, evaluated, unsupported, pruned (n >= 5);
  * out[5] (n >= 6) = skipped by lower bounds (proven not to be among the
  * best; "valid" counts only the mappings not skipped). */

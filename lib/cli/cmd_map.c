@@ -1,6 +1,9 @@
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 
@@ -8,7 +11,34 @@ static const char usage_map[] =
 	"trim map NETWORK.yaml ARCH.yaml --layer NAME --phase FW|BW|WG [--goal energy|delay|edp]\n"
 	"         [--threads N] [--mode inference|training] [--batch N] [--table FILE]\n"
 	"         [--top K] [--factor LEVEL:D=N]... [--min-pe-util X] [--min-rf-util X]\n"
-	"         [--max-mappings N] [--format table|json]";
+	"         [--max-mappings N] [--progress|--quiet] [--format table|json]";
+
+/* Progress on stderr while the search runs (another thread polls
+ * trim_search_progress, the one call allowed during a run). */
+typedef struct {
+	trim_search *s;
+	int stop; /* relaxed atomic */
+} progress_ctx;
+
+static void *progress_main(void *p)
+{
+	progress_ctx *c = p;
+	struct timespec t0, now, nap = {0, 200 * 1000 * 1000};
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int shown = 0;
+	while (!__atomic_load_n(&c->stop, __ATOMIC_RELAXED)) {
+		nanosleep(&nap, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		double el = (double)(now.tv_sec - t0.tv_sec) + 1e-9 * (double)(now.tv_nsec - t0.tv_nsec);
+		if (el < 1)
+			continue;
+		fprintf(stderr, "\rtrim map: searching: %5.1f%% of the top nodes, %.0f s", 100 * trim_search_progress(c->s), el);
+		shown = 1;
+	}
+	if (shown)
+		fprintf(stderr, "\n");
+	return NULL;
+}
 
 // trim-cli: map: exhaustive search of the best mapping of one workload (small mapspaces)
 int trim_cli_map(int argc, char **argv)
@@ -18,7 +48,7 @@ int trim_cli_map(int argc, char **argv)
 	int64_t batch = 0, threads = 1, goal = TRIM_GOAL_ENERGY, maxmap = 0, topk = 1;
 	double min_pe = 0, min_rf = 0;
 	const char *factors[64];
-	int nfactors = 0;
+	int nfactors = 0, progress = isatty(2);
 	for (int i = 1; i < argc; i++) {
 		const char *o = argv[i];
 		if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
@@ -33,6 +63,10 @@ int trim_cli_map(int argc, char **argv)
 			       "--factor 'PE array:M=4' fixes the bound of M at level 'PE array' (a custom\n"
 			       "factor the constructor must follow; repeatable).\n", usage_map);
 			return 0;
+		}
+		if (!strcmp(o, "--progress") || !strcmp(o, "--quiet")) {
+			progress = o[2] == 'p';
+			continue;
 		}
 		if (o[0] == '-' && o[1]) {
 			if (i + 1 >= argc)
@@ -149,8 +183,16 @@ int trim_cli_map(int argc, char **argv)
 			refused = 1;
 		}
 	}
-	if (!rc && !refused)
+	if (!rc && !refused) {
+		progress_ctx pc = {s, 0};
+		pthread_t th;
+		int started = progress && pthread_create(&th, NULL, progress_main, &pc) == 0;
 		rc = trim_search_run(s);
+		if (started) {
+			__atomic_store_n(&pc.stop, 1, __ATOMIC_RELAXED);
+			pthread_join(th, NULL);
+		}
+	}
 	if (!rc && !refused)
 		rc = trim_search_report(s, format, &text);
 	trim_search_free(s);

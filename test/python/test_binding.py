@@ -644,7 +644,9 @@ class SearchTest(unittest.TestCase):
         s = trim.Search(self.w, self.fc, self.arch)
         distinct, size = s.distinct, s.size
         self.assertGreater(size, distinct)
+        self.assertEqual(s.progress, 0.0)
         s.run()
+        self.assertEqual(s.progress, 1.0)
         c = s.counts()
         self.assertEqual(c["generated"], distinct)
         self.assertGreaterEqual(c["generated"], c["valid"])
