@@ -77,7 +77,9 @@ static int zreal(const trim__zaxis *z, int64_t p)
 	return p >= z->lo && p <= z->hi && (p - z->lo) % z->step == 0;
 }
 
-int trim__activity_zero_macs(const trim__intra *w, int64_t *out)
+/* The count: 0, or (without a message) 1 if the MAC count overflows, 2 if a
+ * component needs *big > 2^30 enumerations. */
+static int zero_macs_count(const trim__intra *w, int64_t *out, int64_t *big)
 {
 	/* Constraints "position of operand axis is real"; grouped into connected
 	 * components over the dims they use, each counted by enumeration of its
@@ -98,7 +100,7 @@ int trim__activity_zero_macs(const trim__intra *w, int64_t *out)
 	int64_t macs = 1;
 	for (int d = 0; d < TRIM_NDIMS; d++)
 		if (trim__mul64(macs, w->bound[d], &macs))
-			return trim__error(TRIM_ERANGE, "activity: MAC count overflows");
+			return 1;
 	if (!nc) {
 		*out = 0;
 		return 0;
@@ -143,8 +145,10 @@ int trim__activity_zero_macs(const trim__intra *w, int64_t *out)
 				total *= w->bound[d];
 			}
 		all |= cdims[c];
-		if (total > ((int64_t)1 << 30))
-			return trim__error(TRIM_ERANGE, "activity: zero-MAC count needs %lld enumerations", (long long)total);
+		if (total > ((int64_t)1 << 30)) {
+			*big = total;
+			return 2;
+		}
 		int64_t idx[TRIM_NDIMS] = {0}, cnt = 0;
 		for (int64_t it = 0; it < total; it++) {
 			int64_t v = it;
@@ -170,6 +174,31 @@ int trim__activity_zero_macs(const trim__intra *w, int64_t *out)
 			nonzero *= w->bound[d];
 	*out = macs - nonzero;
 	return 0;
+}
+
+int trim__activity_zero_macs(const trim__intra *w, int64_t *out)
+{
+	if (w->act_zero_ok) {
+		*out = w->act_zero_macs;
+		return 0;
+	}
+	int64_t big = 0;
+	int r = zero_macs_count(w, out, &big);
+	if (r == 1)
+		return trim__error(TRIM_ERANGE, "activity: MAC count overflows");
+	if (r == 2)
+		return trim__error(TRIM_ERANGE, "activity: zero-MAC count needs %lld enumerations", (long long)big);
+	return 0;
+}
+
+void trim__activity_zero_macs_cache(trim__intra *w)
+{
+	int64_t z = 0, big = 0;
+	w->act_zero_ok = 0;
+	if (zero_macs_count(w, &z, &big) == 0) {
+		w->act_zero_macs = z;
+		w->act_zero_ok = 1;
+	}
 }
 
 /* ---- per-axis sets ----------------------------------------------------------- */
