@@ -21,8 +21,26 @@ static double div0(double a, double b) { return b > 0 ? a / b : 0; }
 int trim__eval_run(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,
                    const trim__mapping *m, trim__eval_ws *ws, trim__eval *out)
 {
-	memset(out, 0, sizeof *out);
+	/* trim__eval_act writes every field but act */
 	int rc = trim__activity_compute(w, a, m, &ws->act, &out->act);
+	if (rc) {
+		memset(out, 0, sizeof *out);
+		return rc;
+	}
+	trim__eval_act(w, a, costs, m, out);
+	return 0;
+}
+
+int trim__eval_prepare(const trim__intra *w, const struct trim_arch *a, const trim__mapping *m,
+                       trim__eval_ws *ws)
+{
+	return trim__activity_prepare(w, a, m, &ws->act);
+}
+
+int trim__eval_order(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,
+                     const trim__mapping *m, trim__eval_ws *ws, trim__eval *out)
+{
+	int rc = trim__activity_orders(&ws->act, m, &out->act);
 	if (rc)
 		return rc;
 	trim__eval_act(w, a, costs, m, out);

@@ -38,6 +38,16 @@ void trim__eval_ws_free(trim__eval_ws *ws);
 int trim__eval_run(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,
                    const trim__mapping *m, trim__eval_ws *ws, trim__eval *out);
 
+/* trim__eval_run in two parts (trim__activity_prepare / _orders): prepare
+ * once per factors and keeps of m, then evaluate any number of mappings
+ * that differ from it only in their loop orders, with the same ws. The
+ * result is trim__eval_run's, except that the rows of out->act beyond the
+ * architecture's levels are not written (zero them once). */
+int trim__eval_prepare(const trim__intra *w, const struct trim_arch *a, const trim__mapping *m,
+                       trim__eval_ws *ws);
+int trim__eval_order(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,
+                     const trim__mapping *m, trim__eval_ws *ws, trim__eval *out);
+
 /* The rest of trim__eval_run: cycles, energy and utilisation from the
  * counts already in out->act (the other fields are overwritten). Every
  * result is a non-decreasing function of every count (IEEE operations are

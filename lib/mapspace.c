@@ -928,13 +928,23 @@ static void do_fc(const trim__mapspace *s, const trim__level_cost *costs, int go
 			continue;
 		}
 		const uint64_t base = (fc << s->nbyp) | b; /* index without the orders */
+		/* what does not depend on the orders (the scope too), once */
+		int prc = trim__eval_prepare(s->w, s->a, m, &W->ws);
+		if (prc == TRIM_EINVAL) {
+			W->cnt.unsupported += p.total; /* outside the analytic model's scope */
+			continue;
+		}
+		if (prc) {
+			W->err = prc;
+			return;
+		}
 		for (uint64_t oc = 0; oc < p.total; oc++) {
 			uint64_t r = oc;
 			for (int k = s->nord - 1; k >= 0; k--) {
 				apply_order(s, &p, k, r % p.radix[k], m);
 				r /= p.radix[k];
 			}
-			int rc = trim__eval_run(s->w, s->a, costs, m, &W->ws, &W->ev);
+			int rc = trim__eval_order(s->w, s->a, costs, m, &W->ws, &W->ev);
 			if (rc == TRIM_EINVAL) {
 				W->cnt.unsupported++; /* outside the analytic model's scope */
 				continue;
