@@ -756,7 +756,8 @@ static int order_counts(trim__act_ws *ws, const trim__mapping *m, trim__activity
 	                              out->down_dests, out->unicast, out->mcast, out->mcast_dests,
 	                              out->up_words, out->up_out, out->reductions};
 	for (size_t i = 0; i < sizeof zero / sizeof *zero; i++)
-		memset(zero[i], 0, (size_t)nL * sizeof *zero[i]);
+		for (int l = 0; l < nL; l++) /* short rows: no call */
+			zero[i][l][0] = zero[i][l][1] = zero[i][l][2] = 0;
 
 	for (int t = 0; t < 3; t++) {
 		const tprep_t *tp = &P->t[t];

@@ -1,6 +1,7 @@
 /*
  * The evaluator (docs/model.md, "Evaluator").
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,12 +54,8 @@ void trim__eval_act(const trim__intra *w, const struct trim_arch *a, const trim_
 	const trim__activity *x = &out->act;
 	const int nL = a->nlevels;
 	double cyc = 0;
-	memset(out->level_cycles, 0, sizeof out->level_cycles);
-	memset(out->dyn_pj, 0, sizeof out->dyn_pj);
-	memset(out->static_pj, 0, sizeof out->static_pj);
-	memset(out->cap_util, 0, sizeof out->cap_util);
-	memset(out->cap_bytes, 0, sizeof out->cap_bytes);
-	out->mac_pj = 0;
+	/* every field after the counts (level_cycles is the first array), at once */
+	memset(&out->level_cycles, 0, sizeof *out - offsetof(trim__eval, level_cycles));
 	out->bottleneck = nL - 1;
 	for (int l = 0; l < nL; l++) {
 		const trim__level *L = &a->lv[l];

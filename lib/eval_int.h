@@ -16,7 +16,7 @@ typedef struct {
 	trim__activity act;
 	double cycles;                          /* max over levels */
 	int bottleneck;                         /* level with the most cycles */
-	double level_cycles[TRIM__MAX_LEVELS];
+	double level_cycles[TRIM__MAX_LEVELS];  /* trim__eval_act clears from here to the end */
 	double energy_pj;                       /* dynamic + static */
 	double dyn_pj[TRIM__MAX_LEVELS][3];     /* per level and tensor (compute: [.][0]) */
 	double mac_pj;                          /* MACs, gated ones included */
