@@ -214,6 +214,12 @@ typedef struct {
 	int64_t nsib;     /* siblings: product of S's bounds */
 	int64_t nsi;      /* instances of S (or of C without S) */
 	sstat first;      /* S >= 0: delivery statistics of the first step */
+	/* hop_steps' result for the orders of the last evaluation (they depend
+	 * on the orders of the storage levels above C only), valid if cgen is
+	 * the preparation's gen */
+	uint64_t cgen;
+	int64_t cfills;
+	sstat ctot;
 	/* one-term axes at a step inside the barrier (they do not move): the
 	 * product of their ports * extent, and of their extents */
 	int64_t c1, s1;
@@ -251,6 +257,8 @@ struct trim__act_prep {
 	int64_t tile[TRIM__MAX_LEVELS][3];
 	tprep_t t[3];
 	uint64_t gen;
+	uint64_t ogen;                        /* gen of lorder (0: none) */
+	int lorder[TRIM__MAX_LEVELS][TRIM_NDIMS]; /* storage: the orders of the last evaluation */
 	int nmemo;
 	size_t memo_cap;   /* tables */
 	memo_t *memo;      /* memo_cap * MEMO_WAYS */
@@ -356,6 +364,7 @@ static int prepare(const trim__intra *w, const struct trim_arch *arch, const tri
 	P->lb = lb;
 	P->nL = nL;
 	P->gen++;
+	P->ogen = 0;
 	P->nmemo = 0;
 	for (int d = 0; d < TRIM_NDIMS; d++) {
 		P->ext[nL][d] = 1;
@@ -456,6 +465,7 @@ static int prepare(const trim__intra *w, const struct trim_arch *arch, const tri
 				return trim__error(TRIM_EINVAL, "activity: tensor %s crosses two spatial levels with bounds > 1 "
 				                   "between %s and %s (not supported by the analytic model)",
 				                   T->name, m->name[B], cmac ? "the MACs" : m->name[C]);
+			h->cgen = 0;
 			h->B = B;
 			h->C = C;
 			h->S = S;
@@ -572,6 +582,9 @@ static int prepare(const trim__intra *w, const struct trim_arch *arch, const tri
 		P->memo = p;
 		P->memo_cap = c;
 		P->gen = 1;
+		for (int t = 0; t < 3; t++)
+			for (int i = 0; P->t[t].on && i < P->t[t].nk; i++)
+				P->t[t].hop[i].cgen = 0;
 	}
 	return 0;
 }
@@ -744,8 +757,26 @@ first:
  * number of levels are not written. */
 static int order_counts(trim__act_ws *ws, const trim__mapping *m, trim__activity *out)
 {
-	const struct trim__act_prep *P = ws->prep;
+	struct trim__act_prep *P = ws->prep;
 	const int nL = P->nL;
+	/* the outermost storage level whose order differs from the last
+	 * evaluation's: the hops above it keep their hop_steps results */
+	int changed = 0;
+	if (!P->lb) {
+		if (P->ogen != P->gen) {
+			for (int l = 0; l < nL; l++)
+				memcpy(P->lorder[l], m->order[l], sizeof P->lorder[l]);
+			P->ogen = P->gen;
+		} else {
+			changed = nL;
+			for (int l = nL - 1; l >= 0; l--)
+				if (P->type[l] == TRIM__LVL_STORAGE && memcmp(P->lorder[l], m->order[l], sizeof P->lorder[l])) {
+					memcpy(P->lorder[l], m->order[l], sizeof P->lorder[l]);
+					changed = l;
+				}
+		}
+		P->ogen = 0; /* until every hop is done */
+	}
 	out->macs = P->macs;
 	out->zero_macs = P->zero_macs;
 	out->steps = P->steps;
@@ -769,9 +800,20 @@ static int order_counts(trim__act_ws *ws, const trim__mapping *m, trim__activity
 			const int B = h->B, C = h->C, S = h->S, cmac = h->cmac;
 			int64_t fills1;
 			sstat tot_st;
-			int rc = hop_steps(ws, tp, h, m, &fills1, &tot_st);
-			if (rc)
-				return rc;
+			if (!P->lb && !cmac && h->cgen == P->gen && changed >= C) {
+				fills1 = h->cfills;
+				tot_st = h->ctot;
+			} else {
+				int rc = hop_steps(ws, tp, h, m, &fills1, &tot_st);
+				if (rc)
+					return rc;
+				if (!P->lb && !cmac) {
+					hop_t *hw = &P->t[t].hop[i];
+					hw->cgen = P->gen;
+					hw->cfills = fills1;
+					hw->ctot = tot_st;
+				}
+			}
 			int64_t Fc = fills1 * P->instances[C];
 			if (S < 0)
 				tot_st = (sstat){fills1, fills1, fills1};
@@ -830,6 +872,8 @@ static int order_counts(trim__act_ws *ws, const trim__mapping *m, trim__activity
 			}
 		}
 	}
+	if (!P->lb)
+		P->ogen = P->gen;
 	return 0;
 }
 
