@@ -252,6 +252,8 @@ struct trim__act_prep {
 	int type[TRIM__MAX_LEVELS];
 	int64_t f[TRIM__MAX_LEVELS][TRIM_NDIMS];
 	int64_t ext[TRIM__MAX_LEVELS + 1][TRIM_NDIMS];
+	int64_t lprod[TRIM__MAX_LEVELS];     /* product of the level's bounds */
+	int64_t above[TRIM__MAX_LEVELS];     /* product of the storage levels' bounds above l */
 	int64_t macs, zero_macs, steps, active_pes;
 	int64_t instances[TRIM__MAX_LEVELS];
 	int64_t tile[TRIM__MAX_LEVELS][3];
@@ -366,11 +368,11 @@ static int prepare(const trim__intra *w, const struct trim_arch *arch, const tri
 	P->gen++;
 	P->ogen = 0;
 	P->nmemo = 0;
-	for (int d = 0; d < TRIM_NDIMS; d++) {
+	for (int d = 0; d < TRIM_NDIMS; d++)
 		P->ext[nL][d] = 1;
-		for (int l = nL - 1; l >= 0; l--)
+	for (int l = nL - 1; l >= 0; l--) /* eight independent products per level */
+		for (int d = 0; d < TRIM_NDIMS; d++)
 			P->ext[l][d] = P->ext[l + 1][d] * m->f[l][d];
-	}
 	P->macs = 1;
 	P->steps = 1;
 	P->active_pes = 1;
@@ -380,12 +382,14 @@ static int prepare(const trim__intra *w, const struct trim_arch *arch, const tri
 	for (int l = 0; l < nL; l++) {
 		P->type[l] = m->type[l];
 		memcpy(P->f[l], m->f[l], sizeof P->f[l]);
+		P->lprod[l] = lvl_prod(m, l);
+		P->above[l] = P->steps;
 		P->instances[l] = P->active_pes;
 		P->tile[l][0] = P->tile[l][1] = P->tile[l][2] = 0;
 		if (m->type[l] == TRIM__LVL_SPATIAL)
-			P->active_pes *= lvl_prod(m, l);
+			P->active_pes *= P->lprod[l];
 		else if (m->type[l] == TRIM__LVL_STORAGE)
-			P->steps *= lvl_prod(m, l);
+			P->steps *= P->lprod[l];
 	}
 	if (!lb) {
 		rc = trim__activity_zero_macs(w, &P->zero_macs);
@@ -444,10 +448,10 @@ static int prepare(const trim__intra *w, const struct trim_arch *arch, const tri
 		tp->nk = nk;
 		for (int i = 0; i < nk; i++) {
 			int64_t n = 1;
-			for (int a = 0; a < nax; a++)
-				n *= trim__axis_distinct(ax[a].coef[0], P->ext[chain[i]][ax[a].dim[0]],
-				                         ax[a].nt > 1 ? ax[a].coef[1] : 0,
-				                         ax[a].nt > 1 ? P->ext[chain[i]][ax[a].dim[1]] : 1);
+			for (int a = 0; a < nax; a++) /* one term (coefficient > 0): its extent */
+				n *= ax[a].nt == 1 ? P->ext[chain[i]][ax[a].dim[0]]
+				     : trim__axis_distinct(ax[a].coef[0], P->ext[chain[i]][ax[a].dim[0]],
+				                           ax[a].coef[1], P->ext[chain[i]][ax[a].dim[1]]);
 			P->tile[chain[i]][t] = n;
 		}
 
@@ -457,7 +461,7 @@ static int prepare(const trim__intra *w, const struct trim_arch *arch, const tri
 			const int cmac = C == MAC;
 			int S = -1, nS = 0;
 			for (int l = B + 1; l < C; l++)
-				if (m->type[l] == TRIM__LVL_SPATIAL && lvl_prod(m, l) > 1) {
+				if (m->type[l] == TRIM__LVL_SPATIAL && P->lprod[l] > 1) {
 					S = l;
 					nS++;
 				}
@@ -473,11 +477,8 @@ static int prepare(const trim__intra *w, const struct trim_arch *arch, const tri
 			h->mc = S >= 0 && arch->lv[S].multicast;
 			h->red = S >= 0 && arch->lv[S].reduction;
 			h->nsi = S >= 0 ? P->instances[S] : P->instances[C];
-			h->nsib = S >= 0 ? lvl_prod(m, S) : 1;
-			h->stepsC = 1;
-			for (int l = 0; l < C; l++)
-				if (m->type[l] == TRIM__LVL_STORAGE)
-					h->stepsC *= lvl_prod(m, l);
+			h->nsib = S >= 0 ? P->lprod[S] : 1;
+			h->stepsC = P->above[C];
 			/* spatial sibling context */
 			int64_t Pd[TRIM_NDIMS], in[TRIM_NDIMS];
 			h->kirr = 1;
