@@ -613,19 +613,10 @@ typedef struct {
 
 static int plan_orders(const trim__mapspace *s, const trim__mapping *m, occache *c, ordplan *p)
 {
-	/* holders_below of every level, in one pass from the innermost */
-	unsigned hb[TRIM__MAX_LEVELS], acc = 0;
-	for (int l = m->nlevels - 1; l >= 0; l--) {
-		hb[l] = acc;
-		if (m->type[l] == TRIM__LVL_STORAGE)
-			for (int t = 0; t < 3; t++)
-				if (m->keep[l][t] && s->w->t[t].present)
-					acc |= 1u << t;
-	}
 	p->total = 1;
 	for (int k = 0; k < s->nord; k++) {
 		int l = s->ord_level[k];
-		p->tab[k] = occ_get(c, s, k, level_mask(m, l), hb[l]);
+		p->tab[k] = occ_get(c, s, k, level_mask(m, l), holders_below(s, m, l));
 		if (!p->tab[k])
 			return TRIM_ENOMEM;
 		p->radix[k] = (uint64_t)p->tab[k]->n;
