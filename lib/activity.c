@@ -17,9 +17,12 @@
  *
  * Cost: prepare() does everything that does not depend on the loop orders
  * once per factors and keeps (one pass over each two-term axis and its
- * ports per hop); order_counts() then walks, per hop, the loops above the
- * child up to that barrier, with the statistics of each two-term axis
- * memoised per distinct advance.
+ * ports per hop); order_counts() then adds up, per hop, one part per
+ * storage level between the barrier's level and the child, each a function
+ * of that level's order only (level_steps: a walk over its loops, with the
+ * statistics of each two-term axis memoised per distinct advance). When
+ * prepared for many orders (trim__activity_prepare) the parts are memoised
+ * per level order too.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -180,6 +183,11 @@ void trim__activity_zero_macs_cache(trim__intra *w)
 
 /* ---- the order-independent part (per factors and keeps) -------------------- */
 
+/* Delivery statistics: distinct words, deliveries, single-destination words. */
+typedef struct {
+	int64_t distinct, dests, uni;
+} sstat;
+
 /* One axis of a tensor's index, terms with coefficient 0 dropped. */
 typedef struct {
 	int nt;
@@ -199,11 +207,6 @@ typedef struct {
 	int memo;        /* two-term: its table of advances (memo_t), else -1 */
 } hax_t;
 
-/* Delivery statistics: distinct words, deliveries, single-destination words. */
-typedef struct {
-	int64_t distinct, dests, uni;
-} sstat;
-
 typedef struct {
 	int B, C, S;
 	int cmac, mc, red;
@@ -214,12 +217,10 @@ typedef struct {
 	int64_t nsib;     /* siblings: product of S's bounds */
 	int64_t nsi;      /* instances of S (or of C without S) */
 	sstat first;      /* S >= 0: delivery statistics of the first step */
-	/* hop_steps' result for the orders of the last evaluation (they depend
-	 * on the orders of the storage levels above C only), valid if cgen is
-	 * the preparation's gen */
-	uint64_t cgen;
-	int64_t cfills;
-	sstat ctot;
+	/* the innermost storage level above C with a loop (bound > 1) on a dim
+	 * of a one-term axis (-1: none): the barrier is one of its loops */
+	int Lb;
+	size_t lbase;     /* its level tables (lmemo_t): levels max(Lb, 0) .. C-1 */
 	/* one-term axes at a step inside the barrier (they do not move): the
 	 * product of their ports * extent, and of their extents */
 	int64_t c1, s1;
@@ -247,24 +248,37 @@ typedef struct {
 } memo_t;
 #define MEMO_WAYS 16 /* the hash below takes 4 bits */
 
+/* The part of a hop's counts that one storage level's order decides (see
+ * level_steps), memoised per preparation by the level's order (key),
+ * direct-mapped. */
+typedef struct lmemo {
+	uint64_t gen;
+	uint64_t key;
+	int64_t fills;
+	sstat st;
+} lmemo_t;
+#define LMEMO 128
+
 struct trim__act_prep {
 	int lb, nL;
+	int lmemo_on;      /* level tables in use (prepared for many orders) */
 	int type[TRIM__MAX_LEVELS];
 	int64_t f[TRIM__MAX_LEVELS][TRIM_NDIMS];
 	int64_t ext[TRIM__MAX_LEVELS + 1][TRIM_NDIMS];
 	int64_t lprod[TRIM__MAX_LEVELS];     /* product of the level's bounds */
+	unsigned big[TRIM__MAX_LEVELS];      /* storage: dims with bound > 1 */
 	int64_t above[TRIM__MAX_LEVELS];     /* product of the storage levels' bounds above l */
 	int64_t macs, zero_macs, steps, active_pes;
 	int64_t instances[TRIM__MAX_LEVELS];
 	int64_t tile[TRIM__MAX_LEVELS][3];
 	tprep_t t[3];
 	uint64_t gen;
-	uint64_t ogen;                        /* gen of lorder (0: none) */
-	int lorder[TRIM__MAX_LEVELS][TRIM_NDIMS]; /* storage: the orders of the last evaluation */
 	int nmemo;
 	size_t memo_cap;   /* tables */
 	memo_t *memo;      /* memo_cap * MEMO_WAYS */
 	memo_t spill;      /* when a table is full */
+	size_t nlmemo, lmemo_cap; /* level tables: entries */
+	struct lmemo *lmemo;
 };
 
 void trim__act_ws_free(trim__act_ws *ws)
@@ -278,6 +292,7 @@ void trim__act_ws_free(trim__act_ws *ws)
 	}
 	if (ws->prep) {
 		free(ws->prep->memo);
+		free(ws->prep->lmemo);
 		free(ws->prep);
 		ws->prep = NULL;
 	}
@@ -353,7 +368,7 @@ static int64_t lvl_prod(const trim__mapping *m, int l)
  * tiles, base sets, sibling geometry and first-step statistics of every hop
  * of the tensors in tmask. lb: for trim__activity_lower. */
 static int prepare(const trim__intra *w, const struct trim_arch *arch, const trim__mapping *m,
-                   trim__act_ws *ws, int lb, unsigned tmask)
+                   trim__act_ws *ws, int lb, unsigned tmask, int many)
 {
 	int rc;
 	if (!ws->prep) {
@@ -365,9 +380,10 @@ static int prepare(const trim__intra *w, const struct trim_arch *arch, const tri
 	const int nL = m->nlevels, MAC = nL - 1;
 	P->lb = lb;
 	P->nL = nL;
+	P->lmemo_on = many && !lb;
 	P->gen++;
-	P->ogen = 0;
 	P->nmemo = 0;
+	P->nlmemo = 0;
 	for (int d = 0; d < TRIM_NDIMS; d++)
 		P->ext[nL][d] = 1;
 	for (int l = nL - 1; l >= 0; l--) /* eight independent products per level */
@@ -383,6 +399,10 @@ static int prepare(const trim__intra *w, const struct trim_arch *arch, const tri
 		P->type[l] = m->type[l];
 		memcpy(P->f[l], m->f[l], sizeof P->f[l]);
 		P->lprod[l] = lvl_prod(m, l);
+		unsigned big = 0;
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			big |= (unsigned)(m->f[l][d] > 1) << d;
+		P->big[l] = m->type[l] == TRIM__LVL_STORAGE ? big : 0;
 		P->above[l] = P->steps;
 		P->instances[l] = P->active_pes;
 		P->tile[l][0] = P->tile[l][1] = P->tile[l][2] = 0;
@@ -446,6 +466,10 @@ static int prepare(const trim__intra *w, const struct trim_arch *arch, const tri
 			return trim__error(TRIM_EINVAL, "activity: the outermost level must hold tensor %s", T->name);
 		chain[nk] = MAC;
 		tp->nk = nk;
+		unsigned hardlev = 0; /* storage levels with a loop on a dim of a one-term axis */
+		for (int l = 0; l < nL; l++)
+			if (P->big[l] & tp->hard)
+				hardlev |= 1u << l;
 		for (int i = 0; i < nk; i++) {
 			int64_t n = 1;
 			for (int a = 0; a < nax; a++) /* one term (coefficient > 0): its extent */
@@ -469,7 +493,6 @@ static int prepare(const trim__intra *w, const struct trim_arch *arch, const tri
 				return trim__error(TRIM_EINVAL, "activity: tensor %s crosses two spatial levels with bounds > 1 "
 				                   "between %s and %s (not supported by the analytic model)",
 				                   T->name, m->name[B], cmac ? "the MACs" : m->name[C]);
-			h->cgen = 0;
 			h->B = B;
 			h->C = C;
 			h->S = S;
@@ -552,6 +575,11 @@ static int prepare(const trim__intra *w, const struct trim_arch *arch, const tri
 			} else {
 				h->first = (sstat){0, 0, 0};
 			}
+			unsigned hb = hardlev & ((1u << C) - 1);
+			h->Lb = hb ? 31 - __builtin_clz(hb) : -1;
+			h->lbase = P->nlmemo;
+			if (P->lmemo_on && !cmac)
+				P->nlmemo += (size_t)(C - (h->Lb > 0 ? h->Lb : 0)) * LMEMO;
 			h->M = 1;
 			if (lb && !cmac) {
 				/* fewest steps that move a single-term axis: the loops above
@@ -580,12 +608,19 @@ static int prepare(const trim__intra *w, const struct trim_arch *arch, const tri
 		if (!p)
 			return trim__error(TRIM_ENOMEM, "activity: out of memory");
 		free(P->memo);
-		P->memo = p;
+		P->memo = p; /* gen 0: empty (P->gen >= 1) */
 		P->memo_cap = c;
-		P->gen = 1;
-		for (int t = 0; t < 3; t++)
-			for (int i = 0; P->t[t].on && i < P->t[t].nk; i++)
-				P->t[t].hop[i].cgen = 0;
+	}
+	if (P->nlmemo > P->lmemo_cap) {
+		size_t c = P->lmemo_cap ? P->lmemo_cap : 4 * LMEMO;
+		while (c < P->nlmemo)
+			c *= 2;
+		lmemo_t *p = calloc(c, sizeof *p);
+		if (!p)
+			return trim__error(TRIM_ENOMEM, "activity: out of memory");
+		free(P->lmemo);
+		P->lmemo = p;
+		P->lmemo_cap = c;
 	}
 	return 0;
 }
@@ -623,134 +658,181 @@ static int axis_advance(trim__act_ws *ws, const hax_t *x, int S, int64_t delta, 
 	return 0;
 }
 
-/* Per child instance, the fills over all its steps (fills1) and, with S, the
- * delivery statistics per instance of S summed over the steps (tot), for
- * m's loop orders. Facts 2-4 of docs/model.md, "Activity analyst", with the
- * barrier of "Mapspace and search" (a): the innermost loop above C on a dim
- * of a one-term axis, and every loop outside it, refill the whole tile and
- * deliver what the first step delivers (together with the first step:
- * stepsC / (bounds of the loops inside the barrier) steps); a loop inside
- * the barrier moves the one-term axes by 0 and the two-term axes by delta. */
-static int hop_steps(trim__act_ws *ws, const tprep_t *tp, const hop_t *h, const trim__mapping *m,
-                     int64_t *fills1, sstat *tot)
+/* The steps of a hop (B, C) of tensor t, for the loop orders of m (facts
+ * 2-4 and 7 of docs/model.md, "Activity analyst"): the barrier (the
+ * innermost loop above C on a dim of a one-term axis) and every loop
+ * outside it refill the whole tile and deliver what the first step
+ * delivers: with the first step, full = above[Lb] * (the bounds of the
+ * barrier and of the loops of Lb outside it) steps. A loop j inside the
+ * barrier, at level l, moves the one-term axes by 0 and each two-term axis
+ * by delta_j, which depends on the loops inside it: those of l inside j and
+ * every loop of the storage levels between l and C; it happens cnt_j =
+ * above[l] * (bounds of l's loops outside j) * (b_j - 1) times (the loops
+ * outside j above the barrier's level multiply to above[l]). So the counts
+ * are a sum over the levels Lb .. C-1 of a part that depends on the order
+ * of that level only. level_steps: the part of level l (with full's part
+ * at l = Lb): fills of a child instance and, with S, the delivery
+ * statistics per instance of S. */
+static int level_steps(trim__act_ws *ws, const tprep_t *tp, const hop_t *h, int l, const int *order,
+                       int64_t *fills, sstat *tot)
 {
 	const struct trim__act_prep *P = ws->prep;
-	int64_t full;
-	if (h->cmac) {
-		*fills1 = h->stepsC; /* one element per MAC, nothing kept */
-		full = h->stepsC;
-	} else if (P->lb) {
-		*fills1 = h->M * h->size;
-		full = h->M;
-	} else {
-		/* loops above C (bound > 1), innermost first, up to the barrier */
-		int ld[TRIM__MAX_LEVELS * TRIM_NDIMS], nl = 0, w0 = -1;
-		int64_t lbd[TRIM__MAX_LEVELS * TRIM_NDIMS], lst[TRIM__MAX_LEVELS * TRIM_NDIMS], inner = 1;
-		for (int l = h->C - 1; l >= 0; l--) {
-			if (P->type[l] != TRIM__LVL_STORAGE)
-				continue;
-			for (int k = TRIM_NDIMS - 1; k >= 0; k--) {
-				int d = m->order[l][k];
-				int64_t b = P->f[l][d];
-				if (b == 1)
-					continue;
-				if (tp->hard >> d & 1)
-					goto barrier;
-				if (w0 < 0 && (tp->win >> d & 1))
-					w0 = nl; /* loops inside the first window loop do not move the tile */
-				ld[nl] = d;
-				lbd[nl] = b;
-				lst[nl] = P->ext[l + 1][d];
-				inner *= b;
-				nl++;
+	/* the loops of l (bound > 1), innermost first, up to the barrier */
+	int ld[TRIM_NDIMS], nl = 0;
+	int64_t lbd[TRIM_NDIMS], lst[TRIM_NDIMS], inner = 1;
+	for (int k = TRIM_NDIMS - 1; k >= 0; k--) {
+		int d = order[k];
+		int64_t b = P->f[l][d];
+		if (b == 1)
+			continue;
+		if (l == h->Lb && (tp->hard >> d & 1))
+			break;
+		ld[nl] = d;
+		lbd[nl] = b;
+		lst[nl] = P->ext[l + 1][d];
+		inner *= b;
+		nl++;
+	}
+	/* before: the steps of the loops outside the outermost of those */
+	int64_t before = P->above[l];
+	*fills = 0;
+	*tot = (sstat){0, 0, 0};
+	if (l == h->Lb) {
+		before *= P->lprod[l] / inner; /* = full */
+		*fills = before * h->size;
+		*tot = (sstat){h->first.distinct * before, h->first.dests * before, h->first.uni * before};
+	}
+	if (!h->n2 || !nl)
+		return 0;
+	/* deltas of the two-term axes, innermost loop first: a loop advances
+	 * its dim by its stride and resets every loop inside it (all loops of
+	 * the storage levels between l and C) */
+	int64_t reset[TRIM_NDIMS] = {0}, dl[TRIM_NDIMS][MAXAX];
+	int mv[TRIM_NDIMS];
+	for (int i = l + 1; i < h->C; i++)
+		if (P->type[i] == TRIM__LVL_STORAGE)
+			for (unsigned wd = tp->win & P->big[i]; wd; wd &= wd - 1) {
+				int d = __builtin_ctz(wd);
+				reset[d] += (P->f[i][d] - 1) * P->ext[i + 1][d];
 			}
+	for (int i = 0; i < nl; i++) {
+		int moved = 0;
+		for (int k = 0; k < h->n2; k++) {
+			const axis_t *y = &tp->ax[h->a2[k]];
+			int64_t d0 = -reset[y->dim[0]] + (y->dim[0] == ld[i] ? lst[i] : 0);
+			int64_t d1 = -reset[y->dim[1]] + (y->dim[1] == ld[i] ? lst[i] : 0);
+			dl[i][k] = y->coef[0] * d0 + y->coef[1] * d1;
+			moved |= dl[i][k] != 0;
 		}
-	barrier:
-		full = h->stepsC / inner;
-		*fills1 = full * h->size;
-		if (w0 >= 0) {
-			/* deltas of the two-term axes, innermost loop first: a loop
-			 * advances its dim by its stride and resets the loops inside it */
-			int64_t dl[TRIM__MAX_LEVELS * TRIM_NDIMS][MAXAX], reset[TRIM_NDIMS] = {0};
-			int mv[TRIM__MAX_LEVELS * TRIM_NDIMS];
-			for (int i = w0; i < nl; i++) {
-				int moved = 0;
-				for (int k = 0; k < h->n2; k++) {
-					const axis_t *y = &tp->ax[h->a2[k]];
-					int64_t d0 = -reset[y->dim[0]] + (y->dim[0] == ld[i] ? lst[i] : 0);
-					int64_t d1 = -reset[y->dim[1]] + (y->dim[1] == ld[i] ? lst[i] : 0);
-					dl[i][k] = y->coef[0] * d0 + y->coef[1] * d1;
-					moved |= dl[i][k] != 0;
-				}
-				mv[i] = moved;
-				reset[ld[i]] += (lbd[i] - 1) * lst[i];
+		mv[i] = moved;
+		reset[ld[i]] += (lbd[i] - 1) * lst[i];
+	}
+	for (int i = nl - 1; i >= 0; i--) {
+		int64_t cnt = before * (lbd[i] - 1);
+		before *= lbd[i];
+		if (!mv[i])
+			continue; /* stationary: nothing changes */
+		/* per two-term axis a: ov_a, and with S the position counts; the
+		 * one-term axes hold every element at both steps */
+		int64_t ov = h->s1, A = h->c1, E = h->c1, O = h->c1, O1 = h->c1;
+		int64_t Ga[MAXAX], O1a[MAXAX];
+		for (int k = 0; k < h->n2; k++) {
+			const hax_t *x = &h->ax[h->a2[k]];
+			if (dl[i][k] == 0) {
+				ov *= x->size;
+				A *= x->A1;
+				E *= x->A1;
+				O *= x->O1;
+				O1 *= x->O1;
+				Ga[k] = 0;
+				O1a[k] = x->O1;
+				continue;
 			}
-			sstat acc = {0, 0, 0};
-			int64_t before = full;
-			for (int i = nl - 1; i >= w0; i--) {
-				int64_t cnt = before * (lbd[i] - 1);
-				before *= lbd[i];
-				if (!mv[i])
-					continue; /* stationary: nothing changes */
-				/* per two-term axis a: ov_a, and with S the position counts;
-				 * the one-term axes hold every element at both steps */
-				int64_t ov = h->s1, A = h->c1, E = h->c1, O = h->c1, O1 = h->c1;
-				int64_t Ga[MAXAX], O1a[MAXAX];
+			const memo_t *e;
+			int rc = axis_advance(ws, x, h->S, dl[i][k], &e);
+			if (rc)
+				return rc;
+			ov *= e->ov;
+			A *= e->A;
+			E *= e->E;
+			O *= e->O;
+			O1 *= e->O1;
+			Ga[k] = e->G;
+			O1a[k] = e->O1;
+		}
+		*fills += cnt * (h->size - ov);
+		if (h->S >= 0) {
+			/* siblings needing x: kirr * (prod_a P_a - prod_a Q_a) with
+			 * Q_a <= P_a: > 0 unless every P_a = Q_a; = 1 (kirr = 1) iff
+			 * every P_a = 1 and some Q_a = 0, or one axis has P_a = Q_a + 1
+			 * >= 2 and the others P_b = Q_b = 1 */
+			int64_t uni = 0;
+			if (h->kirr == 1) {
+				uni = O - O1;
 				for (int k = 0; k < h->n2; k++) {
-					const hax_t *x = &h->ax[h->a2[k]];
-					if (dl[i][k] == 0) {
-						ov *= x->size;
-						A *= x->A1;
-						E *= x->A1;
-						O *= x->O1;
-						O1 *= x->O1;
-						Ga[k] = 0;
-						O1a[k] = x->O1;
-						continue;
-					}
-					const memo_t *e;
-					int rc = axis_advance(ws, x, h->S, dl[i][k], &e);
-					if (rc)
-						return rc;
-					ov *= e->ov;
-					A *= e->A;
-					E *= e->E;
-					O *= e->O;
-					O1 *= e->O1;
-					Ga[k] = e->G;
-					O1a[k] = e->O1;
-				}
-				*fills1 += cnt * (h->size - ov);
-				if (h->S >= 0) {
-					/* siblings needing x: kirr * (prod_a P_a - prod_a Q_a) with
-					 * Q_a <= P_a: > 0 unless every P_a = Q_a; = 1 (kirr = 1)
-					 * iff every P_a = 1 and some Q_a = 0, or one axis has
-					 * P_a = Q_a + 1 >= 2 and the others P_b = Q_b = 1 */
-					int64_t uni = 0;
-					if (h->kirr == 1) {
-						uni = O - O1;
-						for (int k = 0; k < h->n2; k++) {
-							int64_t g = Ga[k] * h->c1;
-							for (int j = 0; j < h->n2; j++)
-								if (j != k)
-									g *= O1a[j];
-							uni += g;
-						}
-					}
-					acc.distinct += cnt * (A - E);
-					acc.dests += cnt * (h->nsib * (h->size - ov));
-					acc.uni += cnt * uni;
+					int64_t g = Ga[k] * h->c1;
+					for (int j = 0; j < h->n2; j++)
+						if (j != k)
+							g *= O1a[j];
+					uni += g;
 				}
 			}
-			*tot = acc;
-			goto first;
+			tot->distinct += cnt * (A - E);
+			tot->dests += cnt * (h->nsib * (h->size - ov));
+			tot->uni += cnt * uni;
 		}
 	}
-	*tot = (sstat){0, 0, 0};
-first:
-	tot->distinct += h->first.distinct * full;
-	tot->dests += h->first.dests * full;
-	tot->uni += h->first.uni * full;
+	return 0;
+}
+
+/* Per child instance, the fills over all its steps (fills1) and, with S, the
+ * delivery statistics per instance of S summed over the steps (tot). key[l]:
+ * level l's order, packed. */
+static int hop_steps(trim__act_ws *ws, const tprep_t *tp, const hop_t *h, const trim__mapping *m,
+                     const uint32_t *key, int64_t *fills1, sstat *tot)
+{
+	const struct trim__act_prep *P = ws->prep;
+	if (h->cmac || P->lb) {
+		/* MAC: one element per MAC, nothing kept: every step is a first
+		 * step; lower bound: the first step and the fewest steps that
+		 * refill the whole tile */
+		int64_t n = h->cmac ? h->stepsC : h->M;
+		*fills1 = h->cmac ? n : n * h->size;
+		*tot = (sstat){h->first.distinct * n, h->first.dests * n, h->first.uni * n};
+		return 0;
+	}
+	const int lo = h->Lb > 0 ? h->Lb : 0;
+	if (h->Lb < 0) { /* no barrier: only the first step refills */
+		*fills1 = h->size;
+		*tot = h->first;
+	} else {
+		*fills1 = 0;
+		*tot = (sstat){0, 0, 0};
+	}
+	for (int l = lo; l < h->C; l++) {
+		if (P->type[l] != TRIM__LVL_STORAGE)
+			continue;
+		lmemo_t one, *e = &one;
+		if (!P->lmemo_on) { /* one order: nothing to reuse */
+			int rc = level_steps(ws, tp, h, l, m->order[l], &e->fills, &e->st);
+			if (rc)
+				return rc;
+		} else if (e = &P->lmemo[h->lbase + (size_t)(l - lo) * LMEMO +
+		                         ((key[l] * 2654435761u) >> 25 & (LMEMO - 1))],
+		           e->gen != P->gen || e->key != key[l]) {
+			int rc = level_steps(ws, tp, h, l, m->order[l], &e->fills, &e->st);
+			if (rc) {
+				e->gen = 0;
+				return rc;
+			}
+			e->gen = P->gen;
+			e->key = key[l];
+		}
+		*fills1 += e->fills;
+		tot->distinct += e->st.distinct;
+		tot->dests += e->st.dests;
+		tot->uni += e->st.uni;
+	}
 	return 0;
 }
 
@@ -760,23 +842,11 @@ static int order_counts(trim__act_ws *ws, const trim__mapping *m, trim__activity
 {
 	struct trim__act_prep *P = ws->prep;
 	const int nL = P->nL;
-	/* the outermost storage level whose order differs from the last
-	 * evaluation's: the hops above it keep their hop_steps results */
-	int changed = 0;
-	if (!P->lb) {
-		if (P->ogen != P->gen) {
-			for (int l = 0; l < nL; l++)
-				memcpy(P->lorder[l], m->order[l], sizeof P->lorder[l]);
-			P->ogen = P->gen;
-		} else {
-			changed = nL;
-			for (int l = nL - 1; l >= 0; l--)
-				if (P->type[l] == TRIM__LVL_STORAGE && memcmp(P->lorder[l], m->order[l], sizeof P->lorder[l])) {
-					memcpy(P->lorder[l], m->order[l], sizeof P->lorder[l]);
-					changed = l;
-				}
-		}
-		P->ogen = 0; /* until every hop is done */
+	uint32_t key[TRIM__MAX_LEVELS]; /* storage: the order, 3 bits per position */
+	for (int l = 0; P->lmemo_on && l < nL; l++) {
+		key[l] = 0;
+		for (int k = 0; k < TRIM_NDIMS; k++)
+			key[l] |= (uint32_t)(m->order[l][k] & 7) << (3 * k);
 	}
 	out->macs = P->macs;
 	out->zero_macs = P->zero_macs;
@@ -801,20 +871,9 @@ static int order_counts(trim__act_ws *ws, const trim__mapping *m, trim__activity
 			const int B = h->B, C = h->C, S = h->S, cmac = h->cmac;
 			int64_t fills1;
 			sstat tot_st;
-			if (!P->lb && !cmac && h->cgen == P->gen && changed >= C) {
-				fills1 = h->cfills;
-				tot_st = h->ctot;
-			} else {
-				int rc = hop_steps(ws, tp, h, m, &fills1, &tot_st);
-				if (rc)
-					return rc;
-				if (!P->lb && !cmac) {
-					hop_t *hw = &P->t[t].hop[i];
-					hw->cgen = P->gen;
-					hw->cfills = fills1;
-					hw->ctot = tot_st;
-				}
-			}
+			int rc = hop_steps(ws, tp, h, m, key, &fills1, &tot_st);
+			if (rc)
+				return rc;
 			int64_t Fc = fills1 * P->instances[C];
 			if (S < 0)
 				tot_st = (sstat){fills1, fills1, fills1};
@@ -873,8 +932,6 @@ static int order_counts(trim__act_ws *ws, const trim__mapping *m, trim__activity
 			}
 		}
 	}
-	if (!P->lb)
-		P->ogen = P->gen;
 	return 0;
 }
 
@@ -890,7 +947,7 @@ static int compute(const trim__intra *w, const struct trim_arch *arch, const tri
                    trim__act_ws *ws, trim__activity *out, int lb, unsigned tmask)
 {
 	memset(out, 0, sizeof *out);
-	int rc = prepare(w, arch, m, ws, lb, tmask);
+	int rc = prepare(w, arch, m, ws, lb, tmask, 0);
 	if (rc)
 		return rc;
 	return order_counts(ws, m, out);
@@ -912,7 +969,7 @@ int trim__activity_lower(const trim__intra *w, const struct trim_arch *arch,
 int trim__activity_prepare(const trim__intra *w, const struct trim_arch *arch,
                            const trim__mapping *m, trim__act_ws *ws)
 {
-	int rc = prepare(w, arch, m, ws, 0, 7u);
+	int rc = prepare(w, arch, m, ws, 0, 7u, 1);
 	if (rc && ws->prep)
 		ws->prep->lb = -1; /* nothing prepared */
 	return rc;
