@@ -1,8 +1,6 @@
 /*
  * The analytic activity analyst (docs/model.md, "Mapping and activity
- * model"). Cost: per (tensor, hop between consecutive holders) and per
- * temporal loop above the child, one pass over each tensor axis of the
- * child's tile (O(extent)); no iteration of the loop nest is walked.
+ * model", "Activity analyst"); no iteration of the loop nest is walked.
  *
  * Key facts used (each one is checked by the reference simulator):
  *  - every tile of a tensor at a level is a translate of one base set, a
@@ -12,7 +10,19 @@
  *    advanced (the others reset): fills = |S| - |S ∩ (S - delta)|;
  *  - sibling instances under one spatial level differ by a translation per
  *    axis, so the number of siblings that need an element is a product of
- *    per-axis counts (dims irrelevant to the tensor multiply it).
+ *    per-axis counts (dims irrelevant to the tensor multiply it), and the
+ *    delivery statistics are sums and differences of per-axis products;
+ *  - the innermost loop above a child on a dim of a one-term axis, and
+ *    every loop outside it, refill the whole tile like the first step.
+ *
+ * Cost: prepare() does everything that does not depend on the loop orders
+ * once per factors and keeps (one pass over each two-term axis and its
+ * ports per hop); order_counts() then adds up, per hop, one part per
+ * storage level between the barrier's level and the child, each a function
+ * of that level's order only (level_steps: a walk over its loops, with the
+ * statistics of each two-term axis memoised per distinct advance). When
+ * prepared for many orders (trim__activity_prepare) the parts are memoised
+ * per level order too.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,36 +30,6 @@
 #include "activity_int.h"
 
 #define MAXAX TRIM__MAX_TDIMS
-
-typedef struct {
-	int nt;
-	int dim[2];
-	int64_t coef[2];
-	int64_t n[2];   /* extents of the base set along each term's dim */
-	int64_t span;   /* max value + 1 */
-	int64_t *bits;  /* membership of 0..span-1 */
-	int64_t size;   /* |S_a| */
-} axis_t;
-
-typedef struct {
-	int dim;
-	int64_t b, stride;
-} loop_t;
-
-typedef struct {
-	int64_t distinct, dests, uni;
-} sstat;
-
-void trim__act_ws_free(trim__act_ws *ws)
-{
-	if (!ws)
-		return;
-	for (int i = 0; i < TRIM__ACT_NBUF; i++) {
-		free(ws->buf[i]);
-		ws->buf[i] = NULL;
-		ws->cap[i] = 0;
-	}
-}
 
 static int64_t *ws_get(trim__act_ws *ws, int i, size_t n)
 {
@@ -77,7 +57,9 @@ static int zreal(const trim__zaxis *z, int64_t p)
 	return p >= z->lo && p <= z->hi && (p - z->lo) % z->step == 0;
 }
 
-int trim__activity_zero_macs(const trim__intra *w, int64_t *out)
+/* The count: 0, or (without a message) 1 if the MAC count overflows, 2 if a
+ * component needs *big > 2^30 enumerations. */
+static int zero_macs_count(const trim__intra *w, int64_t *out, int64_t *big)
 {
 	/* Constraints "position of operand axis is real"; grouped into connected
 	 * components over the dims they use, each counted by enumeration of its
@@ -98,7 +80,7 @@ int trim__activity_zero_macs(const trim__intra *w, int64_t *out)
 	int64_t macs = 1;
 	for (int d = 0; d < TRIM_NDIMS; d++)
 		if (trim__mul64(macs, w->bound[d], &macs))
-			return trim__error(TRIM_ERANGE, "activity: MAC count overflows");
+			return 1;
 	if (!nc) {
 		*out = 0;
 		return 0;
@@ -143,8 +125,10 @@ int trim__activity_zero_macs(const trim__intra *w, int64_t *out)
 				total *= w->bound[d];
 			}
 		all |= cdims[c];
-		if (total > ((int64_t)1 << 30))
-			return trim__error(TRIM_ERANGE, "activity: zero-MAC count needs %lld enumerations", (long long)total);
+		if (total > ((int64_t)1 << 30)) {
+			*big = total;
+			return 2;
+		}
 		int64_t idx[TRIM_NDIMS] = {0}, cnt = 0;
 		for (int64_t it = 0; it < total; it++) {
 			int64_t v = it;
@@ -172,187 +156,205 @@ int trim__activity_zero_macs(const trim__intra *w, int64_t *out)
 	return 0;
 }
 
-/* ---- per-axis sets ----------------------------------------------------------- */
-
-static int64_t ax_at(const axis_t *ax, int64_t v)
+int trim__activity_zero_macs(const trim__intra *w, int64_t *out)
 {
-	return v >= 0 && v < ax->span ? ax->bits[v] : 0;
+	if (w->act_zero_ok) {
+		*out = w->act_zero_macs;
+		return 0;
+	}
+	int64_t big = 0;
+	int r = zero_macs_count(w, out, &big);
+	if (r == 1)
+		return trim__error(TRIM_ERANGE, "activity: MAC count overflows");
+	if (r == 2)
+		return trim__error(TRIM_ERANGE, "activity: zero-MAC count needs %lld enumerations", (long long)big);
+	return 0;
 }
 
-/* |S ∩ (S - delta)| = #{v in S : v + delta in S}. */
-static int64_t ax_overlap(const axis_t *ax, int64_t delta)
+void trim__activity_zero_macs_cache(trim__intra *w)
 {
-	if (delta == 0)
-		return ax->size;
-	if (ax->nt == 1) { /* {c*i : i < n}: closed form */
-		int64_t c = ax->coef[0], d = delta < 0 ? -delta : delta;
-		return d % c ? 0 : (ax->n[0] - d / c > 0 ? ax->n[0] - d / c : 0);
+	int64_t z = 0, big = 0;
+	w->act_zero_ok = 0;
+	if (zero_macs_count(w, &z, &big) == 0) {
+		w->act_zero_macs = z;
+		w->act_zero_ok = 1;
 	}
-	if (delta >= ax->span || -delta >= ax->span)
-		return 0;
-	int64_t n = 0;
-	for (int64_t v = 0; v < ax->span; v++)
-		n += ax->bits[v] & ax_at(ax, v + delta);
+}
+
+/* ---- the order-independent part (per factors and keeps) -------------------- */
+
+/* Delivery statistics: distinct words, deliveries, single-destination words. */
+typedef struct {
+	int64_t distinct, dests, uni;
+} sstat;
+
+/* One axis of a tensor's index, terms with coefficient 0 dropped. */
+typedef struct {
+	int nt;
+	int dim[2];
+	int64_t coef[2];
+} axis_t;
+
+/* An axis of the child's base set on one hop. */
+typedef struct {
+	int64_t n[2];    /* extents along each term's dim */
+	int64_t span;    /* two-term: max value + 1 */
+	int64_t size;    /* |T_a| */
+	int64_t boff;    /* two-term: offset of its membership bitmap in ws->buf[0] */
+	int64_t p[2];    /* ports of S along each term's dim (1 without S) */
+	int64_t s[2];    /* distance of neighbouring ports along the axis */
+	int64_t A1, O1;  /* first step: positions held by >= 1 port, by exactly 1 */
+	int memo;        /* two-term: its table of advances (memo_t), else -1 */
+} hax_t;
+
+typedef struct {
+	int B, C, S;
+	int cmac, mc, red;
+	int64_t size;     /* |T| of the child */
+	int64_t stepsC;   /* product of the temporal bounds above C */
+	int64_t M;        /* lower bound: first step plus the advances that refill all */
+	int64_t kirr;     /* S's ports irrelevant to the tensor */
+	int64_t nsib;     /* siblings: product of S's bounds */
+	int64_t nsi;      /* instances of S (or of C without S) */
+	sstat first;      /* S >= 0: delivery statistics of the first step */
+	/* the innermost storage level above C with a loop (bound > 1) on a dim
+	 * of a one-term axis (-1: none): the barrier is one of its loops */
+	int Lb;
+	size_t lbase;     /* its level tables (lmemo_t): levels max(Lb, 0) .. C-1 */
+	/* one-term axes at a step inside the barrier (they do not move): the
+	 * product of their ports * extent, and of their extents */
+	int64_t c1, s1;
+	int n2;           /* two-term axes, by index */
+	int a2[MAXAX];
+	hax_t ax[MAXAX];
+} hop_t;
+
+typedef struct {
+	int on;             /* present and asked for */
+	int nax;
+	axis_t ax[MAXAX];
+	unsigned hard, win; /* dims of one-term axes, of two-term axes */
+	int nk;             /* hops */
+	hop_t hop[TRIM__MAX_LEVELS];
+} tprep_t;
+
+/* A two-term axis' statistics of one advance (delta), memoised per
+ * preparation (gen). Entries with another gen are free. */
+typedef struct {
+	uint64_t gen;
+	int64_t delta;
+	int64_t ov;              /* |T_a ∩ (T_a - delta)| */
+	int64_t A, E, O, O1, G;  /* with S: see axis_scan */
+} memo_t;
+#define MEMO_WAYS 16 /* the hash below takes 4 bits */
+
+/* The part of a hop's counts that one storage level's order decides (see
+ * level_steps), memoised per preparation by the level's order (key),
+ * direct-mapped. */
+typedef struct lmemo {
+	uint64_t gen;
+	uint64_t key;
+	int64_t fills;
+	sstat st;
+} lmemo_t;
+#define LMEMO 128
+
+struct trim__act_prep {
+	int lb, nL;
+	int lmemo_on;      /* level tables in use (prepared for many orders) */
+	int type[TRIM__MAX_LEVELS];
+	int64_t f[TRIM__MAX_LEVELS][TRIM_NDIMS];
+	int64_t ext[TRIM__MAX_LEVELS + 1][TRIM_NDIMS];
+	int64_t lprod[TRIM__MAX_LEVELS];     /* product of the level's bounds */
+	unsigned big[TRIM__MAX_LEVELS];      /* storage: dims with bound > 1 */
+	int64_t above[TRIM__MAX_LEVELS];     /* product of the storage levels' bounds above l */
+	int64_t macs, zero_macs, steps, active_pes;
+	int64_t instances[TRIM__MAX_LEVELS];
+	int64_t tile[TRIM__MAX_LEVELS][3];
+	tprep_t t[3];
+	uint64_t gen;
+	int nmemo;
+	size_t memo_cap;   /* tables */
+	memo_t *memo;      /* memo_cap * MEMO_WAYS */
+	memo_t spill;      /* when a table is full */
+	size_t nlmemo, lmemo_cap; /* level tables: entries */
+	struct lmemo *lmemo;
+};
+
+void trim__act_ws_free(trim__act_ws *ws)
+{
+	if (!ws)
+		return;
+	for (int i = 0; i < TRIM__ACT_NBUF; i++) {
+		free(ws->buf[i]);
+		ws->buf[i] = NULL;
+		ws->cap[i] = 0;
+	}
+	if (ws->prep) {
+		free(ws->prep->memo);
+		free(ws->prep->lmemo);
+		free(ws->prep);
+		ws->prep = NULL;
+	}
+}
+
+/* Statistics of a two-term axis over the positions x of the union of the
+ * ports' tiles: cn[x] = ports whose tile holds x (P_a), cq[x] = ports whose
+ * tile holds x and x + delta (Q_a: x was in their old tile too).
+ * A = #{cn > 0}, O = #{cn = 1}; unless first: E = #{cn = cq > 0},
+ * O1 = #{cn = cq = 1}, G = #{cq >= 1, cn = cq + 1}. O(extent x ports). */
+static int axis_scan(trim__act_ws *ws, const hax_t *x, int64_t delta, int first, memo_t *st)
+{
+	int64_t range = x->span + x->s[0] * (x->p[0] - 1) + x->s[1] * (x->p[1] - 1);
+	int64_t *cn = ws_get(ws, 1, (size_t)range), *cq;
+	if (!cn)
+		return TRIM_ENOMEM;
+	cq = ws_get(ws, 2, (size_t)range);
+	if (!cq)
+		return TRIM_ENOMEM;
+	cn = ws->buf[1];
+	const int64_t *bits = ws->buf[0] + x->boff;
+	memset(cn, 0, (size_t)range * sizeof *cn);
+	if (!first)
+		memset(cq, 0, (size_t)range * sizeof *cq);
+	for (int64_t i = 0; i < x->p[0]; i++)
+		for (int64_t j = 0; j < x->p[1]; j++) {
+			int64_t o = i * x->s[0] + j * x->s[1];
+			for (int64_t v = 0; v < x->span; v++)
+				if (bits[v]) {
+					cn[o + v]++;
+					if (!first && v + delta >= 0 && v + delta < x->span && bits[v + delta])
+						cq[o + v]++;
+				}
+		}
+	int64_t A = 0, O = 0, E = 0, O1 = 0, G = 0;
+	for (int64_t k = 0; k < range; k++) {
+		int64_t n = cn[k];
+		A += n > 0;
+		O += n == 1;
+		if (!first) {
+			int64_t q = cq[k];
+			E += n > 0 && n == q;
+			O1 += n == 1 && q == 1;
+			G += q >= 1 && n == q + 1;
+		}
+	}
+	st->A = A;
+	st->O = O;
+	st->E = E;
+	st->O1 = O1;
+	st->G = G;
+	return 0;
+}
+
+/* |T_a ∩ (T_a - delta)| = #{v in T_a : v + delta in T_a} of a two-term axis. */
+static int64_t axis_overlap(const int64_t *bits, int64_t span, int64_t delta)
+{
+	int64_t lo = delta < 0 ? -delta : 0, hi = delta > 0 ? span - delta : span, n = 0;
+	for (int64_t v = lo; v < hi; v++)
+		n += bits[v] & bits[v + delta];
 	return n;
 }
-
-/* Product-form statistics of one step at one spatial instance:
- * for every element, P = siblings whose new tile holds it, P' = siblings
- * whose old tile also holds it; the element must be delivered to P - P'.
- * ports[d], in[d]: spatial bound of dim d and the distance between
- * neighbouring ports in dim d's index. delta[a] per axis (first: no old). */
-typedef struct {
-	const axis_t *ax;
-	int nax;
-	const int64_t *P, *in;
-	int64_t kirr;
-	trim__act_ws *ws;
-} sctx;
-
-typedef struct {
-	int64_t p, q, n;
-} trip;
-
-static int trip_cmp(const void *a, const void *b)
-{
-	const trip *x = a, *y = b;
-	if (x->p != y->p)
-		return x->p < y->p ? -1 : 1;
-	if (x->q != y->q)
-		return x->q < y->q ? -1 : 1;
-	return 0;
-}
-
-static int spatial_step(const sctx *c, const int64_t *delta, int first, sstat *st)
-{
-	trip *cur = (trip *)ws_get(c->ws, 4, 3 * 16);
-	if (!cur)
-		return TRIM_ENOMEM;
-	size_t ncur = 1;
-	cur[0] = (trip){c->kirr, first ? 0 : c->kirr, 1};
-	for (int a = 0; a < c->nax; a++) {
-		const axis_t *ax = &c->ax[a];
-		if (ax->nt == 1) {
-			/* one term: the ports' tiles are disjoint (a port's stride in the
-			 * index is at least the tile's extent), so every element is held by
-			 * at most one port: P*ov elements with (1, 1), P*(n - ov) with (1, 0) */
-			int64_t p = c->P[ax->dim[0]], ov = first ? 0 : ax_overlap(ax, delta[a]);
-			trip *nx = (trip *)ws_get(c->ws, 5, 3 * (2 * ncur + 1));
-			if (!nx)
-				return TRIM_ENOMEM;
-			cur = (trip *)c->ws->buf[4];
-			size_t k = 0;
-			for (size_t i = 0; i < ncur; i++) {
-				if (ov > 0)
-					nx[k++] = (trip){cur[i].p, cur[i].q, cur[i].n * p * ov};
-				if (ax->n[0] - ov > 0)
-					nx[k++] = (trip){cur[i].p, 0, cur[i].n * p * (ax->n[0] - ov)};
-			}
-			qsort(nx, k, sizeof *nx, trip_cmp);
-			size_t m = 0;
-			for (size_t i = 0; i < k; i++) {
-				if (m && nx[m - 1].p == nx[i].p && nx[m - 1].q == nx[i].q)
-					nx[m - 1].n += nx[i].n;
-				else
-					nx[m++] = nx[i];
-			}
-			trip *dst = (trip *)ws_get(c->ws, 4, 3 * (m ? m : 1));
-			if (!dst)
-				return TRIM_ENOMEM;
-			nx = (trip *)c->ws->buf[5];
-			memcpy(dst, nx, m * sizeof *nx);
-			cur = dst;
-			ncur = m;
-			continue;
-		}
-		/* offsets of the ports along this axis */
-		int64_t p0 = ax->nt > 0 ? c->P[ax->dim[0]] : 1, p1 = ax->nt > 1 ? c->P[ax->dim[1]] : 1;
-		int64_t s0 = ax->nt > 0 ? ax->coef[0] * c->in[ax->dim[0]] : 0;
-		int64_t s1 = ax->nt > 1 ? ax->coef[1] * c->in[ax->dim[1]] : 0;
-		int64_t range = ax->span + s0 * (p0 - 1) + s1 * (p1 - 1);
-		int64_t *cn = ws_get(c->ws, 1, (size_t)range), *cq;
-		if (!cn)
-			return TRIM_ENOMEM;
-		cq = ws_get(c->ws, 2, (size_t)range);
-		if (!cq)
-			return TRIM_ENOMEM;
-		cn = c->ws->buf[1];
-		memset(cn, 0, (size_t)range * sizeof *cn);
-		memset(cq, 0, (size_t)range * sizeof *cq);
-		int64_t maxc = 0;
-		for (int64_t i = 0; i < p0; i++)
-			for (int64_t j = 0; j < p1; j++) {
-				int64_t o = i * s0 + j * s1;
-				for (int64_t v = 0; v < ax->span; v++)
-					if (ax->bits[v]) {
-						cn[o + v]++;
-						if (!first && ax_at(ax, v + delta[a]))
-							cq[o + v]++;
-					}
-			}
-		for (int64_t x = 0; x < range; x++)
-			if (cn[x] > maxc)
-				maxc = cn[x];
-		size_t hsz = (size_t)(maxc + 1) * (size_t)(maxc + 1);
-		if (hsz > ((size_t)1 << 22))
-			return trim__error(TRIM_ERANGE, "activity: %lld siblings overlap on one axis: too many to count",
-			                   (long long)maxc);
-		int64_t *h = ws_get(c->ws, 3, hsz);
-		if (!h)
-			return TRIM_ENOMEM;
-		memset(h, 0, hsz * sizeof *h);
-		size_t nh = 0;
-		for (int64_t x = 0; x < range; x++)
-			if (cn[x]) {
-				if (!h[cn[x] * (maxc + 1) + cq[x]]++)
-					nh++;
-			}
-		/* product of the current list with this axis' histogram */
-		size_t need = ncur * nh;
-		if (need > ((size_t)1 << 22))
-			return trim__error(TRIM_ERANGE, "activity: sibling-count distribution too large (%zu)", need);
-		trip *nx = (trip *)ws_get(c->ws, 5, 3 * need);
-		if (!nx)
-			return TRIM_ENOMEM;
-		cur = (trip *)c->ws->buf[4];
-		size_t k = 0;
-		for (size_t i = 0; i < ncur; i++)
-			for (int64_t p = 1; p <= maxc; p++)
-				for (int64_t q = 0; q <= p; q++) {
-					int64_t n = h[p * (maxc + 1) + q];
-					if (n)
-						nx[k++] = (trip){cur[i].p * p, cur[i].q * q, cur[i].n * n};
-				}
-		qsort(nx, k, sizeof *nx, trip_cmp);
-		size_t m = 0;
-		for (size_t i = 0; i < k; i++) {
-			if (m && nx[m - 1].p == nx[i].p && nx[m - 1].q == nx[i].q)
-				nx[m - 1].n += nx[i].n;
-			else
-				nx[m++] = nx[i];
-		}
-		trip *dst = (trip *)ws_get(c->ws, 4, 3 * (m ? m : 1));
-		if (!dst)
-			return TRIM_ENOMEM;
-		nx = (trip *)c->ws->buf[5];
-		memcpy(dst, nx, m * sizeof *nx);
-		cur = dst;
-		ncur = m;
-	}
-	st->distinct = st->dests = st->uni = 0;
-	for (size_t i = 0; i < ncur; i++) {
-		int64_t d = cur[i].p - cur[i].q;
-		if (d > 0) {
-			st->distinct += cur[i].n;
-			st->dests += cur[i].n * d;
-			if (d == 1)
-				st->uni += cur[i].n;
-		}
-	}
-	return 0;
-}
-
-/* ---- the analyst ---------------------------------------------------------------- */
 
 static int64_t lvl_prod(const trim__mapping *m, int l)
 {
@@ -362,50 +364,71 @@ static int64_t lvl_prod(const trim__mapping *m, int l)
 	return p;
 }
 
-/* The analyst proper. lb = 0: exact counts of every tensor. lb = 1: for the
- * tensors in tmask only, a lower bound on every count valid for every loop
- * order of the levels (docs/model.md, "Mapspace and search"): per hop, the
- * first step and the fewest steps that move a single-term axis of the
- * tensor (each refills the whole tile and sends what the first step sends),
- * and no partial-sum read-backs; zero_macs is left 0. */
-static int compute(const trim__intra *w, const struct trim_arch *arch, const trim__mapping *m,
-                   trim__act_ws *ws, trim__activity *out, int lb, unsigned tmask)
+/* Everything that does not depend on the loop orders: the scope checks,
+ * tiles, base sets, sibling geometry and first-step statistics of every hop
+ * of the tensors in tmask. lb: for trim__activity_lower. */
+static int prepare(const trim__intra *w, const struct trim_arch *arch, const trim__mapping *m,
+                   trim__act_ws *ws, int lb, unsigned tmask, int many)
 {
 	int rc;
+	if (!ws->prep) {
+		ws->prep = calloc(1, sizeof *ws->prep);
+		if (!ws->prep)
+			return trim__error(TRIM_ENOMEM, "activity: out of memory");
+	}
+	struct trim__act_prep *P = ws->prep;
 	const int nL = m->nlevels, MAC = nL - 1;
-	int64_t ext[TRIM__MAX_LEVELS + 1][TRIM_NDIMS];
-	memset(out, 0, sizeof *out);
-	for (int d = 0; d < TRIM_NDIMS; d++) {
-		ext[nL][d] = 1;
-		for (int l = nL - 1; l >= 0; l--)
-			ext[l][d] = ext[l + 1][d] * m->f[l][d];
-	}
-	out->macs = 1;
-	out->steps = 1;
-	out->active_pes = 1;
+	P->lb = lb;
+	P->nL = nL;
+	P->lmemo_on = many && !lb;
+	P->gen++;
+	P->nmemo = 0;
+	P->nlmemo = 0;
 	for (int d = 0; d < TRIM_NDIMS; d++)
-		out->macs *= w->bound[d];
+		P->ext[nL][d] = 1;
+	for (int l = nL - 1; l >= 0; l--) /* eight independent products per level */
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			P->ext[l][d] = P->ext[l + 1][d] * m->f[l][d];
+	P->macs = 1;
+	P->steps = 1;
+	P->active_pes = 1;
+	P->zero_macs = 0;
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		P->macs *= w->bound[d];
 	for (int l = 0; l < nL; l++) {
-		out->instances[l] = out->active_pes;
+		P->type[l] = m->type[l];
+		memcpy(P->f[l], m->f[l], sizeof P->f[l]);
+		P->lprod[l] = lvl_prod(m, l);
+		unsigned big = 0;
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			big |= (unsigned)(m->f[l][d] > 1) << d;
+		P->big[l] = m->type[l] == TRIM__LVL_STORAGE ? big : 0;
+		P->above[l] = P->steps;
+		P->instances[l] = P->active_pes;
+		P->tile[l][0] = P->tile[l][1] = P->tile[l][2] = 0;
 		if (m->type[l] == TRIM__LVL_SPATIAL)
-			out->active_pes *= lvl_prod(m, l);
+			P->active_pes *= P->lprod[l];
 		else if (m->type[l] == TRIM__LVL_STORAGE)
-			out->steps *= lvl_prod(m, l);
+			P->steps *= P->lprod[l];
 	}
-	if (!lb && tmask == 7u) {
-		rc = trim__activity_zero_macs(w, &out->zero_macs);
+	if (!lb) {
+		rc = trim__activity_zero_macs(w, &P->zero_macs);
 		if (rc)
 			return rc;
 	}
+	size_t bused = 0; /* words of ws->buf[0] used by the bitmaps */
 
 	for (int t = 0; t < 3; t++) {
 		const trim__tensor *T = &w->t[t];
-		if (!T->present || !(tmask >> t & 1))
+		tprep_t *tp = &P->t[t];
+		tp->on = T->present && (tmask >> t & 1);
+		if (!tp->on)
 			continue;
 		/* axes of the tensor (terms with coefficient 0 dropped) */
-		axis_t ax[MAXAX];
+		axis_t *ax = tp->ax;
 		int nax = 0;
 		unsigned rel = 0;
+		tp->hard = tp->win = 0;
 		for (int a = 0; a < T->ndims; a++) {
 			axis_t *x = &ax[nax];
 			memset(x, 0, sizeof *x);
@@ -427,8 +450,13 @@ static int compute(const trim__intra *w, const struct trim_arch *arch, const tri
 				continue;
 			if (t == 2 && x->nt > 1)
 				return trim__error(TRIM_EINVAL, "activity: result %s has a two-term index (not supported)", T->name);
+			if (x->nt == 1)
+				tp->hard |= 1u << x->dim[0];
+			else
+				tp->win |= 1u << x->dim[0] | 1u << x->dim[1];
 			nax++;
 		}
+		tp->nax = nax;
 		/* holders, outer to inner, then the MAC */
 		int chain[TRIM__MAX_LEVELS + 1], nk = 0;
 		for (int l = 0; l < nL; l++)
@@ -437,22 +465,27 @@ static int compute(const trim__intra *w, const struct trim_arch *arch, const tri
 		if (nk == 0 || chain[0] != 0)
 			return trim__error(TRIM_EINVAL, "activity: the outermost level must hold tensor %s", T->name);
 		chain[nk] = MAC;
+		tp->nk = nk;
+		unsigned hardlev = 0; /* storage levels with a loop on a dim of a one-term axis */
+		for (int l = 0; l < nL; l++)
+			if (P->big[l] & tp->hard)
+				hardlev |= 1u << l;
 		for (int i = 0; i < nk; i++) {
 			int64_t n = 1;
-			for (int a = 0; a < nax; a++)
-				n *= trim__axis_distinct(ax[a].coef[0], ext[chain[i]][ax[a].dim[0]],
-				                         ax[a].nt > 1 ? ax[a].coef[1] : 0,
-				                         ax[a].nt > 1 ? ext[chain[i]][ax[a].dim[1]] : 1);
-			out->tile[chain[i]][t] = n;
+			for (int a = 0; a < nax; a++) /* one term (coefficient > 0): its extent */
+				n *= ax[a].nt == 1 ? P->ext[chain[i]][ax[a].dim[0]]
+				     : trim__axis_distinct(ax[a].coef[0], P->ext[chain[i]][ax[a].dim[0]],
+				                           ax[a].coef[1], P->ext[chain[i]][ax[a].dim[1]]);
+			P->tile[chain[i]][t] = n;
 		}
-		int64_t Fprev = out->tile[0][t], Rprev = 0; /* result: entries and read-backs of the parent */
 
 		for (int i = 1; i <= nk; i++) {
+			hop_t *h = &tp->hop[i - 1];
 			const int B = chain[i - 1], C = chain[i];
 			const int cmac = C == MAC;
 			int S = -1, nS = 0;
 			for (int l = B + 1; l < C; l++)
-				if (m->type[l] == TRIM__LVL_SPATIAL && lvl_prod(m, l) > 1) {
+				if (m->type[l] == TRIM__LVL_SPATIAL && P->lprod[l] > 1) {
 					S = l;
 					nS++;
 				}
@@ -460,150 +493,399 @@ static int compute(const trim__intra *w, const struct trim_arch *arch, const tri
 				return trim__error(TRIM_EINVAL, "activity: tensor %s crosses two spatial levels with bounds > 1 "
 				                   "between %s and %s (not supported by the analytic model)",
 				                   T->name, m->name[B], cmac ? "the MACs" : m->name[C]);
-			/* base set of the child's tile per axis */
-			size_t tot = 0;
-			for (int a = 0; a < nax; a++) {
-				axis_t *x = &ax[a];
-				x->n[0] = ext[C][x->dim[0]];
-				x->n[1] = x->nt > 1 ? ext[C][x->dim[1]] : 1;
-				x->span = x->coef[0] * (x->n[0] - 1) + (x->nt > 1 ? x->coef[1] * (x->n[1] - 1) : 0) + 1;
-				if (x->nt > 1)
-					tot += (size_t)x->span;
-			}
-			int64_t *bits = ws_get(ws, 0, tot);
-			if (!bits)
-				return TRIM_ENOMEM;
-			memset(bits, 0, tot * sizeof *bits);
-			for (int a = 0; a < nax; a++) {
-				axis_t *x = &ax[a];
-				if (x->nt == 1) { /* closed forms: no bitmap */
-					x->bits = NULL;
-					x->size = x->n[0];
-					continue;
-				}
-				x->bits = bits;
-				bits += x->span;
-				for (int64_t u = 0; u < x->n[0]; u++)
-					for (int64_t v = 0; v < x->n[1]; v++)
-						x->bits[x->coef[0] * u + (x->nt > 1 ? x->coef[1] * v : 0)] = 1;
-				x->size = 0;
-				for (int64_t u = 0; u < x->span; u++)
-					x->size += x->bits[u];
-			}
-			int64_t size = 1;
-			for (int a = 0; a < nax; a++)
-				size *= ax[a].size;
-			/* temporal loops above the child, outer to inner */
-			loop_t lp[TRIM__MAX_LEVELS * TRIM_NDIMS];
-			int nl = 0;
-			int64_t steps = 1;
-			for (int l = 0; l < C; l++) {
-				if (m->type[l] != TRIM__LVL_STORAGE)
-					continue;
-				for (int k = 0; k < TRIM_NDIMS; k++) {
-					int d = m->order[l][k];
-					if (m->f[l][d] > 1) {
-						lp[nl++] = (loop_t){d, m->f[l][d], ext[l + 1][d]};
-						steps *= m->f[l][d];
-					}
-				}
-			}
+			h->B = B;
+			h->C = C;
+			h->S = S;
+			h->cmac = cmac;
+			h->mc = S >= 0 && arch->lv[S].multicast;
+			h->red = S >= 0 && arch->lv[S].reduction;
+			h->nsi = S >= 0 ? P->instances[S] : P->instances[C];
+			h->nsib = S >= 0 ? P->lprod[S] : 1;
+			h->stepsC = P->above[C];
 			/* spatial sibling context */
-			int64_t P[TRIM_NDIMS], in[TRIM_NDIMS], kirr = 1;
+			int64_t Pd[TRIM_NDIMS], in[TRIM_NDIMS];
+			h->kirr = 1;
 			for (int d = 0; d < TRIM_NDIMS; d++) {
-				P[d] = S >= 0 ? m->f[S][d] : 1;
-				in[d] = S >= 0 ? ext[S + 1][d] : 1;
+				Pd[d] = S >= 0 ? m->f[S][d] : 1;
+				in[d] = S >= 0 ? P->ext[S + 1][d] : 1;
 				if (!(rel >> d & 1))
-					kirr *= P[d];
+					h->kirr *= Pd[d];
 			}
-			sctx sc = {ax, nax, P, in, kirr, ws};
-			int64_t nsi = S >= 0 ? out->instances[S] : out->instances[C];
-			/* per-instance fills of the child and per-S-instance delivery stats */
-			int64_t fills1 = 0;
-			sstat tot_st = {0, 0, 0}, st;
-			int64_t zero[MAXAX] = {0};
-			if (cmac) {
-				fills1 = steps; /* one element per MAC, nothing kept */
-				if (S >= 0) {
-					if ((rc = spatial_step(&sc, zero, 1, &st)))
-						return rc;
-					tot_st.distinct = st.distinct * steps;
-					tot_st.dests = st.dests * steps;
-					tot_st.uni = st.uni * steps;
-				}
-			} else {
-				fills1 = size;
-				if (S >= 0) {
-					if ((rc = spatial_step(&sc, zero, 1, &st)))
-						return rc;
-					tot_st = st;
-				}
-				int64_t before = 1;
-				if (lb) {
-					/* fewest steps that move a single-term axis: the loops
-					 * above the innermost level (above C) with a loop on
-					 * such an axis, and that level's loops on such axes */
-					unsigned hard = 0;
-					for (int a = 0; a < nax; a++)
-						if (ax[a].nt == 1)
-							hard |= 1u << ax[a].dim[0];
-					int Ls = -1;
-					for (int l = 0; l < C; l++)
-						if (m->type[l] == TRIM__LVL_STORAGE)
-							for (int d = 0; d < TRIM_NDIMS; d++)
-								if ((hard >> d & 1) && m->f[l][d] > 1)
-									Ls = l;
-					int64_t M = 1;
-					for (int l = 0; l < Ls + 1 && l < C; l++)
-						if (m->type[l] == TRIM__LVL_STORAGE)
-							for (int d = 0; d < TRIM_NDIMS; d++)
-								if (l < Ls || (hard >> d & 1))
-									M *= m->f[l][d];
-					fills1 += (M - 1) * size;
-					tot_st.distinct += (M - 1) * tot_st.distinct;
-					tot_st.dests += (M - 1) * tot_st.dests;
-					tot_st.uni += (M - 1) * tot_st.uni;
-					nl = 0; /* the loop below adds nothing */
-				}
-				for (int j = 0; j < nl; j++) {
-					int64_t cnt = before * (lp[j].b - 1);
-					before *= lp[j].b;
-					int64_t dd[TRIM_NDIMS] = {0};
-					dd[lp[j].dim] += lp[j].stride;
-					for (int k = j + 1; k < nl; k++)
-						dd[lp[k].dim] -= (lp[k].b - 1) * lp[k].stride;
-					int64_t delta[MAXAX], ov = 1;
-					int moved = 0;
-					for (int a = 0; a < nax; a++) {
-						delta[a] = ax[a].coef[0] * dd[ax[a].dim[0]] +
-						           (ax[a].nt > 1 ? ax[a].coef[1] * dd[ax[a].dim[1]] : 0);
-						moved |= delta[a] != 0;
-						ov *= ax_overlap(&ax[a], delta[a]);
-					}
-					if (!moved)
-						continue; /* stationary: nothing changes */
-					fills1 += cnt * (size - ov);
+			/* base set of the child's tile per axis */
+			h->size = 1;
+			h->c1 = h->s1 = 1;
+			h->n2 = 0;
+			for (int a = 0; a < nax; a++) {
+				hax_t *x = &h->ax[a];
+				const axis_t *y = &ax[a];
+				x->n[0] = P->ext[C][y->dim[0]];
+				x->n[1] = y->nt > 1 ? P->ext[C][y->dim[1]] : 1;
+				x->p[0] = Pd[y->dim[0]];
+				x->p[1] = y->nt > 1 ? Pd[y->dim[1]] : 1;
+				x->s[0] = y->coef[0] * in[y->dim[0]];
+				x->s[1] = y->nt > 1 ? y->coef[1] * in[y->dim[1]] : 0;
+				x->memo = -1;
+				x->boff = 0;
+				if (y->nt == 1) { /* closed forms: no bitmap */
+					x->span = y->coef[0] * (x->n[0] - 1) + 1;
+					x->size = x->n[0];
+					/* the ports' tiles are disjoint (a port's stride in the
+					 * index is at least the tile's extent): every element is
+					 * held by one port */
+					x->A1 = x->O1 = x->p[0] * x->n[0];
+					h->c1 *= x->A1;
+					h->s1 *= x->size;
+				} else {
+					x->span = y->coef[0] * (x->n[0] - 1) + y->coef[1] * (x->n[1] - 1) + 1;
+					int64_t *bits = ws_get(ws, 0, bused + (size_t)x->span);
+					if (!bits)
+						return TRIM_ENOMEM;
+					x->boff = (int64_t)bused;
+					bits += bused;
+					bused += (size_t)x->span;
+					memset(bits, 0, (size_t)x->span * sizeof *bits);
+					for (int64_t u = 0; u < x->n[0]; u++)
+						for (int64_t v = 0; v < x->n[1]; v++)
+							bits[y->coef[0] * u + y->coef[1] * v] = 1;
+					x->size = 0;
+					for (int64_t u = 0; u < x->span; u++)
+						x->size += bits[u];
+					x->memo = P->nmemo++;
+					h->a2[h->n2++] = a;
 					if (S >= 0) {
-						if ((rc = spatial_step(&sc, delta, 0, &st)))
+						memo_t st;
+						if ((rc = axis_scan(ws, x, 0, 1, &st)))
 							return rc;
-						tot_st.distinct += cnt * st.distinct;
-						tot_st.dests += cnt * st.dests;
-						tot_st.uni += cnt * st.uni;
+						x->A1 = st.A;
+						x->O1 = st.O;
 					}
 				}
+				h->size *= x->size;
 			}
-			int64_t Fc = fills1 * out->instances[C];
+			if (S >= 0) {
+				/* first step: every element is new to every sibling holding it */
+				int64_t A = 1, O = 1;
+				for (int a = 0; a < nax; a++) {
+					A *= h->ax[a].A1;
+					O *= h->ax[a].O1;
+				}
+				h->first.distinct = A;
+				h->first.dests = h->nsib * h->size;
+				h->first.uni = h->kirr == 1 ? O : 0;
+			} else {
+				h->first = (sstat){0, 0, 0};
+			}
+			unsigned hb = hardlev & ((1u << C) - 1);
+			h->Lb = hb ? 31 - __builtin_clz(hb) : -1;
+			h->lbase = P->nlmemo;
+			if (P->lmemo_on && !cmac)
+				P->nlmemo += (size_t)(C - (h->Lb > 0 ? h->Lb : 0)) * LMEMO;
+			h->M = 1;
+			if (lb && !cmac) {
+				/* fewest steps that move a single-term axis: the loops above
+				 * the innermost level (above C) with a loop on such an axis,
+				 * and that level's loops on such axes */
+				int Ls = -1;
+				for (int l = 0; l < C; l++)
+					if (m->type[l] == TRIM__LVL_STORAGE)
+						for (int d = 0; d < TRIM_NDIMS; d++)
+							if ((tp->hard >> d & 1) && m->f[l][d] > 1)
+								Ls = l;
+				for (int l = 0; l < Ls + 1 && l < C; l++)
+					if (m->type[l] == TRIM__LVL_STORAGE)
+						for (int d = 0; d < TRIM_NDIMS; d++)
+							if (l < Ls || (tp->hard >> d & 1))
+								h->M *= m->f[l][d];
+			}
+		}
+	}
+	/* memo tables of the two-term axes, emptied by the new gen */
+	if ((size_t)P->nmemo > P->memo_cap) {
+		size_t c = P->memo_cap ? P->memo_cap : 8;
+		while (c < (size_t)P->nmemo)
+			c *= 2;
+		memo_t *p = calloc(c * MEMO_WAYS, sizeof *p);
+		if (!p)
+			return trim__error(TRIM_ENOMEM, "activity: out of memory");
+		free(P->memo);
+		P->memo = p; /* gen 0: empty (P->gen >= 1) */
+		P->memo_cap = c;
+	}
+	if (P->nlmemo > P->lmemo_cap) {
+		size_t c = P->lmemo_cap ? P->lmemo_cap : 4 * LMEMO;
+		while (c < P->nlmemo)
+			c *= 2;
+		lmemo_t *p = calloc(c, sizeof *p);
+		if (!p)
+			return trim__error(TRIM_ENOMEM, "activity: out of memory");
+		free(P->lmemo);
+		P->lmemo = p;
+		P->lmemo_cap = c;
+	}
+	return 0;
+}
+
+/* ---- the order-dependent part ------------------------------------------------ */
+
+/* Statistics of the advance delta of two-term axis x (memoised). */
+static int axis_advance(trim__act_ws *ws, const hax_t *x, int S, int64_t delta, const memo_t **out)
+{
+	struct trim__act_prep *P = ws->prep;
+	memo_t *tab = P->memo + (size_t)x->memo * MEMO_WAYS;
+	unsigned h = (unsigned)(((uint64_t)delta * 0x9e3779b97f4a7c15ull) >> 60) & (MEMO_WAYS - 1);
+	memo_t *slot = NULL;
+	for (int k = 0; k < MEMO_WAYS; k++) {
+		memo_t *e = &tab[(h + (unsigned)k) & (MEMO_WAYS - 1)];
+		if (e->gen != P->gen) {
+			slot = e;
+			break;
+		}
+		if (e->delta == delta) {
+			*out = e;
+			return 0;
+		}
+	}
+	memo_t *e = slot ? slot : &P->spill; /* table full: read before the next call */
+	e->delta = delta;
+	e->ov = axis_overlap(ws->buf[0] + x->boff, x->span, delta);
+	if (S >= 0) {
+		int rc = axis_scan(ws, x, delta, 0, e);
+		if (rc)
+			return rc;
+	}
+	e->gen = P->gen;
+	*out = e;
+	return 0;
+}
+
+/* The steps of a hop (B, C) of tensor t, for the loop orders of m (facts
+ * 2-4 and 7 of docs/model.md, "Activity analyst"): the barrier (the
+ * innermost loop above C on a dim of a one-term axis) and every loop
+ * outside it refill the whole tile and deliver what the first step
+ * delivers: with the first step, full = above[Lb] * (the bounds of the
+ * barrier and of the loops of Lb outside it) steps. A loop j inside the
+ * barrier, at level l, moves the one-term axes by 0 and each two-term axis
+ * by delta_j, which depends on the loops inside it: those of l inside j and
+ * every loop of the storage levels between l and C; it happens cnt_j =
+ * above[l] * (bounds of l's loops outside j) * (b_j - 1) times (the loops
+ * outside j above the barrier's level multiply to above[l]). So the counts
+ * are a sum over the levels Lb .. C-1 of a part that depends on the order
+ * of that level only. level_steps: the part of level l (with full's part
+ * at l = Lb): fills of a child instance and, with S, the delivery
+ * statistics per instance of S. */
+static int level_steps(trim__act_ws *ws, const tprep_t *tp, const hop_t *h, int l, const int *order,
+                       int64_t *fills, sstat *tot)
+{
+	const struct trim__act_prep *P = ws->prep;
+	/* the loops of l (bound > 1), innermost first, up to the barrier */
+	int ld[TRIM_NDIMS], nl = 0;
+	int64_t lbd[TRIM_NDIMS], lst[TRIM_NDIMS], inner = 1;
+	for (int k = TRIM_NDIMS - 1; k >= 0; k--) {
+		int d = order[k];
+		int64_t b = P->f[l][d];
+		if (b == 1)
+			continue;
+		if (l == h->Lb && (tp->hard >> d & 1))
+			break;
+		ld[nl] = d;
+		lbd[nl] = b;
+		lst[nl] = P->ext[l + 1][d];
+		inner *= b;
+		nl++;
+	}
+	/* before: the steps of the loops outside the outermost of those */
+	int64_t before = P->above[l];
+	*fills = 0;
+	*tot = (sstat){0, 0, 0};
+	if (l == h->Lb) {
+		before *= P->lprod[l] / inner; /* = full */
+		*fills = before * h->size;
+		*tot = (sstat){h->first.distinct * before, h->first.dests * before, h->first.uni * before};
+	}
+	if (!h->n2 || !nl)
+		return 0;
+	/* deltas of the two-term axes, innermost loop first: a loop advances
+	 * its dim by its stride and resets every loop inside it (all loops of
+	 * the storage levels between l and C) */
+	int64_t reset[TRIM_NDIMS] = {0}, dl[TRIM_NDIMS][MAXAX];
+	int mv[TRIM_NDIMS];
+	for (int i = l + 1; i < h->C; i++)
+		if (P->type[i] == TRIM__LVL_STORAGE)
+			for (unsigned wd = tp->win & P->big[i]; wd; wd &= wd - 1) {
+				int d = __builtin_ctz(wd);
+				reset[d] += (P->f[i][d] - 1) * P->ext[i + 1][d];
+			}
+	for (int i = 0; i < nl; i++) {
+		int moved = 0;
+		for (int k = 0; k < h->n2; k++) {
+			const axis_t *y = &tp->ax[h->a2[k]];
+			int64_t d0 = -reset[y->dim[0]] + (y->dim[0] == ld[i] ? lst[i] : 0);
+			int64_t d1 = -reset[y->dim[1]] + (y->dim[1] == ld[i] ? lst[i] : 0);
+			dl[i][k] = y->coef[0] * d0 + y->coef[1] * d1;
+			moved |= dl[i][k] != 0;
+		}
+		mv[i] = moved;
+		reset[ld[i]] += (lbd[i] - 1) * lst[i];
+	}
+	for (int i = nl - 1; i >= 0; i--) {
+		int64_t cnt = before * (lbd[i] - 1);
+		before *= lbd[i];
+		if (!mv[i])
+			continue; /* stationary: nothing changes */
+		/* per two-term axis a: ov_a, and with S the position counts; the
+		 * one-term axes hold every element at both steps */
+		int64_t ov = h->s1, A = h->c1, E = h->c1, O = h->c1, O1 = h->c1;
+		int64_t Ga[MAXAX], O1a[MAXAX];
+		for (int k = 0; k < h->n2; k++) {
+			const hax_t *x = &h->ax[h->a2[k]];
+			if (dl[i][k] == 0) {
+				ov *= x->size;
+				A *= x->A1;
+				E *= x->A1;
+				O *= x->O1;
+				O1 *= x->O1;
+				Ga[k] = 0;
+				O1a[k] = x->O1;
+				continue;
+			}
+			const memo_t *e;
+			int rc = axis_advance(ws, x, h->S, dl[i][k], &e);
+			if (rc)
+				return rc;
+			ov *= e->ov;
+			A *= e->A;
+			E *= e->E;
+			O *= e->O;
+			O1 *= e->O1;
+			Ga[k] = e->G;
+			O1a[k] = e->O1;
+		}
+		*fills += cnt * (h->size - ov);
+		if (h->S >= 0) {
+			/* siblings needing x: kirr * (prod_a P_a - prod_a Q_a) with
+			 * Q_a <= P_a: > 0 unless every P_a = Q_a; = 1 (kirr = 1) iff
+			 * every P_a = 1 and some Q_a = 0, or one axis has P_a = Q_a + 1
+			 * >= 2 and the others P_b = Q_b = 1 */
+			int64_t uni = 0;
+			if (h->kirr == 1) {
+				uni = O - O1;
+				for (int k = 0; k < h->n2; k++) {
+					int64_t g = Ga[k] * h->c1;
+					for (int j = 0; j < h->n2; j++)
+						if (j != k)
+							g *= O1a[j];
+					uni += g;
+				}
+			}
+			tot->distinct += cnt * (A - E);
+			tot->dests += cnt * (h->nsib * (h->size - ov));
+			tot->uni += cnt * uni;
+		}
+	}
+	return 0;
+}
+
+/* Per child instance, the fills over all its steps (fills1) and, with S, the
+ * delivery statistics per instance of S summed over the steps (tot). key[l]:
+ * level l's order, packed. */
+static int hop_steps(trim__act_ws *ws, const tprep_t *tp, const hop_t *h, const trim__mapping *m,
+                     const uint32_t *key, int64_t *fills1, sstat *tot)
+{
+	const struct trim__act_prep *P = ws->prep;
+	if (h->cmac || P->lb) {
+		/* MAC: one element per MAC, nothing kept: every step is a first
+		 * step; lower bound: the first step and the fewest steps that
+		 * refill the whole tile */
+		int64_t n = h->cmac ? h->stepsC : h->M;
+		*fills1 = h->cmac ? n : n * h->size;
+		*tot = (sstat){h->first.distinct * n, h->first.dests * n, h->first.uni * n};
+		return 0;
+	}
+	const int lo = h->Lb > 0 ? h->Lb : 0;
+	if (h->Lb < 0) { /* no barrier: only the first step refills */
+		*fills1 = h->size;
+		*tot = h->first;
+	} else {
+		*fills1 = 0;
+		*tot = (sstat){0, 0, 0};
+	}
+	for (int l = lo; l < h->C; l++) {
+		if (P->type[l] != TRIM__LVL_STORAGE)
+			continue;
+		lmemo_t one, *e = &one;
+		if (!P->lmemo_on) { /* one order: nothing to reuse */
+			int rc = level_steps(ws, tp, h, l, m->order[l], &e->fills, &e->st);
+			if (rc)
+				return rc;
+		} else if (e = &P->lmemo[h->lbase + (size_t)(l - lo) * LMEMO +
+		                         ((key[l] * 2654435761u) >> 25 & (LMEMO - 1))],
+		           e->gen != P->gen || e->key != key[l]) {
+			int rc = level_steps(ws, tp, h, l, m->order[l], &e->fills, &e->st);
+			if (rc) {
+				e->gen = 0;
+				return rc;
+			}
+			e->gen = P->gen;
+			e->key = key[l];
+		}
+		*fills1 += e->fills;
+		tot->distinct += e->st.distinct;
+		tot->dests += e->st.dests;
+		tot->uni += e->st.uni;
+	}
+	return 0;
+}
+
+/* The counts of every prepared tensor for m's loop orders. Rows >= the
+ * number of levels are not written. */
+static int order_counts(trim__act_ws *ws, const trim__mapping *m, trim__activity *out)
+{
+	struct trim__act_prep *P = ws->prep;
+	const int nL = P->nL;
+	uint32_t key[TRIM__MAX_LEVELS]; /* storage: the order, 3 bits per position */
+	for (int l = 0; P->lmemo_on && l < nL; l++) {
+		key[l] = 0;
+		for (int k = 0; k < TRIM_NDIMS; k++)
+			key[l] |= (uint32_t)(m->order[l][k] & 7) << (3 * k);
+	}
+	out->macs = P->macs;
+	out->zero_macs = P->zero_macs;
+	out->steps = P->steps;
+	out->active_pes = P->active_pes;
+	memcpy(out->instances, P->instances, (size_t)nL * sizeof *out->instances);
+	memcpy(out->tile, P->tile, (size_t)nL * sizeof *out->tile);
+	int64_t (*const zero[])[3] = {out->fills, out->reads, out->updates, out->drains, out->down_words,
+	                              out->down_dests, out->unicast, out->mcast, out->mcast_dests,
+	                              out->up_words, out->up_out, out->reductions};
+	for (size_t i = 0; i < sizeof zero / sizeof *zero; i++)
+		for (int l = 0; l < nL; l++) /* short rows: no call */
+			zero[i][l][0] = zero[i][l][1] = zero[i][l][2] = 0;
+
+	for (int t = 0; t < 3; t++) {
+		const tprep_t *tp = &P->t[t];
+		if (!tp->on)
+			continue;
+		int64_t Fprev = P->tile[0][t], Rprev = 0; /* result: entries and read-backs of the parent */
+		for (int i = 0; i < tp->nk; i++) {
+			const hop_t *h = &tp->hop[i];
+			const int B = h->B, C = h->C, S = h->S, cmac = h->cmac;
+			int64_t fills1;
+			sstat tot_st;
+			int rc = hop_steps(ws, tp, h, m, key, &fills1, &tot_st);
+			if (rc)
+				return rc;
+			int64_t Fc = fills1 * P->instances[C];
 			if (S < 0)
 				tot_st = (sstat){fills1, fills1, fills1};
-			int64_t Dd = tot_st.distinct * nsi, Ds = tot_st.dests * nsi, Du = tot_st.uni * nsi;
-			int mc = S >= 0 && arch->lv[S].multicast, red = S >= 0 && arch->lv[S].reduction;
+			int64_t Dd = tot_st.distinct * h->nsi, Ds = tot_st.dests * h->nsi, Du = tot_st.uni * h->nsi;
+			int mc = h->mc, red = h->red;
 			if (t < 2) {
 				int64_t sent = mc ? Dd : Ds; /* words leaving the parent */
 				if (!cmac)
 					out->fills[C][t] += Fc;
 				out->reads[B][t] += sent;
 				for (int l = B + 1; l < C; l++) {
-					if (m->type[l] != TRIM__LVL_SPATIAL)
+					if (P->type[l] != TRIM__LVL_SPATIAL)
 						continue;
 					if (l == S) {
 						out->down_words[l][t] += sent;
@@ -623,7 +905,7 @@ static int compute(const trim__intra *w, const struct trim_arch *arch, const tri
 					}
 				}
 			} else {
-				int64_t U = Dd, R = lb ? 0 : U - Fprev + Rprev;
+				int64_t U = Dd, R = P->lb ? 0 : U - Fprev + Rprev;
 				int64_t upd = red ? U : Fc;
 				if (!cmac) {
 					out->fills[C][t] += R;
@@ -632,7 +914,7 @@ static int compute(const trim__intra *w, const struct trim_arch *arch, const tri
 				out->reads[B][t] += R;
 				out->updates[B][t] += upd;
 				for (int l = B + 1; l < C; l++) {
-					if (m->type[l] != TRIM__LVL_SPATIAL)
+					if (P->type[l] != TRIM__LVL_SPATIAL)
 						continue;
 					out->down_words[l][t] += R;
 					out->down_dests[l][t] += R;
@@ -653,6 +935,24 @@ static int compute(const trim__intra *w, const struct trim_arch *arch, const tri
 	return 0;
 }
 
+/* ---- entry points --------------------------------------------------------------- */
+
+/* lb = 0: exact counts of every tensor. lb = 1: for the tensors in tmask
+ * only, a lower bound on every count valid for every loop order of the
+ * levels (docs/model.md, "Mapspace and search"): per hop, the first step and
+ * the fewest steps that move a single-term axis of the tensor (each refills
+ * the whole tile and sends what the first step sends), and no partial-sum
+ * read-backs; zero_macs is left 0. */
+static int compute(const trim__intra *w, const struct trim_arch *arch, const trim__mapping *m,
+                   trim__act_ws *ws, trim__activity *out, int lb, unsigned tmask)
+{
+	memset(out, 0, sizeof *out);
+	int rc = prepare(w, arch, m, ws, lb, tmask, 0);
+	if (rc)
+		return rc;
+	return order_counts(ws, m, out);
+}
+
 int trim__activity_compute(const trim__intra *w, const struct trim_arch *arch,
                            const trim__mapping *m, trim__act_ws *ws, trim__activity *out)
 {
@@ -670,4 +970,20 @@ int trim__activity_lower(const trim__intra *w, const struct trim_arch *arch,
                          trim__activity *out)
 {
 	return compute(w, arch, m, ws, out, 1, tmask);
+}
+
+int trim__activity_prepare(const trim__intra *w, const struct trim_arch *arch,
+                           const trim__mapping *m, trim__act_ws *ws)
+{
+	int rc = prepare(w, arch, m, ws, 0, 7u, 1);
+	if (rc && ws->prep)
+		ws->prep->lb = -1; /* nothing prepared */
+	return rc;
+}
+
+int trim__activity_orders(trim__act_ws *ws, const trim__mapping *m, trim__activity *out)
+{
+	if (!ws->prep || ws->prep->lb != 0 || ws->prep->nL != m->nlevels)
+		return trim__error(TRIM_EINVAL, "activity: orders evaluated without a preparation");
+	return order_counts(ws, m, out);
 }

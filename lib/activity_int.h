@@ -51,11 +51,14 @@ typedef struct {
 } trim__activity;
 
 /* Scratch memory of the analyst; one per thread. Grows on first use and is
- * then reused without allocation. */
-#define TRIM__ACT_NBUF 8
+ * then reused without allocation. Holds the order-independent part of the
+ * last mapping prepared (trim__activity_prepare). Zero-initialise it. */
+#define TRIM__ACT_NBUF 3
+struct trim__act_prep;
 typedef struct {
 	int64_t *buf[TRIM__ACT_NBUF];
 	size_t cap[TRIM__ACT_NBUF];
+	struct trim__act_prep *prep;
 } trim__act_ws;
 
 void trim__act_ws_free(trim__act_ws *ws);
@@ -67,6 +70,18 @@ void trim__act_ws_free(trim__act_ws *ws);
 int trim__activity_compute(const trim__intra *w, const struct trim_arch *a,
                            const trim__mapping *m, trim__act_ws *ws, trim__activity *out);
 
+/* trim__activity_compute in two parts, for the many mappings that differ
+ * only in their loop orders: trim__activity_prepare does everything that
+ * depends on the factors and keeps of m (scope checks included: it returns
+ * the same errors) and keeps it in ws; trim__activity_orders then gives
+ * the counts for the loop orders of m, which must have the factors and
+ * keeps of the last successful prepare on ws (nothing else may use ws in
+ * between). The counts are trim__activity_compute's; rows >= the number of
+ * levels of out are not written (zero them once). */
+int trim__activity_prepare(const trim__intra *w, const struct trim_arch *a,
+                           const trim__mapping *m, trim__act_ws *ws);
+int trim__activity_orders(trim__act_ws *ws, const trim__mapping *m, trim__activity *out);
+
 /* Lower bounds, valid for every loop order of every storage level, on the
  * counts of the tensors in tmask (bit t: slot t; the other tensors' counts
  * stay 0); zero_macs is not computed (0). Same scope errors as
@@ -76,14 +91,21 @@ int trim__activity_lower(const trim__intra *w, const struct trim_arch *a,
                          const trim__mapping *m, unsigned tmask, trim__act_ws *ws,
                          trim__activity *out);
 
-/* Exact counts of the tensors in tmask only (the others' rows 0, as is
- * zero_macs unless tmask is every tensor): each tensor's counts do not
- * depend on the others', so rows of separate calls combine into
- * trim__activity_compute's result. */
+/* Exact counts of the tensors in tmask only (the other tensors' rows 0):
+ * each tensor's counts do not depend on the others', so rows of separate
+ * calls combine into trim__activity_compute's result. */
 int trim__activity_tensors(const trim__intra *w, const struct trim_arch *a, const trim__mapping *m,
                            unsigned tmask, trim__act_ws *ws, trim__activity *out);
 
-/* Exact count of MACs with a predictable-zero operand. */
+/* Exact count of MACs with a predictable-zero operand. It depends on the
+ * workload only: the value cached in w (act_zero_ok) is returned when there
+ * is one, else it is counted (an enumeration of the dims of the zero
+ * constraints). */
 int trim__activity_zero_macs(const trim__intra *w, int64_t *out);
+/* Count it once and cache it in w (lib/workload.c, when a workload is
+ * built); nothing is cached (and no error is set) when the count fails,
+ * so trim__activity_zero_macs then reports the error. Call it again after
+ * changing the bounds or the tensors of w. */
+void trim__activity_zero_macs_cache(trim__intra *w);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * The evaluator (docs/model.md, "Evaluator").
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,8 +22,26 @@ static double div0(double a, double b) { return b > 0 ? a / b : 0; }
 int trim__eval_run(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,
                    const trim__mapping *m, trim__eval_ws *ws, trim__eval *out)
 {
-	memset(out, 0, sizeof *out);
+	/* trim__eval_act writes every field but act */
 	int rc = trim__activity_compute(w, a, m, &ws->act, &out->act);
+	if (rc) {
+		memset(out, 0, sizeof *out);
+		return rc;
+	}
+	trim__eval_act(w, a, costs, m, out);
+	return 0;
+}
+
+int trim__eval_prepare(const trim__intra *w, const struct trim_arch *a, const trim__mapping *m,
+                       trim__eval_ws *ws)
+{
+	return trim__activity_prepare(w, a, m, &ws->act);
+}
+
+int trim__eval_order(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,
+                     const trim__mapping *m, trim__eval_ws *ws, trim__eval *out)
+{
+	int rc = trim__activity_orders(&ws->act, m, &out->act);
 	if (rc)
 		return rc;
 	trim__eval_act(w, a, costs, m, out);
@@ -35,12 +54,8 @@ void trim__eval_act(const trim__intra *w, const struct trim_arch *a, const trim_
 	const trim__activity *x = &out->act;
 	const int nL = a->nlevels;
 	double cyc = 0;
-	memset(out->level_cycles, 0, sizeof out->level_cycles);
-	memset(out->dyn_pj, 0, sizeof out->dyn_pj);
-	memset(out->static_pj, 0, sizeof out->static_pj);
-	memset(out->cap_util, 0, sizeof out->cap_util);
-	memset(out->cap_bytes, 0, sizeof out->cap_bytes);
-	out->mac_pj = 0;
+	/* every field after the counts (level_cycles is the first array), at once */
+	memset(&out->level_cycles, 0, sizeof *out - offsetof(trim__eval, level_cycles));
 	out->bottleneck = nL - 1;
 	for (int l = 0; l < nL; l++) {
 		const trim__level *L = &a->lv[l];

@@ -16,7 +16,7 @@ typedef struct {
 	trim__activity act;
 	double cycles;                          /* max over levels */
 	int bottleneck;                         /* level with the most cycles */
-	double level_cycles[TRIM__MAX_LEVELS];
+	double level_cycles[TRIM__MAX_LEVELS];  /* trim__eval_act clears from here to the end */
 	double energy_pj;                       /* dynamic + static */
 	double dyn_pj[TRIM__MAX_LEVELS][3];     /* per level and tensor (compute: [.][0]) */
 	double mac_pj;                          /* MACs, gated ones included */
@@ -37,6 +37,16 @@ void trim__eval_ws_free(trim__eval_ws *ws);
  * capacity utilisation above 1. */
 int trim__eval_run(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,
                    const trim__mapping *m, trim__eval_ws *ws, trim__eval *out);
+
+/* trim__eval_run in two parts (trim__activity_prepare / _orders): prepare
+ * once per factors and keeps of m, then evaluate any number of mappings
+ * that differ from it only in their loop orders, with the same ws. The
+ * result is trim__eval_run's, except that the rows of out->act beyond the
+ * architecture's levels are not written (zero them once). */
+int trim__eval_prepare(const trim__intra *w, const struct trim_arch *a, const trim__mapping *m,
+                       trim__eval_ws *ws);
+int trim__eval_order(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,
+                     const trim__mapping *m, trim__eval_ws *ws, trim__eval *out);
 
 /* The rest of trim__eval_run: cycles, energy and utilisation from the
  * counts already in out->act (the other fields are overwritten). Every

@@ -11,6 +11,9 @@
 
 static uint64_t fact_u64(int n)
 {
+	static const uint64_t small[] = {1, 1, 2, 6, 24, 120, 720, 5040, 40320};
+	if (n < 9)
+		return small[n > 0 ? n : 0];
 	uint64_t r = 1;
 	for (int i = 2; i <= n; i++)
 		r *= (uint64_t)i;
@@ -225,6 +228,16 @@ static int set_split(const struct trim_arch *a, trim__mapping *m, int l)
 	return 0;
 }
 
+/* Position of the idx-th (from 0) entry not in the mask `used` (Lehmer
+ * decoding without moving a list). */
+static int nth_free(unsigned used, int idx)
+{
+	int j = 0;
+	for (;; j++)
+		if (!(used >> j & 1) && idx-- == 0)
+			return j;
+}
+
 /* Factors of fact combo fc; returns 1 if every spatial level fits. */
 static int set_facts(const trim__mapspace *s, uint64_t fc, trim__mapping *m)
 {
@@ -252,16 +265,15 @@ static void set_keeps(const trim__mapspace *s, uint64_t bmask, trim__mapping *m)
 /* Order of level l from the permutation `code` (Lehmer) of the dims > 1. */
 static void set_order(const trim__mapspace *s, trim__mapping *m, int l, uint64_t code)
 {
-	int avail[TRIM_NDIMS], na = s->n, k = 0, used[TRIM_NDIMS] = {0};
-	memcpy(avail, s->dims, sizeof avail);
+	int k = 0, used[TRIM_NDIMS] = {0};
+	unsigned taken = 0; /* positions of s->dims */
 	for (int i = 0; i < s->n; i++) {
 		uint64_t f = fact_u64(s->n - 1 - i);
-		int idx = (int)(code / f);
+		int j = nth_free(taken, (int)(code / f));
 		code %= f;
-		m->order[l][k++] = avail[idx];
-		used[avail[idx]] = 1;
-		memmove(avail + idx, avail + idx + 1, (size_t)(na - idx - 1) * sizeof *avail);
-		na--;
+		taken |= 1u << j;
+		m->order[l][k++] = s->dims[j];
+		used[s->dims[j]] = 1;
 	}
 	for (int d = 0; d < TRIM_NDIMS; d++)
 		if (!used[d])
@@ -271,20 +283,22 @@ static void set_order(const trim__mapspace *s, trim__mapping *m, int l, uint64_t
 /* Lehmer code of level l's order restricted to the dims > 1. */
 static uint64_t order_code(const trim__mapspace *s, const trim__mapping *m, int l)
 {
-	int avail[TRIM_NDIMS], na = s->n;
-	memcpy(avail, s->dims, sizeof avail);
+	/* s->dims ascending: a dim's digit is the number of unused dims > 1
+	 * below it */
+	unsigned avail = 0;
+	for (int j = 0; j < s->n; j++)
+		avail |= 1u << s->dims[j];
 	uint64_t code = 0;
 	int i = 0;
 	for (int k = 0; k < TRIM_NDIMS; k++) {
-		int d = m->order[l][k], idx = -1;
-		for (int j = 0; j < na; j++)
-			if (avail[j] == d)
-				idx = j;
-		if (idx < 0)
+		int d = m->order[l][k];
+		if (!(avail >> d & 1))
 			continue;
-		code += (uint64_t)idx * fact_u64(s->n - 1 - i);
-		memmove(avail + idx, avail + idx + 1, (size_t)(na - idx - 1) * sizeof *avail);
-		na--;
+		int below = 0;
+		for (unsigned x = avail & ((1u << d) - 1); x; x &= x - 1)
+			below++;
+		code += (uint64_t)below * fact_u64(s->n - 1 - i);
+		avail &= ~(1u << d);
 		i++;
 	}
 	return code;
@@ -392,15 +406,14 @@ static int level_sig(const trim__mapspace *s, const int *o, int k, unsigned hb, 
 /* Permutation `code` (Lehmer, lexicographic) of dl[0..k) into o. */
 static void perm_of(const int *dl, int k, uint64_t code, int *o)
 {
-	int avail[TRIM_NDIMS], na = k;
-	memcpy(avail, dl, (size_t)k * sizeof *dl);
+	unsigned taken = 0; /* positions of dl */
+	uint32_t c = (uint32_t)code; /* < k! <= 8! */
 	for (int i = 0; i < k; i++) {
-		uint64_t f = fact_u64(k - 1 - i);
-		int idx = (int)(code / f);
-		code %= f;
-		o[i] = avail[idx];
-		memmove(avail + idx, avail + idx + 1, (size_t)(na - idx - 1) * sizeof *avail);
-		na--;
+		uint32_t f = (uint32_t)fact_u64(k - 1 - i);
+		int j = nth_free(taken, (int)(c / f));
+		c %= f;
+		taken |= 1u << j;
+		o[i] = dl[j];
 	}
 }
 
@@ -1467,7 +1480,7 @@ static void do_fc(const trim__mapspace *s, const trim__level_cost *costs, int go
 					if (s->w->t[t].present)
 						en += elo[t] = W->fb.E[t][fcb_choice(s, &W->fb, t, b)];
 			for (int ti = 0; ti < 3 && !cut; ti++) {
-				const int t = (int[]){0, 2, 1}[ti];
+				const int t = (int[]){2, 0, 1}[ti];
 				if (!s->w->t[t].present)
 					continue;
 				vi[t] = tc_entry(s, &p, code, oc, b, t, m, &applied, costs, zero_macs, W);

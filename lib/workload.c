@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "activity_int.h"
 #include "network_int.h"
 #include "util/util.h"
 #include "workload_int.h"
@@ -169,6 +170,7 @@ static void finish_intra(trim__intra *x)
 	for (int k = 0; k < 3; k++)
 		trim__tensor_finish(&x->t[k]);
 	x->zero_macs = trim__intra_zero_macs(x);
+	trim__activity_zero_macs_cache(x); /* the analyst's count, once per workload */
 }
 
 static int kind_of(const trim__layer *L)

@@ -67,6 +67,11 @@ typedef struct {
 	trim__tensor t[3];
 	int64_t macs;      /* product of all bounds */
 	int64_t zero_macs; /* MACs with a predictable zero operand */
+	/* The activity analyst's zero-MAC count (trim__activity_zero_macs),
+	 * cached when the workload is built (act_zero_ok = 1); 0: not cached
+	 * (counted on every call, e.g. for a trim__intra filled by hand). */
+	int64_t act_zero_macs;
+	int act_zero_ok;
 	int pre_index;     /* index of its preprocessing inter-layer workload, -1 none */
 } trim__intra;
 

@@ -179,10 +179,10 @@ static void rand_mapping(uint64_t *st, const trim__intra *w, const struct trim_a
 
 START_TEST(test_property_random)
 {
-	uint64_t st = 0x5eed2026u;
+	uint64_t st = 0x5eed2026u, st2 = 0x0bde2u; /* st2: reshuffled orders */
 	int compared = 0, unsupported = 0, misfit = 0, kinds[5] = {0}, phases[3] = {0};
 	int bypassed = 0, spread[TRIM_NDIMS] = {0}, with_zeros = 0, stride3 = 0, two_noc = 0;
-	static trim__act_ws ws;
+	static trim__act_ws ws, ws2;
 	while (compared < NCASES) {
 		struct trim_arch a;
 		trim__intra w;
@@ -214,6 +214,26 @@ START_TEST(test_property_random)
 			trim__sb_free(&sb);
 			ck_abort_msg("case %d: %s", compared, msg);
 		}
+		/* prepared once, the orders of m and of reshuffled orders (same
+		 * factors and keeps) give trim__activity_compute's counts */
+		static trim__activity z;
+		memset(&z, 0, sizeof z);
+		ck_assert_int_eq(trim__activity_prepare(&w, &a, &m, &ws2), 0);
+		for (int k = 0; k < 4; k++) {
+			trim__activity u;
+			if (k > 0) {
+				for (int l = 0; l < a.nlevels; l++)
+					for (int j = TRIM_NDIMS - 1; j > 0; j--) {
+						int i = (int)tu_range(&st2, 0, j), o = m.order[l][j];
+						m.order[l][j] = m.order[l][i];
+						m.order[l][i] = o;
+					}
+				ck_assert_int_eq(trim__activity_compute(&w, &a, &m, &ws, &x), 0);
+			}
+			ck_assert_int_eq(trim__activity_orders(&ws2, &m, &z), 0);
+			u = z;
+			ck_assert_msg(!memcmp(&u, &x, sizeof u), "case %d: prepared orders %d differ", compared, k);
+		}
 		compared++;
 		kinds[w.kind]++;
 		phases[w.phase]++;
@@ -231,6 +251,7 @@ START_TEST(test_property_random)
 		two_noc += nsp == 2;
 	}
 	trim__act_ws_free(&ws);
+	trim__act_ws_free(&ws2);
 	/* the generator really covers what the issue asks for */
 	for (int k = 0; k < 5; k++)
 		ck_assert_int_gt(kinds[k], 50);

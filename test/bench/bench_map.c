@@ -4,7 +4,8 @@
  *
  * For every intra workload: its distinct mapspace size (exact, counted
  * without enumeration) and the evaluation rate on valid mappings decoded
- * from a fixed pseudo-random sequence of indices (one thread). Then the
+ * from a fixed pseudo-random sequence of indices (one thread), also as the
+ * search evaluates (one preparation, then several loop orders). Then the
  * exact branch-and-bound search is run (2 threads, energy goal) on every
  * workload and timed (BENCH_RUN_MAX distinct mappings at most: a guard,
  * every AlexNet-CIFAR workload is below it); the exhaustive estimate
@@ -52,6 +53,7 @@ int main(void)
 	}
 	const int threads = 2;
 	double total_evals = 0, total_time = 0, total_distinct = 0, total_est = 0;
+	double total_oevals = 0, total_otime = 0;
 	trim__eval_ws ws = {0};
 	printf("AlexNet-CIFAR training on %s: %zu intra workloads\n\n", archf, trim_workloads_intra_count(w));
 	double run_seconds = 0, run_distinct = 0, run_evaluated = 0;
@@ -91,6 +93,41 @@ int main(void)
 					sink += e.energy_pj;
 				}
 		double dt = now() - t0, rate = evals ? (double)evals / dt : 0;
+		/* the search's pattern: one preparation per factorisation and
+		 * bypass choice, then its order classes (here: 8 reshuffles of
+		 * each mapping's orders, drawn before the timing) */
+		enum { NO = 8 };
+		static int ord[NM][NO][TRIM__MAX_LEVELS][TRIM_NDIMS];
+		for (int k = 0; k < nm; k++)
+			for (int r = 0; r < NO; r++)
+				for (int l = 0; l < a->nlevels; l++) {
+					memcpy(ord[k][r][l], ms[k].order[l], sizeof ord[k][r][l]);
+					for (int j = TRIM_NDIMS - 1; j > 0; j--) {
+						st = st * 6364136223846793005ull + 1442695040888963407ull;
+						int q = (int)((st >> 33) % (uint64_t)(j + 1)), o = ord[k][r][l][j];
+						ord[k][r][l][j] = ord[k][r][l][q];
+						ord[k][r][l][q] = o;
+					}
+				}
+		uint64_t oevals = 0;
+		trim__mapping mo;
+		double t2 = now();
+		while (nm && now() - t2 < 0.1)
+			for (int k = 0; k < nm; k++) {
+				if (trim__eval_prepare(x, a, &ms[k], &ws))
+					continue;
+				mo = ms[k];
+				for (int r = 0; r < NO; r++) {
+					memcpy(mo.order, ord[k][r], sizeof mo.order);
+					if (trim__eval_order(x, a, costs, &mo, &ws, &e) == 0) {
+						oevals++;
+						sink += e.energy_pj;
+					}
+				}
+			}
+		double dto = now() - t2;
+		total_oevals += (double)oevals;
+		total_otime += dto;
 		double est = rate > 0 ? (double)distinct / rate / threads : -1;
 		/* the exact search, timed, where it is known to finish quickly */
 		double secs = -1;
@@ -126,6 +163,10 @@ int main(void)
 	}
 	trim__eval_ws_free(&ws);
 	double rate = total_time > 0 ? total_evals / total_time : 0;
+	printf("\nevals/s: whole evaluations (trim__eval_run) of valid mappings, one thread;\n"
+	       "order_evals_per_sec_per_thread: the same mappings as the search evaluates them, one\n"
+	       "preparation (trim__eval_prepare) per mapping and 8 reshuffled loop orders of it\n"
+	       "(trim__eval_order), the preparation included.\n");
 	printf("\nsearch s: the exact branch-and-bound search (energy, %d threads), run on %d\n"
 	       "workloads (%d above the guard of %.0g distinct mappings not run); est. seconds:\n"
 	       "exhaustive evaluation of every distinct mapping at the measured rate (an\n"
@@ -133,6 +174,7 @@ int main(void)
 	       threads, nrun, nskip, (double)BENCH_RUN_MAX);
 	printf("mappings_distinct_total: %.0f\n", total_distinct);
 	printf("evals_per_sec_per_thread: %.0f\n", rate);
+	printf("order_evals_per_sec_per_thread: %.0f\n", total_otime > 0 ? total_oevals / total_otime : 0);
 	printf("searched_workloads: %d\n", nrun);
 	printf("searched_workloads_distinct: %.0f\n", run_distinct);
 	printf("searched_workloads_evaluated: %.0f\n", run_evaluated);
