@@ -1084,6 +1084,8 @@ typedef struct {
 	int32_t nv, vcap;
 	int64_t *val;            /* nv * NARR * nl counts */
 	double *energy;          /* nv: the tensor's dynamic energy (pJ) */
+	double *words;           /* nv * 2 * nl: per level the words read and written
+	                            (storage) or carried (spatial, in the first) */
 	uint8_t *state;          /* nv: 1 counted, 2 outside the model */
 	/* per bypass choice: per tensor, the entry of each combination of its
 	 * per-level projected classes (-1: not looked up yet) */
@@ -1157,6 +1159,7 @@ static void tc_free(tcache *c)
 	free(c->ent);
 	free(c->val);
 	free(c->energy);
+	free(c->words);
 	free(c->state);
 	for (int t = 0; t < 3; t++)
 		free(c->pk[t]);
@@ -1202,13 +1205,16 @@ static int tc_room(tcache *c)
 		int64_t *v = realloc(c->val, (size_t)n * NARR * (size_t)c->nl * sizeof *v);
 		if (v)
 			c->val = v;
+		double *wd = realloc(c->words, (size_t)n * 2 * (size_t)c->nl * sizeof *wd);
+		if (wd)
+			c->words = wd;
 		double *e = realloc(c->energy, (size_t)n * sizeof *e);
 		if (e)
 			c->energy = e;
 		uint8_t *st = realloc(c->state, (size_t)n);
 		if (st)
 			c->state = st;
-		if (!v || !e || !st)
+		if (!v || !e || !st || !wd)
 			return TRIM_ENOMEM;
 		c->vcap = n;
 	}
@@ -1292,6 +1298,17 @@ static int32_t tc_entry(const trim__mapspace *s, const ordplan *p, const uint64_
 				if (s->a->lv[l].type != TRIM__LVL_COMPUTE)
 					en += ev->dyn_pj[l][t];
 			c->energy[vi] = en;
+			double *wd = c->words + (size_t)vi * 2 * (size_t)nl;
+			for (int l = 0; l < nl; l++) {
+				const trim__activity *y = &W->tcx;
+				wd[2 * l] = wd[2 * l + 1] = 0;
+				if (s->a->lv[l].type == TRIM__LVL_STORAGE) {
+					wd[2 * l] = (double)(y->reads[l][t] + y->drains[l][t]);
+					wd[2 * l + 1] = (double)(y->fills[l][t] + y->updates[l][t]);
+				} else if (s->a->lv[l].type == TRIM__LVL_SPATIAL) {
+					wd[2 * l] = (double)(y->down_words[l][t] + y->up_out[l][t]);
+				}
+			}
 			W->cmacs = W->tcx.macs; /* the same for every tensor and order */
 			W->csteps = W->tcx.steps;
 			W->cactive = W->tcx.active_pes;
@@ -1299,6 +1316,38 @@ static int32_t tc_entry(const trim__mapspace *s, const ordplan *p, const uint64_
 		}
 	}
 	return c->pk[t][pkey] = c->ent[i].vi;
+}
+
+/* The cycles of the class whose tensors' entries are vi (lower by at most
+ * the rounding of another summation order: times 1 - 1e-9). */
+static double class_cycles(const trim__mapspace *s, const fcbound *fb, const tcache *c, const int32_t *vi)
+{
+	const struct trim_arch *a = s->a;
+	const int nl = a->nlevels;
+	double y = fb->comp_cyc;
+	for (int l = 0; l < nl; l++) {
+		const trim__level *L = &a->lv[l];
+		double rd = 0, wr = 0;
+		for (int t = 0; t < 3; t++)
+			if (s->w->t[t].present) {
+				const double *wd = c->words + (size_t)vi[t] * 2 * (size_t)nl;
+				rd += wd[2 * l];
+				wr += wd[2 * l + 1];
+			}
+		double lc = 0;
+		if (L->type == TRIM__LVL_STORAGE) {
+			double rc_ = L->read_bw > 0 ? rd / (L->read_bw * fb->inst[l]) : 0;
+			double wc = L->write_bw > 0 ? wr / (L->write_bw * fb->inst[l]) : 0;
+			lc = rc_ > wc ? rc_ : wc;
+		} else if (L->type == TRIM__LVL_SPATIAL) {
+			int64_t bits = a->word_bits > 0 ? a->word_bits : 16;
+			double bw = L->link_bits > 0 ? (double)L->link_bits / (double)bits : 0;
+			lc = bw > 0 && fb->inst[l] > 0 ? rd / (bw * fb->inst[l]) : 0;
+		}
+		if (lc > y)
+			y = lc;
+	}
+	return y * (1 - 1e-9);
 }
 
 /* Evaluate order class oc (digits code[]) of plan p under bypass choice b
@@ -1501,6 +1550,15 @@ static void do_fc(const trim__mapspace *s, const trim__level_cost *costs, int go
 			if (unsup) {
 				W->cnt.unsupported++; /* outside the analytic model's scope */
 				continue;
+			}
+			if (!cut && lbok && W->fb.fast) {
+				/* every tensor known: the class's cycles from its words (the
+				 * evaluator's formula, summed in another order) */
+				double cyc = class_cycles(s, &W->fb, &W->tc, vi);
+				double e = (en + W->fb.mac_pj + W->fb.leak * cyc) * (1 - 1e-9);
+				double lbc = goal == TRIM__GOAL_ENERGY ? e : goal == TRIM__GOAL_DELAY ? cyc : e * cyc;
+				double cur = top_bound(&W->item) < bound ? top_bound(&W->item) : bound;
+				cut = cyc_lb > 0 || goal == TRIM__GOAL_DELAY ? lbc > cur : 0;
 			}
 			if (cut) {
 				W->cnt.valid--;
