@@ -163,8 +163,25 @@ void trim_cli_constraints_help(void)
 	printf("\n--constraints FILE restricts the mapspace with dataflow constraints (libtrim's or\n"
 	       "Timeloop's mapspace_constraints form; docs/mapping.md); --dataflow PRESET adds a\n"
 	       "named dataflow (repeatable, combined with the file):\n");
-	for (size_t i = 0; trim_constraints_preset_name(i); i++)
-		printf("  %-18s %s\n", trim_constraints_preset_name(i), trim_constraints_preset_description(i));
+	for (size_t i = 0; trim_constraints_preset_name(i); i++) {
+		/* the definition wrapped at 80 columns, indented */
+		const char *d = trim_constraints_preset_description(i);
+		printf("  %s\n", trim_constraints_preset_name(i));
+		while (*d) {
+			size_t n = strlen(d), cut = n;
+			if (n > 74) {
+				cut = 74;
+				while (cut > 0 && d[cut] != ' ')
+					cut--;
+				if (cut == 0)
+					cut = 74;
+			}
+			printf("      %.*s\n", (int)cut, d);
+			d += cut;
+			while (*d == ' ')
+				d++;
+		}
+	}
 }
 
 int trim_cli_print(char *text)
