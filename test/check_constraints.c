@@ -170,6 +170,9 @@ static trim_constraints *load(const char *yaml)
 	return c;
 }
 
+static const char *const slot_names_t[3] = {"input", "weight", "output"};
+static int g_random, g_enofit; /* random constraints: ENOFIT is an answer, and may cut nothing */
+
 /* Brute force over every raw index against the constrained search. */
 static void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const char *yaml, const ref_t *ref)
 {
@@ -185,6 +188,18 @@ static void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const
 	ck_assert_int_eq(trim__mapspace_distinct(&s, &unconstrained), 0);
 	trim_constraints *cons = load(yaml);
 	int rc = trim__constraints_apply(cons, &s);
+	if (g_random && rc == TRIM_ENOFIT) {
+		/* no factorisation obeys: no raw mapping does */
+		for (uint64_t i = 0; i < s.size; i++) {
+			trim__mapping m;
+			REQUIRE(trim__mapspace_decode(&s, i, &m) == 0, "decode");
+			REQUIRE(!ref_obeys(ref, &m, &w, &a), "ENOFIT, but index %llu obeys %s", (unsigned long long)i, yaml);
+		}
+		g_enofit++;
+		trim_constraints_free(cons);
+		trim__mapspace_free(&s);
+		return;
+	}
 	ck_assert_msg(rc == 0, "%s", trim_last_error());
 	cls *seen = malloc(s.size * sizeof *seen);
 	ck_assert_ptr_nonnull(seen);
@@ -214,7 +229,7 @@ static void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const
 		               : e.energy_pj * e.cycles;
 	}
 	ck_assert_uint_gt(inside, 0);
-	ck_assert_msg(inside < s.size, "%s: nothing cut", yaml); /* the constraints cut something */
+	ck_assert_msg(g_random || inside < s.size, "%s: nothing cut", yaml); /* the constraints cut something */
 	if (getenv("TRIM_TEST_VERBOSE"))
 		fprintf(stderr, "%llu raw, %llu obey: %s", (unsigned long long)s.size, (unsigned long long)inside, yaml);
 	qsort(seen, s.size, sizeof *seen, cls_idx_cmp);
@@ -233,7 +248,7 @@ static void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const
 	uint64_t dn = 0;
 	ck_assert_int_eq(trim__mapspace_distinct(&s, &dn), 0);
 	ck_assert_uint_eq(dn, classes); /* the constrained distinct count, without enumeration */
-	ck_assert_uint_lt(dn, unconstrained);
+	ck_assert(g_random ? dn <= unconstrained : dn < unconstrained);
 	trim__search_result r1, r2, r0;
 	s.topk = 5;
 	ck_assert_int_eq(trim__search(&s, c, goal, 1, &r1), 0);
@@ -397,6 +412,114 @@ START_TEST(test_brute_presets)
 			snprintf(yaml, sizeof yaml, "preset: %s\n", defs[i].name);
 			brute(cases[k], (int)((i + k) % 3), yaml, &r);
 		}
+}
+END_TEST
+
+/* random combinations of every kind of constraint, written as YAML and as
+ * the reference independently */
+START_TEST(test_brute_random)
+{
+	uint64_t st = 0xc0457a1e75ull;
+	g_random = 1;
+	g_enofit = 0;
+	for (int it = 0; it < 10; it++) {
+		void (*mk)(struct trim_arch *, trim__intra *) = it % 2 ? case_fc : case_conv;
+		struct trim_arch a;
+		trim__intra w;
+		mk(&a, &w);
+		ref_t r;
+		ref_init(&r);
+		char yaml[2048];
+		size_t o = (size_t)snprintf(yaml, sizeof yaml, "targets:\n");
+		for (int l = 0; l < a.nlevels; l++) {
+			int ty = a.lv[l].type;
+			if (ty == TRIM__LVL_COMPUTE)
+				continue;
+			char fac[128] = "", onl[32] = "", perm[16] = "";
+			size_t fo = 0;
+			int split = -1;
+			unsigned only = 0, fixed = 0;
+			int has_only = tu_range(&st, 0, 3) == 0;
+			for (int d = 0; d < TRIM_NDIMS; d++) {
+				if (w.bound[d] < 2)
+					continue;
+				int64_t k = tu_range(&st, 0, 9);
+				if (k == 0) { /* the whole bound */
+					fo += (size_t)snprintf(fac + fo, sizeof fac - fo, "%c=0 ", "NGMCEFRS"[d]);
+					r.fix[l][d] = w.bound[d];
+					fixed |= 1u << d;
+				} else if (k == 1) { /* 2, or 1 */
+					int64_t v = tu_range(&st, 1, 2);
+					fo += (size_t)snprintf(fac + fo, sizeof fac - fo, "%c=%lld ", "NGMCEFRS"[d], (long long)v);
+					r.fix[l][d] = v;
+					fixed |= 1u << d;
+				} else if (k == 2) {
+					fo += (size_t)snprintf(fac + fo, sizeof fac - fo, "%c<=1 ", "NGMCEFRS"[d]);
+					r.max[l][d] = 1;
+				}
+				if (has_only && (tu_range(&st, 0, 1) || (fixed >> d & 1)))
+					only |= 1u << d;
+			}
+			if (has_only) {
+				size_t k = 0;
+				for (int d = 0; d < TRIM_NDIMS; d++) {
+					if (only >> d & 1)
+						onl[k++] = "NGMCEFRS"[d];
+					else if (!r.fix[l][d])
+						r.fix[l][d] = 1;
+				}
+				onl[k] = 0;
+			}
+			if (tu_range(&st, 0, 2) == 0) { /* a permutation of 1 or 2 dims > 1 */
+				int dl[TRIM_NDIMS], n = 0;
+				for (int d = 0; d < TRIM_NDIMS; d++)
+					if (w.bound[d] > 1)
+						dl[n++] = d;
+				int k = (int)tu_range(&st, 1, 2), a0 = (int)tu_range(&st, 0, n - 1), a1 = (int)tu_range(&st, 0, n - 2);
+				if (a1 >= a0)
+					a1++;
+				perm[0] = "NGMCEFRS"[dl[a0]];
+				perm[1] = k == 2 ? "NGMCEFRS"[dl[a1]] : 0;
+				perm[2] = 0;
+				if (ty == TRIM__LVL_STORAGE) {
+					ref_perm(&r, l, perm);
+				} else {
+					split = (int)tu_range(&st, 0, 1);
+					for (int j = 0; j < k; j++)
+						r.axis[l][dl[j ? a1 : a0]] = j < split ? 1 : 2;
+				}
+			}
+			if (fac[0] || has_only || perm[0]) {
+				o += (size_t)snprintf(yaml + o, sizeof yaml - o, "  - {target: %s, type: %s", a.lv[l].name,
+				                      ty == TRIM__LVL_STORAGE ? "temporal" : "spatial");
+				if (fac[0])
+					o += (size_t)snprintf(yaml + o, sizeof yaml - o, ", factors: %s", fac);
+				if (has_only)
+					o += (size_t)snprintf(yaml + o, sizeof yaml - o, ", only: \"%s\"", onl);
+				if (perm[0])
+					o += (size_t)snprintf(yaml + o, sizeof yaml - o, ", permutation: %s", perm);
+				if (split >= 0)
+					o += (size_t)snprintf(yaml + o, sizeof yaml - o, ", split: %d", split);
+				o += (size_t)snprintf(yaml + o, sizeof yaml - o, "}\n");
+			}
+			if (ty == TRIM__LVL_STORAGE && l > 0)
+				for (int t = 0; t < 3; t++) {
+					int64_t k = tu_range(&st, 0, 5);
+					if (k > 1)
+						continue;
+					o += (size_t)snprintf(yaml + o, sizeof yaml - o, "  - {target: %s, type: bypass, %s: [%s]}\n",
+					                      a.lv[l].name, k ? "keep" : "bypass", slot_names_t[t]);
+					r.keep[l][t] = (int)k;
+				}
+		}
+		if (o == 10) /* nothing drawn */
+			o += (size_t)snprintf(yaml + o, sizeof yaml - o, "  - {target: DRAM, type: temporal, permutation: C}\n"),
+			ref_perm(&r, 0, "C");
+		brute(mk, it % 3, yaml, &r);
+	}
+	fprintf(stderr, "random constraints: 10 cases, %d with no factorisation\n", g_enofit);
+	ck_assert_int_lt(g_enofit, 5);
+	g_random = 0;
 }
 END_TEST
 
@@ -840,6 +963,7 @@ Suite *constraints_suite(void)
 	tcase_add_test(tc, test_brute_permutation);
 	tcase_add_test(tc, test_brute_split);
 	tcase_add_test(tc, test_brute_presets);
+	tcase_add_test(tc, test_brute_random);
 	tcase_add_test(tc, test_read_errors);
 	tcase_add_test(tc, test_check_errors);
 	tcase_add_test(tc, test_search_enofit);
