@@ -151,8 +151,9 @@ int trim_cli_map(int argc, char **argv)
 	}
 	if (!rc && !refused) {
 		double size = trim_search_size(s), distinct = trim_search_distinct(s);
-		fprintf(stderr, "trim map: %s %s: mapspace of %.0f raw mappings, %.0f distinct\n", layer,
-		        trim_phase_name(phase), size, distinct);
+		fprintf(stderr, "trim map: %s %s: mapspace of %.0f raw mappings, %.0f distinct%s\n", layer,
+		        trim_phase_name(phase), size, distinct,
+		        mo.constraints || mo.ndataflow ? " obeying the dataflow constraints" : "");
 		if (distinct < 0 || distinct > (double)maxmap) {
 			fprintf(stderr, "trim map: more than --max-mappings %lld distinct mappings: refused (raise "
 			        "--max-mappings to search it anyway)\n", (long long)maxmap);
