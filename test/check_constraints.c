@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "constraints_int.h"
 #include "tcase_util.h"
@@ -939,6 +940,29 @@ START_TEST(test_neteval_explore)
 	ck_assert_int_eq(trim_explorer_create(&ex, net, w, sp2), 0);
 	ck_assert_int_eq(trim_explorer_set_constraints(ex, bad_level), TRIM_ENOTFOUND);
 	trim_explorer_free(ex);
+	/* a resumable sweep with constraints is not resumed without them */
+	char dir[] = "/tmp/trim-constraints-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(trim_explorer_create(&ex, net, w, sp2), 0);
+	ck_assert_int_eq(trim_explorer_set_constraints(ex, c), 0);
+	ck_assert_int_eq(trim_explorer_set_out_dir(ex, dir), 0);
+	ck_assert_int_eq(trim_explorer_run(ex), 0);
+	trim_explorer_free(ex);
+	ck_assert_int_eq(trim_explorer_create(&ex, net, w, sp2), 0);
+	ck_assert_int_eq(trim_explorer_set_constraints(ex, c), 0);
+	ck_assert_int_eq(trim_explorer_set_out_dir(ex, dir), 0);
+	ck_assert_uint_eq(trim_explorer_resumed(ex), 4);
+	trim_explorer_free(ex);
+	ck_assert_int_eq(trim_explorer_create(&ex, net, w, sp2), 0);
+	ck_assert_int_eq(trim_explorer_set_out_dir(ex, dir), TRIM_EINVAL);
+	ck_assert_ptr_nonnull(strstr(trim_last_error(), "|constraints="));
+	trim_explorer_free(ex);
+	for (int g = 0; g < 4; g++) {
+		char f[128];
+		snprintf(f, sizeof f, "%s/point-%06d.json", dir, g);
+		remove(f);
+	}
+	ck_assert_int_eq(rmdir(dir), 0);
 	trim_space_free(sp);
 	trim_space_free(sp2);
 	trim_space *sb = NULL;
