@@ -17,5 +17,6 @@
 #include "trim/mapping.h"
 #include "trim/eval.h"
 #include "trim/search.h"
+#include "trim/constraints.h"
 
 #endif

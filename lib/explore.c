@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "arch_int.h"
+#include "constraints_int.h"
 #include "trim/energy.h"
 #include "trim/explore.h"
 #include "trim/mapping.h"
@@ -44,6 +45,7 @@ struct trim_explorer {
 	int goal, threads, sparsity;
 	int64_t max_mappings;
 	double budget, we, wd, wa, min_pe, min_rf;
+	trim_constraints *cons; /* the space's and trim_explorer_set_constraints' (NULL: none) */
 	char *dir;
 	size_t n, next, resumed;
 	xpoint *pt;
@@ -79,6 +81,7 @@ void trim_explorer_free(trim_explorer *ex)
 	free(ex->pt);
 	free(ex->order);
 	free(ex->dir);
+	trim_constraints_free(ex->cons);
 	free(ex);
 }
 
@@ -104,6 +107,13 @@ int trim_explorer_create(trim_explorer **out, const trim_network *net, const tri
 	if (!ex->pt || !ex->order) {
 		trim_explorer_free(ex);
 		return TRIM_ENOMEM;
+	}
+	if (trim_space_constraints(space)) {
+		int rc = trim_constraints_clone(&ex->cons, trim_space_constraints(space));
+		if (rc) {
+			trim_explorer_free(ex);
+			return rc;
+		}
 	}
 	*out = ex;
 	return 0;
@@ -140,6 +150,38 @@ int trim_explorer_set_int(trim_explorer *ex, int option, int64_t value)
 	default:
 		return trim__error(TRIM_EINVAL, "trim_explorer_set_int: unknown integer option %d", option);
 	}
+}
+
+int trim_explorer_set_constraints(trim_explorer *ex, const trim_constraints *c)
+{
+	if (!ex)
+		return trim__error(TRIM_EINVAL, "trim_explorer_set_constraints: NULL handle");
+	if (ex->next > 0 || ex->resumed)
+		return trim__error(TRIM_EINVAL, "trim_explorer_set_constraints: set before the first step");
+	trim_constraints *own = NULL;
+	const trim_constraints *sc = trim_space_constraints(ex->space);
+	int rc = 0;
+	if (sc || c)
+		rc = trim_constraints_create(&own);
+	if (rc == 0 && sc)
+		rc = trim_constraints_merge(own, sc);
+	if (rc == 0 && c)
+		rc = trim_constraints_merge(own, c);
+	if (rc == 0 && own && trim_space_count(ex->space) > 0) {
+		/* the points share the base's level names: check once */
+		trim_arch *a = NULL;
+		rc = trim_space_point_arch(ex->space, 0, &a);
+		if (rc == 0)
+			rc = trim_constraints_check(own, a);
+		trim_arch_free(a);
+	}
+	if (rc) {
+		trim_constraints_free(own);
+		return rc;
+	}
+	trim_constraints_free(ex->cons);
+	ex->cons = own;
+	return 0;
 }
 
 int trim_explorer_set_double(trim_explorer *ex, int option, double value)
@@ -220,7 +262,8 @@ static int evaluate_point(const trim_explorer *ex, size_t i, int inner_threads, 
 	    (rc = trim_neteval_set_int(ne, TRIM_NET_SPARSITY, ex->sparsity)) ||
 	    (rc = trim_neteval_set_int(ne, TRIM_NET_MAX_MAPPINGS, ex->max_mappings)) ||
 	    (rc = trim_neteval_set_double(ne, TRIM_NET_MIN_PE_UTIL, ex->min_pe)) ||
-	    (rc = trim_neteval_set_double(ne, TRIM_NET_MIN_RF_UTIL, ex->min_rf)))
+	    (rc = trim_neteval_set_double(ne, TRIM_NET_MIN_RF_UTIL, ex->min_rf)) ||
+	    (ex->cons && (rc = trim_neteval_set_constraints(ne, ex->cons))))
 		goto out;
 	rc = trim_neteval_run(ne);
 	if (rc == TRIM_ENOFIT || rc == TRIM_ERANGE) {
@@ -345,10 +388,13 @@ static void point_json(const trim_explorer *ex, size_t i, const xpoint *p, int f
 /* What a point file must agree on to be reused. */
 static void stamp(const trim_explorer *ex, char *buf, size_t n)
 {
-	snprintf(buf, n, "%s|%s|%lld|%d|%s|%d|%lld|%.17g|%.17g", trim_network_name(ex->net),
-	         trim_mode_name(trim_workloads_mode(ex->w)), (long long)trim_workloads_batch(ex->w),
-	         trim_workloads_word_bits(ex->w), trim_space_name(ex->space), ex->sparsity,
-	         (long long)ex->max_mappings, ex->min_pe, ex->min_rf);
+	int k = snprintf(buf, n, "%s|%s|%lld|%d|%s|%d|%lld|%.17g|%.17g", trim_network_name(ex->net),
+	                 trim_mode_name(trim_workloads_mode(ex->w)), (long long)trim_workloads_batch(ex->w),
+	                 trim_workloads_word_bits(ex->w), trim_space_name(ex->space), ex->sparsity,
+	                 (long long)ex->max_mappings, ex->min_pe, ex->min_rf);
+	uint64_t h = trim__constraints_digest(ex->cons);
+	if (h && k > 0 && (size_t)k < n) /* without constraints: the stamp of earlier versions */
+		snprintf(buf + k, n - (size_t)k, "|constraints=%016llx", (unsigned long long)h);
 }
 
 static char *point_path(const trim_explorer *ex, size_t i)

@@ -145,25 +145,48 @@ int trim__mapspace_pin(trim__mapspace *s, int level, int dim, int64_t bound)
 		return trim__error(TRIM_EINVAL, "mapspace: level %d has no loops (storage or spatial levels only)", level);
 	int64_t old = s->pin[level][dim];
 	s->pin[level][dim] = bound;
-	int64_t n = 0;
-	for (int64_t r = 0; r < s->nf[dim]; r++) {
-		int ok = 1;
-		for (int i = 0; i < s->nslots && ok; i++) {
-			int64_t p = s->pin[s->slot[i]][dim];
-			ok = p == 0 || s->fact[dim][r * s->nslots + i] == p;
-		}
-		if (ok)
-			s->rows[dim][n++] = r;
-	}
-	if (n == 0) {
+	if (trim__mapspace_filter_rows(s, dim)) {
 		s->pin[level][dim] = old;
-		trim__mapspace_pin(s, level, dim, old);
 		return trim__error(TRIM_ENOFIT, "mapspace: no factorisation of %c = %lld has %c = %lld at level %s (with the other fixed factors)",
 		                   "NGMCEFRS"[dim], (long long)s->w->bound[dim], "NGMCEFRS"[dim],
 		                   (long long)bound, s->a->lv[level].name);
 	}
+	return 0;
+}
+
+int trim__mapspace_filter_rows(trim__mapspace *s, int dim)
+{
+	int64_t n = 0;
+	for (int pass = 0; pass < 2; pass++) { /* count, then write (rows unchanged on failure) */
+		n = 0;
+		for (int64_t r = 0; r < s->nf[dim]; r++) {
+			int ok = 1;
+			for (int i = 0; i < s->nslots && ok; i++) {
+				int64_t p = s->pin[s->slot[i]][dim], mx = s->fmax[s->slot[i]][dim];
+				int64_t f = s->fact[dim][r * s->nslots + i];
+				ok = (p == 0 || f == p) && (mx == 0 || f <= mx);
+			}
+			if (ok && pass)
+				s->rows[dim][n] = r;
+			n += ok;
+		}
+		if (n == 0)
+			return TRIM_ENOFIT;
+	}
 	s->nrows[dim] = n;
 	return 0;
+}
+
+void trim__mapspace_unconstrain(trim__mapspace *s)
+{
+	memset(s->pin, 0, sizeof s->pin);
+	memset(s->fmax, 0, sizeof s->fmax);
+	memset(s->cperm, 0, sizeof s->cperm);
+	memset(s->ncperm, 0, sizeof s->ncperm);
+	memset(s->axis, 0, sizeof s->axis);
+	s->byp_fixmask = s->byp_fixval = 0;
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		trim__mapspace_filter_rows(s, d);
 }
 
 double trim__mapspace_pe_util(const trim__mapspace *s, const trim__mapping *m)
@@ -196,30 +219,32 @@ double trim__mapspace_rf_util(const trim__mapspace *s, const trim__mapping *m)
 
 /* ---- pieces of a mapping --------------------------------------------------- */
 
-/* First X/Y split (dims in order, X bound ascending) that fits; 1 if found. */
-static int split_dfs(const trim__level *L, const int64_t *f, int d, int64_t px, int64_t py,
-                     int64_t *fx, int64_t *fy)
+/* First X/Y split (dims in order, X bound ascending) that fits, with dim d
+ * along X only if axis[d] == 1, along Y only if 2; 1 if found. */
+static int split_dfs(const trim__level *L, const uint8_t *axis, const int64_t *f, int d, int64_t px,
+                     int64_t py, int64_t *fx, int64_t *fy)
 {
 	if (d == TRIM_NDIMS)
 		return 1;
 	int64_t X = L->fanout_x > 0 ? L->fanout_x : 1, Y = L->fanout_y > 0 ? L->fanout_y : 1;
 	for (int64_t x = 1; x <= f[d]; x++) {
-		if (f[d] % x)
+		if (f[d] % x || (axis[d] == 1 && x != f[d]) || (axis[d] == 2 && x != 1))
 			continue;
 		int64_t y = f[d] / x;
 		if (px * x > X || py * y > Y)
 			continue;
 		fx[d] = x;
 		fy[d] = y;
-		if (split_dfs(L, f, d + 1, px * x, py * y, fx, fy))
+		if (split_dfs(L, axis, f, d + 1, px * x, py * y, fx, fy))
 			return 1;
 	}
 	return 0;
 }
 
-static int set_split(const struct trim_arch *a, trim__mapping *m, int l)
+static int set_split(const trim__mapspace *s, trim__mapping *m, int l)
 {
-	if (split_dfs(&a->lv[l], m->f[l], 0, 1, 1, m->fx[l], m->fy[l]))
+	const struct trim_arch *a = s->a;
+	if (split_dfs(&a->lv[l], s->axis[l], m->f[l], 0, 1, 1, m->fx[l], m->fy[l]))
 		return 1;
 	for (int d = 0; d < TRIM_NDIMS; d++) {
 		m->fx[l][d] = m->f[l][d];
@@ -252,9 +277,12 @@ static int set_facts(const trim__mapspace *s, uint64_t fc, trim__mapping *m)
 	int ok = 1;
 	for (int i = 0; i < s->nslots; i++)
 		if (s->a->lv[s->slot[i]].type == TRIM__LVL_SPATIAL)
-			ok &= set_split(s->a, m, s->slot[i]);
+			ok &= set_split(s, m, s->slot[i]);
 	return ok;
 }
+
+/* The bypass-choice filter of the dataflow constraints (forced keep bits). */
+#define BYP_OK(s, b) (((b) & (s)->byp_fixmask) == (s)->byp_fixval)
 
 static void set_keeps(const trim__mapspace *s, uint64_t bmask, trim__mapping *m)
 {
@@ -417,8 +445,48 @@ static void perm_of(const int *dl, int k, uint64_t code, int *o)
 	}
 }
 
+/* 1 if the loops o[0..k) (outermost first) of storage level l obey its
+ * permutation constraint: the constrained dims it has are its innermost
+ * loops, in the constraint's order. */
+static int perm_ok(const trim__mapspace *s, int l, const int *o, int k)
+{
+	unsigned have = 0;
+	for (int i = 0; i < k; i++)
+		have |= 1u << o[i];
+	int j = k - 1;
+	for (int i = 0; i < s->ncperm[l]; i++) {
+		int d = s->cperm[l][i];
+		if (!(have >> d & 1))
+			continue;
+		if (o[j--] != d)
+			return 0;
+	}
+	return 1;
+}
+
+/* Move the constrained loops of o[0..k) innermost, in order (others keep
+ * their relative order outside them). */
+static void perm_fix(const trim__mapspace *s, int l, int *o, int k)
+{
+	unsigned cons = 0, have = 0;
+	int r[TRIM_NDIMS], n = 0;
+	for (int i = 0; i < s->ncperm[l]; i++)
+		cons |= 1u << s->cperm[l][i];
+	for (int i = 0; i < k; i++) {
+		have |= 1u << o[i];
+		if (!(cons >> o[i] & 1))
+			r[n++] = o[i];
+	}
+	for (int i = s->ncperm[l] - 1; i >= 0; i--)
+		if (have >> s->cperm[l][i] & 1)
+			r[n++] = s->cperm[l][i];
+	memcpy(o, r, (size_t)k * sizeof *o);
+}
+
 /* The classes of the orders of one set of dims (mask) for the tensors hb:
- * the smallest code of each, ascending, and the signatures for look-up. */
+ * the smallest code of each, ascending, and the signatures for look-up.
+ * Only the orders that obey storage level ord_level[k]'s permutation
+ * constraint are members (equal signatures still give equal activities). */
 typedef struct {
 	int n, k;
 	unsigned hb;    /* tensors with a holder below the level */
@@ -474,7 +542,7 @@ static void oct_free(octab *tb)
 	free(tb);
 }
 
-static octab *oct_build(const trim__mapspace *s, unsigned mask, unsigned hb)
+static octab *oct_build(const trim__mapspace *s, int lk, unsigned mask, unsigned hb)
 {
 	octab *tb = calloc(1, sizeof *tb);
 	if (!tb)
@@ -500,6 +568,8 @@ static octab *oct_build(const trim__mapspace *s, unsigned mask, unsigned hb)
 		int o[TRIM_NDIMS];
 		uint8_t sig[SIGLEN];
 		perm_of(tb->dl, tb->k, code, o);
+		if (!perm_ok(s, s->ord_level[lk], o, tb->k))
+			continue;
 		int n = level_sig(s, o, tb->k, hb, sig);
 		uint32_t at;
 		if (oct_find(tb, sig, n, &at) >= 0)
@@ -584,7 +654,7 @@ static const octab *occ_get(occache *c, const trim__mapspace *s, int k, unsigned
 {
 	octab **p = &c->tab[((size_t)k * 256 + mask) * 8 + hb];
 	if (!*p)
-		*p = oct_build(s, mask, hb);
+		*p = oct_build(s, k, mask, hb);
 	return *p;
 }
 
@@ -623,6 +693,8 @@ static int canonicalize(const trim__mapspace *s, trim__mapping *m, occache *c)
 		for (int i = 0; i < TRIM_NDIMS; i++)
 			if (m->f[l][m->order[l][i]] > 1)
 				o[n++] = m->order[l][i];
+		if (!perm_ok(s, l, o, n))
+			perm_fix(s, l, o, n);
 		for (int d = 0; d < TRIM_NDIMS; d++)
 			if (mask >> d & 1)
 				dl[nd++] = d;
@@ -639,7 +711,7 @@ static int canonicalize(const trim__mapspace *s, trim__mapping *m, occache *c)
 			for (uint64_t code = 0; code < np; code++) {
 				int q[TRIM_NDIMS];
 				perm_of(dl, nd, code, q);
-				if (level_sig(s, q, nd, hb, sg) == len && !memcmp(sg, sig, (size_t)len)) {
+				if (perm_ok(s, l, q, nd) && level_sig(s, q, nd, hb, sg) == len && !memcmp(sg, sig, (size_t)len)) {
 					memcpy(o, q, sizeof q);
 					break;
 				}
@@ -1449,6 +1521,8 @@ static void do_fc(const trim__mapspace *s, const trim__level_cost *costs, int go
 		    lb > bound) {
 			/* no bypass choice and no order can reach the bound */
 			for (uint64_t b = 0; b < nb; b++) {
+				if (!BYP_OK(s, b))
+					continue;
 				ordplan p;
 				set_keeps(s, b, m);
 				if (plan_orders(s, m, &W->oc, &p)) {
@@ -1462,6 +1536,8 @@ static void do_fc(const trim__mapspace *s, const trim__level_cost *costs, int go
 		}
 	}
 	for (uint64_t b = 0; b < nb; b++) {
+		if (!BYP_OK(s, b))
+			continue;
 		ordplan p;
 		set_keeps(s, b, m);
 		if (plan_orders(s, m, &W->oc, &p)) {
@@ -1678,7 +1754,7 @@ void trim__mapspace_node_lb(const trim__mapspace *s, const trim__level_cost *cos
 		inst[l] = active;
 		if (a->lv[l].type == TRIM__LVL_SPATIAL && fixed[l]) {
 			int64_t fx[TRIM_NDIMS], fy[TRIM_NDIMS];
-			if (!split_dfs(&a->lv[l], m->f[l], 0, 1, 1, fx, fy)) {
+			if (!split_dfs(&a->lv[l], s->axis[l], m->f[l], 0, 1, 1, fx, fy)) {
 				*lb = HUGE_VAL;
 				return;
 			}
@@ -2214,6 +2290,8 @@ static double seed_bound(const trim__mapspace *s, const trim__level_cost *costs,
 	for (int i = 0; i < np; i++) {
 		uint64_t fc = combo_fc(s, pick_ac[i]);
 		for (uint64_t b = 0; b < ((uint64_t)1 << s->nbyp); b++) {
+			if (!BYP_OK(s, b))
+				continue;
 			trim__mapping_init(m, s->a);
 			set_facts(s, fc, m);
 			set_keeps(s, b, m);
@@ -2489,6 +2567,8 @@ int trim__mapspace_distinct(const trim__mapspace *s, uint64_t *out)
 	/* the relevant levels */
 	unsigned any[TRIM__MAX_LEVELS] = {0};
 	for (uint64_t b = 0; b < ((uint64_t)1 << s->nbyp); b++) {
+		if (!BYP_OK(s, b))
+			continue;
 		set_keeps(s, b, &m);
 		for (int k = 0; k < s->nord; k++)
 			any[k] |= holders_below(s, &m, s->ord_level[k]);
@@ -2503,6 +2583,8 @@ int trim__mapspace_distinct(const trim__mapspace *s, uint64_t *out)
 	}
 	/* bypass groups by the holders below each relevant level */
 	for (uint64_t b = 0; b < ((uint64_t)1 << s->nbyp); b++) {
+		if (!BYP_OK(s, b))
+			continue;
 		unsigned v[TRIM__MAX_LEVELS];
 		set_keeps(s, b, &m);
 		for (int j = 0; j < c.nrel; j++)

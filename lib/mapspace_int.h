@@ -55,6 +55,19 @@ typedef struct {
 	int nobound;                        /* 1: no bound pruning (plain exhaustive, for tests) */
 	int64_t *rows[TRIM_NDIMS];
 	int64_t nrows[TRIM_NDIMS];
+	/* dataflow constraints (lib/constraints.c; all off by default):
+	 * fmax[l][d] > 0 caps dim d's bound at level l (a row filter, like pin);
+	 * a bypass choice b is searched iff (b & byp_fixmask) == byp_fixval
+	 * (bit nbyp-1-j is keep bit j, as in the index); the loops (bound > 1)
+	 * of storage level l on the dims cperm[l][0..ncperm[l]) that it has
+	 * must be its innermost ones, in that order (innermost first), the
+	 * others free outside them; axis[l][d] (spatial level l) 1: d only
+	 * along X, 2: only along Y, 0: either */
+	int64_t fmax[TRIM__MAX_LEVELS][TRIM_NDIMS];
+	uint64_t byp_fixmask, byp_fixval;
+	int8_t cperm[TRIM__MAX_LEVELS][TRIM_NDIMS];
+	int ncperm[TRIM__MAX_LEVELS];
+	uint8_t axis[TRIM__MAX_LEVELS][TRIM_NDIMS];
 	/* per tensor: dims that are the only term of some index expression
 	 * (single-term), and the other relevant dims (window dims) */
 	unsigned dsingle[3], dwindow[3];
@@ -80,13 +93,20 @@ int trim__mapspace_encode(const trim__mapspace *s, const trim__mapping *m, uint6
  * the sizes skip the factorisations that disobey. TRIM_ENOFIT if no
  * factorisation obeys every pin of that dim. */
 int trim__mapspace_pin(trim__mapspace *s, int level, int dim, int64_t bound);
+/* Rebuild rows[dim] from the pins and fmax of that dim; TRIM_ENOFIT (rows
+ * unchanged) if no factorisation obeys them. */
+int trim__mapspace_filter_rows(trim__mapspace *s, int dim);
+/* Drop every pin and dataflow constraint (the whole space again). */
+void trim__mapspace_unconstrain(trim__mapspace *s);
 /* Utilisation of a mapping as the constraints see it. */
 double trim__mapspace_pe_util(const trim__mapspace *s, const trim__mapping *m);
 double trim__mapspace_rf_util(const trim__mapspace *s, const trim__mapping *m);
 /* Number of distinct mappings (= what the search generates), computed
  * without enumeration; TRIM_ERANGE on overflow. */
 int trim__mapspace_distinct(const trim__mapspace *s, uint64_t *out);
-/* The representative of m's equivalence class (same activities). */
+/* The representative of m's equivalence class (same activities). m's
+ * orders must obey the permutation constraints (cperm); an order that does
+ * not is first moved to obey them (its listed loops moved innermost). */
 void trim__mapspace_canonical(const trim__mapspace *s, trim__mapping *m);
 
 enum { TRIM__GOAL_ENERGY = 0, TRIM__GOAL_DELAY = 1, TRIM__GOAL_EDP = 2 };

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "constraints_int.h"
 #include "energy_int.h"
 #include "mapspace_int.h"
 #include "netcost_int.h"
@@ -37,6 +38,7 @@ struct trim_neteval {
 	int goal, threads, use_sparsity;
 	int64_t max_mappings;
 	double min_pe_util, min_rf_util;
+	trim_constraints *cons;  /* own copy, or NULL */
 	int first_layer, last_layer; /* network layer indices; all when last < 0 */
 	size_t n, next;
 	wrec *rec;
@@ -59,6 +61,7 @@ void trim_neteval_free(trim_neteval *ne)
 	trim_sparsity_free(ne->sp);
 	trim_arch_free(ne->arch);
 	trim__cache_plan_free(&ne->plan);
+	trim_constraints_free(ne->cons);
 	free(ne->rec);
 	free(ne->inter);
 	free(ne);
@@ -161,6 +164,23 @@ int trim_neteval_set_double(trim_neteval *ne, int option, double value)
 	case TRIM_NET_MIN_RF_UTIL: ne->min_rf_util = value; return 0;
 	default: return trim__error(TRIM_EINVAL, "trim_neteval_set_double: unknown option %d", option);
 	}
+}
+
+int trim_neteval_set_constraints(trim_neteval *ne, const trim_constraints *c)
+{
+	if (!ne)
+		return trim__error(TRIM_EINVAL, "trim_neteval_set_constraints: NULL handle");
+	if (ne->next > 0)
+		return trim__error(TRIM_EINVAL, "trim_neteval_set_constraints: set before the first step");
+	trim_constraints *own = NULL;
+	int rc = c ? trim_constraints_check(c, ne->arch) : 0;
+	if (rc == 0 && c)
+		rc = trim_constraints_clone(&own, c);
+	if (rc)
+		return rc;
+	trim_constraints_free(ne->cons);
+	ne->cons = own;
+	return 0;
 }
 
 static int layer_of(const trim_neteval *ne, const char *name, int *index)
@@ -292,7 +312,12 @@ int trim_neteval_step(trim_neteval *ne, int *done)
 			space.reserved[ne->plan.glb] = ne->plan.reserved[i];
 		space.min_pe_util = ne->min_pe_util;
 		space.min_rf_util = ne->min_rf_util;
-		if (ne->max_mappings > 0) {
+		if ((rc = trim__constraints_apply(ne->cons, &space))) {
+			char what[160];
+			snprintf(what, sizeof what, "%s %s", x->layer, trim_phase_name(x->phase));
+			trim__error_prefix(what);
+		}
+		if (rc == 0 && ne->max_mappings > 0) {
 			uint64_t distinct = 0;
 			rc = trim__mapspace_distinct(&space, &distinct);
 			if (rc == 0 && distinct > (uint64_t)ne->max_mappings)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "constraints_int.h"
 #include "energy_int.h"
 #include "mapspace_int.h"
 #include "trim/search.h"
@@ -16,6 +17,8 @@ struct trim_search {
 	int goal, threads, ran;
 	trim__search_result res;
 	int64_t prog[2]; /* progress of a running search (trim__mapspace.prog) */
+	int64_t upin[TRIM__MAX_LEVELS][TRIM_NDIMS]; /* custom factors (trim_search_set_factor) */
+	trim_constraints *cons;                     /* own copy, or NULL */
 };
 
 int trim_search_create(trim_search **out, const trim_workloads *w, size_t i, const trim_arch *arch,
@@ -73,7 +76,22 @@ void trim_search_free(trim_search *s)
 		return;
 	trim__mapspace_free(&s->space);
 	trim__search_result_free(&s->res);
+	trim_constraints_free(s->cons);
 	free(s);
+}
+
+/* The space restricted by the custom factors, then by the constraints. */
+static int restrict_space(trim_search *s)
+{
+	trim__mapspace_unconstrain(&s->space);
+	for (int l = 0; l < s->arch.nlevels; l++)
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			if (s->upin[l][d]) {
+				int rc = trim__mapspace_pin(&s->space, l, d, s->upin[l][d]);
+				if (rc)
+					return rc;
+			}
+	return trim__constraints_apply(s->cons, &s->space);
 }
 
 int trim_search_set_int(trim_search *s, int option, int64_t value)
@@ -109,9 +127,42 @@ int trim_search_set_factor(trim_search *s, int level, int dim, int64_t bound)
 		return trim__error(TRIM_EINVAL, "trim_search_set_factor: NULL search");
 	if (level < 0 || level >= s->arch.nlevels)
 		return trim__error(TRIM_ENOTFOUND, "trim_search_set_factor: no level %d", level);
-	int rc = trim__mapspace_pin(&s->space, level, dim, bound);
-	if (rc)
+	if (dim < 0 || dim >= TRIM_NDIMS || bound < 0)
+		return trim__error(TRIM_EINVAL, "trim_search_set_factor: bad factor (dim %d, bound %lld)", dim,
+		                   (long long)bound);
+	int64_t old = s->upin[level][dim];
+	int rc = 0;
+	s->upin[level][dim] = bound;
+	if (!s->cons) {
+		rc = trim__mapspace_pin(&s->space, level, dim, bound);
+	} else if ((rc = restrict_space(s))) {
+		s->upin[level][dim] = old;
+		restrict_space(s); /* as before (it was accepted) */
+	}
+	if (rc) {
+		s->upin[level][dim] = old;
 		return trim__error_prefix("trim_search_set_factor");
+	}
+	s->ran = 0;
+	return 0;
+}
+
+int trim_search_set_constraints(trim_search *s, const trim_constraints *c)
+{
+	if (!s)
+		return trim__error(TRIM_EINVAL, "trim_search_set_constraints: NULL search");
+	trim_constraints *own = NULL, *old = s->cons;
+	int rc = c ? trim_constraints_clone(&own, c) : 0;
+	if (rc)
+		return rc;
+	s->cons = own;
+	if ((rc = restrict_space(s))) {
+		s->cons = old;
+		restrict_space(s); /* as before (it was accepted) */
+		trim_constraints_free(own);
+		return rc;
+	}
+	trim_constraints_free(old);
 	s->ran = 0;
 	return 0;
 }

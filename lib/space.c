@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "arch_int.h"
+#include "constraints_int.h"
 #include "energy_int.h"
 #include "trim/space.h"
 #include "util/util.h"
@@ -59,6 +60,7 @@ struct trim_space {
 	point *pts;
 	uint64_t nok;
 	uint64_t *ok; /* accepted point -> grid index */
+	trim_constraints *cons; /* mapspace_constraints: (NULL: none) */
 };
 
 TRIM_API void trim_space_free(trim_space *s)
@@ -67,6 +69,7 @@ TRIM_API void trim_space_free(trim_space *s)
 		return;
 	trim_arch_free(s->base);
 	trim_energy_free(s->table);
+	trim_constraints_free(s->cons);
 	free(s->pts);
 	free(s->ok);
 	free(s->file);
@@ -479,13 +482,50 @@ static int evaluate(trim_space *s)
 	return 0;
 }
 
+/* mapspace_constraints: a constraints file (relative to the space file) or
+ * an inline constraints document; checked against the base architecture
+ * (the points only change sizes, not level names). */
+static int read_mapspace_constraints(trim_space *s, trim__yctx *c, const trim__ynode *n)
+{
+	int rc = trim_constraints_create(&s->cons);
+	if (rc)
+		return rc;
+	trim__yctx_key(c, "mapspace_constraints");
+	if (n->kind == TRIM__Y_SCALAR) {
+		const char *sl = strrchr(s->file, '/');
+		size_t dl = sl && n->str[0] != '/' ? (size_t)(sl - s->file) + 1 : 0;
+		char *path = trim__calloc(dl + strlen(n->str) + 1, 1);
+		if (!path) {
+			rc = TRIM_ENOMEM;
+		} else {
+			memcpy(path, s->file, dl);
+			strcpy(path + dl, n->str);
+			trim_constraints *f = NULL;
+			rc = trim_constraints_load(&f, path);
+			if (rc == 0)
+				rc = trim_constraints_merge(s->cons, f);
+			trim_constraints_free(f);
+			free(path);
+		}
+	} else {
+		rc = trim__yexpect(c, n, TRIM__Y_MAP);
+		if (rc == 0)
+			rc = trim__constraints_read(c, n, s->cons);
+	}
+	trim__yctx_pop(c);
+	if (rc == 0)
+		rc = trim_constraints_check(s->cons, s->base);
+	return rc;
+}
+
 static int parse_space(trim_space *s, const trim__ydoc *doc)
 {
 	trim__yctx c;
 	trim__yctx_init(&c, trim__ydoc_name(doc));
 	const trim__ynode *root = trim__ydoc_root(doc);
 	static const char *const keys[] = {"schema_version", "name", "description", "base",
-	                                   "technology", "parameters", "constraints", NULL};
+	                                   "technology", "parameters", "constraints",
+	                                   "mapspace_constraints", NULL};
 	int rc = trim__ymap_check(&c, root, keys);
 	if (rc)
 		return rc;
@@ -554,6 +594,9 @@ static int parse_space(trim_space *s, const trim__ydoc *doc)
 		if (rc)
 			return rc;
 	}
+	const trim__ynode *mc = trim__ymap_get(root, "mapspace_constraints");
+	if (mc && (rc = read_mapspace_constraints(s, &c, mc)))
+		return rc;
 	const trim__ynode *params = NULL;
 	rc = trim__yget_node(&c, root, "parameters", 1, TRIM__Y_SEQ, &params);
 	if (rc)
@@ -608,6 +651,7 @@ out:
 }
 
 TRIM_API const char *trim_space_name(const trim_space *s) { return s ? s->name : NULL; }
+TRIM_API const trim_constraints *trim_space_constraints(const trim_space *s) { return s ? s->cons : NULL; }
 TRIM_API uint64_t trim_space_grid_size(const trim_space *s) { return s ? s->grid : 0; }
 TRIM_API uint64_t trim_space_count(const trim_space *s) { return s ? s->nok : 0; }
 

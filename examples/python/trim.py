@@ -28,11 +28,17 @@ Handles are freed when their Python object is collected, or explicitly with
         ex.set_goal("edp"); ex.run()
         print([ex.point(i)["name"] for i in ex.ranking()], ex.pareto())
 
+    from trim import Constraints
+    s = Search(w, ("conv1", "FW"), arch)
+    s.set_constraints(Constraints("models/constraints/timeloop-eyeriss-rs.yaml"))
+    print(s.distinct, s.run().best().dump())   # or Constraints(preset="row-stationary")
+
 Modules covered: networks and workloads (trim/workload.h), architectures
 (arch.h), energy / area tables (energy.h), architecture spaces (space.h),
 sparsity (sparsity.h), inter-layer fusion (fusion.h), mappings (mapping.h),
-evaluation of one mapping (eval.h), the mapping search (search.h), whole
-networks (neteval.h) and the explorer (explore.h). Each class wraps one
+evaluation of one mapping (eval.h), the mapping search (search.h), dataflow
+constraints (constraints.h), whole networks (neteval.h) and the explorer
+(explore.h). Each class wraps one
 opaque handle and calls the C functions of the same name; the library copies
 what it needs, so a handle may outlive the objects it was made from.
 """
@@ -240,6 +246,24 @@ def _load(path=None):
         "trim_search_top": (ctypes.c_int, [_vp, ctypes.c_size_t, _p_double, ctypes.POINTER(ctypes.c_uint64)]),
         "trim_search_top_mapping": (ctypes.c_int, [_vp, ctypes.c_size_t, _pvp]),
         "trim_search_report": (ctypes.c_int, [_vp, ctypes.c_int, _pvp]),
+        "trim_search_set_constraints": (ctypes.c_int, [_vp, _vp]),
+        # constraints.h
+        "trim_constraints_create": (ctypes.c_int, [_pvp]),
+        "trim_constraints_load": (ctypes.c_int, [_pvp, _str]),
+        "trim_constraints_load_string": (ctypes.c_int, [_pvp, _str, _str]),
+        "trim_constraints_clone": (ctypes.c_int, [_pvp, _vp]),
+        "trim_constraints_free": (None, [_vp]),
+        "trim_constraints_add_preset": (ctypes.c_int, [_vp, _str]),
+        "trim_constraints_merge": (ctypes.c_int, [_vp, _vp]),
+        "trim_constraints_preset_name": (_str, [ctypes.c_size_t]),
+        "trim_constraints_preset_description": (_str, [ctypes.c_size_t]),
+        "trim_constraints_count": (ctypes.c_size_t, [_vp]),
+        "trim_constraints_preset_count": (ctypes.c_size_t, [_vp]),
+        "trim_constraints_check": (ctypes.c_int, [_vp, _vp]),
+        "trim_constraints_dump": (ctypes.c_int, [_vp, _vp, _pvp]),
+        "trim_space_constraints": (_vp, [_vp]),
+        "trim_neteval_set_constraints": (ctypes.c_int, [_vp, _vp]),
+        "trim_explorer_set_constraints": (ctypes.c_int, [_vp, _vp]),
         # neteval.h
         "trim_neteval_create": (ctypes.c_int, [_pvp, _vp, _vp, _vp, _vp]),
         "trim_neteval_free": (None, [_vp]),
@@ -682,6 +706,15 @@ class Space(_Handle):
     def __init__(self, path):
         super().__init__()
         _check(lib().trim_space_load(ctypes.byref(self._h), os.fsencode(path)))
+
+    def constraints(self):
+        """A copy of the space's ``mapspace_constraints`` (:class:`Constraints`), or None."""
+        h = lib().trim_space_constraints(self.handle)
+        if not h:
+            return None
+        c = _new(Constraints)
+        _check(lib().trim_constraints_clone(ctypes.byref(c._h), h))
+        return c
 
     @property
     def name(self):
@@ -1253,6 +1286,12 @@ class Search(_Handle):
             level = self._levels.index(level)
         _check(lib().trim_search_set_factor(self.handle, level, _dim(dim), bound))
 
+    def set_constraints(self, constraints):
+        """Dataflow :class:`Constraints` the search must obey (copied; None
+        removes them). TrimError TRIM_ENOFIT names the level and dimension
+        when no factorisation of this workload obeys them."""
+        _check(lib().trim_search_set_constraints(self.handle, _cons(constraints)))
+
     def _size(self, fn):
         v = fn(self.handle)
         if v < 0:
@@ -1318,6 +1357,81 @@ class Search(_Handle):
         return json.loads(self.report("json"))
 
 
+# ---- constraints.h ----------------------------------------------------------
+
+def dataflow_presets():
+    """{name: definition and source} of the built-in dataflow presets."""
+    out, i = {}, 0
+    while True:
+        name = lib().trim_constraints_preset_name(i)
+        if name is None:
+            return out
+        out[name.decode()] = lib().trim_constraints_preset_description(i).decode()
+        i += 1
+
+
+class Constraints(_Handle):
+    """Dataflow constraints (``trim_constraints``) that restrict the mapspace
+    of :class:`Search`, :class:`NetEval` and :class:`Explorer`:
+    ``Constraints()`` (none), ``Constraints(path)``, ``Constraints(text=yaml,
+    name="c.yaml")`` (libtrim's ``targets:`` / ``preset:`` or Timeloop's
+    ``mapspace_constraints:``), ``Constraints(preset="row-stationary")``.
+    Level names are checked against an architecture when the constraints are
+    used or by ``check(arch)``."""
+
+    _free = "trim_constraints_free"
+
+    def __init__(self, path=None, text=None, name="<string>", preset=None):
+        super().__init__()
+        if text is not None:
+            _check(lib().trim_constraints_load_string(ctypes.byref(self._h), text.encode(), name.encode()))
+        elif path is not None:
+            _check(lib().trim_constraints_load(ctypes.byref(self._h), os.fsencode(path)))
+        else:
+            _check(lib().trim_constraints_create(ctypes.byref(self._h)))
+        for p in ([preset] if isinstance(preset, str) else preset or []):
+            self.add_preset(p)
+
+    def add_preset(self, name):
+        """Add a preset of ``dataflow_presets()``."""
+        _check(lib().trim_constraints_add_preset(self.handle, name.encode()))
+        return self
+
+    def merge(self, other):
+        """Add every target and preset of ``other``."""
+        _check(lib().trim_constraints_merge(self.handle, other.handle))
+        return self
+
+    def clone(self):
+        c = _new(Constraints)
+        _check(lib().trim_constraints_clone(ctypes.byref(c._h), self.handle))
+        return c
+
+    def __len__(self):
+        """Targets written (presets not counted)."""
+        return lib().trim_constraints_count(self.handle)
+
+    @property
+    def preset_count(self):
+        return lib().trim_constraints_preset_count(self.handle)
+
+    def check(self, arch):
+        """Raise TrimError (with file:line:col and key path) unless every target
+        fits ``arch`` and nothing contradicts."""
+        _check(lib().trim_constraints_check(self.handle, arch.handle))
+
+    def dump(self, arch=None):
+        """libtrim's YAML form; with ``arch``, the presets spelled out for it."""
+        out = _vp()
+        _check(lib().trim_constraints_dump(self.handle, arch.handle if arch is not None else None,
+                                           ctypes.byref(out)))
+        return _take_string(out)
+
+
+def _cons(c):
+    return c.handle if c is not None else None
+
+
 # ---- neteval.h --------------------------------------------------------------
 
 NET_OPTIONS = {"goal": (0, False), "threads": (1, False), "sparsity": (2, False),
@@ -1379,6 +1493,11 @@ class NetEval(_Handle):
     def load_trace(self, path):
         """Per-layer sparsity from a CSV trace (``trim_sparsity_load_trace``)."""
         _check(lib().trim_neteval_load_trace(self.handle, os.fsencode(path)))
+
+    def set_constraints(self, constraints):
+        """Dataflow :class:`Constraints` for every workload (copied; None
+        removes them); checked against the architecture at once."""
+        _check(lib().trim_neteval_set_constraints(self.handle, _cons(constraints)))
 
     def step(self):
         """Map the next workload; True when every workload is mapped."""
@@ -1558,6 +1677,11 @@ class Explorer(_Handle):
         self.set("w_energy", energy)
         self.set("w_delay", delay)
         self.set("w_area", area)
+
+    def set_constraints(self, constraints):
+        """Dataflow :class:`Constraints` for every point, added to the space's
+        own ``mapspace_constraints`` (copied; None keeps only the space's)."""
+        _check(lib().trim_explorer_set_constraints(self.handle, _cons(constraints)))
 
     def set_out_dir(self, path):
         """Make the sweep resumable through ``path`` (created if missing)."""

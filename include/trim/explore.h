@@ -71,6 +71,12 @@ TRIM_API int trim_explorer_create(trim_explorer **out, const trim_network *net,
 TRIM_API void trim_explorer_free(trim_explorer *ex);
 TRIM_API int trim_explorer_set_int(trim_explorer *ex, int option, int64_t value);
 TRIM_API int trim_explorer_set_double(trim_explorer *ex, int option, double value);
+/** Dataflow constraints every point's searches must obey, in addition to the
+ * space's `mapspace_constraints:` (trim_space_constraints); copied, NULL
+ * keeps only the space's. Checked against the space's architecture at once.
+ * A point where some workload has no mapping obeying them is recorded as
+ * invalid. Part of the stamp of a resumable sweep. Before the first step. */
+TRIM_API int trim_explorer_set_constraints(trim_explorer *ex, const trim_constraints *c);
 /** Make the sweep resumable: finished points are written to `dir` (created
  * if missing) and points already there are loaded instead of evaluated. */
 TRIM_API int trim_explorer_set_out_dir(trim_explorer *ex, const char *dir);

@@ -18,6 +18,7 @@
 
 #include "trim/arch.h"
 #include "trim/common.h"
+#include "trim/constraints.h"
 #include "trim/energy.h"
 #include "trim/mapping.h"
 #include "trim/workload.h"
@@ -65,6 +66,11 @@ TRIM_API int trim_neteval_set_double(trim_neteval *ne, int option, double value)
  * the inter-layer work of those layers; the others are left out of every total.
  * TRIM_ENOTFOUND names a layer without workloads. Before the first step. */
 TRIM_API int trim_neteval_set_layers(trim_neteval *ne, const char *first, const char *last);
+/** Dataflow constraints every workload's search must obey (trim/constraints.h);
+ * copied, NULL removes them; checked against the architecture at once. A
+ * workload no factorisation of which obeys them fails its step with
+ * TRIM_ENOFIT naming the workload, level and dimension. Before the first step. */
+TRIM_API int trim_neteval_set_constraints(trim_neteval *ne, const trim_constraints *c);
 /** Override per-layer sparsity with a CSV trace (trim_sparsity_load_trace). */
 TRIM_API int trim_neteval_load_trace(trim_neteval *ne, const char *path);
 

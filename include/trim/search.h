@@ -23,6 +23,7 @@
 
 #include "trim/arch.h"
 #include "trim/common.h"
+#include "trim/constraints.h"
 #include "trim/energy.h"
 #include "trim/mapping.h"
 #include "trim/workload.h"
@@ -54,6 +55,14 @@ TRIM_API int trim_search_set_double(trim_search *s, int option, double value);
  * (storage or spatial) level `level` is `bound` (0 frees it). TRIM_ENOFIT if
  * no factorisation obeys every such constraint of that dim. */
 TRIM_API int trim_search_set_factor(trim_search *s, int level, int dim, int64_t bound);
+/** Dataflow constraints (trim/constraints.h) the search must obey; copied;
+ * NULL removes them. The raw index space is unchanged: the search, the
+ * distinct count and the bounds cover only the mappings that obey them,
+ * exactly. Errors (the set is then unchanged): a target the architecture
+ * does not have (file:line:column of the target), TRIM_ENOFIT naming the
+ * level and dimension when no factorisation of this workload obeys the
+ * constraints or they contradict a custom factor. */
+TRIM_API int trim_search_set_constraints(trim_search *s, const trim_constraints *c);
 /** Raw mapspace size (every index), as a double; -1 on error. */
 TRIM_API double trim_search_size(const trim_search *s);
 /** Distinct mappings (one per class of equivalent orders: what the search

@@ -19,6 +19,7 @@
 
 #include "trim/common.h"
 #include "trim/arch.h"
+#include "trim/constraints.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,6 +32,10 @@ TRIM_API int trim_space_load(trim_space **out, const char *path);
 TRIM_API void trim_space_free(trim_space *s);
 
 TRIM_API const char *trim_space_name(const trim_space *s);
+/** The dataflow constraints of the space's `mapspace_constraints:` (a file or
+ * inline; checked against the base architecture), or NULL. Owned by the
+ * space; the explorer applies them to every point. */
+TRIM_API const trim_constraints *trim_space_constraints(const trim_space *s);
 /** Grid size, rejected points included. */
 TRIM_API uint64_t trim_space_grid_size(const trim_space *s);
 /** Number of accepted points. */

@@ -24,17 +24,27 @@ int trim_cli_format(const char *cmd, const char *usage, const char *val, int all
                     int *out);
 /* Options shared by the commands that map workloads (network, sparsity,
  * explore): --mode, --batch, --threads, --goal (energy|delay|edp),
- * --max-mappings, --min-pe-util, --min-rf-util. */
+ * --max-mappings, --min-pe-util, --min-rf-util, --constraints FILE,
+ * --dataflow PRESET (repeatable). */
+#define TRIM_CLI_MAX_DATAFLOW 8
 typedef struct {
 	int mode;
 	int64_t batch, threads, goal, max_mappings;
 	double min_pe_util, min_rf_util;
+	const char *constraints;
+	const char *dataflow[TRIM_CLI_MAX_DATAFLOW];
+	int ndataflow;
 } trim_cli_mapopts;
 void trim_cli_mapopts_init(trim_cli_mapopts *m);
 /* 1 if `opt` is one of them (its value `val` consumed), 0 if not, -1 on a bad
  * value (already reported). */
 int trim_cli_mapopt(const char *cmd, const char *usage, const char *opt, const char *val,
                     trim_cli_mapopts *m);
+/* The dataflow constraints of --constraints and --dataflow (*out NULL when
+ * neither was given); 0 or a TRIM_E code (message set). */
+int trim_cli_constraints(const trim_cli_mapopts *m, trim_constraints **out);
+/* Help text of --constraints / --dataflow, with the preset names. */
+void trim_cli_constraints_help(void);
 
 /* One workload of a network on an architecture: the inputs of trim map and
  * trim eval. Outputs are owned by the caller and set even on failure. */

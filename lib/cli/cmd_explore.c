@@ -10,7 +10,8 @@
 static const char usage_ex[] =
 	"trim explore [NETWORK.yaml SPACE.yaml] [--goal energy|delay|edp|area|weighted]\n"
 	"         [--weights E,D,A] [--area-budget MM2] [--threads N] [--mode inference|training]\n"
-	"         [--batch N] [--dense] [--max-mappings N] [--min-pe-util F] [--min-rf-util F] [--out DIR] [--progress|--quiet]\n"
+	"         [--batch N] [--dense] [--max-mappings N] [--min-pe-util F] [--min-rf-util F]\n"
+	"         [--constraints FILE] [--dataflow PRESET] [--out DIR] [--progress|--quiet]\n"
 	"         [--format table|json|csv]";
 
 #define DEFAULT_NET "models/networks/alexnet-cifar.yaml"
@@ -37,6 +38,8 @@ int trim_cli_explore(int argc, char **argv)
 			       "--out DIR writes every finished point there (a rerun resumes) and the full\n"
 			       "result set (results.json, points.csv, workloads.csv).\n",
 			       usage_ex, DEFAULT_NET, DEFAULT_SPACE);
+			trim_cli_constraints_help();
+			printf("A space's own mapspace_constraints: apply too (docs/arch.md).\n");
 			return 0;
 		}
 		if (!strcmp(o, "--dense")) {
@@ -129,6 +132,13 @@ int trim_cli_explore(int argc, char **argv)
 		rc = trim_explorer_set_double(ex, TRIM_EX_MIN_PE_UTIL, mo.min_pe_util);
 	if (rc == 0)
 		rc = trim_explorer_set_double(ex, TRIM_EX_MIN_RF_UTIL, mo.min_rf_util);
+	if (rc == 0) {
+		trim_constraints *c = NULL;
+		rc = trim_cli_constraints(&mo, &c);
+		if (rc == 0 && c)
+			rc = trim_explorer_set_constraints(ex, c);
+		trim_constraints_free(c);
+	}
 	if (rc == 0 && outdir)
 		rc = trim_explorer_set_out_dir(ex, outdir);
 	if (rc == 0 && progress) {

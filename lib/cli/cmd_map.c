@@ -11,7 +11,8 @@ static const char usage_map[] =
 	"trim map NETWORK.yaml ARCH.yaml --layer NAME --phase FW|BW|WG [--goal energy|delay|edp]\n"
 	"         [--threads N] [--mode inference|training] [--batch N] [--table FILE]\n"
 	"         [--top K] [--factor LEVEL:D=N]... [--min-pe-util X] [--min-rf-util X]\n"
-	"         [--max-mappings N] [--progress|--quiet] [--format table|json]";
+	"         [--constraints FILE] [--dataflow PRESET]... [--max-mappings N] [--progress|--quiet]\n"
+	"         [--format table|json]";
 
 /* Progress on stderr while the search runs (another thread polls
  * trim_search_progress, the one call allowed during a run). */
@@ -49,6 +50,8 @@ int trim_cli_map(int argc, char **argv)
 	double min_pe = 0, min_rf = 0;
 	const char *factors[64];
 	int nfactors = 0, progress = isatty(2);
+	trim_cli_mapopts mo; /* --constraints, --dataflow */
+	trim_cli_mapopts_init(&mo);
 	for (int i = 1; i < argc; i++) {
 		const char *o = argv[i];
 		if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
@@ -62,6 +65,7 @@ int trim_cli_map(int argc, char **argv)
 			       "(default 0: no limit).\n"
 			       "--factor 'PE array:M=4' fixes the bound of M at level 'PE array' (a custom\n"
 			       "factor the constructor must follow; repeatable).\n", usage_map);
+			trim_cli_constraints_help();
 			return 0;
 		}
 		if (!strcmp(o, "--progress") || !strcmp(o, "--quiet")) {
@@ -72,7 +76,10 @@ int trim_cli_map(int argc, char **argv)
 			if (i + 1 >= argc)
 				return trim_cli_usage("map", usage_map, "%s needs a value", o);
 			const char *v = argv[++i];
-			if (!strcmp(o, "--layer"))
+			if (!strcmp(o, "--constraints") || !strcmp(o, "--dataflow")) {
+				if (trim_cli_mapopt("map", usage_map, o, v, &mo) < 0)
+					return TRIM_CLI_EXIT_USAGE;
+			} else if (!strcmp(o, "--layer"))
 				layer = v;
 			else if (!strcmp(o, "--table"))
 				table = v;
@@ -170,10 +177,18 @@ int trim_cli_map(int argc, char **argv)
 		}
 		rc = trim_search_set_factor(s, l, dim, n);
 	}
-	if (!rc) {
+	if (!rc && !refused) {
+		trim_constraints *c = NULL;
+		rc = trim_cli_constraints(&mo, &c);
+		if (rc == 0 && c)
+			rc = trim_search_set_constraints(s, c);
+		trim_constraints_free(c);
+	}
+	if (!rc && !refused) {
 		double size = trim_search_size(s), distinct = trim_search_distinct(s);
-		fprintf(stderr, "trim map: %s %s: mapspace of %.0f raw mappings, %.0f distinct\n", layer,
-		        trim_phase_name(phase), size, distinct);
+		fprintf(stderr, "trim map: %s %s: mapspace of %.0f raw mappings, %.0f distinct%s\n", layer,
+		        trim_phase_name(phase), size, distinct,
+		        mo.constraints || mo.ndataflow ? " obeying the dataflow constraints" : "");
 		if (distinct < 0) {
 			fprintf(stderr, "trim map: the distinct mapspace cannot be counted in 64 bits: refused\n");
 			refused = 1;

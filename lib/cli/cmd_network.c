@@ -10,7 +10,8 @@
 static const char usage_net[] =
 	"trim network NETWORK.yaml ARCH.yaml [--goal energy|delay|edp] [--threads N]\n"
 	"         [--mode inference|training] [--batch N] [--table FILE] [--trace CSV] [--dense]\n"
-	"         [--max-mappings N] [--min-pe-util F] [--min-rf-util F] [--progress|--quiet] [--format table|json|csv]";
+	"         [--max-mappings N] [--min-pe-util F] [--min-rf-util F] [--constraints FILE]\n"
+	"         [--dataflow PRESET] [--progress|--quiet] [--format table|json|csv]";
 
 // trim-cli: network: the best mapping of every workload of a network, with totals
 int trim_cli_network(int argc, char **argv)
@@ -27,6 +28,7 @@ int trim_cli_network(int argc, char **argv)
 			       "adds the inter-layer workloads, and uses the sparse figures when the\n"
 			       "architecture gates or skips zeros (--dense: dense figures only).\n"
 			       "Progress goes to standard error when it is a terminal.\n", usage_net);
+			trim_cli_constraints_help();
 			return 0;
 		}
 		if (!strcmp(o, "--dense")) {

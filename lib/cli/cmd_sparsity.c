@@ -9,7 +9,8 @@
 
 static const char usage_sp[] =
 	"trim sparsity NETWORK.yaml ARCH.yaml [--trace CSV] [--goal energy|delay|edp] [--threads N]\n"
-	"         [--mode inference|training] [--batch N] [--max-mappings N] [--min-pe-util F] [--min-rf-util F] [--progress|--quiet]\n"
+	"         [--mode inference|training] [--batch N] [--max-mappings N] [--min-pe-util F] [--min-rf-util F]\n"
+	"         [--constraints FILE] [--dataflow PRESET] [--progress|--quiet]\n"
 	"         [--format table|json]";
 
 typedef struct {
@@ -105,6 +106,7 @@ int trim_cli_sparsity(int argc, char **argv)
 			printf("usage: %s\n\nMaps every workload (trim network) and compares the dense figures with\n"
 			       "the sparse ones the architecture's zero gating / skipping / BW output\n"
 			       "skipping gives for the network's ReLU sparsity (docs/sparsity.md).\n", usage_sp);
+			trim_cli_constraints_help();
 			return 0;
 		}
 		if (!strcmp(o, "--progress") || !strcmp(o, "--quiet")) {

@@ -110,6 +110,27 @@ int trim_cli_mapopt(const char *cmd, const char *use, const char *o, const char 
 		return trim_cli_int(cmd, use, o, v, 1, 1024, &m->threads) ? -1 : 1;
 	if (!strcmp(o, "--max-mappings"))
 		return trim_cli_int(cmd, use, o, v, 0, INT64_MAX, &m->max_mappings) ? -1 : 1;
+	if (!strcmp(o, "--constraints"))
+		return (m->constraints = v), 1;
+	if (!strcmp(o, "--dataflow")) {
+		int ok = 0;
+		char list[256] = "";
+		size_t l = 0;
+		for (size_t i = 0; trim_constraints_preset_name(i); i++) {
+			ok |= !strcmp(v, trim_constraints_preset_name(i));
+			l += (size_t)snprintf(list + l, sizeof list - l, "%s%s", i ? ", " : "", trim_constraints_preset_name(i));
+		}
+		if (!ok) {
+			trim_cli_usage(cmd, use, "--dataflow takes %s; got '%s'", list, v);
+			return -1;
+		}
+		if (m->ndataflow == TRIM_CLI_MAX_DATAFLOW) {
+			trim_cli_usage(cmd, use, "at most %d --dataflow options", TRIM_CLI_MAX_DATAFLOW);
+			return -1;
+		}
+		m->dataflow[m->ndataflow++] = v;
+		return 1;
+	}
 	if (!strcmp(o, "--min-pe-util") || !strcmp(o, "--min-rf-util")) {
 		double u = strtod(v, &end);
 		if (!*v || *end || !(u >= 0 && u <= 1)) {
@@ -120,6 +141,47 @@ int trim_cli_mapopt(const char *cmd, const char *use, const char *o, const char 
 		return 1;
 	}
 	return 0;
+}
+
+int trim_cli_constraints(const trim_cli_mapopts *m, trim_constraints **out)
+{
+	*out = NULL;
+	if (!m->constraints && !m->ndataflow)
+		return 0;
+	int rc = m->constraints ? trim_constraints_load(out, m->constraints) : trim_constraints_create(out);
+	for (int i = 0; i < m->ndataflow && rc == 0; i++)
+		rc = trim_constraints_add_preset(*out, m->dataflow[i]);
+	if (rc) {
+		trim_constraints_free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
+void trim_cli_constraints_help(void)
+{
+	printf("\n--constraints FILE restricts the mapspace with dataflow constraints (libtrim's or\n"
+	       "Timeloop's mapspace_constraints form; docs/mapping.md); --dataflow PRESET adds a\n"
+	       "named dataflow (repeatable, combined with the file):\n");
+	for (size_t i = 0; trim_constraints_preset_name(i); i++) {
+		/* the definition wrapped at 80 columns, indented */
+		const char *d = trim_constraints_preset_description(i);
+		printf("  %s\n", trim_constraints_preset_name(i));
+		while (*d) {
+			size_t n = strlen(d), cut = n;
+			if (n > 74) {
+				cut = 74;
+				while (cut > 0 && d[cut] != ' ')
+					cut--;
+				if (cut == 0)
+					cut = 74;
+			}
+			printf("      %.*s\n", (int)cut, d);
+			d += cut;
+			while (*d == ' ')
+				d++;
+		}
+	}
 }
 
 int trim_cli_print(char *text)

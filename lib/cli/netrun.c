@@ -66,6 +66,13 @@ int trim_cli_run_network(const char *cmd, const char *net_file, const char *arch
 		rc = trim_neteval_set_double(*ne, TRIM_NET_MIN_RF_UTIL, mo->min_rf_util);
 	if (rc == 0 && trace)
 		rc = trim_neteval_load_trace(*ne, trace);
+	if (rc == 0) {
+		trim_constraints *c = NULL;
+		rc = trim_cli_constraints(mo, &c);
+		if (rc == 0 && c)
+			rc = trim_neteval_set_constraints(*ne, c);
+		trim_constraints_free(c);
+	}
 	trim_energy_free(table); /* the evaluation keeps what it needs */
 	int done = 0;
 	while (rc == 0 && !done) {

@@ -759,6 +759,89 @@ class NetEvalTest(unittest.TestCase):
                 ne.set_min_pe_util(1.5)
 
 
+class ConstraintsTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.net = trim.Network(TINY_NET)
+        cls.w = trim.Workloads(cls.net, mode="inference")
+        cls.arch = trim.Arch(TINY_ARCH)
+        cls.conv = cls.w.find("conv", "FW")
+
+    @classmethod
+    def tearDownClass(cls):
+        for h in (cls.w, cls.net, cls.arch):
+            h.close()
+
+    def test_presets_and_search(self):
+        presets = trim.dataflow_presets()
+        self.assertEqual(list(presets), ["weight-stationary", "output-stationary", "input-stationary",
+                                         "row-stationary"])
+        self.assertIn("Chen", presets["row-stationary"])
+        free = trim.Search(self.w, self.conv, self.arch)
+        c = trim.Constraints(preset="output-stationary")
+        self.assertEqual((len(c), c.preset_count), (0, 1))
+        with trim.Search(self.w, self.conv, self.arch) as s:
+            s.set_constraints(c)
+            self.assertLess(s.distinct, free.distinct)
+            s.run()
+            with s.best() as m:
+                for d in "NGMEF":  # output-stationary: the RF loops on C R S only
+                    self.assertEqual(m.bound("RF", d), 1)
+                for d in "CRS":  # and the NoC spreads N G M E F only
+                    self.assertEqual(m.bound("NoC", d), 1)
+            s.set_constraints(None)
+            self.assertEqual(s.distinct, free.distinct)
+        free.close()
+        c.close()
+
+    def test_forms_errors_and_dump(self):
+        tl = trim.Constraints(text="mapspace_constraints:\n  - target: RF\n    type: temporal\n"
+                                   "    factors: K=1 P=1\n    permutation: SR\n", name="tl.yaml")
+        tl.check(self.arch)
+        text = tl.dump()
+        self.assertIn("factors: M=1 E=1", text)
+        again = trim.Constraints(text=text)
+        self.assertEqual(again.dump(), text)
+        self.assertIn("only: [C, R, S]", trim.Constraints(preset="output-stationary").dump(self.arch))
+        with self.assertRaises(trim.TrimError) as cm:
+            trim.Constraints(text="targets:\n  - {target: RF, type: temporal, factors: X=2}\n", name="c.yaml")
+        self.assertEqual(cm.exception.code, -5)  # TRIM_ESCHEMA
+        self.assertIn("c.yaml:2:43: targets[0].factors: unknown dimension 'X'", cm.exception.message)
+        bad = trim.Constraints(text="targets: [{target: PE array, type: spatial, only: [M]}]\n", name="c.yaml")
+        with self.assertRaises(trim.TrimError) as cm:
+            bad.check(self.arch)
+        self.assertEqual(cm.exception.code, -7)  # TRIM_ENOTFOUND
+        self.assertIn("c.yaml:1:20: targets[0].target: unknown level 'PE array'", cm.exception.message)
+        with self.assertRaises(trim.TrimError):
+            trim.Constraints(preset="diagonal-stationary")
+        merged = trim.Constraints(preset="row-stationary").merge(tl)
+        self.assertEqual((len(merged), merged.preset_count), (1, 1))
+        with self.assertRaises(trim.TrimError):  # row-stationary's RF permutation is S F, not S R
+            merged.check(self.arch)
+        for h in (tl, again, bad, merged):
+            h.close()
+
+    def test_network_and_explorer(self):
+        c = trim.Constraints("test/data/constraints/tiny-glb.yaml")
+        with trim.NetEval(self.net, self.w, self.arch) as ne:
+            ne.set_constraints(c)
+            ne.run()
+            for i in range(len(ne)):
+                with ne.mapping(i) as m:
+                    self.assertEqual([d for d in trim.DIMS if m.bound("GLB", d) > 1 and d != "M"], [])
+        with trim.Space("test/data/constraints/tiny-space.yaml") as sp:
+            sc = sp.constraints()
+            self.assertEqual(len(sc), 2)
+            sc.close()
+            with trim.Explorer(self.net, self.w, sp) as ex:
+                ex.set_constraints(trim.Constraints(preset="weight-stationary"))
+                ex.run()
+                self.assertEqual(len(ex.ranking()), len(ex))
+        with trim.Space(TINY_SPACE) as sp:
+            self.assertIsNone(sp.constraints())
+        c.close()
+
+
 class ExplorerTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

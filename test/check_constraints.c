@@ -1,0 +1,1000 @@
+/*
+ * Dataflow constraints (lib/constraints.c): the constrained search against
+ * brute force over every raw mapping that obeys the constraints (checked
+ * by a reference written here, independent of the reader and of the
+ * mapspace's filters), the distinct count against the brute-force class
+ * count, the presets' definitions, every reading and checking error with
+ * its file:line and key path, the shipped examples, the CLI.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "constraints_int.h"
+#include "tcase_util.h"
+#include "trim.h"
+
+#define REQUIRE(cond, ...)                   \
+	do {                                     \
+		if (!(cond))                         \
+			ck_abort_msg(__VA_ARGS__);       \
+	} while (0)
+
+static void costs_for(const struct trim_arch *a, trim__level_cost *c)
+{
+	memset(c, 0, (size_t)a->nlevels * sizeof *c);
+	for (int l = 0; l < a->nlevels; l++) {
+		double scale = l == 0 ? 200 : 1 + 3.0 / (l + 1);
+		c[l].read_pj = scale;
+		c[l].write_pj = scale * 1.25;
+		c[l].update_pj = scale * 1.5;
+		c[l].leak_pj_per_cycle = l ? 0.01 * l : 0;
+		c[l].hop_pj = 0.7;
+		c[l].avg_hops = 2;
+		c[l].mac_pj = 1;
+		c[l].gated_mac_pj = 0.1;
+	}
+}
+
+/* FC M=4, C=2 on DRAM -> GLB -> NoC 2x2 -> RF -> MAC (levels 0 1 2 3 4). */
+static void case_fc(struct trim_arch *a, trim__intra *w)
+{
+	tu_arch_init(a, "small");
+	trim__level *d = tu_storage(a, "DRAM", 0, 16);
+	d->read_bw = d->write_bw = 1;
+	trim__level *g = tu_storage(a, "GLB", 24, 16);
+	g->read_bw = g->write_bw = 2;
+	tu_spatial(a, "NoC", 2, 2, 1, 0);
+	tu_storage(a, "RF", 6, 16);
+	tu_compute(a, "MAC");
+	tu_arch_finish(a);
+	ck_assert_int_eq(tu_layer(w, TU_FC, TRIM_PHASE_FW, 1, 2, 4, 1, 1, 1, 1, 1, 1, 1, 0), 0);
+}
+
+/* A conv (C = 2, E = 2, F = 1, R = S = 2) on DRAM -> NoC 2x1 -> RF -> MAC
+ * (levels 0 1 2 3). */
+static void case_conv(struct trim_arch *a, trim__intra *w)
+{
+	tu_arch_init(a, "tiny");
+	trim__level *d = tu_storage(a, "DRAM", 0, 16);
+	d->read_bw = d->write_bw = 2;
+	tu_spatial(a, "NoC", 2, 1, 1, 1);
+	tu_storage(a, "RF", 12, 16);
+	tu_compute(a, "MAC");
+	tu_arch_finish(a);
+	ck_assert_int_eq(tu_layer(w, TU_CONV, TRIM_PHASE_FW, 1, 2, 1, 1, 3, 2, 2, 2, 1, 1, 0), 0);
+}
+
+/* A conv's weight gradient (M = E = R = 2, the reduction over E) on the
+ * same hardware. */
+static void case_wg(struct trim_arch *a, trim__intra *w)
+{
+	case_conv(a, w);
+	ck_assert_int_eq(tu_layer(w, TU_CONV, TRIM_PHASE_WG, 1, 1, 2, 1, 3, 1, 2, 1, 1, 1, 0), 0);
+}
+
+/* What a constraint set means, written out by hand: the reference the
+ * brute force filters raw mappings with. */
+typedef struct {
+	int64_t fix[TRIM__MAX_LEVELS][TRIM_NDIMS]; /* 0 free */
+	int64_t max[TRIM__MAX_LEVELS][TRIM_NDIMS]; /* 0 none */
+	int keep[TRIM__MAX_LEVELS][3];             /* -1 free */
+	int nperm[TRIM__MAX_LEVELS];
+	int perm[TRIM__MAX_LEVELS][TRIM_NDIMS];    /* innermost first */
+	int axis[TRIM__MAX_LEVELS][TRIM_NDIMS];    /* 1 X, 2 Y */
+} ref_t;
+
+static void ref_init(ref_t *r)
+{
+	memset(r, 0, sizeof *r);
+	memset(r->keep, 0xff, sizeof r->keep);
+}
+
+/* dims of level l outside `allowed` (letters) are 1 */
+static void ref_only(ref_t *r, int l, const char *allowed)
+{
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if (!strchr(allowed, "NGMCEFRS"[d]))
+			r->fix[l][d] = 1;
+}
+
+static void ref_perm(ref_t *r, int l, const char *inner_first)
+{
+	r->nperm[l] = 0;
+	for (const char *p = inner_first; *p; p++)
+		r->perm[l][r->nperm[l]++] = (int)(strchr("NGMCEFRS", *p) - "NGMCEFRS");
+}
+
+/* The constraints other than fit; and the spatial axes (part of fit). */
+static int ref_obeys(const ref_t *r, const trim__mapping *m, const trim__intra *w, const struct trim_arch *a)
+{
+	for (int l = 0; l < a->nlevels; l++) {
+		for (int d = 0; d < TRIM_NDIMS; d++) {
+			int64_t fx = r->fix[l][d] > w->bound[d] ? w->bound[d] : r->fix[l][d];
+			if ((fx && m->f[l][d] != fx) || (r->max[l][d] && m->f[l][d] > r->max[l][d]))
+				return 0;
+		}
+		for (int t = 0; t < 3; t++)
+			if (r->keep[l][t] >= 0 && l > 0 && a->lv[l].keep[t] && w->t[t].present && m->keep[l][t] != r->keep[l][t])
+				return 0;
+		if (r->nperm[l]) {
+			int loops[TRIM_NDIMS], n = 0;
+			for (int i = 0; i < TRIM_NDIMS; i++)
+				if (m->f[l][m->order[l][i]] > 1)
+					loops[n++] = m->order[l][i];
+			int j = n - 1;
+			for (int k = 0; k < r->nperm[l]; k++)
+				if (m->f[l][r->perm[l][k]] > 1 && loops[j--] != r->perm[l][k])
+					return 0;
+		}
+	}
+	return 1;
+}
+
+static int ref_axes(const ref_t *r, const trim__mapping *m, const struct trim_arch *a)
+{
+	for (int l = 0; l < a->nlevels; l++)
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			if ((r->axis[l][d] == 1 && m->fy[l][d] != 1) || (r->axis[l][d] == 2 && m->fx[l][d] != 1))
+				return 0;
+	return 1;
+}
+
+typedef struct {
+	uint64_t idx; /* class index (UINT64_MAX: outside the constrained space) */
+	int valid;
+	double cost;
+} cls;
+
+static int cls_idx_cmp(const void *x, const void *y)
+{
+	const cls *a = x, *b = y;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+static int cls_cost_cmp(const void *x, const void *y)
+{
+	const cls *a = x, *b = y;
+	if (a->cost != b->cost)
+		return a->cost < b->cost ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+static trim_constraints *load(const char *yaml)
+{
+	trim_constraints *c = NULL;
+	int rc = trim_constraints_load_string(&c, yaml, "c.yaml");
+	ck_assert_msg(rc == 0, "%s", trim_last_error());
+	return c;
+}
+
+static const char *const slot_names_t[3] = {"input", "weight", "output"};
+static int g_random, g_enofit; /* random constraints: ENOFIT is an answer, and may cut nothing */
+
+/* Brute force over every raw index against the constrained search. */
+static void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const char *yaml, const ref_t *ref)
+{
+	struct trim_arch a;
+	trim__intra w;
+	trim__mapspace s;
+	trim__level_cost c[TRIM__MAX_LEVELS];
+	trim__eval_ws ws = {0};
+	mk(&a, &w);
+	costs_for(&a, c);
+	ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
+	uint64_t unconstrained = 0;
+	ck_assert_int_eq(trim__mapspace_distinct(&s, &unconstrained), 0);
+	trim_constraints *cons = load(yaml);
+	int rc = trim__constraints_apply(cons, &s);
+	if (g_random && rc == TRIM_ENOFIT) {
+		/* no factorisation obeys: no raw mapping does */
+		for (uint64_t i = 0; i < s.size; i++) {
+			trim__mapping m;
+			REQUIRE(trim__mapspace_decode(&s, i, &m) == 0, "decode");
+			REQUIRE(!ref_obeys(ref, &m, &w, &a), "ENOFIT, but index %llu obeys %s", (unsigned long long)i, yaml);
+		}
+		g_enofit++;
+		trim_constraints_free(cons);
+		trim__mapspace_free(&s);
+		return;
+	}
+	ck_assert_msg(rc == 0, "%s", trim_last_error());
+	cls *seen = malloc(s.size * sizeof *seen);
+	ck_assert_ptr_nonnull(seen);
+	uint64_t inside = 0;
+	for (uint64_t i = 0; i < s.size; i++) {
+		trim__mapping m, k;
+		trim__eval e, ek;
+		REQUIRE(trim__mapspace_decode(&s, i, &m) == 0, "decode");
+		seen[i].valid = 0;
+		seen[i].idx = UINT64_MAX;
+		if (!ref_obeys(ref, &m, &w, &a))
+			continue;
+		inside++;
+		k = m;
+		trim__mapspace_canonical(&s, &k);
+		REQUIRE(ref_obeys(ref, &k, &w, &a), "index %llu: the representative breaks the constraints",
+		        (unsigned long long)i);
+		REQUIRE(trim__mapspace_encode(&s, &k, &seen[i].idx) == 0, "encode");
+		seen[i].valid = trim__mapping_check(&m, &w, &a) == 0 && ref_axes(ref, &m, &a);
+		if (!seen[i].valid)
+			continue;
+		REQUIRE(trim__eval_run(&w, &a, c, &m, &ws, &e) == 0, "%s", trim_last_error());
+		REQUIRE(trim__eval_run(&w, &a, c, &k, &ws, &ek) == 0, "%s", trim_last_error());
+		REQUIRE(!memcmp(&e.act, &ek.act, sizeof e.act), "index %llu: equivalent orders differ",
+		        (unsigned long long)i);
+		seen[i].cost = goal == TRIM__GOAL_ENERGY ? e.energy_pj : goal == TRIM__GOAL_DELAY ? e.cycles
+		               : e.energy_pj * e.cycles;
+	}
+	ck_assert_uint_gt(inside, 0);
+	ck_assert_msg(g_random || inside < s.size, "%s: nothing cut", yaml); /* the constraints cut something */
+	if (getenv("TRIM_TEST_VERBOSE"))
+		fprintf(stderr, "%llu raw, %llu obey: %s", (unsigned long long)s.size, (unsigned long long)inside, yaml);
+	qsort(seen, s.size, sizeof *seen, cls_idx_cmp);
+	uint64_t classes = 0, valid = 0;
+	size_t nu = 0;
+	cls *u = malloc(s.size * sizeof *u);
+	ck_assert_ptr_nonnull(u);
+	for (uint64_t i = 0; i < s.size; i++)
+		if (seen[i].idx != UINT64_MAX && (!i || seen[i].idx != seen[i - 1].idx)) {
+			classes++;
+			valid += seen[i].valid;
+			if (seen[i].valid)
+				u[nu++] = seen[i];
+		}
+	qsort(u, nu, sizeof *u, cls_cost_cmp);
+	uint64_t dn = 0;
+	ck_assert_int_eq(trim__mapspace_distinct(&s, &dn), 0);
+	ck_assert_uint_eq(dn, classes); /* the constrained distinct count, without enumeration */
+	ck_assert(g_random ? dn <= unconstrained : dn < unconstrained);
+	trim__search_result r1, r2, r0;
+	s.topk = 5;
+	ck_assert_int_eq(trim__search(&s, c, goal, 1, &r1), 0);
+	ck_assert_int_eq(trim__search(&s, c, goal, 2, &r2), 0);
+	s.nobound = 1;
+	ck_assert_int_eq(trim__search(&s, c, goal, 2, &r0), 0);
+	ck_assert_uint_eq(r1.generated, classes);
+	ck_assert_uint_eq(r0.generated, classes);
+	ck_assert_uint_eq(r0.valid, valid);
+	ck_assert_uint_eq(r0.evaluated + r0.unsupported, valid);
+	ck_assert_uint_ge(r1.valid + r1.bounded, valid);
+	size_t want = nu < 5 ? nu : 5;
+	ck_assert_uint_eq(r1.ntop, want);
+	for (size_t j = 0; j < want; j++) {
+		ck_assert_msg(r1.top_cost[j] == u[j].cost && r1.top_index[j] == u[j].idx,
+		              "top %zu: search (%.17g, %llu), brute force (%.17g, %llu)", j, r1.top_cost[j],
+		              (unsigned long long)r1.top_index[j], u[j].cost, (unsigned long long)u[j].idx);
+		ck_assert(r2.top_cost[j] == r1.top_cost[j] && r2.top_index[j] == r1.top_index[j]);
+		ck_assert(r0.top_cost[j] == r1.top_cost[j] && r0.top_index[j] == r1.top_index[j]);
+		ck_assert(ref_obeys(ref, &r1.top[j], &w, &a) && ref_axes(ref, &r1.top[j], &a));
+	}
+	if (nu) {
+		ck_assert(r1.found);
+		ck_assert(r1.best_cost == u[0].cost && r1.best_index == u[0].idx);
+		ck_assert_uint_eq(r1.bounded, r2.bounded);
+		ck_assert_uint_eq(r1.evaluated, r2.evaluated);
+	}
+	trim__search_result_free(&r0);
+	trim__search_result_free(&r1);
+	trim__search_result_free(&r2);
+	trim_constraints_free(cons);
+	free(u);
+	free(seen);
+	trim__eval_ws_free(&ws);
+	trim__mapspace_free(&s);
+}
+
+/* factors: a fixed bound (Timeloop's K = libtrim's M), `only` on the
+ * spatial level below a storage target (Timeloop's convention) */
+START_TEST(test_brute_factors)
+{
+	ref_t r;
+	ref_init(&r);
+	r.fix[1][TRIM_DIM_M] = 2;
+	ref_only(&r, 2, "C");
+	brute(case_fc, TRIM__GOAL_ENERGY,
+	      "targets:\n"
+	      "  - {target: GLB, type: temporal, factors: K=2}\n"
+	      "  - {target: GLB, type: spatial, only: [C]}\n",
+	      &r);
+	/* Timeloop's form: 0 is the whole bound, X=1 leaves the rest free */
+	ref_init(&r);
+	r.fix[2][TRIM_DIM_R] = 2;
+	r.fix[2][TRIM_DIM_C] = 1;
+	brute(case_conv, TRIM__GOAL_EDP,
+	      "mapspace_constraints:\n"
+	      "  targets:\n"
+	      "    - target: RF\n"
+	      "      type: temporal\n"
+	      "      factors: R=0 C=1\n",
+	      &r);
+}
+END_TEST
+
+/* caps (D<=n) and bypass: keep and bypass forced */
+START_TEST(test_brute_max_bypass)
+{
+	ref_t r;
+	ref_init(&r);
+	r.max[0][TRIM_DIM_M] = 2;
+	r.keep[3][1] = 1;
+	r.keep[1][0] = 0;
+	brute(case_fc, TRIM__GOAL_EDP,
+	      "schema_version: 1\n"
+	      "targets:\n"
+	      "  - target: DRAM\n"
+	      "    type: temporal\n"
+	      "    factors: {M: <=2}\n"
+	      "  - target: RF\n"
+	      "    type: bypass\n"
+	      "    keep: [Weights]\n"
+	      "  - target: GLB\n"
+	      "    type: datatype\n"
+	      "    bypass: [ifmap]\n",
+	      &r);
+}
+END_TEST
+
+/* permutations: the listed loops innermost, in order, the rest free */
+START_TEST(test_brute_permutation)
+{
+	ref_t r;
+	ref_init(&r);
+	ref_perm(&r, 2, "SR");
+	ref_perm(&r, 0, "EC");
+	brute(case_conv, TRIM__GOAL_ENERGY,
+	      "targets:\n"
+	      "  - {target: RF, type: temporal, permutation: S R}\n"
+	      "  - {target: DRAM, type: temporal, permutation: [E, C]}\n",
+	      &r);
+	ref_init(&r);
+	ref_perm(&r, 1, "C");
+	brute(case_fc, TRIM__GOAL_DELAY, "targets: [{target: GLB, type: temporal, permutation: C}]\n", &r);
+}
+END_TEST
+
+/* a spatial split: M along X, C along Y of the 2x2 NoC (M = 4 across the
+ * NoC then no longer fits) */
+START_TEST(test_brute_split)
+{
+	ref_t r;
+	ref_init(&r);
+	r.axis[2][TRIM_DIM_M] = 1;
+	r.axis[2][TRIM_DIM_C] = 2;
+	r.fix[3][TRIM_DIM_C] = 1;
+	brute(case_fc, TRIM__GOAL_DELAY,
+	      "targets: [{target: GLB, type: spatial, permutation: KC, split: 1},\n"
+	      "          {target: RF, type: temporal, factors: C=1}]\n",
+	      &r);
+}
+END_TEST
+
+/* the presets on small spaces, as defined in docs/mapping.md */
+static void ref_preset(ref_t *r, const struct trim_arch *a, const char *inner, const char *spatial,
+                       const char *perm)
+{
+	ref_init(r);
+	int in = -1;
+	for (int l = 0; l < a->nlevels; l++)
+		if (a->lv[l].type == TRIM__LVL_STORAGE)
+			in = l;
+	ref_only(r, in, inner);
+	ref_perm(r, in, perm);
+	for (int l = 0; l < a->nlevels; l++)
+		if (a->lv[l].type == TRIM__LVL_SPATIAL)
+			ref_only(r, l, spatial);
+}
+
+static const struct {
+	const char *name, *inner, *spatial, *perm;
+} defs[] = {
+	{"weight-stationary", "NEF", "GMCRS", ""},
+	{"output-stationary", "CRS", "NGMEF", ""},
+	{"input-stationary", "M", "NGCEF", ""},
+	{"row-stationary", "SFCM", "GMCER", "SF"},
+};
+
+START_TEST(test_brute_presets)
+{
+	void (*cases[])(struct trim_arch *, trim__intra *) = {case_conv, case_fc, case_wg};
+	for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++)
+		for (size_t k = 0; k < 3; k++) {
+			if (i == 3 && k == 1)
+				continue; /* row-stationary allows M and C everywhere: nothing to cut in an FC */
+			struct trim_arch a;
+			trim__intra w;
+			cases[k](&a, &w);
+			ref_t r;
+			ref_preset(&r, &a, defs[i].inner, defs[i].spatial, defs[i].perm);
+			char yaml[128];
+			snprintf(yaml, sizeof yaml, "preset: %s\n", defs[i].name);
+			brute(cases[k], (int)((i + k) % 3), yaml, &r);
+		}
+}
+END_TEST
+
+/* random combinations of every kind of constraint, written as YAML and as
+ * the reference independently */
+START_TEST(test_brute_random)
+{
+	uint64_t st = 0xc0457a1e75ull;
+	g_random = 1;
+	g_enofit = 0;
+	for (int it = 0; it < 10; it++) {
+		void (*mk)(struct trim_arch *, trim__intra *) = it % 2 ? case_fc : case_conv;
+		struct trim_arch a;
+		trim__intra w;
+		mk(&a, &w);
+		ref_t r;
+		ref_init(&r);
+		char yaml[2048];
+		size_t o = (size_t)snprintf(yaml, sizeof yaml, "targets:\n");
+		for (int l = 0; l < a.nlevels; l++) {
+			int ty = a.lv[l].type;
+			if (ty == TRIM__LVL_COMPUTE)
+				continue;
+			char fac[128] = "", onl[32] = "", perm[16] = "";
+			size_t fo = 0;
+			int split = -1;
+			unsigned only = 0, fixed = 0;
+			int has_only = tu_range(&st, 0, 3) == 0;
+			for (int d = 0; d < TRIM_NDIMS; d++) {
+				if (w.bound[d] < 2)
+					continue;
+				int64_t k = tu_range(&st, 0, 9);
+				if (k == 0) { /* the whole bound */
+					fo += (size_t)snprintf(fac + fo, sizeof fac - fo, "%c=0 ", "NGMCEFRS"[d]);
+					r.fix[l][d] = w.bound[d];
+					fixed |= 1u << d;
+				} else if (k == 1) { /* 2, or 1 */
+					int64_t v = tu_range(&st, 1, 2);
+					fo += (size_t)snprintf(fac + fo, sizeof fac - fo, "%c=%lld ", "NGMCEFRS"[d], (long long)v);
+					r.fix[l][d] = v;
+					fixed |= 1u << d;
+				} else if (k == 2) {
+					fo += (size_t)snprintf(fac + fo, sizeof fac - fo, "%c<=1 ", "NGMCEFRS"[d]);
+					r.max[l][d] = 1;
+				}
+				if (has_only && (tu_range(&st, 0, 1) || (fixed >> d & 1)))
+					only |= 1u << d;
+			}
+			if (has_only) {
+				size_t k = 0;
+				for (int d = 0; d < TRIM_NDIMS; d++) {
+					if (only >> d & 1)
+						onl[k++] = "NGMCEFRS"[d];
+					else if (!r.fix[l][d])
+						r.fix[l][d] = 1;
+				}
+				onl[k] = 0;
+			}
+			if (tu_range(&st, 0, 2) == 0) { /* a permutation of 1 or 2 dims > 1 */
+				int dl[TRIM_NDIMS], n = 0;
+				for (int d = 0; d < TRIM_NDIMS; d++)
+					if (w.bound[d] > 1)
+						dl[n++] = d;
+				int k = (int)tu_range(&st, 1, 2), a0 = (int)tu_range(&st, 0, n - 1), a1 = (int)tu_range(&st, 0, n - 2);
+				if (a1 >= a0)
+					a1++;
+				perm[0] = "NGMCEFRS"[dl[a0]];
+				perm[1] = k == 2 ? "NGMCEFRS"[dl[a1]] : 0;
+				perm[2] = 0;
+				if (ty == TRIM__LVL_STORAGE) {
+					ref_perm(&r, l, perm);
+				} else {
+					split = (int)tu_range(&st, 0, 1);
+					for (int j = 0; j < k; j++)
+						r.axis[l][dl[j ? a1 : a0]] = j < split ? 1 : 2;
+				}
+			}
+			if (fac[0] || has_only || perm[0]) {
+				o += (size_t)snprintf(yaml + o, sizeof yaml - o, "  - {target: %s, type: %s", a.lv[l].name,
+				                      ty == TRIM__LVL_STORAGE ? "temporal" : "spatial");
+				if (fac[0])
+					o += (size_t)snprintf(yaml + o, sizeof yaml - o, ", factors: %s", fac);
+				if (has_only)
+					o += (size_t)snprintf(yaml + o, sizeof yaml - o, ", only: \"%s\"", onl);
+				if (perm[0])
+					o += (size_t)snprintf(yaml + o, sizeof yaml - o, ", permutation: %s", perm);
+				if (split >= 0)
+					o += (size_t)snprintf(yaml + o, sizeof yaml - o, ", split: %d", split);
+				o += (size_t)snprintf(yaml + o, sizeof yaml - o, "}\n");
+			}
+			if (ty == TRIM__LVL_STORAGE && l > 0)
+				for (int t = 0; t < 3; t++) {
+					int64_t k = tu_range(&st, 0, 5);
+					if (k > 1)
+						continue;
+					o += (size_t)snprintf(yaml + o, sizeof yaml - o, "  - {target: %s, type: bypass, %s: [%s]}\n",
+					                      a.lv[l].name, k ? "keep" : "bypass", slot_names_t[t]);
+					r.keep[l][t] = (int)k;
+				}
+		}
+		if (o == 10) /* nothing drawn */
+			o += (size_t)snprintf(yaml + o, sizeof yaml - o, "  - {target: DRAM, type: temporal, permutation: C}\n"),
+			ref_perm(&r, 0, "C");
+		brute(mk, it % 3, yaml, &r);
+	}
+	fprintf(stderr, "random constraints: 10 cases, %d with no factorisation\n", g_enofit);
+	ck_assert_int_lt(g_enofit, 5);
+	g_random = 0;
+}
+END_TEST
+
+/* ---- reading and checking errors: file:line:col and the key path --------- */
+
+static void bad(const char *yaml, const char *want1, const char *want2)
+{
+	trim_constraints *c = NULL;
+	int rc = trim_constraints_load_string(&c, yaml, "c.yaml");
+	ck_assert_msg(rc < 0, "accepted: %s", yaml);
+	ck_assert_ptr_null(c);
+	const char *msg = trim_last_error();
+	ck_assert_msg(strstr(msg, want1) && strstr(msg, want2), "'%s' lacks '%s' / '%s'", msg, want1, want2);
+}
+
+START_TEST(test_read_errors)
+{
+	bad("targets:\n  - target: RF\n    type: temporal\n    fators: R=1\n", "c.yaml:4:5: targets[0].fators",
+	    "unknown key 'fators'");
+	bad("targets:\n  - target: RF\n    type: spacial\n", "c.yaml:3:11: targets[0].type", "unknown type 'spacial'");
+	bad("targets:\n  - target: RF\n    type: utilization\n", "c.yaml:3:11: targets[0].type", "not supported");
+	bad("targets:\n  - {target: RF, type: temporal, factors: R=1 X=2}\n", "c.yaml:2:43: targets[0].factors",
+	    "unknown dimension 'X'");
+	bad("targets:\n  - {target: RF, type: temporal, factors: R=-1}\n", "c.yaml:2:43: targets[0].factors",
+	    "bad factor");
+	bad("targets:\n  - {target: RF, type: temporal, factors: R=2 R=3}\n", "targets[0].factors", "given twice");
+	bad("targets:\n  - {target: RF, type: temporal, factors: {X: 2}}\n", "c.yaml:2:44: targets[0].factors.X",
+	    "unknown dimension 'X'");
+	bad("targets:\n  - target: RF\n    type: bypass\n    keep: [weigths]\n", "c.yaml:4:12: targets[0].keep[0]",
+	    "unknown tensor 'weigths'");
+	bad("targets:\n  - {target: RF, type: bypass, keep: [input], bypass: [Inputs]}\n",
+	    "c.yaml:2:56: targets[0].bypass[0]", "both kept and bypassed");
+	bad("targets:\n  - {target: RF, type: temporal, permutation: SRS}\n", "c.yaml:2:47: targets[0].permutation",
+	    "S appears twice");
+	bad("targets:\n  - {target: RF, type: temporal, keep: [input]}\n", "c.yaml:2:5: targets[0]", "type bypass");
+	bad("targets:\n  - {target: GLB, type: spatial, split: 1}\n", "c.yaml:2:41: targets[0].split", "needs a permutation");
+	bad("targets:\n  - {target: RF, type: temporal, split: 1}\n", "c.yaml:2:5: targets[0]", "spatial target only");
+	bad("targets:\n  - {target: RF, type: temporal, only: [C], factors: R=3}\n", "c.yaml:2:40: targets[0].only",
+	    "R is not in only");
+	bad("targets:\n  - {type: temporal}\n", "c.yaml:2:5: targets[0]", "missing required key 'target'");
+	bad("preset: row-stationery\n", "c.yaml:1:9: preset", "unknown preset 'row-stationery'");
+	bad("mapspace_constraints:\n  targets:\n    - {target: RF, type: temporal, factor: R=1}\n",
+	    "c.yaml:3:36: mapspace_constraints.targets[0].factor", "unknown key");
+	bad("schema_version: 2\n", "c.yaml:1:17: schema_version", "out of range");
+	bad("architecture: {}\n", "c.yaml:1:1: architecture", "unknown key");
+	bad("targets: [\n", "c.yaml:", "");
+}
+END_TEST
+
+#define TINY_ARCH                                                                         \
+	"schema_version: 1\nname: t\nclock_mhz: 100\ntechnology: 65nm\nword_bits: 16\nlevels:\n" \
+	"  - {name: DRAM, type: storage, class: dram, technology: ddr3}\n"                      \
+	"  - {name: GLB, type: storage, class: sram, capacity: 1 KB}\n"                          \
+	"  - {name: NoC, type: spatial, fanout: [2, 1], network: bus, multicast: true}\n"       \
+	"  - {name: RF, type: storage, class: regfile, capacity: 64, keep: [input, output]}\n"  \
+	"  - {name: MAC, type: compute, datatype: int16}\n"
+
+static void bad_check(const char *yaml, const char *want1, const char *want2)
+{
+	trim_arch *a = NULL;
+	ck_assert_int_eq(trim_arch_load_string(&a, TINY_ARCH, "a.yaml"), 0);
+	trim_constraints *c = load(yaml);
+	int rc = trim_constraints_check(c, a);
+	ck_assert_msg(rc < 0, "accepted: %s", yaml);
+	const char *msg = trim_last_error();
+	ck_assert_msg(strstr(msg, want1) && strstr(msg, want2), "'%s' lacks '%s' / '%s'", msg, want1, want2);
+	trim_constraints_free(c);
+	trim_arch_free(a);
+}
+
+START_TEST(test_check_errors)
+{
+	bad_check("targets:\n  - {target: RFF, type: temporal, only: [C]}\n", "c.yaml:2:14: targets[0].target",
+	          "unknown level 'RFF' (t has DRAM, GLB, NoC, RF, MAC)");
+	bad_check("targets:\n  - {target: NoC, type: temporal, only: [C]}\n", "c.yaml:2:14: targets[0].target",
+	          "NoC is a spatial level: no temporal constraint");
+	bad_check("targets:\n  - {target: RF, type: spatial, only: [C]}\n", "c.yaml:2:14: targets[0].target",
+	          "no spatial level directly below RF");
+	bad_check("targets:\n  - {target: MAC, type: temporal, only: [C]}\n", "targets[0].target", "compute level");
+	bad_check("targets:\n  - {target: RF, type: bypass, keep: [weight]}\n", "c.yaml:2:5: targets[0]",
+	          "cannot keep weight at RF");
+	bad_check("targets:\n  - {target: DRAM, type: bypass, bypass: [output]}\n", "c.yaml:2:5: targets[0]",
+	          "outermost level holds every tensor");
+	bad_check("targets:\n  - {target: GLB, type: temporal, factors: M=2}\n  - {target: GLB, type: temporal, factors: K=4}\n",
+	          "c.yaml:3:5: targets[1]", "M=4 at GLB contradicts M=2 from c.yaml:2:5: targets[0]");
+	bad_check("preset: output-stationary\ntargets:\n  - {target: RF, type: temporal, factors: M=2}\n",
+	          "c.yaml:3:5: targets[0]", "contradicts M=1 from c.yaml:1:9: preset (preset output-stationary)");
+	bad_check("targets:\n  - {target: RF, type: temporal, permutation: SR}\n  - {target: RF, type: temporal, permutation: RS}\n",
+	          "c.yaml:3:5: targets[1]", "a second, different permutation for RF");
+	bad_check("targets:\n  - {target: GLB, type: spatial, permutation: MC, split: 1}\n"
+	          "  - {target: NoC, type: spatial, permutation: CM, split: 1}\n",
+	          "c.yaml:3:5: targets[1]", "C along X at NoC contradicts");
+	bad_check("targets:\n  - {target: GLB, type: bypass, keep: [weight]}\n  - {target: GLB, type: bypass, bypass: [weight]}\n",
+	          "c.yaml:3:5: targets[1]", "bypassing weight at GLB contradicts");
+}
+END_TEST
+
+/* per workload: a factor that divides no factorisation is TRIM_ENOFIT
+ * naming the level and dimension; the search is then unchanged */
+START_TEST(test_search_enofit)
+{
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_arch *a = NULL;
+	trim_search *s = NULL;
+	size_t i = 0;
+	ck_assert_int_eq(trim_network_load(&net, "test/data/networks/tiny.yaml"), 0);
+	ck_assert_int_eq(trim_workloads_create(&w, net, TRIM_MODE_INFERENCE, 0, 0), 0);
+	ck_assert_int_eq(trim_workloads_find(w, "conv1", TRIM_PHASE_FW, &i), 0);
+	ck_assert_int_eq(trim_arch_load_string(&a, TINY_ARCH, "a.yaml"), 0);
+	ck_assert_int_eq(trim_search_create(&s, w, i, a, NULL), 0);
+	double d0 = trim_search_distinct(s);
+	/* C = 3 > 2 is clamped to the bound (as Timeloop): C = 2 at the GLB */
+	trim_constraints *c = load("targets:\n  - {target: GLB, type: temporal, factors: C=3}\n");
+	ck_assert_int_eq(trim_search_set_constraints(s, c), 0);
+	double dc = trim_search_distinct(s);
+	ck_assert(dc < d0);
+	trim_constraints_free(c);
+	/* 3 does not divide fc1's C = 8 */
+	{
+		trim_search *f = NULL;
+		size_t j = 0;
+		ck_assert_int_eq(trim_workloads_find(w, "fc1", TRIM_PHASE_FW, &j), 0);
+		ck_assert_int_eq(trim_search_create(&f, w, j, a, NULL), 0);
+		c = load("targets:\n  - {target: GLB, type: temporal, factors: C=3}\n");
+		ck_assert_int_eq(trim_search_set_constraints(f, c), TRIM_ENOFIT);
+		ck_assert_msg(strstr(trim_last_error(), "no factorisation of C = 8 obeys C = 3 at GLB (c.yaml:2:5: targets[0])"),
+		              "%s", trim_last_error());
+		trim_constraints_free(c);
+		trim_search_free(f);
+	}
+	/* M = 2 at GLB and at RF cannot both hold */
+	c = load("targets:\n  - {target: GLB, type: temporal, factors: C=3 M=2}\n  - {target: RF, type: temporal, factors: K=2}\n");
+	ck_assert_int_eq(trim_search_set_constraints(s, c), TRIM_ENOFIT);
+	ck_assert_msg(strstr(trim_last_error(), "no factorisation of M = 2 obeys M = 2 at GLB (c.yaml:2:5: targets[0]), "
+	                                        "M = 2 at RF (c.yaml:3:5: targets[1])"),
+	              "%s", trim_last_error());
+	ck_assert(trim_search_distinct(s) == dc); /* unchanged */
+	ck_assert_int_eq(trim_search_set_constraints(s, NULL), 0);
+	ck_assert(trim_search_distinct(s) == d0);
+	trim_constraints_free(c);
+	/* a custom factor and a constraint that contradict */
+	ck_assert_int_eq(trim_search_set_factor(s, 3, TRIM_DIM_M, 2), 0);
+	c = load("targets:\n  - {target: RF, type: temporal, only: [C]}\n");
+	ck_assert_int_eq(trim_search_set_constraints(s, c), TRIM_ENOFIT);
+	ck_assert_msg(strstr(trim_last_error(), "contradicts the custom factor M = 2"), "%s", trim_last_error());
+	ck_assert_int_eq(trim_search_set_factor(s, 3, TRIM_DIM_M, 0), 0);
+	ck_assert_int_eq(trim_search_set_constraints(s, c), 0);
+	double d1 = trim_search_distinct(s);
+	ck_assert(d1 > 0 && d1 < d0);
+	ck_assert_int_eq(trim_search_set_factor(s, 3, TRIM_DIM_M, 2), TRIM_ENOFIT); /* against the constraint */
+	ck_assert(trim_search_distinct(s) == d1);
+	ck_assert_int_eq(trim_search_set_constraints(s, NULL), 0);
+	ck_assert(trim_search_distinct(s) == d0);
+	trim_constraints_free(c);
+	/* an unknown level names the target's position */
+	c = load("\ntargets:\n  - {target: RFF, type: temporal, only: [C]}\n");
+	ck_assert_int_eq(trim_search_set_constraints(s, c), TRIM_ENOTFOUND);
+	ck_assert_ptr_nonnull(strstr(trim_last_error(), "c.yaml:3:14: targets[0].target: unknown level 'RFF'"));
+	trim_constraints_free(c);
+	trim_search_free(s);
+	trim_arch_free(a);
+	trim_workloads_free(w);
+	trim_network_free(net);
+}
+END_TEST
+
+/* the presets on a real layer and architecture: the best and the top
+ * mappings obey their definitions */
+START_TEST(test_presets_definition)
+{
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_arch *a = NULL;
+	size_t i = 0;
+	ck_assert_int_eq(trim_network_load(&net, "test/data/networks/tiny.yaml"), 0);
+	ck_assert_int_eq(trim_workloads_create(&w, net, TRIM_MODE_TRAINING, 0, 0), 0);
+	ck_assert_uint_ge(trim_workloads_intra_count(w), 4);
+	ck_assert_int_eq(trim_arch_load(&a, "test/data/neteval/tiny-arch.yaml"), 0);
+	for (size_t p = 0; trim_constraints_preset_name(p); p++) {
+		ck_assert_str_eq(trim_constraints_preset_name(p), defs[p].name);
+		ck_assert_ptr_nonnull(trim_constraints_preset_description(p));
+		for (i = 0; i < trim_workloads_intra_count(w); i++) {
+			trim_search *s = NULL;
+			trim_constraints *c = NULL;
+			ck_assert_int_eq(trim_search_create(&s, w, i, a, NULL), 0);
+			ck_assert_int_eq(trim_constraints_create(&c), 0);
+			ck_assert_int_eq(trim_constraints_add_preset(c, defs[p].name), 0);
+			ck_assert_int_eq(trim_constraints_add_preset(c, defs[p].name), 0); /* twice: once */
+			ck_assert_uint_eq(trim_constraints_preset_count(c), 1);
+			double d0 = trim_search_distinct(s);
+			ck_assert_int_eq(trim_search_set_constraints(s, c), 0);
+			ck_assert(trim_search_distinct(s) <= d0); /* < for conv1 FW; an FC under row-stationary: = */
+			ck_assert_int_eq(trim_search_set_int(s, TRIM_SEARCH_TOP_K, 8), 0);
+			ck_assert_int_eq(trim_search_set_int(s, TRIM_SEARCH_THREADS, 2), 0);
+			ck_assert_int_eq(trim_search_run(s), 0);
+			ck_assert_uint_gt(trim_search_top_count(s), 0);
+			for (size_t k = 0; k < trim_search_top_count(s); k++) {
+				trim_mapping *m = NULL;
+				ck_assert_int_eq(trim_search_top_mapping(s, k, &m), 0);
+				const trim__mapping *x = (const trim__mapping *)m;
+				for (int d = 0; d < TRIM_NDIMS; d++) {
+					char dc = "NGMCEFRS"[d];
+					ck_assert_msg(x->f[3][d] == 1 || strchr(defs[p].inner, dc), "%s: RF loops on %c",
+					              defs[p].name, dc);
+					ck_assert_msg(x->f[2][d] == 1 || strchr(defs[p].spatial, dc), "%s: NoC spreads %c",
+					              defs[p].name, dc);
+				}
+				if (defs[p].perm[0]) { /* S then F innermost at the RF */
+					int loops[TRIM_NDIMS], n = 0;
+					for (int o = 0; o < TRIM_NDIMS; o++)
+						if (x->f[3][x->order[3][o]] > 1)
+							loops[n++] = x->order[3][o];
+					int j = n - 1;
+					for (const char *q = defs[p].perm; *q; q++) {
+						int d = (int)(strchr("NGMCEFRS", *q) - "NGMCEFRS");
+						if (x->f[3][d] > 1)
+							ck_assert_int_eq(loops[j--], d);
+					}
+				}
+				trim_mapping_free(m);
+			}
+			trim_constraints_free(c);
+			trim_search_free(s);
+		}
+	}
+	trim_constraints *c = NULL;
+	ck_assert_int_eq(trim_constraints_create(&c), 0);
+	ck_assert_int_eq(trim_constraints_add_preset(c, "diagonal-stationary"), TRIM_ENOTFOUND);
+	ck_assert_ptr_nonnull(strstr(trim_last_error(), "weight-stationary, output-stationary"));
+	trim_constraints_free(c);
+	trim_arch_free(a);
+	trim_workloads_free(w);
+	trim_network_free(net);
+}
+END_TEST
+
+/* the shipped preset files are the presets on the RF / PE array
+ * architectures; the Timeloop-style file checks on Eyeriss; dumps load
+ * back to the same dump */
+START_TEST(test_shipped)
+{
+	trim_arch *a = NULL;
+	ck_assert_int_eq(trim_arch_load(&a, "models/arch/training-baseline.yaml"), 0);
+	for (size_t p = 0; trim_constraints_preset_name(p); p++) {
+		char path[256], *x = NULL, *y = NULL;
+		snprintf(path, sizeof path, "models/constraints/%s.yaml", trim_constraints_preset_name(p));
+		trim_constraints *f = NULL, *b = NULL;
+		ck_assert_msg(trim_constraints_load(&f, path) == 0, "%s", trim_last_error());
+		ck_assert_int_eq(trim_constraints_create(&b), 0);
+		ck_assert_int_eq(trim_constraints_add_preset(b, trim_constraints_preset_name(p)), 0);
+		ck_assert_int_eq(trim_constraints_dump(f, a, &x), 0);
+		ck_assert_int_eq(trim_constraints_dump(b, a, &y), 0);
+		ck_assert_msg(!strcmp(x, y), "%s differs from the preset:\n%s\n%s", path, x, y);
+		trim_string_free(x);
+		trim_string_free(y);
+		trim_constraints_free(f);
+		trim_constraints_free(b);
+	}
+	trim_arch_free(a);
+	ck_assert_int_eq(trim_arch_load(&a, "models/arch/eyeriss.yaml"), 0);
+	trim_constraints *t = NULL, *u = NULL;
+	ck_assert_int_eq(trim_constraints_load(&t, "models/constraints/timeloop-eyeriss-rs.yaml"), 0);
+	ck_assert_msg(trim_constraints_check(t, a) == 0, "%s", trim_last_error());
+	ck_assert_uint_eq(trim_constraints_count(t), 5);
+	ck_assert_int_eq(trim_constraints_add_preset(t, "row-stationary"), 0);
+	char *x = NULL, *y = NULL;
+	ck_assert_int_eq(trim_constraints_dump(t, NULL, &x), 0);
+	ck_assert_ptr_nonnull(strstr(x, "preset: [row-stationary]\n"));
+	ck_assert_ptr_nonnull(strstr(x, "  - target: \"GLB\"\n    type: spatial\n    factors: N=1 E=1 R=1 S=0\n"
+	                                "    permutation: FSC\n    split: 1\n"));
+	ck_assert_int_eq(trim_constraints_load_string(&u, x, "dump"), 0);
+	ck_assert_int_eq(trim_constraints_dump(u, NULL, &y), 0);
+	ck_assert_str_eq(x, y);
+	ck_assert(trim__constraints_digest(t) == trim__constraints_digest(u));
+	ck_assert(trim__constraints_digest(t) != 0 && trim__constraints_digest(NULL) == 0);
+	trim_string_free(x);
+	trim_string_free(y);
+	trim_constraints_free(u);
+	/* the preset's RF permutation (S F) and the file's (C R K) contradict */
+	ck_assert_int_eq(trim_constraints_check(t, a), TRIM_ESCHEMA);
+	trim_constraints_free(t);
+	trim_arch_free(a);
+}
+END_TEST
+
+static char *capture(const char *args, int *status)
+{
+	const char *cli = getenv("TRIM_CLI");
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "%s %s 2>&1", cli ? cli : "build/bin/trim", args);
+	FILE *p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	size_t cap = 1 << 20;
+	char *buf = malloc(cap);
+	ck_assert_ptr_nonnull(buf);
+	size_t n = fread(buf, 1, cap - 1, p);
+	buf[n] = 0;
+	int st = pclose(p);
+	*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return buf;
+}
+
+#define TINYNET "test/data/networks/tiny.yaml test/data/neteval/tiny-arch.yaml "
+
+START_TEST(test_cli)
+{
+	int st;
+	char *o = capture("map " TINYNET "--layer conv1 --dataflow output-stationary --format json", &st);
+	ck_assert_msg(st == 0, "%s", o);
+	ck_assert_ptr_nonnull(strstr(o, "\"best\": {"));
+	free(o);
+	o = capture("map " TINYNET "--layer conv1 --dataflow diagonal-stationary", &st);
+	ck_assert_int_eq(st, 2);
+	ck_assert_ptr_nonnull(strstr(o, "--dataflow takes weight-stationary"));
+	free(o);
+	o = capture("map " TINYNET "--layer conv1 --constraints test/data/constraints/bad-dim.yaml", &st);
+	ck_assert_int_eq(st, 2);
+	ck_assert_msg(strstr(o, "test/data/constraints/bad-dim.yaml:6:14: targets[0].factors: unknown dimension 'X'"),
+	              "%s", o);
+	free(o);
+	o = capture("map " TINYNET "--layer conv1 --constraints test/data/constraints/no-such-file.yaml", &st);
+	ck_assert_int_eq(st, 2);
+	free(o);
+	/* a level the architecture does not have: the shipped files name "PE array" */
+	o = capture("map " TINYNET "--layer conv1 --constraints models/constraints/row-stationary.yaml", &st);
+	ck_assert_int_eq(st, 2);
+	ck_assert_msg(strstr(o, "models/constraints/row-stationary.yaml:10:13: targets[0].target: unknown level 'PE array'"),
+	              "%s", o);
+	free(o);
+	o = capture("network " TINYNET "--quiet --constraints test/data/constraints/bad-dim.yaml", &st);
+	ck_assert_int_eq(st, 2);
+	free(o);
+	o = capture("sparsity " TINYNET "--quiet --dataflow nope", &st);
+	ck_assert_int_eq(st, 2);
+	free(o);
+	o = capture("explore test/data/networks/tiny.yaml test/data/neteval/tiny-space.yaml --quiet "
+	            "--constraints test/data/constraints/bad-dim.yaml", &st);
+	ck_assert_int_eq(st, 2);
+	free(o);
+	/* the constrained network: every workload mapped, no more energy-efficient than the free one */
+	char *free_run = capture("network " TINYNET "--quiet --mode training --format json", &st);
+	ck_assert_int_eq(st, 0);
+	o = capture("network " TINYNET "--quiet --mode training --format json --threads 2 --dataflow row-stationary "
+	            "--constraints test/data/constraints/tiny-glb.yaml", &st);
+	ck_assert_msg(st == 0, "%s", o);
+	free(free_run);
+	free(o);
+}
+END_TEST
+
+/* whole networks and explorations: the constraints reach every search, the
+ * space's mapspace_constraints too, and the resumable sweep's stamp tells
+ * constrained and free results apart */
+START_TEST(test_neteval_explore)
+{
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_arch *a = NULL;
+	ck_assert_int_eq(trim_network_load(&net, "test/data/networks/tiny.yaml"), 0);
+	ck_assert_int_eq(trim_workloads_create(&w, net, TRIM_MODE_TRAINING, 0, 0), 0);
+	ck_assert_int_eq(trim_arch_load(&a, "test/data/neteval/tiny-arch.yaml"), 0);
+	trim_constraints *c = NULL;
+	ck_assert_int_eq(trim_constraints_load(&c, "test/data/constraints/tiny-glb.yaml"), 0);
+	double e[2];
+	for (int k = 0; k < 2; k++) {
+		trim_neteval *ne = NULL;
+		ck_assert_int_eq(trim_neteval_create(&ne, net, w, a, NULL), 0);
+		if (k)
+			ck_assert_int_eq(trim_neteval_set_constraints(ne, c), 0);
+		ck_assert_int_eq(trim_neteval_run(ne), 0);
+		e[k] = trim_neteval_energy_pj(ne);
+		for (size_t i = 0; k && i < trim_neteval_count(ne); i++) {
+			trim_mapping *m = NULL;
+			ck_assert_int_eq(trim_neteval_mapping(ne, i, &m), 0);
+			const trim__mapping *x = (const trim__mapping *)m;
+			/* tiny-glb.yaml: the GLB loops on M only, and keeps no weights */
+			for (int d = 0; d < TRIM_NDIMS; d++)
+				ck_assert(d == TRIM_DIM_M || x->f[1][d] == 1);
+			ck_assert_int_eq(x->keep[1][1], 0);
+			trim_mapping_free(m);
+		}
+		ck_assert_int_eq(trim_neteval_set_constraints(ne, NULL), TRIM_EINVAL); /* after the first step */
+		trim_neteval_free(ne);
+	}
+	ck_assert(e[1] >= e[0]);
+	trim_neteval *ne = NULL;
+	trim_constraints *bad_level = load("targets: [{target: PE array, type: spatial, only: [M]}]\n");
+	ck_assert_int_eq(trim_neteval_create(&ne, net, w, a, NULL), 0);
+	ck_assert_int_eq(trim_neteval_set_constraints(ne, bad_level), TRIM_ENOTFOUND);
+	ck_assert_ptr_nonnull(strstr(trim_last_error(), "c.yaml:1:20: targets[0].target: unknown level 'PE array'"));
+	trim_neteval_free(ne);
+	/* a space with inline mapspace_constraints: the same as the file on the explorer */
+	trim_space *sp = NULL, *sp2 = NULL;
+	ck_assert_msg(trim_space_load(&sp, "test/data/constraints/tiny-space.yaml") == 0, "%s", trim_last_error());
+	ck_assert_ptr_nonnull(trim_space_constraints(sp));
+	ck_assert_int_eq(trim_space_load(&sp2, "test/data/neteval/tiny-space.yaml"), 0);
+	ck_assert_ptr_null(trim_space_constraints(sp2));
+	double pts[2][4];
+	for (int k = 0; k < 2; k++) {
+		trim_explorer *ex = NULL;
+		ck_assert_int_eq(trim_explorer_create(&ex, net, w, k ? sp2 : sp), 0);
+		if (k)
+			ck_assert_int_eq(trim_explorer_set_constraints(ex, c), 0);
+		ck_assert_int_eq(trim_explorer_run(ex), 0);
+		ck_assert_uint_eq(trim_explorer_count(ex), 4);
+		for (size_t i = 0; i < 4; i++) {
+			double f[TRIM_XF_COUNT];
+			ck_assert_int_eq(trim_explorer_point(ex, i, f, TRIM_XF_COUNT), 0);
+			pts[k][i] = f[TRIM_XF_ENERGY_PJ];
+		}
+		trim_explorer_free(ex);
+	}
+	for (size_t i = 0; i < 4; i++)
+		ck_assert(pts[0][i] == pts[1][i]);
+	trim_explorer *ex = NULL;
+	ck_assert_int_eq(trim_explorer_create(&ex, net, w, sp2), 0);
+	ck_assert_int_eq(trim_explorer_set_constraints(ex, bad_level), TRIM_ENOTFOUND);
+	trim_explorer_free(ex);
+	/* a resumable sweep with constraints is not resumed without them */
+	char dir[] = "/tmp/trim-constraints-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(trim_explorer_create(&ex, net, w, sp2), 0);
+	ck_assert_int_eq(trim_explorer_set_constraints(ex, c), 0);
+	ck_assert_int_eq(trim_explorer_set_out_dir(ex, dir), 0);
+	ck_assert_int_eq(trim_explorer_run(ex), 0);
+	trim_explorer_free(ex);
+	ck_assert_int_eq(trim_explorer_create(&ex, net, w, sp2), 0);
+	ck_assert_int_eq(trim_explorer_set_constraints(ex, c), 0);
+	ck_assert_int_eq(trim_explorer_set_out_dir(ex, dir), 0);
+	ck_assert_uint_eq(trim_explorer_resumed(ex), 4);
+	trim_explorer_free(ex);
+	ck_assert_int_eq(trim_explorer_create(&ex, net, w, sp2), 0);
+	ck_assert_int_eq(trim_explorer_set_out_dir(ex, dir), TRIM_EINVAL);
+	ck_assert_ptr_nonnull(strstr(trim_last_error(), "|constraints="));
+	trim_explorer_free(ex);
+	for (int g = 0; g < 4; g++) {
+		char f[128];
+		snprintf(f, sizeof f, "%s/point-%06d.json", dir, g);
+		remove(f);
+	}
+	ck_assert_int_eq(rmdir(dir), 0);
+	trim_space_free(sp);
+	trim_space_free(sp2);
+	trim_space *sb = NULL;
+	ck_assert_int_eq(trim_space_load(&sb, "test/data/constraints/bad-space.yaml"), TRIM_ENOTFOUND);
+	ck_assert_msg(strstr(trim_last_error(), "bad-space.yaml:8:15: mapspace_constraints.targets[0].target: unknown level 'RFF'"),
+	              "%s", trim_last_error());
+	trim_constraints_free(bad_level);
+	trim_constraints_free(c);
+	trim_arch_free(a);
+	trim_workloads_free(w);
+	trim_network_free(net);
+}
+END_TEST
+
+Suite *constraints_suite(void)
+{
+	Suite *s = suite_create("constraints");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, test_brute_factors);
+	tcase_add_test(tc, test_brute_max_bypass);
+	tcase_add_test(tc, test_brute_permutation);
+	tcase_add_test(tc, test_brute_split);
+	tcase_add_test(tc, test_brute_presets);
+	tcase_add_test(tc, test_brute_random);
+	tcase_add_test(tc, test_read_errors);
+	tcase_add_test(tc, test_check_errors);
+	tcase_add_test(tc, test_search_enofit);
+	tcase_add_test(tc, test_presets_definition);
+	tcase_add_test(tc, test_shipped);
+	tcase_add_test(tc, test_cli);
+	tcase_add_test(tc, test_neteval_explore);
+	suite_add_tcase(s, tc);
+	return s;
+}
