@@ -117,7 +117,7 @@ check: all examples $(TESTBIN) abi-check header-check api-doc-check
 	$(PYTEST_ENV) TRIM_LIBRARY=$(CURDIR)/$(SHARED) python3 test/python/test_binding.py
 
 run: all
-	$(CLI) workloads models/networks/alexnet-cifar.yaml --mode training
+	$(CLI) explore --threads 2
 
 bench: $(BENCHBIN)
 	$(BENCHBIN)
