@@ -907,6 +907,31 @@ static void fcb_fast_prepare(const trim__mapspace *s, fcbound *fb, int64_t zero_
 		}
 }
 
+/* The evaluator's cycles (trim__eval_act) from the words read and written
+ * per storage level and carried per spatial level (rd), with fb's compute
+ * cycles and active instances. */
+static double words_cycles(const trim__mapspace *s, const fcbound *fb, const double *rd, const double *wr)
+{
+	const struct trim_arch *a = s->a;
+	double y = fb->comp_cyc;
+	for (int l = 0; l < a->nlevels; l++) {
+		const trim__level *L = &a->lv[l];
+		double lc = 0;
+		if (L->type == TRIM__LVL_STORAGE) {
+			double rc_ = L->read_bw > 0 ? rd[l] / (L->read_bw * fb->inst[l]) : 0;
+			double wc = L->write_bw > 0 ? wr[l] / (L->write_bw * fb->inst[l]) : 0;
+			lc = rc_ > wc ? rc_ : wc;
+		} else if (L->type == TRIM__LVL_SPATIAL) {
+			int64_t bits = a->word_bits > 0 ? a->word_bits : 16;
+			double bw = L->link_bits > 0 ? (double)L->link_bits / (double)bits : 0;
+			lc = bw > 0 && fb->inst[l] > 0 ? rd[l] / (bw * fb->inst[l]) : 0;
+		}
+		if (lc > y)
+			y = lc;
+	}
+	return y;
+}
+
 /* fcb_cost from the per-choice figures (fb->fast): the same bound up to the
  * order of the sums (hence the margin). */
 static int fcb_fast(const trim__mapspace *s, const fcbound *fb, const int *ch, int goal, double *lb)
@@ -940,22 +965,7 @@ static int fcb_fast(const trim__mapspace *s, const fcbound *fb, const int *ch, i
 		}
 		e += emin;
 	}
-	double cyc = fb->comp_cyc;
-	for (int l = 0; l < nl; l++) {
-		const trim__level *L = &a->lv[l];
-		double lc = 0;
-		if (L->type == TRIM__LVL_STORAGE) {
-			double rc_ = L->read_bw > 0 ? rd[l] / (L->read_bw * fb->inst[l]) : 0;
-			double wc = L->write_bw > 0 ? wr[l] / (L->write_bw * fb->inst[l]) : 0;
-			lc = rc_ > wc ? rc_ : wc;
-		} else if (L->type == TRIM__LVL_SPATIAL) {
-			int64_t bits = a->word_bits > 0 ? a->word_bits : 16;
-			double bw = L->link_bits > 0 ? (double)L->link_bits / (double)bits : 0;
-			lc = bw > 0 && fb->inst[l] > 0 ? rd[l] / (bw * fb->inst[l]) : 0;
-		}
-		if (lc > cyc)
-			cyc = lc;
-	}
+	double cyc = words_cycles(s, fb, rd, wr);
 	double energy = e + fb->mac_pj + fb->leak * cyc;
 	double v = goal == TRIM__GOAL_ENERGY ? energy : goal == TRIM__GOAL_DELAY ? cyc : energy * cyc;
 	*lb = v * (1 - 1e-9);
@@ -977,23 +987,7 @@ static void fcb_fast_cycles(const trim__mapspace *s, const fcbound *fb, uint64_t
 			wr[l] += fb->WR[t][c][l];
 		}
 	}
-	double y = fb->comp_cyc;
-	for (int l = 0; l < nl; l++) {
-		const trim__level *L = &a->lv[l];
-		double lc = 0;
-		if (L->type == TRIM__LVL_STORAGE) {
-			double rc_ = L->read_bw > 0 ? rd[l] / (L->read_bw * fb->inst[l]) : 0;
-			double wc = L->write_bw > 0 ? wr[l] / (L->write_bw * fb->inst[l]) : 0;
-			lc = rc_ > wc ? rc_ : wc;
-		} else if (L->type == TRIM__LVL_SPATIAL) {
-			int64_t bits = a->word_bits > 0 ? a->word_bits : 16;
-			double bw = L->link_bits > 0 ? (double)L->link_bits / (double)bits : 0;
-			lc = bw > 0 && fb->inst[l] > 0 ? rd[l] / (bw * fb->inst[l]) : 0;
-		}
-		if (lc > y)
-			y = lc;
-	}
-	*cyc = y * (1 - 1e-9);
+	*cyc = words_cycles(s, fb, rd, wr) * (1 - 1e-9);
 }
 
 /* Cost lower bound from per-tensor count bounds: choice ch[t] per tensor, or
@@ -1394,32 +1388,17 @@ static int32_t tc_entry(const trim__mapspace *s, const ordplan *p, const uint64_
  * the rounding of another summation order: times 1 - 1e-9). */
 static double class_cycles(const trim__mapspace *s, const fcbound *fb, const tcache *c, const int32_t *vi)
 {
-	const struct trim_arch *a = s->a;
-	const int nl = a->nlevels;
-	double y = fb->comp_cyc;
-	for (int l = 0; l < nl; l++) {
-		const trim__level *L = &a->lv[l];
-		double rd = 0, wr = 0;
-		for (int t = 0; t < 3; t++)
-			if (s->w->t[t].present) {
-				const double *wd = c->words + (size_t)vi[t] * 2 * (size_t)nl;
-				rd += wd[2 * l];
-				wr += wd[2 * l + 1];
+	const int nl = s->a->nlevels;
+	double rd[TRIM__MAX_LEVELS] = {0}, wr[TRIM__MAX_LEVELS] = {0};
+	for (int t = 0; t < 3; t++)
+		if (s->w->t[t].present) {
+			const double *wd = c->words + (size_t)vi[t] * 2 * (size_t)nl;
+			for (int l = 0; l < nl; l++) {
+				rd[l] += wd[2 * l];
+				wr[l] += wd[2 * l + 1];
 			}
-		double lc = 0;
-		if (L->type == TRIM__LVL_STORAGE) {
-			double rc_ = L->read_bw > 0 ? rd / (L->read_bw * fb->inst[l]) : 0;
-			double wc = L->write_bw > 0 ? wr / (L->write_bw * fb->inst[l]) : 0;
-			lc = rc_ > wc ? rc_ : wc;
-		} else if (L->type == TRIM__LVL_SPATIAL) {
-			int64_t bits = a->word_bits > 0 ? a->word_bits : 16;
-			double bw = L->link_bits > 0 ? (double)L->link_bits / (double)bits : 0;
-			lc = bw > 0 && fb->inst[l] > 0 ? rd / (bw * fb->inst[l]) : 0;
 		}
-		if (lc > y)
-			y = lc;
-	}
-	return y * (1 - 1e-9);
+	return words_cycles(s, fb, rd, wr) * (1 - 1e-9);
 }
 
 /* Evaluate order class oc (digits code[]) of plan p under bypass choice b
