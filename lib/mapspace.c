@@ -2294,6 +2294,24 @@ static double seed_bound(const trim__mapspace *s, const trim__level_cost *costs,
 	return r;
 }
 
+/* End of a round: every thread's best k into the global list (thread order,
+ * then (cost, index): the same for any thread count), the first error. */
+static void merge_round(worker *ws, int threads, toplist *glob, trim__eval *glob_eval, int *err)
+{
+	for (int i = 0; i < threads; i++) {
+		worker *W = &ws[i];
+		if (W->err && !*err)
+			*err = W->err;
+		for (size_t j = 0; j < W->keep.n; j++) {
+			if (better(W->keep.cost[j], W->keep.idx[j], glob->n ? glob->cost[0] : 0,
+			           glob->n ? glob->idx[0] : 0, glob->n) && j == 0)
+				*glob_eval = W->best_eval;
+			top_put(glob, W->keep.cost[j], W->keep.idx[j], &W->keep.map[j]);
+		}
+		W->keep.n = 0;
+	}
+}
+
 int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goal, int threads,
                  trim__search_result *out)
 {
@@ -2371,18 +2389,7 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 				W->node.n = 0;
 				bb_node(s, trows, costs, goal, 1, top[i].lo, top[i].hi, rb, zero_macs, W);
 			}
-			for (int i = 0; i < threads; i++) {
-				worker *W = &ws[i];
-				if (W->err && !err)
-					err = W->err;
-				for (size_t j = 0; j < W->keep.n; j++) {
-					if (better(W->keep.cost[j], W->keep.idx[j], glob.n ? glob.cost[0] : 0,
-					           glob.n ? glob.idx[0] : 0, glob.n) && j == 0)
-						glob_eval = W->best_eval;
-					top_put(&glob, W->keep.cost[j], W->keep.idx[j], &W->keep.map[j]);
-				}
-				W->keep.n = 0;
-			}
+			merge_round(ws, threads, &glob, &glob_eval, &err);
 			double gb = top_bound(&glob);
 			if (gb < bound)
 				bound = gb;
@@ -2407,18 +2414,7 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 			if (!W->err)
 				do_fc(s, costs, goal, combo_fc(s, ac), rb, zero_macs, W);
 		}
-		for (int i = 0; i < threads; i++) {
-			worker *W = &ws[i];
-			if (W->err && !err)
-				err = W->err;
-			for (size_t j = 0; j < W->keep.n; j++) {
-				if (better(W->keep.cost[j], W->keep.idx[j], glob.n ? glob.cost[0] : 0,
-				           glob.n ? glob.idx[0] : 0, glob.n) && j == 0)
-					glob_eval = W->best_eval;
-				top_put(&glob, W->keep.cost[j], W->keep.idx[j], &W->keep.map[j]);
-			}
-			W->keep.n = 0;
-		}
+		merge_round(ws, threads, &glob, &glob_eval, &err);
 		double gb = top_bound(&glob);
 		if (gb < bound && !s->nobound)
 			bound = gb;
