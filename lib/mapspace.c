@@ -66,7 +66,14 @@ int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct tr
 			continue;
 		s->slot[s->nslots++] = l;
 		if (a->lv[l].type == TRIM__LVL_STORAGE) {
-			s->ord_level[s->nord++] = l;
+			/* a level's order is part of the index only if some level
+			 * below may hold a tensor (else every order is one class) */
+			int below = 0;
+			for (int k = l + 1; k < a->nlevels; k++)
+				for (int t = 0; t < 3; t++)
+					below |= a->lv[k].type == TRIM__LVL_STORAGE && a->lv[k].keep[t] && w->t[t].present;
+			if (below)
+				s->ord_level[s->nord++] = l;
 			if (l > 0)
 				for (int t = 0; t < 3; t++)
 					if (a->lv[l].keep[t] && w->t[t].present) {
@@ -332,12 +339,15 @@ static uint64_t order_code(const trim__mapspace *s, const trim__mapping *m, int 
 	return code;
 }
 
+static void fixed_orders(const trim__mapspace *s, trim__mapping *m);
+
 int trim__mapspace_decode(const trim__mapspace *s, uint64_t index, trim__mapping *m)
 {
 	if (index >= s->size)
 		return trim__error(TRIM_ERANGE, "mapspace: index %llu >= size %llu",
 		                   (unsigned long long)index, (unsigned long long)s->size);
 	trim__mapping_init(m, s->a);
+	fixed_orders(s, m);
 	uint64_t codes[TRIM__MAX_LEVELS];
 	for (int k = s->nord - 1; k >= 0; k--) {
 		codes[k] = index % s->nperm;
@@ -481,6 +491,35 @@ static void perm_fix(const trim__mapspace *s, int l, int *o, int k)
 		if (have >> s->cperm[l][i] & 1)
 			r[n++] = s->cperm[l][i];
 	memcpy(o, r, (size_t)k * sizeof *o);
+}
+
+/* The orders of the storage levels outside the index (nothing below them
+ * may hold a tensor: every order is one class): the dims in canonical
+ * order, with the permutation constraint's dims moved innermost. */
+static void fixed_orders(const trim__mapspace *s, trim__mapping *m)
+{
+	int k = 0;
+	for (int l = 0; l < s->a->nlevels; l++) {
+		if (s->a->lv[l].type != TRIM__LVL_STORAGE)
+			continue;
+		if (k < s->nord && s->ord_level[k] == l) {
+			k++;
+			continue;
+		}
+		int o[TRIM_NDIMS];
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			o[d] = d;
+		perm_fix(s, l, o, TRIM_NDIMS);
+		memcpy(m->order[l], o, sizeof o);
+	}
+}
+
+/* A mapping of the space with every factor 1 and every order fixed by the
+ * index layout set (trim__mapping_init, then fixed_orders). */
+static void ms_mapping_init(const trim__mapspace *s, trim__mapping *m)
+{
+	trim__mapping_init(m, s->a);
+	fixed_orders(s, m);
 }
 
 /* The classes of the orders of one set of dims (mask) for the tensors hb:
@@ -687,6 +726,7 @@ static void put_order(const trim__mapspace *s, trim__mapping *m, int l, const in
  * (hash look-up), or (c NULL) by scanning the codes upwards. */
 static int canonicalize(const trim__mapspace *s, trim__mapping *m, occache *c)
 {
+	fixed_orders(s, m);
 	for (int k = 0; k < s->nord; k++) {
 		int l = s->ord_level[k], o[TRIM_NDIMS], n = 0, dl[TRIM_NDIMS], nd = 0;
 		unsigned hb = holders_below(s, m, l), mask = level_mask(m, l);
@@ -1478,7 +1518,7 @@ static void do_fc(const trim__mapspace *s, const trim__level_cost *costs, int go
 	const uint64_t nb = (uint64_t)1 << s->nbyp;
 	const int nomit = s->nobound;
 	trim__mapping *m = &W->m;
-	trim__mapping_init(m, s->a);
+	ms_mapping_init(s, m);
 	int fits = set_facts(s, fc, m);
 	int64_t tbytes[TRIM__MAX_LEVELS][3];
 	if (fits)
@@ -2138,7 +2178,7 @@ void trim__mapspace_node_of(const trim__mapspace *s, int depth, const trim__mapp
 			f[d][i] = full->f[s->slot[i]][d];
 		row[d] = f[d];
 	}
-	trim__mapping_init(out, s->a);
+	ms_mapping_init(s, out);
 	node_set(s, depth, row, out);
 }
 
@@ -2177,7 +2217,7 @@ static void bb_node(const trim__mapspace *s, int64_t *const *trows, const trim__
 	}
 	if (depth + 1 <= s->nslots - 1) {
 		for (int64_t i = 0; i < n; i++) {
-			trim__mapping_init(&W->m2, s->a);
+			ms_mapping_init(s, &W->m2);
 			bb_set(s, trows, depth + 1, c[i].lo, &W->m2);
 			trim__mapspace_node_lb(s, costs, goal, depth + 1, zero_macs, &W->m2, &W->lbev, &c[i].lb);
 		}
@@ -2243,7 +2283,7 @@ static double seed_bound(const trim__mapspace *s, const trim__level_cost *costs,
 	trim__mapping *m = &W->m;
 	for (uint64_t i = 0; i < ns; i++) {
 		uint64_t ac = i * nfc / ns;
-		trim__mapping_init(m, s->a);
+		ms_mapping_init(s, m);
 		if (!set_facts(s, combo_fc(s, ac), m) || fcb_compute(s, &W->fb, m, &W->ws.act))
 			continue;
 		double lb;
@@ -2271,7 +2311,7 @@ static double seed_bound(const trim__mapspace *s, const trim__level_cost *costs,
 		for (uint64_t b = 0; b < ((uint64_t)1 << s->nbyp); b++) {
 			if (!BYP_OK(s, b))
 				continue;
-			trim__mapping_init(m, s->a);
+			ms_mapping_init(s, m);
 			set_facts(s, fc, m);
 			set_keeps(s, b, m);
 			if (trim__mapping_check_reserved(m, s->w, s->a, s->reserved) ||
@@ -2369,7 +2409,7 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 #pragma omp parallel for schedule(dynamic, 64) num_threads(threads)
 		for (int64_t i = 0; i < ntop; i++) {
 			worker *W = &ws[omp_get_thread_num()];
-			trim__mapping_init(&W->m2, s->a);
+			ms_mapping_init(s, &W->m2);
 			bb_set(s, trows, 1, top[i].lo, &W->m2);
 			trim__mapspace_node_lb(s, costs, goal, 1, zero_macs, &W->m2, &W->lbev, &top[i].lb);
 		}
@@ -2538,7 +2578,7 @@ int trim__mapspace_distinct(const trim__mapspace *s, uint64_t *out)
 	if (occ_init(&c.oc, s))
 		return trim__error(TRIM_ENOMEM, "mapspace: out of memory");
 	trim__mapping m;
-	trim__mapping_init(&m, s->a);
+	ms_mapping_init(s, &m);
 	/* the relevant levels */
 	unsigned any[TRIM__MAX_LEVELS] = {0};
 	for (uint64_t b = 0; b < ((uint64_t)1 << s->nbyp); b++) {

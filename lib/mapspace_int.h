@@ -8,9 +8,15 @@
  *                           the levels with loops (radix: their number)
  *   keep bits               per (storage level below the outermost, tensor the
  *                           arch lets it hold): hold (1) or bypass (0)
- *   order[l]                per storage level, a permutation (Lehmer code, radix
- *                           n!) of the n dims whose bound is > 1; dims of bound
- *                           1 follow in canonical order
+ *   order[l]                per storage level that has a level below it able
+ *                           to hold a tensor, a permutation (Lehmer code,
+ *                           radix n!) of the n dims whose bound is > 1; dims
+ *                           of bound 1 follow in canonical order. Below the
+ *                           last level that may hold anything the order
+ *                           changes no count: those levels (the innermost
+ *                           storage level at least) take one fixed order,
+ *                           canonical with the permutation constraint's dims
+ *                           innermost, and are not in the index
  * Every index in [0, size) decodes to a mapping (the raw space). Orders that
  * give the same activities are one mapping (docs/model.md, "Mapspace and
  * search"): per storage level, the class of an order is its signature: for

@@ -91,10 +91,12 @@ START_TEST(test_index_roundtrip)
 	case_fc(&a, &w);
 	ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
 	/* 4 slots: M = 4 has 10 ordered factorisations, C = 2 has 4; 6 keep bits;
-	 * 2 dims > 1 -> 2 orders at each of 3 storage levels */
+	 * 2 dims > 1 -> 2 orders at each of the 2 storage levels with a level
+	 * below that may hold a tensor (the innermost level's order is fixed) */
 	ck_assert_uint_eq(s.nfact, 40);
 	ck_assert_int_eq(s.nbyp, 6);
-	ck_assert_uint_eq(s.size, 40ull * 64 * 8);
+	ck_assert_int_eq(s.nord, 2);
+	ck_assert_uint_eq(s.size, 40ull * 64 * 4);
 	for (uint64_t i = 0; i < s.size; i++) {
 		uint64_t j = ~0ull;
 		REQUIRE(trim__mapspace_decode(&s, i, &m) == 0, "decode %llu", (unsigned long long)i);
@@ -164,8 +166,9 @@ START_TEST(test_order_classes)
 			}
 		for (int j = 0; j < s.nbyp; j++)
 			m.keep[s.byp_level[j]][s.byp_slot[j]] = tu_range(&st, 0, 2) > 0;
-		for (int k = 0; k < s.nord; k++) {
-			int l = s.ord_level[k];
+		for (int l = 0; l < a.nlevels; l++) { /* every storage level, in the index or not */
+			if (a.lv[l].type != TRIM__LVL_STORAGE)
+				continue;
 			for (int i = 0; i < TRIM_NDIMS; i++)
 				m.order[l][i] = i;
 			for (int i = TRIM_NDIMS - 1; i > 0; i--) {
@@ -218,7 +221,7 @@ START_TEST(test_order_classes)
 	trim__act_ws_free(&ws);
 	fprintf(stderr, "order classes: %d cases, %d evaluated, %d merged, %d without index\n", 3000, done, merged, big);
 	ck_assert_int_gt(done, 1500);
-	ck_assert_int_gt(merged, 300);
+	ck_assert_int_gt(merged, 150);
 }
 END_TEST
 
@@ -521,8 +524,8 @@ START_TEST(test_map_cli)
 	 * check_search's core cases) */
 	ck_assert_ptr_nonnull(strstr(one, "\"generated\": 21192"));
 	ck_assert_ptr_nonnull(strstr(one, "\"best\": {\"cycles\""));
-	ck_assert_ptr_nonnull(strstr(one, "\"index\": 746146104"));
-	ck_assert_ptr_nonnull(strstr(one, "\"mapspace\": {\"distinct\": 21192, \"raw\": 3023308800}"));
+	ck_assert_ptr_nonnull(strstr(one, "\"index\": 1036314"));
+	ck_assert_ptr_nonnull(strstr(one, "\"mapspace\": {\"distinct\": 21192, \"raw\": 4199040}"));
 	ck_assert_ptr_nonnull(strstr(one, "\"pe_utilization\": "));
 	ck_assert_ptr_nonnull(strstr(one, "\"mapping\": \"schema_version: 1"));
 	free(one);
