@@ -866,6 +866,7 @@ static int order_counts(trim__act_ws *ws, const trim__mapping *m, trim__activity
 		if (!tp->on)
 			continue;
 		int64_t Fprev = P->tile[0][t], Rprev = 0; /* result: entries and read-backs of the parent */
+		int nored = 1; /* no spatial level above the hop splits a dim irrelevant to the result */
 		for (int i = 0; i < tp->nk; i++) {
 			const hop_t *h = &tp->hop[i];
 			const int B = h->B, C = h->C, S = h->S, cmac = h->cmac;
@@ -905,7 +906,11 @@ static int order_counts(trim__act_ws *ws, const trim__mapping *m, trim__activity
 					}
 				}
 			} else {
-				int64_t U = Dd, R = P->lb ? 0 : U - Fprev + Rprev;
+				/* read-backs: what arrives minus the first entries (Fprev -
+				 * Rprev); those are the result's elements, once each, while
+				 * no spatial level above splits a dim irrelevant to it (the
+				 * lower bound's U is a lower bound) */
+				int64_t U = Dd, R = P->lb ? (nored && U > P->tile[0][t] ? U - P->tile[0][t] : 0) : U - Fprev + Rprev;
 				int64_t upd = red ? U : Fc;
 				if (!cmac) {
 					out->fills[C][t] += R;
@@ -929,6 +934,11 @@ static int order_counts(trim__act_ws *ws, const trim__mapping *m, trim__activity
 				}
 				Fprev = Fc;
 				Rprev = R;
+				for (int l = B + 1; l < C; l++)
+					if (P->type[l] == TRIM__LVL_SPATIAL)
+						for (int d = 0; d < TRIM_NDIMS; d++)
+							if (P->f[l][d] > 1 && !((tp->hard & ~tp->win) >> d & 1))
+								nored = 0;
 			}
 		}
 	}

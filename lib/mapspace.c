@@ -4,6 +4,7 @@
  */
 #include <math.h>
 #include <omp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1219,6 +1220,11 @@ typedef struct {
 	tcache tc;
 	trim__activity tcx;      /* scratch of one tensor's counts */
 	int64_t cmacs, csteps, cactive, cinst[TRIM__MAX_LEVELS]; /* their common fields */
+	/* search statistics (TRIM_SEARCH_STATS=1 prints them to stderr):
+	 * tree nodes bounded and cut, leaves (factorisations) reached and cut
+	 * whole, bypass choices cut, order classes cut and evaluated */
+	uint64_t st_d[TRIM__MAX_LEVELS], st_dc[TRIM__MAX_LEVELS]; /* per depth */
+	uint64_t st_nodes, st_nodes_cut, st_leaves, st_leaves_cut, st_byp_cut, st_cls_cut;
 	int err;
 } worker;
 
@@ -1524,6 +1530,7 @@ static void do_fc(const trim__mapspace *s, const trim__level_cost *costs, int go
 	if (fits)
 		tile_bytes(s, m, tbytes);
 	W->item.n = 0;
+	W->st_leaves++;
 	if (tc_reset(s, &W->tc)) {
 		W->err = TRIM_ENOMEM;
 		return;
@@ -1539,6 +1546,7 @@ static void do_fc(const trim__mapspace *s, const trim__level_cost *costs, int go
 		                        : fcb_cost(s, &W->fb, NULL, zero_macs, costs, m, goal, &W->lbev, &lb)) == 0 &&
 		    lb > bound) {
 			/* no bypass choice and no order can reach the bound */
+			W->st_leaves_cut++;
 			for (uint64_t b = 0; b < nb; b++) {
 				if (!BYP_OK(s, b))
 					continue;
@@ -1586,6 +1594,7 @@ static void do_fc(const trim__mapspace *s, const trim__level_cost *costs, int go
 			                : fcb_cost(s, &W->fb, ch, zero_macs, costs, m, goal, &W->lbev, &lb)) == 0 &&
 			    lb > cur) {
 				W->cnt.bounded += p.total;
+				W->st_byp_cut++;
 				continue;
 			}
 		}
@@ -1658,6 +1667,7 @@ static void do_fc(const trim__mapspace *s, const trim__level_cost *costs, int go
 			if (cut) {
 				W->cnt.valid--;
 				W->cnt.bounded++;
+				W->st_cls_cut++;
 				continue;
 			}
 			if (!applied)
@@ -1863,6 +1873,16 @@ void trim__mapspace_node_lb(const trim__mapspace *s, const trim__level_cost *cos
 				if (a->lv[l].type == TRIM__LVL_STORAGE)
 					share[l] = inst[l] * share_lb(w, t, pext[l], contig[l]);
 		const int64_t touched = share_lb(w, t, w->bound, ones);
+		/* results: with the spatial levels fixed and splitting only dims
+		 * that are the sole term of an axis of the result (no overlap, no
+		 * reduction), each holder reads back at least its updates minus
+		 * the result's elements (docs/model.md, "Lower bounds") */
+		int rback = res && allsp;
+		for (int l = 0; rback && l < nl; l++)
+			if (a->lv[l].type == TRIM__LVL_SPATIAL)
+				for (int d = 0; d < TRIM_NDIMS; d++)
+					if (m->f[l][d] > 1 && !((s->dsingle[t] & ~s->dwindow[t]) >> d & 1))
+						rback = 0;
 		/* keep choices: every storage level below the outermost that may hold t */
 		int kb[TRIM__MAX_LEVELS], nkb = 0;
 		for (int l = 1; l < nl; l++)
@@ -2019,6 +2039,8 @@ void trim__mapspace_node_lb(const trim__mapspace *s, const trim__level_cost *cos
 					continue;
 				e += res ? (double)rdc[l] * costs[l].update_pj + (double)in[l] * costs[l].read_pj
 				         : (double)rdc[l] * costs[l].read_pj + (double)in[l] * costs[l].write_pj;
+				if (rback && kept[l] && rdc[l] > touched)
+					e += (double)(rdc[l] - touched) * costs[l].read_pj;
 				/* cycles: the counts without the MAC feed (its level depends on the choice) */
 				int64_t *out_rd = res ? &x->updates[l][t] : &x->reads[l][t];
 				int64_t *out_in = res ? &x->drains[l][t] : &x->fills[l][t];
@@ -2221,12 +2243,17 @@ static void bb_node(const trim__mapspace *s, int64_t *const *trows, const trim__
 			bb_set(s, trows, depth + 1, c[i].lo, &W->m2);
 			trim__mapspace_node_lb(s, costs, goal, depth + 1, zero_macs, &W->m2, &W->lbev, &c[i].lb);
 		}
+		W->st_nodes += (uint64_t)n;
+		W->st_d[depth + 1] += (uint64_t)n;
 		qsort(c, (size_t)n, sizeof *c, bbchild_cmp);
 	}
 	for (int64_t i = 0; i < n && !W->err; i++) {
 		double cur = top_bound(&W->node) < rb ? top_bound(&W->node) : rb;
-		if (c[i].lb > cur)
+		if (c[i].lb > cur) {
+			W->st_nodes_cut++;
+			W->st_dc[depth + 1]++;
 			continue; /* counted from the distinct total */
+		}
 		bb_node(s, trows, costs, goal, depth + 1, c[i].lo, c[i].hi, rb, zero_macs, W);
 	}
 	free(c);
@@ -2383,6 +2410,7 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 	double bound = HUGE_VAL;
 	if (!err && !s->nobound)
 		bound = seed_bound(s, costs, goal, nfc, zero_macs, k, &ws[0]);
+	const double seed = bound;
 	/* branch and bound over partial factorisations: the factors of slot 0
 	 * for every dim, then slot 1, ...; needs the distinct total (what is cut
 	 * is counted from it) */
@@ -2459,6 +2487,25 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 		if (gb < bound && !s->nobound)
 			bound = gb;
 		prog_set(s, (int64_t)r1, (int64_t)nfc);
+	}
+	if (getenv("TRIM_SEARCH_STATS")) {
+		uint64_t v[6] = {0};
+		for (int i = 0; i < threads; i++) {
+			v[0] += ws[i].st_nodes, v[1] += ws[i].st_nodes_cut, v[2] += ws[i].st_leaves;
+			v[3] += ws[i].st_leaves_cut, v[4] += ws[i].st_byp_cut, v[5] += ws[i].st_cls_cut;
+		}
+		for (int dd = 0; dd < TRIM__MAX_LEVELS; dd++) {
+			uint64_t n = 0, c = 0;
+			for (int i = 0; i < threads; i++)
+				n += ws[i].st_d[dd], c += ws[i].st_dc[dd];
+			if (n)
+				fprintf(stderr, "search stats: depth %d: %llu nodes bounded, %llu cut\n", dd,
+				        (unsigned long long)n, (unsigned long long)c);
+		}
+		fprintf(stderr, "search stats: top nodes %lld, nodes %llu (cut %llu), leaves %llu (cut whole %llu), "
+		        "bypass choices cut %llu, classes cut %llu, seed bound %.6g\n", (long long)ntop,
+		        (unsigned long long)v[0], (unsigned long long)v[1], (unsigned long long)v[2],
+		        (unsigned long long)v[3], (unsigned long long)v[4], (unsigned long long)v[5], seed);
 	}
 	for (int i = 0; i < threads; i++) {
 		worker *W = &ws[i];
