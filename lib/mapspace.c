@@ -1515,6 +1515,12 @@ static int fast_fit(const trim__mapspace *s, int64_t (*tb)[3], const trim__mappi
 	return 1;
 }
 
+typedef struct nodech nodech;
+static void node_lb(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
+                    int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, nodech *out);
+static void fcb_tighten(const trim__mapspace *s, const trim__level_cost *costs, int goal, int64_t zero_macs,
+                        trim__mapping *m, trim__eval *ev, fcbound *fb);
+
 /* Everything below one factorisation combination. `bound`: a cost that k
  * real mappings reach (a mapping costlier cannot be among the k best). The
  * work depends only on (ac, bound): deterministic for any thread count. */
@@ -1540,8 +1546,11 @@ static void do_fc(const trim__mapspace *s, const trim__level_cost *costs, int go
 		int rc = fcb_compute(s, &W->fb, m, &W->ws.act);
 		lbok = rc == 0;
 		double lb;
-		if (lbok)
+		if (lbok) {
 			fcb_fast_prepare(s, &W->fb, zero_macs, costs, m, &W->lbev);
+			if (W->fb.fast)
+				fcb_tighten(s, costs, goal, zero_macs, m, &W->lbev, &W->fb);
+		}
 		if (lbok && (W->fb.fast ? fcb_fast(s, &W->fb, NULL, goal, &lb)
 		                        : fcb_cost(s, &W->fb, NULL, zero_macs, costs, m, goal, &W->lbev, &lb)) == 0 &&
 		    lb > bound) {
@@ -1755,9 +1764,52 @@ static int64_t fanout_of(const trim__level *L)
  * feed), with the active PEs and instances once the spatial levels are
  * fixed; energy: the sum over tensors of the cheapest choice, plus MACs and
  * leakage. */
+/* Per tensor and keep choice (levels kept: bit l of K), the node bound's
+ * dynamic energy of that tensor (storage and network). */
+struct nodech {
+	int nch[3];
+	double E[3][64];
+	unsigned K[3][64];
+};
+
 void trim__mapspace_node_lb(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
                             int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb)
 {
+	node_lb(s, costs, goal, depth, zero_macs, m, ev, lb, NULL);
+}
+
+/* A factorisation's per-(tensor, keep choice) energy bounds (fcb_fast_prepare)
+ * raised to the node bound's of the same tensor and choice where that is
+ * higher (both are lower bounds of the same energy, for every order): the
+ * node bound sees the per-instance compulsory traffic and refills, the
+ * order-free counts see the stationarity. */
+static void fcb_tighten(const trim__mapspace *s, const trim__level_cost *costs, int goal, int64_t zero_macs,
+                        trim__mapping *m, trim__eval *ev, fcbound *fb)
+{
+	nodech nc;
+	double lb;
+	node_lb(s, costs, goal, s->nslots - 1, zero_macs, m, ev, &lb, &nc);
+	for (int t = 0; t < 3; t++)
+		for (int c = 0; c < fb->nch[t] && nc.nch[t] > 0; c++) {
+			unsigned km = 1; /* the outermost level holds every tensor */
+			for (int i = 0; i < fb->nbit[t]; i++)
+				if (c >> (fb->nbit[t] - 1 - i) & 1)
+					km |= 1u << s->byp_level[fb->bit[t][i]];
+			for (int j = 0; j < nc.nch[t]; j++)
+				if (nc.K[t][j] == km) {
+					double e = nc.E[t][j] * (1 - 1e-12);
+					if (e > fb->E[t][c])
+						fb->E[t][c] = e;
+					break;
+				}
+		}
+}
+
+static void node_lb(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
+                    int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, nodech *out)
+{
+	if (out)
+		out->nch[0] = out->nch[1] = out->nch[2] = 0;
 	const trim__intra *w = s->w;
 	const struct trim_arch *a = s->a;
 	const int nl = a->nlevels;
@@ -2063,6 +2115,11 @@ void trim__mapspace_node_lb(const trim__mapspace *s, const trim__level_cost *cos
 		}
 		etensor += emin;
 	}
+	if (out) {
+		memcpy(out->nch, nch, sizeof nch);
+		memcpy(out->E, Ech, sizeof Ech);
+		memcpy(out->K, Kch, sizeof Kch);
+	}
 	/* the cheapest combination of keep choices whose known tiles fit */
 	if (nch[0] <= 64 && nch[1] <= 64 && nch[2] <= 64) {
 		int n0 = nch[0] ? nch[0] : 1, n1 = nch[1] ? nch[1] : 1, n2 = nch[2] ? nch[2] : 1;
@@ -2095,7 +2152,13 @@ void trim__mapspace_node_lb(const trim__mapspace *s, const trim__level_cost *cos
 					if (ok)
 						best = e;
 				}
-		if (best < HUGE_VAL && best > etensor)
+		if (best == HUGE_VAL) {
+			/* no keep choice fits the capacities whose tiles are known:
+			 * no mapping below the node is valid */
+			*lb = HUGE_VAL;
+			return;
+		}
+		if (best > etensor)
 			etensor = best;
 	}
 	x->macs = w->macs;
