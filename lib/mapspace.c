@@ -1935,6 +1935,51 @@ static void node_lb(const trim__mapspace *s, const trim__level_cost *costs, int 
 				for (int d = 0; d < TRIM_NDIMS; d++)
 					if (m->f[l][d] > 1 && !((s->dsingle[t] & ~s->dwindow[t]) >> d & 1))
 						rback = 0;
+		/* forced refills: a holder l below the innermost known storage level
+		 * K, with unknown levels between, whose capacity cannot take t's
+		 * whole per-instance extent below K. Then a storage level between
+		 * has a loop on a dim of t; when every axis of t is one dim, the
+		 * innermost such level is L* of the *Counts* bound, so l is refilled
+		 * at least (every loop of the levels <= K) x (its instances) x (t's
+		 * per-instance extent below K) times (docs/model.md) */
+		int64_t forced[TRIM__MAX_LEVELS] = {0};
+		if (allsp && !s->dwindow[t]) {
+			int K = -1;
+			for (int l = 0; l < nl; l++)
+				if (known[l])
+					K = l;
+			if (K >= 0) {
+				int64_t MK = 1, extK[TRIM_NDIMS];
+				for (int d = 0; d < TRIM_NDIMS; d++) {
+					extK[d] = w->bound[d];
+					for (int k = 0; k <= K; k++) {
+						extK[d] /= m->f[k][d];
+						if (a->lv[k].type == TRIM__LVL_STORAGE)
+							MK *= m->f[k][d];
+					}
+				}
+				int unknown = 0;
+				for (int l = K + 1; l < nl; l++) {
+					const trim__level *L = &a->lv[l];
+					if (L->type == TRIM__LVL_SPATIAL) {
+						for (int d = 0; d < TRIM_NDIMS; d++)
+							extK[d] /= m->f[l][d];
+						continue;
+					}
+					if (L->type != TRIM__LVL_STORAGE)
+						continue;
+					if (unknown && L->capacity_bytes > 0 && L->keep[t]) {
+						int64_t bits = L->word_bits > 0 ? L->word_bits : (a->word_bits > 0 ? a->word_bits : 16);
+						int64_t el = share_lb(w, t, extK, ones);
+						int64_t by = (el * bits + 7) / 8 * (L->double_buffer ? 2 : 1);
+						int64_t cap = L->partitioned ? L->part_bytes[t] : L->capacity_bytes - s->reserved[l];
+						if (by > cap)
+							forced[l] = MK * inst[l] * el;
+					}
+					unknown = 1; /* l's own loops are unknown from here on */
+				}
+			}
+		}
 		/* keep choices: every storage level below the outermost that may hold t */
 		int kb[TRIM__MAX_LEVELS], nkb = 0;
 		for (int l = 1; l < nl; l++)
@@ -1956,6 +2001,8 @@ static void node_lb(const trim__mapspace *s, const trim__level_cost *costs, int 
 				if (a->lv[l].type != TRIM__LVL_STORAGE)
 					continue;
 				if (kept[l]) {
+					if (prev >= 0 && !known[prev] && allsp && forced[l] > in[l])
+						in[l] = forced[l];
 					if (prev >= 0 && known[prev]) {
 						in[l] = R[prev]; /* entries into the holder l */
 						if (allsp) {
