@@ -1844,6 +1844,14 @@ static void node_lb(const trim__mapspace *s, const trim__level_cost *costs, int 
 		}
 	}
 	inst[nl] = active;
+	/* the extents at and below each level: suffix products of the factors
+	 * (they multiply to the bounds, node completions included) */
+	int64_t sfx[TRIM__MAX_LEVELS + 1][TRIM_NDIMS];
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		sfx[nl][d] = 1;
+	for (int l = nl - 1; l >= 0; l--)
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			sfx[l][d] = sfx[l + 1][d] * m->f[l][d];
 	/* per-instance extents below each level (the bound over the spatial
 	 * factors above it), when the spatial levels are fixed; a dim split by
 	 * a spatial level above no longer runs over a contiguous range */
@@ -1874,12 +1882,7 @@ static void node_lb(const trim__mapspace *s, const trim__level_cost *costs, int 
 	for (int l = 0, pre = 1; l < nl; l++) {
 		extk[l] = pre && a->lv[l].type == TRIM__LVL_STORAGE && a->lv[l].capacity_bytes > 0;
 		if (extk[l]) {
-			int64_t ext[TRIM_NDIMS];
-			for (int d = 0; d < TRIM_NDIMS; d++) {
-				ext[d] = w->bound[d];
-				for (int k = 0; k < l; k++)
-					ext[d] /= m->f[k][d];
-			}
+			const int64_t *ext = sfx[l];
 			const trim__level *L = &a->lv[l];
 			int64_t bits = L->word_bits > 0 ? L->word_bits : (a->word_bits > 0 ? a->word_bits : 16);
 			for (int t = 0; t < 3; t++)
@@ -1980,6 +1983,16 @@ static void node_lb(const trim__mapspace *s, const trim__level_cost *costs, int 
 				}
 			}
 		}
+		/* t's elements in one tile of each storage level whose storage
+		 * level above is known (the refill rule below) */
+		int64_t rsh[TRIM__MAX_LEVELS] = {0};
+		for (int l = 0, pv = -1; allsp && l < nl; l++) {
+			if (a->lv[l].type != TRIM__LVL_STORAGE)
+				continue;
+			if (pv >= 0 && known[pv])
+				rsh[l] = share_lb(w, t, sfx[l], ones);
+			pv = l;
+		}
 		/* keep choices: every storage level below the outermost that may hold t */
 		int kb[TRIM__MAX_LEVELS], nkb = 0;
 		for (int l = 1; l < nl; l++)
@@ -1992,9 +2005,13 @@ static void node_lb(const trim__mapspace *s, const trim__level_cost *costs, int 
 			kept[0] = 1;
 			for (int j = 0; j < nkb; j++)
 				kept[kb[j]] = c >> j & 1;
-			int64_t rd[TRIM__MAX_LEVELS] = {0}, in[TRIM__MAX_LEVELS] = {0};
-			int64_t dw[TRIM__MAX_LEVELS] = {0};   /* network: words entering (cycles) */
-			double nw[TRIM__MAX_LEVELS] = {0};    /* network: words charged (energy) */
+			int64_t rd[TRIM__MAX_LEVELS], in[TRIM__MAX_LEVELS];
+			int64_t dw[TRIM__MAX_LEVELS];   /* network: words entering (cycles) */
+			double nw[TRIM__MAX_LEVELS];    /* network: words charged (energy) */
+			for (int l = 0; l < nl; l++) {
+				rd[l] = in[l] = dw[l] = 0;
+				nw[l] = 0;
+			}
 			int h = 0, prev = -1; /* innermost holder so far; storage level above */
 			rd[0] = touched;
 			for (int l = 0; l < nl; l++) {
@@ -2009,13 +2026,7 @@ static void node_lb(const trim__mapspace *s, const trim__level_cost *costs, int 
 							/* every level above l is fixed: at each of the
 							 * M steps every instance of l refills its whole
 							 * tile (the extents at l are known) */
-							int64_t ext[TRIM_NDIMS];
-							for (int d = 0; d < TRIM_NDIMS; d++) {
-								ext[d] = w->bound[d];
-								for (int k = 0; k < l; k++)
-									ext[d] /= m->f[k][d];
-							}
-							int64_t refill = Mv[prev] * inst[l] * share_lb(w, t, ext, ones);
+							int64_t refill = Mv[prev] * inst[l] * rsh[l];
 							if (refill > in[l])
 								in[l] = refill;
 						}
@@ -2122,7 +2133,7 @@ static void node_lb(const trim__mapspace *s, const trim__level_cost *costs, int 
 				if (a->lv[l].type == TRIM__LVL_SPATIAL && l <= h)
 					enet += nw[l] * costs[l].hop_pj * (costs[l].avg_hops > 0 ? costs[l].avg_hops : 1);
 			int64_t rdc[TRIM__MAX_LEVELS];
-			memcpy(rdc, rd, sizeof rd);
+			memcpy(rdc, rd, (size_t)nl * sizeof *rd);
 			if (feed > rdc[h])
 				rdc[h] = feed;
 			double e = enet;
@@ -2348,8 +2359,8 @@ static void bb_node(const trim__mapspace *s, int64_t *const *trows, const trim__
 		return;
 	}
 	if (depth + 1 <= s->nslots - 1) {
+		ms_mapping_init(s, &W->m2); /* node_set writes every factor; keeps and orders are not read */
 		for (int64_t i = 0; i < n; i++) {
-			ms_mapping_init(s, &W->m2);
 			bb_set(s, trows, depth + 1, c[i].lo, &W->m2);
 			trim__mapspace_node_lb(s, costs, goal, depth + 1, zero_macs, &W->m2, &W->lbev, &c[i].lb);
 		}
