@@ -542,6 +542,11 @@ typedef struct {
 	int npid[3];
 	uint8_t *psig[3];   /* npid * SIGLEN: the single-tensor signatures */
 	uint8_t *plen[3];
+	/* per tensor: the classes grouped by projection (ascending class
+	 * index within a group): those of projection u are
+	 * pcls[t][poff[t][u] .. poff[t][u + 1]) */
+	uint32_t *pcls[3];
+	uint32_t *poff[3];
 } octab;
 
 static uint32_t sig_hash(const uint8_t *sig, int n)
@@ -578,6 +583,8 @@ static void oct_free(octab *tb)
 		free(tb->pid[t]);
 		free(tb->psig[t]);
 		free(tb->plen[t]);
+		free(tb->pcls[t]);
+		free(tb->poff[t]);
 	}
 	free(tb);
 }
@@ -663,6 +670,24 @@ static octab *oct_build(const trim__mapspace *s, int lk, unsigned mask, unsigned
 		memcpy(tb->plen[t], ulen, (size_t)nu);
 	}
 	free(usig);
+	for (int t = 0; t < 3; t++) { /* group the classes by projection (counting sort) */
+		tb->pcls[t] = malloc((size_t)(tb->n > 0 ? tb->n : 1) * sizeof *tb->pcls[t]);
+		tb->poff[t] = calloc((size_t)tb->npid[t] + 1, sizeof *tb->poff[t]);
+		if (!tb->pcls[t] || !tb->poff[t]) {
+			free(ulen);
+			oct_free(tb);
+			return NULL;
+		}
+		for (int c = 0; c < tb->n; c++)
+			tb->poff[t][tb->pid[t][c] + 1]++;
+		for (int u = 0; u < tb->npid[t]; u++)
+			tb->poff[t][u + 1] += tb->poff[t][u];
+		for (int c = 0; c < tb->n; c++)
+			tb->pcls[t][tb->poff[t][tb->pid[t][c]]++] = (uint32_t)c;
+		for (int u = tb->npid[t]; u > 0; u--) /* back to group starts */
+			tb->poff[t][u] = tb->poff[t][u - 1];
+		tb->poff[t][0] = 0;
+	}
 	free(ulen);
 	return tb;
 }
@@ -1225,6 +1250,11 @@ typedef struct {
 	 * whole, bypass choices cut, order classes cut and evaluated */
 	uint64_t st_d[TRIM__MAX_LEVELS], st_dc[TRIM__MAX_LEVELS]; /* per depth */
 	uint64_t st_nodes, st_nodes_cut, st_leaves, st_leaves_cut, st_byp_cut, st_cls_cut;
+	/* the node bound's per-choice energies of the leaf children of the
+	 * current node (bb_node), and the one of the leaf do_fc works on */
+	struct nodech *nchbuf;
+	size_t nchcap;
+	const struct nodech *leafch;
 	int err;
 } worker;
 
@@ -1515,11 +1545,82 @@ static int fast_fit(const trim__mapspace *s, int64_t (*tb)[3], const trim__mappi
 	return 1;
 }
 
+/* One order class (code[k] per ordered level) of bypass choice b: its
+ * tensors looked up tensor by tensor (result first) with the energy cut,
+ * then its cycles, then evaluated if it can enter the top k. Returns 0, or
+ * -1 with W->err set. */
+static int class_visit(const trim__mapspace *s, const ordplan *p, const uint64_t *code, uint64_t b,
+                       uint64_t base, double bound, double cyc_lb, int lbok, int goal,
+                       const trim__level_cost *costs, int64_t zero_macs, trim__mapping *m, worker *W)
+{
+	int applied = 0, unsup = 0, cut = 0;
+	int32_t vi[3] = {0, 0, 0};
+	/* tensor by tensor: its exact energy replaces its order-free
+	 * bound; stop as soon as the class cannot make the top k */
+	double elo[3] = {0, 0, 0}, en = 0;
+	if (cyc_lb > 0)
+		for (int t = 0; t < 3; t++)
+			if (s->w->t[t].present)
+				en += elo[t] = W->fb.E[t][fcb_choice(s, &W->fb, t, b)];
+	for (int ti = 0; ti < 3 && !cut; ti++) {
+		const int t = (int[]){2, 0, 1}[ti];
+		if (!s->w->t[t].present)
+			continue;
+		vi[t] = tc_entry(s, p, code, 0, b, t, m, &applied, costs, zero_macs, W);
+		if (vi[t] < 0)
+			return -1;
+		if (W->tc.state[vi[t]] == 2) {
+			unsup = 1;
+			break;
+		}
+		if (cyc_lb > 0) {
+			en += W->tc.energy[vi[t]] - elo[t];
+			double e = (en + W->fb.mac_pj + W->fb.leak * cyc_lb) * (1 - 1e-9);
+			double lbc = goal == TRIM__GOAL_ENERGY ? e : e * cyc_lb;
+			double cur = top_bound(&W->item) < bound ? top_bound(&W->item) : bound;
+			cut = lbc > cur;
+		}
+	}
+	if (unsup) {
+		W->cnt.unsupported++; /* outside the analytic model's scope */
+		return 0;
+	}
+	if (!cut && lbok && W->fb.fast) {
+		/* every tensor known: the class's cycles from its words (the
+		 * evaluator's formula, summed in another order) */
+		double cyc = class_cycles(s, &W->fb, &W->tc, vi);
+		double e = (en + W->fb.mac_pj + W->fb.leak * cyc) * (1 - 1e-9);
+		double lbc = goal == TRIM__GOAL_ENERGY ? e : goal == TRIM__GOAL_DELAY ? cyc : e * cyc;
+		double cur = top_bound(&W->item) < bound ? top_bound(&W->item) : bound;
+		cut = cyc_lb > 0 || goal == TRIM__GOAL_DELAY ? lbc > cur : 0;
+	}
+	if (cut) {
+		W->cnt.valid--;
+		W->cnt.bounded++;
+		W->st_cls_cut++;
+		return 0;
+	}
+	if (!applied)
+		for (int k = s->nord - 1; k >= 0; k--)
+			apply_order(s, p, k, code[k], m);
+	eval_class(s, vi, costs, zero_macs, m, W);
+	W->cnt.evaluated++;
+	uint64_t idx = base;
+	for (int k = 0; k < s->nord; k++)
+		idx = idx * s->nperm + order_code(s, m, s->ord_level[k]);
+	double c = cost_of(&W->ev, goal);
+	top_put(&W->item, c, idx, m);
+	if (better(c, idx, W->keep.n ? W->keep.cost[0] : 0, W->keep.n ? W->keep.idx[0] : 0, W->keep.n))
+		W->best_eval = W->ev;
+	top_put(&W->keep, c, idx, m);
+	return 0;
+}
+
 typedef struct nodech nodech;
 static void node_lb(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
                     int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, nodech *out);
 static void fcb_tighten(const trim__mapspace *s, const trim__level_cost *costs, int goal, int64_t zero_macs,
-                        trim__mapping *m, trim__eval *ev, fcbound *fb);
+                        trim__mapping *m, trim__eval *ev, const nodech *have, fcbound *fb);
 
 /* Everything below one factorisation combination. `bound`: a cost that k
  * real mappings reach (a mapping costlier cannot be among the k best). The
@@ -1549,7 +1650,7 @@ static void do_fc(const trim__mapspace *s, const trim__level_cost *costs, int go
 		if (lbok) {
 			fcb_fast_prepare(s, &W->fb, zero_macs, costs, m, &W->lbev);
 			if (W->fb.fast)
-				fcb_tighten(s, costs, goal, zero_macs, m, &W->lbev, &W->fb);
+				fcb_tighten(s, costs, goal, zero_macs, m, &W->lbev, W->leafch, &W->fb);
 		}
 		if (lbok && (W->fb.fast ? fcb_fast(s, &W->fb, NULL, goal, &lb)
 		                        : fcb_cost(s, &W->fb, NULL, zero_macs, costs, m, goal, &W->lbev, &lb)) == 0 &&
@@ -1632,66 +1733,8 @@ static void do_fc(const trim__mapspace *s, const trim__level_cost *costs, int go
 				code[k] = r % p.radix[k];
 				r /= p.radix[k];
 			}
-			int applied = 0, unsup = 0, cut = 0;
-			int32_t vi[3] = {0, 0, 0};
-			/* tensor by tensor: its exact energy replaces its order-free
-			 * bound; stop as soon as the class cannot make the top k */
-			double elo[3] = {0, 0, 0}, en = 0;
-			if (cyc_lb > 0)
-				for (int t = 0; t < 3; t++)
-					if (s->w->t[t].present)
-						en += elo[t] = W->fb.E[t][fcb_choice(s, &W->fb, t, b)];
-			for (int ti = 0; ti < 3 && !cut; ti++) {
-				const int t = (int[]){2, 0, 1}[ti];
-				if (!s->w->t[t].present)
-					continue;
-				vi[t] = tc_entry(s, &p, code, oc, b, t, m, &applied, costs, zero_macs, W);
-				if (vi[t] < 0)
-					return;
-				if (W->tc.state[vi[t]] == 2) {
-					unsup = 1;
-					break;
-				}
-				if (cyc_lb > 0) {
-					en += W->tc.energy[vi[t]] - elo[t];
-					double e = (en + W->fb.mac_pj + W->fb.leak * cyc_lb) * (1 - 1e-9);
-					double lbc = goal == TRIM__GOAL_ENERGY ? e : e * cyc_lb;
-					double cur = top_bound(&W->item) < bound ? top_bound(&W->item) : bound;
-					cut = lbc > cur;
-				}
-			}
-			if (unsup) {
-				W->cnt.unsupported++; /* outside the analytic model's scope */
-				continue;
-			}
-			if (!cut && lbok && W->fb.fast) {
-				/* every tensor known: the class's cycles from its words (the
-				 * evaluator's formula, summed in another order) */
-				double cyc = class_cycles(s, &W->fb, &W->tc, vi);
-				double e = (en + W->fb.mac_pj + W->fb.leak * cyc) * (1 - 1e-9);
-				double lbc = goal == TRIM__GOAL_ENERGY ? e : goal == TRIM__GOAL_DELAY ? cyc : e * cyc;
-				double cur = top_bound(&W->item) < bound ? top_bound(&W->item) : bound;
-				cut = cyc_lb > 0 || goal == TRIM__GOAL_DELAY ? lbc > cur : 0;
-			}
-			if (cut) {
-				W->cnt.valid--;
-				W->cnt.bounded++;
-				W->st_cls_cut++;
-				continue;
-			}
-			if (!applied)
-				for (int k = s->nord - 1; k >= 0; k--)
-					apply_order(s, &p, k, code[k], m);
-			eval_class(s, vi, costs, zero_macs, m, W);
-			W->cnt.evaluated++;
-			uint64_t idx = base;
-			for (int k = 0; k < s->nord; k++)
-				idx = idx * s->nperm + order_code(s, m, s->ord_level[k]);
-			double c = cost_of(&W->ev, goal);
-			top_put(&W->item, c, idx, m);
-			if (better(c, idx, W->keep.n ? W->keep.cost[0] : 0, W->keep.n ? W->keep.idx[0] : 0, W->keep.n))
-				W->best_eval = W->ev;
-			top_put(&W->keep, c, idx, m);
+			if (class_visit(s, &p, code, b, base, bound, cyc_lb, lbok, goal, costs, zero_macs, m, W))
+				return;
 		}
 	}
 }
@@ -1784,20 +1827,24 @@ void trim__mapspace_node_lb(const trim__mapspace *s, const trim__level_cost *cos
  * node bound sees the per-instance compulsory traffic and refills, the
  * order-free counts see the stationarity. */
 static void fcb_tighten(const trim__mapspace *s, const trim__level_cost *costs, int goal, int64_t zero_macs,
-                        trim__mapping *m, trim__eval *ev, fcbound *fb)
+                        trim__mapping *m, trim__eval *ev, const nodech *have, fcbound *fb)
 {
-	nodech nc;
-	double lb;
-	node_lb(s, costs, goal, s->nslots - 1, zero_macs, m, ev, &lb, &nc);
+	nodech own;
+	const nodech *nc = have;
+	if (!nc) {
+		double lb;
+		node_lb(s, costs, goal, s->nslots - 1, zero_macs, m, ev, &lb, &own);
+		nc = &own;
+	}
 	for (int t = 0; t < 3; t++)
-		for (int c = 0; c < fb->nch[t] && nc.nch[t] > 0; c++) {
+		for (int c = 0; c < fb->nch[t] && nc->nch[t] > 0; c++) {
 			unsigned km = 1; /* the outermost level holds every tensor */
 			for (int i = 0; i < fb->nbit[t]; i++)
 				if (c >> (fb->nbit[t] - 1 - i) & 1)
 					km |= 1u << s->byp_level[fb->bit[t][i]];
-			for (int j = 0; j < nc.nch[t]; j++)
-				if (nc.K[t][j] == km) {
-					double e = nc.E[t][j] * (1 - 1e-12);
+			for (int j = 0; j < nc->nch[t]; j++)
+				if (nc->K[t][j] == km) {
+					double e = nc->E[t][j] * (1 - 1e-12);
 					if (e > fb->E[t][c])
 						fb->E[t][c] = e;
 					break;
@@ -2175,8 +2222,10 @@ static void node_lb(const trim__mapspace *s, const trim__level_cost *costs, int 
 	}
 	if (out) {
 		memcpy(out->nch, nch, sizeof nch);
-		memcpy(out->E, Ech, sizeof Ech);
-		memcpy(out->K, Kch, sizeof Kch);
+		for (int t = 0; t < 3; t++) {
+			memcpy(out->E[t], Ech[t], (size_t)nch[t] * sizeof **Ech);
+			memcpy(out->K[t], Kch[t], (size_t)nch[t] * sizeof **Kch);
+		}
 	}
 	/* the cheapest combination of keep choices whose known tiles fit */
 	if (nch[0] <= 64 && nch[1] <= 64 && nch[2] <= 64) {
@@ -2242,6 +2291,7 @@ typedef struct {
 	uint64_t ord; /* position in the enumeration (ties) */
 	int32_t lo[TRIM_NDIMS], hi[TRIM_NDIMS];
 } bbchild;
+
 
 static int bbchild_cmp(const void *p, const void *q)
 {
@@ -2348,6 +2398,7 @@ static void bb_node(const trim__mapspace *s, int64_t *const *trows, const trim__
 			fc = fc * (uint64_t)s->nf[d] + (uint64_t)trows[d][lo[d]];
 		double cur = top_bound(&W->node) < rb ? top_bound(&W->node) : rb;
 		do_fc(s, costs, goal, fc, cur, zero_macs, W);
+		W->leafch = NULL;
 		for (size_t j = 0; j < W->item.n; j++)
 			top_put(&W->node, W->item.cost[j], W->item.idx[j], NULL);
 		return;
@@ -2358,11 +2409,24 @@ static void bb_node(const trim__mapspace *s, int64_t *const *trows, const trim__
 		W->err = n == -1 ? TRIM_ENOMEM : TRIM_ERANGE;
 		return;
 	}
+	const int leaves = depth + 1 == s->nslots - 1; /* the children are factorisations */
+	if (leaves && (size_t)n > W->nchcap) {
+		struct nodech *q = realloc(W->nchbuf, (size_t)n * sizeof *q);
+		if (!q) {
+			free(c);
+			W->err = TRIM_ENOMEM;
+			return;
+		}
+		W->nchbuf = q;
+		W->nchcap = (size_t)n;
+	}
 	if (depth + 1 <= s->nslots - 1) {
 		ms_mapping_init(s, &W->m2); /* node_set writes every factor; keeps and orders are not read */
 		for (int64_t i = 0; i < n; i++) {
 			bb_set(s, trows, depth + 1, c[i].lo, &W->m2);
-			trim__mapspace_node_lb(s, costs, goal, depth + 1, zero_macs, &W->m2, &W->lbev, &c[i].lb);
+			node_lb(s, costs, goal, depth + 1, zero_macs, &W->m2, &W->lbev, &c[i].lb,
+			        leaves ? &W->nchbuf[i] : NULL);
+			/* c[i].ord (the enumeration position) is also the nchbuf entry */
 		}
 		W->st_nodes += (uint64_t)n;
 		W->st_d[depth + 1] += (uint64_t)n;
@@ -2375,6 +2439,8 @@ static void bb_node(const trim__mapspace *s, int64_t *const *trows, const trim__
 			W->st_dc[depth + 1]++;
 			continue; /* counted from the distinct total */
 		}
+		if (leaves)
+			W->leafch = &W->nchbuf[c[i].ord];
 		bb_node(s, trows, costs, goal, depth + 1, c[i].lo, c[i].hi, rb, zero_macs, W);
 	}
 	free(c);
@@ -2583,6 +2649,7 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 			if (gb < bound)
 				bound = gb;
 			prog_set(s, r1, ntop);
+			if (getenv("TRIM_SEARCH_STATS2")) fprintf(stderr, "round %lld/%lld lb0 %.6g bound %.6g: nodes %llu cut %llu leaves %llu cutwhole %llu byp %llu cls %llu gen %llu eval %llu d2 %llu/%llu d3 %llu/%llu\n", (long long)r1, (long long)ntop, top[r0].lb, bound, (unsigned long long)ws[0].st_nodes, (unsigned long long)ws[0].st_nodes_cut, (unsigned long long)ws[0].st_leaves, (unsigned long long)ws[0].st_leaves_cut, (unsigned long long)ws[0].st_byp_cut, (unsigned long long)ws[0].st_cls_cut, (unsigned long long)ws[0].cnt.generated, (unsigned long long)ws[0].cnt.evaluated, (unsigned long long)ws[0].st_dc[2], (unsigned long long)ws[0].st_d[2], (unsigned long long)ws[0].st_dc[3], (unsigned long long)ws[0].st_d[3]);
 		}
 		prog_set(s, ntop, ntop);
 		nfc = 0; /* the plain loop below has nothing left */
@@ -2642,6 +2709,7 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 		top_free(&W->keep);
 		top_free(&W->node);
 		occ_free(&W->oc);
+		free(W->nchbuf);
 	}
 	free(ws);
 	if (dtotal && ntop > 0) { /* cut subtrees: the distinct mappings not generated */
