@@ -1255,6 +1255,8 @@ typedef struct {
 	struct nodech *nchbuf;
 	size_t nchcap;
 	const struct nodech *leafch;
+	double *hbuf;            /* by_result: the result's energies and their prefix minima */
+	size_t hcap;
 	int err;
 } worker;
 
@@ -1616,6 +1618,131 @@ static int class_visit(const trim__mapspace *s, const ordplan *p, const uint64_t
 	return 0;
 }
 
+/* The classes of bypass choice b grouped by the result's projection at
+ * every ordered level. The result's exact energy of each combination of
+ * projections is computed first (every class needs it anyway); a prefix
+ * of projections (outer levels first) whose smallest result energy, plus
+ * the other tensors' order-free bounds, the MACs and the leakage over the
+ * cycle bound, exceeds the k-th best known is skipped with all its
+ * classes; the classes of the surviving full projections are visited one
+ * by one (class_visit). Energy and EDP goals (cyc_lb > 0). Returns 0, 1 if
+ * the grouping does not apply (a projection outside the analytic model,
+ * or too many), or -1 with W->err set. */
+static int by_result(const trim__mapspace *s, const ordplan *p, uint64_t b, uint64_t base, double bound,
+                     double cyc_lb, int lbok, int goal, const trim__level_cost *costs, int64_t zero_macs,
+                     trim__mapping *m, worker *W)
+{
+	enum { T = 2, MAXP = 1 << 16 };
+	const int K = s->nord;
+	int np[TRIM__MAX_LEVELS];
+	uint64_t P = 1, off[TRIM__MAX_LEVELS + 2], tot = 0; /* off[k]: prefix minima of length k */
+	for (int k = 0; k < K; k++) {
+		np[k] = p->tab[k]->npid[T];
+		P *= (uint64_t)np[k];
+		if (P > MAXP)
+			return 1;
+	}
+	for (int k = 0; k <= K; k++) {
+		uint64_t n = 1;
+		for (int j = 0; j < k; j++)
+			n *= (uint64_t)np[j];
+		off[k] = tot;
+		tot += n;
+	}
+	if (tot > W->hcap) {
+		double *q = realloc(W->hbuf, tot * sizeof *q);
+		if (!q) {
+			W->err = TRIM_ENOMEM;
+			return -1;
+		}
+		W->hbuf = q;
+		W->hcap = tot;
+	}
+	double *mn = W->hbuf;
+	/* the result's energy per full projection (length K) */
+	for (uint64_t q = 0; q < P; q++) {
+		uint64_t code[TRIM__MAX_LEVELS], r = q;
+		for (int k = K - 1; k >= 0; k--) {
+			const octab *tb = p->tab[k];
+			int u = (int)(r % (uint64_t)np[k]);
+			r /= (uint64_t)np[k];
+			code[k] = tb->pcls[T][tb->poff[T][u]];
+		}
+		int applied = 0;
+		int32_t vi = tc_entry(s, p, code, 0, b, T, m, &applied, costs, zero_macs, W);
+		if (vi < 0)
+			return -1;
+		if (W->tc.state[vi] == 2)
+			return 1;
+		mn[off[K] + q] = W->tc.energy[vi];
+	}
+	for (int k = K - 1; k >= 0; k--) /* prefix minima, longest first */
+		for (uint64_t q = 0; q < off[k + 1] - off[k]; q++) {
+			double v = HUGE_VAL;
+			for (int u = 0; u < np[k]; u++)
+				if (mn[off[k + 1] + q * (uint64_t)np[k] + (uint64_t)u] < v)
+					v = mn[off[k + 1] + q * (uint64_t)np[k] + (uint64_t)u];
+			mn[off[k] + q] = v;
+		}
+	double other = W->fb.mac_pj;
+	for (int t = 0; t < 3; t++)
+		if (t != T && s->w->t[t].present)
+			other += W->fb.E[t][fcb_choice(s, &W->fb, t, b)];
+	/* depth-first over the prefixes: u[k] the projection at level k */
+	int u[TRIM__MAX_LEVELS], k = 0;
+	uint64_t pre[TRIM__MAX_LEVELS + 1];
+	pre[0] = 0;
+	u[0] = -1;
+	while (k >= 0) {
+		if (++u[k] == np[k]) {
+			k--;
+			continue;
+		}
+		const uint64_t q = pre[k] * (uint64_t)np[k] + (uint64_t)u[k];
+		double e = (mn[off[k + 1] + q] + other + W->fb.leak * cyc_lb) * (1 - 1e-9);
+		double lbc = goal == TRIM__GOAL_ENERGY ? e : e * cyc_lb;
+		double cur = top_bound(&W->item) < bound ? top_bound(&W->item) : bound;
+		if (lbc > cur) { /* every class under this prefix */
+			uint64_t cnt = 1;
+			for (int j = 0; j <= k; j++) {
+				const octab *tb = p->tab[j];
+				cnt *= tb->poff[T][u[j] + 1] - tb->poff[T][u[j]];
+			}
+			for (int j = k + 1; j < K; j++)
+				cnt *= (uint64_t)p->tab[j]->n;
+			W->cnt.valid -= cnt;
+			W->cnt.bounded += cnt;
+			W->st_cls_cut += cnt;
+			continue;
+		}
+		if (k + 1 < K) {
+			pre[k + 1] = q;
+			u[++k] = -1;
+			continue;
+		}
+		/* a full projection: its classes, every combination of one class
+		 * per level from its groups (an odometer over the positions) */
+		uint32_t pos[TRIM__MAX_LEVELS];
+		for (int j = 0; j < K; j++)
+			pos[j] = p->tab[j]->poff[T][u[j]];
+		for (;;) {
+			uint64_t code[TRIM__MAX_LEVELS];
+			for (int j = 0; j < K; j++)
+				code[j] = p->tab[j]->pcls[T][pos[j]];
+			if (class_visit(s, p, code, b, base, bound, cyc_lb, lbok, goal, costs, zero_macs, m, W))
+				return -1;
+			int j = K - 1;
+			while (j >= 0 && ++pos[j] == p->tab[j]->poff[T][u[j] + 1]) {
+				pos[j] = p->tab[j]->poff[T][u[j]];
+				j--;
+			}
+			if (j < 0)
+				break;
+		}
+	}
+	return 0;
+}
+
 typedef struct nodech nodech;
 static void node_lb(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
                     int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, nodech *out);
@@ -1727,6 +1854,13 @@ static void do_fc(const trim__mapspace *s, const trim__level_cost *costs, int go
 		double cyc_lb = 0;
 		if (lbok && W->fb.fast && goal != TRIM__GOAL_DELAY)
 			fcb_fast_cycles(s, &W->fb, b, &cyc_lb);
+		if (cyc_lb > 0 && s->w->t[2].present && s->nord > 0) {
+			int rc = by_result(s, &p, b, base, bound, cyc_lb, lbok, goal, costs, zero_macs, m, W);
+			if (rc < 0)
+				return;
+			if (rc == 0)
+				continue;
+		}
 		for (uint64_t oc = 0; oc < p.total; oc++) {
 			uint64_t code[TRIM__MAX_LEVELS], r = oc;
 			for (int k = s->nord - 1; k >= 0; k--) {
@@ -2649,7 +2783,6 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 			if (gb < bound)
 				bound = gb;
 			prog_set(s, r1, ntop);
-			if (getenv("TRIM_SEARCH_STATS2")) fprintf(stderr, "round %lld/%lld lb0 %.6g bound %.6g: nodes %llu cut %llu leaves %llu cutwhole %llu byp %llu cls %llu gen %llu eval %llu d2 %llu/%llu d3 %llu/%llu\n", (long long)r1, (long long)ntop, top[r0].lb, bound, (unsigned long long)ws[0].st_nodes, (unsigned long long)ws[0].st_nodes_cut, (unsigned long long)ws[0].st_leaves, (unsigned long long)ws[0].st_leaves_cut, (unsigned long long)ws[0].st_byp_cut, (unsigned long long)ws[0].st_cls_cut, (unsigned long long)ws[0].cnt.generated, (unsigned long long)ws[0].cnt.evaluated, (unsigned long long)ws[0].st_dc[2], (unsigned long long)ws[0].st_d[2], (unsigned long long)ws[0].st_dc[3], (unsigned long long)ws[0].st_d[3]);
 		}
 		prog_set(s, ntop, ntop);
 		nfc = 0; /* the plain loop below has nothing left */
@@ -2710,6 +2843,7 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 		top_free(&W->node);
 		occ_free(&W->oc);
 		free(W->nchbuf);
+		free(W->hbuf);
 	}
 	free(ws);
 	if (dtotal && ntop > 0) { /* cut subtrees: the distinct mappings not generated */
