@@ -1,5 +1,5 @@
 /*
- * The mapspace (canonical mapping <-> 64-bit index) and the exhaustive,
+ * The mapspace (canonical mapping <-> index) and the exhaustive,
  * deterministic OpenMP search. See lib/mapspace_int.h for the index layout.
  */
 #include <math.h>
@@ -130,15 +130,15 @@ int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct tr
 	}
 	s->nperm = fact_u64(s->n);
 	s->size = s->nfact;
-	if (s->nbyp >= 63 || mul_ovf(s->size, (uint64_t)1 << s->nbyp, &s->size))
+	if (s->nbyp >= 63 || __builtin_mul_overflow(s->size, (trim__index)1 << s->nbyp, &s->size))
 		goto big;
 	for (int k = 0; k < s->nord; k++)
-		if (mul_ovf(s->size, s->nperm, &s->size))
+		if (__builtin_mul_overflow(s->size, (trim__index)s->nperm, &s->size))
 			goto big;
 	return 0;
 big:
 	trim__mapspace_free(s);
-	return trim__error(TRIM_ERANGE, "mapspace: more than 2^64 raw mappings (no 64-bit index)");
+	return trim__error(TRIM_ERANGE, "mapspace: more than 2^128 raw mappings (no index)");
 }
 
 int trim__mapspace_pin(trim__mapspace *s, int level, int dim, int64_t bound)
@@ -342,20 +342,36 @@ static uint64_t order_code(const trim__mapspace *s, const trim__mapping *m, int 
 
 static void fixed_orders(const trim__mapspace *s, trim__mapping *m);
 
-int trim__mapspace_decode(const trim__mapspace *s, uint64_t index, trim__mapping *m)
+char *trim__index_str(trim__index i, char *buf)
 {
-	if (index >= s->size)
-		return trim__error(TRIM_ERANGE, "mapspace: index %llu >= size %llu",
-		                   (unsigned long long)index, (unsigned long long)s->size);
+	char tmp[48];
+	int n = 0;
+	do {
+		tmp[n++] = (char)('0' + (int)(i % 10));
+		i /= 10;
+	} while (i);
+	for (int j = 0; j < n; j++)
+		buf[j] = tmp[n - 1 - j];
+	buf[n] = 0;
+	return buf;
+}
+
+int trim__mapspace_decode(const trim__mapspace *s, trim__index index, trim__mapping *m)
+{
+	if (index >= s->size) {
+		char a[48], b[48];
+		return trim__error(TRIM_ERANGE, "mapspace: index %s >= size %s", trim__index_str(index, a),
+		                   trim__index_str(s->size, b));
+	}
 	trim__mapping_init(m, s->a);
 	fixed_orders(s, m);
 	uint64_t codes[TRIM__MAX_LEVELS];
 	for (int k = s->nord - 1; k >= 0; k--) {
-		codes[k] = index % s->nperm;
+		codes[k] = (uint64_t)(index % s->nperm);
 		index /= s->nperm;
 	}
-	uint64_t bmask = index & (((uint64_t)1 << s->nbyp) - 1);
-	uint64_t fc = index >> s->nbyp;
+	uint64_t bmask = (uint64_t)(index & (((trim__index)1 << s->nbyp) - 1));
+	uint64_t fc = (uint64_t)(index >> s->nbyp);
 	set_facts(s, fc, m);
 	set_keeps(s, bmask, m);
 	for (int k = 0; k < s->nord; k++)
@@ -363,7 +379,7 @@ int trim__mapspace_decode(const trim__mapspace *s, uint64_t index, trim__mapping
 	return 0;
 }
 
-int trim__mapspace_encode(const trim__mapspace *s, const trim__mapping *m, uint64_t *index)
+int trim__mapspace_encode(const trim__mapspace *s, const trim__mapping *m, trim__index *index)
 {
 	uint64_t fc = 0;
 	for (int d = 0; d < TRIM_NDIMS; d++) {
@@ -379,9 +395,9 @@ int trim__mapspace_encode(const trim__mapspace *s, const trim__mapping *m, uint6
 			return trim__error(TRIM_ENOTFOUND, "mapspace: the factors of dim %d are not in the space", d);
 		fc = fc * (uint64_t)s->nf[d] + (uint64_t)hit;
 	}
-	uint64_t idx = fc;
+	trim__index idx = fc;
 	for (int j = 0; j < s->nbyp; j++)
-		idx = idx * 2 + (uint64_t)(m->keep[s->byp_level[j]][s->byp_slot[j]] != 0);
+		idx = idx * 2 + (trim__index)(m->keep[s->byp_level[j]][s->byp_slot[j]] != 0);
 	for (int k = 0; k < s->nord; k++)
 		idx = idx * s->nperm + order_code(s, m, s->ord_level[k]);
 	*index = idx;
@@ -801,7 +817,7 @@ static double cost_of(const trim__eval *e, int goal)
 	       : goal == TRIM__GOAL_DELAY ? e->cycles : e->energy_pj * e->cycles;
 }
 
-static int better(double c, uint64_t i, double bc, uint64_t bi, int have)
+static int better(double c, trim__index i, double bc, trim__index bi, int have)
 {
 	return !have || c < bc || (c == bc && i < bi);
 }
@@ -1132,7 +1148,7 @@ static int stationary_orders(const trim__mapspace *s, trim__mapping *m, int t, o
 typedef struct {
 	size_t k, n;
 	double *cost;
-	uint64_t *idx;
+	trim__index *idx;
 	trim__mapping *map; /* NULL: costs and indices only */
 } toplist;
 
@@ -1154,7 +1170,7 @@ static void top_free(toplist *t)
 }
 
 /* Insert unless the index is already there. */
-static void top_put(toplist *t, double c, uint64_t i, const trim__mapping *m)
+static void top_put(toplist *t, double c, trim__index i, const trim__mapping *m)
 {
 	for (size_t j = 0; j < t->n; j++)
 		if (t->idx[j] == i)
@@ -1552,7 +1568,7 @@ static int fast_fit(const trim__mapspace *s, int64_t (*tb)[3], const trim__mappi
  * then its cycles, then evaluated if it can enter the top k. Returns 0, or
  * -1 with W->err set. */
 static int class_visit(const trim__mapspace *s, const ordplan *p, const uint64_t *code, uint64_t b,
-                       uint64_t base, double bound, double cyc_lb, int lbok, int goal,
+                       trim__index base, double bound, double cyc_lb, int lbok, int goal,
                        const trim__level_cost *costs, int64_t zero_macs, trim__mapping *m, worker *W)
 {
 	int applied = 0, unsup = 0, cut = 0;
@@ -1607,7 +1623,7 @@ static int class_visit(const trim__mapspace *s, const ordplan *p, const uint64_t
 			apply_order(s, p, k, code[k], m);
 	eval_class(s, vi, costs, zero_macs, m, W);
 	W->cnt.evaluated++;
-	uint64_t idx = base;
+	trim__index idx = base;
 	for (int k = 0; k < s->nord; k++)
 		idx = idx * s->nperm + order_code(s, m, s->ord_level[k]);
 	double c = cost_of(&W->ev, goal);
@@ -1628,7 +1644,7 @@ static int class_visit(const trim__mapspace *s, const ordplan *p, const uint64_t
  * by one (class_visit). Energy and EDP goals (cyc_lb > 0). Returns 0, 1 if
  * the grouping does not apply (a projection outside the analytic model,
  * or too many), or -1 with W->err set. */
-static int by_result(const trim__mapspace *s, const ordplan *p, uint64_t b, uint64_t base, double bound,
+static int by_result(const trim__mapspace *s, const ordplan *p, uint64_t b, trim__index base, double bound,
                      double cyc_lb, int lbok, int goal, const trim__level_cost *costs, int64_t zero_macs,
                      trim__mapping *m, worker *W)
 {
@@ -1842,7 +1858,7 @@ static void do_fc(const trim__mapspace *s, const trim__level_cost *costs, int go
 			W->cnt.unsupported += p.total;
 			continue;
 		}
-		const uint64_t base = (fc << s->nbyp) | b; /* index without the orders */
+		const trim__index base = ((trim__index)fc << s->nbyp) | b; /* index without the orders */
 
 		if (tc_plan(s, &p, &W->tc)) {
 			W->err = TRIM_ENOMEM;
@@ -2669,7 +2685,7 @@ static double seed_bound(const trim__mapspace *s, const trim__level_cost *costs,
 			for (int t = 0; t < 3; t++) {
 				if (!s->w->t[t].present)
 					continue;
-				uint64_t idx;
+				trim__index idx;
 				if (stationary_orders(s, m, t, &W->oc) || trim__eval_run(s->w, s->a, costs, m, &W->ws, &W->ev) ||
 				    trim__mapspace_encode(s, m, &idx))
 					continue;

@@ -2,8 +2,9 @@
  * The mapspace of one intra-layer workload on one architecture and the
  * exhaustive search over it (TRIM's mapping constructor).
  *
- * Canonical order: a mapping is named by a 64-bit index, the mixed-radix
- * number (most significant first)
+ * Canonical order: a mapping is named by its index (trim__index, 128 bits;
+ * the C API gives it as a 64-bit integer when it fits, and in decimal), the
+ * mixed-radix number (most significant first)
  *   fact[N], ..., fact[S]   one ordered factorisation of each dim's bound over
  *                           the levels with loops (radix: their number)
  *   keep bits               per (storage level below the outermost, tensor the
@@ -34,6 +35,12 @@
 
 #include "eval_int.h"
 
+/* A mapping index (GCC/Clang's 128-bit integer: raw mapspaces of batch-64
+ * convolutions exceed 2^64). */
+__extension__ typedef unsigned __int128 trim__index;
+/* Its decimal digits into buf (at least 40 bytes); returns buf. */
+char *trim__index_str(trim__index i, char *buf);
+
 typedef struct {
 	const trim__intra *w;
 	const struct trim_arch *a;
@@ -49,7 +56,7 @@ typedef struct {
 	int dims[TRIM_NDIMS];
 	uint64_t nperm;                     /* n! */
 	uint64_t nfact;                     /* product of nf */
-	uint64_t size;                      /* raw index count */
+	trim__index size;                   /* raw index count */
 	int64_t reserved[TRIM__MAX_LEVELS]; /* bytes taken by cached activations (set by the caller) */
 	/* user constraints: pin[l][d] > 0 fixes dim d's bound at level l; rows[d]
 	 * lists the factorisations of d that obey them (all by default) */
@@ -91,9 +98,9 @@ int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct tr
 void trim__mapspace_free(trim__mapspace *s);
 /* Index -> mapping (any index < size). Spatial X/Y: the first split that
  * fits, else all along X (the check then reports the misfit). */
-int trim__mapspace_decode(const trim__mapspace *s, uint64_t index, trim__mapping *m);
+int trim__mapspace_decode(const trim__mapspace *s, trim__index index, trim__mapping *m);
 /* Mapping -> index; TRIM_ENOTFOUND if it is not in the space. */
-int trim__mapspace_encode(const trim__mapspace *s, const trim__mapping *m, uint64_t *index);
+int trim__mapspace_encode(const trim__mapspace *s, const trim__mapping *m, trim__index *index);
 /* Fix the bound of `dim` at `level` (a custom factor the constructor must
  * follow; 0 frees it again). The index space is unchanged: the search and
  * the sizes skip the factorisations that disobey. TRIM_ENOFIT if no
@@ -127,14 +134,14 @@ typedef struct {
 	                         (not checked for fit when a whole factorisation is cut) */
 	int found;
 	double best_cost;
-	uint64_t best_index;
+	trim__index best_index;
 	trim__mapping best;
 	trim__eval best_eval;
 	/* with space->topk > 1: the k best by (cost, index), best first; owned
 	 * by the result (trim__search_result_free); NULL otherwise */
 	size_t ntop;
 	double *top_cost;
-	uint64_t *top_index;
+	trim__index *top_index;
 	trim__mapping *top;
 } trim__search_result;
 

@@ -22,7 +22,7 @@ typedef struct {
 	int found;
 	int skipped; /* outside the layer range */
 	trim__mapping best;
-	uint64_t index;
+	trim__index index;
 	trim__eval dense;
 	trim__sparse_eval sp;
 	uint64_t generated, valid, evaluated;
@@ -491,7 +491,8 @@ static void report_json(const trim_neteval *ne, trim__sb *sb)
 		json_num(sb, "imbalance", r->sp.imbalance, 1);
 		trim__sb_puts(sb, ", \"bottleneck\": ");
 		trim__sb_json_str(sb, a->lv[r->dense.bottleneck].name);
-		trim__sb_printf(sb, ", \"index\": %llu, \"mapping\": ", (unsigned long long)r->index);
+		char ibuf[48];
+		trim__sb_printf(sb, ", \"index\": %s, \"mapping\": ", trim__index_str(r->index, ibuf));
 		trim__sb yb;
 		trim__sb_init(&yb);
 		trim__mapping_yaml(&r->best, &yb);

@@ -240,7 +240,8 @@ int trim_search_best(const trim_search *s, trim_mapping **out)
 
 uint64_t trim_search_best_index(const trim_search *s)
 {
-	return s && s->ran && s->res.found ? s->res.best_index : UINT64_MAX;
+	return s && s->ran && s->res.found && s->res.best_index < UINT64_MAX ? (uint64_t)s->res.best_index
+	                                                                        : UINT64_MAX;
 }
 
 /* The top list: the kept k, or just the best when k <= 1. */
@@ -259,8 +260,28 @@ int trim_search_top(const trim_search *s, size_t i, double *cost, uint64_t *inde
 		return trim__error(TRIM_EINVAL, "trim_search_top: NULL argument");
 	if (i >= top_n(s))
 		return trim__error(TRIM_ENOTFOUND, "trim_search_top: no mapping %zu (%zu kept)", i, top_n(s));
+	trim__index x = s->res.ntop ? s->res.top_index[i] : s->res.best_index;
 	*cost = s->res.ntop ? s->res.top_cost[i] : s->res.best_cost;
-	*index = s->res.ntop ? s->res.top_index[i] : s->res.best_index;
+	*index = x < UINT64_MAX ? (uint64_t)x : UINT64_MAX;
+	if (x >= UINT64_MAX) {
+		char b[48];
+		return trim__error(TRIM_ERANGE, "trim_search_top: index %s does not fit 64 bits (trim_search_index_str)",
+		                   trim__index_str(x, b));
+	}
+	return 0;
+}
+
+int trim_search_index_str(const trim_search *s, size_t i, char *buf, size_t n)
+{
+	if (!s || !buf)
+		return trim__error(TRIM_EINVAL, "trim_search_index_str: NULL argument");
+	if (i >= top_n(s))
+		return trim__error(TRIM_ENOTFOUND, "trim_search_index_str: no mapping %zu (%zu kept)", i, top_n(s));
+	char b[48];
+	trim__index_str(s->res.ntop ? s->res.top_index[i] : s->res.best_index, b);
+	if (strlen(b) + 1 > n)
+		return trim__error(TRIM_ERANGE, "trim_search_index_str: %zu bytes needed", strlen(b) + 1);
+	memcpy(buf, b, strlen(b) + 1);
 	return 0;
 }
 
@@ -298,7 +319,8 @@ int trim_search_report(const trim_search *s, int format, char **out)
 			trim__sb_json_double(&sb, e->energy_pj);
 			trim__sb_puts(&sb, ", \"evaluation\": ");
 			trim__eval_json(e, &s->arch, &r->best, &sb);
-			trim__sb_printf(&sb, ", \"index\": %llu, \"mapping\": ", (unsigned long long)r->best_index);
+			char ib[48];
+			trim__sb_printf(&sb, ", \"index\": %s, \"mapping\": ", trim__index_str(r->best_index, ib));
 			trim__sb yb;
 			trim__sb_init(&yb);
 			trim__mapping_yaml(&r->best, &yb);
@@ -314,22 +336,24 @@ int trim_search_report(const trim_search *s, int format, char **out)
 		                (unsigned long long)r->bounded, (unsigned long long)r->evaluated, (unsigned long long)r->generated,
 		                (unsigned long long)r->pruned, (unsigned long long)r->unsupported,
 		                (unsigned long long)r->valid);
-		trim__sb_printf(&sb, ", \"goal\": \"%s\", \"mapspace\": {\"distinct\": %llu, \"raw\": %llu}",
-		                goal_names[s->goal], (unsigned long long)r->generated,
-		                (unsigned long long)s->space.size);
+		char rb[48];
+		trim__sb_printf(&sb, ", \"goal\": \"%s\", \"mapspace\": {\"distinct\": %llu, \"raw\": %s}",
+		                goal_names[s->goal], (unsigned long long)r->generated, trim__index_str(s->space.size, rb));
 		if (r->ntop) {
 			trim__sb_puts(&sb, ", \"top\": [");
 			for (size_t i = 0; i < r->ntop; i++) {
 				trim__sb_puts(&sb, i ? ", {\"cost\": " : "{\"cost\": ");
 				trim__sb_json_double(&sb, r->top_cost[i]);
-				trim__sb_printf(&sb, ", \"index\": %llu}", (unsigned long long)r->top_index[i]);
+				char ib[48];
+				trim__sb_printf(&sb, ", \"index\": %s}", trim__index_str(r->top_index[i], ib));
 			}
 			trim__sb_puts(&sb, "]");
 		}
 		trim__sb_puts(&sb, "}\n");
 	} else if (format == TRIM_FORMAT_TABLE) {
-		trim__sb_printf(&sb, "mapspace: %llu raw mappings; %llu distinct generated, %llu skipped by bounds, %llu valid, %llu pruned, %llu evaluated",
-		                (unsigned long long)s->space.size, (unsigned long long)r->generated,
+		char rb[48];
+		trim__sb_printf(&sb, "mapspace: %s raw mappings; %llu distinct generated, %llu skipped by bounds, %llu valid, %llu pruned, %llu evaluated",
+		                trim__index_str(s->space.size, rb), (unsigned long long)r->generated,
 		                (unsigned long long)r->bounded, (unsigned long long)r->valid,
 		                (unsigned long long)r->pruned, (unsigned long long)r->evaluated);
 		if (r->unsupported)
@@ -339,16 +363,17 @@ int trim_search_report(const trim_search *s, int format, char **out)
 			trim__sb_puts(&sb, "no mapping fits\n");
 		} else {
 			const trim__eval *e = &r->best_eval;
-			trim__sb_printf(&sb, "best: index %llu, cycles %.6g (bottleneck %s), energy %.6g pJ, EDP %.6g, PE utilization %.4g\n\n",
-			                (unsigned long long)r->best_index, e->cycles,
+			char ib[48];
+			trim__sb_printf(&sb, "best: index %s, cycles %.6g (bottleneck %s), energy %.6g pJ, EDP %.6g, PE utilization %.4g\n\n",
+			                trim__index_str(r->best_index, ib), e->cycles,
 			                s->arch.lv[e->bottleneck].name, e->energy_pj, e->cycles * e->energy_pj,
 			                e->pe_util);
 			trim__mapping_loopnest(&r->best, &s->w, &sb);
 			if (r->ntop > 1) {
 				trim__sb_printf(&sb, "\ntop %zu (cost, index):\n", r->ntop);
 				for (size_t i = 0; i < r->ntop; i++)
-					trim__sb_printf(&sb, "%4zu  %.9g  %llu\n", i + 1, r->top_cost[i],
-					                (unsigned long long)r->top_index[i]);
+					trim__sb_printf(&sb, "%4zu  %.9g  %s\n", i + 1, r->top_cost[i],
+					                trim__index_str(r->top_index[i], ib));
 			}
 		}
 	} else {

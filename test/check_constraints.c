@@ -144,7 +144,7 @@ static int ref_axes(const ref_t *r, const trim__mapping *m, const struct trim_ar
 }
 
 typedef struct {
-	uint64_t idx; /* class index (UINT64_MAX: outside the constrained space) */
+	trim__index idx; /* class index (UINT64_MAX: outside the constrained space) */
 	int valid;
 	double cost;
 } cls;

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include "mapspace_int.h"
+#include "trim/search.h"
 #include "tcase_util.h"
 
 static void costs_for(const struct trim_arch *a, trim__level_cost *c)
@@ -98,7 +99,7 @@ START_TEST(test_index_roundtrip)
 	ck_assert_int_eq(s.nord, 2);
 	ck_assert_uint_eq(s.size, 40ull * 64 * 4);
 	for (uint64_t i = 0; i < s.size; i++) {
-		uint64_t j = ~0ull;
+		trim__index j = ~(trim__index)0;
 		REQUIRE(trim__mapspace_decode(&s, i, &m) == 0, "decode %llu", (unsigned long long)i);
 		REQUIRE(trim__mapspace_encode(&s, &m, &j) == 0, "encode %llu", (unsigned long long)i);
 		REQUIRE(i == j, "index %llu encodes back to %llu", (unsigned long long)i, (unsigned long long)j);
@@ -226,7 +227,7 @@ START_TEST(test_order_classes)
 END_TEST
 
 typedef struct {
-	uint64_t idx;
+	trim__index idx;
 	int valid;
 	int kept; /* valid and within the utilisation constraints */
 	double cost;
@@ -559,12 +560,73 @@ START_TEST(test_map_cli)
 }
 END_TEST
 
+/* Batch 64: the raw mapspace of AlexNet-CIFAR conv2 on Eyeriss has more
+ * than 2^64 mappings; the index is wider (128 bits), decodes and encodes
+ * back, and reaches the CLI and the C API in decimal. */
+START_TEST(test_wide_index)
+{
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_arch *a = NULL;
+	size_t i = 0;
+	ck_assert_int_eq(trim_network_load(&net, "models/networks/alexnet-cifar.yaml"), 0);
+	ck_assert_int_eq(trim_workloads_create(&w, net, TRIM_MODE_TRAINING, 64, 0), 0);
+	ck_assert_int_eq(trim_workloads_find(w, "conv2", TRIM_PHASE_FW, &i), 0);
+	ck_assert_int_eq(trim_arch_load(&a, "models/arch/eyeriss.yaml"), 0);
+	trim__mapspace s;
+	ck_assert_int_eq(trim__mapspace_init(&s, trim__workloads_intra(w, i), a), 0);
+	char buf[48];
+	ck_assert_str_eq(trim__index_str(s.size, buf), "24667144071413760000");
+	ck_assert(s.size > (trim__index)UINT64_MAX);
+	const trim__index probe[] = {0, (trim__index)UINT64_MAX, (trim__index)UINT64_MAX + 12345, s.size / 3,
+	                             s.size - 1};
+	for (size_t k = 0; k < sizeof probe / sizeof *probe; k++) {
+		trim__mapping m;
+		trim__index back = 0;
+		ck_assert_int_eq(trim__mapspace_decode(&s, probe[k], &m), 0);
+		ck_assert_int_eq(trim__mapspace_encode(&s, &m, &back), 0);
+		ck_assert_msg(back == probe[k], "index %s does not encode back", trim__index_str(probe[k], buf));
+	}
+	trim__mapping m;
+	ck_assert_int_eq(trim__mapspace_decode(&s, s.size, &m), TRIM_ERANGE);
+	trim__mapspace_free(&s);
+	/* the search (Timeloop's Eyeriss constraints keep it short) */
+	trim_search *se = NULL;
+	trim_constraints *c = NULL;
+	ck_assert_int_eq(trim_constraints_load(&c, "models/constraints/timeloop-eyeriss-rs.yaml"), 0);
+	ck_assert_int_eq(trim_search_create(&se, w, i, a, NULL), 0);
+	ck_assert_int_eq(trim_search_set_constraints(se, c), 0);
+	ck_assert_int_eq(trim_search_set_int(se, TRIM_SEARCH_THREADS, 2), 0);
+	ck_assert_int_eq(trim_search_run(se), 0);
+	ck_assert_uint_eq(trim_search_best_index(se), UINT64_MAX); /* does not fit */
+	ck_assert_int_eq(trim_search_index_str(se, 0, buf, sizeof buf), 0);
+	ck_assert_str_eq(buf, "18668166881672851944");
+	double cost;
+	uint64_t idx;
+	ck_assert_int_eq(trim_search_top(se, 0, &cost, &idx), TRIM_ERANGE);
+	ck_assert_int_eq(trim_search_index_str(se, 0, buf, 5), TRIM_ERANGE);
+	trim_search_free(se);
+	trim_constraints_free(c);
+	int st;
+	char *out = capture("map models/networks/alexnet-cifar.yaml models/arch/eyeriss.yaml --mode training --batch 64 "
+	                    "--layer conv2 --format json --constraints models/constraints/timeloop-eyeriss-rs.yaml", &st);
+	ck_assert_msg(st == 0, "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "\"index\": 18668166881672851944,"));
+	ck_assert_ptr_nonnull(strstr(out, "\"raw\": 24667144071413760000}"));
+	free(out);
+	trim_arch_free(a);
+	trim_workloads_free(w);
+	trim_network_free(net);
+}
+END_TEST
+
 Suite *search_suite(void)
 {
 	Suite *s = suite_create("search");
 	TCase *tc = tcase_create("core");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_index_roundtrip);
+	tcase_add_test(tc, test_wide_index);
 	tcase_add_test(tc, test_order_classes);
 	tcase_add_test(tc, test_search_fc_energy);
 	tcase_add_test(tc, test_search_fc_pinned);

@@ -64,6 +64,7 @@ _p_double = ctypes.POINTER(ctypes.c_double)
 # Codes of include/trim/common.h used by the binding itself.
 TRIM_EINVAL = -2
 TRIM_ENOTFOUND = -7
+TRIM_ERANGE = -9
 
 
 class TrimError(Exception):
@@ -245,6 +246,7 @@ def _load(path=None):
         "trim_search_top_count": (ctypes.c_size_t, [_vp]),
         "trim_search_top": (ctypes.c_int, [_vp, ctypes.c_size_t, _p_double, ctypes.POINTER(ctypes.c_uint64)]),
         "trim_search_top_mapping": (ctypes.c_int, [_vp, ctypes.c_size_t, _pvp]),
+        "trim_search_index_str": (ctypes.c_int, [_vp, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t]),
         "trim_search_report": (ctypes.c_int, [_vp, ctypes.c_int, _pvp]),
         "trim_search_set_constraints": (ctypes.c_int, [_vp, _vp]),
         # constraints.h
@@ -1330,10 +1332,18 @@ class Search(_Handle):
         m._levels = self._levels
         return m
 
+    def _index(self, k):
+        buf = ctypes.create_string_buffer(48)
+        _check(lib().trim_search_index_str(self.handle, k, buf, len(buf)))
+        return int(buf.value.decode())
+
     @property
     def best_index(self):
-        """Index of the best mapping in the canonical order."""
-        return lib().trim_search_best_index(self.handle)
+        """Index of the best mapping in the canonical order (a Python int of any
+        width: batch-64 mapspaces exceed 2**64); 2**64 - 1 if nothing fits."""
+        if lib().trim_search_top_count(self.handle) == 0:
+            return lib().trim_search_best_index(self.handle)
+        return self._index(0)
 
     def top_count(self):
         return lib().trim_search_top_count(self.handle)
@@ -1341,8 +1351,10 @@ class Search(_Handle):
     def top(self, k):
         """(cost, index) of the k-th best mapping (0 = the best)."""
         cost, index = ctypes.c_double(), ctypes.c_uint64()
-        _check(lib().trim_search_top(self.handle, k, ctypes.byref(cost), ctypes.byref(index)))
-        return cost.value, index.value
+        rc = lib().trim_search_top(self.handle, k, ctypes.byref(cost), ctypes.byref(index))
+        if rc != TRIM_ERANGE:  # TRIM_ERANGE: an index wider than 64 bits
+            _check(rc)
+        return cost.value, self._index(k)
 
     def top_mapping(self, k):
         m = _new(Mapping)

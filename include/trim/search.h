@@ -2,8 +2,10 @@
  * trim/search.h - the mapping constructor and exhaustive search for one
  * intra-layer workload on one architecture (TRIM's mapper).
  *
- * The mapspace has a canonical order: every mapping is named by a 64-bit
- * index (docs/model.md, "Mapspace and search"). The search enumerates one
+ * The mapspace has a canonical order: every mapping is named by an index
+ * (docs/model.md, "Mapspace and search"): a 64-bit integer when the raw
+ * mapspace has at most 2^64 - 1 mappings, else up to 128 bits, in decimal
+ * (trim_search_index_str). The search enumerates one
  * mapping per class of orders with identical activities, cuts every order
  * below factors and bypass choices that do not fit, skips the factors and
  * bypass choices whose lower bound (valid for every order) exceeds the cost
@@ -80,12 +82,17 @@ TRIM_API double trim_search_progress(const trim_search *s);
 TRIM_API int trim_search_counts(const trim_search *s, int64_t *out, size_t n);
 /** A copy of the best mapping (TRIM_ENOTFOUND if no mapping fits). */
 TRIM_API int trim_search_best(const trim_search *s, trim_mapping **out);
-/** Index of the best mapping in the canonical order. */
+/** Index of the best mapping in the canonical order; UINT64_MAX if none,
+ * or if it does not fit 64 bits (then see trim_search_index_str). */
 TRIM_API uint64_t trim_search_best_index(const trim_search *s);
 /** Number of mappings kept by TRIM_SEARCH_TOP_K (after a run). */
 TRIM_API size_t trim_search_top_count(const trim_search *s);
-/** Cost and index of the i-th best mapping (0 = the best). */
+/** Cost and index of the i-th best mapping (0 = the best); TRIM_ERANGE
+ * (cost set, index UINT64_MAX) when the index does not fit 64 bits. */
 TRIM_API int trim_search_top(const trim_search *s, size_t i, double *cost, uint64_t *index);
+/** The index of the i-th best mapping in decimal (any width; 40 bytes
+ * always suffice) into buf of n bytes. */
+TRIM_API int trim_search_index_str(const trim_search *s, size_t i, char *buf, size_t n);
 /** A copy of the i-th best mapping. */
 TRIM_API int trim_search_top_mapping(const trim_search *s, size_t i, trim_mapping **out);
 /** TRIM_FORMAT_JSON: {"best": {cycles, energy_pj, edp, pe_utilization,

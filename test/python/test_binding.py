@@ -640,6 +640,21 @@ class SearchTest(unittest.TestCase):
         self.assertLessEqual(costs["delay"][1], costs["energy"][1])
         self.assertLessEqual(costs["edp"][2], min(costs["energy"][2], costs["delay"][2]))
 
+    def test_index_wider_than_64_bits(self):
+        # batch 64: AlexNet-CIFAR conv2 on Eyeriss has more than 2**64 raw mappings
+        with trim.Network("models/networks/alexnet-cifar.yaml") as net, \
+                trim.Workloads(net, mode="training", batch=64) as w, \
+                trim.Arch("models/arch/eyeriss.yaml") as a, \
+                trim.Constraints("models/constraints/timeloop-eyeriss-rs.yaml") as c:
+            s = trim.Search(w, w.find("conv2", "FW"), a)
+            s.set_constraints(c)
+            s.run()
+            self.assertEqual(s.best_index, 18668166881672851944)
+            self.assertGreater(s.best_index, 2**64)
+            self.assertEqual(s.top(0)[1], s.best_index)
+            self.assertEqual(s.report_json()["best"]["index"], s.best_index)
+            s.close()
+
     def test_counts_size_threads_and_factors(self):
         s = trim.Search(self.w, self.fc, self.arch)
         distinct, size = s.distinct, s.size
