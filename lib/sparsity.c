@@ -472,6 +472,9 @@ static double max_binomial(int64_t n, double p, int64_t P)
 	double s = (double)k0; /* terms below k0 are 1 to double precision */
 	for (int64_t k = k0; k < n; k++) {
 		double F = gsl_cdf_binomial_P((unsigned)k, p, (unsigned)n);
+		if (!isfinite(F))
+			return NAN; /* GSL's incomplete beta fails for some large n: the caller
+			               takes the normal approximation */
 		double t = 1 - pow(F, (double)P);
 		s += t;
 		if ((double)k > mean && t < 1e-16)
@@ -492,10 +495,12 @@ int trim_sparsity_imbalance(int64_t units, double density, int64_t pes, double c
 	if (units == 0 || density == 0 || pes == 1 || (density == 1 && cv == 0))
 		return 0;
 	double mean = (double)units * density, emax;
+	emax = NAN;
 	if (cv == 0 && units <= 4000000000LL) {
 		trim__gsl_init();
 		emax = max_binomial(units, density, pes);
-	} else {
+	}
+	if (isnan(emax)) {
 		double var = (double)units * density * (1 - density) + (mean * cv) * (mean * cv);
 		emax = mean + sqrt(var) * max_std_normal(pes);
 		if (emax > (double)units)
