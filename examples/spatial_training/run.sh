@@ -2,13 +2,14 @@
 # TRIM case study II on libtrim: AlexNet-Cifar training over 256, 512 and
 # 1024 PEs x register sizes x global-buffer sizes, lowest-EDP goal.
 # Usage: examples/spatial_training/run.sh [OUTDIR]   (from the top of the tree,
-# after `make`; TRIM=path/to/trim to use another binary). About a minute and
-# a half on two cores.
+# after `make`; TRIM=path/to/trim to use another binary; BATCH=1 for batch 1,
+# default TRIM's 64). About 45 s on two cores.
 set -e
 TRIM=${TRIM:-build/bin/trim}
 OUT=${1:-build/spatial-training}
+BATCH=${BATCH:-64}
 "$TRIM" explore models/networks/alexnet-cifar.yaml examples/spatial_training/space.yaml \
-	--mode training --goal edp --threads 2 --quiet --out "$OUT"
+	--mode training --batch "$BATCH" --goal edp --threads 2 --quiet --out "$OUT"
 echo
 echo "per-layer active PEs and cycles (registers 1 KB, buffer 256 KB):"
 python3 - "$OUT/workloads.csv" <<'PY'
