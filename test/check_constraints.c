@@ -17,55 +17,15 @@
 #include "tcase_util.h"
 #include "trim.h"
 
-#define REQUIRE(cond, ...)                   \
-	do {                                     \
-		if (!(cond))                         \
-			ck_abort_msg(__VA_ARGS__);       \
-	} while (0)
-
-static void costs_for(const struct trim_arch *a, trim__level_cost *c)
-{
-	memset(c, 0, (size_t)a->nlevels * sizeof *c);
-	for (int l = 0; l < a->nlevels; l++) {
-		double scale = l == 0 ? 200 : 1 + 3.0 / (l + 1);
-		c[l].read_pj = scale;
-		c[l].write_pj = scale * 1.25;
-		c[l].update_pj = scale * 1.5;
-		c[l].leak_pj_per_cycle = l ? 0.01 * l : 0;
-		c[l].hop_pj = 0.7;
-		c[l].avg_hops = 2;
-		c[l].mac_pj = 1;
-		c[l].gated_mac_pj = 0.1;
-	}
-}
-
-/* FC M=4, C=2 on DRAM -> GLB -> NoC 2x2 -> RF -> MAC (levels 0 1 2 3 4). */
+/* The shared small spaces (tcase_util.h) as brute_vs_search builders. */
 static void case_fc(struct trim_arch *a, trim__intra *w)
 {
-	tu_arch_init(a, "small");
-	trim__level *d = tu_storage(a, "DRAM", 0, 16);
-	d->read_bw = d->write_bw = 1;
-	trim__level *g = tu_storage(a, "GLB", 24, 16);
-	g->read_bw = g->write_bw = 2;
-	tu_spatial(a, "NoC", 2, 2, 1, 0);
-	tu_storage(a, "RF", 6, 16);
-	tu_compute(a, "MAC");
-	tu_arch_finish(a);
-	ck_assert_int_eq(tu_layer(w, TU_FC, TRIM_PHASE_FW, 1, 2, 4, 1, 1, 1, 1, 1, 1, 1, 0), 0);
+	ck_assert_int_eq(tu_case_fc(a, w), 0);
 }
 
-/* A conv (C = 2, E = 2, F = 1, R = S = 2) on DRAM -> NoC 2x1 -> RF -> MAC
- * (levels 0 1 2 3). */
 static void case_conv(struct trim_arch *a, trim__intra *w)
 {
-	tu_arch_init(a, "tiny");
-	trim__level *d = tu_storage(a, "DRAM", 0, 16);
-	d->read_bw = d->write_bw = 2;
-	tu_spatial(a, "NoC", 2, 1, 1, 1);
-	tu_storage(a, "RF", 12, 16);
-	tu_compute(a, "MAC");
-	tu_arch_finish(a);
-	ck_assert_int_eq(tu_layer(w, TU_CONV, TRIM_PHASE_FW, 1, 2, 1, 1, 3, 2, 2, 2, 1, 1, 0), 0);
+	ck_assert_int_eq(tu_case_conv(a, w), 0);
 }
 
 /* A conv's weight gradient (M = E = R = 2, the reduction over E) on the
@@ -183,7 +143,7 @@ static void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const
 	trim__level_cost c[TRIM__MAX_LEVELS];
 	trim__eval_ws ws = {0};
 	mk(&a, &w);
-	costs_for(&a, c);
+	tu_costs(&a, c);
 	ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
 	uint64_t unconstrained = 0;
 	ck_assert_int_eq(trim__mapspace_distinct(&s, &unconstrained), 0);

@@ -13,57 +13,15 @@
 #include "trim/search.h"
 #include "tcase_util.h"
 
-static void costs_for(const struct trim_arch *a, trim__level_cost *c)
-{
-	memset(c, 0, (size_t)a->nlevels * sizeof *c);
-	for (int l = 0; l < a->nlevels; l++) {
-		double scale = l == 0 ? 200 : 1 + 3.0 / (l + 1);
-		c[l].read_pj = scale;
-		c[l].write_pj = scale * 1.25;
-		c[l].update_pj = scale * 1.5;
-		c[l].leak_pj_per_cycle = l ? 0.01 * l : 0;
-		c[l].hop_pj = 0.7;
-		c[l].avg_hops = 2;
-		c[l].mac_pj = 1;
-		c[l].gated_mac_pj = 0.1;
-	}
-}
-
-/* Check records every passing assertion (a write per call): the loops over
- * whole spaces below test with REQUIRE, which only acts on failure. */
-#define REQUIRE(cond, ...)                   \
-	do {                                     \
-		if (!(cond))                         \
-			ck_abort_msg(__VA_ARGS__);       \
-	} while (0)
-
-/* Small space A: FC M=4, C=2 on DRAM -> GLB -> NoC 2x2 -> RF -> MAC. */
+/* The shared small spaces (tcase_util.h) as brute_vs_search builders. */
 static void case_fc(struct trim_arch *a, trim__intra *w)
 {
-	tu_arch_init(a, "small");
-	trim__level *d = tu_storage(a, "DRAM", 0, 16);
-	d->read_bw = d->write_bw = 1;
-	trim__level *g = tu_storage(a, "GLB", 24, 16);
-	g->read_bw = g->write_bw = 2;
-	tu_spatial(a, "NoC", 2, 2, 1, 0);
-	tu_storage(a, "RF", 6, 16);
-	tu_compute(a, "MAC");
-	tu_arch_finish(a);
-	ck_assert_int_eq(tu_layer(w, TU_FC, TRIM_PHASE_FW, 1, 2, 4, 1, 1, 1, 1, 1, 1, 1, 0), 0);
+	ck_assert_int_eq(tu_case_fc(a, w), 0);
 }
 
-/* Small space B: a strided, padded conv (sliding window) on DRAM -> NoC -> RF. */
 static void case_conv(struct trim_arch *a, trim__intra *w)
 {
-	tu_arch_init(a, "tiny");
-	trim__level *d = tu_storage(a, "DRAM", 0, 16);
-	d->read_bw = d->write_bw = 2;
-	tu_spatial(a, "NoC", 2, 1, 1, 1);
-	tu_storage(a, "RF", 12, 16);
-	tu_compute(a, "MAC");
-	tu_arch_finish(a);
-	/* C = 2, 3x2 input, 2x2 kernel, stride 1, pad 0: E = 2, F = 1, R = S = 2 */
-	ck_assert_int_eq(tu_layer(w, TU_CONV, TRIM_PHASE_FW, 1, 2, 1, 1, 3, 2, 2, 2, 1, 1, 0), 0);
+	ck_assert_int_eq(tu_case_conv(a, w), 0);
 }
 
 /* More small spaces for the bounds: every layer kind and phase on
@@ -272,7 +230,7 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 	trim__level_cost c[TRIM__MAX_LEVELS];
 	trim__eval_ws ws = {0};
 	mk(&a, &w);
-	costs_for(&a, c);
+	tu_costs(&a, c);
 	ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
 	for (int k = 0; k < npins; k++)
 		ck_assert_int_eq(trim__mapspace_pin(&s, pins[k].level, pins[k].dim, pins[k].bound), 0);

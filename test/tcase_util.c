@@ -235,3 +235,45 @@ int64_t tu_range(uint64_t *s, int64_t lo, int64_t hi)
 {
 	return lo + (int64_t)(tu_rand(s) % (uint64_t)(hi - lo + 1));
 }
+
+void tu_costs(const struct trim_arch *a, trim__level_cost *c)
+{
+	memset(c, 0, (size_t)a->nlevels * sizeof *c);
+	for (int l = 0; l < a->nlevels; l++) {
+		double scale = l == 0 ? 200 : 1 + 3.0 / (l + 1);
+		c[l].read_pj = scale;
+		c[l].write_pj = scale * 1.25;
+		c[l].update_pj = scale * 1.5;
+		c[l].leak_pj_per_cycle = l ? 0.01 * l : 0;
+		c[l].hop_pj = 0.7;
+		c[l].avg_hops = 2;
+		c[l].mac_pj = 1;
+		c[l].gated_mac_pj = 0.1;
+	}
+}
+
+int tu_case_fc(struct trim_arch *a, trim__intra *w)
+{
+	tu_arch_init(a, "small");
+	trim__level *d = tu_storage(a, "DRAM", 0, 16);
+	d->read_bw = d->write_bw = 1;
+	trim__level *g = tu_storage(a, "GLB", 24, 16);
+	g->read_bw = g->write_bw = 2;
+	tu_spatial(a, "NoC", 2, 2, 1, 0);
+	tu_storage(a, "RF", 6, 16);
+	tu_compute(a, "MAC");
+	tu_arch_finish(a);
+	return tu_layer(w, TU_FC, TRIM_PHASE_FW, 1, 2, 4, 1, 1, 1, 1, 1, 1, 1, 0);
+}
+
+int tu_case_conv(struct trim_arch *a, trim__intra *w)
+{
+	tu_arch_init(a, "tiny");
+	trim__level *d = tu_storage(a, "DRAM", 0, 16);
+	d->read_bw = d->write_bw = 2;
+	tu_spatial(a, "NoC", 2, 1, 1, 1);
+	tu_storage(a, "RF", 12, 16);
+	tu_compute(a, "MAC");
+	tu_arch_finish(a);
+	return tu_layer(w, TU_CONV, TRIM_PHASE_FW, 1, 2, 1, 1, 3, 2, 2, 2, 1, 1, 0);
+}

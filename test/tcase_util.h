@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "arch_int.h"
+#include "energy_int.h"
 #include "workload_int.h"
 
 enum { TU_CONV = 0, TU_DEPTHWISE, TU_FC, TU_MAXPOOL, TU_AVGPOOL };
@@ -28,6 +29,26 @@ trim__level *tu_compute(struct trim_arch *a, const char *name);
 void tu_arch_init(struct trim_arch *a, const char *name);
 /* Fill in instances / total_pes after the levels are added. */
 void tu_arch_finish(struct trim_arch *a);
+
+/* Per-level costs for search tests: DRAM expensive, inner levels cheaper,
+ * leakage growing inwards (energy_int.h's trim__level_cost). */
+void tu_costs(const struct trim_arch *a, trim__level_cost *c);
+/* Small search spaces shared by the search and constraint tests; 0 or the
+ * error of tu_layer. FC M = 4, C = 2 on DRAM -> GLB -> NoC 2x2 -> RF -> MAC
+ * (levels 0-4). */
+int tu_case_fc(struct trim_arch *a, trim__intra *w);
+/* A strided conv (C = 2, 3x2 input, 2x2 kernel, stride 1, pad 0: E = 2,
+ * F = 1, R = S = 2, a sliding window) on DRAM -> NoC 2x1 -> RF -> MAC
+ * (levels 0-3). */
+int tu_case_conv(struct trim_arch *a, trim__intra *w);
+
+/* Check records every passing assertion (a write per call): loops over
+ * whole spaces test with REQUIRE, which only acts on failure. */
+#define REQUIRE(cond, ...)                   \
+	do {                                     \
+		if (!(cond))                         \
+			ck_abort_msg(__VA_ARGS__);       \
+	} while (0)
 
 /* Deterministic generator (splitmix64). */
 uint64_t tu_rand(uint64_t *state);
