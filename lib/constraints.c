@@ -222,18 +222,6 @@ static int dim_of(char ch)
 
 #define DIM_HELP "N G M C E F R S; Timeloop's P = E, Q = F, K = M"
 
-static int slot_of(const char *s)
-{
-	static const char *const names[3][4] = {{"input", "inputs", "ifmap", NULL},
-	                                        {"weight", "weights", "filter", "filters"},
-	                                        {"output", "outputs", "ofmap", "psum"}};
-	for (int t = 0; t < 3; t++)
-		for (int k = 0; k < 4 && names[t][k]; k++)
-			if (!strcasecmp(s, names[t][k]))
-				return t;
-	return -1;
-}
-
 static void where(const trim__yctx *c, const trim__ynode *n, char *buf)
 {
 	snprintf(buf, SRC_LEN, "%s:%d:%d: %s", c->file ? c->file : "<input>", n ? n->line : 0, n ? n->col : 0,
@@ -378,7 +366,7 @@ static int read_tensors(trim__yctx *c, const trim__ynode *n, const char *key, in
 	for (size_t i = 0; i < n->n && !rc; i++) {
 		trim__yctx_index(c, i);
 		rc = trim__yexpect(c, n->items[i], TRIM__Y_SCALAR);
-		int s = rc ? -1 : slot_of(n->items[i]->str);
+		int s = rc ? -1 : trim__mapping_slot_of(n->items[i]->str);
 		if (!rc && s < 0)
 			rc = trim__yerr(c, n->items[i], TRIM_ESCHEMA,
 			                "unknown tensor '%s' (input, weight, output; Timeloop: Inputs, Weights, Outputs)",

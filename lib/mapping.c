@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "mapping_int.h"
 
@@ -35,6 +36,18 @@ void trim__mapping_init(trim__mapping *m, const struct trim_arch *a)
 		for (int s = 0; s < 3; s++)
 			m->keep[l][s] = a->lv[l].type == TRIM__LVL_STORAGE && a->lv[l].keep[s];
 	}
+}
+
+int trim__mapping_slot_of(const char *s)
+{
+	static const char *const names[3][4] = {{"input", "inputs", "ifmap", NULL},
+	                                        {"weight", "weights", "filter", "filters"},
+	                                        {"output", "outputs", "ofmap", "psum"}};
+	for (int t = 0; t < 3; t++)
+		for (int k = 0; k < 4 && names[t][k]; k++)
+			if (!strcasecmp(s, names[t][k]))
+				return t;
+	return -1;
 }
 
 int trim__mapping_level(const trim__mapping *m, const char *name)

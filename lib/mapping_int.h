@@ -38,6 +38,10 @@ typedef struct trim_mapping trim__mapping;
 /* All bounds 1, canonical order N G M C E F R S, keep as the arch allows. */
 void trim__mapping_init(trim__mapping *m, const struct trim_arch *a);
 /* Level index by name (case-sensitive); -1 if none. */
+/* Tensor slot (0 input, 1 weight, 2 output) of a libtrim or Timeloop
+ * data-space name (input(s)/ifmap, weight(s)/filter(s), output(s)/ofmap/psum,
+ * any case), or -1. */
+int trim__mapping_slot_of(const char *name);
 int trim__mapping_level(const trim__mapping *m, const char *name);
 /* Dimension by letter "N".."S" (also lower case); -1 if none. */
 int trim__dim_parse(const char *s);

@@ -33,19 +33,6 @@ static const char *const own_level_keys[] = {"level", "temporal", "order", "keep
 static const char *const tl_level_keys[] = {"target", "type", "factors", "permutation", "split",
                                             "keep", "bypass", NULL};
 
-/* Tensor slot from a libtrim or Timeloop data-space name. */
-static int slot_of(const char *s)
-{
-	static const char *const names[3][4] = {{"input", "inputs", "ifmap", NULL},
-	                                        {"weight", "weights", "filter", "filters"},
-	                                        {"output", "outputs", "ofmap", "psum"}};
-	for (int t = 0; t < 3; t++)
-		for (int k = 0; k < 4 && names[t][k]; k++)
-			if (!strcasecmp(s, names[t][k]))
-				return t;
-	return -1;
-}
-
 /* Timeloop dim letter -> libtrim dim. */
 static int tl_dim(char c)
 {
@@ -107,7 +94,7 @@ static int read_slots(trim__yctx *c, const trim__ynode *seq, int *slots)
 	for (size_t i = 0; i < seq->n; i++) {
 		trim__yctx_index(c, i);
 		rc = trim__yexpect(c, seq->items[i], TRIM__Y_SCALAR);
-		int t = rc ? -1 : slot_of(seq->items[i]->str);
+		int t = rc ? -1 : trim__mapping_slot_of(seq->items[i]->str);
 		if (!rc && t < 0)
 			rc = trim__yerr(c, seq->items[i], TRIM_ESCHEMA,
 			                "unknown tensor '%s' (input, weight, output; Timeloop: Inputs, Weights, Outputs)",
