@@ -152,19 +152,7 @@ END_TEST
 
 static char *capture(const char *args, int *status)
 {
-	const char *cli = getenv("TRIM_CLI");
-	char cmd[1024];
-	snprintf(cmd, sizeof cmd, "%s %s 2>&1", cli ? cli : "build/bin/trim", args);
-	FILE *p = popen(cmd, "r");
-	ck_assert_ptr_nonnull(p);
-	size_t cap = 1 << 20, n = 0;
-	char *buf = malloc(cap);
-	ck_assert_ptr_nonnull(buf);
-	n = fread(buf, 1, cap - 1, p);
-	buf[n] = 0;
-	int st = pclose(p);
-	*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-	return buf;
+	return tu_capture(args, 1, status);
 }
 
 #define EVAL_ARGS "eval models/networks/alexnet-cifar.yaml models/arch/eyeriss.yaml --layer conv1 --phase FW "

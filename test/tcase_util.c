@@ -1,5 +1,7 @@
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "tcase_util.h"
 
@@ -276,4 +278,25 @@ int tu_case_conv(struct trim_arch *a, trim__intra *w)
 	tu_compute(a, "MAC");
 	tu_arch_finish(a);
 	return tu_layer(w, TU_CONV, TRIM_PHASE_FW, 1, 2, 1, 1, 3, 2, 2, 2, 1, 1, 0);
+}
+
+char *tu_capture(const char *args, int with_stderr, int *status)
+{
+	const char *cli = getenv("TRIM_CLI");
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "%s %s %s", cli ? cli : "build/bin/trim", args,
+	         with_stderr ? "2>&1" : "2>/dev/null");
+	size_t cap = 1 << 20, n = 0;
+	char *buf = malloc(cap);
+	if (!buf)
+		abort();
+	*status = -1;
+	FILE *p = popen(cmd, "r");
+	if (p) {
+		n = fread(buf, 1, cap - 1, p);
+		int st = pclose(p);
+		*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	}
+	buf[n] = 0;
+	return buf;
 }

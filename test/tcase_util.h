@@ -50,6 +50,12 @@ int tu_case_conv(struct trim_arch *a, trim__intra *w);
 			ck_abort_msg(__VA_ARGS__);       \
 	} while (0)
 
+/* The output of the CLI (TRIM_CLI, default build/bin/trim) run with args,
+ * standard error merged (with_stderr) or dropped; *status its exit code
+ * (-1 if it did not exit). Returns a malloc'd string (never NULL; the
+ * caller frees it). */
+char *tu_capture(const char *args, int with_stderr, int *status);
+
 /* Deterministic generator (splitmix64). */
 uint64_t tu_rand(uint64_t *state);
 int64_t tu_range(uint64_t *state, int64_t lo, int64_t hi); /* uniform in [lo, hi] */
