@@ -2,6 +2,7 @@
  * Mappings: representation, validation, loop-nest printing, YAML writing.
  * (The YAML readers are in lib/mapping_yaml.c.)
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,82 +135,143 @@ int64_t trim__mapping_tile_elems(const trim__mapping *m, const trim__intra *w, i
 	return n;
 }
 
+/* An error of the checks below, located: with a source (a mapping read from
+ * YAML) "FILE:LINE:COL: mapping[i]: level L, dimension D: what", pointing at
+ * the entry of level l (l < 0: at the `mapping:` list); without one
+ * "mapping: level L, dimension D: what". l < 0 omits the level, d < 0 the
+ * dimension. */
+__attribute__((format(printf, 5, 6)))
+static int check_err(const trim__mapping *m, int l, int d, int code, const char *fmt, ...)
+{
+	char what[768], where[512] = "mapping", subject[160] = "";
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	if (m->src[0]) {
+		if (l >= 0 && l < m->nlevels && m->src_line[l] > 0)
+			snprintf(where, sizeof where, "%s:%d:%d: mapping[%d]", m->src, m->src_line[l],
+			         m->src_col[l], m->src_entry[l]);
+		else
+			snprintf(where, sizeof where, "%s:%d:%d: mapping", m->src, m->src_list_line,
+			         m->src_list_col);
+	}
+	if (l >= 0 && d >= 0)
+		snprintf(subject, sizeof subject, ": level %s, dimension %c", m->name[l], dim_letters[d]);
+	else if (l >= 0)
+		snprintf(subject, sizeof subject, ": level %s", m->name[l]);
+	else if (d >= 0)
+		snprintf(subject, sizeof subject, ": dimension %c", dim_letters[d]);
+	return trim__error(code, "%s%s: %s", where, subject, what);
+}
+
+/* A product of bounds for a message: the number, or "more than 2^63 - 1". */
+static const char *count_str(char *buf, size_t n, int64_t v, int over)
+{
+	if (over)
+		snprintf(buf, n, "more than %lld", (long long)INT64_MAX);
+	else
+		snprintf(buf, n, "%lld", (long long)v);
+	return buf;
+}
+
 int trim__mapping_check_shape(const trim__mapping *m, const trim__intra *w,
                               const struct trim_arch *a)
 {
 	if (m->nlevels != a->nlevels)
-		return trim__error(TRIM_ESHAPE, "mapping: %d levels, architecture '%s' has %d",
-		                   m->nlevels, a->name, a->nlevels);
+		return check_err(m, -1, -1, TRIM_ESHAPE, "%d levels, architecture '%s' has %d",
+		                 m->nlevels, a->name, a->nlevels);
 	for (int l = 0; l < m->nlevels; l++) {
 		if (m->type[l] != a->lv[l].type || strcmp(m->name[l], a->lv[l].name))
-			return trim__error(TRIM_ESHAPE, "mapping: level %d is '%s', architecture has '%s'", l,
-			                   m->name[l], a->lv[l].name);
+			return check_err(m, -1, -1, TRIM_ESHAPE, "level %d is '%s', architecture has '%s'", l,
+			                 m->name[l], a->lv[l].name);
 		const trim__level *L = &a->lv[l];
+		/* PEs used along X and Y, saturated (a bound may be up to 2^40 and
+		 * eight of them do not fit 64 bits) */
 		int64_t px = 1, py = 1;
+		int pxo = 0, pyo = 0;
 		for (int d = 0; d < TRIM_NDIMS; d++) {
 			if (m->f[l][d] < 1)
-				return trim__error(TRIM_ERANGE, "mapping: level %s: bound of %c is %lld (must be >= 1)",
-				                   m->name[l], dim_letters[d], (long long)m->f[l][d]);
+				return check_err(m, l, d, TRIM_ERANGE, "the bound of %c is %lld (must be >= 1)",
+				                 dim_letters[d], (long long)m->f[l][d]);
 			if (L->type == TRIM__LVL_COMPUTE && m->f[l][d] != 1)
-				return trim__error(TRIM_ESHAPE, "mapping: level %s is the compute level: bound of %c must be 1",
-				                   m->name[l], dim_letters[d]);
+				return check_err(m, l, d, TRIM_ESHAPE, "%s is the compute level: the bound of %c must be 1",
+				                 m->name[l], dim_letters[d]);
 			if (L->type == TRIM__LVL_SPATIAL) {
-				if (m->fx[l][d] < 1 || m->fy[l][d] < 1 || m->fx[l][d] * m->fy[l][d] != m->f[l][d])
-					return trim__error(TRIM_ESHAPE, "mapping: level %s: spatial bound of %c is %lld but X*Y = %lld*%lld",
-					                   m->name[l], dim_letters[d], (long long)m->f[l][d],
-					                   (long long)m->fx[l][d], (long long)m->fy[l][d]);
-				px *= m->fx[l][d];
-				py *= m->fy[l][d];
+				int64_t xy = 0;
+				if (m->fx[l][d] < 1 || m->fy[l][d] < 1 ||
+				    __builtin_mul_overflow(m->fx[l][d], m->fy[l][d], &xy) || xy != m->f[l][d])
+					return check_err(m, l, d, TRIM_ESHAPE, "the spatial bound of %c is %lld but X*Y = %lld*%lld",
+					                 dim_letters[d], (long long)m->f[l][d],
+					                 (long long)m->fx[l][d], (long long)m->fy[l][d]);
+				pxo |= __builtin_mul_overflow(px, m->fx[l][d], &px);
+				pyo |= __builtin_mul_overflow(py, m->fy[l][d], &py);
 			}
 		}
 		if (L->type == TRIM__LVL_SPATIAL) {
 			int64_t fx = L->fanout_x > 0 ? L->fanout_x : 1, fy = L->fanout_y > 0 ? L->fanout_y : 1;
-			if (px > fx || py > fy)
-				return trim__error(TRIM_ENOFIT, "mapping: level %s: spatial bounds use %lld x %lld PEs, the array has %lld x %lld",
-				                   m->name[l], (long long)px, (long long)py, (long long)fx, (long long)fy);
+			int dx = -1, dy = -1; /* the largest bound along the axis that does not fit */
+			for (int d = 0; d < TRIM_NDIMS; d++) {
+				if (m->fx[l][d] > 1 && (dx < 0 || m->fx[l][d] > m->fx[l][dx]))
+					dx = d;
+				if (m->fy[l][d] > 1 && (dy < 0 || m->fy[l][d] > m->fy[l][dy]))
+					dy = d;
+			}
+			if (pxo || pyo || px > fx || py > fy) {
+				char bx[48], by[48];
+				int over_x = pxo || px > fx;
+				return check_err(m, l, over_x ? dx : dy, TRIM_ENOFIT,
+				                 "the spatial bounds use %s x %s PEs, the array has %lld x %lld (%s is too %s)",
+				                 count_str(bx, sizeof bx, px, pxo), count_str(by, sizeof by, py, pyo),
+				                 (long long)fx, (long long)fy, over_x ? "X" : "Y",
+				                 over_x ? "wide" : "tall");
+			}
 		}
 		if (L->type == TRIM__LVL_STORAGE) {
 			int seen[TRIM_NDIMS] = {0};
 			for (int k = 0; k < TRIM_NDIMS; k++) {
 				int d = m->order[l][k];
 				if (d < 0 || d >= TRIM_NDIMS || seen[d])
-					return trim__error(TRIM_ESHAPE, "mapping: level %s: loop order is not a permutation of N G M C E F R S",
-					                   m->name[l]);
+					return check_err(m, l, -1, TRIM_ESHAPE, "the loop order is not a permutation of N G M C E F R S");
 				seen[d] = 1;
 			}
 			for (int s = 0; s < 3; s++)
 				if (m->keep[l][s] && !L->keep[s])
-					return trim__error(TRIM_ESHAPE, "mapping: level %s cannot hold the %s tensor (the architecture bypasses it)",
-					                   m->name[l], slot_names[s]);
+					return check_err(m, l, -1, TRIM_ESHAPE, "%s cannot hold the %s tensor (the architecture bypasses it)",
+					                 m->name[l], slot_names[s]);
 		} else {
 			for (int s = 0; s < 3; s++)
 				if (m->keep[l][s])
-					return trim__error(TRIM_ESHAPE, "mapping: level %s is not a storage level: it cannot hold a tensor",
-					                   m->name[l]);
+					return check_err(m, l, -1, TRIM_ESHAPE, "%s is not a storage level: it cannot hold a tensor",
+					                 m->name[l]);
 		}
 	}
 	if (a->nlevels < 2 || a->lv[0].type != TRIM__LVL_STORAGE ||
 	    a->lv[a->nlevels - 1].type != TRIM__LVL_COMPUTE)
-		return trim__error(TRIM_ESHAPE, "mapping: the architecture must start with a storage level and end with the compute level");
+		return check_err(m, -1, -1, TRIM_ESHAPE, "the architecture must start with a storage level and end with the compute level");
 	for (int s = 0; s < 3; s++)
 		if (w->t[s].present && !m->keep[0][s])
-			return trim__error(TRIM_ESHAPE, "mapping: the outermost level %s must hold the %s tensor",
-			                   m->name[0], slot_names[s]);
+			return check_err(m, 0, -1, TRIM_ESHAPE, "the outermost level %s must hold the %s tensor",
+			                 m->name[0], slot_names[s]);
 	for (int d = 0; d < TRIM_NDIMS; d++) {
 		int64_t p = 1;
+		int over = 0, at = -1; /* at: the first entry (in the file) giving d a bound > 1 */
 		for (int l = 0; l < m->nlevels; l++) {
-			if (trim__mul64(p, m->f[l][d], &p))
-				return trim__error(TRIM_ERANGE, "mapping: the bounds of %c overflow", dim_letters[d]);
+			over |= __builtin_mul_overflow(p, m->f[l][d], &p);
+			if (m->f[l][d] > 1 && m->src_line[l] > 0 &&
+			    (at < 0 || m->src_entry[l] < m->src_entry[at]))
+				at = l;
 		}
-		if (p != w->bound[d]) {
-			char buf[256];
+		if (over || p != w->bound[d]) {
+			char buf[256], pb[48];
 			size_t o = 0;
 			for (int l = 0; l < m->nlevels && o < sizeof buf; l++)
 				if (m->type[l] != TRIM__LVL_COMPUTE)
 					o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s=%lld", o ? " x " : "",
 					                      m->name[l], (long long)m->f[l][d]);
-			return trim__error(TRIM_ESHAPE, "mapping: the bounds of %c multiply to %lld (%s), the workload bound is %lld",
-			                   dim_letters[d], (long long)p, buf, (long long)w->bound[d]);
+			return check_err(m, at, d, TRIM_ESHAPE, "the bounds of %c multiply to %s (%s), the workload bound is %lld",
+			                 dim_letters[d], count_str(pb, sizeof pb, p, over), buf,
+			                 (long long)w->bound[d]);
 		}
 	}
 	return 0;
@@ -233,25 +295,24 @@ int trim__mapping_check_reserved(const trim__mapping *m, const trim__intra *w,
 			int64_t bytes = (trim__mapping_tile_elems(m, w, l, s) * bits + 7) / 8 * mult;
 			if (L->partitioned) {
 				if (bytes > L->part_bytes[s])
-					return trim__error(TRIM_ENOFIT, "mapping: level %s: the %s tile needs %lld bytes%s, its partition has %lld",
-					                   m->name[l], slot_names[s], (long long)bytes,
-					                   mult > 1 ? " (double-buffered)" : "", (long long)L->part_bytes[s]);
+					return check_err(m, l, -1, TRIM_ENOFIT, "the %s tile needs %lld bytes%s, its partition has %lld",
+					                 slot_names[s], (long long)bytes,
+					                 mult > 1 ? " (double-buffered)" : "", (long long)L->part_bytes[s]);
 			}
 			total += bytes;
 		}
 		if ((!L->partitioned || res > 0) && total + res > L->capacity_bytes) {
 			if (res > 0)
-				return trim__error(TRIM_ENOFIT, "mapping: level %s: the tiles need %lld bytes%s, the capacity is %lld of which %lld hold cached activations",
-				                   m->name[l], (long long)total, mult > 1 ? " (double-buffered)" : "",
-				                   (long long)L->capacity_bytes, (long long)res);
-			return trim__error(TRIM_ENOFIT, "mapping: level %s: the tiles need %lld bytes%s, the capacity is %lld",
-			                   m->name[l], (long long)total, mult > 1 ? " (double-buffered)" : "",
-			                   (long long)L->capacity_bytes);
+				return check_err(m, l, -1, TRIM_ENOFIT, "the tiles need %lld bytes%s, the capacity is %lld of which %lld hold cached activations",
+				                 (long long)total, mult > 1 ? " (double-buffered)" : "",
+				                 (long long)L->capacity_bytes, (long long)res);
+			return check_err(m, l, -1, TRIM_ENOFIT, "the tiles need %lld bytes%s, the capacity is %lld",
+			                 (long long)total, mult > 1 ? " (double-buffered)" : "",
+			                 (long long)L->capacity_bytes);
 		}
 	}
 	return 0;
 }
-
 int trim__mapping_check(const trim__mapping *m, const trim__intra *w, const struct trim_arch *a)
 {
 	return trim__mapping_check_reserved(m, w, a, NULL);
@@ -393,8 +454,9 @@ int trim_mapping_set_temporal(trim_mapping *m, int level, int dim, int64_t bound
 	int rc = check_ld(m, level, dim, TRIM__LVL_STORAGE, "trim_mapping_set_temporal");
 	if (rc)
 		return rc;
-	if (bound < 1)
-		return trim__error(TRIM_ERANGE, "trim_mapping_set_temporal: bound %lld < 1", (long long)bound);
+	if (bound < 1 || bound > ((int64_t)1 << 40))
+		return trim__error(TRIM_ERANGE, "trim_mapping_set_temporal: bound %lld (must be 1 .. 2^40)",
+		                   (long long)bound);
 	m->f[level][dim] = bound;
 	return 0;
 }
@@ -404,12 +466,13 @@ int trim_mapping_set_spatial(trim_mapping *m, int level, int dim, int64_t fx, in
 	int rc = check_ld(m, level, dim, TRIM__LVL_SPATIAL, "trim_mapping_set_spatial");
 	if (rc)
 		return rc;
-	if (fx < 1 || fy < 1)
-		return trim__error(TRIM_ERANGE, "trim_mapping_set_spatial: bounds %lld x %lld (must be >= 1)",
-		                   (long long)fx, (long long)fy);
+	int64_t xy = 0;
+	if (fx < 1 || fy < 1 || __builtin_mul_overflow(fx, fy, &xy) || xy > ((int64_t)1 << 40))
+		return trim__error(TRIM_ERANGE, "trim_mapping_set_spatial: bounds %lld x %lld (each >= 1, "
+		                   "the product at most 2^40)", (long long)fx, (long long)fy);
 	m->fx[level][dim] = fx;
 	m->fy[level][dim] = fy;
-	m->f[level][dim] = fx * fy;
+	m->f[level][dim] = xy;
 	return 0;
 }
 

@@ -32,6 +32,13 @@ struct trim_mapping {
 	int64_t fy[TRIM__MAX_LEVELS][TRIM_NDIMS];      /* spatial: bound along Y */
 	int order[TRIM__MAX_LEVELS][TRIM_NDIMS];       /* storage: dims, outermost loop first */
 	int keep[TRIM__MAX_LEVELS][3];                 /* storage: 1 holds the slot, 0 bypasses */
+	/* Where a mapping read from YAML came from (empty src: built in memory):
+	 * the file, the `mapping:` list, and per level the entry that set its
+	 * bounds (entry index, line, column; line 0: no entry). The checks'
+	 * messages start with file:line:column of the level's entry. */
+	char src[256];
+	int src_list_line, src_list_col;
+	int src_entry[TRIM__MAX_LEVELS], src_line[TRIM__MAX_LEVELS], src_col[TRIM__MAX_LEVELS];
 };
 typedef struct trim_mapping trim__mapping;
 

@@ -19,6 +19,7 @@
  *                                            bypass: [Weights]
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <strings.h>
 #include <stdlib.h>
@@ -33,7 +34,13 @@ static const char *const own_level_keys[] = {"level", "temporal", "order", "keep
 static const char *const tl_level_keys[] = {"target", "type", "factors", "permutation", "split",
                                             "keep", "bypass", NULL};
 
-/* Timeloop dim letter -> libtrim dim. */
+/* The largest bound a mapping may give one dimension at one level (both
+ * forms): 2^40, so that products of a few bounds stay far from 2^63. */
+#define MAX_BOUND ((int64_t)1 << 40)
+
+/* Timeloop dim letter -> libtrim dim. Output channels are K in Timeloop's
+ * older examples and M in its CNN-Layer problem (what timeloop-mapper
+ * writes); G is the group dim of Timeloop's grouped convolution shape. */
 static int tl_dim(char c)
 {
 	switch (toupper((unsigned char)c)) {
@@ -43,9 +50,21 @@ static int tl_dim(char c)
 	case 'Q': return TRIM_DIM_F;
 	case 'C': return TRIM_DIM_C;
 	case 'K': return TRIM_DIM_M;
+	case 'M': return TRIM_DIM_M;
 	case 'N': return TRIM_DIM_N;
+	case 'G': return TRIM_DIM_G;
 	default: return -1;
 	}
+}
+
+/* Remember the entry that set level l's bounds (the checks name it). */
+static void note_entry(trim__mapping *m, int l, size_t i, const trim__ynode *e)
+{
+	if (l < 0 || l >= m->nlevels)
+		return;
+	m->src_entry[l] = (int)i;
+	m->src_line[l] = e->line;
+	m->src_col[l] = e->col;
 }
 
 static int find_level(trim__yctx *c, const trim__ynode *n, const trim__mapping *m, const char *name)
@@ -76,7 +95,7 @@ static int read_dim_map(trim__yctx *c, const trim__ynode *map, int64_t *f)
 			rc = trim__yerr(c, map->keys[i], TRIM_ENOTFOUND,
 			                "unknown dimension '%s' (N, G, M, C, E, F, R, S)", map->keys[i]->str);
 		} else {
-			rc = trim__yint(c, map->items[i], 1, (int64_t)1 << 40, &f[d]);
+			rc = trim__yint(c, map->items[i], 1, MAX_BOUND, &f[d]);
 		}
 		trim__yctx_pop(c);
 		if (rc)
@@ -216,9 +235,17 @@ static int read_own(trim__yctx *c, const trim__ynode *list, trim__mapping *m)
 			for (int d = 0; d < TRIM_NDIMS; d++) {
 				m->fx[l][d] = fx[d];
 				m->fy[l][d] = fy[d];
+				int64_t xy = 0;
+				if (__builtin_mul_overflow(fx[d], fy[d], &xy) || xy > MAX_BOUND) {
+					rc = trim__yerr(c, e, TRIM_ERANGE, "level %s: the spatial bound of %c is %lld x %lld, "
+					                "more than 2^40", name, "NGMCEFRS"[d], (long long)fx[d],
+					                (long long)fy[d]);
+					goto next;
+				}
 				m->f[l][d] = fx[d] * fy[d];
 			}
 		}
+		note_entry(m, l, i, e);
 		rc = read_keep(c, e, m, l);
 	next:
 		trim__yctx_pop(c);
@@ -226,25 +253,34 @@ static int read_own(trim__yctx *c, const trim__ynode *list, trim__mapping *m)
 	return rc;
 }
 
-/* "R=3 S=3 P=1 ..." into f[] (libtrim dims; dims not named stay 1). */
+/* "R=3 S=3 P=1 ..." or, as timeloop-mapper writes them, "R3 S3 P1 ..." into
+ * f[] (libtrim dims; dims not named stay 1; a dim named twice is an error). */
 static int tl_factors(trim__yctx *c, const trim__ynode *n, int64_t *f)
 {
+	int named[TRIM_NDIMS] = {0};
 	for (int d = 0; d < TRIM_NDIMS; d++)
 		f[d] = 1;
 	const char *p = n->str;
 	while (*p) {
-		while (isspace((unsigned char)*p))
+		while (isspace((unsigned char)*p) || *p == ',')
 			p++;
 		if (!*p)
 			break;
 		int d = tl_dim(*p);
-		if (d < 0 || p[1] != '=')
+		const char *num = p + 1 + (p[1] == '=');
+		if (d < 0 || !isdigit((unsigned char)*num))
 			return trim__yerr(c, n, TRIM_ESCHEMA,
-			                  "bad factor '%.8s': want D=n with D in R S P Q C K N (libtrim's G has no Timeloop name)", p);
+			                  "bad factor '%.8s': want D=n or Dn with D in R S P Q C K (or M) N G", p);
+		if (named[d]++)
+			return trim__yerr(c, n, TRIM_ESCHEMA, "bad factor '%.8s': %c is named twice", p, *p);
+		errno = 0;
 		char *end = NULL;
-		long long v = strtoll(p + 2, &end, 10);
-		if (end == p + 2 || v < 1 || (*end && !isspace((unsigned char)*end)))
+		long long v = strtoll(num, &end, 10);
+		if (v < 1 || (*end && !isspace((unsigned char)*end) && *end != ','))
 			return trim__yerr(c, n, TRIM_ESCHEMA, "bad factor '%.8s': the bound must be an integer >= 1", p);
+		if (errno == ERANGE || v > MAX_BOUND)
+			return trim__yerr(c, n, TRIM_ERANGE, "bad factor '%.*s': a bound is at most 2^40 = %lld",
+			                  (int)(end - p), p, (long long)MAX_BOUND);
 		f[d] = v;
 		p = end;
 	}
@@ -261,7 +297,7 @@ static int tl_perm(trim__yctx *c, const trim__ynode *n, int *dims, int *nd)
 			continue;
 		int d = tl_dim(*p);
 		if (d < 0 || seen[d])
-			return trim__yerr(c, n, TRIM_ESCHEMA, "bad permutation '%s' (letters of R S P Q C K N, each once)", n->str);
+			return trim__yerr(c, n, TRIM_ESCHEMA, "bad permutation '%s' (letters of R S P Q C K (or M) N G, each once)", n->str);
 		seen[d] = 1;
 		dims[(*nd)++] = d;
 	}
@@ -270,7 +306,7 @@ static int tl_perm(trim__yctx *c, const trim__ynode *n, int *dims, int *nd)
 
 static int read_timeloop(trim__yctx *c, const trim__ynode *list, trim__mapping *m)
 {
-	static const char *const types[] = {"temporal", "spatial", "bypass", "datatype", NULL};
+	static const char *const types[] = {"temporal", "spatial", "bypass", "datatype", "dataspace", NULL};
 	int rc = 0;
 	for (size_t i = 0; i < list->n && !rc; i++) {
 		const trim__ynode *e = list->items[i];
@@ -290,6 +326,8 @@ static int read_timeloop(trim__yctx *c, const trim__ynode *list, trim__mapping *
 		}
 		if (type >= 2) {
 			rc = read_keep(c, e, m, l);
+			if (!rc && m->src_line[l] == 0)
+				note_entry(m, l, i, e); /* a temporal entry for l, if any, wins */
 			goto next;
 		}
 		/* spatial directives target the parent storage level: the fan-out
@@ -356,6 +394,7 @@ static int read_timeloop(trim__yctx *c, const trim__ynode *list, trim__mapping *
 				ord[k] = "NGMCEFRS"[perm[np - 1 - k]];
 			ord[np] = 0;
 			memcpy(m->f[l], f, sizeof f);
+			note_entry(m, l, i, e);
 			if ((rc = trim__mapping_set_order_str(m, l, ord)))
 				goto next;
 		} else {
@@ -375,6 +414,7 @@ static int read_timeloop(trim__yctx *c, const trim__ynode *list, trim__mapping *
 				m->fx[L][d] = x ? f[d] : 1;
 				m->fy[L][d] = x ? 1 : f[d];
 			}
+			note_entry(m, L, i, e);
 		}
 	next:
 		trim__yctx_pop(c);
@@ -401,6 +441,9 @@ static int load_doc(trim__mapping *m, trim__ydoc *doc)
 		if ((rc = trim__yget_int(&c, root, "schema_version", 0, 1, 1, &v)) < 0)
 			return rc;
 	}
+	snprintf(m->src, sizeof m->src, "%s", trim__ydoc_name(doc) ? trim__ydoc_name(doc) : "<input>");
+	m->src_list_line = list->line;
+	m->src_list_col = list->col;
 	trim__yctx_key(&c, "mapping");
 	rc = timeloop ? read_timeloop(&c, list, m) : read_own(&c, list, m);
 	trim__yctx_pop(&c);

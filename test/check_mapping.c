@@ -3,6 +3,7 @@
  * Timeloop's mapping format.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -309,6 +310,159 @@ START_TEST(test_timeloop_format)
 }
 END_TEST
 
+/* Bounds are capped at 2^40 in both YAML forms and the setters, and products
+ * of bounds never overflow: a huge mapping is an error with its position,
+ * never a wrapped PE count (UBSan aborts on the signed overflow these
+ * inputs caused in the fan-out check and the X*Y product). */
+START_TEST(test_factor_ranges)
+{
+	struct trim_arch a;
+	trim__intra w;
+	trim_mapping *m = NULL;
+	fig6_arch(&a);
+	fig6_wl(&w);
+	/* Timeloop factors above 2^40 (also beyond int64) are refused where written */
+	EXPECT_ERR(trim_mapping_load_string(&m, &a, "mapping:\n  - target: GLB\n    type: temporal\n"
+	           "    factors: C=2 K=2199023255553\n", "tl.yaml"),
+	           TRIM_ERANGE, "tl.yaml:4:14: mapping[0].factors: bad factor 'K=2199023255553': a bound is at most 2^40");
+	EXPECT_ERR(trim_mapping_load_string(&m, &a, "mapping:\n  - target: GLB\n    type: spatial\n"
+	           "    factors: K99999999999999999999\n", "tl.yaml"),
+	           TRIM_ERANGE, "a bound is at most 2^40");
+	ck_assert_ptr_null(m);
+	/* two X bounds of 2^40 each: the PEs used along X do not fit 64 bits */
+	ck_assert_msg(trim_mapping_load_string(&m, &a, "mapping:\n  - target: GLB\n    type: spatial\n"
+	              "    factors: K=1099511627776 C=1099511627776\n", "tl.yaml") == 0, "%s", trim_last_error());
+	EXPECT_ERR(trim__mapping_check(m, &w, &a), TRIM_ENOFIT,
+	           "tl.yaml:2:5: mapping[0]: level NoC, dimension");
+	ck_assert_msg(strstr(trim_last_error(), "use more than 9223372036854775807 x 1 PEs, the array has 4 x 2 (X is too wide)"),
+	              "%s", trim_last_error());
+	trim_mapping_free(m);
+	m = NULL;
+	/* libtrim's form: X and Y bounds of one dim whose product exceeds 2^40 */
+	EXPECT_ERR(trim_mapping_load_string(&m, &a, "mapping:\n  - level: NoC\n    spatial_x: {M: 1099511627776}\n"
+	           "    spatial_y: {M: 1099511627776}\n", "own.yaml"),
+	           TRIM_ERANGE, "own.yaml:2:5: mapping[0]: level NoC: the spatial bound of M is 1099511627776 x 1099511627776, more than 2^40");
+	ck_assert_ptr_null(m);
+	/* the setters */
+	ck_assert_int_eq(trim_mapping_create(&m, &a), 0);
+	EXPECT_ERR(trim_mapping_set_spatial(m, NOC, TRIM_DIM_M, (int64_t)1 << 40, (int64_t)1 << 40), TRIM_ERANGE,
+	           "the product at most 2^40");
+	EXPECT_ERR(trim_mapping_set_temporal(m, GLB, TRIM_DIM_M, INT64_MAX), TRIM_ERANGE, "1 .. 2^40");
+	/* a mapping built in memory: X*Y of a bound checked without overflow */
+	m->fx[NOC][TRIM_DIM_M] = m->fy[NOC][TRIM_DIM_M] = (int64_t)1 << 62;
+	m->f[NOC][TRIM_DIM_M] = 0x7fffffffffffffff;
+	EXPECT_ERR(trim__mapping_check(m, &w, &a), TRIM_ESHAPE, "mapping: level NoC, dimension M: the spatial bound of M");
+	trim_mapping_free(m);
+}
+END_TEST
+
+/* More PE rows (Y) than the array has is refused, as more columns is. */
+START_TEST(test_rows_over_fanout)
+{
+	struct trim_arch a;
+	trim__intra w;
+	trim__mapping m;
+	fig6_arch(&a); /* NoC 4 x 2 */
+	fig6_wl(&w);
+	fig6_b(&m, &a);
+	ck_assert_int_eq(trim__mapping_check(&m, &w, &a), 0);
+	/* C: 2 along Y -> 4 along Y (GLB gives up its C) */
+	m.f[GLB][TRIM_DIM_C] = 1;
+	m.f[NOC][TRIM_DIM_C] = m.fy[NOC][TRIM_DIM_C] = 4;
+	EXPECT_ERR(trim__mapping_check(&m, &w, &a), TRIM_ENOFIT,
+	           "mapping: level NoC, dimension C: the spatial bounds use 4 x 4 PEs, the array has 4 x 2 (Y is too tall)");
+	/* the same bounds along X fit a transposed array */
+	a.lv[NOC].fanout_x = 2;
+	a.lv[NOC].fanout_y = 4;
+	m.f[NOC][TRIM_DIM_M] = m.fy[NOC][TRIM_DIM_M] = 1;
+	m.f[NOC][TRIM_DIM_M] = m.fx[NOC][TRIM_DIM_M] = 2;
+	m.f[DRAM][TRIM_DIM_M] = 8;
+	ck_assert_msg(trim__mapping_check(&m, &w, &a) == 0, "%s", trim_last_error());
+	/* one row too many, through libtrim's YAML form: the entry is named */
+	fig6_arch(&a);
+	trim_mapping *y = NULL;
+	ck_assert_int_eq(trim_mapping_load_string(&y, &a,
+	                 "mapping:\n  - level: DRAM\n    temporal: {M: 8, C: 2}\n"
+	                 "  - level: NoC\n    spatial_x: {M: 4}\n    spatial_y: {C: 4}\n"
+	                 "  - level: RF\n    temporal: {C: 2}\n", "rows.yaml"), 0);
+	EXPECT_ERR(trim__mapping_check(y, &w, &a), TRIM_ENOFIT,
+	           "rows.yaml:4:5: mapping[1]: level NoC, dimension C: the spatial bounds use 4 x 4 PEs, the array has 4 x 2 (Y is too tall)");
+	trim_mapping_free(y);
+}
+END_TEST
+
+/* Check failures of a mapping read from a file name the file, the
+ * line:column of the level's entry, the level and the dimension. */
+static const char *const OWN_FIG6B =
+	"mapping:\n"
+	"  - level: DRAM\n"          /* 2:5 */
+	"    temporal: {M: 4}\n"
+	"    order: MC\n"
+	"  - level: GLB\n"           /* 5:5 */
+	"    temporal: {M: 2, C: 2}\n"
+	"    order: MC\n"
+	"  - level: NoC\n"           /* 8:5 */
+	"    spatial_x: {M: 4}\n"
+	"    spatial_y: {C: 2}\n"
+	"  - level: RF\n"            /* 11:5 */
+	"    temporal: {C: 4}\n";
+
+static int check_text(const struct trim_arch *a, const trim__intra *w, const char *text,
+                      const char *name, const char *from, const char *to)
+{
+	char buf[1024];
+	const char *p = strstr(text, from);
+	ck_assert_ptr_nonnull(p);
+	snprintf(buf, sizeof buf, "%.*s%s%s", (int)(p - text), text, to, p + strlen(from));
+	trim_mapping *m = NULL;
+	ck_assert_msg(trim_mapping_load_string(&m, a, buf, name) == 0, "%s", trim_last_error());
+	int rc = trim__mapping_check(m, w, a);
+	trim_mapping_free(m);
+	return rc;
+}
+
+START_TEST(test_check_locations)
+{
+	struct trim_arch a;
+	trim__intra w;
+	fig6_arch(&a);
+	fig6_wl(&w);
+	ck_assert_int_eq(check_text(&a, &w, OWN_FIG6B, "m.yaml", "", ""), 0);
+	/* factor product: the first entry that splits the dim */
+	EXPECT_ERR(check_text(&a, &w, OWN_FIG6B, "m.yaml", "{C: 4}", "{C: 2}"), TRIM_ESHAPE,
+	           "m.yaml:5:5: mapping[1]: level GLB, dimension C: the bounds of C multiply to 8 "
+	           "(DRAM=1 x GLB=2 x NoC=2 x RF=2), the workload bound is 16");
+	/* a dim no entry splits: the `mapping:` list */
+	EXPECT_ERR(check_text(&a, &w, OWN_FIG6B, "m.yaml", "{M: 4}\n    order", "{M: 1}\n    order"), TRIM_ESHAPE,
+	           "m.yaml:5:5: mapping[1]: level GLB, dimension M: the bounds of M multiply to 8");
+	w.bound[TRIM_DIM_N] = 2;
+	EXPECT_ERR(check_text(&a, &w, OWN_FIG6B, "m.yaml", "", ""), TRIM_ESHAPE,
+	           "m.yaml:2:3: mapping: dimension N: the bounds of N multiply to 1");
+	w.bound[TRIM_DIM_N] = 1;
+	/* fan-out along X */
+	EXPECT_ERR(check_text(&a, &w, OWN_FIG6B, "m.yaml", "{M: 4}\n    spatial_y", "{M: 8}\n    spatial_y"), TRIM_ENOFIT,
+	           "m.yaml:8:5: mapping[2]: level NoC, dimension M: the spatial bounds use 8 x 2 PEs, the array has 4 x 2 (X is too wide)");
+	/* capacity: RF holds 64 bytes; input 16 + weight 16 + output 1 words = 66 bytes */
+	EXPECT_ERR(check_text(&a, &w, OWN_FIG6B, "m.yaml", "{M: 2, C: 2}", "{M: 2}"), TRIM_ESHAPE, "multiply to 8");
+	char text[1024];
+	snprintf(text, sizeof text, "%s", OWN_FIG6B);
+	*strstr(text, "    spatial_y: {C: 2}\n") = 0;
+	strcat(text, "  - level: RF\n    temporal: {C: 16}\n");
+	EXPECT_ERR(check_text(&a, &w, text, "m.yaml", "{M: 2, C: 2}", "{M: 2}"), TRIM_ENOFIT,
+	           "m.yaml:10:5: mapping[3]: level RF: the tiles need 66 bytes, the capacity is 64");
+	/* Timeloop's form: the directive that set the level's bounds */
+	EXPECT_ERR(check_text(&a, &w, TL_FIG6B, "tl.yaml", "K=4 C=2", "K=8 C=2"), TRIM_ENOFIT,
+	           "tl.yaml:10:5: mapping[2]: level NoC, dimension M: the spatial bounds use 8 x 2 PEs");
+	EXPECT_ERR(check_text(&a, &w, TL_FIG6B, "tl.yaml", "factors: C=4", "factors: C=8"), TRIM_ESHAPE,
+	           "tl.yaml:6:5: mapping[1]: level GLB, dimension C: the bounds of C multiply to 32");
+	/* a bypass entry locates a level no temporal entry names */
+	a.lv[GLB].keep[1] = 0;
+	EXPECT_ERR(check_text(&a, &w, "mapping:\n  - target: GLB\n    type: datatype\n    keep: [Weights]\n",
+	                      "tl.yaml", "", ""), TRIM_ESHAPE,
+	           "tl.yaml:2:5: mapping[0]: level GLB: GLB cannot hold the weight tensor");
+}
+END_TEST
+
 Suite *mapping_suite(void)
 {
 	Suite *s = suite_create("mapping");
@@ -319,6 +473,9 @@ Suite *mapping_suite(void)
 	tcase_add_test(tc, test_yaml_roundtrip);
 	tcase_add_test(tc, test_yaml_errors);
 	tcase_add_test(tc, test_timeloop_format);
+	tcase_add_test(tc, test_factor_ranges);
+	tcase_add_test(tc, test_rows_over_fanout);
+	tcase_add_test(tc, test_check_locations);
 	suite_add_tcase(s, tc);
 	return s;
 }
