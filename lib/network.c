@@ -140,6 +140,24 @@ static int window_out(trim__yctx *c, const trim__ynode *node, const trim__layer 
 	return 0;
 }
 
+/* Product of n counts into *out; 0, or 1 if it does not fit in 64 bits. */
+static int checked_product(int64_t *out, int n, const int64_t *f)
+{
+	int64_t r = 1;
+	for (int k = 0; k < n; k++)
+		if (__builtin_mul_overflow(r, f[k], &r))
+			return 1;
+	*out = r;
+	return 0;
+}
+
+/* A layer count that does not fit in 64 bits: the error names the file, the
+ * layer's line and the layer. */
+static int overflow_err(trim__yctx *c, const trim__ynode *ln, const trim__layer *L, const char *what)
+{
+	return trim__yerr(c, ln, TRIM_ERANGE, "layer '%s': its %s overflow 64 bits", L->name, what);
+}
+
 static int need_spatial(trim__yctx *c, const trim__ynode *node, const trim__layer *L)
 {
 	if (L->flat && (L->in[0] != 1 || L->in[1] != 1))
@@ -370,9 +388,15 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 		L->out[0] = Ho;
 		L->out[1] = Wo;
 		L->out[2] = L->filters;
-		L->params = L->kernel[0] * L->kernel[1] * (C / L->groups) * L->filters +
-		            (L->use_bias ? L->filters : 0);
-		L->macs = Ho * Wo * L->filters * (C / L->groups) * L->kernel[0] * L->kernel[1];
+		{
+			int64_t pf[4] = {L->kernel[0], L->kernel[1], C / L->groups, L->filters};
+			int64_t mf[6] = {Ho, Wo, L->filters, C / L->groups, L->kernel[0], L->kernel[1]};
+			if (checked_product(&L->params, 4, pf) ||
+			    __builtin_add_overflow(L->params, L->use_bias ? L->filters : 0, &L->params))
+				return overflow_err(c, ln, L, "parameters");
+			if (checked_product(&L->macs, 6, mf))
+				return overflow_err(c, ln, L, "MACs per sample");
+		}
 		L->flat = 0;
 		break;
 	case TRIM__L_DENSE:
@@ -386,8 +410,10 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 		L->out[0] = L->out[1] = 1;
 		L->out[2] = L->units;
 		L->filters = L->units;
-		L->params = C * L->units + (L->use_bias ? L->units : 0);
-		L->macs = C * L->units;
+		if (__builtin_mul_overflow(C, L->units, &L->macs))
+			return overflow_err(c, ln, L, "MACs per sample");
+		if (__builtin_add_overflow(L->macs, L->use_bias ? L->units : 0, &L->params))
+			return overflow_err(c, ln, L, "parameters");
 		L->flat = 1;
 		break;
 	case TRIM__L_MAXPOOL:
@@ -416,11 +442,13 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 		L->flat = 1;
 		break;
 	case TRIM__L_BATCHNORM:
-		L->params = 2 * C;
+		if (__builtin_mul_overflow(C, 2, &L->params))
+			return overflow_err(c, ln, L, "parameters");
 		break;
 	case TRIM__L_FLATTEN:
 		L->out[0] = L->out[1] = 1;
-		L->out[2] = L->in[0] * L->in[1] * L->in[2];
+		if (checked_product(&L->out[2], 3, L->in))
+			return overflow_err(c, ln, L, "output elements");
 		L->flat = 1;
 		break;
 	case TRIM__L_DROPOUT:
@@ -436,8 +464,12 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 			                  "only concatenation along channels (axis -1 or 3) is supported");
 		int64_t sum = 0;
 		for (int k = 0; k < L->ninputs; k++)
-			sum += L->inputs[k] == TRIM__NET_INPUT ? net->input[2]
-			                                       : net->layers[L->inputs[k]].out[2];
+			if (__builtin_add_overflow(sum,
+			                           L->inputs[k] == TRIM__NET_INPUT
+			                               ? net->input[2]
+			                               : net->layers[L->inputs[k]].out[2],
+			                           &sum))
+				return overflow_err(c, ln, L, "output channels");
 		L->out[2] = sum;
 		break;
 	}
@@ -520,8 +552,18 @@ static int parse_network(trim__yctx *c, struct trim_network *net, const trim__yn
 		return rc;
 
 	for (int i = 0; i < net->nlayers; i++) {
-		net->params += net->layers[i].params;
-		net->macs += net->layers[i].macs;
+		if (__builtin_add_overflow(net->params, net->layers[i].params, &net->params) ||
+		    __builtin_add_overflow(net->macs, net->layers[i].macs, &net->macs)) {
+			trim__yctx_key(c, "layers");
+			trim__yctx_index(c, (size_t)i);
+			rc = trim__yerr(c, layers->items[i], TRIM_ERANGE,
+			                "the network's parameters or MACs per sample overflow 64 bits "
+			                "at layer '%s'",
+			                net->layers[i].name);
+			trim__yctx_pop(c);
+			trim__yctx_pop(c);
+			return rc;
+		}
 	}
 	/* declared output shape */
 	const trim__ynode *on = trim__ymap_get(nm, "output");

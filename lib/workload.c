@@ -24,6 +24,7 @@ struct trim_workloads {
 	int64_t *cached; /* live cached bytes per intra index */
 	int64_t peak_cached;
 	int64_t params, network_macs;
+	int64_t total_macs, total_zero_macs; /* sums over the intra workloads (checked) */
 };
 
 static const char *const dim_names[TRIM_NDIMS] = {"N", "G", "M", "C", "E", "F", "R", "S"};
@@ -139,7 +140,38 @@ typedef struct {
 	int *bw_index, *wg_index;
 	int *bw_done;       /* per layer: last intra index emitted when its backward part is done */
 	int *needs_grad;    /* per layer: the gradient w.r.t. its input is needed */
+	const char *overflow; /* sticky: the first count that did not fit in 64 bits */
 } builder;
+
+/* Checked product of n counts. On overflow it records `what` (sticky, the
+ * first one wins) and returns INT64_MAX; analyse() turns the record into an
+ * error naming the layer (overflow_error). */
+static int64_t checked_product(builder *b, const char *what, int n, const int64_t *f)
+{
+	int64_t r = 1;
+	for (int k = 0; k < n; k++)
+		if (__builtin_mul_overflow(r, f[k], &r)) {
+			if (!b->overflow)
+				b->overflow = what;
+			return INT64_MAX;
+		}
+	return r;
+}
+
+/* The error for a count that does not fit in 64 bits, naming the network
+ * file, the line of layer li (the network input for TRIM__NET_INPUT) and the layer. */
+static int overflow_error(const struct trim_network *net, int li, const char *what, int64_t N)
+{
+	char path[96];
+	if (li < 0 || li >= net->nlayers)
+		return trim__error_at(TRIM_ERANGE, net->file, 0, 0, "network.input",
+		                      "%s overflow 64 bits at batch %lld", what, (long long)N);
+	const trim__layer *L = &net->layers[li];
+	snprintf(path, sizeof path, "layers[%d]", li);
+	return trim__error_at(TRIM_ERANGE, net->file, L->line, L->col, path,
+	                      "layer '%s': %s overflow 64 bits at batch %lld", L->name, what,
+	                      (long long)N);
+}
 
 static trim__intra *new_intra(builder *b, const trim__layer *L, int li, int phase, int kind)
 {
@@ -162,13 +194,21 @@ static trim__intra *new_intra(builder *b, const trim__layer *L, int li, int phas
 	return x;
 }
 
-static void finish_intra(trim__intra *x)
+static void finish_intra(builder *b, trim__intra *x)
 {
-	x->macs = 1;
-	for (int d = 0; d < TRIM_NDIMS; d++)
-		x->macs *= x->bound[d];
-	for (int k = 0; k < 3; k++)
-		trim__tensor_finish(&x->t[k]);
+	static const char *const what[2][3] = {
+		{"the FW workload's MACs", "the BW workload's MACs", "the WG workload's MACs"},
+		{"the FW workload's tensors", "the BW workload's tensors", "the WG workload's tensors"},
+	};
+	x->macs = checked_product(b, what[0][x->phase], TRIM_NDIMS, x->bound);
+	for (int k = 0; k < 3; k++) {
+		trim__tensor *t = &x->t[k];
+		if (t->present)
+			(void)checked_product(b, what[1][x->phase], t->ndims, t->extent);
+		trim__tensor_finish(t);
+	}
+	if (b->overflow)
+		return; /* the workload is dropped with an error */
 	x->zero_macs = trim__intra_zero_macs(x);
 	trim__activity_zero_macs_cache(x); /* the analyst's count, once per workload */
 }
@@ -261,7 +301,7 @@ static int build_fw(builder *b, const trim__layer *L, int li)
 			ix1(ts[k], TRIM_DIM_E, L->out[0]);
 			ix1(ts[k], TRIM_DIM_F, L->out[1]);
 		}
-		finish_intra(x);
+		finish_intra(b, x);
 		return 0;
 	}
 	int64_t G, M, C;
@@ -294,7 +334,7 @@ static int build_fw(builder *b, const trim__layer *L, int li)
 		ix1(o, TRIM_DIM_M, M);
 	ix1(o, TRIM_DIM_E, L->out[0]);
 	ix1(o, TRIM_DIM_F, L->out[1]);
-	finish_intra(x);
+	finish_intra(b, x);
 	return 0;
 }
 
@@ -357,7 +397,7 @@ static int build_bw(builder *b, const trim__layer *L, int li)
 		ix1(dx, TRIM_DIM_M, C);
 	ix1(dx, TRIM_DIM_E, H);
 	ix1(dx, TRIM_DIM_F, W);
-	finish_intra(x);
+	finish_intra(b, x);
 	return 0;
 }
 
@@ -393,7 +433,7 @@ static int build_wg(builder *b, const trim__layer *L, int li)
 	ix1(dw, TRIM_DIM_C, C);
 	ix1(dw, TRIM_DIM_R, L->kernel[0]);
 	ix1(dw, TRIM_DIM_S, L->kernel[1]);
-	finish_intra(x);
+	finish_intra(b, x);
 	return 0;
 }
 
@@ -425,7 +465,10 @@ static void shape4(int64_t *s, int64_t n, int64_t c, int64_t h, int64_t w)
 	s[3] = w;
 }
 
-static int64_t prod4(const int64_t *s) { return s[0] * s[1] * s[2] * s[3]; }
+static int64_t prod4(builder *b, const int64_t *s)
+{
+	return checked_product(b, "the elements of an inter-layer workload", 4, s);
+}
 
 /* Preprocessing that feeds the intra workload just built (index wi). */
 static int add_preprocessing(builder *b, const trim__layer *L, int li, int wi)
@@ -442,8 +485,8 @@ static int add_preprocessing(builder *b, const trim__layer *L, int li, int wi)
 		shape4(y->in_shape, N, L->in[2], L->in[0], L->in[1]);
 		shape4(y->out_shape, N, L->in[2], L->in[0] + L->pad[0] + L->pad[1],
 		       L->in[1] + L->pad[2] + L->pad[3]);
-		y->in_elems = prod4(y->in_shape);
-		y->out_elems = prod4(y->out_shape);
+		y->in_elems = prod4(b, y->in_shape);
+		y->out_elems = prod4(b, y->out_shape);
 		y->zeros = y->out_elems - y->in_elems;
 		y->before_intra = wi;
 		b->w->intra[wi].pre_index = (int)b->w->ninter - 1;
@@ -460,9 +503,10 @@ static int add_preprocessing(builder *b, const trim__layer *L, int li, int wi)
 				return TRIM_ENOMEM;
 			shape4(y->in_shape, N, L->out[2], L->out[0], L->out[1]);
 			shape4(y->out_shape, N, L->out[2], eh, ew);
-			y->in_elems = prod4(y->in_shape);
-			y->out_elems = prod4(y->out_shape);
-			y->zeros = y->out_elems - N * L->out[2] * rh * rw;
+			y->in_elems = prod4(b, y->in_shape);
+			y->out_elems = prod4(b, y->out_shape);
+			int64_t real[4] = {N, L->out[2], rh, rw};
+			y->zeros = y->out_elems - checked_product(b, "the elements of dY", 4, real);
 			y->before_intra = wi;
 			b->w->intra[wi].pre_index = (int)b->w->ninter - 1;
 		}
@@ -473,7 +517,7 @@ static int add_preprocessing(builder *b, const trim__layer *L, int li, int wi)
 			int64_t G = L->groups, M = L->filters / G, C = L->in[2] / G;
 			shape4(y->in_shape, G * M, C, L->kernel[0], L->kernel[1]);
 			shape4(y->out_shape, G * C, M, L->kernel[0], L->kernel[1]);
-			y->in_elems = y->out_elems = prod4(y->in_shape);
+			y->in_elems = y->out_elems = prod4(b, y->in_shape);
 			y->before_intra = wi;
 			if (b->w->intra[wi].pre_index < 0)
 				b->w->intra[wi].pre_index = (int)b->w->ninter - 1;
@@ -482,10 +526,11 @@ static int add_preprocessing(builder *b, const trim__layer *L, int li, int wi)
 	return 0;
 }
 
-static int64_t out_elems(const builder *b, int li)
+static int64_t out_elems(builder *b, int li)
 {
 	const int64_t *o = li == TRIM__NET_INPUT ? b->net->input : b->net->layers[li].out;
-	return b->N * o[0] * o[1] * o[2];
+	int64_t f[4] = {b->N, o[0], o[1], o[2]};
+	return checked_product(b, "the cached activations", 4, f);
 }
 
 /* Intra index at which the output of layer li exists (its producer's FW, or
@@ -557,7 +602,7 @@ static int analyse(builder *b)
 				return TRIM_ENOMEM;
 			shape4(y->in_shape, b->N, L->in[2], L->in[0], L->in[1]);
 			memcpy(y->out_shape, y->in_shape, sizeof y->out_shape);
-			y->in_elems = y->out_elems = y->elems = prod4(y->in_shape);
+			y->in_elems = y->out_elems = y->elems = prod4(b, y->in_shape);
 			y->before_intra = (int)w->nintra; /* runs before the next intra workload */
 		} else if (L->type == TRIM__L_CONCAT) {
 			trim__inter *y = new_inter(b, TRIM__OP_CONCAT, L, i, TRIM_PHASE_FW, "ofmap");
@@ -565,10 +610,12 @@ static int analyse(builder *b)
 				return TRIM_ENOMEM;
 			shape4(y->in_shape, b->N, L->out[2], L->out[0], L->out[1]);
 			memcpy(y->out_shape, y->in_shape, sizeof y->out_shape);
-			y->in_elems = y->out_elems = y->elems = prod4(y->in_shape);
+			y->in_elems = y->out_elems = y->elems = prod4(b, y->in_shape);
 			y->before_intra = (int)w->nintra;
 		}
 		b->last_fw[i] = (int)w->nintra - 1;
+		if (rc == 0 && b->overflow)
+			rc = overflow_error(net, i, b->overflow, b->N);
 	}
 	if (rc)
 		return rc;
@@ -599,10 +646,12 @@ static int analyse(builder *b)
 					return TRIM_ENOMEM;
 				shape4(y->in_shape, b->N, L->in[2], L->in[0], L->in[1]);
 				memcpy(y->out_shape, y->in_shape, sizeof y->out_shape);
-				y->in_elems = y->out_elems = y->elems = prod4(y->in_shape);
+				y->in_elems = y->out_elems = y->elems = prod4(b, y->in_shape);
 				y->before_intra = (int)w->nintra;
 			}
 			b->bw_done[i] = (int)w->nintra - 1;
+			if (rc == 0 && b->overflow)
+				rc = overflow_error(net, i, b->overflow, b->N);
 		}
 	}
 	if (rc)
@@ -645,6 +694,8 @@ static int analyse(builder *b)
 				               created_at(b, p), at);
 			}
 		}
+		if (rc == 0 && b->overflow)
+			rc = overflow_error(net, i, b->overflow, b->N);
 	}
 	(void)nfw;
 	return rc;
@@ -703,9 +754,24 @@ int trim_workloads_create(trim_workloads **out, const trim_network *net, int mod
 		const trim__inter *y = &w->inter[j];
 		if (y->op != TRIM__OP_CACHE && y->op != TRIM__OP_SHORTCUT)
 			continue;
-		int64_t bytes = (y->elems * w->word_bits + 7) / 8;
-		for (int i = y->created; i <= y->freed && i < (int)w->nintra; i++)
-			w->cached[i] += bytes;
+		int64_t bytes;
+		int bad = __builtin_mul_overflow(y->elems, (int64_t)w->word_bits, &bytes);
+		bytes = bytes / 8 + (bytes % 8 != 0);
+		for (int i = y->created; !bad && i <= y->freed && i < (int)w->nintra; i++)
+			bad = __builtin_add_overflow(w->cached[i], bytes, &w->cached[i]);
+		if (bad) {
+			rc = overflow_error(net, y->layer_index, "the cached bytes", w->batch);
+			goto out;
+		}
+	}
+	for (size_t i = 0; i < w->nintra; i++) {
+		if (__builtin_add_overflow(w->total_macs, w->intra[i].macs, &w->total_macs) ||
+		    __builtin_add_overflow(w->total_zero_macs, w->intra[i].zero_macs,
+		                           &w->total_zero_macs)) {
+			rc = overflow_error(net, w->intra[i].layer_index,
+			                    "the total MACs of the network's workloads", w->batch);
+			goto out;
+		}
 	}
 	for (size_t i = 0; i < w->nintra; i++)
 		if (w->cached[i] > w->peak_cached)
@@ -857,7 +923,7 @@ int64_t trim_workloads_inter_bytes(const trim_workloads *w, size_t j)
 	const trim__inter *y = &w->inter[j];
 	if (y->op != TRIM__OP_CACHE && y->op != TRIM__OP_SHORTCUT)
 		return 0;
-	return (y->elems * w->word_bits + 7) / 8;
+	return y->elems / 8 * w->word_bits + (y->elems % 8 * w->word_bits + 7) / 8;
 }
 int trim_workloads_inter_lifetime(const trim_workloads *w, size_t j, int64_t *created,
                                   int64_t *freed)
@@ -883,12 +949,7 @@ int64_t trim_workloads_peak_cached_bytes(const trim_workloads *w)
 }
 int64_t trim_workloads_total_macs(const trim_workloads *w)
 {
-	if (!w)
-		return TRIM_EINVAL;
-	int64_t s = 0;
-	for (size_t i = 0; i < w->nintra; i++)
-		s += w->intra[i].macs;
-	return s;
+	return w ? w->total_macs : TRIM_EINVAL;
 }
 
 /* ---- reports --------------------------------------------------------------- */
@@ -899,13 +960,7 @@ static void json_shape(trim__sb *sb, const int64_t *s)
 	                (long long)s[2], (long long)s[3]);
 }
 
-static int64_t total_zero_macs(const trim_workloads *w)
-{
-	int64_t z = 0;
-	for (size_t i = 0; i < w->nintra; i++)
-		z += w->intra[i].zero_macs;
-	return z;
-}
+static int64_t total_zero_macs(const trim_workloads *w) { return w->total_zero_macs; }
 
 static void report_json(const trim_workloads *w, trim__sb *sb)
 {
@@ -951,7 +1006,7 @@ static void report_json(const trim_workloads *w, trim__sb *sb)
 		trim__sb_json_str(sb, y->tensor);
 		if (y->op == TRIM__OP_CACHE || y->op == TRIM__OP_SHORTCUT) {
 			trim__sb_printf(sb, ", \"elems\": %lld, \"bytes\": %lld, \"created\": %d, \"freed\": %d}",
-			                (long long)y->elems, (long long)((y->elems * w->word_bits + 7) / 8),
+			                (long long)y->elems, (long long)trim_workloads_inter_bytes(w, j),
 			                y->created, y->freed);
 		} else {
 			trim__sb_puts(sb, ", \"in_shape\": ");

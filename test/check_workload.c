@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tcase_util.h"
 #include "trim.h"
 
 static trim_workloads *analyse(const char *yaml, int mode, trim_network **netp)
@@ -353,6 +354,88 @@ START_TEST(test_golden_dump)
 }
 END_TEST
 
+/* Counts that do not fit in 64 bits are errors naming the file, the layer's
+ * line and the layer (they wrapped to negative MACs with status 0). */
+static void expect_overflow(const char *yaml, int at_load, const char *where, const char *what)
+{
+	trim_network *net = NULL;
+	trim_workloads *w = (trim_workloads *)1;
+	int rc = trim_network_load_string(&net, yaml, "big.yaml");
+	if (at_load) {
+		ck_assert_msg(rc == TRIM_ERANGE, "load: %d %s", rc, trim_last_error());
+		ck_assert_ptr_null(net);
+	} else {
+		ck_assert_msg(rc == 0, "%s", trim_last_error());
+		rc = trim_workloads_create(&w, net, TRIM_MODE_DEFAULT, 0, 0);
+		ck_assert_msg(rc == TRIM_ERANGE, "workloads: %d %s", rc, trim_last_error());
+		ck_assert_ptr_null(w);
+		trim_network_free(net);
+	}
+	const char *msg = trim_last_error();
+	ck_assert_msg(strstr(msg, where) && strstr(msg, what), "'%s' lacks '%s' or '%s'", msg,
+	              where, what);
+}
+
+START_TEST(test_count_overflow)
+{
+	/* MACs per sample: 2147483647^2 x 3 */
+	expect_overflow("network: {name: n, input: [2147483647, 2147483647, 3]}\n"
+	                "layers:\n"
+	                "  - {name: big, type: conv2d, filters: 1, kernel: 1}\n",
+	                1, "big.yaml:3:5", "'big': its MACs per sample overflow");
+	/* a flatten of 2^93 elements, then a dense layer */
+	expect_overflow("network: {name: n, input: [2147483647, 2147483647, 2147483647]}\n"
+	                "layers:\n"
+	                "  - {name: flat, type: flatten}\n"
+	                "  - {type: dense, units: 10}\n",
+	                1, "big.yaml:3:5", "'flat': its output elements overflow");
+	/* dense: 2^34 inputs x 2^31 units */
+	expect_overflow("network: {name: n, input: [65536, 65536, 4]}\n"
+	                "layers:\n"
+	                "  - {type: flatten}\n"
+	                "  - {name: fc, type: dense, units: 2147483647}\n",
+	                1, "big.yaml:4:5", "'fc': its MACs per sample overflow");
+	/* the network total: two layers of 2^62 MACs each */
+	expect_overflow("network: {name: n, input: [65536, 65536, 32768]}\n"
+	                "layers:\n"
+	                "  - {name: a, type: conv2d, filters: 32768, kernel: 1}\n"
+	                "  - {name: b, type: conv2d, filters: 32768, kernel: 1}\n",
+	                1, "big.yaml:4:5", "MACs per sample overflow 64 bits at layer 'b'");
+	/* per-sample counts fit; times the batch they do not (FW MACs) */
+	expect_overflow("network: {name: n, input: [1024, 1024, 4096], batch: 65536}\n"
+	                "layers:\n"
+	                "  - {name: bn, type: batchnorm}\n"
+	                "  - {name: conv1, type: conv2d, filters: 4096, kernel: 3, padding: same}\n",
+	                0, "big.yaml:4:5: layers[1]",
+	                "'conv1': the FW workload's MACs overflow 64 bits at batch 65536");
+	/* a tensor (the batch's input activations) with more than 2^63 elements;
+	 * a max-pool has no per-sample MACs, so only the workload's count can catch it */
+	expect_overflow("network: {name: n, input: [2147483647, 2147483647, 1], batch: 4}\n"
+	                "layers:\n"
+	                "  - {name: pool, type: maxpool2d, pool: 1}\n",
+	                0, "layers[0]", "'pool': the FW workload's");
+	/* the sum over workloads of counts that each fit: FW + WG of 2^62 each */
+	expect_overflow("network: {name: n, input: [65536, 65536, 32768], mode: training}\n"
+	                "layers:\n"
+	                "  - {name: only, type: conv2d, filters: 32768, kernel: 1}\n",
+	                0, "layers[0]", "total MACs of the network's workloads overflow");
+	/* the same from the CLI: exit 2, the file, line and layer named */
+	int st;
+	char *out = tu_capture("workloads test/data/bad/overflow_macs.yaml", 1, &st);
+	ck_assert_msg(st == 2, "status %d: %s", st, out);
+	ck_assert_msg(strstr(out, "test/data/bad/overflow_macs.yaml:6:5") && strstr(out, "'conv1'"),
+	              "%s", out);
+	free(out);
+	out = tu_capture("network test/data/bad/overflow_macs.yaml models/arch/eyeriss.yaml "
+	                 "--dataflow row-stationary --quiet",
+	                 1, &st);
+	ck_assert_msg(st == 2, "status %d: %s", st, out);
+	ck_assert_msg(strstr(out, "test/data/bad/overflow_macs.yaml:6:5") && strstr(out, "'conv1'"),
+	              "%s", out);
+	free(out);
+}
+END_TEST
+
 Suite *workload_suite(void)
 {
 	Suite *s = suite_create("workload");
@@ -367,6 +450,7 @@ Suite *workload_suite(void)
 	tcase_add_test(tc, test_residual_and_branches);
 	tcase_add_test(tc, test_report_json);
 	tcase_add_test(tc, test_golden_dump);
+	tcase_add_test(tc, test_count_overflow);
 	suite_add_tcase(s, tc);
 	return s;
 }
