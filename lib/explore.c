@@ -188,8 +188,15 @@ int trim_explorer_set_double(trim_explorer *ex, int option, double value)
 {
 	if (!ex)
 		return trim__error(TRIM_EINVAL, "trim_explorer_set_double: NULL handle");
+	static const char *const names[] = {"TRIM_EX_AREA_BUDGET (area budget)", "TRIM_EX_W_ENERGY (energy weight)",
+	                                    "TRIM_EX_W_DELAY (delay weight)", "TRIM_EX_W_AREA (area weight)",
+	                                    "TRIM_EX_MIN_PE_UTIL (minimum PE utilisation)",
+	                                    "TRIM_EX_MIN_RF_UTIL (minimum RF utilisation)"};
+	if (option < TRIM_EX_AREA_BUDGET || option > TRIM_EX_MIN_RF_UTIL)
+		return trim__error(TRIM_EINVAL, "trim_explorer_set_double: unknown option %d", option);
+	const char *name = names[option - TRIM_EX_AREA_BUDGET];
 	if (!(value >= 0) || !isfinite(value))
-		return trim__error(TRIM_ERANGE, "option %d: %g must be a finite number >= 0", option, value);
+		return trim__error(TRIM_ERANGE, "%s: %g must be a finite number >= 0", name, value);
 	switch (option) {
 	case TRIM_EX_AREA_BUDGET: ex->budget = value; break;
 	case TRIM_EX_W_ENERGY: ex->we = value; break;
@@ -198,7 +205,7 @@ int trim_explorer_set_double(trim_explorer *ex, int option, double value)
 	case TRIM_EX_MIN_PE_UTIL:
 	case TRIM_EX_MIN_RF_UTIL:
 		if (value > 1)
-			return trim__error(TRIM_ERANGE, "utilisation constraint %g is above 1", value);
+			return trim__error(TRIM_ERANGE, "%s: %g is above 1", name, value);
 		if (ex->next > 0 || ex->resumed)
 			return trim__error(TRIM_EINVAL, "utilisation constraints are set before the first step");
 		*(option == TRIM_EX_MIN_PE_UTIL ? &ex->min_pe : &ex->min_rf) = value;

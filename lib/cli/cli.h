@@ -7,6 +7,9 @@
 
 #include "trim.h"
 #include "trim/neteval.h"
+/* the one internal helper the CLI uses: "did you mean" (lib/util/suggest.c,
+ * linked from the static library) */
+#include "util/util.h"
 
 /* Exit codes: 0 success, 1 failure of the work, 2 bad usage or bad input. */
 #define TRIM_CLI_EXIT_FAIL 1
@@ -22,6 +25,19 @@ int trim_cli_int(const char *cmd, const char *usage, const char *opt, const char
                  int64_t lo, int64_t hi, int64_t *out);
 int trim_cli_format(const char *cmd, const char *usage, const char *val, int allow_csv,
                     int *out);
+/* `val` must be one of the NULL-terminated `names` (*out its index); else a
+ * usage error listing them with the nearest ("did you mean ..."). */
+int trim_cli_choice(const char *cmd, const char *usage, const char *opt, const char *val,
+                    const char *const *names, int *out);
+/* --mode inference|training, --phase FW|BW|WG, --goal energy|delay|edp (the
+ * mapper's TRIM_GOAL_*) through trim_cli_choice: 0 or -1 (reported). */
+int trim_cli_mode(const char *cmd, const char *usage, const char *val, int *mode);
+int trim_cli_phase(const char *cmd, const char *usage, const char *val, int *phase);
+int trim_cli_goal(const char *cmd, const char *usage, const char *val, int *goal);
+/* "unknown option 'OPT'" with the nearest --option of the usage text; returns 2. */
+int trim_cli_unknown_option(const char *cmd, const char *usage, const char *opt);
+/* "; did you mean 'X'?" for the nearest name seen by `near`, or "". */
+const char *trim_cli_hint(char *buf, size_t size, const trim__nearest *near);
 /* Options shared by the commands that map workloads (network, sparsity,
  * explore): --mode, --batch, --threads, --goal (energy|delay|edp),
  * --max-mappings, --min-pe-util, --min-rf-util, --constraints FILE,

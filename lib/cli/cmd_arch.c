@@ -27,7 +27,7 @@ int trim_cli_arch(int argc, char **argv)
 			else if (trim_cli_format("arch", usage_arch, argv[++i], 0, &format))
 				return TRIM_CLI_EXIT_USAGE;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return trim_cli_usage("arch", usage_arch, "unknown option '%s'", argv[i]);
+			return trim_cli_unknown_option("arch", usage_arch, argv[i]);
 		} else if (!file) {
 			file = argv[i];
 		} else {

@@ -37,20 +37,16 @@ int trim_cli_eval(int argc, char **argv)
 				if (trim_cli_format("eval", usage_eval, v, 0, &format))
 					return TRIM_CLI_EXIT_USAGE;
 			} else if (!strcmp(o, "--phase")) {
-				phase = !strcmp(v, "FW") ? TRIM_PHASE_FW : !strcmp(v, "BW") ? TRIM_PHASE_BW
-				        : !strcmp(v, "WG") ? TRIM_PHASE_WG : -1;
-				if (phase < 0)
-					return trim_cli_usage("eval", usage_eval, "--phase takes FW, BW or WG; got '%s'", v);
+				if (trim_cli_phase("eval", usage_eval, v, &phase))
+					return TRIM_CLI_EXIT_USAGE;
 			} else if (!strcmp(o, "--mode")) {
-				mode = !strcmp(v, "inference") ? TRIM_MODE_INFERENCE
-				       : !strcmp(v, "training") ? TRIM_MODE_TRAINING : -2;
-				if (mode == -2)
-					return trim_cli_usage("eval", usage_eval, "--mode takes inference or training; got '%s'", v);
+				if (trim_cli_mode("eval", usage_eval, v, &mode))
+					return TRIM_CLI_EXIT_USAGE;
 			} else if (!strcmp(o, "--batch")) {
 				if (trim_cli_int("eval", usage_eval, "--batch", v, 1, 1 << 20, &batch))
 					return TRIM_CLI_EXIT_USAGE;
 			} else
-				return trim_cli_usage("eval", usage_eval, "unknown option '%s'", o);
+				return trim_cli_unknown_option("eval", usage_eval, o);
 		} else if (nf < 2) {
 			files[nf++] = o;
 		} else {

@@ -1,3 +1,4 @@
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,22 @@ static const char usage_ex[] =
 
 #define DEFAULT_NET "models/networks/alexnet-cifar.yaml"
 #define DEFAULT_SPACE "models/arch/spaces/default.yaml"
+
+/* "E,D,A": three finite numbers >= 0 and nothing else; 0 or -1. */
+static int parse_weights(const char *v, double *we, double *wd, double *wa)
+{
+	double *w[3] = {we, wd, wa};
+	const char *p = v;
+	for (int k = 0; k < 3; k++) {
+		char *end = NULL;
+		double x = strtod(p, &end);
+		if (end == p || !isfinite(x) || !(x >= 0) || *end != (k < 2 ? ',' : '\0'))
+			return -1;
+		*w[k] = x;
+		p = end + 1;
+	}
+	return 0;
+}
 
 // trim-cli: explore: rank the architectures of a space for a network and a design goal
 int trim_cli_explore(int argc, char **argv)
@@ -66,23 +83,26 @@ int trim_cli_explore(int argc, char **argv)
 				if (trim_cli_format("explore", usage_ex, v, 1, &format))
 					return TRIM_CLI_EXIT_USAGE;
 			} else if (!strcmp(o, "--goal")) {
-				goal = -1;
+				const char *goals[TRIM_EXPLORE_WEIGHTED + 2];
 				for (int g = 0; g <= TRIM_EXPLORE_WEIGHTED; g++)
-					if (!strcmp(v, trim_explore_goal_name(g)))
-						goal = g;
-				if (goal < 0)
-					return trim_cli_usage("explore", usage_ex,
-					                      "--goal takes energy, delay, edp, area or weighted; got '%s'", v);
+					goals[g] = trim_explore_goal_name(g);
+				goals[TRIM_EXPLORE_WEIGHTED + 1] = NULL;
+				int g = 0;
+				if (trim_cli_choice("explore", usage_ex, o, v, goals, &g))
+					return TRIM_CLI_EXIT_USAGE;
+				goal = g;
 			} else if (!strcmp(o, "--weights")) {
-				if (sscanf(v, "%lf,%lf,%lf", &we, &wd, &wa) != 3)
-					return trim_cli_usage("explore", usage_ex, "--weights takes E,D,A exponents, e.g. 1,2,0");
+				if (parse_weights(v, &we, &wd, &wa))
+					return trim_cli_usage("explore", usage_ex,
+					                      "--weights takes three finite exponents >= 0, E,D,A (e.g. 1,2,0); "
+					                      "got '%s'", v);
 				goal = TRIM_EXPLORE_WEIGHTED;
 			} else if (!strcmp(o, "--area-budget")) {
 				budget = strtod(v, &end);
 				if (!*v || *end || !(budget >= 0))
 					return trim_cli_usage("explore", usage_ex, "--area-budget takes mm^2 >= 0; got '%s'", v);
 			} else {
-				return trim_cli_usage("explore", usage_ex, "unknown option '%s'", o);
+				return trim_cli_unknown_option("explore", usage_ex, o);
 			}
 			continue;
 		}

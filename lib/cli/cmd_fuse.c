@@ -179,7 +179,7 @@ int trim_cli_fuse(int argc, char **argv)
 				return TRIM_CLI_EXIT_USAGE;
 			i++;
 		} else if (a[0] == '-' && a[1]) {
-			return trim_cli_usage("fuse", usage_fuse, "unknown option '%s'", a);
+			return trim_cli_unknown_option("fuse", usage_fuse, a);
 		} else if (nfiles < 2) {
 			files[nfiles++] = a;
 		} else {

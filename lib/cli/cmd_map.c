@@ -101,20 +101,16 @@ int trim_cli_map(int argc, char **argv)
 				if (trim_cli_format("map", usage_map, v, 0, &format))
 					return TRIM_CLI_EXIT_USAGE;
 			} else if (!strcmp(o, "--phase")) {
-				phase = !strcmp(v, "FW") ? TRIM_PHASE_FW : !strcmp(v, "BW") ? TRIM_PHASE_BW
-				        : !strcmp(v, "WG") ? TRIM_PHASE_WG : -1;
-				if (phase < 0)
-					return trim_cli_usage("map", usage_map, "--phase takes FW, BW or WG; got '%s'", v);
+				if (trim_cli_phase("map", usage_map, v, &phase))
+					return TRIM_CLI_EXIT_USAGE;
 			} else if (!strcmp(o, "--goal")) {
-				goal = !strcmp(v, "energy") ? TRIM_GOAL_ENERGY : !strcmp(v, "delay") ? TRIM_GOAL_DELAY
-				       : !strcmp(v, "edp") ? TRIM_GOAL_EDP : -1;
-				if (goal < 0)
-					return trim_cli_usage("map", usage_map, "--goal takes energy, delay or edp; got '%s'", v);
+				int g = 0;
+				if (trim_cli_goal("map", usage_map, v, &g))
+					return TRIM_CLI_EXIT_USAGE;
+				goal = g;
 			} else if (!strcmp(o, "--mode")) {
-				mode = !strcmp(v, "inference") ? TRIM_MODE_INFERENCE
-				       : !strcmp(v, "training") ? TRIM_MODE_TRAINING : -2;
-				if (mode == -2)
-					return trim_cli_usage("map", usage_map, "--mode takes inference or training; got '%s'", v);
+				if (trim_cli_mode("map", usage_map, v, &mode))
+					return TRIM_CLI_EXIT_USAGE;
 			} else if (!strcmp(o, "--batch")) {
 				if (trim_cli_int("map", usage_map, "--batch", v, 1, 1 << 20, &batch))
 					return TRIM_CLI_EXIT_USAGE;
@@ -128,7 +124,7 @@ int trim_cli_map(int argc, char **argv)
 				if (trim_cli_int("map", usage_map, "--max-mappings", v, 0, INT64_MAX, &maxmap))
 					return TRIM_CLI_EXIT_USAGE;
 			} else
-				return trim_cli_usage("map", usage_map, "unknown option '%s'", o);
+				return trim_cli_unknown_option("map", usage_map, o);
 		} else if (nf < 2) {
 			files[nf++] = o;
 		} else {

@@ -56,7 +56,7 @@ int trim_cli_network(int argc, char **argv)
 				if (trim_cli_format("network", usage_net, v, 1, &format))
 					return TRIM_CLI_EXIT_USAGE;
 			} else {
-				return trim_cli_usage("network", usage_net, "unknown option '%s'", o);
+				return trim_cli_unknown_option("network", usage_net, o);
 			}
 			continue;
 		}

@@ -24,7 +24,7 @@ int trim_cli_space(int argc, char **argv)
 			if (trim_cli_format("space", usage_space, argv[++i], 0, &format))
 				return TRIM_CLI_EXIT_USAGE;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return trim_cli_usage("space", usage_space, "unknown option '%s'", argv[i]);
+			return trim_cli_unknown_option("space", usage_space, argv[i]);
 		} else if (!file) {
 			file = argv[i];
 		} else {

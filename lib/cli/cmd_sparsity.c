@@ -128,7 +128,7 @@ int trim_cli_sparsity(int argc, char **argv)
 				if (trim_cli_format("sparsity", usage_sp, v, 0, &format))
 					return TRIM_CLI_EXIT_USAGE;
 			} else {
-				return trim_cli_usage("sparsity", usage_sp, "unknown option '%s'", o);
+				return trim_cli_unknown_option("sparsity", usage_sp, o);
 			}
 			continue;
 		}

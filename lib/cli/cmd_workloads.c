@@ -20,12 +20,8 @@ int trim_cli_workloads(int argc, char **argv)
 			printf("usage: %s\n", USAGE);
 			return 0;
 		} else if (!strcmp(a, "--mode")) {
-			if (v && !strcmp(v, "inference"))
-				mode = TRIM_MODE_INFERENCE;
-			else if (v && !strcmp(v, "training"))
-				mode = TRIM_MODE_TRAINING;
-			else
-				return trim_cli_usage("workloads", USAGE, "--mode takes inference or training");
+			if (trim_cli_mode("workloads", USAGE, v, &mode))
+				return TRIM_CLI_EXIT_USAGE;
 			i++;
 		} else if (!strcmp(a, "--batch")) {
 			if (trim_cli_int("workloads", USAGE, a, v, 1, 1 << 24, &batch))
@@ -40,7 +36,7 @@ int trim_cli_workloads(int argc, char **argv)
 				return TRIM_CLI_EXIT_USAGE;
 			i++;
 		} else if (a[0] == '-') {
-			return trim_cli_usage("workloads", USAGE, "unknown option '%s'", a);
+			return trim_cli_unknown_option("workloads", USAGE, a);
 		} else if (!path) {
 			path = a;
 		} else {

@@ -1,4 +1,5 @@
 /* trim: command-line client of libtrim. Every command only calls the C API. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,19 +64,93 @@ int trim_cli_int(const char *cmd, const char *use, const char *opt, const char *
 	return 0;
 }
 
+int trim_cli_unknown_option(const char *cmd, const char *use, const char *opt)
+{
+	/* the candidates are the --options the usage text names */
+	trim__nearest near;
+	trim__nearest_init(&near, opt);
+	char names[64][32];
+	size_t n = 0;
+	for (const char *p = strstr(use, "--"); p && n < TRIM__ARRAY_LEN(names); p = strstr(p + 2, "--")) {
+		size_t l = 2;
+		while (p[l] && (p[l] == '-' || (p[l] >= 'a' && p[l] <= 'z')))
+			l++;
+		if (l > 2 && l < sizeof names[0]) {
+			snprintf(names[n], sizeof names[n], "%.*s", (int)l, p);
+			trim__nearest_add(&near, names[n++]);
+		}
+	}
+	char hint[96];
+	return trim_cli_usage(cmd, use, "unknown option '%s'%s", opt, trim_cli_hint(hint, sizeof hint, &near));
+}
+
+const char *trim_cli_hint(char *buf, size_t size, const trim__nearest *near)
+{
+	return trim__suggestion(buf, size, near);
+}
+
+int trim_cli_choice(const char *cmd, const char *use, const char *opt, const char *val,
+                    const char *const *names, int *out)
+{
+	char list[512] = "", hint[96];
+	size_t l = 0, n = 0;
+	trim__nearest near;
+	trim__nearest_init(&near, val);
+	for (; names[n]; n++) {
+		if (val && !strcmp(val, names[n])) {
+			*out = (int)n;
+			return 0;
+		}
+		trim__nearest_add(&near, names[n]);
+	}
+	for (size_t i = 0; i < n && l < sizeof list; i++)
+		l += (size_t)snprintf(list + l, sizeof list - l, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ",
+		                      names[i]);
+	trim_cli_usage(cmd, use, "%s takes %s; got '%s'%s", opt, list, val ? val : "",
+	               trim_cli_hint(hint, sizeof hint, &near));
+	return -1;
+}
+
+int trim_cli_mode(const char *cmd, const char *use, const char *val, int *mode)
+{
+	static const char *const modes[] = {"inference", "training", NULL};
+	int k = 0;
+	if (trim_cli_choice(cmd, use, "--mode", val, modes, &k))
+		return -1;
+	*mode = k ? TRIM_MODE_TRAINING : TRIM_MODE_INFERENCE;
+	return 0;
+}
+
+int trim_cli_phase(const char *cmd, const char *use, const char *val, int *phase)
+{
+	static const char *const phases[] = {"FW", "BW", "WG", NULL};
+	static const int values[] = {TRIM_PHASE_FW, TRIM_PHASE_BW, TRIM_PHASE_WG};
+	int k = 0;
+	if (trim_cli_choice(cmd, use, "--phase", val, phases, &k))
+		return -1;
+	*phase = values[k];
+	return 0;
+}
+
+int trim_cli_goal(const char *cmd, const char *use, const char *val, int *goal)
+{
+	static const char *const goals[] = {"energy", "delay", "edp", NULL};
+	static const int values[] = {TRIM_GOAL_ENERGY, TRIM_GOAL_DELAY, TRIM_GOAL_EDP};
+	int k = 0;
+	if (trim_cli_choice(cmd, use, "--goal", val, goals, &k))
+		return -1;
+	*goal = values[k];
+	return 0;
+}
+
 int trim_cli_format(const char *cmd, const char *use, const char *val, int allow_csv, int *out)
 {
-	if (val && !strcmp(val, "table"))
-		*out = TRIM_FORMAT_TABLE;
-	else if (val && !strcmp(val, "json"))
-		*out = TRIM_FORMAT_JSON;
-	else if (val && allow_csv && !strcmp(val, "csv"))
-		*out = TRIM_FORMAT_CSV;
-	else {
-		trim_cli_usage(cmd, use, "--format takes table, json%s; got '%s'",
-		               allow_csv ? " or csv" : "", val ? val : "");
+	static const char *const with_csv[] = {"table", "json", "csv", NULL};
+	static const char *const without[] = {"table", "json", NULL};
+	int k = 0;
+	if (trim_cli_choice(cmd, use, "--format", val, allow_csv ? with_csv : without, &k))
 		return -1;
-	}
+	*out = k == 0 ? TRIM_FORMAT_TABLE : k == 1 ? TRIM_FORMAT_JSON : TRIM_FORMAT_CSV;
 	return 0;
 }
 
@@ -91,18 +166,14 @@ int trim_cli_mapopt(const char *cmd, const char *use, const char *o, const char 
 {
 	char *end = NULL;
 	if (!strcmp(o, "--goal")) {
-		static const char *const goals[] = {"energy", "delay", "edp"};
-		for (int g = 0; g < 3; g++)
-			if (!strcmp(v, goals[g]))
-				return (m->goal = g), 1;
-		trim_cli_usage(cmd, use, "--goal takes energy, delay or edp; got '%s'", v);
-		return -1;
+		int g = 0;
+		if (trim_cli_goal(cmd, use, v, &g))
+			return -1;
+		m->goal = g;
+		return 1;
 	}
 	if (!strcmp(o, "--mode")) {
-		if (!strcmp(v, "inference") || !strcmp(v, "training"))
-			return (m->mode = v[0] == 't' ? TRIM_MODE_TRAINING : TRIM_MODE_INFERENCE), 1;
-		trim_cli_usage(cmd, use, "--mode takes inference or training; got '%s'", v);
-		return -1;
+		return trim_cli_mode(cmd, use, v, &m->mode) ? -1 : 1;
 	}
 	if (!strcmp(o, "--batch"))
 		return trim_cli_int(cmd, use, o, v, 1, 1 << 24, &m->batch) ? -1 : 1;
@@ -113,17 +184,14 @@ int trim_cli_mapopt(const char *cmd, const char *use, const char *o, const char 
 	if (!strcmp(o, "--constraints"))
 		return (m->constraints = v), 1;
 	if (!strcmp(o, "--dataflow")) {
-		int ok = 0;
-		char list[256] = "";
-		size_t l = 0;
-		for (size_t i = 0; trim_constraints_preset_name(i); i++) {
-			ok |= !strcmp(v, trim_constraints_preset_name(i));
-			l += (size_t)snprintf(list + l, sizeof list - l, "%s%s", i ? ", " : "", trim_constraints_preset_name(i));
-		}
-		if (!ok) {
-			trim_cli_usage(cmd, use, "--dataflow takes %s; got '%s'", list, v);
+		const char *presets[32];
+		size_t np = 0;
+		for (; np + 1 < TRIM__ARRAY_LEN(presets) && trim_constraints_preset_name(np); np++)
+			presets[np] = trim_constraints_preset_name(np);
+		presets[np] = NULL;
+		int k = 0;
+		if (trim_cli_choice(cmd, use, o, v, presets, &k))
 			return -1;
-		}
 		if (m->ndataflow == TRIM_CLI_MAX_DATAFLOW) {
 			trim_cli_usage(cmd, use, "at most %d --dataflow options", TRIM_CLI_MAX_DATAFLOW);
 			return -1;
@@ -184,18 +252,34 @@ void trim_cli_constraints_help(void)
 	}
 }
 
-int trim_cli_print(char *text)
+/* Standard output flushed; on failure "trim: cannot write the output: <strerror>"
+ * and exit 2 (a full disk or a closed pipe is bad output, not a crash). */
+static int flush_output(void)
 {
-	int rc = fputs(text, stdout) < 0 || fflush(stdout) != 0;
-	trim_string_free(text);
-	if (rc) {
-		fprintf(stderr, "trim: cannot write the output\n");
-		return TRIM_CLI_EXIT_FAIL;
-	}
-	return 0;
+	errno = 0;
+	int failed = fflush(stdout) != 0;
+	int e = errno;
+	if (!failed && !ferror(stdout))
+		return 0;
+	fprintf(stderr, "trim: cannot write the output: %s\n", strerror(e ? e : EIO));
+	return TRIM_CLI_EXIT_USAGE;
 }
 
-int main(int argc, char **argv)
+int trim_cli_print(char *text)
+{
+	errno = 0;
+	int failed = fputs(text, stdout) < 0;
+	int e = errno;
+	trim_string_free(text);
+	if (failed) {
+		fprintf(stderr, "trim: cannot write the output: %s\n", strerror(e ? e : EIO));
+		clearerr(stdout);
+		return TRIM_CLI_EXIT_USAGE;
+	}
+	return flush_output();
+}
+
+static int dispatch(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);
@@ -209,10 +293,25 @@ int main(int argc, char **argv)
 		printf("trim %s\n", trim_version_string());
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+	trim__nearest near;
+	trim__nearest_init(&near, argv[1]);
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "trim: unknown command '%s'\n", argv[1]);
+		trim__nearest_add(&near, commands[i].name);
+	}
+	char hint[96];
+	fprintf(stderr, "trim: unknown command '%s'%s\n", argv[1],
+	        trim_cli_hint(hint, sizeof hint, &near));
 	usage(stderr);
 	return TRIM_CLI_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	int rc = dispatch(argc, argv);
+	if (rc == 0)
+		return flush_output();
+	fflush(stdout); /* the command failed and said why: nothing more to report */
+	return rc;
 }

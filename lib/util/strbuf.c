@@ -1,3 +1,5 @@
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,30 +131,46 @@ int trim__sb_take(trim__sb *sb, char **out)
 	return 0;
 }
 
+/* The temporary file is created with mode 0666 less the umask (as fopen
+ * would), under a name unique to this process and call. */
+static int create_temp(const char *path, char *tmp, size_t n)
+{
+	static unsigned long counter;
+	for (int attempt = 0; attempt < 100; attempt++) {
+		unsigned long k = __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
+		snprintf(tmp, n, "%s.tmp%ld.%lu", path, (long)getpid(), k);
+		int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
 int trim__write_file_atomic(const char *path, const char *data, size_t len)
 {
-	size_t n = strlen(path) + 16;
+	size_t n = strlen(path) + 64;
 	char *tmp = malloc(n);
 	if (!tmp)
 		return trim__error(TRIM_ENOMEM, "out of memory");
-	snprintf(tmp, n, "%s.tmpXXXXXX", path);
-	int fd = mkstemp(tmp);
+	int fd = create_temp(path, tmp, n);
 	if (fd < 0) {
+		int e = errno;
 		free(tmp);
-		return trim__error(TRIM_EIO, "%s: cannot create file", path);
+		return trim__error(TRIM_EIO, "%s: cannot create file: %s", path, strerror(e));
 	}
 	FILE *f = fdopen(fd, "wb");
 	int rc = 0;
 	if (!f || fwrite(data, 1, len, f) != len)
-		rc = trim__error(TRIM_EIO, "%s: write failed", path);
+		rc = trim__error(TRIM_EIO, "%s: write failed: %s", path, strerror(errno));
 	if (f) {
 		if (fclose(f) != 0 && rc == 0)
-			rc = trim__error(TRIM_EIO, "%s: write failed", path);
+			rc = trim__error(TRIM_EIO, "%s: write failed: %s", path, strerror(errno));
 	} else {
 		close(fd);
 	}
 	if (rc == 0 && rename(tmp, path) != 0)
-		rc = trim__error(TRIM_EIO, "%s: cannot write file", path);
+		rc = trim__error(TRIM_EIO, "%s: cannot write file: %s", path, strerror(errno));
 	if (rc)
 		unlink(tmp);
 	free(tmp);

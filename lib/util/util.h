@@ -26,6 +26,30 @@ int trim__error_at(int code, const char *file, int line, int col,
 /* Prefix the current message with "prefix: " (keeps the code). */
 int trim__error_prefix(const char *prefix);
 
+/* ---- "did you mean ..." ---------------------------------------------- */
+/* Every message that rejects an unknown name (key, value, layer, level,
+ * preset, option) lists the valid ones and adds the nearest:
+ *   trim__nearest n; trim__nearest_init(&n, word);
+ *   for (each valid name) trim__nearest_add(&n, name);
+ *   char hint[96]; ...fmt "(expected one of: %s%s)", list, trim__suggestion(hint, sizeof hint, &n)
+ * Distance: optimal string alignment (insert, delete, substitute, swap two
+ * neighbours; case ignored). A name is suggested only when it is close:
+ * at most max(1, (len + 2) / 3) edits for a word of len bytes, fewer than
+ * len. Ties go to the first name added. */
+typedef struct {
+	const char *word, *best;
+	size_t distance;
+} trim__nearest;
+size_t trim__edit_distance(const char *a, const char *b);
+void trim__nearest_init(trim__nearest *n, const char *word);
+void trim__nearest_add(trim__nearest *n, const char *candidate);
+/* The nearest close name, or NULL. */
+const char *trim__nearest_best(const trim__nearest *n);
+/* The nearest close name of a NULL-terminated list, or NULL. */
+const char *trim__nearest_of(const char *word, const char *const *names);
+/* "; did you mean 'X'?" (or "" when no name is close) in buf; returns buf. */
+const char *trim__suggestion(char *buf, size_t size, const trim__nearest *n);
+
 /* Turn GSL's aborting error handler off (once, thread-safe). */
 void trim__gsl_init(void);
 

@@ -1,0 +1,286 @@
+/* lib/util: content digests (SHA-256), "did you mean" suggestions, atomic
+ * file writes that follow the umask, and the CLI's handling of output that
+ * cannot be written. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util/digest.h"
+#include "tcase_util.h"
+#include "util/util.h"
+
+static void hex_of(const char *text, size_t n, char *out) { trim__digest_bytes_hex(text, n, out); }
+
+/* FIPS 180-2 appendix B and the NIST example vectors */
+START_TEST(test_sha256_vectors)
+{
+	char h[TRIM__DIGEST_HEX];
+	hex_of("", 0, h);
+	ck_assert_str_eq(h, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	hex_of("abc", 3, h);
+	ck_assert_str_eq(h, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"; /* 448 bits */
+	hex_of(two, strlen(two), h);
+	ck_assert_str_eq(h, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+	/* a million 'a', fed in uneven pieces: incremental updates agree */
+	trim__digest d;
+	trim__digest_init(&d);
+	char chunk[997];
+	memset(chunk, 'a', sizeof chunk);
+	size_t left = 1000000;
+	for (size_t k = 1; left > 0; k = k % 996 + 1) {
+		size_t n = k < left ? k : left;
+		trim__digest_update(&d, chunk, n);
+		left -= n;
+	}
+	trim__digest_hex(&d, h);
+	ck_assert_str_eq(h, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+	/* 55, 56 and 64 bytes: the padding boundaries */
+	hex_of(chunk, 55, h);
+	ck_assert_str_eq(h, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318");
+	hex_of(chunk, 56, h);
+	ck_assert_str_eq(h, "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a");
+	hex_of(chunk, 64, h);
+	ck_assert_str_eq(h, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb");
+}
+END_TEST
+
+static void field_hex(const char *k1, const char *v1, const char *k2, const char *v2, char *out)
+{
+	trim__digest d;
+	trim__digest_init(&d);
+	trim__digest_str(&d, k1, v1);
+	trim__digest_str(&d, k2, v2);
+	trim__digest_hex(&d, out);
+}
+
+/* framed fields cannot be confused by moving bytes between them */
+START_TEST(test_fields_are_framed)
+{
+	char a[TRIM__DIGEST_HEX], b[TRIM__DIGEST_HEX], c[TRIM__DIGEST_HEX], n[TRIM__DIGEST_HEX];
+	field_hex("x", "ab", "y", "c", a);
+	field_hex("x", "a", "y", "bc", b);
+	field_hex("x", "ab", "y", "c", c);
+	ck_assert_str_ne(a, b);
+	ck_assert_str_eq(a, c);
+	field_hex("x", "", "y", "c", a);
+	field_hex("x", NULL, "y", "c", n);
+	ck_assert_str_ne(a, n);
+	trim__digest d;
+	trim__digest_init(&d);
+	trim__digest_int(&d, "batch", 64);
+	trim__digest_hex(&d, a);
+	trim__digest_init(&d);
+	trim__digest_int(&d, "batch", 65);
+	trim__digest_hex(&d, b);
+	ck_assert_str_ne(a, b);
+	trim__digest_init(&d);
+	trim__digest_double(&d, "u", 0.5);
+	trim__digest_hex(&d, a);
+	trim__digest_init(&d);
+	trim__digest_double(&d, "u", 0.5000000000000001);
+	trim__digest_hex(&d, b);
+	ck_assert_str_ne(a, b);
+}
+END_TEST
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+static void file_hex(const char *path, char *out)
+{
+	trim__digest d;
+	trim__digest_init(&d);
+	ck_assert_int_eq(trim__digest_file(&d, "f", path), 0);
+	trim__digest_hex(&d, out);
+}
+
+/* a file's digest is its content (one byte changed changes it); a
+ * directory's covers every file in it; a missing file is an error */
+START_TEST(test_file_digests)
+{
+	char dir[] = "/tmp/trim-digest-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char p1[128], p2[128], sub[128];
+	snprintf(p1, sizeof p1, "%s/a.yaml", dir);
+	snprintf(p2, sizeof p2, "%s/b.yaml", dir);
+	snprintf(sub, sizeof sub, "%s/table", dir);
+	ck_assert_int_eq(mkdir(sub, 0777), 0);
+	char h1[TRIM__DIGEST_HEX], h2[TRIM__DIGEST_HEX], h3[TRIM__DIGEST_HEX];
+	write_text(p1, "filters: 64\n");
+	write_text(p2, "filters: 64\n");
+	file_hex(p1, h1);
+	file_hex(p2, h2);
+	ck_assert_str_eq(h1, h2); /* the content, not the name */
+	/* the same as the framed bytes */
+	trim__digest d;
+	trim__digest_init(&d);
+	trim__digest_field(&d, "f", "filters: 64\n", 12);
+	trim__digest_hex(&d, h3);
+	ck_assert_str_eq(h1, h3);
+	write_text(p2, "filters: 65\n");
+	file_hex(p2, h2);
+	ck_assert_str_ne(h1, h2);
+	/* a directory: ERT.yaml and ART.yaml both count */
+	char ert[160], art[160];
+	snprintf(ert, sizeof ert, "%s/ERT.yaml", sub);
+	snprintf(art, sizeof art, "%s/ART.yaml", sub);
+	write_text(ert, "ERT: []\n");
+	file_hex(sub, h1);
+	write_text(art, "ART: []\n");
+	file_hex(sub, h2);
+	ck_assert_str_ne(h1, h2);
+	write_text(art, "ART: [ ]\n");
+	file_hex(sub, h3);
+	ck_assert_str_ne(h2, h3);
+	char missing[160];
+	snprintf(missing, sizeof missing, "%s/none.yaml", dir);
+	trim__digest_init(&d);
+	ck_assert_int_eq(trim__digest_file(&d, "f", missing), TRIM_EIO);
+	ck_assert_ptr_nonnull(strstr(trim_last_error(), "none.yaml: cannot read: No such file or directory"));
+	char cmd[200];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+START_TEST(test_suggestions)
+{
+	ck_assert_uint_eq(trim__edit_distance("", ""), 0);
+	ck_assert_uint_eq(trim__edit_distance("kitten", "sitting"), 3);
+	ck_assert_uint_eq(trim__edit_distance("nmae", "name"), 1); /* a swap of neighbours is one edit */
+	ck_assert_uint_eq(trim__edit_distance("FW", "fw"), 0);     /* case ignored */
+	ck_assert_uint_eq(trim__edit_distance("abc", ""), 3);
+	static const char *const keys[] = {"name", "type", "filters", "kernel", "strides", NULL};
+	ck_assert_str_eq(trim__nearest_of("filtres", keys), "filters");
+	ck_assert_str_eq(trim__nearest_of("kernal", keys), "kernel");
+	ck_assert_str_eq(trim__nearest_of("stride", keys), "strides");
+	ck_assert_ptr_null(trim__nearest_of("padding", keys)); /* nothing close: no guess */
+	ck_assert_ptr_null(trim__nearest_of("x", keys));
+	static const char *const modes[] = {"inference", "training", NULL};
+	ck_assert_str_eq(trim__nearest_of("trainig", modes), "training");
+	trim__nearest n;
+	trim__nearest_init(&n, "GBL");
+	trim__nearest_add(&n, "DRAM");
+	trim__nearest_add(&n, "GLB");
+	trim__nearest_add(&n, "RF");
+	char hint[64];
+	ck_assert_str_eq(trim__suggestion(hint, sizeof hint, &n), "; did you mean 'GLB'?");
+	trim__nearest_init(&n, "zzzz");
+	trim__nearest_add(&n, "GLB");
+	ck_assert_str_eq(trim__suggestion(hint, sizeof hint, &n), "");
+}
+END_TEST
+
+/* files are created 0666 less the umask, not 0600 */
+START_TEST(test_write_follows_umask)
+{
+	char dir[] = "/tmp/trim-umask-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char path[128];
+	snprintf(path, sizeof path, "%s/out.json", dir);
+	mode_t old = umask(022);
+	ck_assert_int_eq(trim__write_file_atomic(path, "{}\n", 3), 0);
+	struct stat st;
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0644);
+	umask(002);
+	ck_assert_int_eq(trim__write_file_atomic(path, "{} \n", 4), 0);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0664);
+	ck_assert_int_eq(st.st_size, 4);
+	umask(old);
+	/* a directory that does not exist: the system's reason */
+	char bad[160];
+	snprintf(bad, sizeof bad, "%s/no/such/out.json", dir);
+	ck_assert_int_eq(trim__write_file_atomic(bad, "{}", 2), TRIM_EIO);
+	ck_assert_ptr_nonnull(strstr(trim_last_error(), "No such file or directory"));
+	unlink(path);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+/* stdout to a full disk: exit 2 and the system's reason, for every command */
+static int run_full(const char *args, char *err, size_t n)
+{
+	const char *cli = getenv("TRIM_CLI");
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "%s %s 2>&1 >/dev/full", cli ? cli : "build/bin/trim", args);
+	FILE *p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	size_t k = fread(err, 1, n - 1, p);
+	err[k] = '\0';
+	int st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+START_TEST(test_cli_output_errors)
+{
+	static const char *const runs[] = {
+		"version",
+		"--help",
+		"--version",
+		"workloads models/networks/alexnet.yaml",
+		"arch models/arch/eyeriss.yaml",
+		"space test/data/neteval/tiny-space-1pe.yaml",
+		"workloads models/networks/alexnet.yaml --help",
+	};
+	for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+		char err[2048];
+		int st = run_full(runs[i], err, sizeof err);
+		ck_assert_msg(st == 2, "trim %s > /dev/full: exit %d (%s)", runs[i], st, err);
+		ck_assert_msg(strstr(err, "No space left on device"), "trim %s > /dev/full: %s", runs[i], err);
+		ck_assert_msg(!strstr(err, "\ntrim: cannot write") || strstr(err, "cannot write") == strstr(err, "trim: cannot"),
+		              "one message: %s", err);
+	}
+}
+END_TEST
+
+/* unknown names get the nearest valid one */
+START_TEST(test_cli_suggestions)
+{
+	static const struct {
+		const char *args, *want;
+	} cases[] = {
+		{"explor", "unknown command 'explor'; did you mean 'explore'?"},
+		{"workloads models/networks/alexnet.yaml --mode trainig", "--mode takes inference or training; got 'trainig'; did you mean 'training'?"},
+		{"network a b --formt json", "unknown option '--formt'; did you mean '--format'?"},
+		{"map a b --layer c --phase fw", "--phase takes FW, BW or WG; got 'fw'; did you mean 'FW'?"},
+		{"explore --goal edpp", "--goal takes energy, delay, edp, area or weighted; got 'edpp'; did you mean 'edp'?"},
+		{"network a b --dataflow row-stationery", "did you mean 'row-stationary'?"},
+		{"explore --weights nan,1,1", "--weights takes three finite exponents >= 0"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int st = 0;
+		char *o = tu_capture(cases[i].args, 1, &st);
+		ck_assert_msg(st == 2, "trim %s: exit %d", cases[i].args, st);
+		ck_assert_msg(strstr(o, cases[i].want), "trim %s: %s", cases[i].args, o);
+		free(o);
+	}
+}
+END_TEST
+
+Suite *util_suite(void)
+{
+	Suite *s = suite_create("util");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_sha256_vectors);
+	tcase_add_test(tc, test_fields_are_framed);
+	tcase_add_test(tc, test_file_digests);
+	tcase_add_test(tc, test_suggestions);
+	tcase_add_test(tc, test_write_follows_umask);
+	tcase_add_test(tc, test_cli_output_errors);
+	tcase_add_test(tc, test_cli_suggestions);
+	suite_add_tcase(s, tc);
+	return s;
+}
