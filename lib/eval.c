@@ -2,12 +2,14 @@
  * The evaluator (docs/model.md, "Evaluator").
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "energy_int.h"
 #include "eval_int.h"
 #include "netcost_int.h"
+#include "report/report_int.h"
 
 static const char *const slot_key[3] = {"input", "weight", "output"};
 
@@ -197,6 +199,7 @@ struct trim_eval {
 	struct trim_arch arch; /* copy; file pointer cleared */
 	trim__mapping m;
 	trim__intra w;
+	trim__level_cost costs[TRIM__MAX_LEVELS]; /* what the evaluation charged */
 };
 
 int trim__eval_reserved(const trim_workloads *w, size_t i, const struct trim_arch *a,
@@ -269,6 +272,7 @@ int trim_eval_mapping(trim_eval **out, const trim_workloads *w, size_t i, const 
 	e->arch.file = NULL;
 	e->m = *m;
 	e->w = *x;
+	memcpy(e->costs, costs, (size_t)arch->nlevels * sizeof *costs);
 	*out = e;
 	e = NULL;
 out:
@@ -291,6 +295,89 @@ const char *trim_eval_bottleneck(const trim_eval *e)
 	return e ? e->arch.lv[e->e.bottleneck].name : NULL;
 }
 
+static trim__wview eval_view(const trim_eval *e)
+{
+	trim__wview v = {&e->w, &e->m, &e->e, NULL};
+	return v;
+}
+
+double trim_eval_temporal_utilization(const trim_eval *e)
+{
+	if (!e)
+		return -1;
+	trim__wview v = eval_view(e);
+	return trim__wview_temporal_util(&v, &e->arch);
+}
+
+double trim_eval_compute_cycles(const trim_eval *e)
+{
+	if (!e)
+		return -1;
+	trim__wview v = eval_view(e);
+	return trim__wview_compute_cycles(&v, &e->arch);
+}
+
+int trim_eval_breakdown(const trim_eval *e, double *counts, double *energy_pj, size_t n)
+{
+	if (!e)
+		return trim__error(TRIM_EINVAL, "trim_eval_breakdown: NULL handle");
+	size_t need = TRIM__BD_SIZE(e->arch.nlevels);
+	if (n < need)
+		return trim__error(TRIM_EBUFSIZE, "trim_eval_breakdown: needs room for %zu values, got %zu",
+		                   need, n);
+	trim__wview v = eval_view(e);
+	trim__breakdown(&v, &e->arch, e->costs, counts, energy_pj);
+	return 0;
+}
+
+static int eval_warnings(const trim_eval *e, trim__warnings *warn)
+{
+	trim__wview v = eval_view(e);
+	char name[96];
+	snprintf(name, sizeof name, "%s %s", e->w.layer, trim_phase_name(e->w.phase));
+	const char *names[1] = {name};
+	int rc = trim__warnings_make(warn, &v, names, 1, &e->arch);
+	if (rc)
+		trim__warnings_free(warn);
+	return rc;
+}
+
+int trim_eval_warnings(const trim_eval *e, char **out)
+{
+	if (!e || !out)
+		return trim__error(TRIM_EINVAL, "trim_eval_warnings: NULL argument");
+	*out = NULL;
+	trim__warnings warn;
+	int rc = eval_warnings(e, &warn);
+	if (rc)
+		return rc;
+	trim__sb sb;
+	trim__sb_init(&sb);
+	trim__warnings_json(&warn, &sb);
+	trim__warnings_free(&warn);
+	return trim__sb_take(&sb, out);
+}
+
+/* The report's keys beyond trim__eval_json's object (whose closing brace
+ * they replace). */
+static void eval_json_extra(const trim_eval *e, const trim__warnings *warn, trim__sb *sb)
+{
+	if (sb->len > 0 && sb->buf[sb->len - 1] == '}')
+		sb->buf[--sb->len] = '\0';
+	double count[TRIM__BD_SIZE(TRIM__MAX_LEVELS)], energy[TRIM__BD_SIZE(TRIM__MAX_LEVELS)];
+	trim__wview v = eval_view(e);
+	trim__breakdown(&v, &e->arch, e->costs, count, energy);
+	trim__sb_puts(sb, ", \"breakdown\": ");
+	trim__breakdown_json(&e->w, &e->arch, count, energy, sb);
+	trim__sb_puts(sb, ", \"compute_cycles\": ");
+	trim__sb_json_double(sb, trim__wview_compute_cycles(&v, &e->arch));
+	trim__sb_puts(sb, ", \"temporal_utilization\": ");
+	trim__sb_json_double(sb, trim__wview_temporal_util(&v, &e->arch));
+	trim__sb_puts(sb, ", \"warnings\": ");
+	trim__warnings_json(warn, sb);
+	trim__sb_putc(sb, '}');
+}
+
 int trim_eval_report(const trim_eval *e, int format, char **out)
 {
 	if (!e || !out)
@@ -298,16 +385,24 @@ int trim_eval_report(const trim_eval *e, int format, char **out)
 	*out = NULL;
 	trim__sb sb;
 	trim__sb_init(&sb);
+	trim__warnings warn;
+	int rc = eval_warnings(e, &warn);
+	if (rc) {
+		trim__sb_free(&sb);
+		return rc;
+	}
 	if (format == TRIM_FORMAT_JSON) {
 		trim__eval_json(&e->e, &e->arch, &e->m, &sb);
+		eval_json_extra(e, &warn, &sb);
 		trim__sb_putc(&sb, '\n');
 	} else if (format == TRIM_FORMAT_TABLE) {
 		const trim__eval *v = &e->e;
 		const trim__activity *x = &v->act;
 		trim__mapping_loopnest(&e->m, &e->w, &sb);
-		trim__sb_printf(&sb, "\nMACs %lld (zero %lld), active PEs %lld (utilization %.4g)\n",
+		trim__sb_printf(&sb, "\nMACs %lld (zero %lld), active PEs %lld (spatial utilization %.4g, "
+		                "temporal %.4g)\n",
 		                (long long)x->macs, (long long)x->zero_macs, (long long)x->active_pes,
-		                v->pe_util);
+		                v->pe_util, trim_eval_temporal_utilization(e));
 		trim__sb_printf(&sb, "cycles %.6g (bottleneck %s), energy %.6g pJ, EDP %.6g\n\n",
 		                v->cycles, e->arch.lv[v->bottleneck].name, v->energy_pj,
 		                v->cycles * v->energy_pj);
@@ -337,9 +432,12 @@ int trim_eval_report(const trim_eval *e, int format, char **out)
 					                t ? 0.0 : v->level_cycles[l]);
 			}
 		}
+		trim__warnings_table(&warn, &sb);
 	} else {
+		trim__warnings_free(&warn);
 		trim__sb_free(&sb);
 		return trim__error(TRIM_EINVAL, "trim_eval_report: format must be table or json");
 	}
+	trim__warnings_free(&warn);
 	return trim__sb_take(&sb, out);
 }

@@ -3,6 +3,7 @@
  * best mapping of every intra workload, sparse figures where the hardware
  * gates or skips zeros, and the inter-layer workloads.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "energy_int.h"
 #include "mapspace_int.h"
 #include "netcost_int.h"
+#include "neteval_int.h"
 #include "network_int.h"
 #include "sparse_eval_int.h"
 #include "trim/neteval.h"
@@ -146,6 +148,10 @@ int trim_neteval_set_int(trim_neteval *ne, int option, int64_t value)
 			return trim__error(TRIM_ERANGE, "max mappings %lld < 0", (long long)value);
 		ne->max_mappings = value;
 		return 0;
+	case TRIM_NET_MIN_PE_UTIL:
+	case TRIM_NET_MIN_RF_UTIL:
+		return trim__error(TRIM_EINVAL, "trim_neteval_set_int: option %d (%s) takes a double: "
+		                   "use trim_neteval_set_double", option, trim_neteval_option_name(option));
 	default:
 		return trim__error(TRIM_EINVAL, "trim_neteval_set_int: unknown option %d", option);
 	}
@@ -157,12 +163,34 @@ int trim_neteval_set_double(trim_neteval *ne, int option, double value)
 		return trim__error(TRIM_EINVAL, "trim_neteval_set_double: NULL handle");
 	if (ne->next > 0)
 		return trim__error(TRIM_EINVAL, "trim_neteval_set_double: options are set before the first step");
-	if (!(value >= 0 && value <= 1))
-		return trim__error(TRIM_ERANGE, "utilisation constraint %g is not in [0, 1]", value);
 	switch (option) {
-	case TRIM_NET_MIN_PE_UTIL: ne->min_pe_util = value; return 0;
-	case TRIM_NET_MIN_RF_UTIL: ne->min_rf_util = value; return 0;
+	case TRIM_NET_MIN_PE_UTIL:
+	case TRIM_NET_MIN_RF_UTIL:
+		if (!(value >= 0 && value <= 1))
+			return trim__error(TRIM_ERANGE, "%s: utilisation constraint %g is not in [0, 1]",
+			                   trim_neteval_option_name(option), value);
+		*(option == TRIM_NET_MIN_PE_UTIL ? &ne->min_pe_util : &ne->min_rf_util) = value;
+		return 0;
+	case TRIM_NET_GOAL:
+	case TRIM_NET_THREADS:
+	case TRIM_NET_SPARSITY:
+	case TRIM_NET_MAX_MAPPINGS:
+		return trim__error(TRIM_EINVAL, "trim_neteval_set_double: option %d (%s) takes an integer: "
+		                   "use trim_neteval_set_int", option, trim_neteval_option_name(option));
 	default: return trim__error(TRIM_EINVAL, "trim_neteval_set_double: unknown option %d", option);
+	}
+}
+
+const char *trim_neteval_option_name(int option)
+{
+	switch (option) {
+	case TRIM_NET_GOAL: return "TRIM_NET_GOAL";
+	case TRIM_NET_THREADS: return "TRIM_NET_THREADS";
+	case TRIM_NET_SPARSITY: return "TRIM_NET_SPARSITY";
+	case TRIM_NET_MAX_MAPPINGS: return "TRIM_NET_MAX_MAPPINGS";
+	case TRIM_NET_MIN_PE_UTIL: return "TRIM_NET_MIN_PE_UTIL";
+	case TRIM_NET_MIN_RF_UTIL: return "TRIM_NET_MIN_RF_UTIL";
+	default: return NULL;
 	}
 }
 
@@ -373,8 +401,10 @@ size_t trim_neteval_count(const trim_neteval *ne) { return ne ? ne->n : 0; }
 #define TOTAL(name, field)                                                                 \
 	double trim_neteval_##name(const trim_neteval *ne)                                     \
 	{                                                                                      \
-		if (!ne || !ne->finished)                                                          \
-			return trim__error(TRIM_EINVAL, "trim_neteval_" #name ": not evaluated yet");  \
+		if (!ne || !ne->finished) {                                                        \
+			trim__error(TRIM_EINVAL, "trim_neteval_" #name ": not evaluated yet");         \
+			return NAN;                                                                    \
+		}                                                                                  \
 		return ne->field;                                                                  \
 	}
 TOTAL(cycles, cycles)
@@ -386,15 +416,20 @@ TOTAL(pe_utilization, pe_util)
 
 double trim_neteval_seconds(const trim_neteval *ne)
 {
-	if (!ne || !ne->finished)
-		return trim__error(TRIM_EINVAL, "trim_neteval_seconds: not evaluated yet");
+	if (!ne || !ne->finished) {
+		trim__error(TRIM_EINVAL, "trim_neteval_seconds: not evaluated yet");
+		return NAN;
+	}
 	return ne->arch->clock_mhz > 0 ? ne->cycles / (ne->arch->clock_mhz * 1e6) : 0;
 }
 
 int trim_neteval_level_energy(const trim_neteval *ne, double *out, size_t n)
 {
-	if (!ne || !out || n < (size_t)ne->arch->nlevels)
-		return trim__error(TRIM_EINVAL, "trim_neteval_level_energy: needs room for every level");
+	if (!ne || !out)
+		return trim__error(TRIM_EINVAL, "trim_neteval_level_energy: NULL argument");
+	if (n < (size_t)ne->arch->nlevels)
+		return trim__error(TRIM_EBUFSIZE, "trim_neteval_level_energy: needs room for %d levels, got %zu",
+		                   ne->arch->nlevels, n);
 	if (!ne->finished)
 		return trim__error(TRIM_EINVAL, "trim_neteval_level_energy: not evaluated yet");
 	memcpy(out, ne->level_pj, (size_t)ne->arch->nlevels * sizeof *out);
@@ -427,12 +462,53 @@ static void fields(const trim_neteval *ne, const wrec *r, double *f)
 	f[TRIM_NF_EVALUATED] = (double)r->evaluated;
 	f[TRIM_NF_MAPPED] = !r->skipped;
 	f[TRIM_NF_OFFCHIP_BYTES] = r->skipped ? 0 : offchip_bytes(ne, r);
+	trim__wview v = {trim__workloads_intra(ne->w, (size_t)(r - ne->rec)), &r->best, &r->dense, &r->sp};
+	f[TRIM_NF_TEMPORAL_UTILIZATION] = r->skipped ? 0 : trim__wview_temporal_util(&v, ne->arch);
+	f[TRIM_NF_COMPUTE_CYCLES] = r->skipped ? 0 : trim__wview_compute_cycles(&v, ne->arch);
+	f[TRIM_NF_BOTTLENECK] = r->skipped ? -1 : trim__wview_bottleneck(&v, ne->arch);
+}
+
+/* ---- read access for the reports (lib/neteval_int.h) ------------------------ */
+
+void trim__neteval_info_get(const trim_neteval *ne, trim__neteval_info *out)
+{
+	out->arch = ne->arch;
+	out->costs = ne->costs;
+	out->w = ne->w;
+	out->network = ne->network;
+	out->goal = ne->goal;
+	out->sparse_hardware = ne->use_sparsity && sparse_hardware(ne->arch);
+	out->finished = ne->finished;
+	out->n = ne->n;
+	out->ninter = ne->ninter;
+}
+
+int trim__neteval_view(const trim_neteval *ne, size_t i, trim__wview *out)
+{
+	if (i >= ne->next || ne->rec[i].skipped || !ne->rec[i].found)
+		return 0;
+	const wrec *r = &ne->rec[i];
+	out->w = trim__workloads_intra(ne->w, i);
+	out->m = &r->best;
+	out->dense = &r->dense;
+	out->sp = &r->sp;
+	return 1;
+}
+
+const trim__inter_cost *trim__neteval_inter_cost(const trim_neteval *ne, size_t j)
+{
+	if (!ne->finished || j >= ne->ninter || !in_range(ne, trim__workloads_inter(ne->w, j)->layer_index))
+		return NULL;
+	return &ne->inter[j];
 }
 
 int trim_neteval_workload(const trim_neteval *ne, size_t i, double *out, size_t n)
 {
-	if (!ne || !out || n < TRIM_NF_COUNT)
-		return trim__error(TRIM_EINVAL, "trim_neteval_workload: needs room for %d values", TRIM_NF_COUNT);
+	if (!ne || !out)
+		return trim__error(TRIM_EINVAL, "trim_neteval_workload: NULL argument");
+	if (n < TRIM_NF_COUNT)
+		return trim__error(TRIM_EBUFSIZE, "trim_neteval_workload: needs room for %d values, got %zu",
+		                   TRIM_NF_COUNT, n);
 	if (i >= ne->next)
 		return trim__error(TRIM_EINVAL, "trim_neteval_workload: workload %zu is not mapped", i);
 	fields(ne, &ne->rec[i], out);
@@ -490,7 +566,7 @@ static void report_json(const trim_neteval *ne, trim__sb *sb)
 		json_num(sb, "offchip_bytes", f[TRIM_NF_OFFCHIP_BYTES], 1);
 		json_num(sb, "imbalance", r->sp.imbalance, 1);
 		trim__sb_puts(sb, ", \"bottleneck\": ");
-		trim__sb_json_str(sb, a->lv[r->dense.bottleneck].name);
+		trim__sb_json_str(sb, a->lv[(int)f[TRIM_NF_BOTTLENECK]].name);
 		char ibuf[48];
 		trim__sb_printf(sb, ", \"index\": %s, \"mapping\": ", trim__index_str(r->index, ibuf));
 		trim__sb yb;
@@ -498,6 +574,7 @@ static void report_json(const trim_neteval *ne, trim__sb *sb)
 		trim__mapping_yaml(&r->best, &yb);
 		trim__sb_json_str(sb, yb.buf ? yb.buf : "");
 		trim__sb_free(&yb);
+		trim__netreport_workload_json(ne, i, sb);
 		trim__sb_printf(sb, "}, \"counts\": {\"generated\": %llu, \"valid\": %llu, \"evaluated\": %llu}}",
 		                (unsigned long long)r->generated, (unsigned long long)r->valid,
 		                (unsigned long long)r->evaluated);
@@ -550,9 +627,13 @@ static void report_json(const trim_neteval *ne, trim__sb *sb)
 	trim__sb_puts(sb, "}, \"offchip_bytes\": ");
 	trim__sb_json_double(sb, off);
 	trim__sb_printf(sb, ", \"counts\": {\"generated\": %llu, \"valid\": %llu, \"evaluated\": %llu}, "
-	                    "\"intra_count\": %zu, \"inter_count\": %zu}\n}\n",
+	                    "\"intra_count\": %zu, \"inter_count\": %zu",
 	                (unsigned long long)gen, (unsigned long long)val, (unsigned long long)ev, ne->n,
 	                ne->ninter);
+	trim__netreport_totals_json(ne, sb);
+	trim__sb_putc(sb, '}');
+	trim__netreport_tail_json(ne, sb);
+	trim__sb_puts(sb, "\n}\n");
 }
 
 static void report_table(const trim_neteval *ne, trim__sb *sb)
@@ -560,17 +641,19 @@ static void report_table(const trim_neteval *ne, trim__sb *sb)
 	const struct trim_arch *a = ne->arch;
 	trim__sb_printf(sb, "network %s on %s, goal %s%s\n\n", ne->network, a->name, goal_names[ne->goal],
 	                ne->use_sparsity && sparse_hardware(a) ? ", sparse figures (the hardware gates/skips zeros)" : "");
-	trim__sb_printf(sb, "%-4s %-18s %-5s %14s %14s %8s %6s %-10s %12s\n", "#", "layer", "phase",
-	                "cycles", "energy pJ", "PE util", "PEs", "bottleneck", "evaluated");
+	trim__sb_printf(sb, "%-4s %-18s %-5s %14s %14s %8s %8s %6s %-10s %12s\n", "#", "layer", "phase",
+	                "cycles", "energy pJ", "PE util", "t-util", "PEs", "bottleneck", "evaluated");
 	for (size_t i = 0; i < ne->n; i++) {
 		const wrec *r = &ne->rec[i];
 		const trim__intra *x = trim__workloads_intra(ne->w, i);
 		if (r->skipped)
 			continue;
-		trim__sb_printf(sb, "%-4zu %-18.18s %-5s %14.6g %14.6g %8.3f %6lld %-10.10s %12llu\n", i,
+		double f[TRIM_NF_COUNT];
+		fields(ne, r, f);
+		trim__sb_printf(sb, "%-4zu %-18.18s %-5s %14.6g %14.6g %8.3f %8.3f %6lld %-10.10s %12llu\n", i,
 		                x->layer, trim_phase_name(x->phase), r->sp.cycles, r->sp.energy_pj,
-		                r->dense.pe_util, (long long)r->dense.act.active_pes,
-		                a->lv[r->dense.bottleneck].name, (unsigned long long)r->evaluated);
+		                r->dense.pe_util, f[TRIM_NF_TEMPORAL_UTILIZATION], (long long)r->dense.act.active_pes,
+		                a->lv[(int)f[TRIM_NF_BOTTLENECK]].name, (unsigned long long)r->evaluated);
 	}
 	double pre = 0, pre_e = 0;
 	for (size_t j = 0; j < ne->ninter; j++) {
@@ -588,25 +671,12 @@ static void report_table(const trim_neteval *ne, trim__sb *sb)
 	trim__sb_puts(sb, "energy by level:");
 	for (int l = 0; l < a->nlevels; l++)
 		trim__sb_printf(sb, " %s %.4g pJ%s", a->lv[l].name, ne->level_pj[l], l + 1 < a->nlevels ? "," : "\n");
+	trim__netreport_table_tail(ne, sb);
 }
 
 static void report_csv(const trim_neteval *ne, trim__sb *sb)
 {
-	trim__sb_puts(sb, "index,layer,phase,cycles,energy_pj,edp,pe_utilization,active_pes,dense_cycles,"
-	                  "dense_energy_pj,static_pj,macs,generated,valid,evaluated,mapped,offchip_bytes\n");
-	for (size_t i = 0; i < ne->n; i++) {
-		const trim__intra *x = trim__workloads_intra(ne->w, i);
-		double f[TRIM_NF_COUNT];
-		if (ne->rec[i].skipped)
-			continue;
-		fields(ne, &ne->rec[i], f);
-		trim__sb_printf(sb, "%zu,", i);
-		trim__sb_csv_str(sb, x->layer);
-		trim__sb_printf(sb, ",%s", trim_phase_name(x->phase));
-		for (int k = 0; k < TRIM_NF_COUNT; k++)
-			trim__sb_printf(sb, ",%.17g", f[k]);
-		trim__sb_putc(sb, '\n');
-	}
+	trim__netreport_csv(ne, sb); /* lib/report/netreport.c */
 }
 
 int trim_neteval_report(const trim_neteval *ne, int format, char **out)

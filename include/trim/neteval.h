@@ -29,7 +29,8 @@ extern "C" {
 
 typedef struct trim_neteval trim_neteval;
 
-/** Options (trim_neteval_set_int / _set_double). */
+/** Options: integers (trim_neteval_set_int) and doubles (_set_double);
+ * the other setter refuses an option with TRIM_EINVAL naming the right one. */
 enum trim_net_option {
 	TRIM_NET_GOAL = 0,           /**< int: TRIM_GOAL_ENERGY (default), _DELAY, _EDP */
 	TRIM_NET_THREADS = 1,        /**< int: OpenMP threads of each search (default 1) */
@@ -51,6 +52,10 @@ enum trim_net_field {
 	TRIM_NF_MACS, TRIM_NF_GENERATED, TRIM_NF_VALID, TRIM_NF_EVALUATED,
 	TRIM_NF_MAPPED,         /**< 1, or 0 for a workload outside trim_neteval_set_layers */
 	TRIM_NF_OFFCHIP_BYTES,  /**< bytes read from and written to the outermost level */
+	TRIM_NF_TEMPORAL_UTILIZATION, /**< MACs executed / (PEs x MACs per PE per cycle x cycles);
+	                                   TRIM_NF_PE_UTILIZATION is the spatial one (active PEs / PEs) */
+	TRIM_NF_COMPUTE_CYCLES, /**< cycles of the compute level alone (its busy time) */
+	TRIM_NF_BOTTLENECK,     /**< index of the level with the most cycles (-1: not mapped) */
 	TRIM_NF_COUNT
 };
 
@@ -62,6 +67,8 @@ TRIM_API int trim_neteval_create(trim_neteval **out, const trim_network *net,
 TRIM_API void trim_neteval_free(trim_neteval *ne);
 TRIM_API int trim_neteval_set_int(trim_neteval *ne, int option, int64_t value);
 TRIM_API int trim_neteval_set_double(trim_neteval *ne, int option, double value);
+/** "TRIM_NET_GOAL", ..., or NULL for an unknown option. */
+TRIM_API const char *trim_neteval_option_name(int option);
 /** Map only the workloads of the layers FIRST..LAST (network order, inclusive) and
  * the inter-layer work of those layers; the others are left out of every total.
  * TRIM_ENOTFOUND names a layer without workloads. Before the first step. */
@@ -83,7 +90,9 @@ TRIM_API int trim_neteval_run(trim_neteval *ne);
 TRIM_API size_t trim_neteval_done(const trim_neteval *ne);
 TRIM_API size_t trim_neteval_count(const trim_neteval *ne);
 
-/** Totals (after run): cycles (intra + preprocessing), energy (dynamic + static). */
+/** Totals (after run): cycles (intra + preprocessing), energy (dynamic + static).
+ * These and the other double getters below return NaN, with the reason in
+ * trim_last_error(), for a NULL handle or before the run has finished. */
 TRIM_API double trim_neteval_cycles(const trim_neteval *ne);
 TRIM_API double trim_neteval_energy_pj(const trim_neteval *ne);
 TRIM_API double trim_neteval_static_pj(const trim_neteval *ne);
@@ -93,18 +102,60 @@ TRIM_API double trim_neteval_dense_energy_pj(const trim_neteval *ne);
 TRIM_API double trim_neteval_seconds(const trim_neteval *ne);
 /** MAC-weighted mean PE utilisation. */
 TRIM_API double trim_neteval_pe_utilization(const trim_neteval *ne);
-/** Energy per level (dynamic + static, inter-layer work included) into out[0..nlevels-1]. */
+/** Temporal utilisation of the intra workloads together: MACs executed /
+ * (PEs x MACs per PE per cycle x their cycles). */
+TRIM_API double trim_neteval_temporal_utilization(const trim_neteval *ne);
+/** Energy per level (dynamic + static, inter-layer work included) into out[0..nlevels-1];
+ * TRIM_EBUFSIZE when n is smaller than the number of levels. Arrays too small
+ * give TRIM_EBUFSIZE everywhere below (the message says the size needed). */
 TRIM_API int trim_neteval_level_energy(const trim_neteval *ne, double *out, size_t n);
 
 /** Fields TRIM_NF_* of intra workload i into out[0..n-1] (n >= TRIM_NF_COUNT). */
 TRIM_API int trim_neteval_workload(const trim_neteval *ne, size_t i, double *out, size_t n);
 /** A copy of the best mapping of intra workload i. */
 TRIM_API int trim_neteval_mapping(const trim_neteval *ne, size_t i, trim_mapping **out);
+/** Breakdown of intra workload i (trim/eval.h, enum trim_action) into counts[]
+ * and energy_pj[] (either may be NULL) of n >= trim_breakdown_size(levels)
+ * entries. Its energies add up to TRIM_NF_ENERGY_PJ of the workload (sparse
+ * figures included); TRIM_ENOTFOUND for a workload that was not mapped. */
+TRIM_API int trim_neteval_breakdown(const trim_neteval *ne, size_t i, double *counts,
+                                    double *energy_pj, size_t n);
+
+/** Per-inter-workload figures (trim_neteval_inter, indices of out[]). */
+enum trim_net_inter_field {
+	TRIM_NI_CYCLES = 0,   /**< added to the network's time (0 for caching: it overlaps) */
+	TRIM_NI_ENERGY_PJ,    /**< dynamic + static */
+	TRIM_NI_STATIC_PJ,
+	TRIM_NI_LEVEL,        /**< index of the level where it runs */
+	TRIM_NI_MAPPED,       /**< 1, or 0 outside trim_neteval_set_layers (all fields 0) */
+	TRIM_NI_COUNT
+};
+/** Fields TRIM_NI_* of inter workload j (0 .. trim_workloads_inter_count - 1),
+ * after the run. The energies of every intra breakdown plus TRIM_NI_ENERGY_PJ
+ * of every inter workload add up to trim_neteval_energy_pj. */
+TRIM_API int trim_neteval_inter(const trim_neteval *ne, size_t j, double *out, size_t n);
+/** Warnings about defaults that starve the design (docs/guide.md, "Reports"),
+ * after the run: a JSON array of {"kind", "level", "workloads", "message"}
+ * ("[]" when there is none); trim_neteval_report has them too. Free *out
+ * with trim_string_free. */
+TRIM_API int trim_neteval_warnings(const trim_neteval *ne, char **out);
+/** The breakdown of every mapped workload: TRIM_FORMAT_CSV, one row per
+ * (workload, level, tensor, action): "index,layer,phase,level,tensor,action,
+ * count,energy_pj" (inter workloads as action "inter" of their level), or
+ * TRIM_FORMAT_JSON. Free *out with trim_string_free. */
+TRIM_API int trim_neteval_breakdown_report(const trim_neteval *ne, int format, char **out);
+/** Write one self-contained HTML page (inline CSS, script and SVG; it needs
+ * no server or network) to `path`: totals, energy by level and tensor,
+ * cycles and bottleneck per workload, utilisation, every mapping as a loop
+ * nest, the warnings. Written atomically. */
+TRIM_API int trim_neteval_write_html(const trim_neteval *ne, const char *path);
 
 /** TRIM_FORMAT_JSON: {"network", "arch", "goal", "workloads": [{layer, phase, best: {cycles,
- * energy_pj, edp, pe_utilization, mapping, ...}, counts: {generated, valid, evaluated}}],
- * "inter": [...], "totals": {...}}; TRIM_FORMAT_TABLE; TRIM_FORMAT_CSV (one row per
- * workload). Free *out with trim_string_free. */
+ * energy_pj, edp, pe_utilization, temporal_utilization, bottleneck, mapping, energy_by_level,
+ * breakdown, ...}, counts: {generated, valid, evaluated}}], "inter": [...], "totals": {...},
+ * "warnings": [...]}; TRIM_FORMAT_TABLE; TRIM_FORMAT_CSV (one row per workload: the
+ * TRIM_NF_* fields, the bottleneck's name and the energy of every level). Free *out with
+ * trim_string_free. */
 TRIM_API int trim_neteval_report(const trim_neteval *ne, int format, char **out);
 
 #ifdef __cplusplus

@@ -1,0 +1,92 @@
+/*
+ * Reports over evaluated workloads (docs/guide.md, "Reports"): the
+ * breakdown of counts and energy per (level, tensor, action), temporal
+ * utilisation, the bottleneck, and the warnings for designs that starve.
+ * Everything here reads results the evaluator, the sparse adjustment and
+ * the network evaluation already computed: no count or cost is
+ * recomputed by another formula, only split by action.
+ */
+#ifndef TRIM_REPORT_INT_H
+#define TRIM_REPORT_INT_H
+
+#include "eval_int.h"
+#include "netcost_int.h"
+#include "sparse_eval_int.h"
+#include "trim/eval.h"
+#include "util/util.h"
+
+/* One evaluated workload: its best mapping, the evaluator's (dense)
+ * figures and, when there are some, the sparse ones (NULL: the dense
+ * figures are the workload's). */
+typedef struct {
+	const trim__intra *w;
+	const trim__mapping *m;
+	const trim__eval *dense;
+	const trim__sparse_eval *sp;
+} trim__wview;
+
+/* Breakdown entries of an architecture of nlevels levels. */
+#define TRIM__BD_SIZE(nlevels) ((size_t)(nlevels) * 3 * TRIM_ACT_COUNT)
+#define TRIM__BD_AT(l, t, act) (((size_t)(l) * 3 + (size_t)(t)) * TRIM_ACT_COUNT + (size_t)(act))
+
+/* Counts and energies of every (level, slot, action) into count[] and
+ * energy[] (TRIM__BD_SIZE(a->nlevels) entries each, either may be NULL). */
+void trim__breakdown(const trim__wview *v, const struct trim_arch *a, const trim__level_cost *costs,
+                     double *count, double *energy);
+/* The workload's cycles and energy (sparse when v->sp, else dense). */
+double trim__wview_cycles(const trim__wview *v);
+double trim__wview_energy(const trim__wview *v);
+/* Cycles of the compute level (after sparse skipping and imbalance). */
+double trim__wview_compute_cycles(const trim__wview *v, const struct trim_arch *a);
+/* MACs executed, and the peak: PEs x MACs per PE per cycle. */
+double trim__wview_executed_macs(const trim__wview *v, const struct trim_arch *a);
+double trim__arch_peak_macs_per_cycle(const struct trim_arch *a);
+/* MACs executed / (peak x cycles), 0 when no cycles. */
+double trim__wview_temporal_util(const trim__wview *v, const struct trim_arch *a);
+/* Level with the most cycles (the evaluator's rule, sparse compute time). */
+int trim__wview_bottleneck(const trim__wview *v, const struct trim_arch *a);
+
+/* ---- warnings ------------------------------------------------------------ */
+
+/* Thresholds (docs/guide.md, "Reports"). */
+#define TRIM__WARN_ARRAY_DESTS 16     /* a link into at least this many children is "large" */
+#define TRIM__WARN_COMPUTE_BUSY 0.5   /* compute busy below this fraction of the cycles */
+#define TRIM__WARN_TEMPORAL_UTIL 0.3  /* temporal utilisation below this */
+
+typedef struct {
+	char kind[24];    /* "starved_link", "idle_compute", "low_utilization" */
+	char level[TRIM__ARCH_NAME_LEN]; /* "" when it names no level */
+	int workloads;    /* workloads concerned */
+	char message[320];
+} trim__warning;
+
+typedef struct {
+	trim__warning *items;
+	size_t n, cap;
+} trim__warnings;
+
+void trim__warnings_free(trim__warnings *ws);
+/* The warnings of n workloads (views[k] with names[k], "layer phase") on
+ * one architecture. 0 or TRIM_ENOMEM. */
+int trim__warnings_make(trim__warnings *ws, const trim__wview *views, const char *const *names,
+                        size_t n, const struct trim_arch *a);
+void trim__warnings_json(const trim__warnings *ws, trim__sb *sb);
+void trim__warnings_table(const trim__warnings *ws, trim__sb *sb);
+
+/* ---- JSON and tables of a breakdown ----------------------------------------- */
+
+/* {"<level>": {"<tensor>": {"<action>": {"count": c, "energy_pj": e}, ...}, ...}, ...}
+ * with the actions of each level's type and the tensors the workload has. */
+void trim__breakdown_json(const trim__intra *w, const struct trim_arch *a, const double *count,
+                          const double *energy, trim__sb *sb);
+/* CSV rows "<prefix>level,tensor,action,count,energy_pj" of the non-zero entries. */
+void trim__breakdown_csv(const trim__intra *w, const struct trim_arch *a, const double *count,
+                         const double *energy, const char *prefix, trim__sb *sb);
+/* Energy per level (sum over tensors and actions) into out[0..nlevels-1]. */
+void trim__breakdown_levels(const struct trim_arch *a, const double *energy, double *out);
+/* Energy per tensor slot (sum over levels and actions) into out[0..2]. */
+void trim__breakdown_tensors(const struct trim_arch *a, const double *energy, double *out);
+
+extern const char *const trim__slot_names[3];
+
+#endif
