@@ -59,7 +59,7 @@ CLI := $(BUILD)/bin/trim
 TESTBIN := $(BUILD)/test/check_trim
 BENCHBIN := $(BUILD)/bin/trim-bench
 
-.PHONY: all examples check run bench deps install uninstall abi-check header-check api-doc api-doc-check clean
+.PHONY: all examples check run bench deps install uninstall install-check man abi-check header-check api-doc api-doc-check clean
 all: $(STATIC) $(SHARED) $(CLI)
 
 $(BUILD)/obj/%.o: %.c
@@ -90,6 +90,17 @@ $(BUILD)/gen/suites.h: $(TEST_SRC) Makefile
 		echo "TRIM_SUITE($${f#check_})"; done > $@.tmp && mv $@.tmp $@
 
 $(CLI_OBJ): $(BUILD)/gen/commands.h
+
+# The data directories compiled into lib/datadir.c: the installed one
+# (DATADIR, PREFIX/share/trim) and this source tree. Rewritten only when
+# they change, so that `make install PREFIX=...` rebuilds what depends on it.
+DATADIR ?= $(PREFIX)/share/trim
+$(BUILD)/gen/datadir.h: FORCE
+	@mkdir -p $(dir $@)
+	@printf '#define TRIM_DATADIR "%s"\n#define TRIM_SRCDIR "%s"\n' '$(DATADIR)' '$(CURDIR)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/obj/lib/datadir.o: $(BUILD)/gen/datadir.h
+FORCE:
 $(BUILD)/obj/test/main.o: $(BUILD)/gen/suites.h
 
 $(CLI): $(CLI_OBJ) $(STATIC)
@@ -169,7 +180,23 @@ deps:
 		$$SUDO apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; fi
 
-install: $(STATIC) $(SHARED)
+# make install PREFIX=... (DESTDIR for staging): the library, headers, trim.pc,
+# the CLI and its man pages (generated from its --help text), the data under
+# PREFIX/share/trim (energy_tables/, models/; compiled in as the default data
+# directory), and the Python package for the system's python3.
+PYTHON ?= /usr/bin/python3
+PYTHON_VERSION = $(shell $(PYTHON) -c 'import sys; print("python%d.%d" % sys.version_info[:2])' 2>/dev/null)
+PYTHONDIR ?= $(PREFIX)/lib/$(PYTHON_VERSION)/dist-packages
+MANDIR ?= $(PREFIX)/share/man
+MAN_STAMP := $(BUILD)/man/.stamp
+
+man: $(MAN_STAMP)
+$(MAN_STAMP): $(CLI) tools/gen-man.sh
+	@rm -rf $(BUILD)/man
+	tools/gen-man.sh $(CLI) $(BUILD)/man
+	@touch $@
+
+install: $(STATIC) $(SHARED) $(CLI) $(MAN_STAMP)
 	install -d $(DESTDIR)$(PREFIX)/include/trim $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 644 include/trim.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 include/trim/*.h $(DESTDIR)$(PREFIX)/include/trim/
@@ -180,11 +207,36 @@ install: $(STATIC) $(SHARED)
 	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' lib/trim.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/trim.pc
+	install -d $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1
+	rm -rf $(DESTDIR)$(DATADIR)/energy_tables $(DESTDIR)$(DATADIR)/models
+	cp -R energy_tables models $(DESTDIR)$(DATADIR)/
+	chmod -R u=rwX,go=rX $(DESTDIR)$(DATADIR)/energy_tables $(DESTDIR)$(DATADIR)/models
+	install -m 644 $(BUILD)/man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	@if [ -z "$(PYTHON_VERSION)" ]; then echo "install: no $(PYTHON): the Python package is not installed"; else \
+		tmp=$$(mktemp -d) && cp -R python/pyproject.toml python/README.md python/libtrim $$tmp/ && \
+		rm -rf $$tmp/libtrim/__pycache__ && \
+		echo "$(PYTHON) -m pip install --no-build-isolation --no-index --no-deps --upgrade --target $(DESTDIR)$(PYTHONDIR) ./python" && \
+		$(PYTHON) -m pip install -q --no-build-isolation --no-index --no-deps --upgrade --no-compile \
+			--root-user-action=ignore --target $(DESTDIR)$(PYTHONDIR) $$tmp; \
+		st=$$?; rm -rf $$tmp; exit $$st; fi
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/include/trim $(DESTDIR)$(PREFIX)/include/trim.h
 	rm -f $(DESTDIR)$(PREFIX)/lib/libtrim.* $(DESTDIR)$(PREFIX)/lib/pkgconfig/trim.pc
-	rm -f $(DESTDIR)$(PREFIX)/bin/trim
+	rm -f $(DESTDIR)$(PREFIX)/bin/trim $(DESTDIR)$(MANDIR)/man1/trim.1 $(DESTDIR)$(MANDIR)/man1/trim-*.1
+	rm -rf $(DESTDIR)$(DATADIR)
+	rm -rf $(DESTDIR)$(PYTHONDIR)/libtrim $(DESTDIR)$(PYTHONDIR)/libtrim-*.dist-info
+
+# Install into a temporary PREFIX and use it from another directory: the
+# installed trim resolves `technology: 45nm` from PREFIX/share/trim, the
+# installed Python package finds the installed library by itself. The build
+# is left compiled for the default PREFIX again.
+install-check:
+	@tmp=$$(mktemp -d) && \
+	$(MAKE) --no-print-directory -s PREFIX=$$tmp/prefix install >/dev/null && \
+	TRIM=$$tmp/prefix/bin/trim PREFIX_DIR=$$tmp/prefix PYTHON=$(PYTHON) \
+		PYTHONDIR=$$tmp/prefix/lib/$(PYTHON_VERSION)/dist-packages sh test/install/check.sh; st=$$?; \
+	rm -rf $$tmp; $(MAKE) --no-print-directory -s all; exit $$st
 
 clean:
 	rm -rf build build-asan

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "arch_int.h"
+#include "datadir_int.h"
 #include "energy_int.h"
 #include "util/util.h"
 #include "util/ydoc.h"
@@ -1008,23 +1009,30 @@ TRIM_API int trim_energy_resolve(const char *tech, const char *arch_file, char *
 		}
 		return trim__error(TRIM_ENOTFOUND, "technology '%s': no file %s", tech, p);
 	}
-	char tried[3][4096];
+	char tried[3 + TRIM__DATA_DIRS_MAX][TRIM__PATH_MAX];
+	char data_dirs[TRIM__DATA_DIRS_MAX][TRIM__PATH_MAX];
 	int nt = 0;
 	snprintf(tried[nt++], sizeof tried[0], "%s/../../energy_tables/%s", dir, tech);
 	const char *env = getenv("TRIM_DATA_DIR");
 	if (env && env[0])
 		snprintf(tried[nt++], sizeof tried[0], "%s/energy_tables/%s", env, tech);
 	snprintf(tried[nt++], sizeof tried[0], "energy_tables/%s", tech);
+	/* then the installed data directory, the build tree, the source tree */
+	size_t nd = trim__data_dirs(data_dirs, TRIM__DATA_DIRS_MAX);
+	for (size_t i = 0; i < nd; i++)
+		snprintf(tried[nt++], sizeof tried[0], "%s/energy_tables/%s", data_dirs[i], tech);
+	char list[sizeof tried] = "";
+	size_t ll = 0;
 	for (int i = 0; i < nt; i++) {
 		int rc = try_candidate(tried[i], out);
 		if (rc <= 0)
 			return rc;
+		if (ll < sizeof list)
+			ll += (size_t)snprintf(list + ll, sizeof list - ll, "%s%s.yaml", i ? ", " : "", tried[i]);
 	}
 	return trim__error(TRIM_ENOTFOUND,
-	                   "unknown technology '%s': no energy table %s.yaml%s%s%s%s (set "
-	                   "TRIM_DATA_DIR, or give a path)", tech, tried[0],
-	                   nt > 1 ? ", " : "", nt > 1 ? tried[1] : "", nt > 2 ? ", " : "",
-	                   nt > 2 ? tried[2] : "");
+	                   "unknown technology '%s': no energy table %s (set TRIM_DATA_DIR, or give "
+	                   "a path)", tech, list);
 }
 
 TRIM_API int trim_energy_load_for_arch(trim_energy **out, const trim_arch *a)

@@ -51,6 +51,9 @@ TRIM_API int trim_energy_load_accelergy(trim_energy **out, const char *ert_path,
  *   <dir of arch_file>/../../energy_tables/NAME{.yaml,/}
  *   $TRIM_DATA_DIR/energy_tables/NAME{.yaml,/}
  *   ./energy_tables/NAME{.yaml,/}
+ *   DIR/energy_tables/NAME{.yaml,/} for each default data directory DIR:
+ *     the installed one (PREFIX/share/trim), <dir of libtrim>/../share/trim,
+ *     the build tree, the source tree (trim_data_find() in common.h)
  * arch_file may be NULL. *path_out is freed with trim_string_free().
  * TRIM_ENOTFOUND when nothing matches (the message lists the places tried).
  */

@@ -112,9 +112,17 @@ int trim_cli_explore(int argc, char **argv)
 	}
 	if (nf == 1)
 		return trim_cli_usage("explore", usage_ex, "give both NETWORK.yaml and SPACE.yaml, or neither");
+	char *found[2] = {NULL, NULL}; /* the default files, from the data directories */
 	if (nf == 0) {
-		files[0] = DEFAULT_NET;
-		files[1] = DEFAULT_SPACE;
+		const char *rel[2] = {DEFAULT_NET, DEFAULT_SPACE};
+		for (int k = 0; k < 2; k++) {
+			int frc = trim_data_find(rel[k], &found[k]);
+			if (frc) {
+				trim_string_free(found[0]);
+				return trim_cli_fail(frc);
+			}
+			files[k] = found[k];
+		}
 		if (mo.mode == TRIM_MODE_DEFAULT)
 			mo.mode = TRIM_MODE_TRAINING;
 	}
@@ -186,6 +194,8 @@ int trim_cli_explore(int argc, char **argv)
 	trim_space_free(space);
 	trim_workloads_free(w);
 	trim_network_free(net);
+	trim_string_free(found[0]);
+	trim_string_free(found[1]);
 	if (rc)
 		return trim_cli_fail(rc);
 	return trim_cli_print(text);

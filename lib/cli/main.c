@@ -22,8 +22,16 @@ static void usage(FILE *f)
 	fprintf(f, "usage: trim <command> [options]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n'trim <command> --help' describes a command. libtrim %s\n",
-	        trim_version_string());
+	fprintf(f, "\n'trim <command> --help' describes a command; every command takes\n"
+	           "--format table|json (some csv too). Exit status: 0 success, 1 the work\n"
+	           "failed, 2 bad usage or bad input (the message names file:line:column).\n"
+	           "\n"
+	           "Data: technology names (technology: 45nm) and trim explore's default files\n"
+	           "are found under $TRIM_DATA_DIR, then ., then the installed data directory\n"
+	           "(PREFIX/share/trim, holding energy_tables/ and models/), then the build\n"
+	           "and source tree of an uninstalled trim (docs/arch.md).\n"
+	           "libtrim %s\n",
+	           trim_version_string());
 }
 
 int trim_cli_fail(int rc)
