@@ -40,7 +40,7 @@ CFLAGS_ALL = -std=c11 $(WARN) $(OPT) -fopenmp -fPIC -fvisibility=hidden \
 LIBS = $(shell $(PKG_CONFIG) --libs $(DEPS_PKGS) 2>/dev/null || echo -lyaml -lgsl -lgslcblas -lm) -lm
 CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck_pic -pthread -lrt -lm -lsubunit)
 
-LIB_SRC := $(sort $(wildcard lib/*.c lib/util/*.c lib/report/*.c))
+LIB_SRC := $(sort $(wildcard lib/*.c lib/util/*.c lib/report/*.c lib/search/*.c))
 CLI_SRC := $(sort $(wildcard lib/cli/*.c))
 TEST_SRC := $(sort $(wildcard test/*.c))
 BENCH_SRC := $(sort $(wildcard test/bench/*.c))

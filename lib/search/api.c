@@ -1,5 +1,6 @@
 /*
- * Public face of the mapspace search (lib/mapspace.c).
+ * Public face of the mapspace search (the rest of lib/search/; interface:
+ * lib/mapspace_int.h).
  */
 #include <stdlib.h>
 #include <string.h>

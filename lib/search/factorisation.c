@@ -1,0 +1,174 @@
+/*
+ * Everything below one factorisation: its bounds, then per bypass choice
+ * the fit, the utilisation constraints, the bypass bound and the order
+ * classes.
+ */
+#include "search_int.h"
+
+/* Bytes of every tensor's tile at every bounded storage level (doubled
+ * with double buffering), as trim__mapping_check_reserved counts them. */
+static void tile_bytes(const trim__mapspace *s, const trim__mapping *m, int64_t (*tb)[3])
+{
+	const struct trim_arch *a = s->a;
+	for (int l = 0; l < a->nlevels; l++) {
+		const trim__level *L = &a->lv[l];
+		if (L->type != TRIM__LVL_STORAGE || L->capacity_bytes <= 0)
+			continue;
+		int64_t bits = L->word_bits > 0 ? L->word_bits : (a->word_bits > 0 ? a->word_bits : 16);
+		int64_t mult = L->double_buffer ? 2 : 1;
+		for (int t = 0; t < 3; t++)
+			tb[l][t] = s->w->t[t].present ? (trim__mapping_tile_elems(m, s->w, l, t) * bits + 7) / 8 * mult : 0;
+	}
+}
+
+/* trim__mapping_check_reserved for a mapping of the space whose spatial
+ * factors fit (its structure is then valid by construction): the kept
+ * tiles fit every level (with the cached activations); 1 if so. */
+static int tiles_fit(const trim__mapspace *s, int64_t (*tb)[3], const trim__mapping *m)
+{
+	const struct trim_arch *a = s->a;
+	for (int l = 0; l < a->nlevels; l++) {
+		const trim__level *L = &a->lv[l];
+		if (L->type != TRIM__LVL_STORAGE || L->capacity_bytes <= 0)
+			continue;
+		int64_t total = 0, res = s->reserved[l];
+		for (int t = 0; t < 3; t++) {
+			if (!m->keep[l][t] || !s->w->t[t].present)
+				continue;
+			if (L->partitioned && tb[l][t] > L->part_bytes[t])
+				return 0;
+			total += tb[l][t];
+		}
+		if ((!L->partitioned || res > 0) && total + res > L->capacity_bytes)
+			return 0;
+	}
+	return 1;
+}
+
+/* Everything below one factorisation combination. `bound`: a cost that k
+ * real mappings reach (a mapping costlier cannot be among the k best). The
+ * work depends only on (ac, bound): deterministic for any thread count. */
+void trim__search_factorisation(const trim__mapspace *s, const trim__level_cost *costs, int goal, uint64_t fc,
+                                double bound, int64_t zero_macs, search_worker *W)
+{
+	const uint64_t nb = (uint64_t)1 << s->nbyp;
+	const int nomit = s->nobound;
+	trim__mapping *m = &W->m;
+	trim__space_mapping_init(s, m);
+	int fits = trim__set_factors(s, fc, m);
+	int64_t tbytes[TRIM__MAX_LEVELS][3];
+	if (fits)
+		tile_bytes(s, m, tbytes);
+	W->item.n = 0;
+	W->st_leaves++;
+	if (trim__tensor_cache_reset(s, &W->tensor_counts)) {
+		W->err = TRIM_ENOMEM;
+		return;
+	}
+	int lbok = 0;
+	if (fits && !nomit) {
+		int rc = trim__factor_bound_compute(s, &W->fbound, m, &W->ws.act);
+		lbok = rc == 0;
+		double lb;
+		if (lbok) {
+			trim__factor_bound_prepare_fast(s, &W->fbound, zero_macs, costs, m, &W->bound_eval);
+			if (W->fbound.fast)
+				trim__factor_bound_tighten(s, costs, goal, zero_macs, m, &W->bound_eval, W->leaf_choices,
+				                           &W->fbound);
+		}
+		if (lbok &&
+		    (W->fbound.fast ? trim__factor_bound_fast(s, &W->fbound, NULL, goal, &lb)
+		                    : trim__factor_bound_cost(s, &W->fbound, NULL, zero_macs, costs, m, goal, &W->bound_eval,
+		                                              &lb)) == 0 &&
+		    lb > bound) {
+			/* no bypass choice and no order can reach the bound */
+			W->st_leaves_cut++;
+			for (uint64_t b = 0; b < nb; b++) {
+				if (!trim__bypass_allowed(s, b))
+					continue;
+				order_plan p;
+				trim__set_keeps(s, b, m);
+				if (trim__plan_orders(s, m, &W->classes, &p)) {
+					W->err = TRIM_ENOMEM;
+					return;
+				}
+				W->cnt.generated += p.total;
+				W->cnt.bounded += p.total;
+			}
+			return;
+		}
+	}
+	for (uint64_t b = 0; b < nb; b++) {
+		if (!trim__bypass_allowed(s, b))
+			continue;
+		order_plan p;
+		trim__set_keeps(s, b, m);
+		if (trim__plan_orders(s, m, &W->classes, &p)) {
+			W->err = TRIM_ENOMEM;
+			return;
+		}
+		W->cnt.generated += p.total;
+		if (!fits || !tiles_fit(s, tbytes, m))
+			continue;
+		if ((s->min_pe_util > 0 && trim__mapspace_pe_util(s, m) < s->min_pe_util) ||
+		    (s->min_rf_util > 0 && trim__mapspace_rf_util(s, m) < s->min_rf_util)) {
+			W->cnt.valid += p.total;
+			W->cnt.pruned += p.total;
+			continue;
+		}
+		int scope = 1;
+		if (lbok) {
+			int ch[3] = {0, 0, 0};
+			for (int t = 0; t < 3; t++)
+				if (s->w->t[t].present) {
+					ch[t] = trim__keep_choice(s, &W->fbound, t, b);
+					scope &= W->fbound.ok[t][ch[t]];
+				}
+			double lb, cur = trim__top_bound(&W->item) < bound ? trim__top_bound(&W->item) : bound;
+			if (scope &&
+			    (W->fbound.fast ? trim__factor_bound_fast(s, &W->fbound, ch, goal, &lb)
+			                    : trim__factor_bound_cost(s, &W->fbound, ch, zero_macs, costs, m, goal,
+			                                              &W->bound_eval, &lb)) == 0 &&
+			    lb > cur) {
+				W->cnt.bounded += p.total;
+				W->st_byp_cut++;
+				continue;
+			}
+		}
+		/* valid = evaluated + unsupported + pruned: what bounds skip is not
+		 * counted as valid */
+		W->cnt.valid += p.total;
+		if (!scope) { /* every order is outside the analytic model's scope */
+			W->cnt.unsupported += p.total;
+			continue;
+		}
+		const trim__index base = ((trim__index)fc << s->nbyp) | b; /* index without the orders */
+
+		if (trim__tensor_cache_plan(s, &p, &W->tensor_counts)) {
+			W->err = TRIM_ENOMEM;
+			return;
+		}
+		/* a class's energy is at least the sum of its tensors' dynamic
+		 * energies plus the MACs and the leakage over the bypass choice's
+		 * cycle bound: skip it (strictly) above the k-th best known */
+		double cyc_lb = 0;
+		if (lbok && W->fbound.fast && goal != TRIM__GOAL_DELAY)
+			trim__factor_bound_cycles(s, &W->fbound, b, &cyc_lb);
+		if (cyc_lb > 0 && s->w->t[2].present && s->nord > 0) {
+			int rc = trim__visit_by_result(s, &p, b, base, bound, cyc_lb, lbok, goal, costs, zero_macs, m, W);
+			if (rc < 0)
+				return;
+			if (rc == 0)
+				continue;
+		}
+		for (uint64_t oc = 0; oc < p.total; oc++) {
+			uint64_t code[TRIM__MAX_LEVELS], r = oc;
+			for (int k = s->nord - 1; k >= 0; k--) {
+				code[k] = r % p.radix[k];
+				r /= p.radix[k];
+			}
+			if (trim__class_visit(s, &p, code, b, base, bound, cyc_lb, lbok, goal, costs, zero_macs, m, W))
+				return;
+		}
+	}
+}

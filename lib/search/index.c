@@ -1,0 +1,181 @@
+/*
+ * The index bijection: a mapping index (mixed radix: factorisations, keep
+ * bits, Lehmer codes of the orders; lib/mapspace_int.h) to its mapping and
+ * back, and the pieces of a mapping it is made of.
+ */
+#include "search_int.h"
+
+/* First X/Y split (dims in order, X bound ascending) that fits, with dim d
+ * along X only if axis[d] == 1, along Y only if 2; 1 if found. */
+int trim__spatial_split(const trim__level *L, const uint8_t *axis, const int64_t *f, int d, int64_t px,
+                        int64_t py, int64_t *fx, int64_t *fy)
+{
+	if (d == TRIM_NDIMS)
+		return 1;
+	int64_t X = L->fanout_x > 0 ? L->fanout_x : 1, Y = L->fanout_y > 0 ? L->fanout_y : 1;
+	for (int64_t x = 1; x <= f[d]; x++) {
+		if (f[d] % x || (axis[d] == 1 && x != f[d]) || (axis[d] == 2 && x != 1))
+			continue;
+		int64_t y = f[d] / x;
+		if (px * x > X || py * y > Y)
+			continue;
+		fx[d] = x;
+		fy[d] = y;
+		if (trim__spatial_split(L, axis, f, d + 1, px * x, py * y, fx, fy))
+			return 1;
+	}
+	return 0;
+}
+
+static int set_spatial_split(const trim__mapspace *s, trim__mapping *m, int l)
+{
+	const struct trim_arch *a = s->a;
+	if (trim__spatial_split(&a->lv[l], s->axis[l], m->f[l], 0, 1, 1, m->fx[l], m->fy[l]))
+		return 1;
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		m->fx[l][d] = m->f[l][d];
+		m->fy[l][d] = 1;
+	}
+	return 0;
+}
+
+/* Factors of fact combo fc; returns 1 if every spatial level fits. */
+int trim__set_factors(const trim__mapspace *s, uint64_t fc, trim__mapping *m)
+{
+	int64_t fi[TRIM_NDIMS];
+	for (int d = TRIM_NDIMS - 1; d >= 0; d--) {
+		fi[d] = (int64_t)(fc % (uint64_t)s->nf[d]);
+		fc /= (uint64_t)s->nf[d];
+	}
+	for (int i = 0; i < s->nslots; i++)
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			m->f[s->slot[i]][d] = s->fact[d][fi[d] * s->nslots + i];
+	int ok = 1;
+	for (int i = 0; i < s->nslots; i++)
+		if (s->a->lv[s->slot[i]].type == TRIM__LVL_SPATIAL)
+			ok &= set_spatial_split(s, m, s->slot[i]);
+	return ok;
+}
+
+void trim__set_keeps(const trim__mapspace *s, uint64_t bmask, trim__mapping *m)
+{
+	for (int j = 0; j < s->nbyp; j++)
+		m->keep[s->byp_level[j]][s->byp_slot[j]] = (int)((bmask >> (s->nbyp - 1 - j)) & 1);
+}
+
+/* Order of level l from the permutation `code` (Lehmer) of the dims > 1. */
+static void set_order_code(const trim__mapspace *s, trim__mapping *m, int l, uint64_t code)
+{
+	int k = 0, used[TRIM_NDIMS] = {0};
+	unsigned taken = 0; /* positions of s->dims */
+	for (int i = 0; i < s->n; i++) {
+		uint64_t f = trim__factorial(s->n - 1 - i);
+		int j = trim__nth_free(taken, (int)(code / f));
+		code %= f;
+		taken |= 1u << j;
+		m->order[l][k++] = s->dims[j];
+		used[s->dims[j]] = 1;
+	}
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if (!used[d])
+			m->order[l][k++] = d;
+}
+
+/* Lehmer code of level l's order restricted to the dims > 1. */
+uint64_t trim__order_code(const trim__mapspace *s, const trim__mapping *m, int l)
+{
+	/* s->dims ascending: a dim's digit is the number of unused dims > 1
+	 * below it */
+	unsigned avail = 0;
+	for (int j = 0; j < s->n; j++)
+		avail |= 1u << s->dims[j];
+	uint64_t code = 0;
+	int i = 0;
+	for (int k = 0; k < TRIM_NDIMS; k++) {
+		int d = m->order[l][k];
+		if (!(avail >> d & 1))
+			continue;
+		int below = 0;
+		for (unsigned x = avail & ((1u << d) - 1); x; x &= x - 1)
+			below++;
+		code += (uint64_t)below * trim__factorial(s->n - 1 - i);
+		avail &= ~(1u << d);
+		i++;
+	}
+	return code;
+}
+
+char *trim__index_str(trim__index i, char *buf)
+{
+	char tmp[48];
+	int n = 0;
+	do {
+		tmp[n++] = (char)('0' + (int)(i % 10));
+		i /= 10;
+	} while (i);
+	for (int j = 0; j < n; j++)
+		buf[j] = tmp[n - 1 - j];
+	buf[n] = 0;
+	return buf;
+}
+
+int trim__mapspace_decode(const trim__mapspace *s, trim__index index, trim__mapping *m)
+{
+	if (index >= s->size) {
+		char a[48], b[48];
+		return trim__error(TRIM_ERANGE, "mapspace: index %s >= size %s", trim__index_str(index, a),
+		                   trim__index_str(s->size, b));
+	}
+	trim__mapping_init(m, s->a);
+	trim__fixed_orders(s, m);
+	uint64_t codes[TRIM__MAX_LEVELS];
+	for (int k = s->nord - 1; k >= 0; k--) {
+		codes[k] = (uint64_t)(index % s->nperm);
+		index /= s->nperm;
+	}
+	uint64_t bmask = (uint64_t)(index & (((trim__index)1 << s->nbyp) - 1));
+	uint64_t fc = (uint64_t)(index >> s->nbyp);
+	trim__set_factors(s, fc, m);
+	trim__set_keeps(s, bmask, m);
+	for (int k = 0; k < s->nord; k++)
+		set_order_code(s, m, s->ord_level[k], codes[k]);
+	return 0;
+}
+
+int trim__mapspace_encode(const trim__mapspace *s, const trim__mapping *m, trim__index *index)
+{
+	uint64_t fc = 0;
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		int64_t hit = -1;
+		for (int64_t r = 0; r < s->nf[d] && hit < 0; r++) {
+			int ok = 1;
+			for (int i = 0; i < s->nslots && ok; i++)
+				ok = s->fact[d][r * s->nslots + i] == m->f[s->slot[i]][d];
+			if (ok)
+				hit = r;
+		}
+		if (hit < 0)
+			return trim__error(TRIM_ENOTFOUND, "mapspace: the factors of dim %d are not in the space", d);
+		fc = fc * (uint64_t)s->nf[d] + (uint64_t)hit;
+	}
+	trim__index idx = fc;
+	for (int j = 0; j < s->nbyp; j++)
+		idx = idx * 2 + (trim__index)(m->keep[s->byp_level[j]][s->byp_slot[j]] != 0);
+	for (int k = 0; k < s->nord; k++)
+		idx = idx * s->nperm + trim__order_code(s, m, s->ord_level[k]);
+	*index = idx;
+	return 0;
+}
+
+/* Allowed combination ac -> global factorisation index. */
+uint64_t trim__combination_factorisation(const trim__mapspace *s, uint64_t ac)
+{
+	uint64_t r = ac, fc = 0, digit[TRIM_NDIMS];
+	for (int d = TRIM_NDIMS - 1; d >= 0; d--) {
+		digit[d] = (uint64_t)s->rows[d][r % (uint64_t)s->nrows[d]];
+		r /= (uint64_t)s->nrows[d];
+	}
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		fc = fc * (uint64_t)s->nf[d] + digit[d];
+	return fc;
+}

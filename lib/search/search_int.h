@@ -1,0 +1,385 @@
+/*
+ * Internals of the mapspace search (lib/mapspace_int.h is its interface to
+ * the rest of the library; docs/model.md, "Mapspace and search", "Bounds"
+ * and "Speed", gives the model). One concept per file:
+ *   mapspace.c       the mapspace: factorisation tables, pins and dataflow
+ *                    constraints, utilisation
+ *   index.c          the index bijection (decode / encode, mixed radix)
+ *   order_class.c    loop-order signatures, the order-class tables and their
+ *                    cache, canonical representatives, order plans
+ *   top_list.c       the k best (cost, index) and the goal's cost
+ *   factor_bound.c   per factorisation, order-free lower bounds per tensor
+ *                    and keep choice (bypass bounds)
+ *   tensor_cache.c   per factorisation, each tensor's exact counts by its
+ *                    own order classes
+ *   class_visit.c    one order class: looked up, cut or evaluated; the
+ *                    classes grouped by the result's projection
+ *   factorisation.c  everything below one factorisation (bypass choices,
+ *                    fit, bounds, classes)
+ *   node_bound.c     the lower bound of a node of the factorisation tree
+ *   tree.c           branch and bound over partial factorisations
+ *   seed_bound.c     a first bound from a sample of real mappings
+ *   driver.c         trim__search: rounds, merge, statistics, the result
+ *   distinct.c       the number of distinct mappings, without enumeration
+ *   api.c            the public trim_search_* API (include/trim/search.h)
+ * Internal functions shared by these files carry the trim__ prefix (hidden
+ * by -fvisibility=hidden); the others are static.
+ */
+#ifndef TRIM_SEARCH_INT_H
+#define TRIM_SEARCH_INT_H
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mapspace_int.h"
+
+/* ---- the mapspace and its index (mapspace.c, index.c) ------------------------ */
+
+/* n! (n <= 20). */
+static inline uint64_t trim__factorial(int n)
+{
+	static const uint64_t small[] = {1, 1, 2, 6, 24, 120, 720, 5040, 40320};
+	if (n < 9)
+		return small[n > 0 ? n : 0];
+	uint64_t r = 1;
+	for (int i = 2; i <= n; i++)
+		r *= (uint64_t)i;
+	return r;
+}
+
+/* Position of the idx-th (from 0) entry not in the mask `used` (Lehmer
+ * decoding without moving a list). */
+static inline int trim__nth_free(unsigned used, int idx)
+{
+	int j = 0;
+	for (;; j++)
+		if (!(used >> j & 1) && idx-- == 0)
+			return j;
+}
+
+/* The bypass-choice filter of the dataflow constraints (forced keep bits). */
+static inline int trim__bypass_allowed(const trim__mapspace *s, uint64_t b)
+{
+	return (b & s->byp_fixmask) == s->byp_fixval;
+}
+
+/* First X/Y split (dims in order, X bound ascending) that fits spatial level
+ * L, with dim d along X only if axis[d] == 1, along Y only if 2; 1 if found. */
+int trim__spatial_split(const trim__level *L, const uint8_t *axis, const int64_t *f, int d, int64_t px,
+                        int64_t py, int64_t *fx, int64_t *fy);
+/* Factors of factorisation combination fc; returns 1 if every spatial level
+ * fits. */
+int trim__set_factors(const trim__mapspace *s, uint64_t fc, trim__mapping *m);
+/* Keep bits from the bypass mask (bit nbyp-1-j is keep bit j). */
+void trim__set_keeps(const trim__mapspace *s, uint64_t bmask, trim__mapping *m);
+/* Lehmer code of level l's order restricted to the dims > 1. */
+uint64_t trim__order_code(const trim__mapspace *s, const trim__mapping *m, int l);
+/* Allowed combination ac -> global factorisation index. */
+uint64_t trim__combination_factorisation(const trim__mapspace *s, uint64_t ac);
+
+/* ---- order classes (order_class.c; docs/model.md, "Mapspace and search") -- */
+
+enum { TRIM__SIGNATURE_MAX = 64 };
+
+/* The classes of the orders of one set of dims (mask) for the tensors hb:
+ * the smallest code of each, ascending, and the signatures for look-up.
+ * Only the orders that obey storage level ord_level[k]'s permutation
+ * constraint are members (equal signatures still give equal activities). */
+typedef struct {
+	int n, k;
+	unsigned hb;    /* tensors with a holder below the level */
+	int dl[TRIM_NDIMS];
+	uint32_t *rep;
+	uint8_t *sig;   /* n * TRIM__SIGNATURE_MAX */
+	uint8_t *len;
+	int32_t *slot;  /* hash: class index or -1 */
+	uint32_t nslot;
+	/* per tensor: the class of each class's signature restricted to that
+	 * tensor (its counts depend on nothing else of this level's order) */
+	uint16_t *proj[3];
+	int nproj[3];
+	uint8_t *proj_sig[3];   /* nproj * TRIM__SIGNATURE_MAX: the single-tensor signatures */
+	uint8_t *proj_len[3];
+	/* per tensor: the classes grouped by projection (ascending class
+	 * index within a group): those of projection u are
+	 * proj_classes[t][proj_start[t][u] .. proj_start[t][u + 1]) */
+	uint32_t *proj_classes[3];
+	uint32_t *proj_start[3];
+} order_class_table;
+
+/* Per-thread cache of class tables by (storage level, dims mask, hb). */
+typedef struct {
+	order_class_table **tab; /* nord * 256 * 8 */
+	int nord;
+} order_class_cache;
+
+/* Per level: the class table of its dims > 1, and how many orders to try. */
+typedef struct {
+	const order_class_table *tab[TRIM__MAX_LEVELS];
+	uint64_t radix[TRIM__MAX_LEVELS];
+	uint64_t total;
+} order_plan;
+
+/* Tensors with a holder strictly below storage level l (bit t). */
+unsigned trim__holders_below(const trim__mapspace *s, const trim__mapping *m, int l);
+/* The orders of the storage levels outside the index: the dims in canonical
+ * order, with the permutation constraint's dims moved innermost. */
+void trim__fixed_orders(const trim__mapspace *s, trim__mapping *m);
+/* A mapping of the space with every factor 1 and every order fixed by the
+ * index layout set (trim__mapping_init, then trim__fixed_orders). */
+void trim__space_mapping_init(const trim__mapspace *s, trim__mapping *m);
+int trim__order_class_cache_init(order_class_cache *c, const trim__mapspace *s);
+void trim__order_class_cache_free(order_class_cache *c);
+/* The class table of ordered level k for the dims `mask` and the tensors hb
+ * with a holder below (built on first use); NULL: no memory. */
+const order_class_table *trim__order_class_cache_get(order_class_cache *c, const trim__mapspace *s, int k,
+                                                     unsigned mask, unsigned hb);
+/* The representative of m's class at every storage level: with a cache
+ * (hash look-up), or (c NULL) by scanning the codes upwards. */
+int trim__canonicalize(const trim__mapspace *s, trim__mapping *m, order_class_cache *c);
+/* The order plan of m's factors and keeps. */
+int trim__plan_orders(const trim__mapspace *s, const trim__mapping *m, order_class_cache *c, order_plan *p);
+/* Order of level k: the representative of class `code`. */
+void trim__apply_order(const trim__mapspace *s, const order_plan *p, int k, uint64_t code, trim__mapping *m);
+
+/* ---- the k best (top_list.c) ---------------------------------------------- */
+
+/* The goal's cost of an evaluation. */
+static inline double trim__goal_cost(const trim__eval *e, int goal)
+{
+	return goal == TRIM__GOAL_ENERGY ? e->energy_pj
+	       : goal == TRIM__GOAL_DELAY ? e->cycles : e->energy_pj * e->cycles;
+}
+
+/* 1 if (c, i) ranks before (bc, bi) (or nothing is held: have == 0). */
+static inline int trim__better(double c, trim__index i, double bc, trim__index bi, int have)
+{
+	return !have || c < bc || (c == bc && i < bi);
+}
+
+/* A list of at most k (cost, index) by (cost, index); k >= 1. */
+typedef struct {
+	size_t k, n;
+	double *cost;
+	trim__index *idx;
+	trim__mapping *map; /* NULL: costs and indices only */
+} top_list;
+
+int trim__top_init(top_list *t, size_t k, int maps);
+void trim__top_free(top_list *t);
+/* Insert unless the index is already there. */
+void trim__top_put(top_list *t, double c, trim__index i, const trim__mapping *m);
+/* Cost of the k-th best kept: nothing costlier can enter (inf if not full). */
+static inline double trim__top_bound(const top_list *t)
+{
+	return t->n >= t->k ? t->cost[t->k - 1] : HUGE_VAL;
+}
+
+/* ---- order-free bounds per factorisation (factor_bound.c) ----------------- */
+
+/* The [level][slot] count arrays of an activity record. */
+static inline int64_t (*trim__activity_rows(trim__activity *x, int i))[3]
+{
+	int64_t (*const a[])[3] = {x->tile, x->fills, x->reads, x->updates, x->drains, x->down_words,
+	                           x->down_dests, x->unicast, x->mcast, x->mcast_dests, x->up_words,
+	                           x->up_out, x->reductions};
+	return a[i];
+}
+enum { TRIM__NACTIVITY_ROWS = 13 };
+
+/* Per factorisation: for every tensor and every choice of its keep bits,
+ * lower bounds on its counts over every loop order (ok = 0: outside the
+ * analytic model's scope, the same for every order; err: no bound). */
+typedef struct {
+	int nch[3];                         /* choices per tensor: 2^(its keep bits) */
+	int bit[3][TRIM__MAX_LEVELS];       /* keep-bit positions (index into byp_*) */
+	int nbit[3];
+	trim__activity lo[3][1 << TRIM__MAX_LEVELS];
+	int ok[3][1 << TRIM__MAX_LEVELS];
+	/* trim__factor_bound_prepare_fast (when every tensor has at most
+	 * TRIM__FAST_CHOICES choices): per tensor and choice its dynamic energy and the words it moves per
+	 * level (storage: read side, write side; spatial: words on the links);
+	 * per factorisation the compute cycles, MAC energy, leakage per cycle
+	 * and active instances */
+	int fast;
+	double E[3][64];
+	double RD[3][64][TRIM__MAX_LEVELS], WR[3][64][TRIM__MAX_LEVELS];
+	double comp_cyc, mac_pj, leak, inst[TRIM__MAX_LEVELS];
+} factor_bound;
+
+enum { TRIM__FAST_CHOICES = 64 };
+
+/* Per tensor and keep choice (levels kept: bit l of K), the node bound's
+ * dynamic energy of that tensor (storage and network). */
+typedef struct node_choices {
+	int nch[3];
+	double E[3][64];
+	unsigned K[3][64];
+} node_choices;
+
+/* Choice of tensor t under bypass mask b. */
+static inline int trim__keep_choice(const trim__mapspace *s, const factor_bound *fbound, int t, uint64_t b)
+{
+	int c = 0;
+	for (int i = 0; i < fbound->nbit[t]; i++)
+		c = c * 2 + (int)((b >> (s->nbyp - 1 - fbound->bit[t][i])) & 1);
+	return c;
+}
+
+void trim__factor_bound_plan(const trim__mapspace *s, factor_bound *fbound);
+/* Fill fbound for the factors in m (keeps of m are overwritten). Returns 0,
+ * or an error that is not a scope error (then no bound is used). */
+int trim__factor_bound_compute(const trim__mapspace *s, factor_bound *fbound, trim__mapping *m, trim__act_ws *ws);
+/* The per-choice figures of fbound->fast (after trim__factor_bound_compute).
+ * ev: scratch. */
+void trim__factor_bound_prepare_fast(const trim__mapspace *s, factor_bound *fbound, int64_t zero_macs,
+                                     const trim__level_cost *costs, const trim__mapping *m, trim__eval *ev);
+/* The evaluator's cycles from the words read and written per level. */
+double trim__words_cycles(const trim__mapspace *s, const factor_bound *fbound, const double *rd, const double *wr);
+/* trim__factor_bound_cost from the per-choice figures (fbound->fast). */
+int trim__factor_bound_fast(const trim__mapspace *s, const factor_bound *fbound, const int *ch, int goal, double *lb);
+/* The cycle part of trim__factor_bound_fast for bypass mask b. */
+void trim__factor_bound_cycles(const trim__mapspace *s, const factor_bound *fbound, uint64_t b, double *cyc);
+/* Cost lower bound from the per-tensor count bounds (choice ch[t], or ch
+ * NULL: the minimum over every in-scope choice); 1 if some tensor has no
+ * in-scope choice. */
+int trim__factor_bound_cost(const trim__mapspace *s, const factor_bound *fbound, const int *ch, int64_t zero_macs,
+                            const trim__level_cost *costs, const trim__mapping *m, int goal, trim__eval *ev,
+                            double *lb);
+/* The per-choice energies raised to the node bound's (have, or computed). */
+void trim__factor_bound_tighten(const trim__mapspace *s, const trim__level_cost *costs, int goal, int64_t zero_macs,
+                                trim__mapping *m, trim__eval *ev, const node_choices *have, factor_bound *fbound);
+
+/* ---- per-tensor counts by order class (tensor_cache.c) -------------------- */
+
+/* Per factorisation: each tensor's exact counts by (tensor, its keep
+ * choice, its own signature at every level), which is all they depend on
+ * (open addressing over entries of the current generation; the counts,
+ * their energy and state live in vectors indexed by entry number). */
+enum { TRIM__TENSOR_KEY_MAX = 8 + TRIM__MAX_LEVELS * 24 };
+typedef struct {
+	uint32_t gen;
+	int32_t vi;              /* index into the vectors */
+	uint16_t len;
+	uint8_t key[TRIM__TENSOR_KEY_MAX];
+} tensor_count_entry;
+typedef struct {
+	uint32_t cap, gen;       /* cap: a power of 2 */
+	int nl;
+	tensor_count_entry *ent;
+	int32_t nv, vcap;
+	int64_t *val;            /* nv * TRIM__NACTIVITY_ROWS * nl counts */
+	double *energy;          /* nv: the tensor's dynamic energy (pJ) */
+	double *words;           /* nv * 2 * nl: per level the words read and written
+	                            (storage) or carried (spatial, in the first) */
+	uint8_t *state;          /* nv: 1 counted, 2 outside the model */
+	/* per bypass choice: per tensor, the entry of each combination of its
+	 * per-level projected classes (-1: not looked up yet) */
+	int32_t *by_proj[3];
+	uint64_t by_proj_cap[3];
+} tensor_count_cache;
+
+/* Per-thread state of the search. */
+typedef struct {
+	trim__search_result cnt; /* counts only */
+	trim__eval_ws ws;
+	trim__eval ev, bound_eval;
+	trim__mapping m;
+	factor_bound fbound;     /* the current factorisation's order-free bounds */
+	top_list item;           /* the best k of the current factorisation */
+	top_list keep;           /* the best k of this thread, with mappings */
+	top_list node;           /* the best k below the current branch-and-bound node */
+	trim__mapping node_mapping; /* a node of the tree (partial factorisation) */
+	order_class_cache classes; /* order class tables */
+	trim__eval best_eval;    /* evaluation of keep's first */
+	/* per tensor: its exact counts by its own order classes (the
+	 * projected class ids of every level), for the current factorisation
+	 * and bypass choice; entry = state (0 unknown, 1 counted, 2 outside
+	 * the model) then TRIM__NACTIVITY_ROWS rows of nlevels counts */
+	tensor_count_cache tensor_counts;
+	trim__activity tensor_scratch; /* scratch of one tensor's counts */
+	/* the fields of those counts common to every tensor and order */
+	int64_t common_macs, common_steps, common_active_pes, common_instances[TRIM__MAX_LEVELS];
+	/* search statistics (TRIM_SEARCH_STATS=1 prints them to stderr):
+	 * tree nodes bounded and cut, leaves (factorisations) reached and cut
+	 * whole, bypass choices cut, order classes cut and evaluated */
+	uint64_t st_d[TRIM__MAX_LEVELS], st_dc[TRIM__MAX_LEVELS]; /* per depth */
+	uint64_t st_nodes, st_nodes_cut, st_leaves, st_leaves_cut, st_byp_cut, st_cls_cut;
+	/* the node bound's per-choice energies of the leaf children of the
+	 * current node (trim__tree_search_node), and the one of the leaf
+	 * trim__search_factorisation works on */
+	struct node_choices *child_choices;
+	size_t child_choices_cap;
+	const struct node_choices *leaf_choices;
+	double *result_energies; /* trim__visit_by_result: the result's energies and their prefix minima */
+	size_t result_energies_cap;
+	int err;
+} search_worker;
+
+/* A new factorisation: forget every entry. */
+int trim__tensor_cache_reset(const trim__mapspace *s, tensor_count_cache *c);
+/* A new bypass choice (plan p): the per-choice look-up tables. */
+int trim__tensor_cache_plan(const trim__mapspace *s, const order_plan *p, tensor_count_cache *c);
+void trim__tensor_cache_free(tensor_count_cache *c);
+/* The entry of tensor t for order class code[] of plan p under bypass
+ * choice b (looked up, or computed from m); -1 with W->err set. */
+int32_t trim__tensor_cache_entry(const trim__mapspace *s, const order_plan *p, const uint64_t *code, uint64_t oc,
+                                 uint64_t b, int t, trim__mapping *m, int *applied, const trim__level_cost *costs,
+                                 int64_t zero_macs, search_worker *W);
+
+/* ---- order classes of one factorisation (class_visit.c, factorisation.c) -- */
+
+/* One order class of bypass choice b: cut or evaluated into the top k;
+ * 0, or -1 with W->err set. */
+int trim__class_visit(const trim__mapspace *s, const order_plan *p, const uint64_t *code, uint64_t b,
+                      trim__index base, double bound, double cyc_lb, int lbok, int goal,
+                      const trim__level_cost *costs, int64_t zero_macs, trim__mapping *m, search_worker *W);
+/* The classes of bypass choice b grouped by the result's projection; 0, 1
+ * if the grouping does not apply, or -1 with W->err set. */
+int trim__visit_by_result(const trim__mapspace *s, const order_plan *p, uint64_t b, trim__index base, double bound,
+                          double cyc_lb, int lbok, int goal, const trim__level_cost *costs, int64_t zero_macs,
+                          trim__mapping *m, search_worker *W);
+/* Everything below factorisation combination fc, with the cost bound
+ * `bound`. */
+void trim__search_factorisation(const trim__mapspace *s, const trim__level_cost *costs, int goal, uint64_t fc,
+                                double bound, int64_t zero_macs, search_worker *W);
+
+/* ---- branch and bound over partial factorisations (node_bound.c, tree.c) -- */
+
+/* trim__mapspace_node_lb, and (out not NULL) its per-choice energies. */
+void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
+                      int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, node_choices *out);
+/* A child of a node: the factor of every dim at the next slot, the rows of
+ * each dim that have it (a range of the allowed rows, which are in
+ * lexicographic order of their factors), and its bound. */
+typedef struct {
+	double lb;
+	uint64_t ord; /* position in the enumeration (ties) */
+	int32_t lo[TRIM_NDIMS], hi[TRIM_NDIMS];
+} tree_child;
+
+/* The children of the node whose rows are [lo, hi) per dim: their number
+ * (*out allocated), -1 on no memory, -2 if a dim has too many values. */
+int64_t trim__tree_children(const trim__mapspace *s, int64_t *const *trows, int depth, const int32_t *lo,
+                            const int32_t *hi, tree_child **out);
+/* qsort order of children: bound, then enumeration position. */
+int trim__tree_child_cmp(const void *p, const void *q);
+/* Factors of the node (tree slots < depth fixed) from its tree rows. */
+void trim__tree_node_set(const trim__mapspace *s, int64_t *const *trows, int depth, const int32_t *lo,
+                         trim__mapping *m);
+/* Depth-first search below a node. */
+void trim__tree_search_node(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *costs, int goal,
+                            int depth, const int32_t *lo, const int32_t *hi, double rb, int64_t zero_macs,
+                            search_worker *W);
+/* The allowed rows of dim d sorted in tree order. */
+int64_t *trim__tree_rows(const trim__mapspace *s, int d);
+
+/* ---- the first bound (seed_bound.c) --------------------------------------- */
+
+/* The k-th best cost of a sample of real mappings (HUGE_VAL: none). */
+double trim__seed_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, uint64_t nfc,
+                        int64_t zero_macs, size_t k, search_worker *W);
+
+#endif

@@ -1,0 +1,91 @@
+/*
+ * A first bound before the search: the k-th best cost of a few real
+ * mappings (a sample of factorisations with the smallest bounds, each with
+ * a stationary order per tensor).
+ */
+#include "search_int.h"
+
+/* A t-stationary order at every storage level: the dims > 1 relevant to t
+ * outermost, the others inside (then the canonical form). */
+static int stationary_orders(const trim__mapspace *s, trim__mapping *m, int t, order_class_cache *c)
+{
+	unsigned rel = s->w->t[t].relevant;
+	for (int k = 0; k < s->nord; k++) {
+		int l = s->ord_level[k], o[TRIM_NDIMS], n = 0;
+		for (int pass = 0; pass < 3; pass++)
+			for (int d = 0; d < TRIM_NDIMS; d++) {
+				int big = m->f[l][d] > 1, r = rel >> d & 1;
+				if ((pass == 0 && big && r) || (pass == 1 && big && !r) || (pass == 2 && !big))
+					o[n++] = d;
+			}
+		memcpy(m->order[l], o, sizeof o);
+	}
+	return trim__canonicalize(s, m, c);
+}
+
+/* A first bound before the search: the factorisations of a fixed sample
+ * with the smallest lower bounds, each with every bypass choice that fits
+ * and one stationary order per tensor. Real mappings: their k-th best cost
+ * is a valid bound. */
+double trim__seed_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal,
+                        uint64_t nfc, int64_t zero_macs, size_t k, search_worker *W)
+{
+	enum { NSAMPLE = 2048, NPICK = 16 };
+	uint64_t ns = nfc < NSAMPLE ? nfc : NSAMPLE;
+	double pick_lb[NPICK];
+	uint64_t pick_ac[NPICK];
+	int np = 0;
+	trim__mapping *m = &W->m;
+	for (uint64_t i = 0; i < ns; i++) {
+		uint64_t ac = i * nfc / ns;
+		trim__space_mapping_init(s, m);
+		if (!trim__set_factors(s, trim__combination_factorisation(s, ac), m) ||
+		    trim__factor_bound_compute(s, &W->fbound, m, &W->ws.act))
+			continue;
+		double lb;
+		if (trim__factor_bound_cost(s, &W->fbound, NULL, zero_macs, costs, m, goal, &W->bound_eval, &lb))
+			continue;
+		int pos = np;
+		while (pos > 0 && (lb < pick_lb[pos - 1] || (lb == pick_lb[pos - 1] && ac < pick_ac[pos - 1])))
+			pos--;
+		if (pos >= NPICK)
+			continue;
+		for (int j = (np < NPICK ? np : NPICK - 1); j > pos; j--) {
+			pick_lb[j] = pick_lb[j - 1];
+			pick_ac[j] = pick_ac[j - 1];
+		}
+		pick_lb[pos] = lb;
+		pick_ac[pos] = ac;
+		if (np < NPICK)
+			np++;
+	}
+	top_list seed;
+	if (trim__top_init(&seed, k, 0))
+		return HUGE_VAL;
+	for (int i = 0; i < np; i++) {
+		uint64_t fc = trim__combination_factorisation(s, pick_ac[i]);
+		for (uint64_t b = 0; b < ((uint64_t)1 << s->nbyp); b++) {
+			if (!trim__bypass_allowed(s, b))
+				continue;
+			trim__space_mapping_init(s, m);
+			trim__set_factors(s, fc, m);
+			trim__set_keeps(s, b, m);
+			if (trim__mapping_check_reserved(m, s->w, s->a, s->reserved) ||
+			    (s->min_pe_util > 0 && trim__mapspace_pe_util(s, m) < s->min_pe_util) ||
+			    (s->min_rf_util > 0 && trim__mapspace_rf_util(s, m) < s->min_rf_util))
+				continue;
+			for (int t = 0; t < 3; t++) {
+				if (!s->w->t[t].present)
+					continue;
+				trim__index idx;
+				if (stationary_orders(s, m, t, &W->classes) || trim__eval_run(s->w, s->a, costs, m, &W->ws, &W->ev) ||
+				    trim__mapspace_encode(s, m, &idx))
+					continue;
+				trim__top_put(&seed, trim__goal_cost(&W->ev, goal), idx, NULL);
+			}
+		}
+	}
+	double r = trim__top_bound(&seed);
+	trim__top_free(&seed);
+	return r;
+}

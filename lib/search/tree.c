@@ -1,0 +1,188 @@
+/*
+ * Branch and bound over partial factorisations: the factors of the tree
+ * slots fixed one slot at a time (spatial levels first), children best
+ * first, a child cut when its bound exceeds the k-th best cost known.
+ */
+#include "search_int.h"
+
+int trim__tree_child_cmp(const void *p, const void *q)
+{
+	const tree_child *a = p, *b = q;
+	if (a->lb != b->lb)
+		return a->lb < b->lb ? -1 : 1;
+	return a->ord < b->ord ? -1 : a->ord > b->ord;
+}
+
+/* The children of the node whose rows are [lo, hi) per dim, fixed slots
+ * < depth: every combination of the values at slot `depth`. Returns the
+ * number (*out allocated), or -1 on no memory. */
+int64_t trim__tree_children(const trim__mapspace *s, int64_t *const *trows, int depth, const int32_t *lo,
+                            const int32_t *hi, tree_child **out)
+{
+	const int slot = s->tord[depth];
+	int32_t vlo[TRIM_NDIMS][64], vhi[TRIM_NDIMS][64];
+	int nv[TRIM_NDIMS];
+	int64_t n = 1;
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		nv[d] = 0;
+		for (int32_t p = lo[d]; p < hi[d];) {
+			int64_t v = s->fact[d][trows[d][p] * s->nslots + slot];
+			int32_t q = p;
+			while (q < hi[d] && s->fact[d][trows[d][q] * s->nslots + slot] == v)
+				q++;
+			if (nv[d] == 64)
+				return -2; /* too many divisors: not handled here */
+			vlo[d][nv[d]] = p;
+			vhi[d][nv[d]++] = q;
+			p = q;
+		}
+		n *= nv[d];
+	}
+	tree_child *c = malloc((size_t)(n > 0 ? n : 1) * sizeof *c);
+	if (!c)
+		return -1;
+	for (int64_t i = 0; i < n; i++) {
+		int64_t r = i;
+		for (int d = TRIM_NDIMS - 1; d >= 0; d--) {
+			int j = (int)(r % nv[d]);
+			r /= nv[d];
+			c[i].lo[d] = vlo[d][j];
+			c[i].hi[d] = vhi[d][j];
+		}
+		c[i].ord = (uint64_t)i;
+		c[i].lb = 0;
+	}
+	*out = c;
+	return n;
+}
+
+/* The factors of the tree slots < depth from the full factorisation row[d]
+ * of every dim (and the rest at tree slot depth, the other slots 1). */
+static void node_set(const trim__mapspace *s, int depth, const int64_t *const *row, trim__mapping *m)
+{
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		int64_t rest = s->w->bound[d];
+		for (int i = 0; i < s->nslots; i++)
+			m->f[s->slot[i]][d] = 1;
+		for (int i = 0; i < depth && i < s->nslots; i++) {
+			int k = s->tord[i];
+			m->f[s->slot[k]][d] = row[d][k];
+			rest /= row[d][k];
+		}
+		if (depth < s->nslots)
+			m->f[s->slot[s->tord[depth]]][d] = rest;
+	}
+}
+
+void trim__mapspace_node_of(const trim__mapspace *s, int depth, const trim__mapping *full, trim__mapping *out)
+{
+	int64_t f[TRIM_NDIMS][TRIM__MAX_LEVELS];
+	const int64_t *row[TRIM_NDIMS];
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		for (int i = 0; i < s->nslots; i++)
+			f[d][i] = full->f[s->slot[i]][d];
+		row[d] = f[d];
+	}
+	trim__space_mapping_init(s, out);
+	node_set(s, depth, row, out);
+}
+
+/* Factors of the node (tree slots < depth fixed) from its tree rows. */
+void trim__tree_node_set(const trim__mapspace *s, int64_t *const *trows, int depth, const int32_t *lo, trim__mapping *m)
+{
+	const int64_t *row[TRIM_NDIMS];
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		row[d] = s->fact[d] + trows[d][lo[d]] * s->nslots;
+	node_set(s, depth, row, m);
+}
+
+/* Depth-first below a node (slots < depth fixed, rows [lo, hi)): children
+ * best first, a child cut when its bound exceeds the k-th best cost known
+ * to this node (the round's bound or the node's own mappings). */
+void trim__tree_search_node(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *costs, int goal,
+                            int depth, const int32_t *lo, const int32_t *hi, double rb, int64_t zero_macs, search_worker *W)
+{
+	if (W->err)
+		return;
+	if (depth >= s->nslots - 1) { /* the last slot takes the rest: one factorisation */
+		uint64_t fc = 0;
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			fc = fc * (uint64_t)s->nf[d] + (uint64_t)trows[d][lo[d]];
+		double cur = trim__top_bound(&W->node) < rb ? trim__top_bound(&W->node) : rb;
+		trim__search_factorisation(s, costs, goal, fc, cur, zero_macs, W);
+		W->leaf_choices = NULL;
+		for (size_t j = 0; j < W->item.n; j++)
+			trim__top_put(&W->node, W->item.cost[j], W->item.idx[j], NULL);
+		return;
+	}
+	tree_child *c = NULL;
+	int64_t n = trim__tree_children(s, trows, depth, lo, hi, &c);
+	if (n < 0) {
+		W->err = n == -1 ? TRIM_ENOMEM : TRIM_ERANGE;
+		return;
+	}
+	const int leaves = depth + 1 == s->nslots - 1; /* the children are factorisations */
+	if (leaves && (size_t)n > W->child_choices_cap) {
+		struct node_choices *q = realloc(W->child_choices, (size_t)n * sizeof *q);
+		if (!q) {
+			free(c);
+			W->err = TRIM_ENOMEM;
+			return;
+		}
+		W->child_choices = q;
+		W->child_choices_cap = (size_t)n;
+	}
+	if (depth + 1 <= s->nslots - 1) {
+		/* node_set writes every factor; keeps and orders are not read */
+		trim__space_mapping_init(s, &W->node_mapping);
+		for (int64_t i = 0; i < n; i++) {
+			trim__tree_node_set(s, trows, depth + 1, c[i].lo, &W->node_mapping);
+			trim__node_bound(s, costs, goal, depth + 1, zero_macs, &W->node_mapping, &W->bound_eval, &c[i].lb,
+			                 leaves ? &W->child_choices[i] : NULL);
+			/* c[i].ord (the enumeration position) is also the child_choices entry */
+		}
+		W->st_nodes += (uint64_t)n;
+		W->st_d[depth + 1] += (uint64_t)n;
+		qsort(c, (size_t)n, sizeof *c, trim__tree_child_cmp);
+	}
+	for (int64_t i = 0; i < n && !W->err; i++) {
+		double cur = trim__top_bound(&W->node) < rb ? trim__top_bound(&W->node) : rb;
+		if (c[i].lb > cur) {
+			W->st_nodes_cut++;
+			W->st_dc[depth + 1]++;
+			continue; /* counted from the distinct total */
+		}
+		if (leaves)
+			W->leaf_choices = &W->child_choices[c[i].ord];
+		trim__tree_search_node(s, trows, costs, goal, depth + 1, c[i].lo, c[i].hi, rb, zero_macs, W);
+	}
+	free(c);
+}
+
+/* The allowed rows of dim d (factorisation indices) sorted by their factors
+ * at the tree slots in tree order, so that a node is a range of them. */
+int64_t *trim__tree_rows(const trim__mapspace *s, int d)
+{
+	int64_t n = s->nrows[d];
+	int64_t *r = malloc((size_t)(n > 0 ? n : 1) * sizeof *r);
+	if (!r)
+		return NULL;
+	for (int64_t i = 0; i < n; i++) { /* insertion sort: stable, few rows */
+		int64_t v = s->rows[d][i], j = i;
+		const int64_t *fv = s->fact[d] + v * s->nslots;
+		while (j > 0) {
+			const int64_t *fu = s->fact[d] + r[j - 1] * s->nslots;
+			int c = 0;
+			for (int k = 0; k < s->nslots && !c; k++) {
+				int64_t a = fu[s->tord[k]], b = fv[s->tord[k]];
+				c = (a > b) - (a < b);
+			}
+			if (c <= 0)
+				break;
+			r[j] = r[j - 1];
+			j--;
+		}
+		r[j] = v;
+	}
+	return r;
+}
