@@ -21,7 +21,7 @@ static const char *const root_keys[] = {"schema_version", "name", "description",
 static const char *const storage_keys[] = {
 	"name", "type", "description", "class", "technology", "capacity", "entries", "word_bits",
 	"instances", "keep", "partition", "read_bw", "write_bw", "ports", "double_buffer",
-	"component", NULL};
+	"component", "block_size", NULL};
 static const char *const spatial_keys[] = {"name", "type", "description", "fanout", "network",
                                            "multicast", "reduction", "link_bits", "hop_mm",
                                            "hops", "component", NULL};
@@ -202,6 +202,9 @@ static int parse_storage(trim__yctx *c, const trim__ynode *m, trim__level *lv, i
 	TRY(trim__yget_bool(c, m, "double_buffer", 0, &lv->double_buffer));
 	TRY(trim__yget_enum(c, m, "instances", 0, inst_kinds, inst_decl));
 	TRY(copy_str(c, m, "component", 0, lv->component, sizeof lv->component));
+	v = 1;
+	TRY(trim__yget_int(c, m, "block_size", 0, 1, 1 << 16, &v));
+	lv->block_size = (int)v;
 	rc = 0;
 out:
 	return rc;

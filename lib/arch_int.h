@@ -44,6 +44,8 @@ typedef struct {
 	double read_bw, write_bw;          /* words per cycle per instance; 0 = unlimited */
 	int ports;
 	int double_buffer;
+	int block_size;                    /* words one action of its energy-table component moves
+	                                      (Accelergy's / Timeloop's block-size; 0 or 1: one word) */
 
 	/* spatial (NoC) */
 	int64_t fanout_x, fanout_y;        /* fan-out = fanout_x * fanout_y */
@@ -111,6 +113,8 @@ typedef struct {
 	double transpose_pj, derivative_pj;  /* compute: one use of a training unit (0 if none) */
 	double res[4];                       /* FPGA tables: DSP, BRAM36, LUT, FF of all instances */
 	int clamped;                         /* a lookup was clamped to the table's edge */
+	int uncosted;                        /* spatial: the table has no entry for this network
+	                                        (no component, no `noc`): its energy is 0 */
 } trim__level_cost;
 
 #endif

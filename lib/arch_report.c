@@ -89,8 +89,9 @@ static void table_report(trim__sb *sb, const trim_arch *a, const trim_energy *t,
 			trim__sb_printf(sb, " %10.4g", c[i].area_mm2);
 		trim__sb_printf(sb, "%s\n", c[i].clamped ? "  (clamped to the table)" : "");
 		if (lv->type == TRIM__LVL_SPATIAL)
-			trim__sb_printf(sb, "      hop %.4g pJ per word, mean %.4g hops\n", c[i].hop_pj,
-			                c[i].avg_hops);
+			trim__sb_printf(sb, "      hop %.4g pJ per word, mean %.4g hops%s\n", c[i].hop_pj,
+			                c[i].avg_hops, c[i].uncosted ? "  (warning: the energy table has no "
+			                "entry for this network: its words cost 0 pJ)" : "");
 		if (lv->type == TRIM__LVL_COMPUTE) {
 			trim__sb_printf(sb, "      MAC %.4g pJ, zero-gated MAC %.4g pJ", c[i].mac_pj,
 			                c[i].gated_mac_pj);
@@ -227,6 +228,8 @@ static void json_report(trim__sb *sb, const trim_arch *a, const trim_energy *t,
 			json_num(sb, "fanout_y", (double)lv->fanout_y, 1);
 			json_num(sb, "hop_pj", c[i].hop_pj, 1);
 			json_num(sb, "avg_hops", c[i].avg_hops, 1);
+			if (c[i].uncosted) /* no network entry in the table: 0 pJ */
+				trim__sb_puts(sb, "\"uncosted\":true,");
 		} else {
 			json_str(sb, "datatype", lv->datatype, 1);
 			json_num(sb, "mac_pj", c[i].mac_pj, 1);

@@ -649,6 +649,27 @@ out:
 
 /* ---- Accelergy ERT / ART ---------------------------------------------------- */
 
+/* `version` of an ERT or ART: required, one of the formats read here
+ * (Accelergy 0.2's mapping of tables, 0.3's and 0.4's list of tables). */
+static int accelergy_version(trim__yctx *c, const trim__ynode *root, const char *what)
+{
+	static const char *const versions[] = {"0.2", "0.3", "0.4", NULL};
+	const trim__ynode *v = trim__ymap_get(root, "version");
+	if (!v)
+		return trim__yerr(c, root, TRIM_ESCHEMA, "missing required key 'version' of the %s "
+		                  "(Accelergy writes 0.2, 0.3 or 0.4)", what);
+	trim__yctx_key(c, "version");
+	int rc = trim__yexpect(c, v, TRIM__Y_SCALAR);
+	int known = 0;
+	for (int k = 0; rc == 0 && versions[k]; k++)
+		known |= !strcmp(v->str, versions[k]);
+	if (rc == 0 && !known)
+		rc = trim__yerr(c, v, TRIM_ESCHEMA, "unsupported %s version '%s' (0.2, 0.3 or 0.4)", what,
+		                v->str);
+	trim__yctx_pop(c);
+	return rc;
+}
+
 /* One ERT action entry: {name?, arguments, energy} */
 static int ert_entry(trim__yctx *c, const trim__ynode *e, component *k, const char *act)
 {
@@ -667,6 +688,8 @@ static int read_ert(trim__yctx *c, const trim__ynode *ert, trim_energy *t)
 	static const char *const keys[] = {"version", "tables", NULL};
 	const trim__ynode *tables = trim__ymap_get(ert, "tables");
 	int rc = trim__ymap_check(c, ert, keys);
+	if (rc == 0)
+		rc = accelergy_version(c, ert, "ERT");
 	if (rc)
 		return rc;
 	if (!tables)
@@ -741,6 +764,8 @@ static int read_art(trim__yctx *c, const trim__ynode *art, trim_energy *t)
 	static const char *const keys[] = {"version", "tables", NULL};
 	const trim__ynode *tables = NULL;
 	int rc = trim__ymap_check(c, art, keys);
+	if (rc == 0)
+		rc = accelergy_version(c, art, "ART");
 	if (rc == 0)
 		rc = trim__yget_node(c, art, "tables", 1, TRIM__Y_SEQ, &tables);
 	if (rc)
@@ -1292,12 +1317,19 @@ static int cost_storage(const trim_arch *a, const trim_energy *t, const trim__le
 	if (err)
 		return err;
 	if (k) {
-		double v;
+		/* A component's action moves one block of block_size words (an
+		 * Accelergy ERT entry is per action; Timeloop's block-size): the
+		 * evaluator counts words, so each word costs action / block_size.
+		 * Idle (leakage) is per cycle and instance, whatever the block. */
+		double v, block = lv->block_size > 1 ? (double)lv->block_size : 1;
 		if (comp_act(k, "read", &o->read_pj))
 			return trim__error(TRIM_ENOTFOUND, "component '%s' has no 'read' action", k->name);
 		o->write_pj = comp_act(k, "write", &v) == 0 ? v
 		              : comp_act(k, "fill", &v) == 0 ? v : o->read_pj;
 		o->update_pj = comp_act(k, "update", &v) == 0 ? v : o->write_pj;
+		o->read_pj /= block;
+		o->write_pj /= block;
+		o->update_pj /= block;
 		if (k->has_leak)
 			o->leak_pj_per_cycle = k->leak_uw / a->clock_mhz;
 		else if (comp_act(k, "idle", &v) == 0)
@@ -1387,11 +1419,22 @@ static int cost_spatial(const trim_arch *a, const trim_energy *t, const trim__le
 			if (lv->hops <= 0)
 				o->avg_hops = 1; /* an Accelergy transfer is a whole delivery */
 		}
+		double v;
+		if (k->has_leak)
+			o->leak_pj_per_cycle = k->leak_uw / a->clock_mhz;
+		else if (comp_act(k, "idle", &v) == 0)
+			o->leak_pj_per_cycle = v;
 		o->area_mm2 = k->has_area ? k->area_um2 * 1e-6 * (double)lv->instances : 0;
 		return 0;
 	}
-	if (!t->noc.has)
-		return trim__error(TRIM_ENOTFOUND, "energy table %s has no 'noc' section", t->file);
+	if (!t->noc.has) {
+		/* nothing in the table costs this network (an Accelergy ERT without
+		 * its NoC, a table without `noc`): its words are counted, their
+		 * energy is 0, and the level says so (trim arch, trim eval) */
+		o->hop_pj = 0;
+		o->uncosted = 1;
+		return 0;
+	}
 	double hop_mm = lv->hop_mm > 0 ? lv->hop_mm : t->noc.default_hop_mm;
 	o->hop_pj = (t->noc.hop_pj_bit + t->noc.wire_pj_bit_mm * hop_mm) * a->word_bits;
 	o->area_mm2 = t->noc.area_um2_bit_pe * lv->link_bits * links * 1e-6;
@@ -1417,8 +1460,11 @@ static int cost_compute(const trim_arch *a, const trim_energy *t, const trim__le
 		o->gated_mac_pj = comp_act(k, "gated", &v) == 0 ? v
 		                  : comp_act(k, "mac_gated", &v) == 0 ? v : o->mac_pj;
 		o->area_mm2 = k->has_area ? k->area_um2 * 1e-6 * macs : 0;
+		/* leakage per MAC unit and cycle, like a storage component's idle */
 		if (k->has_leak)
-			o->leak_pj_per_cycle = k->leak_uw / a->clock_mhz;
+			o->leak_pj_per_cycle = k->leak_uw * lv->macs_per_cycle / a->clock_mhz;
+		else if (comp_act(k, "idle", &v) == 0)
+			o->leak_pj_per_cycle = v * lv->macs_per_cycle;
 	} else {
 		int d = kind_index(lv->datatype, datatypes);
 		if (d < 0 || !t->mac[d].has)

@@ -232,7 +232,7 @@ START_TEST(accelergy_tables)
 	ck_assert_int_eq(trim_energy_load(&t, "energy_tables/accelergy-example"), 0);
 	/* several argument variants: the largest (random access) */
 	ck_assert_int_eq(trim_energy_action(t, "shared_glb", "read", 0, 16, &v), 0);
-	ck_assert(v == 8.7);
+	ck_assert(v == 34.8); /* per action: a block of 4 words */
 	ck_assert_int_eq(trim_energy_action(t, "eyeriss_like.shared_glb", "idle", 0, 16, &v), 0);
 	ck_assert(v == 0.44);
 	ck_assert_int_eq(trim_energy_area(t, "weights_spad", 0, 16, &mm2), 0);
@@ -264,7 +264,9 @@ START_TEST(accelergy_tables)
 	ck_assert_int_eq(trim_energy_load_for_arch(&t, a), 0);
 	trim__level_cost c[5];
 	ck_assert_int_eq(trim__arch_costs(a, t, c), 0);
+	/* DRAM and GLB: block_size 4, the ERT's energy per action / 4 per word */
 	ck_assert(c[0].read_pj == 320 && c[1].read_pj == 8.7 && c[3].read_pj == 1.47);
+	ck_assert(c[1].write_pj == 10.0 && c[1].leak_pj_per_cycle == 0.44);
 	ck_assert(c[2].hop_pj == 3.2 && c[2].avg_hops == 1);
 	ck_assert(c[4].mac_pj == 1.5 && c[4].gated_mac_pj == 0.15);
 	ck_assert_double_eq_tol(c[3].area_mm2, 0.02558 * 168, 1e-9);
@@ -272,6 +274,106 @@ START_TEST(accelergy_tables)
 	trim_string_free(text);
 	trim_energy_free(t);
 	trim_arch_free(a);
+}
+END_TEST
+
+/* Accelergy's ERT gives energy per action; a memory's action moves a block of
+ * block_size words (Timeloop's block-size), so a word costs energy / block.
+ * An unchanged Eyeriss-like ERT (64-bit DRAM and GLB, 16-bit words) made the
+ * DRAM and GLB words 4x too expensive before block_size. */
+static const char ert_blocks[] =
+	"ERT:\n  version: '0.4'\n  tables:\n"
+	"  - name: sys.DRAM\n    actions:\n"
+	"    - {name: read, arguments: null, energy: 512}\n"
+	"    - {name: write, arguments: null, energy: 512}\n"
+	"  - name: sys.glb\n    actions:\n"
+	"    - {name: read, arguments: {data_delta: 1, address_delta: 1}, energy: 40}\n"
+	"    - {name: write, arguments: {data_delta: 1, address_delta: 1}, energy: 48}\n"
+	"    - {name: update, arguments: {data_delta: 1, address_delta: 1}, energy: 52}\n"
+	"    - {name: idle, arguments: null, energy: 0.5}\n"
+	"  - name: sys.PE[0..15].spad\n    actions:\n"
+	"    - {name: read, arguments: null, energy: 1.2}\n"
+	"    - {name: write, arguments: null, energy: 1.4}\n"
+	"    - {name: idle, arguments: null, energy: 0.01}\n"
+	"  - name: sys.PE[0..15].mac\n    actions:\n"
+	"    - {name: mac_random, arguments: null, energy: 2.0}\n"
+	"    - {name: mac_gated, arguments: null, energy: 0.2}\n"
+	"    - {name: idle, arguments: null, energy: 0.03}\n";
+#define ARCH_BLOCKS(dram_block, glb_block, noc)                                             \
+	"schema_version: 1\nname: blocks\nclock_mhz: 200\ntechnology: x\nword_bits: 16\nlevels:\n" \
+	"  - {name: DRAM, type: storage, class: dram, technology: ddr3" dram_block "}\n"            \
+	"  - {name: GLB, type: storage, class: sram, capacity: 64 KB, component: glb" glb_block "}\n" \
+	"  - {name: NoC, type: spatial, fanout: [4, 4], network: bus, multicast: true" noc "}\n"      \
+	"  - {name: RF, type: storage, class: regfile, capacity: 64, component: spad}\n"            \
+	"  - {name: MAC, type: compute, datatype: int16, macs_per_cycle: 2, component: mac}\n"
+
+START_TEST(accelergy_blocks_idle_and_uncosted_noc)
+{
+	trim_energy *t = NULL;
+	trim_arch *a = NULL;
+	trim__level_cost c[5];
+	char *text = NULL;
+	ck_assert_msg(trim_energy_load_string(&t, ert_blocks, "ERT.yaml") == 0, "%s", trim_last_error());
+	/* block_size 4 on DRAM and GLB: energy / 4 per word; the RF's block is one word */
+	ck_assert_msg(trim_arch_load_string(&a, ARCH_BLOCKS(", block_size: 4", ", block_size: 4", ""), "b.yaml") == 0,
+	              "%s", trim_last_error());
+	/* no NoC entry in an ERT (which never has libtrim's `noc`): 0 pJ with a warning, not an error */
+	ck_assert_msg(trim__arch_costs(a, t, c) == 0, "%s", trim_last_error());
+	ck_assert(c[0].read_pj == 128 && c[0].write_pj == 128 && c[0].update_pj == 128);
+	ck_assert(c[1].read_pj == 10 && c[1].write_pj == 12 && c[1].update_pj == 13);
+	ck_assert(c[3].read_pj == 1.2 && c[3].write_pj == 1.4);
+	ck_assert(c[2].hop_pj == 0 && c[2].uncosted == 1);
+	/* idle is charged per cycle and instance for storage and the MAC alike
+	 * (per MAC unit: 2 per PE here), never divided by the block */
+	ck_assert(c[1].leak_pj_per_cycle == 0.5 && c[3].leak_pj_per_cycle == 0.01);
+	ck_assert_double_eq_tol(c[4].leak_pj_per_cycle, 0.06, 1e-15);
+	ck_assert(c[4].mac_pj == 2.0 && c[4].gated_mac_pj == 0.2);
+	ck_assert_int_eq(trim_arch_report(a, t, TRIM_FORMAT_TABLE, &text), 0);
+	ck_assert_msg(strstr(text, "hop 0 pJ per word, mean 4 hops  (warning: the energy table has no entry for this network: its words cost 0 pJ)"),
+	              "%s", text);
+	trim_string_free(text);
+	ck_assert_int_eq(trim_arch_report(a, t, TRIM_FORMAT_JSON, &text), 0);
+	ck_assert_ptr_nonnull(strstr(text, "\"uncosted\":true"));
+	trim_string_free(text);
+	trim_arch_free(a);
+	/* without block_size each word costs a whole action */
+	ck_assert_int_eq(trim_arch_load_string(&a, ARCH_BLOCKS("", "", ""), "b.yaml"), 0);
+	ck_assert_int_eq(trim__arch_costs(a, t, c), 0);
+	ck_assert(c[0].read_pj == 512 && c[1].read_pj == 40);
+	trim_arch_free(a);
+	/* a network component without a transfer or hop action is still an error */
+	ck_assert_int_eq(trim_arch_load_string(&a, ARCH_BLOCKS("", "", ", component: spad"), "b.yaml"), 0);
+	ck_assert_int_eq(trim__arch_costs(a, t, c), TRIM_ENOTFOUND);
+	ck_assert_ptr_nonnull(strstr(trim_last_error(), "has no 'hop' or 'transfer' action"));
+	trim_arch_free(a);
+	/* a bad block size */
+	ck_assert_int_eq(trim_arch_load_string(&a, ARCH_BLOCKS(", block_size: 0", "", ""), "b.yaml"), TRIM_ERANGE);
+	ck_assert_ptr_nonnull(strstr(trim_last_error(), "block_size"));
+	trim_energy_free(t);
+}
+END_TEST
+
+/* The ERT's (and ART's) version is checked: a format libtrim does not read
+ * is refused where it is written. */
+START_TEST(accelergy_version)
+{
+	trim_energy *t = NULL;
+	static const char *const ok[] = {"0.2", "0.3", "'0.4'"};
+	char buf[256];
+	for (int k = 0; k < 3; k++) {
+		snprintf(buf, sizeof buf, "ERT:\n  version: %s\n  tables:\n  - name: x\n    actions:\n"
+		         "    - {name: read, energy: 1}\n", ok[k]);
+		ck_assert_msg(trim_energy_load_string(&t, buf, "ERT.yaml") == 0, "%s: %s", ok[k], trim_last_error());
+		trim_energy_free(t);
+	}
+	ck_assert_int_eq(trim_energy_load_string(&t, "ERT:\n  version: 1.0\n  tables: []\n", "ERT.yaml"), TRIM_ESCHEMA);
+	ck_assert_msg(strstr(trim_last_error(), "ERT.yaml:2:12: ERT.version: unsupported ERT version '1.0' (0.2, 0.3 or 0.4)"),
+	              "%s", trim_last_error());
+	ck_assert_int_eq(trim_energy_load_string(&t, "ERT:\n  tables: []\n", "ERT.yaml"), TRIM_ESCHEMA);
+	ck_assert_ptr_nonnull(strstr(trim_last_error(), "missing required key 'version' of the ERT"));
+	ck_assert_int_eq(trim_energy_load_string(&t, "ART:\n  version: 0.9\n  tables: []\n", "ART.yaml"), TRIM_ESCHEMA);
+	ck_assert_ptr_nonnull(strstr(trim_last_error(), "unsupported ART version '0.9'"));
+	ck_assert_ptr_null(t);
 }
 END_TEST
 
@@ -388,6 +490,8 @@ Suite *energy_suite(void)
 	tcase_add_test(tc, eyeriss_relative_costs);
 	tcase_add_test(tc, fpga_resources);
 	tcase_add_test(tc, accelergy_tables);
+	tcase_add_test(tc, accelergy_blocks_idle_and_uncosted_noc);
+	tcase_add_test(tc, accelergy_version);
 	tcase_add_loop_test(tc, bad_table, 0, (int)(sizeof bad / sizeof bad[0]));
 	tcase_add_test(tc, named_components);
 	tcase_add_test(tc, missing_table_file);
