@@ -35,7 +35,7 @@
 
 #include "mapspace_int.h"
 
-/* ---- the mapspace and its index (mapspace.c, index.c) ------------------------ */
+/* ---- the mapspace and its index (mapspace.c, index.c) -------------------- */
 
 /* n! (n <= 20). */
 static inline uint64_t trim__factorial(int n)
@@ -79,7 +79,7 @@ uint64_t trim__order_code(const trim__mapspace *s, const trim__mapping *m, int l
 /* Allowed combination ac -> global factorisation index. */
 uint64_t trim__combination_factorisation(const trim__mapspace *s, uint64_t ac);
 
-/* ---- order classes (order_class.c; docs/model.md, "Mapspace and search") -- */
+/* ---- order classes (order_class.c; docs/model.md, "Mapspace and search") --- */
 
 enum { TRIM__SIGNATURE_MAX = 64 };
 
@@ -144,7 +144,7 @@ int trim__plan_orders(const trim__mapspace *s, const trim__mapping *m, order_cla
 /* Order of level k: the representative of class `code`. */
 void trim__apply_order(const trim__mapspace *s, const order_plan *p, int k, uint64_t code, trim__mapping *m);
 
-/* ---- the k best (top_list.c) ---------------------------------------------- */
+/* ---- the k best (top_list.c) --------------------------------------------- */
 
 /* The goal's cost of an evaluation. */
 static inline double trim__goal_cost(const trim__eval *e, int goal)
@@ -177,7 +177,7 @@ static inline double trim__top_bound(const top_list *t)
 	return t->n >= t->k ? t->cost[t->k - 1] : HUGE_VAL;
 }
 
-/* ---- order-free bounds per factorisation (factor_bound.c) ----------------- */
+/* ---- order-free bounds per factorisation (factor_bound.c) ---------------- */
 
 /* The [level][slot] count arrays of an activity record. */
 static inline int64_t (*trim__activity_rows(trim__activity *x, int i))[3]
@@ -199,10 +199,10 @@ typedef struct {
 	trim__activity lo[3][1 << TRIM__MAX_LEVELS];
 	int ok[3][1 << TRIM__MAX_LEVELS];
 	/* trim__factor_bound_prepare_fast (when every tensor has at most
-	 * TRIM__FAST_CHOICES choices): per tensor and choice its dynamic energy and the words it moves per
-	 * level (storage: read side, write side; spatial: words on the links);
-	 * per factorisation the compute cycles, MAC energy, leakage per cycle
-	 * and active instances */
+	 * TRIM__FAST_CHOICES choices): per tensor and choice its dynamic
+	 * energy and the words it moves per level (storage: read side, write
+	 * side; spatial: words on the links); per factorisation the compute
+	 * cycles, MAC energy, leakage per cycle and active instances */
 	int fast;
 	double E[3][64];
 	double RD[3][64][TRIM__MAX_LEVELS], WR[3][64][TRIM__MAX_LEVELS];
@@ -212,7 +212,8 @@ typedef struct {
 enum { TRIM__FAST_CHOICES = 64 };
 
 /* Per tensor and keep choice (levels kept: bit l of K), the node bound's
- * dynamic energy of that tensor (storage and network). */
+ * dynamic energy of that tensor (storage and network): trim__node_bound
+ * writes it, trim__factor_bound_tighten reads it. */
 typedef struct node_choices {
 	int nch[3];
 	double E[3][64];
@@ -252,7 +253,7 @@ int trim__factor_bound_cost(const trim__mapspace *s, const factor_bound *fbound,
 void trim__factor_bound_tighten(const trim__mapspace *s, const trim__level_cost *costs, int goal, int64_t zero_macs,
                                 trim__mapping *m, trim__eval *ev, const node_choices *have, factor_bound *fbound);
 
-/* ---- per-tensor counts by order class (tensor_cache.c) -------------------- */
+/* ---- per-tensor counts by order class (tensor_cache.c) ------------------- */
 
 /* Per factorisation: each tensor's exact counts by (tensor, its keep
  * choice, its own signature at every level), which is all they depend on
@@ -329,7 +330,7 @@ int32_t trim__tensor_cache_entry(const trim__mapspace *s, const order_plan *p, c
                                  uint64_t b, int t, trim__mapping *m, int *applied, const trim__level_cost *costs,
                                  int64_t zero_macs, search_worker *W);
 
-/* ---- order classes of one factorisation (class_visit.c, factorisation.c) -- */
+/* ---- order classes of one factorisation (class_visit.c, factorisation.c) --- */
 
 /* One order class of bypass choice b: cut or evaluated into the top k;
  * 0, or -1 with W->err set. */
@@ -346,7 +347,7 @@ int trim__visit_by_result(const trim__mapspace *s, const order_plan *p, uint64_t
 void trim__search_factorisation(const trim__mapspace *s, const trim__level_cost *costs, int goal, uint64_t fc,
                                 double bound, int64_t zero_macs, search_worker *W);
 
-/* ---- branch and bound over partial factorisations (node_bound.c, tree.c) -- */
+/* ---- branch and bound over partial factorisations (node_bound.c, tree.c) --- */
 
 /* trim__mapspace_node_lb, and (out not NULL) its per-choice energies. */
 void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
@@ -376,7 +377,7 @@ void trim__tree_search_node(const trim__mapspace *s, int64_t *const *trows, cons
 /* The allowed rows of dim d sorted in tree order. */
 int64_t *trim__tree_rows(const trim__mapspace *s, int d);
 
-/* ---- the first bound (seed_bound.c) --------------------------------------- */
+/* ---- the first bound (seed_bound.c) -------------------------------------- */
 
 /* The k-th best cost of a sample of real mappings (HUGE_VAL: none). */
 double trim__seed_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, uint64_t nfc,
