@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 
 #include "eval_int.h"
+#include "report/report_int.h"
 #include "trim.h"
 #include "tcase_util.h"
 
@@ -110,6 +111,102 @@ START_TEST(test_eval_fig6b)
 	ck_assert_ptr_nonnull(strstr(sb.buf, "\"bottleneck\": \"DRAM\""));
 	ck_assert_ptr_nonnull(strstr(sb.buf, "\"pe_utilization\": 0.5"));
 	trim__sb_free(&sb);
+	trim__eval_ws_free(&ws);
+}
+END_TEST
+
+/* The breakdown of the Fig. 6 (b) evaluation: every count is the activity
+ * analyst's, every energy is the count times its action's cost, and with
+ * these round (dyadic) costs the entries add up to the evaluator's energy
+ * exactly, level by level and in all. */
+START_TEST(test_eval_breakdown)
+{
+	struct trim_arch a;
+	trim__intra w;
+	trim__mapping m;
+	trim__level_cost c[5];
+	trim__eval_ws ws = {0};
+	trim__eval e;
+	setup(&a, &w, &m, c);
+	ck_assert_int_eq(trim__eval_run(&w, &a, c, &m, &ws, &e), 0);
+	double count[TRIM__BD_SIZE(5)], energy[TRIM__BD_SIZE(5)];
+	trim__wview v = {&w, &m, &e, NULL};
+	trim__breakdown(&v, &a, c, count, energy);
+	const trim__activity *x = &e.act;
+	for (int t = 0; t < 3; t++) {
+		for (int l = 0; l < 5; l++) {
+			if (a.lv[l].type != TRIM__LVL_STORAGE)
+				continue;
+			ck_assert(count[TRIM__BD_AT(l, t, TRIM_ACT_READS)] == (double)x->reads[l][t]);
+			ck_assert(count[TRIM__BD_AT(l, t, TRIM_ACT_FILLS)] == (double)x->fills[l][t]);
+			ck_assert(count[TRIM__BD_AT(l, t, TRIM_ACT_UPDATES)] == (double)x->updates[l][t]);
+			ck_assert(count[TRIM__BD_AT(l, t, TRIM_ACT_DRAINS)] == (double)x->drains[l][t]);
+			ck_assert(energy[TRIM__BD_AT(l, t, TRIM_ACT_DRAINS)] == (double)x->drains[l][t] * c[l].read_pj);
+		}
+		ck_assert(count[TRIM__BD_AT(NOC, t, TRIM_ACT_UNICAST)] == (double)x->unicast[NOC][t]);
+		ck_assert(count[TRIM__BD_AT(NOC, t, TRIM_ACT_MULTICAST)] == (double)x->mcast[NOC][t]);
+		ck_assert(count[TRIM__BD_AT(NOC, t, TRIM_ACT_REDUCTIONS)] == (double)x->reductions[NOC][t]);
+	}
+	/* hand-worked: GLB output = 32 updates x 8 pJ + 32 drains x 6 pJ; inputs are
+	 * multicast on the bus (128 words, one traversal each at 2 pJ x 1.5 hops) */
+	ck_assert(energy[TRIM__BD_AT(GLB, 2, TRIM_ACT_UPDATES)] == 32 * 8);
+	ck_assert(energy[TRIM__BD_AT(GLB, 2, TRIM_ACT_DRAINS)] == 32 * 6);
+	ck_assert(energy[TRIM__BD_AT(NOC, 0, TRIM_ACT_UNICAST)] + energy[TRIM__BD_AT(NOC, 0, TRIM_ACT_MULTICAST)] ==
+	          128 * 2 * 1.5);
+	ck_assert(count[TRIM__BD_AT(MACL, 0, TRIM_ACT_MACS)] == 512);
+	ck_assert(energy[TRIM__BD_AT(MACL, 0, TRIM_ACT_MACS)] == 512 * 3);
+	ck_assert(count[TRIM__BD_AT(RF, 0, TRIM_ACT_STATIC)] == 528);
+	ck_assert(energy[TRIM__BD_AT(RF, 0, TRIM_ACT_STATIC)] == 0.125 * 16 * 528);
+	double level[5], sum = 0;
+	trim__breakdown_levels(&a, energy, level);
+	for (int l = 0; l < 5; l++) {
+		double want = e.static_pj[l] + e.dyn_pj[l][0] + e.dyn_pj[l][1] + e.dyn_pj[l][2];
+		ck_assert_msg(level[l] == want, "level %d: %.17g != %.17g", l, level[l], want);
+		sum += level[l];
+	}
+	ck_assert_msg(sum == e.energy_pj, "%.17g != %.17g", sum, e.energy_pj);
+	/* on a mesh every multicast destination pays */
+	a.lv[NOC].net = TRIM__NET_MESH;
+	ck_assert_int_eq(trim__eval_run(&w, &a, c, &m, &ws, &e), 0);
+	trim__breakdown(&v, &a, c, count, energy);
+	ck_assert(energy[TRIM__BD_AT(NOC, 0, TRIM_ACT_UNICAST)] + energy[TRIM__BD_AT(NOC, 0, TRIM_ACT_MULTICAST)] ==
+	          512 * 2 * 1.5);
+	/* temporal utilisation: 512 MACs / (16 PEs x 528 cycles); DRAM bounds the
+	 * time while compute is busy 64 of 528 cycles */
+	ck_assert(trim__wview_temporal_util(&v, &a) == 512.0 / (16 * 528));
+	ck_assert(trim__wview_compute_cycles(&v, &a) == 64);
+	ck_assert_int_eq(trim__wview_bottleneck(&v, &a), DRAM);
+	trim__warnings ws2;
+	const char *names[1] = {"fc FW"};
+	ck_assert_int_eq(trim__warnings_make(&ws2, &v, names, 1, &a), 0);
+	ck_assert_int_eq(ws2.n, 2);
+	ck_assert_str_eq(ws2.items[0].kind, "idle_compute");
+	ck_assert_str_eq(ws2.items[0].level, "DRAM");
+	ck_assert_msg(strstr(ws2.items[0].message, "compute is busy less than 50%") &&
+	              strstr(ws2.items[0].message, "(fc FW: 12%)"), "%s", ws2.items[0].message);
+	ck_assert_str_eq(ws2.items[1].kind, "low_utilization");
+	trim__warnings_free(&ws2);
+	/* a 16-bit link into 16 PEs that bounds the time: a starved link */
+	a.lv[NOC].link_bits = 16;
+	a.lv[DRAM].read_bw = a.lv[DRAM].write_bw = 0;
+	ck_assert_int_eq(trim__eval_run(&w, &a, c, &m, &ws, &e), 0);
+	ck_assert_int_eq(trim__wview_bottleneck(&v, &a), NOC);
+	ck_assert_int_eq(trim__warnings_make(&ws2, &v, names, 1, &a), 0);
+	ck_assert_int_ge(ws2.n, 1);
+	ck_assert_msg(!strcmp(ws2.items[0].kind, "starved_link"), "%s", ws2.items[0].message);
+	ck_assert_msg(strstr(ws2.items[0].message, "a 16-bit link carries 1 word per cycle into 16 children"), "%s",
+	              ws2.items[0].message);
+	trim__warnings_free(&ws2);
+	/* a wide enough link and a compute-bound design: no warning */
+	a.lv[NOC].link_bits = 16 * 64;
+	a.lv[GLB].read_bw = a.lv[GLB].write_bw = 0;
+	m.f[NOC][TRIM_DIM_M] = m.fx[NOC][TRIM_DIM_M] = 4;
+	ck_assert_int_eq(trim__eval_run(&w, &a, c, &m, &ws, &e), 0);
+	ck_assert_int_eq(trim__wview_bottleneck(&v, &a), MACL);
+	ck_assert_int_eq(trim__warnings_make(&ws2, &v, names, 1, &a), 0);
+	ck_assert(trim__wview_temporal_util(&v, &a) == 0.5); /* 8 of 16 PEs busy every cycle */
+	ck_assert_int_eq(ws2.n, 0);
+	trim__warnings_free(&ws2);
 	trim__eval_ws_free(&ws);
 }
 END_TEST
@@ -271,6 +368,7 @@ Suite *eval_suite(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, test_eval_fig6b);
 	tcase_add_test(tc, test_eval_zero_gate);
+	tcase_add_test(tc, test_eval_breakdown);
 	tcase_add_test(tc, test_eval_api);
 	tcase_add_test(tc, test_eval_cli);
 	suite_add_tcase(s, tc);

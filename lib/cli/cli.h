@@ -86,6 +86,9 @@ int trim_cli_run_network(const char *cmd, const char *net_file, const char *arch
 
 /* Write library-owned text to stdout, then free it. */
 int trim_cli_print(char *text);
+/* Write text to the file `path` (through path.tmp and a rename: no half-written
+ * file); 0, or a message on stderr and TRIM_CLI_EXIT_USAGE. */
+int trim_cli_write_text(const char *cmd, const char *path, const char *text);
 
 #define TRIM_CLI_CMD(name, summary) int trim_cli_##name(int argc, char **argv);
 #include "commands.h"

@@ -11,12 +11,14 @@ static const char usage_net[] =
 	"trim network NETWORK.yaml ARCH.yaml [--goal energy|delay|edp] [--threads N]\n"
 	"         [--mode inference|training] [--batch N] [--table FILE] [--trace CSV] [--dense]\n"
 	"         [--max-mappings N] [--min-pe-util F] [--min-rf-util F] [--constraints FILE]\n"
-	"         [--dataflow PRESET] [--progress|--quiet] [--format table|json|csv]";
+	"         [--dataflow PRESET] [--progress|--quiet] [--format table|json|csv]\n"
+	"         [--report FILE.html] [--breakdown FILE.csv|FILE.json]";
 
 // trim-cli: network: the best mapping of every workload of a network, with totals
 int trim_cli_network(int argc, char **argv)
 {
 	const char *files[2] = {NULL, NULL}, *table_file = NULL, *trace = NULL;
+	const char *report = NULL, *breakdown = NULL;
 	int format = TRIM_FORMAT_TABLE, nf = 0, dense = 0;
 	int progress = isatty(2);
 	trim_cli_mapopts mo;
@@ -27,7 +29,13 @@ int trim_cli_network(int argc, char **argv)
 			printf("usage: %s\n\nMaps every intra-layer workload with the exhaustive search (trim map),\n"
 			       "adds the inter-layer workloads, and uses the sparse figures when the\n"
 			       "architecture gates or skips zeros (--dense: dense figures only).\n"
-			       "Progress goes to standard error when it is a terminal.\n", usage_net);
+			       "Progress goes to standard error when it is a terminal.\n"
+			       "Every report has the warnings of a design that starves its compute and the\n"
+			       "temporal utilisation (MACs / (PEs x cycles)) beside the spatial one.\n"
+			       "--report FILE.html writes one self-contained page (charts of energy by level\n"
+			       "and tensor, cycles and bottleneck, utilisation, loop nests; opens from disk).\n"
+			       "--breakdown FILE writes the counts and energy of every workload, level, tensor\n"
+			       "and action (CSV, or JSON for a .json name).\n", usage_net);
 			trim_cli_constraints_help();
 			return 0;
 		}
@@ -52,6 +60,10 @@ int trim_cli_network(int argc, char **argv)
 				table_file = v;
 			else if (!strcmp(o, "--trace"))
 				trace = v;
+			else if (!strcmp(o, "--report"))
+				report = v;
+			else if (!strcmp(o, "--breakdown"))
+				breakdown = v;
 			else if (!strcmp(o, "--format")) {
 				if (trim_cli_format("network", usage_net, v, 1, &format))
 					return TRIM_CLI_EXIT_USAGE;
@@ -76,11 +88,29 @@ int trim_cli_network(int argc, char **argv)
 	                              progress, &net, &w, &arch, &ne);
 	if (rc == 0)
 		rc = trim_neteval_report(ne, format, &text);
+	if (rc == 0 && report)
+		rc = trim_neteval_write_html(ne, report);
+	char *bd = NULL;
+	if (rc == 0 && breakdown) {
+		size_t len = strlen(breakdown);
+		int json = len >= 5 && !strcmp(breakdown + len - 5, ".json");
+		rc = trim_neteval_breakdown_report(ne, json ? TRIM_FORMAT_JSON : TRIM_FORMAT_CSV, &bd);
+	}
 	trim_neteval_free(ne);
 	trim_arch_free(arch);
 	trim_workloads_free(w);
 	trim_network_free(net);
-	if (rc)
+	if (rc) {
+		trim_string_free(text);
 		return trim_cli_fail(rc);
+	}
+	if (bd) {
+		int wrc = trim_cli_write_text("network", breakdown, bd);
+		trim_string_free(bd);
+		if (wrc) {
+			trim_string_free(text);
+			return wrc;
+		}
+	}
 	return trim_cli_print(text);
 }

@@ -1,5 +1,8 @@
 /* Input set-up shared by the mapping commands (map, eval, network, sparsity). */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli/cli.h"
 #include "trim/search.h"
@@ -84,4 +87,27 @@ int trim_cli_run_network(const char *cmd, const char *net_file, const char *arch
 	if (progress)
 		fprintf(stderr, "\n");
 	return rc;
+}
+
+int trim_cli_write_text(const char *cmd, const char *path, const char *text)
+{
+	size_t n = strlen(path) + 8;
+	char *tmp = malloc(n);
+	if (!tmp) {
+		fprintf(stderr, "trim %s: out of memory\n", cmd);
+		return TRIM_CLI_EXIT_USAGE;
+	}
+	snprintf(tmp, n, "%s.tmp", path);
+	errno = 0;
+	FILE *f = fopen(tmp, "w");
+	int ok = f && fputs(text, f) >= 0;
+	ok = f && fclose(f) == 0 && ok;
+	ok = ok && rename(tmp, path) == 0;
+	int e = errno;
+	if (!ok) {
+		remove(tmp);
+		fprintf(stderr, "trim %s: cannot write %s: %s\n", cmd, path, strerror(e ? e : EIO));
+	}
+	free(tmp);
+	return ok ? 0 : TRIM_CLI_EXIT_USAGE;
 }

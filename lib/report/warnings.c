@@ -37,12 +37,13 @@ static double link_words(const struct trim_arch *a, const trim__level *L)
 	return L->link_bits > 0 ? (double)L->link_bits / (double)bits : 0;
 }
 
+static int64_t fanout(const trim__level *L) { return L->fanout_x * L->fanout_y; }
+
 static int starved_link(const struct trim_arch *a, int l)
 {
 	const trim__level *L = &a->lv[l];
 	double words = link_words(a, L);
-	return L->type == TRIM__LVL_SPATIAL && words > 0 && words <= 1 &&
-	       L->fanout_total >= TRIM__WARN_ARRAY_DESTS;
+	return L->type == TRIM__LVL_SPATIAL && words > 0 && words <= 1 && fanout(L) >= TRIM__WARN_ARRAY_DESTS;
 }
 
 int trim__warnings_make(trim__warnings *ws, const trim__wview *views, const char *const *names,
@@ -79,7 +80,7 @@ int trim__warnings_make(trim__warnings *ws, const trim__wview *views, const char
 			         "%s: a %d-bit link carries %.3g word per cycle into %lld children and bounds "
 			         "the time of %d of %zu workloads (%s: compute busy %.0f%% of the cycles); "
 			         "give the level a wider link_bits",
-			         L->name, L->link_bits, link_words(a, L), (long long)L->fanout_total, bound, n,
+			         L->name, L->link_bits, link_words(a, L), (long long)fanout(L), bound, n,
 			         names[worst_k], 100 * worst);
 		} else if (idle > 0) {
 			if (!(w = add(ws, "idle_compute", L->name, idle)))

@@ -1,0 +1,376 @@
+/*
+ * Reports (lib/report/): breakdowns that add up and whose counts are the
+ * activity analyst's, temporal utilisation, warnings in every report, the
+ * API's error conventions for the network evaluation, and the HTML page in
+ * a real headless browser (Debian's chromium).
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "activity_int.h"
+#include "trim.h"
+#include "workload_int.h"
+
+#define NET "test/data/neteval/tiny.yaml"
+#define ARCH "test/data/neteval/tiny-arch.yaml"
+#define ARCH_SKIP "test/data/neteval/tiny-arch-skip.yaml"
+
+typedef struct {
+	trim_network *net;
+	trim_workloads *w;
+	trim_arch *arch;
+	trim_neteval *ne;
+} fx;
+
+static void setup(fx *s, const char *arch, int sparsity)
+{
+	memset(s, 0, sizeof *s);
+	ck_assert(trim_network_load(&s->net, NET) == 0);
+	ck_assert(trim_workloads_create(&s->w, s->net, TRIM_MODE_DEFAULT, 0, 0) == 0);
+	ck_assert_msg(trim_arch_load(&s->arch, arch) == 0, "%s", trim_last_error());
+	ck_assert(trim_neteval_create(&s->ne, s->net, s->w, s->arch, NULL) == 0);
+	ck_assert(trim_neteval_set_int(s->ne, TRIM_NET_SPARSITY, sparsity) == 0);
+}
+
+static void teardown(fx *s)
+{
+	trim_neteval_free(s->ne);
+	trim_arch_free(s->arch);
+	trim_workloads_free(s->w);
+	trim_network_free(s->net);
+}
+
+#define CLOSE(a, b)                                                                   \
+	ck_assert_msg(fabs((a) - (b)) <= 1e-12 * fabs(b), "%s = %.17g, expected %.17g", #a, \
+	              (double)(a), (double)(b))
+
+/* Every workload's breakdown adds up to its energy; with the inter-layer
+ * workloads they add up to the network's; each level's entries to the
+ * network's energy by level; the counts are the activity analyst's. */
+static void check_breakdown(const char *arch, int sparsity)
+{
+	fx s;
+	setup(&s, arch, sparsity);
+	ck_assert(trim_neteval_run(s.ne) == 0);
+	int nl = trim_arch_level_count(s.arch);
+	size_t nb = trim_breakdown_size(nl);
+	ck_assert_int_eq(nb, (size_t)nl * 3 * TRIM_ACT_COUNT);
+	double *count = calloc(nb, sizeof *count), *energy = calloc(nb, sizeof *energy);
+	double level[16] = {0}, total = 0, f[TRIM_NF_COUNT], g[TRIM_NI_COUNT];
+	trim__act_ws ws = {0};
+	for (size_t i = 0; i < trim_neteval_count(s.ne); i++) {
+		ck_assert(trim_neteval_workload(s.ne, i, f, TRIM_NF_COUNT) == 0);
+		ck_assert(trim_neteval_breakdown(s.ne, i, count, energy, nb) == 0);
+		double sum = 0;
+		for (size_t k = 0; k < nb; k++) {
+			sum += energy[k];
+			level[k / (3 * TRIM_ACT_COUNT)] += energy[k];
+		}
+		CLOSE(sum, f[TRIM_NF_ENERGY_PJ]);
+		total += sum;
+		/* the counts are the analyst's for the best mapping */
+		trim_mapping *m = NULL;
+		ck_assert(trim_neteval_mapping(s.ne, i, &m) == 0);
+		trim__activity act;
+		ck_assert(trim__activity_compute(trim__workloads_intra(s.w, i), s.arch, m, &ws, &act) == 0);
+		for (int l = 0; l < nl; l++)
+			for (int t = 0; t < 3; t++) {
+				const double *c = &count[(l * 3 + t) * TRIM_ACT_COUNT];
+				int type = trim_arch_level_type(s.arch, l);
+				if (type == 0) {
+					ck_assert(c[TRIM_ACT_READS] == (double)act.reads[l][t]);
+					ck_assert(c[TRIM_ACT_FILLS] == (double)act.fills[l][t]);
+					ck_assert(c[TRIM_ACT_UPDATES] == (double)act.updates[l][t]);
+					ck_assert(c[TRIM_ACT_DRAINS] == (double)act.drains[l][t]);
+				} else if (type == 1) {
+					ck_assert(c[TRIM_ACT_UNICAST] == (double)act.unicast[l][t]);
+					ck_assert(c[TRIM_ACT_MULTICAST] == (double)act.mcast[l][t]);
+					ck_assert(c[TRIM_ACT_REDUCTIONS] == (double)act.reductions[l][t]);
+				} else if (t == 0) {
+					ck_assert(c[TRIM_ACT_MACS] == (double)act.macs);
+				}
+				ck_assert(c[TRIM_ACT_STATIC] == (t == 0 ? f[TRIM_NF_CYCLES] : 0));
+			}
+		trim_mapping_free(m);
+	}
+	for (size_t j = 0; j < trim_workloads_inter_count(s.w); j++) {
+		ck_assert(trim_neteval_inter(s.ne, j, g, TRIM_NI_COUNT) == 0);
+		total += g[TRIM_NI_ENERGY_PJ];
+		level[(int)g[TRIM_NI_LEVEL]] += g[TRIM_NI_ENERGY_PJ];
+	}
+	CLOSE(total, trim_neteval_energy_pj(s.ne));
+	if (!sparsity) { /* the energy by level leaves the sparse adjustments out */
+		double lv[16];
+		ck_assert(trim_neteval_level_energy(s.ne, lv, 16) == 0);
+		for (int l = 0; l < nl; l++)
+			ck_assert_msg(fabs(level[l] - lv[l]) <= 1e-12 * fabs(lv[l]) + 1e-9, "level %d: %.17g, %.17g", l,
+			              level[l], lv[l]);
+	}
+	trim__act_ws_free(&ws);
+	free(count);
+	free(energy);
+	teardown(&s);
+}
+
+START_TEST(test_breakdown_dense) { check_breakdown(ARCH, 0); }
+END_TEST
+START_TEST(test_breakdown_sparse) { check_breakdown(ARCH, 1); }
+END_TEST
+START_TEST(test_breakdown_skip) { check_breakdown(ARCH_SKIP, 1); }
+END_TEST
+
+/* The C API's conventions: the right setter is named, getters before the run
+ * give NaN, arrays too small give TRIM_EBUFSIZE (a negative code). */
+START_TEST(test_api_conventions)
+{
+	fx s;
+	setup(&s, ARCH, 1);
+	ck_assert_int_eq(trim_neteval_set_int(s.ne, TRIM_NET_MIN_PE_UTIL, 1), TRIM_EINVAL);
+	ck_assert_msg(strstr(trim_last_error(), "TRIM_NET_MIN_PE_UTIL") &&
+	              strstr(trim_last_error(), "use trim_neteval_set_double"), "%s", trim_last_error());
+	ck_assert_int_eq(trim_neteval_set_double(s.ne, TRIM_NET_GOAL, 2.0), TRIM_EINVAL);
+	ck_assert_msg(strstr(trim_last_error(), "TRIM_NET_GOAL") && strstr(trim_last_error(), "use trim_neteval_set_int") &&
+	              !strstr(trim_last_error(), "utilisation"), "%s", trim_last_error());
+	ck_assert_int_eq(trim_neteval_set_double(s.ne, TRIM_NET_MIN_RF_UTIL, 2.0), TRIM_ERANGE);
+	ck_assert_msg(strstr(trim_last_error(), "TRIM_NET_MIN_RF_UTIL"), "%s", trim_last_error());
+	ck_assert_int_eq(trim_neteval_set_double(s.ne, 77, 0.5), TRIM_EINVAL);
+	ck_assert_ptr_null(trim_neteval_option_name(77));
+	ck_assert(trim_neteval_set_double(s.ne, TRIM_NET_MIN_PE_UTIL, 0.25) == 0);
+	ck_assert(trim_neteval_set_double(s.ne, TRIM_NET_MIN_PE_UTIL, 0) == 0);
+	trim_clear_error();
+	ck_assert(isnan(trim_neteval_cycles(s.ne)));
+	ck_assert_int_eq(trim_last_error_code(), TRIM_EINVAL);
+	ck_assert(isnan(trim_neteval_energy_pj(s.ne)) && isnan(trim_neteval_seconds(s.ne)) &&
+	          isnan(trim_neteval_temporal_utilization(s.ne)) && isnan(trim_neteval_cycles(NULL)));
+	char *text = NULL;
+	ck_assert_int_eq(trim_neteval_warnings(s.ne, &text), TRIM_EINVAL);
+	ck_assert(trim_neteval_run(s.ne) == 0);
+	ck_assert(trim_neteval_cycles(s.ne) > 0);
+	double f[TRIM_NF_COUNT + 1], b[4];
+	ck_assert_int_eq(trim_neteval_workload(s.ne, 0, f, TRIM_NF_COUNT - 1), TRIM_EBUFSIZE);
+	ck_assert_msg(strstr(trim_last_error(), "needs room for"), "%s", trim_last_error());
+	ck_assert_int_eq(trim_neteval_level_energy(s.ne, f, 2), TRIM_EBUFSIZE);
+	ck_assert_int_eq(trim_neteval_breakdown(s.ne, 0, b, NULL, 4), TRIM_EBUFSIZE);
+	ck_assert_int_eq(trim_neteval_inter(s.ne, 0, b, 2), TRIM_EBUFSIZE);
+	ck_assert_int_eq(trim_neteval_inter(s.ne, 999, f, TRIM_NF_COUNT), TRIM_ENOTFOUND);
+	ck_assert(TRIM_EBUFSIZE < 0);
+	ck_assert_str_eq(trim_strerror(TRIM_EBUFSIZE), "buffer too small");
+	ck_assert_str_eq(trim_action_name(TRIM_ACT_MULTICAST), "multicast");
+	ck_assert_ptr_null(trim_action_name(TRIM_ACT_COUNT));
+	/* one eval: the same conventions and the same breakdown */
+	trim_mapping *m = NULL;
+	trim_eval *e = NULL;
+	ck_assert(trim_neteval_mapping(s.ne, 0, &m) == 0);
+	ck_assert(trim_eval_mapping(&e, s.w, 0, s.arch, NULL, m) == 0);
+	ck_assert_int_eq(trim_eval_breakdown(e, b, NULL, 4), TRIM_EBUFSIZE);
+	size_t nb = trim_breakdown_size(trim_arch_level_count(s.arch));
+	double *ce = calloc(nb, sizeof *ce), *cn = calloc(nb, sizeof *cn);
+	ck_assert(trim_eval_breakdown(e, ce, NULL, nb) == 0);
+	ck_assert(trim_neteval_breakdown(s.ne, 0, cn, NULL, nb) == 0);
+	ck_assert(memcmp(ce, cn, nb * sizeof *ce) == 0);
+	ck_assert(trim_neteval_workload(s.ne, 0, f, TRIM_NF_COUNT) == 0);
+	/* conv FW on one of two PEs, compute-bound: temporal = spatial = 0.5 */
+	ck_assert(f[TRIM_NF_TEMPORAL_UTILIZATION] == trim_eval_temporal_utilization(e));
+	ck_assert(f[TRIM_NF_COMPUTE_CYCLES] == trim_eval_compute_cycles(e));
+	ck_assert(trim_eval_temporal_utilization(e) == 0.5);
+	ck_assert(trim_eval_report(e, TRIM_FORMAT_JSON, &text) == 0);
+	ck_assert_msg(strstr(text, "\"breakdown\": {\"DRAM\": {\"static\": ") &&
+	              strstr(text, "\"temporal_utilization\": 0.5") && strstr(text, "\"warnings\": []}"), "%s",
+	              text);
+	trim_string_free(text);
+	ck_assert(trim_eval_report(e, TRIM_FORMAT_TABLE, &text) == 0);
+	ck_assert_msg(strstr(text, "spatial utilization 0.5, temporal 0.5"), "%.600s", text);
+	trim_string_free(text);
+	free(ce);
+	free(cn);
+	trim_eval_free(e);
+	trim_mapping_free(m);
+	teardown(&s);
+}
+END_TEST
+
+/* Warnings and temporal utilisation in the JSON, the table and the CSV. */
+START_TEST(test_warnings_in_reports)
+{
+	fx s;
+	setup(&s, ARCH, 1);
+	ck_assert(trim_neteval_run(s.ne) == 0);
+	char *text = NULL;
+	ck_assert(trim_neteval_warnings(s.ne, &text) == 0);
+	/* fc and pool BW/FW wait for the 1-word NoC of 2 PEs (not a large array) */
+	ck_assert_msg(strstr(text, "[{\"kind\": \"idle_compute\", \"level\": \"NoC\", \"workloads\": 3, ") &&
+	              strstr(text, "(fc FW: 31%)"), "%.600s", text);
+	trim_string_free(text);
+	ck_assert(trim_neteval_report(s.ne, TRIM_FORMAT_JSON, &text) == 0);
+	ck_assert_msg(strstr(text, "\"warnings\": [{\"kind\": \"idle_compute\"") &&
+	              strstr(text, "\"temporal_utilization\": ") && strstr(text, "\"energy_by_tensor\": {") &&
+	              strstr(text, "\"breakdown\": {\"DRAM\": "), "%.600s", text);
+	trim_string_free(text);
+	ck_assert(trim_neteval_report(s.ne, TRIM_FORMAT_TABLE, &text) == 0);
+	ck_assert_msg(strstr(text, "t-util") && strstr(text, "warning: NoC bounds the time of 3 of 7 workloads") &&
+	              strstr(text, "temporal utilization (MACs / (PEs x cycles)) 0.485"), "%.600s", text);
+	trim_string_free(text);
+	ck_assert(trim_neteval_report(s.ne, TRIM_FORMAT_CSV, &text) == 0);
+	ck_assert_msg(strstr(text, ",temporal_utilization,compute_cycles,bottleneck_level,bottleneck,DRAM_pj,GLB_pj,"
+	                           "NoC_pj,RF_pj,MAC_pj\n") && strstr(text, ",MAC,"), "%.600s", text);
+	trim_string_free(text);
+	ck_assert(trim_neteval_breakdown_report(s.ne, TRIM_FORMAT_CSV, &text) == 0);
+	ck_assert_msg(strstr(text, "index,layer,phase,level,tensor,action,count,energy_pj\n0,conv,FW,DRAM,input,reads,36,") &&
+	              strstr(text, "\n0,conv,FW,DRAM,all,static,288,") &&
+	              strstr(text, "0,conv,FW,NoC,input,multicast,") && strstr(text, ",MAC,all,macs,288,"),
+	              "%.600s", text);
+	trim_string_free(text);
+	ck_assert_int_eq(trim_neteval_breakdown_report(s.ne, TRIM_FORMAT_TABLE, &text), TRIM_EINVAL);
+	teardown(&s);
+}
+END_TEST
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *b = malloc((size_t)n + 1);
+	size_t got = fread(b, 1, (size_t)n, f);
+	b[got] = '\0';
+	fclose(f);
+	return b;
+}
+
+static size_t count_of(const char *hay, const char *needle)
+{
+	size_t k = 0;
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		k++;
+	return k;
+}
+
+static const char *chromium(void)
+{
+	static const char *const paths[] = {"/usr/bin/chromium", "/usr/bin/chromium-browser", NULL};
+	for (int i = 0; paths[i]; i++)
+		if (access(paths[i], X_OK) == 0)
+			return paths[i];
+	return NULL;
+}
+
+/* Load the page in headless chromium: the DOM after the script ran, and a
+ * screenshot of w x h pixels. Returns the dumped DOM (NULL without chromium). */
+static char *browse(const char *page, const char *dir, const char *png, int w, int h)
+{
+	const char *chr = chromium();
+	if (!chr)
+		return NULL;
+	char cmd[4096], dom[1024];
+	snprintf(dom, sizeof dom, "%s/dom.html", dir);
+	const char *flags = "--headless --no-sandbox --disable-gpu --disable-background-networking "
+	                    "--disable-component-update --disable-sync --no-first-run "
+	                    "--virtual-time-budget=5000";
+	snprintf(cmd, sizeof cmd, "timeout 120 %s %s --user-data-dir=%s/profile --dump-dom file://%s > %s 2>%s/err.txt",
+	         chr, flags, dir, page, dom, dir);
+	ck_assert_msg(WEXITSTATUS(system(cmd)) == 0, "%s", cmd);
+	snprintf(cmd, sizeof cmd, "timeout 120 %s %s --user-data-dir=%s/profile2 --window-size=%d,%d "
+	         "--screenshot=%s file://%s 2>/dev/null >/dev/null", chr, flags, dir, w, h, png, page);
+	ck_assert_msg(WEXITSTATUS(system(cmd)) == 0, "%s", cmd);
+	return slurp(dom);
+}
+
+/* PNG: signature, IHDR width and height; the file is big enough to hold
+ * charts (a blank page of this size compresses to a few kB). */
+static void check_png(const char *png, int w, int h)
+{
+	FILE *f = fopen(png, "rb");
+	ck_assert_msg(f != NULL, "no screenshot %s", png);
+	unsigned char b[24];
+	ck_assert_int_eq(fread(b, 1, 24, f), 24);
+	fseek(f, 0, SEEK_END);
+	long size = ftell(f);
+	fclose(f);
+	ck_assert(memcmp(b, "\x89PNG\r\n\x1a\n", 8) == 0 && memcmp(b + 12, "IHDR", 4) == 0);
+	int pw = b[16] << 24 | b[17] << 16 | b[18] << 8 | b[19], ph = b[20] << 24 | b[21] << 16 | b[22] << 8 | b[23];
+	ck_assert_int_eq(pw, w);
+	ck_assert_int_eq(ph, h);
+	ck_assert_msg(size > 30000, "screenshot of %ld bytes: nothing drawn?", size);
+}
+
+static void check_page(const char *html, const char *dom, int charts)
+{
+	/* self-contained: nothing to fetch */
+	ck_assert_msg(!strstr(html, "<link") && !strstr(html, " src=") && !strstr(html, "url(") &&
+	              !strstr(html, "https:") && !strstr(html, "@import"), "the page fetches something");
+	ck_assert_msg(strstr(html, "default-src 'none'"), "no content security policy");
+	if (!dom)
+		return;
+	char want[64];
+	snprintf(want, sizeof want, "data-trim-rendered=\"%d\"", charts);
+	ck_assert_msg(strstr(dom, want), "charts not rendered: %.400s", dom);
+	ck_assert_msg(!strstr(dom, "data-trim-error=\"") && strstr(dom, "<div id=\"trim-errors\"></div>"),
+	              "script error: %.300s", strstr(dom, "trim-errors"));
+	ck_assert_int_eq(count_of(dom, "<svg"), (size_t)charts);
+	ck_assert_msg(count_of(dom, "<rect") >= 20, "%zu bars", count_of(dom, "<rect"));
+}
+
+START_TEST(test_html_network)
+{
+	const char *cli = getenv("TRIM_CLI");
+	if (!cli)
+		cli = "build/bin/trim";
+	char dir[] = "/tmp/trim-report-XXXXXX", cmd[2048], page[256], png[256], bd[256];
+	ck_assert(mkdtemp(dir) != NULL);
+	snprintf(page, sizeof page, "%s/net.html", dir);
+	snprintf(png, sizeof png, "%s/net.png", dir);
+	snprintf(bd, sizeof bd, "%s/bd.json", dir);
+	snprintf(cmd, sizeof cmd, "%s network " NET " " ARCH " --quiet --report %s --breakdown %s > /dev/null", cli,
+	         page, bd);
+	ck_assert_int_eq(WEXITSTATUS(system(cmd)), 0);
+	char *html = slurp(page), *bdj = slurp(bd);
+	ck_assert(html && bdj);
+	ck_assert_msg(strstr(bdj, "{\"workloads\": [\n  {\"index\": 0, \"layer\": \"conv\", \"phase\": \"FW\", \"breakdown\": {"),
+	              "%.300s", bdj);
+	ck_assert_msg(strstr(html, "NoC bounds the time of 3 of 7 workloads") && strstr(html, "\"loopnest\": "),
+	              "data missing");
+	/* an unwritable report: exit 2, a message, no partial file */
+	snprintf(cmd, sizeof cmd, "%s network " NET " " ARCH " --quiet --report /nonexistent/x.html > /dev/null 2>&1",
+	         cli);
+	ck_assert_int_eq(WEXITSTATUS(system(cmd)), 2);
+	char *dom = browse(page, dir, png, 900, 1400);
+	if (!dom)
+		fprintf(stderr, "test_html_network: chromium is not installed (make deps installs it): "
+		                "the page was checked without a browser\n");
+	check_page(html, dom, 5);
+	if (dom) {
+		ck_assert_msg(strstr(dom, "<h1>libtrim: tiny on tiny-arch</h1>") && strstr(dom, "class=\"warn\""),
+		              "%.600s", dom);
+		check_png(png, 900, 1400);
+	}
+	free(dom);
+	free(html);
+	free(bdj);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+Suite *report_suite(void)
+{
+	Suite *s = suite_create("report");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, test_breakdown_dense);
+	tcase_add_test(tc, test_breakdown_sparse);
+	tcase_add_test(tc, test_breakdown_skip);
+	tcase_add_test(tc, test_api_conventions);
+	tcase_add_test(tc, test_warnings_in_reports);
+	tcase_add_test(tc, test_html_network);
+	suite_add_tcase(s, tc);
+	return s;
+}
