@@ -169,7 +169,7 @@ api-doc-check:
 	@if cmp -s docs/api.md $(BUILD)/api.md.committed; then echo "api-doc-check: docs/api.md matches the headers"; \
 	else cp $(BUILD)/api.md.committed docs/api.md; echo "api-doc-check: docs/api.md is stale: run make api-doc and commit it"; exit 1; fi
 
-DEB_PKGS := gcc make libyaml-dev libgsl-dev check pkg-config python3 python3-matplotlib
+DEB_PKGS := gcc make libyaml-dev libgsl-dev check pkg-config python3 python3-matplotlib chromium
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' \
