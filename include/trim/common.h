@@ -38,7 +38,8 @@ enum trim_error_code {
 	TRIM_ENOFIT = -8,   /**< a mapping or design does not fit the hardware */
 	TRIM_ERANGE = -9,   /**< a value outside its valid range (also overflow) */
 	TRIM_ENUMERIC = -10,/**< a numerical routine failed */
-	TRIM_EBUFSIZE = -11 /**< caller buffer too small; the needed size is returned */
+	TRIM_EBUFSIZE = -11 /**< caller buffer or array too small (returned like every code;
+	                         the message of trim_last_error() gives the size needed) */
 };
 
 /** Runtime version, "MAJOR.MINOR.PATCH". */
