@@ -12,6 +12,7 @@
 
 #include "arch_int.h"
 #include "constraints_int.h"
+#include "explore_int.h"
 #include "trim/energy.h"
 #include "trim/explore.h"
 #include "trim/mapping.h"
@@ -20,41 +21,8 @@
 #include "util/util.h"
 #include "util/ydoc.h"
 
-typedef struct {
-	char layer[64];
-	int phase;
-	double cycles, energy, dense_cycles, dense_energy, active_pes, pe_util;
-	char *mapping;
-} xwl;
-
-typedef struct {
-	int done, valid, resumed;
-	char error[512];
-	double f[TRIM_XF_COUNT];
-	int nlevels;
-	char level_name[TRIM__MAX_LEVELS][TRIM__ARCH_NAME_LEN];
-	double level_pj[TRIM__MAX_LEVELS];
-	size_t nw;
-	xwl *wl;
-} xpoint;
-
-struct trim_explorer {
-	const trim_network *net;
-	const trim_workloads *w;
-	const trim_space *space;
-	int goal, threads, sparsity;
-	int64_t max_mappings;
-	double budget, we, wd, wa, min_pe, min_rf;
-	trim_constraints *cons; /* the space's and trim_explorer_set_constraints' (NULL: none) */
-	char *dir;
-	size_t n, next, resumed;
-	xpoint *pt;
-	int ranked;
-	size_t *order; /* rank -> point index (ranked points only) */
-	size_t nranked;
-};
-
-static const char *const goal_names[] = {"energy", "delay", "edp", "area", "weighted"};
+const char *const trim__explore_goal_names[] = {"energy", "delay", "edp", "area", "weighted"};
+#define goal_names trim__explore_goal_names
 
 static int all_done(const trim_explorer *ex);
 static void rank_points(trim_explorer *ex);
@@ -64,7 +32,7 @@ const char *trim_explore_goal_name(int goal)
 	return goal >= 0 && goal <= TRIM_EXPLORE_WEIGHTED ? goal_names[goal] : NULL;
 }
 
-static void point_clear(xpoint *p)
+void trim__explore_point_clear(trim__xpoint *p)
 {
 	for (size_t k = 0; k < p->nw; k++)
 		free(p->wl[k].mapping);
@@ -77,10 +45,11 @@ void trim_explorer_free(trim_explorer *ex)
 	if (!ex)
 		return;
 	for (size_t i = 0; i < ex->n; i++)
-		point_clear(&ex->pt[i]);
+		trim__explore_point_clear(&ex->pt[i]);
 	free(ex->pt);
 	free(ex->order);
 	free(ex->dir);
+	free(ex->notes);
 	trim_constraints_free(ex->cons);
 	free(ex);
 }
@@ -220,7 +189,7 @@ int trim_explorer_set_double(trim_explorer *ex, int option, double value)
 
 /* ---- one point ------------------------------------------------------------- */
 
-static int search_goal(int goal)
+int trim__explore_search_goal(int goal)
 {
 	switch (goal) {
 	case TRIM_EXPLORE_ENERGY: return TRIM_GOAL_ENERGY;
@@ -229,7 +198,7 @@ static int search_goal(int goal)
 	}
 }
 
-static int evaluate_point(const trim_explorer *ex, size_t i, int inner_threads, xpoint *p)
+static int evaluate_point(const trim_explorer *ex, size_t i, int inner_threads, trim__xpoint *p)
 {
 	trim_arch *arch = NULL;
 	trim_energy *table = NULL;
@@ -264,7 +233,7 @@ static int evaluate_point(const trim_explorer *ex, size_t i, int inner_threads, 
 		p->f[TRIM_XF_AREA_MM2] = mm2;
 	}
 	if ((rc = trim_neteval_create(&ne, ex->net, ex->w, arch, table)) ||
-	    (rc = trim_neteval_set_int(ne, TRIM_NET_GOAL, search_goal(ex->goal))) ||
+	    (rc = trim_neteval_set_int(ne, TRIM_NET_GOAL, trim__explore_search_goal(ex->goal))) ||
 	    (rc = trim_neteval_set_int(ne, TRIM_NET_THREADS, inner_threads)) ||
 	    (rc = trim_neteval_set_int(ne, TRIM_NET_SPARSITY, ex->sparsity)) ||
 	    (rc = trim_neteval_set_int(ne, TRIM_NET_MAX_MAPPINGS, ex->max_mappings)) ||
@@ -300,7 +269,7 @@ static int evaluate_point(const trim_explorer *ex, size_t i, int inner_threads, 
 		goto out;
 	}
 	for (size_t k = 0; k < p->nw; k++) {
-		xwl *x = &p->wl[k];
+		trim__xworkload *x = &p->wl[k];
 		double f[TRIM_NF_COUNT];
 		if ((rc = trim_neteval_workload(ne, k, f, TRIM_NF_COUNT)))
 			goto out;
@@ -327,236 +296,9 @@ out:
 	if (rc) {
 		const char *name = trim_space_point_name(ex->space, i);
 		trim__error_prefix(name ? name : "point");
-		point_clear(p);
+		trim__explore_point_clear(p);
 	}
 	return rc;
-}
-
-/* ---- point files (resumable sweeps) --------------------------------------- */
-
-static const char *const field_keys[TRIM_XF_COUNT] = {
-	"valid", "rank", "cycles", "seconds", "energy_pj", "static_pj", "edp", "area_mm2",
-	"pe_utilization", "pareto", "fits", "dsp", "bram36", "lut", "ff"};
-
-static void point_json(const trim_explorer *ex, size_t i, const xpoint *p, int full, trim__sb *sb)
-{
-	trim__sb_puts(sb, "{\"name\": ");
-	trim__sb_json_str(sb, trim_space_point_name(ex->space, i));
-	for (int k = 0; k < TRIM_XF_COUNT; k++) {
-		if (k >= TRIM_XF_DSP && p->f[TRIM_XF_AREA_MM2] == p->f[TRIM_XF_AREA_MM2])
-			break; /* ASIC: no FPGA resources */
-		trim__sb_printf(sb, ", \"%s\": ", field_keys[k]);
-		if (k == TRIM_XF_VALID || k == TRIM_XF_PARETO || k == TRIM_XF_FITS)
-			trim__sb_puts(sb, p->f[k] != 0 ? "true" : "false");
-		else
-			trim__sb_json_double(sb, p->f[k]);
-	}
-	trim__sb_puts(sb, ", \"dynamic_pj\": ");
-	trim__sb_json_double(sb, p->f[TRIM_XF_ENERGY_PJ] - p->f[TRIM_XF_STATIC_PJ]);
-	if (!p->valid) {
-		trim__sb_puts(sb, ", \"error\": ");
-		trim__sb_json_str(sb, p->error);
-	}
-	trim__sb_puts(sb, ", \"energy_by_level\": {");
-	for (int l = 0; l < p->nlevels && p->valid; l++) {
-		trim__sb_puts(sb, l ? ", " : "");
-		trim__sb_json_str(sb, p->level_name[l]);
-		trim__sb_puts(sb, ": ");
-		trim__sb_json_double(sb, p->level_pj[l]);
-	}
-	trim__sb_puts(sb, "}");
-	if (full) {
-		trim__sb_puts(sb, ", \"workloads\": [");
-		for (size_t k = 0; k < p->nw; k++) {
-			const xwl *x = &p->wl[k];
-			trim__sb_puts(sb, k ? ", {\"layer\": " : "{\"layer\": ");
-			trim__sb_json_str(sb, x->layer);
-			trim__sb_printf(sb, ", \"phase\": \"%s\", \"cycles\": ", trim_phase_name(x->phase));
-			trim__sb_json_double(sb, x->cycles);
-			trim__sb_puts(sb, ", \"energy_pj\": ");
-			trim__sb_json_double(sb, x->energy);
-			trim__sb_puts(sb, ", \"dense_cycles\": ");
-			trim__sb_json_double(sb, x->dense_cycles);
-			trim__sb_puts(sb, ", \"dense_energy_pj\": ");
-			trim__sb_json_double(sb, x->dense_energy);
-			trim__sb_puts(sb, ", \"active_pes\": ");
-			trim__sb_json_double(sb, x->active_pes);
-			trim__sb_puts(sb, ", \"pe_utilization\": ");
-			trim__sb_json_double(sb, x->pe_util);
-			trim__sb_puts(sb, ", \"mapping\": ");
-			trim__sb_json_str(sb, x->mapping ? x->mapping : "");
-			trim__sb_puts(sb, "}");
-		}
-		trim__sb_puts(sb, "]");
-	}
-	trim__sb_puts(sb, "}");
-}
-
-/* What a point file must agree on to be reused. */
-static void stamp(const trim_explorer *ex, char *buf, size_t n)
-{
-	int k = snprintf(buf, n, "%s|%s|%lld|%d|%s|%d|%lld|%.17g|%.17g", trim_network_name(ex->net),
-	                 trim_mode_name(trim_workloads_mode(ex->w)), (long long)trim_workloads_batch(ex->w),
-	                 trim_workloads_word_bits(ex->w), trim_space_name(ex->space), ex->sparsity,
-	                 (long long)ex->max_mappings, ex->min_pe, ex->min_rf);
-	uint64_t h = trim__constraints_digest(ex->cons);
-	if (h && k > 0 && (size_t)k < n) /* without constraints: the stamp of earlier versions */
-		snprintf(buf + k, n - (size_t)k, "|constraints=%016llx", (unsigned long long)h);
-}
-
-static char *point_path(const trim_explorer *ex, size_t i)
-{
-	size_t n = strlen(ex->dir) + 48;
-	char *p = malloc(n);
-	if (p)
-		snprintf(p, n, "%s/point-%06llu.json", ex->dir,
-		         (unsigned long long)trim_space_point_grid_index(ex->space, i));
-	return p;
-}
-
-static int save_point(const trim_explorer *ex, size_t i, const xpoint *p)
-{
-	char st[512];
-	stamp(ex, st, sizeof st);
-	trim__sb sb;
-	trim__sb_init(&sb);
-	trim__sb_puts(&sb, "{\"stamp\": ");
-	trim__sb_json_str(&sb, st);
-	trim__sb_printf(&sb, ", \"goal\": \"%s\", \"point\": ", goal_names[search_goal(ex->goal)]);
-	point_json(ex, i, p, 1, &sb);
-	trim__sb_puts(&sb, "}\n");
-	char *path = point_path(ex, i), *text = NULL;
-	int rc = path ? trim__sb_take(&sb, &text) : (trim__sb_free(&sb), trim__error(TRIM_ENOMEM, "out of memory"));
-	if (rc == 0)
-		rc = trim__write_file_atomic(path, text, strlen(text));
-	free(text);
-	free(path);
-	return rc;
-}
-
-static int num(const trim__ynode *map, const char *key, double *out)
-{
-	const trim__ynode *n = trim__ymap_get(map, key);
-	if (!n || n->kind != TRIM__Y_SCALAR)
-		return -1;
-	if (!strcmp(n->str, "null")) {
-		*out = NAN;
-		return 0;
-	}
-	if (!strcmp(n->str, "true") || !strcmp(n->str, "false")) {
-		*out = n->str[0] == 't';
-		return 0;
-	}
-	char *end;
-	*out = strtod(n->str, &end);
-	return *end ? -1 : 0;
-}
-
-static const char *str(const trim__ynode *map, const char *key)
-{
-	const trim__ynode *n = trim__ymap_get(map, key);
-	return n && n->kind == TRIM__Y_SCALAR ? n->str : NULL;
-}
-
-/* 1 if loaded, 0 if there is no file, negative on a bad or foreign file. */
-static int load_point(const trim_explorer *ex, size_t i, xpoint *p)
-{
-	char *path = point_path(ex, i);
-	if (!path)
-		return trim__error(TRIM_ENOMEM, "out of memory");
-	struct stat sb;
-	if (stat(path, &sb) != 0) {
-		free(path);
-		return 0;
-	}
-	trim__ydoc *doc = NULL;
-	int rc = trim__ydoc_load_file(&doc, path);
-	if (rc) {
-		free(path);
-		return rc;
-	}
-	const trim__ynode *root = trim__ydoc_root(doc), *pt = trim__ymap_get(root, "point");
-	char st[512];
-	stamp(ex, st, sizeof st);
-	const char *fst = str(root, "stamp"), *goal = str(root, "goal"), *name = pt ? str(pt, "name") : NULL;
-	memset(p, 0, sizeof *p);
-	if (!fst || !goal || !name) {
-		rc = trim__error(TRIM_EPARSE, "%s: not a libtrim point file", path);
-	} else if (strcmp(fst, st) || strcmp(goal, goal_names[search_goal(ex->goal)]) ||
-	           strcmp(name, trim_space_point_name(ex->space, i))) {
-		rc = trim__error(TRIM_EINVAL,
-		                 "%s: holds another exploration's results (%s, goal %s, point %s); use another "
-		                 "output directory",
-		                 path, fst, goal, name);
-	} else {
-		for (int k = 0; k < TRIM_XF_COUNT && rc == 0; k++) {
-			double v = 0;
-			if (num(pt, field_keys[k], &v) == 0)
-				p->f[k] = v;
-			else if (k < TRIM_XF_DSP || !(p->f[TRIM_XF_AREA_MM2] == p->f[TRIM_XF_AREA_MM2]))
-				rc = trim__error(TRIM_EPARSE, "%s: point.%s missing", path, field_keys[k]);
-		}
-		p->valid = p->f[TRIM_XF_VALID] != 0;
-		const char *err = str(pt, "error");
-		if (err)
-			snprintf(p->error, sizeof p->error, "%s", err);
-		const trim__ynode *lv = trim__ymap_get(pt, "energy_by_level");
-		for (size_t l = 0; rc == 0 && lv && lv->kind == TRIM__Y_MAP && l < lv->n && l < TRIM__MAX_LEVELS; l++) {
-			snprintf(p->level_name[l], sizeof p->level_name[l], "%s", lv->keys[l]->str);
-			p->level_pj[l] = strtod(lv->items[l]->str ? lv->items[l]->str : "0", NULL);
-			p->nlevels = (int)l + 1;
-		}
-		const trim__ynode *ws = trim__ymap_get(pt, "workloads");
-		if (rc == 0 && ws && ws->kind == TRIM__Y_SEQ) {
-			p->nw = ws->n;
-			p->wl = trim__calloc(ws->n ? ws->n : 1, sizeof *p->wl);
-			if (!p->wl)
-				rc = TRIM_ENOMEM;
-			for (size_t k = 0; rc == 0 && k < ws->n; k++) {
-				const trim__ynode *x = ws->items[k];
-				xwl *y = &p->wl[k];
-				const char *layer = str(x, "layer"), *ph = str(x, "phase"), *mp = str(x, "mapping");
-				if (!layer || !ph || num(x, "cycles", &y->cycles) || num(x, "energy_pj", &y->energy) ||
-				    num(x, "dense_cycles", &y->dense_cycles) ||
-				    num(x, "dense_energy_pj", &y->dense_energy) ||
-				    num(x, "active_pes", &y->active_pes) || num(x, "pe_utilization", &y->pe_util)) {
-					rc = trim__error(TRIM_EPARSE, "%s: point.workloads[%zu] is incomplete", path, k);
-					break;
-				}
-				snprintf(y->layer, sizeof y->layer, "%s", layer);
-				y->phase = !strcmp(ph, "BW") ? TRIM_PHASE_BW : !strcmp(ph, "WG") ? TRIM_PHASE_WG : TRIM_PHASE_FW;
-				y->mapping = trim__strdup(mp ? mp : "");
-				if (!y->mapping)
-					rc = TRIM_ENOMEM;
-			}
-		}
-		p->done = rc == 0;
-		p->resumed = 1;
-	}
-	trim__ydoc_free(doc);
-	free(path);
-	if (rc) {
-		point_clear(p);
-		return rc;
-	}
-	return 1;
-}
-
-static int mkdirs(const char *dir)
-{
-	char buf[4096];
-	snprintf(buf, sizeof buf, "%s", dir);
-	for (char *s = buf + 1; *s; s++) {
-		if (*s == '/') {
-			*s = '\0';
-			if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-				return trim__error(TRIM_EIO, "%s: cannot create directory: %s", buf, strerror(errno));
-			*s = '/';
-		}
-	}
-	if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-		return trim__error(TRIM_EIO, "%s: cannot create directory: %s", buf, strerror(errno));
-	return 0;
 }
 
 int trim_explorer_set_out_dir(trim_explorer *ex, const char *dir)
@@ -565,18 +307,20 @@ int trim_explorer_set_out_dir(trim_explorer *ex, const char *dir)
 		return trim__error(TRIM_EINVAL, "trim_explorer_set_out_dir: NULL argument");
 	if (ex->next > 0)
 		return trim__error(TRIM_EINVAL, "trim_explorer_set_out_dir: set before the first step");
-	int rc = mkdirs(dir);
+	int rc = trim__explore_mkdirs(dir);
+	if (rc == 0)
+		rc = trim__explore_digest_inputs(ex);
 	if (rc)
 		return rc;
 	free(ex->dir);
 	ex->dir = trim__strdup(dir);
 	if (!ex->dir)
 		return TRIM_ENOMEM;
-	/* load what an earlier run finished */
+	/* load what an earlier run finished with the same inputs */
 	for (size_t i = 0; i < ex->n; i++) {
 		if (ex->pt[i].done)
 			continue;
-		rc = load_point(ex, i, &ex->pt[i]);
+		rc = trim__explore_load_point(ex, i, &ex->pt[i]);
 		if (rc < 0)
 			return rc;
 		if (rc == 1)
@@ -587,7 +331,7 @@ int trim_explorer_set_out_dir(trim_explorer *ex, const char *dir)
 
 /* ---- ranking and the Pareto front --------------------------------------------- */
 
-static double point_cost(const trim_explorer *ex, const xpoint *p)
+static double point_cost(const trim_explorer *ex, const trim__xpoint *p)
 {
 	double e = p->f[TRIM_XF_ENERGY_PJ], d = p->f[TRIM_XF_CYCLES], a = p->f[TRIM_XF_AREA_MM2];
 	if (!(a == a))
@@ -601,7 +345,7 @@ static double point_cost(const trim_explorer *ex, const xpoint *p)
 	}
 }
 
-static int rankable(const trim_explorer *ex, const xpoint *p)
+static int rankable(const trim_explorer *ex, const trim__xpoint *p)
 {
 	if (!p->valid)
 		return 0;
@@ -636,13 +380,13 @@ static void rank_points(trim_explorer *ex)
 		ex->pt[ex->order[r]].f[TRIM_XF_RANK] = (double)(r + 1);
 	/* Pareto front over (energy, delay, area) of the valid points */
 	for (size_t i = 0; i < ex->n; i++) {
-		const xpoint *p = &ex->pt[i];
+		const trim__xpoint *p = &ex->pt[i];
 		if (!p->valid)
 			continue;
 		double pa = p->f[TRIM_XF_AREA_MM2] == p->f[TRIM_XF_AREA_MM2] ? p->f[TRIM_XF_AREA_MM2] : p->f[TRIM_XF_DSP];
 		int dominated = 0;
 		for (size_t j = 0; j < ex->n && !dominated; j++) {
-			const xpoint *q = &ex->pt[j];
+			const trim__xpoint *q = &ex->pt[j];
 			if (j == i || !q->valid)
 				continue;
 			double qa = q->f[TRIM_XF_AREA_MM2] == q->f[TRIM_XF_AREA_MM2] ? q->f[TRIM_XF_AREA_MM2] : q->f[TRIM_XF_DSP];
@@ -692,7 +436,7 @@ int trim_explorer_step(trim_explorer *ex, int *done)
 		size_t i = ex->next;
 		int rc = evaluate_point(ex, i, ex->threads, &ex->pt[i]);
 		if (rc == 0 && ex->dir)
-			rc = save_point(ex, i, &ex->pt[i]);
+			rc = trim__explore_save_point(ex, i, &ex->pt[i]);
 		if (rc)
 			return rc;
 		ex->next++;
@@ -719,7 +463,7 @@ int trim_explorer_run(trim_explorer *ex)
 			continue;
 		int r = evaluate_point(ex, (size_t)i, 1, &ex->pt[i]);
 		if (r == 0 && ex->dir)
-			r = save_point(ex, (size_t)i, &ex->pt[i]);
+			r = trim__explore_save_point(ex, (size_t)i, &ex->pt[i]);
 		if (r) {
 #pragma omp critical
 			if (i < first_bad) {
@@ -739,6 +483,11 @@ int trim_explorer_run(trim_explorer *ex)
 size_t trim_explorer_done(const trim_explorer *ex) { return ex ? count_done(ex) : 0; }
 size_t trim_explorer_count(const trim_explorer *ex) { return ex ? ex->n : 0; }
 size_t trim_explorer_resumed(const trim_explorer *ex) { return ex ? ex->resumed : 0; }
+size_t trim_explorer_recomputed(const trim_explorer *ex) { return ex ? ex->recomputed : 0; }
+const char *trim_explorer_resume_notes(const trim_explorer *ex)
+{
+	return ex && ex->notes ? ex->notes : "";
+}
 
 const char *trim_explorer_point_name(const trim_explorer *ex, size_t i)
 {
@@ -776,7 +525,7 @@ static void report_json(const trim_explorer *ex, int full, trim__sb *sb)
 	trim__sb_puts(sb, ",\n  \"points\": [");
 	for (size_t i = 0; i < ex->n; i++) {
 		trim__sb_puts(sb, i ? ",\n    " : "\n    ");
-		point_json(ex, i, &ex->pt[i], full, sb);
+		trim__explore_point_json(ex, i, &ex->pt[i], full, sb);
 	}
 	trim__sb_puts(sb, "\n  ],\n  \"pareto\": [");
 	int first = 1;
@@ -795,20 +544,25 @@ static void report_table(const trim_explorer *ex, trim__sb *sb)
 	trim__sb_printf(sb, "exploration of %s (%s) over %s, goal %s: %zu points\n\n",
 	                trim_network_name(ex->net), trim_mode_name(trim_workloads_mode(ex->w)),
 	                trim_space_name(ex->space), goal_names[ex->goal], ex->n);
-	trim__sb_printf(sb, "%-5s %-36s %14s %14s %14s %10s %8s %s\n", "rank", "point", "cycles",
+	int pw = 5; /* the point column as wide as the longest name */
+	for (size_t i = 0; i < ex->n; i++) {
+		size_t l = strlen(trim_space_point_name(ex->space, i));
+		pw = l > (size_t)pw && l < 256 ? (int)l : pw;
+	}
+	trim__sb_printf(sb, "%-5s %-*s %14s %14s %14s %10s %8s %s\n", "rank", pw, "point", "cycles",
 	                "energy pJ", "EDP", "area mm2", "PE util", "pareto");
 	for (size_t r = 0; r < ex->nranked; r++) {
-		const xpoint *p = &ex->pt[ex->order[r]];
-		trim__sb_printf(sb, "%-5zu %-36.36s %14.6g %14.6g %14.6g %10.4g %8.3f %s\n", r + 1,
-		                trim_space_point_name(ex->space, ex->order[r]), p->f[TRIM_XF_CYCLES],
+		const trim__xpoint *p = &ex->pt[ex->order[r]];
+		trim__sb_printf(sb, "%-5zu %-*s %14.6g %14.6g %14.6g %10.4g %8.3f %s\n", r + 1,
+		                pw, trim_space_point_name(ex->space, ex->order[r]), p->f[TRIM_XF_CYCLES],
 		                p->f[TRIM_XF_ENERGY_PJ], p->f[TRIM_XF_EDP], p->f[TRIM_XF_AREA_MM2],
 		                p->f[TRIM_XF_PE_UTILIZATION], p->f[TRIM_XF_PARETO] != 0 ? "*" : "");
 	}
 	for (size_t i = 0; i < ex->n; i++) {
-		const xpoint *p = &ex->pt[i];
+		const trim__xpoint *p = &ex->pt[i];
 		if (p->f[TRIM_XF_RANK] != 0)
 			continue;
-		trim__sb_printf(sb, "-     %-36.36s %s\n", trim_space_point_name(ex->space, i),
+		trim__sb_printf(sb, "-     %-*s %s\n", pw, trim_space_point_name(ex->space, i),
 		                p->valid ? "over the area budget" : p->error);
 	}
 }
@@ -817,7 +571,7 @@ static void points_csv(const trim_explorer *ex, trim__sb *sb)
 {
 	trim__sb_puts(sb, "name,rank,valid,cycles,seconds,energy_pj,static_pj,edp,area_mm2,pe_utilization,pareto,fits,dsp,bram36,lut,ff\n");
 	for (size_t i = 0; i < ex->n; i++) {
-		const xpoint *p = &ex->pt[i];
+		const trim__xpoint *p = &ex->pt[i];
 		trim__sb_csv_str(sb, trim_space_point_name(ex->space, i));
 		trim__sb_printf(sb, ",%.0f,%d", p->f[TRIM_XF_RANK], p->valid);
 		static const int cols[] = {TRIM_XF_CYCLES, TRIM_XF_SECONDS, TRIM_XF_ENERGY_PJ, TRIM_XF_STATIC_PJ,
@@ -833,9 +587,9 @@ static void workloads_csv(const trim_explorer *ex, trim__sb *sb)
 {
 	trim__sb_puts(sb, "point,layer,phase,cycles,energy_pj,dense_cycles,dense_energy_pj,active_pes,pe_utilization\n");
 	for (size_t i = 0; i < ex->n; i++) {
-		const xpoint *p = &ex->pt[i];
+		const trim__xpoint *p = &ex->pt[i];
 		for (size_t k = 0; k < p->nw; k++) {
-			const xwl *x = &p->wl[k];
+			const trim__xworkload *x = &p->wl[k];
 			trim__sb_csv_str(sb, trim_space_point_name(ex->space, i));
 			trim__sb_putc(sb, ',');
 			trim__sb_csv_str(sb, x->layer);
@@ -890,7 +644,7 @@ int trim_explorer_write(const trim_explorer *ex, const char *dir)
 		return trim__error(TRIM_EINVAL, "trim_explorer_write: NULL argument");
 	int rc = need_ranked(ex);
 	if (rc == 0)
-		rc = mkdirs(dir);
+		rc = trim__explore_mkdirs(dir);
 	trim__sb sb;
 	if (rc == 0) {
 		trim__sb_init(&sb);

@@ -7,6 +7,7 @@
 #include "arch_int.h"
 #include "constraints_int.h"
 #include "energy_int.h"
+#include "space_int.h"
 #include "trim/space.h"
 #include "util/util.h"
 #include "util/ydoc.h"
@@ -50,6 +51,7 @@ struct trim_space {
 	char name[64];
 	char *file;
 	char *base_file;
+	char *table_path; /* technology: as resolved (NULL: none given) */
 	trim_arch *base;
 	trim_energy *table;
 	double max_area;
@@ -74,6 +76,7 @@ TRIM_API void trim_space_free(trim_space *s)
 	free(s->ok);
 	free(s->file);
 	free(s->base_file);
+	free(s->table_path);
 	free(s);
 }
 
@@ -562,7 +565,7 @@ static int parse_space(trim_space *s, const trim__ydoc *doc)
 		rc = trim_energy_resolve(tech, s->file, &path);
 		if (rc == 0)
 			rc = trim_energy_load(&s->table, path);
-		free(path);
+		s->table_path = path;
 	} else {
 		rc = trim_energy_load_for_arch(&s->table, s->base);
 	}
@@ -651,6 +654,9 @@ out:
 }
 
 TRIM_API const char *trim_space_name(const trim_space *s) { return s ? s->name : NULL; }
+const char *trim__space_file(const trim_space *s) { return s->file; }
+const char *trim__space_base_file(const trim_space *s) { return s->base_file; }
+const char *trim__space_table_path(const trim_space *s) { return s->table_path; }
 TRIM_API const trim_constraints *trim_space_constraints(const trim_space *s) { return s ? s->cons : NULL; }
 TRIM_API uint64_t trim_space_grid_size(const trim_space *s) { return s ? s->grid : 0; }
 TRIM_API uint64_t trim_space_count(const trim_space *s) { return s ? s->nok : 0; }

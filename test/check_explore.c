@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "trim.h"
+#include "tcase_util.h"
 #include "trim/explore.h"
 
 #define NET "test/data/neteval/tiny.yaml"
@@ -186,11 +187,20 @@ START_TEST(test_resume)
 	ck_assert_str_eq(td, tc);
 	teardown(&d);
 
-	fx e; /* another goal: the directory is refused, naming it */
+	fx e; /* another goal changes every figure: nothing is reused, and it says why */
 	setup(&e, TRIM_EXPLORE_DELAY, 1);
-	ck_assert_int_eq(trim_explorer_set_out_dir(e.ex, out), TRIM_EINVAL);
-	ck_assert(strstr(trim_last_error(), "another exploration"));
+	ck_assert(trim_explorer_set_out_dir(e.ex, out) == 0);
+	ck_assert_int_eq(trim_explorer_resumed(e.ex), 0);
+	ck_assert_int_eq(trim_explorer_recomputed(e.ex), 3);
+	ck_assert_msg(strstr(trim_explorer_resume_notes(e.ex), "point-000000.json and 2 more: the options"),
+	              "%s", trim_explorer_resume_notes(e.ex));
 	teardown(&e);
+	fx g; /* the area goal ranks EDP mappings: the EDP points are reused */
+	setup(&g, TRIM_EXPLORE_AREA, 1);
+	ck_assert(trim_explorer_set_out_dir(g.ex, out) == 0);
+	ck_assert_int_eq(trim_explorer_resumed(g.ex), 3);
+	ck_assert_str_eq(trim_explorer_resume_notes(g.ex), "");
+	teardown(&g);
 
 	char path[300];
 	snprintf(path, sizeof path, "%s/results.json", out);
@@ -206,6 +216,264 @@ START_TEST(test_resume)
 }
 END_TEST
 
+/* An exploration in which every point is rejected exits 2 and says why for
+ * each point (it printed a ranking of 0 points and exited 0). */
+START_TEST(test_every_point_rejected)
+{
+	int st = 0;
+	char *o = tu_capture("explore " NET " " SPACE " --mode inference --quiet --area-budget 0.001", 1, &st);
+	ck_assert_int_eq(st, 2);
+	ck_assert_msg(strstr(o, "none of the 3 points of space tiny-space-1pe can be ranked") &&
+	              strstr(o, "pes=1_glb=4KB") && strstr(o, "over the area budget"), "%s", o);
+	free(o);
+	o = tu_capture("explore " NET " test/data/explore/no-point.yaml --mode inference --quiet --format json", 1, &st);
+	ck_assert_int_eq(st, 2);
+	ck_assert_msg(strstr(o, "space no-point accepts none of its 2 grid points") &&
+	              strstr(o, "REJECTED: area 0.1152 mm2 > budget 1e-05 mm2"), "%s", o);
+	free(o);
+	/* a point that cannot run the network: its reason */
+	o = tu_capture("explore " NET " " SPACE " --mode inference --quiet --max-mappings 1", 1, &st);
+	ck_assert_int_eq(st, 2);
+	ck_assert_msg(strstr(o, "can be ranked") && strstr(o, "mapping"), "%s", o);
+	free(o);
+	/* one rankable point is enough */
+	o = tu_capture("explore " NET " " SPACE " --mode inference --quiet --area-budget 0.07", 0, &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_ptr_nonnull(strstr(o, "1     pes=1_glb=1KB"));
+	free(o);
+}
+END_TEST
+
+/* ---- resuming with changed inputs -------------------------------------------- */
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert(fputs(text, f) >= 0);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	ck_assert_ptr_nonnull(f);
+	char *buf = calloc(1, 1 << 20);
+	ck_assert_ptr_nonnull(buf);
+	size_t n = fread(buf, 1, (1 << 20) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* replace the first `from` in the file with `to` */
+static void edit(const char *path, const char *from, const char *to)
+{
+	char *t = read_all(path);
+	char *at = strstr(t, from);
+	ck_assert_msg(at != NULL, "%s: no '%s'", path, from);
+	size_t n = strlen(t) + strlen(to) + 1;
+	char *u = malloc(n);
+	snprintf(u, n, "%.*s%s%s", (int)(at - t), t, to, at + strlen(from));
+	write_text(path, u);
+	free(u);
+	free(t);
+}
+
+static const char tmp_net[] =
+	"schema_version: 1\n"
+	"network: {name: tiny, input: [4, 4, 1], output: [2], batch: 1, mode: inference, word_bits: 16}\n"
+	"layers:\n"
+	"  - {name: conv, type: conv2d, filters: 2, kernel: 3, padding: same, activation: relu, sparsity: 0.5}\n"
+	"  - {name: pool, type: maxpool2d, pool: 2}\n"
+	"  - {type: flatten}\n"
+	"  - {name: fc, type: dense, units: 2}\n";
+static const char tmp_arch[] =
+	"schema_version: 1\n"
+	"name: tiny-arch\n"
+	"clock_mhz: 100\n"
+	"technology: table.yaml\n"
+	"word_bits: 16\n"
+	"levels:\n"
+	"  - {name: DRAM, type: storage, class: dram, technology: ddr3, read_bw: 2, write_bw: 2}\n"
+	"  - {name: GLB, type: storage, class: sram, capacity: 1 KB, read_bw: 4, write_bw: 4}\n"
+	"  - {name: NoC, type: spatial, fanout: [2, 1], network: bus, multicast: true, reduction: true}\n"
+	"  - {name: RF, type: storage, class: regfile, capacity: 1 KB}\n"
+	"  - {name: MAC, type: compute, datatype: int16, zero_gate: true}\n";
+static const char tmp_space[] =
+	"schema_version: 1\n"
+	"name: tiny-space-1pe\n"
+	"base: arch.yaml\n"
+	"parameters:\n"
+	"  - {name: pes, set: NoC.fanout, values: [[1, 1]]}\n"
+	"  - {name: glb, set: GLB.capacity, values: [1 KB, 2 KB]}\n";
+
+typedef struct {
+	char dir[64], net[96], arch[96], space[96], table[96], out[96];
+} tmp_inputs;
+
+static void make_inputs(tmp_inputs *t)
+{
+	snprintf(t->dir, sizeof t->dir, "/tmp/trim-stale-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(t->dir));
+	snprintf(t->net, sizeof t->net, "%s/net.yaml", t->dir);
+	snprintf(t->arch, sizeof t->arch, "%s/arch.yaml", t->dir);
+	snprintf(t->space, sizeof t->space, "%s/space.yaml", t->dir);
+	snprintf(t->table, sizeof t->table, "%s/table.yaml", t->dir);
+	snprintf(t->out, sizeof t->out, "%s/out", t->dir);
+	write_text(t->net, tmp_net);
+	write_text(t->arch, tmp_arch);
+	write_text(t->space, tmp_space);
+	char *table = read_all("energy_tables/65nm.yaml");
+	write_text(t->table, table);
+	free(table);
+}
+
+/* One exploration of the files; *cycles of point 0, the notes copied. */
+static int explore_files(const tmp_inputs *t, int with_dir, double *cycles, char *notes, size_t n,
+                         size_t *resumed)
+{
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_space *space = NULL;
+	trim_explorer *ex = NULL;
+	int rc = trim_network_load(&net, t->net);
+	if (rc == 0)
+		rc = trim_workloads_create(&w, net, TRIM_MODE_INFERENCE, 0, 0);
+	if (rc == 0)
+		rc = trim_space_load(&space, t->space);
+	if (rc == 0)
+		rc = trim_explorer_create(&ex, net, w, space);
+	if (rc == 0 && with_dir)
+		rc = trim_explorer_set_out_dir(ex, t->out);
+	if (rc == 0) {
+		snprintf(notes, n, "%s", trim_explorer_resume_notes(ex));
+		*resumed = trim_explorer_resumed(ex);
+		rc = trim_explorer_run(ex);
+	}
+	double f[TRIM_XF_COUNT];
+	if (rc == 0)
+		rc = trim_explorer_point(ex, 0, f, TRIM_XF_COUNT);
+	if (rc == 0)
+		*cycles = f[TRIM_XF_CYCLES];
+	trim_explorer_free(ex);
+	trim_space_free(space);
+	trim_workloads_free(w);
+	trim_network_free(net);
+	return rc;
+}
+
+/* Edit an input between two runs with the same names: the rerun recomputes
+ * (the same figures as a fresh run on the edited input) and says which
+ * input changed. Before content digests it reused the old figures. */
+START_TEST(test_resume_stale_inputs)
+{
+	tmp_inputs t;
+	make_inputs(&t);
+	char notes[2048];
+	size_t resumed = 0;
+	double c0 = 0, c1 = 0, fresh = 0;
+	ck_assert_msg(explore_files(&t, 1, &c0, notes, sizeof notes, &resumed) == 0, "%s", trim_last_error());
+	ck_assert_int_eq(resumed, 0);
+	ck_assert_int_eq(explore_files(&t, 1, &c1, notes, sizeof notes, &resumed), 0);
+	ck_assert_int_eq(resumed, 2); /* nothing changed: reused */
+	ck_assert(c1 == c0);
+	ck_assert_str_eq(notes, "");
+
+	static const struct {
+		int file; /* 0 network, 1 architecture, 2 energy table, 3 space */
+		const char *from, *to, *word;
+	} edits[] = {
+		{0, "filters: 2,", "filters: 4,", "the network changed"},
+		{1, "capacity: 1 KB}", "capacity: 512 B}", "the base architecture changed"},
+		{2, "#", "# edited\n#", "the energy table changed"},
+		{3, "values: [[1, 1]]", "values: [[2, 1]]", "the space"},
+	};
+	for (size_t k = 0; k < sizeof edits / sizeof edits[0]; k++) {
+		const char *file = edits[k].file == 0 ? t.net : edits[k].file == 1 ? t.arch
+		                   : edits[k].file == 2 ? t.table : t.space;
+		edit(file, edits[k].from, edits[k].to);
+		ck_assert_msg(explore_files(&t, 1, &c1, notes, sizeof notes, &resumed) == 0, "%s", trim_last_error());
+		ck_assert_msg(resumed == 0, "edit %zu: %zu points reused", k, resumed);
+		ck_assert_msg(strstr(notes, edits[k].word) && strstr(notes, "recomputed"), "edit %zu: %s", k, notes);
+		ck_assert_int_eq(explore_files(&t, 0, &fresh, notes, sizeof notes, &resumed), 0);
+		ck_assert_msg(c1 == fresh, "edit %zu: resumed %g, fresh %g", k, c1, fresh);
+	}
+	ck_assert(c1 != c0); /* the edits changed the figures */
+
+	/* a point file whose numbers were edited: detected by its checksum */
+	char pf[160];
+	snprintf(pf, sizeof pf, "%s/point-000000.json", t.out);
+	char *text = read_all(pf), cyc[64];
+	char *at = strstr(text, "\"cycles\": ");
+	ck_assert_ptr_nonnull(at);
+	snprintf(cyc, sizeof cyc, "%.*s", (int)strcspn(at, ","), at);
+	edit(pf, cyc, "\"cycles\": 86901");
+	free(text);
+	ck_assert_int_eq(explore_files(&t, 1, &c1, notes, sizeof notes, &resumed), 0);
+	ck_assert_int_eq(resumed, 1);
+	ck_assert_msg(strstr(notes, "point-000000.json: corrupt or edited (its checksum does not match its content): recomputed"),
+	              "%s", notes);
+	ck_assert(c1 == fresh);
+	/* a truncated file, and a file of libtrim 0.1.0 (stamped by names only) */
+	write_text(pf, "{\"format\": \"libtrim point 2\", \"checksum\": \"00");
+	ck_assert_int_eq(explore_files(&t, 1, &c1, notes, sizeof notes, &resumed), 0);
+	ck_assert_msg(strstr(notes, "point-000000.json: not a libtrim point file"), "%s", notes);
+	write_text(pf, "{\"stamp\": \"tiny|inference|1|16|tiny-space-1pe|1|0|0|0\", \"goal\": \"edp\", "
+	               "\"point\": {\"name\": \"pes=2x1_glb=512B\", \"cycles\": 1}}\n");
+	ck_assert_int_eq(explore_files(&t, 1, &c1, notes, sizeof notes, &resumed), 0);
+	ck_assert_msg(strstr(notes, "written by an older libtrim, without content digests"), "%s", notes);
+	ck_assert(c1 == fresh);
+	/* another network's directory is refused, naming the file */
+	edit(t.net, "name: tiny,", "name: other,");
+	ck_assert_int_eq(explore_files(&t, 1, &c1, notes, sizeof notes, &resumed), TRIM_EINVAL);
+	ck_assert_msg(strstr(trim_last_error(), "point-000000.json: holds another exploration's results (network tiny"),
+	              "%s", trim_last_error());
+	char cmd[160];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", t.dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+/* The CLI: the edited network's rerun prints fresh numbers and says why on
+ * standard error. */
+START_TEST(test_resume_cli)
+{
+	tmp_inputs t;
+	make_inputs(&t);
+	char args[600];
+	snprintf(args, sizeof args, "explore %s %s --mode inference --quiet --format csv --out %s", t.net, t.space,
+	         t.out);
+	int st = 0;
+	char *first = tu_capture(args, 0, &st);
+	ck_assert_int_eq(st, 0);
+	edit(t.net, "filters: 2,", "filters: 4,");
+	char *second = tu_capture(args, 0, &st);
+	ck_assert_int_eq(st, 0);
+	char *err = tu_capture(args, 1, &st); /* a third run reuses silently */
+	ck_assert_int_eq(st, 0);
+	ck_assert_ptr_null(strstr(err, "recomputed"));
+	free(err);
+	char fresh_args[600];
+	snprintf(fresh_args, sizeof fresh_args, "explore %s %s --mode inference --quiet --format csv", t.net, t.space);
+	char *fresh = tu_capture(fresh_args, 0, &st);
+	ck_assert_str_eq(second, fresh);
+	ck_assert_str_ne(first, second);
+	edit(t.net, "filters: 4,", "filters: 3,");
+	err = tu_capture(args, 1, &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_msg(strstr(err, "trim explore: ") && strstr(err, "point-000000.json and 1 more: the network changed since it was written: recomputed"),
+	              "%s", err);
+	free(err);
+	free(first);
+	free(second);
+	free(fresh);
+	char cmd[160];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", t.dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 Suite *explore_suite(void)
 {
 	Suite *s = suite_create("explore");
@@ -215,6 +483,9 @@ Suite *explore_suite(void)
 	tcase_add_test(tc, test_goals_and_budget);
 	tcase_add_test(tc, test_deterministic);
 	tcase_add_test(tc, test_resume);
+	tcase_add_test(tc, test_resume_stale_inputs);
+	tcase_add_test(tc, test_resume_cli);
+	tcase_add_test(tc, test_every_point_rejected);
 	suite_add_tcase(s, tc);
 	return s;
 }

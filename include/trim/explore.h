@@ -78,7 +78,16 @@ TRIM_API int trim_explorer_set_double(trim_explorer *ex, int option, double valu
  * invalid. Part of the stamp of a resumable sweep. Before the first step. */
 TRIM_API int trim_explorer_set_constraints(trim_explorer *ex, const trim_constraints *c);
 /** Make the sweep resumable: finished points are written to `dir` (created
- * if missing) and points already there are loaded instead of evaluated. */
+ * if missing) and points already there are loaded instead of evaluated.
+ * Each point file carries the SHA-256 digest of the content of every input
+ * its figures depend on (the network file and its workloads, the space file,
+ * the base architecture file, the energy table(s), the dataflow constraints,
+ * the options that change figures: search goal, mode, batch, word bits,
+ * sparsity, mapping limits; and the library version) and a checksum of its
+ * own text. A file is reused only if all of them agree; a stale or corrupt
+ * file is recomputed (and overwritten), trim_explorer_resume_notes says
+ * why. A file of another exploration (another network or space name) is
+ * refused: TRIM_EINVAL naming it. An input that cannot be read is TRIM_EIO. */
 TRIM_API int trim_explorer_set_out_dir(trim_explorer *ex, const char *dir);
 
 /** Evaluate the next point; *done = 1 when all are done and ranked. A point
@@ -90,6 +99,14 @@ TRIM_API size_t trim_explorer_done(const trim_explorer *ex);
 TRIM_API size_t trim_explorer_count(const trim_explorer *ex);
 /** Points loaded from the output directory instead of evaluated. */
 TRIM_API size_t trim_explorer_resumed(const trim_explorer *ex);
+/** Point files found in the output directory but not reused (stale: an
+ * input changed; corrupt: the checksum does not match), to be recomputed. */
+TRIM_API size_t trim_explorer_recomputed(const trim_explorer *ex);
+/** Why those files were not reused: one line per reason, "FILE: the network
+ * changed since it was written: recomputed" ("FILE and N more: ..." when
+ * several share it); "" when none. Owned by the explorer, valid until it is
+ * freed. */
+TRIM_API const char *trim_explorer_resume_notes(const trim_explorer *ex);
 
 TRIM_API const char *trim_explorer_point_name(const trim_explorer *ex, size_t i);
 /** Fields TRIM_XF_* of point i into out[0..n-1] (n >= TRIM_XF_COUNT). */
@@ -101,6 +118,30 @@ TRIM_API int trim_explorer_ranked(const trim_explorer *ex, size_t rank, size_t *
 TRIM_API int trim_explorer_report(const trim_explorer *ex, int format, char **out);
 /** Write the full result set: DIR/results.json, DIR/points.csv, DIR/workloads.csv. */
 TRIM_API int trim_explorer_write(const trim_explorer *ex, const char *dir);
+
+/** Fields TRIM_NF_* (trim/neteval.h) of intra workload k of valid point i, evaluated
+ * again from the point's best mapping (resumed points included): the figures the
+ * sweep found. TRIM_NF_GENERATED, _VALID and _EVALUATED are NaN (the explorer keeps
+ * no search counts). TRIM_ENOTFOUND for an invalid point; TRIM_EBUFSIZE when
+ * n < TRIM_NF_COUNT. Each call evaluates the point's workloads once. */
+TRIM_API int trim_explorer_workload(const trim_explorer *ex, size_t i, size_t k, double *out, size_t n);
+/** Breakdown of intra workload k of valid point i (trim/eval.h, enum trim_action)
+ * into counts[] and energy_pj[] (either may be NULL) of n >= trim_breakdown_size
+ * (levels) entries; its energies add up to the workload's. */
+TRIM_API int trim_explorer_breakdown(const trim_explorer *ex, size_t i, size_t k, double *counts,
+                                     double *energy_pj, size_t n);
+/** Warnings of valid point i as a JSON array (trim_neteval_warnings); free *out with
+ * trim_string_free. */
+TRIM_API int trim_explorer_warnings(const trim_explorer *ex, size_t i, char **out);
+/** The breakdowns of every workload of every valid point: TRIM_FORMAT_CSV
+ * ("point,index,layer,phase,level,tensor,action,count,energy_pj") or
+ * TRIM_FORMAT_JSON. After the run. */
+TRIM_API int trim_explorer_breakdown_report(const trim_explorer *ex, int format, char **out);
+/** Write one self-contained HTML page to `path` (trim_neteval_write_html): the
+ * ranking, the Pareto front (energy against delay, log axes when the values span
+ * decades) and, for every valid point, its workloads' energy, time, bottleneck,
+ * utilisation, loop nests and warnings. After the run; written atomically. */
+TRIM_API int trim_explorer_write_html(const trim_explorer *ex, const char *path);
 
 #ifdef __cplusplus
 }

@@ -34,6 +34,25 @@ static int parse_weights(const char *v, double *we, double *wd, double *wa)
 	return 0;
 }
 
+/* Every point rejected: the reasons (the explorer's, or the space's when it
+ * accepts no point) on standard error; returns TRIM_ENOFIT and frees *text. */
+static int no_point_ranked(const trim_explorer *ex, const trim_space *space, char **text)
+{
+	char *why = NULL;
+	if (trim_explorer_count(ex) == 0 && trim_space_report(space, TRIM_FORMAT_TABLE, &why) == 0) {
+		fprintf(stderr, "trim explore: space %s accepts none of its %llu grid points:\n%s", trim_space_name(space),
+		        (unsigned long long)trim_space_grid_size(space), why);
+	} else {
+		fprintf(stderr, "trim explore: none of the %zu points of space %s can be ranked:\n%s",
+		        trim_explorer_count(ex), trim_space_name(space), *text ? *text : "");
+	}
+	trim_string_free(why);
+	trim_string_free(*text);
+	*text = NULL;
+	trim_clear_error();
+	return TRIM_ENOFIT;
+}
+
 // trim-cli: explore: rank the architectures of a space for a network and a design goal
 int trim_cli_explore(int argc, char **argv)
 {
@@ -167,8 +186,17 @@ int trim_cli_explore(int argc, char **argv)
 			rc = trim_explorer_set_constraints(ex, c);
 		trim_constraints_free(c);
 	}
-	if (rc == 0 && outdir)
+	if (rc == 0 && outdir) {
 		rc = trim_explorer_set_out_dir(ex, outdir);
+		/* stale or corrupt point files are recomputed: always say so */
+		const char *notes = rc == 0 ? trim_explorer_resume_notes(ex) : "";
+		for (const char *l = notes; *l;) {
+			const char *e = strchr(l, '\n');
+			int n = e ? (int)(e - l) : (int)strlen(l);
+			fprintf(stderr, "trim explore: %.*s\n", n, l);
+			l += n + (e != NULL);
+		}
+	}
 	if (rc == 0 && progress) {
 		/* step point by point to report progress (each search uses the threads) */
 		time_t t0 = time(NULL);
@@ -188,14 +216,20 @@ int trim_cli_explore(int argc, char **argv)
 	}
 	if (rc == 0 && outdir)
 		rc = trim_explorer_write(ex, outdir);
+	size_t best = 0;
+	int none_ranked = rc == 0 && trim_explorer_ranked(ex, 1, &best) != 0;
 	if (rc == 0)
-		rc = trim_explorer_report(ex, format, &text);
+		rc = trim_explorer_report(ex, none_ranked ? TRIM_FORMAT_TABLE : format, &text);
+	if (none_ranked) /* every point rejected: exit 2 and say why, not an empty ranking */
+		rc = no_point_ranked(ex, space, &text);
 	trim_explorer_free(ex);
 	trim_space_free(space);
 	trim_workloads_free(w);
 	trim_network_free(net);
 	trim_string_free(found[0]);
 	trim_string_free(found[1]);
+	if (none_ranked && rc == TRIM_ENOFIT)
+		return TRIM_CLI_EXIT_USAGE; /* the reasons are printed */
 	if (rc)
 		return trim_cli_fail(rc);
 	return trim_cli_print(text);

@@ -1,0 +1,80 @@
+/* The explorer's state, shared by lib/explore.c (options, driving, ranking,
+ * reports) and lib/explore_points.c (the point files of a resumable sweep). */
+#ifndef TRIM_EXPLORE_INT_H
+#define TRIM_EXPLORE_INT_H
+
+#include "arch_int.h"
+#include "trim/explore.h"
+#include "util/digest.h"
+#include "util/util.h"
+
+typedef struct {
+	char layer[64];
+	int phase;
+	double cycles, energy, dense_cycles, dense_energy, active_pes, pe_util;
+	char *mapping;
+} trim__xworkload;
+
+typedef struct {
+	int done, valid, resumed;
+	char error[512];
+	double f[TRIM_XF_COUNT];
+	int nlevels;
+	char level_name[TRIM__MAX_LEVELS][TRIM__ARCH_NAME_LEN];
+	double level_pj[TRIM__MAX_LEVELS];
+	size_t nw;
+	trim__xworkload *wl;
+} trim__xpoint;
+
+/* The inputs a point's figures depend on, each stamped by the digest of its
+ * content in every point file (docs/guide.md, "Exploring"). */
+enum {
+	TRIM__XIN_LIBRARY,      /* the library's version */
+	TRIM__XIN_NETWORK,      /* the network file's bytes and the workloads made of it */
+	TRIM__XIN_SPACE,        /* the space file's bytes */
+	TRIM__XIN_ARCHITECTURE, /* the base architecture file's bytes */
+	TRIM__XIN_ENERGY,       /* the energy table(s): file or ERT/ART directory bytes */
+	TRIM__XIN_CONSTRAINTS,  /* the dataflow constraints in force (canonical dump) */
+	TRIM__XIN_OPTIONS,      /* search goal, mode, batch, word bits, sparsity, limits */
+	TRIM__XIN_COUNT
+};
+extern const char *const trim__xin_names[TRIM__XIN_COUNT];
+
+struct trim_explorer {
+	const trim_network *net;
+	const trim_workloads *w;
+	const trim_space *space;
+	int goal, threads, sparsity;
+	int64_t max_mappings;
+	double budget, we, wd, wa, min_pe, min_rf;
+	trim_constraints *cons; /* the space's and trim_explorer_set_constraints' (NULL: none) */
+	char *dir;
+	size_t n, next, resumed, recomputed;
+	trim__xpoint *pt;
+	int ranked;
+	size_t *order; /* rank -> point index (ranked points only) */
+	size_t nranked;
+	char inputs[TRIM__XIN_COUNT][TRIM__DIGEST_HEX]; /* set with the output directory */
+	char *notes; /* why point files were not reused, one line per reason ("" none) */
+};
+
+extern const char *const trim__explore_goal_names[];
+extern const char *const trim__explore_field_keys[TRIM_XF_COUNT];
+/* The mapper's goal of an exploration goal. */
+int trim__explore_search_goal(int goal);
+void trim__explore_point_clear(trim__xpoint *p);
+/* The JSON object of point i (full: with every workload and mapping). */
+void trim__explore_point_json(const trim_explorer *ex, size_t i, const trim__xpoint *p, int full,
+                              trim__sb *sb);
+
+/* Digest every input into ex->inputs; 0 or a TRIM_E code (an input that
+ * cannot be read). */
+int trim__explore_digest_inputs(trim_explorer *ex);
+/* Point i's file: 1 loaded into *p; 0 no file, or a file that is stale (an
+ * input changed) or corrupt (checksum), to be recomputed (ex->notes says
+ * why); negative for a file of another exploration. */
+int trim__explore_load_point(trim_explorer *ex, size_t i, trim__xpoint *p);
+int trim__explore_save_point(const trim_explorer *ex, size_t i, const trim__xpoint *p);
+int trim__explore_mkdirs(const char *dir);
+
+#endif
