@@ -125,7 +125,10 @@ $(BENCHBIN): $(BENCH_OBJ) $(STATIC)
 # CK_FORK=yes isolates each test; the CLI tests need the built binary.
 check: all examples $(TESTBIN) abi-check header-check api-doc-check
 	TRIM_CLI=$(CURDIR)/$(CLI) TRIM_SHARED=$(CURDIR)/$(SHARED) $(TESTBIN)
-	$(PYTEST_ENV) TRIM_LIBRARY=$(CURDIR)/$(SHARED) python3 test/python/test_binding.py
+	$(PYTEST_ENV) TRIM_LIBRARY=$(CURDIR)/$(SHARED) $(PYTHON) test/python/test_binding.py
+ifneq ($(SANITIZE),1)
+	$(MAKE) --no-print-directory install-check
+endif
 
 run: all
 	$(CLI) explore --threads 2

@@ -641,8 +641,17 @@ static void report_table(const trim_neteval *ne, trim__sb *sb)
 	const struct trim_arch *a = ne->arch;
 	trim__sb_printf(sb, "network %s on %s, goal %s%s\n\n", ne->network, a->name, goal_names[ne->goal],
 	                ne->use_sparsity && sparse_hardware(a) ? ", sparse figures (the hardware gates/skips zeros)" : "");
-	trim__sb_printf(sb, "%-4s %-18s %-5s %14s %14s %8s %8s %6s %-10s %12s\n", "#", "layer", "phase",
-	                "cycles", "energy pJ", "PE util", "t-util", "PEs", "bottleneck", "evaluated");
+	int lw = 5, bw = 10; /* columns as wide as the longest layer and level names */
+	for (size_t i = 0; i < ne->n; i++) {
+		size_t l = strlen(trim__workloads_intra(ne->w, i)->layer);
+		lw = l > (size_t)lw && l < 256 ? (int)l : lw;
+	}
+	for (int k = 0; k < a->nlevels; k++) {
+		size_t l = strlen(a->lv[k].name);
+		bw = l > (size_t)bw && l < 256 ? (int)l : bw;
+	}
+	trim__sb_printf(sb, "%-4s %-*s %-5s %14s %14s %8s %8s %6s %-*s %12s\n", "#", lw, "layer", "phase",
+	                "cycles", "energy pJ", "PE util", "t-util", "PEs", bw, "bottleneck", "evaluated");
 	for (size_t i = 0; i < ne->n; i++) {
 		const wrec *r = &ne->rec[i];
 		const trim__intra *x = trim__workloads_intra(ne->w, i);
@@ -650,10 +659,10 @@ static void report_table(const trim_neteval *ne, trim__sb *sb)
 			continue;
 		double f[TRIM_NF_COUNT];
 		fields(ne, r, f);
-		trim__sb_printf(sb, "%-4zu %-18.18s %-5s %14.6g %14.6g %8.3f %8.3f %6lld %-10.10s %12llu\n", i,
-		                x->layer, trim_phase_name(x->phase), r->sp.cycles, r->sp.energy_pj,
+		trim__sb_printf(sb, "%-4zu %-*s %-5s %14.6g %14.6g %8.3f %8.3f %6lld %-*s %12llu\n", i,
+		                lw, x->layer, trim_phase_name(x->phase), r->sp.cycles, r->sp.energy_pj,
 		                r->dense.pe_util, f[TRIM_NF_TEMPORAL_UTILIZATION], (long long)r->dense.act.active_pes,
-		                a->lv[(int)f[TRIM_NF_BOTTLENECK]].name, (unsigned long long)r->evaluated);
+		                bw, a->lv[(int)f[TRIM_NF_BOTTLENECK]].name, (unsigned long long)r->evaluated);
 	}
 	double pre = 0, pre_e = 0;
 	for (size_t j = 0; j < ne->ninter; j++) {

@@ -1055,26 +1055,36 @@ static void report_table(const trim_workloads *w, trim__sb *sb)
 {
 	trim__sb_printf(sb, "network %s, %s, batch %lld, %d-bit words\n\n", w->network,
 	                trim_mode_name(w->mode), (long long)w->batch, w->word_bits);
-	trim__sb_printf(sb, "%-4s %-22s %-5s %-9s %6s %5s %5s %5s %5s %5s %3s %3s %2s %16s %14s %12s\n",
-	                "#", "layer", "phase", "kind", "N", "G", "M", "C", "E", "F", "R", "S", "U",
+	int lw = 5, tw = 6; /* columns as wide as the longest layer and tensor names */
+	for (size_t i = 0; i < w->nintra; i++) {
+		size_t l = strlen(w->intra[i].layer);
+		lw = l > (size_t)lw && l < 256 ? (int)l : lw;
+	}
+	for (size_t j = 0; j < w->ninter; j++) {
+		size_t l = strlen(w->inter[j].layer), t = strlen(w->inter[j].tensor);
+		lw = l > (size_t)lw && l < 256 ? (int)l : lw;
+		tw = t > (size_t)tw && t < 256 ? (int)t : tw;
+	}
+	trim__sb_printf(sb, "%-4s %-*s %-5s %-9s %6s %5s %5s %5s %5s %5s %3s %3s %2s %16s %14s %12s\n",
+	                "#", lw, "layer", "phase", "kind", "N", "G", "M", "C", "E", "F", "R", "S", "U",
 	                "MACs", "zero MACs", "cached B");
 	for (size_t i = 0; i < w->nintra; i++) {
 		const trim__intra *x = &w->intra[i];
 		const int64_t *B = x->bound;
 		trim__sb_printf(sb,
-		                "%-4zu %-22.22s %-5s %-9s %6lld %5lld %5lld %5lld %5lld %5lld %3lld %3lld "
+		                "%-4zu %-*s %-5s %-9s %6lld %5lld %5lld %5lld %5lld %5lld %3lld %3lld "
 		                "%2lld %16lld %14lld %12lld\n",
-		                i, x->layer, phase_names[x->phase], kind_names[x->kind], (long long)B[0],
+		                i, lw, x->layer, phase_names[x->phase], kind_names[x->kind], (long long)B[0],
 		                (long long)B[1], (long long)B[2], (long long)B[3], (long long)B[4],
 		                (long long)B[5], (long long)B[6], (long long)B[7], (long long)x->stride[0],
 		                (long long)x->macs, (long long)x->zero_macs, (long long)w->cached[i]);
 	}
-	trim__sb_printf(sb, "\n%-4s %-12s %-22s %-5s %-10s %14s %12s %s\n", "#", "op", "layer", "phase",
-	                "tensor", "zeros", "bytes", "lifetime / feeds");
+	trim__sb_printf(sb, "\n%-4s %-12s %-*s %-5s %-*s %14s %12s %s\n", "#", "op", lw, "layer", "phase",
+	                tw, "tensor", "zeros", "bytes", "lifetime / feeds");
 	for (size_t j = 0; j < w->ninter; j++) {
 		const trim__inter *y = &w->inter[j];
-		trim__sb_printf(sb, "%-4zu %-12s %-22.22s %-5s %-10.10s %14lld %12lld ", j,
-		                inter_names[y->op], y->layer, phase_names[y->phase], y->tensor,
+		trim__sb_printf(sb, "%-4zu %-12s %-*s %-5s %-*s %14lld %12lld ", j,
+		                inter_names[y->op], lw, y->layer, phase_names[y->phase], tw, y->tensor,
 		                (long long)y->zeros, (long long)trim_workloads_inter_bytes(w, j));
 		if (y->op == TRIM__OP_CACHE || y->op == TRIM__OP_SHORTCUT)
 			trim__sb_printf(sb, "[%d, %d]\n", y->created, y->freed);

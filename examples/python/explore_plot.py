@@ -5,7 +5,7 @@
         [--network N.yaml --space S.yaml --mode inference|training|default]
         [--goal energy|delay|edp|area|weighted] [--batch N] [--threads N] [--quiet]
 
-Runs ``trim.Explorer`` (every point of the space on the network, one point
+Runs ``libtrim.Explorer`` (every point of the space on the network, one point
 per step so progress is shown) and draws two panels into a PNG:
 
 * the Pareto front: energy against delay of every valid point, coloured by
@@ -24,7 +24,8 @@ workload mapped exhaustively on each)::
         --space models/arch/spaces/default.yaml --mode training --threads 4
 
 matplotlib is Debian's python3-matplotlib (``/usr/bin/python3``); the
-library is ``TRIM_LIBRARY`` or build/lib/libtrim.so.
+binding is the installed ``libtrim`` package, else the tree's python/; it
+loads the library it finds itself (``TRIM_LIBRARY`` overrides).
 """
 import argparse
 import csv
@@ -35,8 +36,11 @@ import tempfile
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.join(_HERE, "..", "..")
-sys.path.insert(0, _HERE)
-import trim  # noqa: E402
+try:
+    import libtrim as trim  # the installed package (make install, or pip install ./python)
+except ImportError:
+    sys.path.insert(0, os.path.join(_ROOT, "python"))  # else the tree's
+    import libtrim as trim  # noqa: E402
 
 DEFAULT_NETWORK = os.path.join(_ROOT, "test", "data", "neteval", "tiny.yaml")
 DEFAULT_SPACE = os.path.join(_ROOT, "test", "data", "neteval", "tiny-space-1pe.yaml")

@@ -12,7 +12,7 @@ static const char usage_map[] =
 	"         [--threads N] [--mode inference|training] [--batch N] [--table FILE]\n"
 	"         [--top K] [--factor LEVEL:D=N]... [--min-pe-util X] [--min-rf-util X]\n"
 	"         [--constraints FILE] [--dataflow PRESET]... [--max-mappings N] [--progress|--quiet]\n"
-	"         [--format table|json]";
+	"         [--all-loops] [--format table|json]";
 
 /* Progress on stderr while the search runs (another thread polls
  * trim_search_progress, the one call allowed during a run). */
@@ -41,6 +41,72 @@ static void *progress_main(void *p)
 	return NULL;
 }
 
+/* A loop of bound 1 in the report's loop nest: "for m4 in [0:1)" or
+ * "parallel_for c2 in [0:1)  # X 1, Y 1". */
+static int unit_loop(const char *content, size_t n)
+{
+	size_t skip = !strncmp(content, "for ", 4) ? 4 : !strncmp(content, "parallel_for ", 13) ? 13 : 0;
+	if (!skip)
+		return 0;
+	const char *in = strstr(content + skip, " in [0:1)");
+	return in && in < content + n && (in + 9 == content + n || in[9] == ' ');
+}
+
+/* Drop the loops of bound 1 from the numbered loop nests of a table report,
+ * in place (the text only shrinks): the kept lines are renumbered and
+ * re-indented (a temporal loop nests what follows it; a group of spatial
+ * loops nests the next level). Returns how many loops were dropped. */
+static size_t hide_unit_loops(char *text)
+{
+	char *rd = text, *wr = text, line[1024];
+	size_t hidden = 0, number = 0, depth = 0;
+	int after_spatial = 0;
+	while (*rd) {
+		char *nl = strchr(rd, '\n');
+		size_t len = nl ? (size_t)(nl - rd) + 1 : strlen(rd);
+		const char *p = rd;
+		while (*p == ' ')
+			p++;
+		const char *digits = p;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		if (p == digits || *p != ' ' || len >= sizeof line) { /* not a line of a nest */
+			memmove(wr, rd, len);
+			wr += len;
+			rd += len;
+			number = depth = 0;
+			after_spatial = 0;
+			continue;
+		}
+		while (*p == ' ')
+			p++;
+		size_t clen = (size_t)(rd + len - p) - (nl ? 1 : 0);
+		memcpy(line, p, clen);
+		line[clen] = '\0';
+		rd += len;
+		if (unit_loop(line, clen)) {
+			hidden++;
+			continue;
+		}
+		int spatial = !strncmp(line, "parallel_for ", 13);
+		if (!spatial && after_spatial)
+			depth++;
+		after_spatial = spatial;
+		char out[sizeof line + 64];
+		int w = snprintf(out, sizeof out, "%3zu %*s%s%s", ++number, (int)(2 * depth), "", line,
+		                 nl ? "\n" : "");
+		/* never longer than the input line: fewer loops above, a smaller number */
+		if (w > 0 && (size_t)w <= len) {
+			memmove(wr, out, (size_t)w);
+			wr += w;
+		}
+		if (!strncmp(line, "for ", 4))
+			depth++;
+	}
+	*wr = '\0';
+	return hidden;
+}
+
 // trim-cli: map: exhaustive search of the best mapping of one workload (small mapspaces)
 int trim_cli_map(int argc, char **argv)
 {
@@ -49,7 +115,7 @@ int trim_cli_map(int argc, char **argv)
 	int64_t batch = 0, threads = 1, goal = TRIM_GOAL_ENERGY, maxmap = 0, topk = 1;
 	double min_pe = 0, min_rf = 0;
 	const char *factors[64];
-	int nfactors = 0, progress = isatty(2);
+	int nfactors = 0, progress = isatty(2), all_loops = 0;
 	trim_cli_mapopts mo; /* --constraints, --dataflow */
 	trim_cli_mapopts_init(&mo);
 	for (int i = 1; i < argc; i++) {
@@ -64,12 +130,18 @@ int trim_cli_map(int argc, char **argv)
 			       "--max-mappings N refuses mapspaces of more than N distinct mappings\n"
 			       "(default 0: no limit).\n"
 			       "--factor 'PE array:M=4' fixes the bound of M at level 'PE array' (a custom\n"
-			       "factor the constructor must follow; repeatable).\n", usage_map);
+			       "factor the constructor must follow; repeatable).\n"
+			       "The table's loop nest leaves out loops of bound 1 (--all-loops shows them).\n",
+			       usage_map);
 			trim_cli_constraints_help();
 			return 0;
 		}
 		if (!strcmp(o, "--progress") || !strcmp(o, "--quiet")) {
 			progress = o[2] == 'p';
+			continue;
+		}
+		if (!strcmp(o, "--all-loops")) {
+			all_loops = 1;
 			continue;
 		}
 		if (o[0] == '-' && o[1]) {
@@ -212,5 +284,9 @@ int trim_cli_map(int argc, char **argv)
 		return TRIM_CLI_EXIT_USAGE;
 	if (rc)
 		return trim_cli_fail(rc);
-	return trim_cli_print(text);
+	size_t hidden = format == TRIM_FORMAT_TABLE && !all_loops ? hide_unit_loops(text) : 0;
+	int st = trim_cli_print(text);
+	if (st == 0 && hidden)
+		printf("(%zu loops of bound 1 not shown: --all-loops shows every loop)\n", hidden);
+	return st;
 }

@@ -68,8 +68,15 @@ static void print_table(FILE *o, const trim_workloads *w, const trim_neteval *ne
                         const trim_sparsity *sp, const char *net, const char *arch)
 {
 	sums ph[3] = {{0}};
-	fprintf(o, "ReLU-driven sparsity: %s on %s (dense = no zero gating or skipping)\n\n", net, arch);
-	fprintf(o, "%-4s %-18s %-5s %6s %6s %6s %14s %14s %8s %14s %14s %8s\n", "#", "layer", "phase",
+	int lw = 5; /* the layer column fits the longest name */
+	for (size_t i = 0; i < trim_neteval_count(ne); i++) {
+		size_t l = strlen(trim_workloads_intra_layer(w, i));
+		lw = l > (size_t)lw ? (int)(l < 200 ? l : 200) : lw;
+	}
+	fprintf(o, "ReLU-driven sparsity: %s on %s (dense = no zero gating or skipping)\n", net, arch);
+	fprintf(o, "s_in0, s_in1: fraction of zeros of operands 0 and 1 (ifmap or dY; weights are dense);\n"
+	           "s_out: BW results a later ReLU zeros (skippable); speedup and saving: dense / sparse\n\n");
+	fprintf(o, "%-4s %-*s %-5s %6s %6s %6s %14s %14s %8s %14s %14s %8s\n", "#", lw, "layer", "phase",
 	        "s_in0", "s_in1", "s_out", "dense cycles", "cycles", "speedup", "dense pJ", "pJ", "saving");
 	for (size_t i = 0; i < trim_neteval_count(ne); i++) {
 		double f[TRIM_NF_COUNT], s[TRIM_SP_NFIELDS];
@@ -77,8 +84,8 @@ static void print_table(FILE *o, const trim_workloads *w, const trim_neteval *ne
 		trim_sparsity_workload(sp, i, s, TRIM_SP_NFIELDS);
 		int p = trim_workloads_intra_phase(w, i);
 		add(&ph[p], f);
-		fprintf(o, "%-4zu %-18.18s %-5s %6.3f %6.3f %6.3f %14.6g %14.6g %8.3f %14.6g %14.6g %8.3f\n", i,
-		        trim_workloads_intra_layer(w, i), trim_phase_name(p), s[0], s[1], s[2],
+		fprintf(o, "%-4zu %-*s %-5s %6.3f %6.3f %6.3f %14.6g %14.6g %8.3f %14.6g %14.6g %8.3f\n", i,
+		        lw, trim_workloads_intra_layer(w, i), trim_phase_name(p), s[0], s[1], s[2],
 		        f[TRIM_NF_DENSE_CYCLES], f[TRIM_NF_CYCLES],
 		        ratio(f[TRIM_NF_DENSE_CYCLES], f[TRIM_NF_CYCLES]), f[TRIM_NF_DENSE_ENERGY_PJ],
 		        f[TRIM_NF_ENERGY_PJ], ratio(f[TRIM_NF_DENSE_ENERGY_PJ], f[TRIM_NF_ENERGY_PJ]));

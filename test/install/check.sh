@@ -37,7 +37,7 @@ for p in trim trim-map trim-network trim-explore trim-version; do
 	[ -f "$f" ] || fail "no man page $f"
 	grep -q '^\.TH' "$f" || fail "$f is not a man page"
 done
-grep -q '\-\-format' "$PREFIX_DIR/share/man/man1/trim-version.1" || fail "trim-version.1 lacks --format"
+grep -q '\\-\\-format table' "$PREFIX_DIR/share/man/man1/trim-version.1" || fail "trim-version.1 lacks --format"
 
 # the Python package finds the installed library and data by itself
 PYTHONPATH=$PYTHONDIR "$PYTHON" - "$PREFIX_DIR" <<'PY' || fail "the installed Python package"

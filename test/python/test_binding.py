@@ -1,17 +1,43 @@
-"""The ctypes binding (examples/python/trim.py) against the built shared library.
+"""The Python package libtrim (python/), installed, against the built shared library.
 
-Run by `make check` with TRIM_LIBRARY pointing at build/lib/libtrim.so.
+Run by `make check` with /usr/bin/python3 (Debian's: pip, setuptools, pandas,
+matplotlib) and TRIM_LIBRARY pointing at the library under test. The package
+is installed first (pip --target, offline, from a copy of python/) and that
+installation, not the tree, is imported.
 """
+import atexit
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "examples", "python"))
-import trim  # noqa: E402
+_TREE_PYTHON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python")
+
+
+def _install_package():
+    """pip install --target a temporary directory; that directory goes first on sys.path."""
+    tmp = tempfile.mkdtemp(prefix="libtrim-python-")
+    atexit.register(shutil.rmtree, tmp, True)
+    src = os.path.join(tmp, "src")
+    shutil.copytree(_TREE_PYTHON, src, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    target = os.path.join(tmp, "site")
+    r = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-build-isolation", "--no-index",
+                        "--no-deps", "--no-compile", "--root-user-action=ignore", "--target", target, src],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit("cannot install python/ with %s -m pip: %s" % (sys.executable, r.stderr))
+    sys.path.insert(0, target)
+    return target
+
+
+INSTALLED = _install_package()
+import libtrim as trim  # noqa: E402
+
+assert os.path.realpath(trim.__file__).startswith(os.path.realpath(INSTALLED)), trim.__file__
 
 
 class BindingTest(unittest.TestCase):
@@ -1018,6 +1044,100 @@ def system_matplotlib():
     r = subprocess.run([SYSTEM_PYTHON, "-c", "import matplotlib"], capture_output=True, text=True)
     return None if r.returncode == 0 else "%s has no matplotlib (apt-get install python3-matplotlib): %s" % (
         SYSTEM_PYTHON, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else r.returncode)
+
+
+class PackageTest(unittest.TestCase):
+    """The package itself: where it loads from, checked arguments, rows, reprs."""
+
+    def test_installed_package_and_library(self):
+        self.assertTrue(os.path.realpath(trim.__file__).startswith(os.path.realpath(INSTALLED)))
+        self.assertEqual(trim.find_library(), os.environ["TRIM_LIBRARY"])  # TRIM_LIBRARY overrides
+        self.assertEqual(trim.version(), trim.__version__)
+        self.assertIn(os.path.realpath(trim.lib()._path), os.path.realpath(os.environ["TRIM_LIBRARY"]))
+
+    def test_integers_are_not_wrapped(self):
+        with trim.Network("models/networks/alexnet-cifar.yaml") as net:
+            for batch in (2 ** 64 + 4, 2 ** 63, -2 ** 63 - 1):
+                with self.assertRaises(OverflowError) as cm:
+                    trim.Workloads(net, batch=batch)
+                self.assertIn(str(batch), str(cm.exception))
+            with self.assertRaises(OverflowError):
+                trim.Workloads(net, word_bits=2 ** 32 + 16)   # an int, not int64
+            w = trim.Workloads(net, batch=4)
+            self.assertEqual(w.totals()["intra_count"], len(w))
+            with self.assertRaises(OverflowError):
+                trim.lib().trim_workloads_intra_macs(w.handle, 2 ** 64)   # size_t
+            with self.assertRaises(OverflowError):
+                trim.lib().trim_workloads_intra_macs(w.handle, -1)
+
+    def test_text_with_a_nul_byte_is_refused(self):
+        text = read("models/networks/trim-fig2.yaml")
+        with self.assertRaises(ValueError) as cm:
+            trim.Network(text=text + "\0garbage")
+        self.assertIn("NUL", str(cm.exception))
+        with self.assertRaises(ValueError):
+            trim.Network("models/networks/trim-fig2.yaml\0.txt")
+        with self.assertRaises(ValueError):
+            trim.Arch(text=read("models/arch/eyeriss.yaml"), name="a\0b.yaml")
+        with trim.Network(text=text) as net:   # the same text without it loads
+            self.assertGreater(net.macs, 0)
+
+    def test_arch_text_finds_its_table_without_a_file_name(self):
+        text = read("models/arch/eyeriss.yaml").replace("technology: 65nm", "technology: 45nm")
+        cwd = os.getcwd()
+        with tempfile.TemporaryDirectory() as tmp:
+            os.chdir(tmp)                     # no energy_tables/ here
+            try:
+                with trim.Arch(text=text) as a, trim.Energy.for_arch(a) as t:
+                    self.assertEqual(t.name, "45nm")
+                    self.assertTrue(os.path.isfile(t.file), t.file)
+                path = trim.data_path("models/networks/alexnet-cifar.yaml")
+                self.assertTrue(os.path.isabs(path) and os.path.isfile(path), path)
+                with self.assertRaises(trim.TrimError) as cm:
+                    trim.data_path("models/none.yaml")
+                self.assertEqual(cm.exception.code, trim.TRIM_ENOTFOUND)
+            finally:
+                os.chdir(cwd)
+
+    def test_rows_frames_and_reprs(self):
+        with trim.Arch("models/arch/eyeriss.yaml") as a:
+            levels = a.levels()
+            self.assertIsInstance(levels, list)
+            self.assertEqual([l["name"] for l in levels], ["DRAM", "GLB", "PE array", "RF", "MAC"])
+            self.assertEqual(json.loads(json.dumps(levels))[1]["capacity"], levels[1]["capacity"])
+            self.assertIn("'eyeriss'", repr(a))
+            self.assertIn("5 levels, 168 PEs", repr(a))
+            page = a._repr_html_()
+            self.assertIn("<table>", page)
+            self.assertIn("<td>PE array</td>", page)
+            self.assertIn("&lt;libtrim.Arch", page)
+        self.assertEqual(repr(a), "<libtrim.Arch (closed)>")
+        net = trim.Network(TINY_NET)
+        w = trim.Workloads(net)
+        self.assertIn("intra-layer", repr(w))
+        ne = trim.NetEval(net, w, trim.Arch(TINY_ARCH))
+        self.assertIn("0/%d workloads mapped" % len(ne), repr(ne))
+        ne.run()
+        rows = ne.workloads()
+        self.assertEqual(len(rows), len(ne))
+        self.assertEqual(sorted(rows[0]), sorted(list(trim.NET_FIELDS) + ["layer", "phase"]))
+        self.assertIn("cycles", repr(ne))
+        self.assertIn("<th>energy_pj</th>", ne._repr_html_())
+        try:
+            import pandas
+        except ImportError:
+            with self.assertRaises(ImportError) as cm:
+                rows.frame()
+            self.assertIn("python3-pandas", str(cm.exception))
+            return
+        df = rows.frame()
+        self.assertIsInstance(df, pandas.DataFrame)
+        self.assertEqual(len(df), len(rows))
+        self.assertEqual(list(df["layer"]), [r["layer"] for r in rows])
+        self.assertAlmostEqual(df["energy_pj"].sum(), sum(r["energy_pj"] for r in rows))
+        wf = w.all().frame()                  # nested bounds become bounds.N ... columns
+        self.assertIn("bounds.M", wf.columns)
+        self.assertEqual(list(wf["macs"]), [w.intra(i)["macs"] for i in range(len(w))])
 
 
 class ExplorePlotTest(unittest.TestCase):
