@@ -100,6 +100,7 @@ int trim__inter_cost_eval(const trim_workloads *w, size_t j, const struct trim_a
 	case TRIM__OP_UPSAMPLE_PAD:
 	case TRIM__OP_TRANSPOSE:
 	case TRIM__OP_CONCAT:
+	case TRIM__OP_MOVE:
 		/* TRIM: the output size over the memory bandwidth; the data are read
 		 * once and the output written once at the buffer */
 		out->level = g;
@@ -108,6 +109,9 @@ int trim__inter_cost_eval(const trim_workloads *w, size_t j, const struct trim_a
 		                 (double)y->out_elems * costs[g].write_pj;
 		break;
 	case TRIM__OP_BATCHNORM:
+	case TRIM__OP_LAYERNORM:
+	case TRIM__OP_SOFTMAX:
+	case TRIM__OP_LOOKUP: /* embedding rows read from (FW) or updated in (WG) the table in DRAM */
 		/* off the PE array (TRIM: CPU or co-processor): a constant delay to read
 		 * and write the tensor through off-chip memory */
 		out->level = 0;

@@ -9,10 +9,12 @@
 
 static const char *const layer_type_names[] = {
 	"conv2d", "depthwise_conv2d", "dense", "maxpool2d", "avgpool2d", "global_avgpool",
-	"batchnorm", "flatten", "dropout", "add", "concat", "activation", NULL};
+	"batchnorm", "flatten", "dropout", "add", "concat", "activation", "matmul", "layernorm",
+	"softmax", "upsample", "conv2d_transpose", "conv1d", "embedding", "reshape", "transpose",
+	"split", "parameter", NULL};
 
-static const char *const act_names[] = {"linear", "relu", "relu6", "sigmoid",
-                                        "tanh", "swish", "softmax", NULL};
+static const char *const act_names[] = {"linear", "relu", "relu6", "sigmoid", "tanh", "swish",
+                                        "softmax", "gelu", "silu", "hardswish", NULL};
 static const char *const mode_names[] = {"inference", "training", NULL};
 
 const char *trim__layer_type_name(int type)
@@ -40,6 +42,20 @@ static const char *const *layer_keys(int type)
 	static const char *const concat[] = {"name", "type", "inputs", "in_shape", "axis", NULL};
 	static const char *const act[] = {"name", "type", "inputs", "in_shape", "activation",
 	                                   "sparsity", NULL};
+	static const char *const matmul[] = {"name", "type", "inputs", "in_shape", "heads",
+	                                     "transpose_b", NULL};
+	static const char *const upsample[] = {"name", "type", "inputs", "in_shape", "size",
+	                                       "interpolation", NULL};
+	static const char *const convt[] = {"name", "type", "inputs", "in_shape", "filters",
+	                                    "kernel", "strides", "padding", "output_padding",
+	                                    "groups", "activation", "use_bias", "sparsity", NULL};
+	static const char *const embedding[] = {"name", "type", "inputs", "in_shape", "vocab",
+	                                        "units", NULL};
+	static const char *const reshape[] = {"name", "type", "inputs", "in_shape", "shape", NULL};
+	static const char *const transpose[] = {"name", "type", "inputs", "in_shape", "perm", NULL};
+	static const char *const split[] = {"name", "type", "inputs", "in_shape", "axis", "sizes",
+	                                    "index", NULL};
+	static const char *const parameter[] = {"name", "type", "shape", NULL};
 	switch (type) {
 	case TRIM__L_CONV: return conv;
 	case TRIM__L_DEPTHWISE: return dw;
@@ -49,7 +65,17 @@ static const char *const *layer_keys(int type)
 	case TRIM__L_DROPOUT: return dropout;
 	case TRIM__L_ADD: return merge;
 	case TRIM__L_CONCAT: return concat;
-	case TRIM__L_ACTIVATION: return act;
+	case TRIM__L_ACTIVATION:
+	case TRIM__L_BATCHNORM: return act; /* BatchNorm with a fused activation (BN + ReLU) */
+	case TRIM__L_MATMUL: return matmul;
+	case TRIM__L_UPSAMPLE: return upsample;
+	case TRIM__L_CONV_T: return convt;
+	case TRIM__L_CONV1D: return conv;
+	case TRIM__L_EMBEDDING: return embedding;
+	case TRIM__L_RESHAPE: return reshape;
+	case TRIM__L_TRANSPOSE: return transpose;
+	case TRIM__L_SPLIT: return split;
+	case TRIM__L_PARAMETER: return parameter;
 	default: return plain;
 	}
 }
@@ -64,7 +90,7 @@ static int find_layer(const struct trim_network *net, int upto, const char *name
 
 /* Padding: valid | same | p | [ph, pw] | [[t, b], [l, r]]. Needs kernel,
  * stride, dilation and input already set; fills L->pad. */
-static int read_padding(trim__yctx *c, const trim__ynode *map, trim__layer *L)
+int trim__net_read_padding(trim__yctx *c, const trim__ynode *map, trim__layer *L)
 {
 	const trim__ynode *n = trim__ymap_get(map, "padding");
 	memset(L->pad, 0, sizeof L->pad);
@@ -125,8 +151,8 @@ static int read_padding(trim__yctx *c, const trim__ynode *map, trim__layer *L)
 }
 
 /* Output size of a sliding window along one axis. */
-static int window_out(trim__yctx *c, const trim__ynode *node, const trim__layer *L, int a,
-                      int64_t *out)
+int trim__net_window_out(trim__yctx *c, const trim__ynode *node, const trim__layer *L, int a,
+                         int64_t *out)
 {
 	int64_t span = L->in[a] + L->pad[2 * a] + L->pad[2 * a + 1];
 	int64_t eff = L->dilation[a] * (L->kernel[a] - 1) + 1;
@@ -141,7 +167,7 @@ static int window_out(trim__yctx *c, const trim__ynode *node, const trim__layer 
 }
 
 /* Product of n counts into *out; 0, or 1 if it does not fit in 64 bits. */
-static int checked_product(int64_t *out, int n, const int64_t *f)
+int trim__net_product(int64_t *out, int n, const int64_t *f)
 {
 	int64_t r = 1;
 	for (int k = 0; k < n; k++)
@@ -153,7 +179,7 @@ static int checked_product(int64_t *out, int n, const int64_t *f)
 
 /* A layer count that does not fit in 64 bits: the error names the file, the
  * layer's line and the layer. */
-static int overflow_err(trim__yctx *c, const trim__ynode *ln, const trim__layer *L, const char *what)
+int trim__net_overflow(trim__yctx *c, const trim__ynode *ln, const trim__layer *L, const char *what)
 {
 	return trim__yerr(c, ln, TRIM_ERANGE, "layer '%s': its %s overflow 64 bits", L->name, what);
 }
@@ -238,6 +264,11 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 
 	/* inputs */
 	const trim__ynode *in = trim__ymap_get(ln, "inputs");
+	if (L->type == TRIM__L_PARAMETER) {
+		L->ninputs = 0;
+		L->inputs[0] = TRIM__NET_INPUT;
+		return trim__parse_layer_more(c, net, L, ln);
+	}
 	if (in) {
 		trim__yctx_key(c, "inputs");
 		if (in->kind == TRIM__Y_SCALAR) {
@@ -280,10 +311,12 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 		L->ninputs = 1;
 		L->inputs[0] = i == 0 ? TRIM__NET_INPUT : i - 1;
 	}
-	int multi = L->type == TRIM__L_ADD || L->type == TRIM__L_CONCAT;
+	int multi = L->type == TRIM__L_ADD || L->type == TRIM__L_CONCAT || L->type == TRIM__L_MATMUL;
 	if (multi && L->ninputs < 2)
 		return trim__yerr(c, in ? in : ln, TRIM_ESCHEMA, "%s needs at least two inputs",
 		                  layer_type_names[L->type]);
+	if (L->type == TRIM__L_MATMUL && L->ninputs != 2)
+		return trim__yerr(c, in, TRIM_ESCHEMA, "matmul takes exactly two inputs [a, b]");
 	if (!multi && L->ninputs != 1)
 		return trim__yerr(c, in, TRIM_ESCHEMA, "%s takes exactly one input",
 		                  layer_type_names[L->type]);
@@ -300,10 +333,19 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 	}
 	memcpy(L->in, s0, sizeof L->in);
 	L->flat = in_flat;
-	for (int k = 1; k < L->ninputs; k++) {
+	int64_t concat_axis = -1;
+	if (L->type == TRIM__L_CONCAT &&
+	    (rc = trim__yget_int(c, ln, "axis", 0, -1, 3, &concat_axis)) < 0)
+		return rc;
+	if (concat_axis != -1 && concat_axis != 3 && concat_axis != 1)
+		return trim__yerr(c, trim__ymap_get(ln, "axis"), TRIM_ESCHEMA,
+		                  "concatenation is along channels (axis -1 or 3) or rows (axis 1, "
+		                  "e.g. tokens)");
+	for (int k = 1; k < L->ninputs && L->type != TRIM__L_MATMUL; k++) {
 		const int64_t *sk = L->inputs[k] == TRIM__NET_INPUT ? net->input
 		                                                      : net->layers[L->inputs[k]].out;
 		int bad = L->type == TRIM__L_ADD ? memcmp(sk, s0, sizeof L->in) != 0
+		          : concat_axis == 1     ? (sk[1] != s0[1] || sk[2] != s0[2])
 		                                 : (sk[0] != s0[0] || sk[1] != s0[1]);
 		if (bad) {
 			trim__yctx_key(c, "inputs");
@@ -313,6 +355,7 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 			                  k, (long long)sk[0], (long long)sk[1], (long long)sk[2],
 			                  (long long)s0[0], (long long)s0[1], (long long)s0[2],
 			                  L->type == TRIM__L_ADD ? "add needs equal shapes"
+			                  : concat_axis == 1     ? "concat along rows needs equal W and C"
 			                                         : "concat needs equal H and W");
 		}
 	}
@@ -354,9 +397,15 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 	switch (L->type) {
 	case TRIM__L_CONV:
 	case TRIM__L_DEPTHWISE:
+	case TRIM__L_CONV1D:
 		if ((rc = need_spatial(c, ln, L)) != 0)
 			return rc;
-		if (L->type == TRIM__L_CONV) {
+		if (L->type == TRIM__L_CONV1D && L->in[1] != 1)
+			return trim__yerr(c, ln, TRIM_ESHAPE,
+			                  "conv1d slides along rows: it needs a [steps, channels] input "
+			                  "([H, 1, C]), got [%lld, %lld, %lld]",
+			                  (long long)L->in[0], (long long)L->in[1], (long long)L->in[2]);
+		if (L->type != TRIM__L_DEPTHWISE) {
 			if ((rc = trim__yget_int(c, ln, "filters", 1, 1, INT32_MAX, &L->filters)) < 0)
 				return rc;
 			if ((rc = trim__yget_int(c, ln, "groups", 0, 1, INT32_MAX, &L->groups)) < 0)
@@ -368,12 +417,20 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 			L->groups = C;
 			L->filters = C * L->depth_multiplier;
 		}
-		if ((rc = trim__yget_ints(c, ln, "kernel", 1, 1, 1 << 16, 2, L->kernel)) < 0)
-			return rc;
-		if ((rc = trim__yget_ints(c, ln, "strides", 0, 1, 1 << 16, 2, L->stride)) < 0)
-			return rc;
-		if ((rc = trim__yget_ints(c, ln, "dilation", 0, 1, 1 << 16, 2, L->dilation)) < 0)
-			return rc;
+		if (L->type == TRIM__L_CONV1D) {
+			/* one integer each: along rows; the column axis is trivial */
+			if ((rc = trim__yget_int(c, ln, "kernel", 1, 1, 1 << 16, &L->kernel[0])) < 0 ||
+			    (rc = trim__yget_int(c, ln, "strides", 0, 1, 1 << 16, &L->stride[0])) < 0 ||
+			    (rc = trim__yget_int(c, ln, "dilation", 0, 1, 1 << 16, &L->dilation[0])) < 0)
+				return rc;
+		} else {
+			if ((rc = trim__yget_ints(c, ln, "kernel", 1, 1, 1 << 16, 2, L->kernel)) < 0)
+				return rc;
+			if ((rc = trim__yget_ints(c, ln, "strides", 0, 1, 1 << 16, 2, L->stride)) < 0)
+				return rc;
+			if ((rc = trim__yget_ints(c, ln, "dilation", 0, 1, 1 << 16, 2, L->dilation)) < 0)
+				return rc;
+		}
 		if (C % L->groups || L->filters % L->groups) {
 			trim__yctx_key(c, L->type == TRIM__L_CONV ? "groups" : "depth_multiplier");
 			return trim__yerr(c, trim__ymap_get(ln, "groups"), TRIM_ESHAPE,
@@ -381,9 +438,11 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 			                  "%lld",
 			                  (long long)L->groups, (long long)C, (long long)L->filters);
 		}
-		if ((rc = read_padding(c, ln, L)) != 0)
+		if ((rc = trim__net_read_padding(c, ln, L)) != 0)
 			return rc;
-		if ((rc = window_out(c, ln, L, 0, &Ho)) || (rc = window_out(c, ln, L, 1, &Wo)))
+		if (L->type == TRIM__L_CONV1D)
+			L->pad[2] = L->pad[3] = 0;
+		if ((rc = trim__net_window_out(c, ln, L, 0, &Ho)) || (rc = trim__net_window_out(c, ln, L, 1, &Wo)))
 			return rc;
 		L->out[0] = Ho;
 		L->out[1] = Wo;
@@ -391,30 +450,31 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 		{
 			int64_t pf[4] = {L->kernel[0], L->kernel[1], C / L->groups, L->filters};
 			int64_t mf[6] = {Ho, Wo, L->filters, C / L->groups, L->kernel[0], L->kernel[1]};
-			if (checked_product(&L->params, 4, pf) ||
+			if (trim__net_product(&L->params, 4, pf) ||
 			    __builtin_add_overflow(L->params, L->use_bias ? L->filters : 0, &L->params))
-				return overflow_err(c, ln, L, "parameters");
-			if (checked_product(&L->macs, 6, mf))
-				return overflow_err(c, ln, L, "MACs per sample");
+				return trim__net_overflow(c, ln, L, "parameters");
+			if (trim__net_product(&L->macs, 6, mf))
+				return trim__net_overflow(c, ln, L, "MACs per sample");
 		}
 		L->flat = 0;
 		break;
 	case TRIM__L_DENSE:
-		if (!L->flat && (L->in[0] != 1 || L->in[1] != 1))
-			return trim__yerr(c, ln, TRIM_ESHAPE,
-			                  "dense needs a flat input, got [%lld, %lld, %lld] (add a flatten "
-			                  "or global_avgpool layer before it)",
-			                  (long long)L->in[0], (long long)L->in[1], (long long)L->in[2]);
+		/* over the last axis: a [H, W, C] input (tokens x features, H x W tokens)
+		 * gives [H, W, units], its H x W positions folded into the batch */
 		if ((rc = trim__yget_int(c, ln, "units", 1, 1, INT32_MAX, &L->units)) < 0)
 			return rc;
-		L->out[0] = L->out[1] = 1;
+		L->tokens = L->flat ? 1 : L->in[0] * L->in[1];
+		if (L->flat) {
+			L->out[0] = L->out[1] = 1;
+		}
 		L->out[2] = L->units;
 		L->filters = L->units;
-		if (__builtin_mul_overflow(C, L->units, &L->macs))
-			return overflow_err(c, ln, L, "MACs per sample");
-		if (__builtin_add_overflow(L->macs, L->use_bias ? L->units : 0, &L->params))
-			return overflow_err(c, ln, L, "parameters");
-		L->flat = 1;
+		if (__builtin_mul_overflow(C, L->units, &L->params))
+			return trim__net_overflow(c, ln, L, "parameters");
+		if (__builtin_mul_overflow(L->params, L->tokens, &L->macs))
+			return trim__net_overflow(c, ln, L, "MACs per sample");
+		if (__builtin_add_overflow(L->params, L->use_bias ? L->units : 0, &L->params))
+			return trim__net_overflow(c, ln, L, "parameters");
 		break;
 	case TRIM__L_MAXPOOL:
 	case TRIM__L_AVGPOOL:
@@ -426,9 +486,9 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 		L->stride[1] = L->kernel[1];
 		if ((rc = trim__yget_ints(c, ln, "strides", 0, 1, 1 << 16, 2, L->stride)) < 0)
 			return rc;
-		if ((rc = read_padding(c, ln, L)) != 0)
+		if ((rc = trim__net_read_padding(c, ln, L)) != 0)
 			return rc;
-		if ((rc = window_out(c, ln, L, 0, &Ho)) || (rc = window_out(c, ln, L, 1, &Wo)))
+		if ((rc = trim__net_window_out(c, ln, L, 0, &Ho)) || (rc = trim__net_window_out(c, ln, L, 1, &Wo)))
 			return rc;
 		L->out[0] = Ho;
 		L->out[1] = Wo;
@@ -443,12 +503,12 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 		break;
 	case TRIM__L_BATCHNORM:
 		if (__builtin_mul_overflow(C, 2, &L->params))
-			return overflow_err(c, ln, L, "parameters");
+			return trim__net_overflow(c, ln, L, "parameters");
 		break;
 	case TRIM__L_FLATTEN:
 		L->out[0] = L->out[1] = 1;
-		if (checked_product(&L->out[2], 3, L->in))
-			return overflow_err(c, ln, L, "output elements");
+		if (trim__net_product(&L->out[2], 3, L->in))
+			return trim__net_overflow(c, ln, L, "output elements");
 		L->flat = 1;
 		break;
 	case TRIM__L_DROPOUT:
@@ -456,24 +516,21 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 			return rc;
 		break;
 	case TRIM__L_CONCAT: {
-		int64_t axis = -1;
-		if ((rc = trim__yget_int(c, ln, "axis", 0, -1, 3, &axis)) < 0)
-			return rc;
-		if (axis != -1 && axis != 3)
-			return trim__yerr(c, trim__ymap_get(ln, "axis"), TRIM_ESCHEMA,
-			                  "only concatenation along channels (axis -1 or 3) is supported");
+		int ax = concat_axis == 1 ? 0 : 2;
 		int64_t sum = 0;
 		for (int k = 0; k < L->ninputs; k++)
 			if (__builtin_add_overflow(sum,
 			                           L->inputs[k] == TRIM__NET_INPUT
-			                               ? net->input[2]
-			                               : net->layers[L->inputs[k]].out[2],
+			                               ? net->input[ax]
+			                               : net->layers[L->inputs[k]].out[ax],
 			                           &sum))
-				return overflow_err(c, ln, L, "output channels");
-		L->out[2] = sum;
+				return trim__net_overflow(c, ln, L, "output size");
+		L->out[ax] = sum;
 		break;
 	}
 	default:
+		if ((rc = trim__parse_layer_more(c, net, L, ln)) != 0)
+			return rc;
 		break;
 	}
 	return read_sparsity(c, ln, L);
@@ -503,10 +560,7 @@ static int parse_network(trim__yctx *c, struct trim_network *net, const trim__yn
 			snprintf(net->name, sizeof net->name, "%s", name);
 	}
 	if (rc == 0)
-		rc = trim__yget_ints(c, nm, "input", 1, 1, INT32_MAX, 3, net->input);
-	if (rc == 0 && trim__ymap_get(nm, "input")->kind != TRIM__Y_SEQ)
-		rc = trim__yerr(c, trim__ymap_get(nm, "input"), TRIM_ESCHEMA,
-		                "input must be a list [H, W, C]");
+		rc = trim__net_read_shape(c, nm, "input", 1, net->input);
 	net->batch = 1;
 	net->mode = TRIM_MODE_INFERENCE;
 	net->word_bits = 16;

@@ -20,6 +20,17 @@ enum trim__layer_type {
 	TRIM__L_ADD,
 	TRIM__L_CONCAT,
 	TRIM__L_ACTIVATION,
+	TRIM__L_MATMUL,      /* product of two activations, heads as groups */
+	TRIM__L_LAYERNORM,
+	TRIM__L_SOFTMAX,
+	TRIM__L_UPSAMPLE,    /* nearest or bilinear */
+	TRIM__L_CONV_T,      /* conv2d_transpose */
+	TRIM__L_CONV1D,      /* a conv2d along rows (kernel k x 1) */
+	TRIM__L_EMBEDDING,   /* a table lookup */
+	TRIM__L_RESHAPE,     /* a view: no data moves */
+	TRIM__L_TRANSPOSE,   /* a permutation of H, W, C: data moves */
+	TRIM__L_SPLIT,       /* one piece of a split along channels: data moves */
+	TRIM__L_PARAMETER,   /* a learned tensor with no input (class token, positions) */
 	TRIM__L_COUNT
 };
 
@@ -31,6 +42,9 @@ enum trim__act {
 	TRIM__ACT_TANH,
 	TRIM__ACT_SWISH,
 	TRIM__ACT_SOFTMAX,
+	TRIM__ACT_GELU,
+	TRIM__ACT_SILU,
+	TRIM__ACT_HARDSWISH,
 	TRIM__ACT_COUNT
 };
 
@@ -50,6 +64,16 @@ typedef struct {
 	int activation;
 	int use_bias;
 	double rate; /* dropout */
+	/* matmul: heads (groups), whether b is used transposed (a . b^T);
+	 * contraction and output width per head */
+	int64_t heads, mm_k, mm_m;
+	int transpose_b;
+	int interp;          /* upsample: 0 nearest, 1 bilinear */
+	int64_t scale[2];    /* upsample factors */
+	int64_t out_pad[2];  /* conv2d_transpose output padding */
+	int64_t vocab;       /* embedding rows */
+	int perm[3];         /* transpose: output axis k is input axis perm[k] */
+	int64_t tokens;      /* dense over [tokens, features]: H x W folded into the batch; 1 flat */
 	/* shapes, H W C */
 	int64_t in[3], out[3];
 	int flat; /* output is a flat vector (after flatten / dense / global pool) */
@@ -74,5 +98,23 @@ struct trim_network {
 };
 
 const char *trim__layer_type_name(int type);
+
+/* Parsing helpers shared by network.c and network_layers.c (trim__yctx, ydoc.h). */
+#include "util/ydoc.h"
+int trim__net_read_padding(trim__yctx *c, const trim__ynode *map, trim__layer *L);
+int trim__net_window_out(trim__yctx *c, const trim__ynode *node, const trim__layer *L, int a,
+                         int64_t *out);
+/* Product of n counts into *out; 1 if it does not fit in 64 bits. */
+int trim__net_product(int64_t *out, int n, const int64_t *f);
+/* "layer 'x': its WHAT overflow 64 bits" at the layer's node. */
+int trim__net_overflow(trim__yctx *c, const trim__ynode *ln, const trim__layer *L,
+                       const char *what);
+/* A shape [H, W, C], [T, F] (T tokens of F features: [T, 1, F]) or [T] ([T, 1, 1]). */
+int trim__net_read_shape(trim__yctx *c, const trim__ynode *map, const char *key, int required,
+                         int64_t *out);
+/* The keys and shapes of the layer types added for modern networks (matmul, ...);
+ * fills L->out, params, macs. */
+int trim__parse_layer_more(trim__yctx *c, struct trim_network *net, trim__layer *L,
+                           const trim__ynode *ln);
 
 #endif

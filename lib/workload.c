@@ -11,27 +11,16 @@
 #include "network_int.h"
 #include "util/util.h"
 #include "workload_int.h"
+#include "workload_build_int.h"
 
-struct trim_workloads {
-	char network[TRIM__NAME_LEN];
-	int mode;
-	int64_t batch;
-	int word_bits;
-	trim__intra *intra;
-	size_t nintra, capintra;
-	trim__inter *inter;
-	size_t ninter, capinter;
-	int64_t *cached; /* live cached bytes per intra index */
-	int64_t peak_cached;
-	int64_t params, network_macs;
-	int64_t total_macs, total_zero_macs; /* sums over the intra workloads (checked) */
-};
 
 static const char *const dim_names[TRIM_NDIMS] = {"N", "G", "M", "C", "E", "F", "R", "S"};
 static const char *const phase_names[] = {"FW", "BW", "WG"};
-static const char *const kind_names[] = {"conv", "depthwise", "fc", "maxpool", "avgpool", "eltwise"};
+static const char *const kind_names[] = {"conv",    "depthwise", "fc",     "maxpool",
+                                         "avgpool", "eltwise",   "matmul", "upsample"};
 static const char *const inter_names[] = {"pad", "upsample_pad", "transpose", "cache",
-                                          "shortcut", "concat", "batchnorm"};
+                                          "shortcut", "concat", "batchnorm", "layernorm",
+                                          "softmax", "move", "lookup"};
 
 const char *trim_dim_name(int d) { return d >= 0 && d < TRIM_NDIMS ? dim_names[d] : NULL; }
 const char *trim_phase_name(int p) { return p >= 0 && p < 3 ? phase_names[p] : NULL; }
@@ -65,7 +54,7 @@ void trim__tensor_finish(trim__tensor *t)
 }
 
 /* Append index expression `d` (coef 1), or `a*d1 + b*d2`. */
-static void ix1(trim__tensor *t, int d, int64_t extent)
+void trim__wl_ix1(trim__tensor *t, int d, int64_t extent)
 {
 	trim__iexpr *e = &t->idx[t->ndims];
 	e->nterms = 1;
@@ -74,7 +63,7 @@ static void ix1(trim__tensor *t, int d, int64_t extent)
 	t->extent[t->ndims++] = extent;
 }
 
-static void ix2(trim__tensor *t, int d1, int64_t c1, int d2, int64_t c2, int64_t extent)
+void trim__wl_ix2(trim__tensor *t, int d1, int64_t c1, int d2, int64_t c2, int64_t extent)
 {
 	trim__iexpr *e = &t->idx[t->ndims];
 	e->nterms = 2;
@@ -85,7 +74,7 @@ static void ix2(trim__tensor *t, int d1, int64_t c1, int d2, int64_t c2, int64_t
 	t->extent[t->ndims++] = extent;
 }
 
-static void tname(trim__tensor *t, const char *name)
+void trim__wl_tname(trim__tensor *t, const char *name)
 {
 	snprintf(t->name, sizeof t->name, "%s", name);
 	t->present = 1;
@@ -131,22 +120,11 @@ int64_t trim__intra_zero_macs(const trim__intra *w)
 
 /* ---- building intra workloads -------------------------------------------- */
 
-typedef struct {
-	struct trim_workloads *w;
-	const struct trim_network *net;
-	int64_t N;
-	int *fw_index;      /* per layer: index of its FW intra workload, -1 */
-	int *last_fw;       /* per layer: last intra index emitted up to its FW */
-	int *bw_index, *wg_index;
-	int *bw_done;       /* per layer: last intra index emitted when its backward part is done */
-	int *needs_grad;    /* per layer: the gradient w.r.t. its input is needed */
-	const char *overflow; /* sticky: the first count that did not fit in 64 bits */
-} builder;
 
 /* Checked product of n counts. On overflow it records `what` (sticky, the
  * first one wins) and returns INT64_MAX; analyse() turns the record into an
- * error naming the layer (overflow_error). */
-static int64_t checked_product(builder *b, const char *what, int n, const int64_t *f)
+ * error naming the layer (trim__wl_overflow_error). */
+int64_t trim__wl_checked_product(builder *b, const char *what, int n, const int64_t *f)
 {
 	int64_t r = 1;
 	for (int k = 0; k < n; k++)
@@ -160,7 +138,7 @@ static int64_t checked_product(builder *b, const char *what, int n, const int64_
 
 /* The error for a count that does not fit in 64 bits, naming the network
  * file, the line of layer li (the network input for TRIM__NET_INPUT) and the layer. */
-static int overflow_error(const struct trim_network *net, int li, const char *what, int64_t N)
+int trim__wl_overflow_error(const struct trim_network *net, int li, const char *what, int64_t N)
 {
 	char path[96];
 	if (li < 0 || li >= net->nlayers)
@@ -173,7 +151,7 @@ static int overflow_error(const struct trim_network *net, int li, const char *wh
 	                      (long long)N);
 }
 
-static trim__intra *new_intra(builder *b, const trim__layer *L, int li, int phase, int kind)
+trim__intra *trim__wl_new_intra(builder *b, const trim__layer *L, int li, int phase, int kind)
 {
 	struct trim_workloads *w = b->w;
 	if (trim__grow((void **)&w->intra, &w->capintra, w->nintra + 1, sizeof *w->intra))
@@ -194,17 +172,17 @@ static trim__intra *new_intra(builder *b, const trim__layer *L, int li, int phas
 	return x;
 }
 
-static void finish_intra(builder *b, trim__intra *x)
+void trim__wl_finish_intra(builder *b, trim__intra *x)
 {
 	static const char *const what[2][3] = {
 		{"the FW workload's MACs", "the BW workload's MACs", "the WG workload's MACs"},
 		{"the FW workload's tensors", "the BW workload's tensors", "the WG workload's tensors"},
 	};
-	x->macs = checked_product(b, what[0][x->phase], TRIM_NDIMS, x->bound);
+	x->macs = trim__wl_checked_product(b, what[0][x->phase], TRIM_NDIMS, x->bound);
 	for (int k = 0; k < 3; k++) {
 		trim__tensor *t = &x->t[k];
 		if (t->present)
-			(void)checked_product(b, what[1][x->phase], t->ndims, t->extent);
+			(void)trim__wl_checked_product(b, what[1][x->phase], t->ndims, t->extent);
 		trim__tensor_finish(t);
 	}
 	if (b->overflow)
@@ -213,10 +191,14 @@ static void finish_intra(builder *b, trim__intra *x)
 	trim__activity_zero_macs_cache(x); /* the analyst's count, once per workload */
 }
 
-static int kind_of(const trim__layer *L)
+int trim__wl_kind_of(const trim__layer *L)
 {
 	switch (L->type) {
-	case TRIM__L_CONV: return TRIM_WL_CONV;
+	case TRIM__L_CONV:
+	case TRIM__L_CONV1D:
+	case TRIM__L_CONV_T: return TRIM_WL_CONV;
+	case TRIM__L_MATMUL: return TRIM_WL_MATMUL;
+	case TRIM__L_UPSAMPLE: return TRIM_WL_UPSAMPLE;
 	case TRIM__L_DEPTHWISE: return TRIM_WL_DEPTHWISE;
 	case TRIM__L_DENSE: return TRIM_WL_FC;
 	case TRIM__L_MAXPOOL: return TRIM_WL_MAXPOOL;
@@ -233,9 +215,48 @@ static int is_pool(const trim__layer *L)
 	       L->type == TRIM__L_GLOBAL_AVGPOOL;
 }
 
-static int has_weights(const trim__layer *L)
+int trim__wl_has_weights(const trim__layer *L)
 {
-	return L->type == TRIM__L_CONV || L->type == TRIM__L_DEPTHWISE || L->type == TRIM__L_DENSE;
+	return L->type == TRIM__L_CONV || L->type == TRIM__L_DEPTHWISE || L->type == TRIM__L_DENSE ||
+	       L->type == TRIM__L_CONV1D || L->type == TRIM__L_CONV_T;
+}
+
+/* Layers whose work workload_layers.c builds. */
+static int built_elsewhere(const trim__layer *L)
+{
+	switch (L->type) {
+	case TRIM__L_MATMUL:
+	case TRIM__L_LAYERNORM:
+	case TRIM__L_SOFTMAX:
+	case TRIM__L_UPSAMPLE:
+	case TRIM__L_CONV_T:
+	case TRIM__L_EMBEDDING:
+	case TRIM__L_TRANSPOSE:
+	case TRIM__L_SPLIT: return 1;
+	default: return 0;
+	}
+}
+
+/* Layers with trained parameters whose gradient flows back through their inputs' layers. */
+static int trainable(const trim__layer *L)
+{
+	return trim__wl_has_weights(L) || L->type == TRIM__L_EMBEDDING || L->type == TRIM__L_PARAMETER;
+}
+
+/* A dense layer over [H, W, C] (tokens x features): its H x W positions fold
+ * into the batch loop; the layer is seen as a dense over flat [C] at batch
+ * N x H x W (the caller restores b->N with restore_batch). */
+static const trim__layer *fold_tokens(builder *b, const trim__layer *L, trim__layer *view,
+                                      int64_t *saved_n)
+{
+	*saved_n = b->N;
+	if (L->type != TRIM__L_DENSE || L->tokens <= 1)
+		return L;
+	*view = *L;
+	view->in[0] = view->in[1] = view->out[0] = view->out[1] = 1;
+	int64_t f[2] = {b->N, L->tokens};
+	b->N = trim__wl_checked_product(b, "the batch x tokens of a dense layer", 2, f);
+	return view;
 }
 
 /* Loop bounds shared by FW and WG of a sliding-window layer. Pools and
@@ -257,15 +278,15 @@ static void window_dims(const trim__layer *L, int64_t N, int64_t *G, int64_t *M,
 static void padded_input(trim__tensor *t, const trim__layer *L, int64_t N, int64_t G, int64_t C,
                          int pool)
 {
-	tname(t, "ifmap");
-	ix1(t, TRIM_DIM_N, N);
-	ix1(t, TRIM_DIM_G, G);
+	trim__wl_tname(t, "ifmap");
+	trim__wl_ix1(t, TRIM_DIM_N, N);
+	trim__wl_ix1(t, TRIM_DIM_G, G);
 	if (!pool)
-		ix1(t, TRIM_DIM_C, C);
+		trim__wl_ix1(t, TRIM_DIM_C, C);
 	int64_t Hp = L->in[0] + L->pad[0] + L->pad[1];
 	int64_t Wp = L->in[1] + L->pad[2] + L->pad[3];
-	ix2(t, TRIM_DIM_E, L->stride[0], TRIM_DIM_R, L->dilation[0], Hp);
-	ix2(t, TRIM_DIM_F, L->stride[1], TRIM_DIM_S, L->dilation[1], Wp);
+	trim__wl_ix2(t, TRIM_DIM_E, L->stride[0], TRIM_DIM_R, L->dilation[0], Hp);
+	trim__wl_ix2(t, TRIM_DIM_F, L->stride[1], TRIM_DIM_S, L->dilation[1], Wp);
 	if (L->pad[0] || L->pad[1] || L->pad[2] || L->pad[3]) {
 		t->has_zeros = 1;
 		t->zaxis[0] = (trim__zaxis){L->pad[0], L->pad[0] + L->in[0] - 1, 1};
@@ -273,10 +294,10 @@ static void padded_input(trim__tensor *t, const trim__layer *L, int64_t N, int64
 	}
 }
 
-static int build_fw(builder *b, const trim__layer *L, int li)
+int trim__wl_build_fw(builder *b, const trim__layer *L, int li)
 {
-	int kind = kind_of(L);
-	trim__intra *x = new_intra(b, L, li, TRIM_PHASE_FW, kind);
+	int kind = trim__wl_kind_of(L);
+	trim__intra *x = trim__wl_new_intra(b, L, li, TRIM_PHASE_FW, kind);
 	if (!x)
 		return TRIM_ENOMEM;
 	int64_t N = b->N;
@@ -290,18 +311,18 @@ static int build_fw(builder *b, const trim__layer *L, int li)
 		B[TRIM_DIM_R] = L->ninputs - 1;
 		x->stride[0] = x->stride[1] = 1;
 		trim__tensor *a = &x->t[0], *bb = &x->t[1], *o = &x->t[2];
-		tname(a, "a");
-		tname(bb, "b");
-		tname(o, "ofmap");
-		ix1(bb, TRIM_DIM_R, L->ninputs - 1);
+		trim__wl_tname(a, "a");
+		trim__wl_tname(bb, "b");
+		trim__wl_tname(o, "ofmap");
+		trim__wl_ix1(bb, TRIM_DIM_R, L->ninputs - 1);
 		trim__tensor *ts[3] = {a, bb, o};
 		for (int k = 0; k < 3; k++) {
-			ix1(ts[k], TRIM_DIM_N, N);
-			ix1(ts[k], TRIM_DIM_G, L->out[2]);
-			ix1(ts[k], TRIM_DIM_E, L->out[0]);
-			ix1(ts[k], TRIM_DIM_F, L->out[1]);
+			trim__wl_ix1(ts[k], TRIM_DIM_N, N);
+			trim__wl_ix1(ts[k], TRIM_DIM_G, L->out[2]);
+			trim__wl_ix1(ts[k], TRIM_DIM_E, L->out[0]);
+			trim__wl_ix1(ts[k], TRIM_DIM_F, L->out[1]);
 		}
-		finish_intra(b, x);
+		trim__wl_finish_intra(b, x);
 		return 0;
 	}
 	int64_t G, M, C;
@@ -319,30 +340,30 @@ static int build_fw(builder *b, const trim__layer *L, int li)
 	padded_input(&x->t[0], L, N, G, C, pool);
 	if (!pool) {
 		trim__tensor *wt = &x->t[1];
-		tname(wt, "weight");
-		ix1(wt, TRIM_DIM_G, G);
-		ix1(wt, TRIM_DIM_M, M);
-		ix1(wt, TRIM_DIM_C, C);
-		ix1(wt, TRIM_DIM_R, L->kernel[0]);
-		ix1(wt, TRIM_DIM_S, L->kernel[1]);
+		trim__wl_tname(wt, "weight");
+		trim__wl_ix1(wt, TRIM_DIM_G, G);
+		trim__wl_ix1(wt, TRIM_DIM_M, M);
+		trim__wl_ix1(wt, TRIM_DIM_C, C);
+		trim__wl_ix1(wt, TRIM_DIM_R, L->kernel[0]);
+		trim__wl_ix1(wt, TRIM_DIM_S, L->kernel[1]);
 	}
 	trim__tensor *o = &x->t[2];
-	tname(o, "ofmap");
-	ix1(o, TRIM_DIM_N, N);
-	ix1(o, TRIM_DIM_G, G);
+	trim__wl_tname(o, "ofmap");
+	trim__wl_ix1(o, TRIM_DIM_N, N);
+	trim__wl_ix1(o, TRIM_DIM_G, G);
 	if (!pool)
-		ix1(o, TRIM_DIM_M, M);
-	ix1(o, TRIM_DIM_E, L->out[0]);
-	ix1(o, TRIM_DIM_F, L->out[1]);
-	finish_intra(b, x);
+		trim__wl_ix1(o, TRIM_DIM_M, M);
+	trim__wl_ix1(o, TRIM_DIM_E, L->out[0]);
+	trim__wl_ix1(o, TRIM_DIM_F, L->out[1]);
+	trim__wl_finish_intra(b, x);
 	return 0;
 }
 
 /* BW in TRIM's form: dX = conv(upsampled + padded dY, transposed rotated W),
  * stride 1. Pools: the same nest with the max-pool switches as second operand. */
-static int build_bw(builder *b, const trim__layer *L, int li)
+int trim__wl_build_bw(builder *b, const trim__layer *L, int li)
 {
-	trim__intra *x = new_intra(b, L, li, TRIM_PHASE_BW, kind_of(L));
+	trim__intra *x = trim__wl_new_intra(b, L, li, TRIM_PHASE_BW, trim__wl_kind_of(L));
 	if (!x)
 		return TRIM_ENOMEM;
 	int64_t N = b->N, G, M, C;
@@ -362,13 +383,13 @@ static int build_bw(builder *b, const trim__layer *L, int li)
 	x->stride[0] = x->stride[1] = 1;
 
 	trim__tensor *dy = &x->t[0];
-	tname(dy, "dY");
-	ix1(dy, TRIM_DIM_N, N);
-	ix1(dy, TRIM_DIM_G, G);
+	trim__wl_tname(dy, "dY");
+	trim__wl_ix1(dy, TRIM_DIM_N, N);
+	trim__wl_ix1(dy, TRIM_DIM_G, G);
 	if (!pool)
-		ix1(dy, TRIM_DIM_C, M);
-	ix2(dy, TRIM_DIM_E, 1, TRIM_DIM_R, Dr, H + Dr * (R - 1));
-	ix2(dy, TRIM_DIM_F, 1, TRIM_DIM_S, Ds, W + Ds * (S - 1));
+		trim__wl_ix1(dy, TRIM_DIM_C, M);
+	trim__wl_ix2(dy, TRIM_DIM_E, 1, TRIM_DIM_R, Dr, H + Dr * (R - 1));
+	trim__wl_ix2(dy, TRIM_DIM_F, 1, TRIM_DIM_S, Ds, W + Ds * (S - 1));
 	dy->has_zeros = 1;
 	int64_t lo_h = Dr * (R - 1) - L->pad[0], lo_w = Ds * (S - 1) - L->pad[2];
 	dy->zaxis[0] = (trim__zaxis){lo_h, lo_h + L->stride[0] * (L->out[0] - 1), L->stride[0]};
@@ -376,35 +397,35 @@ static int build_bw(builder *b, const trim__layer *L, int li)
 
 	trim__tensor *wt = &x->t[1];
 	if (!pool) {
-		tname(wt, "weight_t");
-		ix1(wt, TRIM_DIM_G, G);
-		ix1(wt, TRIM_DIM_C, M);
-		ix1(wt, TRIM_DIM_M, C);
-		ix1(wt, TRIM_DIM_R, R);
-		ix1(wt, TRIM_DIM_S, S);
+		trim__wl_tname(wt, "weight_t");
+		trim__wl_ix1(wt, TRIM_DIM_G, G);
+		trim__wl_ix1(wt, TRIM_DIM_C, M);
+		trim__wl_ix1(wt, TRIM_DIM_M, C);
+		trim__wl_ix1(wt, TRIM_DIM_R, R);
+		trim__wl_ix1(wt, TRIM_DIM_S, S);
 	} else if (L->type == TRIM__L_MAXPOOL) {
-		tname(wt, "switches");
-		ix1(wt, TRIM_DIM_N, N);
-		ix1(wt, TRIM_DIM_G, G);
-		ix1(wt, TRIM_DIM_E, H);
-		ix1(wt, TRIM_DIM_F, W);
+		trim__wl_tname(wt, "switches");
+		trim__wl_ix1(wt, TRIM_DIM_N, N);
+		trim__wl_ix1(wt, TRIM_DIM_G, G);
+		trim__wl_ix1(wt, TRIM_DIM_E, H);
+		trim__wl_ix1(wt, TRIM_DIM_F, W);
 	}
 	trim__tensor *dx = &x->t[2];
-	tname(dx, "dX");
-	ix1(dx, TRIM_DIM_N, N);
-	ix1(dx, TRIM_DIM_G, G);
+	trim__wl_tname(dx, "dX");
+	trim__wl_ix1(dx, TRIM_DIM_N, N);
+	trim__wl_ix1(dx, TRIM_DIM_G, G);
 	if (!pool)
-		ix1(dx, TRIM_DIM_M, C);
-	ix1(dx, TRIM_DIM_E, H);
-	ix1(dx, TRIM_DIM_F, W);
-	finish_intra(b, x);
+		trim__wl_ix1(dx, TRIM_DIM_M, C);
+	trim__wl_ix1(dx, TRIM_DIM_E, H);
+	trim__wl_ix1(dx, TRIM_DIM_F, W);
+	trim__wl_finish_intra(b, x);
 	return 0;
 }
 
 /* WG: dW[g][m][c][r][s] += X[n][g][c][U e + D r][V f + D s] * dY[n][g][m][e][f]. */
-static int build_wg(builder *b, const trim__layer *L, int li)
+int trim__wl_build_wg(builder *b, const trim__layer *L, int li)
 {
-	trim__intra *x = new_intra(b, L, li, TRIM_PHASE_WG, kind_of(L));
+	trim__intra *x = trim__wl_new_intra(b, L, li, TRIM_PHASE_WG, trim__wl_kind_of(L));
 	if (!x)
 		return TRIM_ENOMEM;
 	int64_t N = b->N, G, M, C;
@@ -420,26 +441,26 @@ static int build_wg(builder *b, const trim__layer *L, int li)
 	B[TRIM_DIM_S] = L->kernel[1];
 	padded_input(&x->t[0], L, N, G, C, 0);
 	trim__tensor *dy = &x->t[1];
-	tname(dy, "dY");
-	ix1(dy, TRIM_DIM_N, N);
-	ix1(dy, TRIM_DIM_G, G);
-	ix1(dy, TRIM_DIM_M, M);
-	ix1(dy, TRIM_DIM_E, L->out[0]);
-	ix1(dy, TRIM_DIM_F, L->out[1]);
+	trim__wl_tname(dy, "dY");
+	trim__wl_ix1(dy, TRIM_DIM_N, N);
+	trim__wl_ix1(dy, TRIM_DIM_G, G);
+	trim__wl_ix1(dy, TRIM_DIM_M, M);
+	trim__wl_ix1(dy, TRIM_DIM_E, L->out[0]);
+	trim__wl_ix1(dy, TRIM_DIM_F, L->out[1]);
 	trim__tensor *dw = &x->t[2];
-	tname(dw, "dW");
-	ix1(dw, TRIM_DIM_G, G);
-	ix1(dw, TRIM_DIM_M, M);
-	ix1(dw, TRIM_DIM_C, C);
-	ix1(dw, TRIM_DIM_R, L->kernel[0]);
-	ix1(dw, TRIM_DIM_S, L->kernel[1]);
-	finish_intra(b, x);
+	trim__wl_tname(dw, "dW");
+	trim__wl_ix1(dw, TRIM_DIM_G, G);
+	trim__wl_ix1(dw, TRIM_DIM_M, M);
+	trim__wl_ix1(dw, TRIM_DIM_C, C);
+	trim__wl_ix1(dw, TRIM_DIM_R, L->kernel[0]);
+	trim__wl_ix1(dw, TRIM_DIM_S, L->kernel[1]);
+	trim__wl_finish_intra(b, x);
 	return 0;
 }
 
 /* ---- inter-layer workloads ------------------------------------------------ */
 
-static trim__inter *new_inter(builder *b, int op, const trim__layer *L, int li, int phase,
+trim__inter *trim__wl_new_inter(builder *b, int op, const trim__layer *L, int li, int phase,
                               const char *tensor)
 {
 	struct trim_workloads *w = b->w;
@@ -457,7 +478,7 @@ static trim__inter *new_inter(builder *b, int op, const trim__layer *L, int li, 
 	return y;
 }
 
-static void shape4(int64_t *s, int64_t n, int64_t c, int64_t h, int64_t w)
+void trim__wl_shape4(int64_t *s, int64_t n, int64_t c, int64_t h, int64_t w)
 {
 	s[0] = n;
 	s[1] = c;
@@ -465,13 +486,13 @@ static void shape4(int64_t *s, int64_t n, int64_t c, int64_t h, int64_t w)
 	s[3] = w;
 }
 
-static int64_t prod4(builder *b, const int64_t *s)
+int64_t trim__wl_prod4(builder *b, const int64_t *s)
 {
-	return checked_product(b, "the elements of an inter-layer workload", 4, s);
+	return trim__wl_checked_product(b, "the elements of an inter-layer workload", 4, s);
 }
 
 /* Preprocessing that feeds the intra workload just built (index wi). */
-static int add_preprocessing(builder *b, const trim__layer *L, int li, int wi)
+int trim__wl_add_preprocessing(builder *b, const trim__layer *L, int li, int wi)
 {
 	trim__intra *x = &b->w->intra[wi];
 	int64_t N = b->N;
@@ -479,14 +500,14 @@ static int add_preprocessing(builder *b, const trim__layer *L, int li, int wi)
 		return 0;
 	int padded = L->pad[0] || L->pad[1] || L->pad[2] || L->pad[3];
 	if ((x->phase == TRIM_PHASE_FW || x->phase == TRIM_PHASE_WG) && padded) {
-		trim__inter *y = new_inter(b, TRIM__OP_PAD, L, li, x->phase, "ifmap");
+		trim__inter *y = trim__wl_new_inter(b, TRIM__OP_PAD, L, li, x->phase, "ifmap");
 		if (!y)
 			return TRIM_ENOMEM;
-		shape4(y->in_shape, N, L->in[2], L->in[0], L->in[1]);
-		shape4(y->out_shape, N, L->in[2], L->in[0] + L->pad[0] + L->pad[1],
+		trim__wl_shape4(y->in_shape, N, L->in[2], L->in[0], L->in[1]);
+		trim__wl_shape4(y->out_shape, N, L->in[2], L->in[0] + L->pad[0] + L->pad[1],
 		       L->in[1] + L->pad[2] + L->pad[3]);
-		y->in_elems = prod4(b, y->in_shape);
-		y->out_elems = prod4(b, y->out_shape);
+		y->in_elems = trim__wl_prod4(b, y->in_shape);
+		y->out_elems = trim__wl_prod4(b, y->out_shape);
 		y->zeros = y->out_elems - y->in_elems;
 		y->before_intra = wi;
 		b->w->intra[wi].pre_index = (int)b->w->ninter - 1;
@@ -498,26 +519,26 @@ static int add_preprocessing(builder *b, const trim__layer *L, int li, int wi)
 		int identity = eh == L->out[0] && ew == L->out[1] && rh == eh && rw == ew &&
 		               dy->zaxis[0].lo == 0 && dy->zaxis[1].lo == 0;
 		if (!identity) {
-			trim__inter *y = new_inter(b, TRIM__OP_UPSAMPLE_PAD, L, li, x->phase, "dY");
+			trim__inter *y = trim__wl_new_inter(b, TRIM__OP_UPSAMPLE_PAD, L, li, x->phase, "dY");
 			if (!y)
 				return TRIM_ENOMEM;
-			shape4(y->in_shape, N, L->out[2], L->out[0], L->out[1]);
-			shape4(y->out_shape, N, L->out[2], eh, ew);
-			y->in_elems = prod4(b, y->in_shape);
-			y->out_elems = prod4(b, y->out_shape);
+			trim__wl_shape4(y->in_shape, N, L->out[2], L->out[0], L->out[1]);
+			trim__wl_shape4(y->out_shape, N, L->out[2], eh, ew);
+			y->in_elems = trim__wl_prod4(b, y->in_shape);
+			y->out_elems = trim__wl_prod4(b, y->out_shape);
 			int64_t real[4] = {N, L->out[2], rh, rw};
-			y->zeros = y->out_elems - checked_product(b, "the elements of dY", 4, real);
+			y->zeros = y->out_elems - trim__wl_checked_product(b, "the elements of dY", 4, real);
 			y->before_intra = wi;
 			b->w->intra[wi].pre_index = (int)b->w->ninter - 1;
 		}
-		if (has_weights(L)) {
-			trim__inter *y = new_inter(b, TRIM__OP_TRANSPOSE, L, li, x->phase, "weight");
+		if (trim__wl_has_weights(L)) {
+			trim__inter *y = trim__wl_new_inter(b, TRIM__OP_TRANSPOSE, L, li, x->phase, "weight");
 			if (!y)
 				return TRIM_ENOMEM;
 			int64_t G = L->groups, M = L->filters / G, C = L->in[2] / G;
-			shape4(y->in_shape, G * M, C, L->kernel[0], L->kernel[1]);
-			shape4(y->out_shape, G * C, M, L->kernel[0], L->kernel[1]);
-			y->in_elems = y->out_elems = prod4(b, y->in_shape);
+			trim__wl_shape4(y->in_shape, G * M, C, L->kernel[0], L->kernel[1]);
+			trim__wl_shape4(y->out_shape, G * C, M, L->kernel[0], L->kernel[1]);
+			y->in_elems = y->out_elems = trim__wl_prod4(b, y->in_shape);
 			y->before_intra = wi;
 			if (b->w->intra[wi].pre_index < 0)
 				b->w->intra[wi].pre_index = (int)b->w->ninter - 1;
@@ -526,23 +547,23 @@ static int add_preprocessing(builder *b, const trim__layer *L, int li, int wi)
 	return 0;
 }
 
-static int64_t out_elems(builder *b, int li)
+int64_t trim__wl_out_elems(builder *b, int li)
 {
 	const int64_t *o = li == TRIM__NET_INPUT ? b->net->input : b->net->layers[li].out;
 	int64_t f[4] = {b->N, o[0], o[1], o[2]};
-	return checked_product(b, "the cached activations", 4, f);
+	return trim__wl_checked_product(b, "the cached activations", 4, f);
 }
 
 /* Intra index at which the output of layer li exists (its producer's FW, or
  * the last FW before it; -1 -> the network input, available from 0). */
-static int created_at(const builder *b, int li)
+int trim__wl_created_at(const builder *b, int li)
 {
 	if (li == TRIM__NET_INPUT)
 		return 0;
 	return b->last_fw[li] < 0 ? 0 : b->last_fw[li];
 }
 
-static int add_cache(builder *b, int op, int producer, const trim__layer *user, int user_index,
+int trim__wl_add_cache(builder *b, int op, int producer, const trim__layer *user, int user_index,
                      const char *tensor, int64_t elems, int created, int freed)
 {
 	/* one entry per (op, producer) tensor, extended to its last use */
@@ -555,7 +576,7 @@ static int add_cache(builder *b, int op, int producer, const trim__layer *user, 
 		}
 	}
 	const trim__layer *P = producer == TRIM__NET_INPUT ? user : &b->net->layers[producer];
-	trim__inter *y = new_inter(b, op, P, producer, TRIM_PHASE_FW, tensor);
+	trim__inter *y = trim__wl_new_inter(b, op, P, producer, TRIM_PHASE_FW, tensor);
 	if (!y)
 		return TRIM_ENOMEM;
 	if (producer == TRIM__NET_INPUT)
@@ -582,7 +603,7 @@ static int analyse(builder *b)
 		const trim__layer *L = &net->layers[i];
 		for (int k = 0; k < L->ninputs; k++) {
 			int j = L->inputs[k];
-			if (j != TRIM__NET_INPUT && (has_weights(&net->layers[j]) || b->needs_grad[j]))
+			if (j != TRIM__NET_INPUT && (trainable(&net->layers[j]) || b->needs_grad[j]))
 				b->needs_grad[i] = 1;
 		}
 	}
@@ -590,32 +611,38 @@ static int analyse(builder *b)
 	/* forward */
 	for (int i = 0; i < n && rc == 0; i++) {
 		const trim__layer *L = &net->layers[i];
-		if (kind_of(L) >= 0) {
-			rc = build_fw(b, L, i);
+		trim__layer view;
+		int64_t N0;
+		if (built_elsewhere(L)) {
+			rc = trim__wl_forward_more(b, L, i);
+		} else if (trim__wl_kind_of(L) >= 0) {
+			const trim__layer *V = fold_tokens(b, L, &view, &N0);
+			rc = trim__wl_build_fw(b, V, i);
 			if (rc == 0) {
 				b->fw_index[i] = (int)w->nintra - 1;
-				rc = add_preprocessing(b, L, i, (int)w->nintra - 1);
+				rc = trim__wl_add_preprocessing(b, V, i, (int)w->nintra - 1);
 			}
+			b->N = N0;
 		} else if (L->type == TRIM__L_BATCHNORM) {
-			trim__inter *y = new_inter(b, TRIM__OP_BATCHNORM, L, i, TRIM_PHASE_FW, "ofmap");
+			trim__inter *y = trim__wl_new_inter(b, TRIM__OP_BATCHNORM, L, i, TRIM_PHASE_FW, "ofmap");
 			if (!y)
 				return TRIM_ENOMEM;
-			shape4(y->in_shape, b->N, L->in[2], L->in[0], L->in[1]);
+			trim__wl_shape4(y->in_shape, b->N, L->in[2], L->in[0], L->in[1]);
 			memcpy(y->out_shape, y->in_shape, sizeof y->out_shape);
-			y->in_elems = y->out_elems = y->elems = prod4(b, y->in_shape);
+			y->in_elems = y->out_elems = y->elems = trim__wl_prod4(b, y->in_shape);
 			y->before_intra = (int)w->nintra; /* runs before the next intra workload */
 		} else if (L->type == TRIM__L_CONCAT) {
-			trim__inter *y = new_inter(b, TRIM__OP_CONCAT, L, i, TRIM_PHASE_FW, "ofmap");
+			trim__inter *y = trim__wl_new_inter(b, TRIM__OP_CONCAT, L, i, TRIM_PHASE_FW, "ofmap");
 			if (!y)
 				return TRIM_ENOMEM;
-			shape4(y->in_shape, b->N, L->out[2], L->out[0], L->out[1]);
+			trim__wl_shape4(y->in_shape, b->N, L->out[2], L->out[0], L->out[1]);
 			memcpy(y->out_shape, y->in_shape, sizeof y->out_shape);
-			y->in_elems = y->out_elems = y->elems = prod4(b, y->in_shape);
+			y->in_elems = y->out_elems = y->elems = trim__wl_prod4(b, y->in_shape);
 			y->before_intra = (int)w->nintra;
 		}
 		b->last_fw[i] = (int)w->nintra - 1;
 		if (rc == 0 && b->overflow)
-			rc = overflow_error(net, i, b->overflow, b->N);
+			rc = trim__wl_overflow_error(net, i, b->overflow, b->N);
 	}
 	if (rc)
 		return rc;
@@ -625,33 +652,41 @@ static int analyse(builder *b)
 	if (training) {
 		for (int i = n - 1; i >= 0 && rc == 0; i--) {
 			const trim__layer *L = &net->layers[i];
-			int k = kind_of(L);
-			if ((k >= 0 && k != TRIM_WL_ELTWISE) && b->needs_grad[i]) {
-				rc = build_bw(b, L, i);
-				if (rc == 0) {
-					b->bw_index[i] = (int)w->nintra - 1;
-					rc = add_preprocessing(b, L, i, (int)w->nintra - 1);
+			int k = trim__wl_kind_of(L);
+			trim__layer view;
+			int64_t N0;
+			const trim__layer *V = fold_tokens(b, L, &view, &N0);
+			if (built_elsewhere(L)) {
+				rc = trim__wl_backward_more(b, L, i);
+			} else {
+				if ((k >= 0 && k != TRIM_WL_ELTWISE) && b->needs_grad[i]) {
+					rc = trim__wl_build_bw(b, V, i);
+					if (rc == 0) {
+						b->bw_index[i] = (int)w->nintra - 1;
+						rc = trim__wl_add_preprocessing(b, V, i, (int)w->nintra - 1);
+					}
+				}
+				if (rc == 0 && trim__wl_has_weights(L)) {
+					rc = trim__wl_build_wg(b, V, i);
+					if (rc == 0) {
+						b->wg_index[i] = (int)w->nintra - 1;
+						rc = trim__wl_add_preprocessing(b, V, i, (int)w->nintra - 1);
+					}
 				}
 			}
-			if (rc == 0 && has_weights(L)) {
-				rc = build_wg(b, L, i);
-				if (rc == 0) {
-					b->wg_index[i] = (int)w->nintra - 1;
-					rc = add_preprocessing(b, L, i, (int)w->nintra - 1);
-				}
-			}
+			b->N = N0;
 			if (rc == 0 && L->type == TRIM__L_BATCHNORM && b->needs_grad[i]) {
-				trim__inter *y = new_inter(b, TRIM__OP_BATCHNORM, L, i, TRIM_PHASE_BW, "dY");
+				trim__inter *y = trim__wl_new_inter(b, TRIM__OP_BATCHNORM, L, i, TRIM_PHASE_BW, "dY");
 				if (!y)
 					return TRIM_ENOMEM;
-				shape4(y->in_shape, b->N, L->in[2], L->in[0], L->in[1]);
+				trim__wl_shape4(y->in_shape, b->N, L->in[2], L->in[0], L->in[1]);
 				memcpy(y->out_shape, y->in_shape, sizeof y->out_shape);
-				y->in_elems = y->out_elems = y->elems = prod4(b, y->in_shape);
+				y->in_elems = y->out_elems = y->elems = trim__wl_prod4(b, y->in_shape);
 				y->before_intra = (int)w->nintra;
 			}
 			b->bw_done[i] = (int)w->nintra - 1;
 			if (rc == 0 && b->overflow)
-				rc = overflow_error(net, i, b->overflow, b->N);
+				rc = trim__wl_overflow_error(net, i, b->overflow, b->N);
 		}
 	}
 	if (rc)
@@ -662,40 +697,46 @@ static int analyse(builder *b)
 		const trim__layer *L = &net->layers[i];
 		if (training) {
 			int use = -1;
-			if (has_weights(L))
+			if (trim__wl_has_weights(L))
 				use = b->wg_index[i]; /* WG needs the layer's input */
 			else if (L->type == TRIM__L_MAXPOOL && b->bw_index[i] >= 0)
 				use = b->bw_index[i]; /* max-pool BW needs the switch positions */
 			else if (L->type == TRIM__L_BATCHNORM && b->needs_grad[i])
 				use = b->bw_done[i] + 1 < (int)w->nintra ? b->bw_done[i] + 1 : b->bw_done[i];
+			if (built_elsewhere(L)) {
+				use = -1;
+				rc = trim__wl_cache_more(b, L, i);
+			}
 			if (use >= 0) {
 				int p = L->inputs[0];
-				rc = add_cache(b, TRIM__OP_CACHE, p, L, i, "activation", out_elems(b, p),
-				               created_at(b, p), use);
+				rc = trim__wl_add_cache(b, TRIM__OP_CACHE, p, L, i, "activation", trim__wl_out_elems(b, p),
+				               trim__wl_created_at(b, p), use);
 			}
 			/* ReLU: its derivative needs the sign of its output until the layer's
 			 * backward work (BW / WG) has consumed the masked gradient */
-			if (rc == 0 && L->activation != TRIM__ACT_LINEAR && b->needs_grad[i] + has_weights(L) &&
+			if (rc == 0 && L->activation != TRIM__ACT_LINEAR && b->needs_grad[i] + trim__wl_has_weights(L) &&
 			    b->bw_done[i] >= 0) {
 				int last = b->bw_index[i] > b->wg_index[i] ? b->bw_index[i] : b->wg_index[i];
 				if (last < 0)
 					last = b->bw_done[i];
-				rc = add_cache(b, TRIM__OP_CACHE, i, L, i, "activation", out_elems(b, i),
-				               created_at(b, i), last);
+				rc = trim__wl_add_cache(b, TRIM__OP_CACHE, i, L, i, "activation", trim__wl_out_elems(b, i),
+				               trim__wl_created_at(b, i), last);
 			}
 		}
-		if (rc == 0 && (L->type == TRIM__L_ADD || L->type == TRIM__L_CONCAT)) {
-			int at = L->type == TRIM__L_ADD ? b->fw_index[i] : (b->last_fw[i] < 0 ? 0 : b->last_fw[i]);
+		if (rc == 0 && (L->type == TRIM__L_ADD || L->type == TRIM__L_CONCAT ||
+		                L->type == TRIM__L_MATMUL)) {
+			int at = L->type != TRIM__L_CONCAT ? b->fw_index[i]
+			                                   : (b->last_fw[i] < 0 ? 0 : b->last_fw[i]);
 			for (int k = 0; k < L->ninputs && rc == 0; k++) {
 				int p = L->inputs[k];
 				if (p == i - 1 && p != TRIM__NET_INPUT)
 					continue; /* consumed as soon as it is made */
-				rc = add_cache(b, TRIM__OP_SHORTCUT, p, L, i, "ofmap", out_elems(b, p),
-				               created_at(b, p), at);
+				rc = trim__wl_add_cache(b, TRIM__OP_SHORTCUT, p, L, i, "ofmap", trim__wl_out_elems(b, p),
+				               trim__wl_created_at(b, p), at);
 			}
 		}
 		if (rc == 0 && b->overflow)
-			rc = overflow_error(net, i, b->overflow, b->N);
+			rc = trim__wl_overflow_error(net, i, b->overflow, b->N);
 	}
 	(void)nfw;
 	return rc;
@@ -740,6 +781,9 @@ int trim_workloads_create(trim_workloads **out, const trim_network *net, int mod
 	b.needs_grad = ints + 5 * n;
 	for (int i = 0; i < 5 * n; i++)
 		ints[i] = -1;
+	b.bw2_index = ints + 6 * n;
+	for (int i = 6 * n; i < 7 * n; i++)
+		ints[i] = -1;
 	rc = analyse(&b);
 	if (rc)
 		goto out;
@@ -760,7 +804,7 @@ int trim_workloads_create(trim_workloads **out, const trim_network *net, int mod
 		for (int i = y->created; !bad && i <= y->freed && i < (int)w->nintra; i++)
 			bad = __builtin_add_overflow(w->cached[i], bytes, &w->cached[i]);
 		if (bad) {
-			rc = overflow_error(net, y->layer_index, "the cached bytes", w->batch);
+			rc = trim__wl_overflow_error(net, y->layer_index, "the cached bytes", w->batch);
 			goto out;
 		}
 	}
@@ -768,7 +812,7 @@ int trim_workloads_create(trim_workloads **out, const trim_network *net, int mod
 		if (__builtin_add_overflow(w->total_macs, w->intra[i].macs, &w->total_macs) ||
 		    __builtin_add_overflow(w->total_zero_macs, w->intra[i].zero_macs,
 		                           &w->total_zero_macs)) {
-			rc = overflow_error(net, w->intra[i].layer_index,
+			rc = trim__wl_overflow_error(net, w->intra[i].layer_index,
 			                    "the total MACs of the network's workloads", w->batch);
 			goto out;
 		}

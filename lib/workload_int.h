@@ -84,6 +84,10 @@ enum trim__inter_op {
 	TRIM__OP_SHORTCUT,      /* a residual / concat branch kept until its merge */
 	TRIM__OP_CONCAT,        /* data movement of a concatenation */
 	TRIM__OP_BATCHNORM,     /* normalisation off the PE array: constant delay */
+	TRIM__OP_LAYERNORM,     /* layer normalisation: vector work, like BatchNorm */
+	TRIM__OP_SOFTMAX,       /* softmax: vector work, like BatchNorm */
+	TRIM__OP_MOVE,          /* data movement: transpose, split, nearest upsampling */
+	TRIM__OP_LOOKUP,        /* an embedding lookup (FW) or its row updates (WG) */
 	TRIM__OP_COUNT
 };
 

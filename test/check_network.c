@@ -123,7 +123,6 @@ START_TEST(test_bad_inputs)
 	expect_bad("cycle.yaml", TRIM_ENOTFOUND, "layers[0].inputs[0]", "cycle or forward reference");
 	expect_bad("in_shape.yaml", TRIM_ESHAPE, "layers[1].in_shape", "[6, 6, 4]");
 	expect_bad("output.yaml", TRIM_ESHAPE, "network.output", "gives [1, 1, 12]");
-	expect_bad("dense_not_flat.yaml", TRIM_ESHAPE, "dense_not_flat.yaml:3:", "flat input");
 	expect_bad("groups.yaml", TRIM_ESHAPE, "layers[0].groups", "must divide");
 	expect_bad("add_shapes.yaml", TRIM_ESHAPE, "layers[2].inputs", "add needs equal shapes");
 	expect_bad("bad_mode.yaml", TRIM_ESCHEMA, "network.mode", "learning");
@@ -169,6 +168,128 @@ START_TEST(test_cli_exit_codes)
 }
 END_TEST
 
+static void shape_is(const trim_network *net, const char *layer, int64_t h, int64_t w, int64_t c)
+{
+	for (size_t i = 0; i < trim_network_layer_count(net); i++) {
+		if (strcmp(trim_network_layer_name(net, i), layer))
+			continue;
+		int64_t s[3];
+		ck_assert_int_eq(trim_network_layer_shape(net, i, s, 3), 0);
+		ck_assert_msg(s[0] == h && s[1] == w && s[2] == c,
+		              "%s: [%lld, %lld, %lld], expected [%lld, %lld, %lld]", layer,
+		              (long long)s[0], (long long)s[1], (long long)s[2], (long long)h,
+		              (long long)w, (long long)c);
+		return;
+	}
+	ck_abort_msg("no layer %s", layer);
+}
+
+/* A transformer block on 6 token ids: embedding, dense over [tokens, features],
+ * attention as two matmuls with heads, softmax, layernorm, GELU. */
+START_TEST(test_transformer_layers)
+{
+	trim_network *net = load_ok(
+		"network: {name: tb, input: [6]}\n"
+		"layers:\n"
+		"  - {name: emb, type: embedding, vocab: 50, units: 8}\n"
+		"  - {name: pos, type: parameter, shape: [6, 8]}\n"
+		"  - {name: x, type: add, inputs: [emb, pos]}\n"
+		"  - {name: q, type: dense, units: 8}\n"
+		"  - {name: k, type: dense, units: 8, inputs: [x]}\n"
+		"  - {name: v, type: dense, units: 8, inputs: [x], use_bias: false}\n"
+		"  - {name: qk, type: matmul, inputs: [q, k], heads: 2, transpose_b: true}\n"
+		"  - {name: sm, type: softmax}\n"
+		"  - {name: av, type: matmul, inputs: [sm, v], heads: 2}\n"
+		"  - {name: ln, type: layernorm}\n"
+		"  - {name: ff, type: dense, units: 16, activation: gelu}\n"
+		"  - {name: t, type: transpose, perm: [2, 1, 0]}\n"
+		"  - {name: r, type: reshape, shape: [-1]}\n");
+	shape_is(net, "emb", 6, 1, 8);
+	shape_is(net, "q", 6, 1, 8);
+	shape_is(net, "qk", 6, 1, 12); /* 2 heads x 6 keys */
+	shape_is(net, "av", 6, 1, 8);  /* 2 heads x 4 values */
+	shape_is(net, "ff", 6, 1, 16);
+	shape_is(net, "t", 16, 1, 6);
+	shape_is(net, "r", 1, 1, 96);
+	/* params: 50*8 + 6*8 + 2 * (8*8 + 8) + 8*8 + 2*8 + 8*16 + 16 = 400 + 48 + 144 + 64 + 16 + 144 */
+	ck_assert_int_eq(trim_network_params(net), 400 + 48 + 144 + 64 + 16 + 144);
+	/* MACs: 3 dense 6*8*8; qk 2*6*4*6; av 2*6*6*4; ff 6*8*16 */
+	ck_assert_int_eq(trim_network_macs(net), 3 * 384 + 288 + 288 + 768);
+	trim_network_free(net);
+}
+END_TEST
+
+/* Decoder layers: conv2d_transpose (PyTorch's and Keras's output sizes), upsample,
+ * conv1d along rows, concat along rows, split. */
+START_TEST(test_decoder_layers)
+{
+	trim_network *net = NULL;
+	ck_assert_int_eq(trim_network_load_string(&net,
+	                                          "network: {name: d, input: [5, 5, 4]}\n"
+	                                          "layers:\n"
+	                                          "  - {name: a, type: split, sizes: [1, 2], index: 0}\n",
+	                                          "t.yaml"),
+	                 TRIM_ESHAPE);
+	ck_assert(strstr(trim_last_error(), "add up to 3"));
+	net = load_ok(
+		"network: {name: d, input: [5, 5, 4]}\n"
+		"layers:\n"
+		"  - {name: t1, type: conv2d_transpose, filters: 3, kernel: 3, strides: 2, padding: 1,"
+		" output_padding: 1}\n"
+		"  - {name: t2, type: conv2d_transpose, filters: 2, kernel: 2, strides: 2, inputs: [input]}\n"
+		"  - {name: t3, type: conv2d_transpose, filters: 2, kernel: 3, strides: 2, padding: same,"
+		" inputs: [input]}\n"
+		"  - {name: u, type: upsample, size: [2, 3], interpolation: bilinear, inputs: [input]}\n"
+		"  - {name: s, type: split, sizes: [1, 3], index: 1, inputs: [input]}\n"
+		"  - {name: rows, type: concat, axis: 1, inputs: [input, input]}\n"
+		"  - {name: seq, type: reshape, shape: [25, 4], inputs: [input]}\n"
+		"  - {name: c1, type: conv1d, filters: 6, kernel: 3, strides: 2, padding: same}\n");
+	/* PyTorch: (5-1)*2 - 2 + 3 + 1 = 10; (5-1)*2 + 2 = 10; Keras same: 5*2 = 10 */
+	shape_is(net, "t1", 10, 10, 3);
+	shape_is(net, "t2", 10, 10, 2);
+	shape_is(net, "t3", 10, 10, 2);
+	shape_is(net, "u", 10, 15, 4);
+	shape_is(net, "s", 5, 5, 3);
+	shape_is(net, "rows", 10, 5, 4);
+	shape_is(net, "c1", 13, 1, 6);
+	/* params: 3*3*4*3+3, 2*2*4*2+2, 3*3*4*2+2, conv1d 3*4*6+6 */
+	ck_assert_int_eq(trim_network_params(net), 111 + 34 + 74 + 78);
+	/* MACs of a transposed conv: every input times the kernel times the filters */
+	ck_assert_int_eq(trim_network_macs(net), 25 * 4 * 3 * 9 + 25 * 4 * 2 * 4 + 25 * 4 * 2 * 9 +
+	                                             13 * 6 * 4 * 3);
+	trim_network_free(net);
+	/* errors name the layer's key */
+	static const struct {
+		const char *layers, *where, *what;
+	} bad[] = {
+		{"  - {type: matmul, inputs: [input]}\n", "t.yaml:3:", "matmul needs at least two inputs"},
+		{"  - {name: a, type: dense, units: 6}\n  - {type: matmul, inputs: [input, a], heads: 3}\n",
+		 "layers[1]", "heads 3 must divide"},
+		{"  - {type: matmul, inputs: [input, input]}\n", "layers[0]", "b with 4 rows"},
+		{"  - {type: embedding, vocab: 3, units: 2}\n", "layers[0]", "token ids"},
+		{"  - {type: reshape, shape: [7, -1]}\n", "layers[0].shape", "elements"},
+		{"  - {type: transpose, perm: [0, 0, 1]}\n", "t.yaml:3:", "perm must be a permutation"},
+		{"  - {type: upsample, interpolation: cubic}\n", "layers[0].interpolation", "bilinear"},
+		{"  - {type: conv1d, filters: 2, kernel: 3}\n", "layers[0]", "[steps, channels]"},
+		{"  - {type: activation, activation: gelu, sparsity: 0.5}\n", "layers[0].sparsity",
+		 "gelu"},
+		{"  - {type: conv2d_transpose, filters: 2, kernel: 3, strides: 2, output_padding: 2}\n",
+		 "t.yaml:3:", "must be smaller than the stride"},
+	};
+	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		char yaml[512];
+		snprintf(yaml, sizeof yaml, "network: {name: d, input: [4, 4, 4]}\nlayers:\n%s",
+		         bad[k].layers);
+		net = (trim_network *)1;
+		ck_assert_int_lt(trim_network_load_string(&net, yaml, "t.yaml"), 0);
+		ck_assert_ptr_null(net);
+		const char *msg = trim_last_error();
+		ck_assert_msg(strstr(msg, bad[k].where) && strstr(msg, bad[k].what),
+		              "case %zu: '%s' lacks '%s' or '%s'", k, msg, bad[k].where, bad[k].what);
+	}
+}
+END_TEST
+
 Suite *network_suite(void)
 {
 	Suite *s = suite_create("network");
@@ -179,6 +300,8 @@ Suite *network_suite(void)
 	tcase_add_test(tc, test_bad_inputs);
 	tcase_add_test(tc, test_api_misuse);
 	tcase_add_test(tc, test_cli_exit_codes);
+	tcase_add_test(tc, test_transformer_layers);
+	tcase_add_test(tc, test_decoder_layers);
 	suite_add_tcase(s, tc);
 	return s;
 }

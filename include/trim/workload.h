@@ -52,7 +52,9 @@ enum trim_workload_kind {
 	TRIM_WL_FC = 2,        /**< dense */
 	TRIM_WL_MAXPOOL = 3,
 	TRIM_WL_AVGPOOL = 4,   /**< avgpool2d and global_avgpool */
-	TRIM_WL_ELTWISE = 5    /**< the intra-layer part of a residual add */
+	TRIM_WL_ELTWISE = 5,   /**< the intra-layer part of a residual add */
+	TRIM_WL_MATMUL = 6,    /**< matmul of two activations (heads as G) */
+	TRIM_WL_UPSAMPLE = 7   /**< upsample: bilinear FW, BW of both modes */
 };
 
 /** Inter-layer workload operations. */
@@ -63,7 +65,11 @@ enum trim_inter_op {
 	TRIM_INTER_CACHE = 3,        /**< an activation kept from FW for BW / WG */
 	TRIM_INTER_SHORTCUT = 4,     /**< a branch kept until its residual add / concat */
 	TRIM_INTER_CONCAT = 5,       /**< data movement of a concatenation */
-	TRIM_INTER_BATCHNORM = 6     /**< normalisation, a constant-delay workload */
+	TRIM_INTER_BATCHNORM = 6,    /**< normalisation, a constant-delay workload */
+	TRIM_INTER_LAYERNORM = 7,    /**< layer normalisation, vector work like BatchNorm */
+	TRIM_INTER_SOFTMAX = 8,      /**< softmax, vector work like BatchNorm */
+	TRIM_INTER_MOVE = 9,         /**< data movement (transpose, split, nearest upsample) */
+	TRIM_INTER_LOOKUP = 10       /**< embedding lookup (FW) and row updates (WG) */
 };
 
 TRIM_API const char *trim_dim_name(int dim);       /**< "N", "G", ... ; NULL if out of range */
@@ -93,9 +99,11 @@ TRIM_API const char *trim_network_layer_name(const trim_network *net, size_t i);
 TRIM_API const char *trim_network_layer_type(const trim_network *net, size_t i);
 /** Output shape of layer i as H, W, C into out[0..2]. */
 TRIM_API int trim_network_layer_shape(const trim_network *net, size_t i, int64_t *out, size_t n);
-/** Trainable parameters (weights, biases, BatchNorm scale and shift). */
+/** Trainable parameters (weights, biases, BatchNorm / LayerNorm scale and shift,
+ * embedding tables, learned tensors). */
 TRIM_API int64_t trim_network_params(const trim_network *net);
-/** Multiply-accumulates of one forward pass of one sample (CONV and FC). */
+/** Multiply-accumulates of one forward pass of one sample (CONV, FC, conv2d_transpose
+ * and matmul). */
 TRIM_API int64_t trim_network_macs(const trim_network *net);
 
 /* ---- the task analyst --------------------------------------------------- */
