@@ -360,6 +360,117 @@ START_TEST(test_html_network)
 }
 END_TEST
 
+#define SPACE "test/data/neteval/tiny-space-1pe.yaml"
+
+/* The explorer's per-workload figures and breakdowns are the network
+ * evaluation's of the same point, and survive a resumed sweep. */
+START_TEST(test_explore_details)
+{
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_space *space = NULL;
+	trim_explorer *ex = NULL, *again = NULL;
+	char dir[] = "/tmp/trim-report-XXXXXX", cmd[4096];
+	ck_assert(mkdtemp(dir) != NULL);
+	ck_assert(trim_network_load(&net, NET) == 0);
+	ck_assert(trim_workloads_create(&w, net, TRIM_MODE_INFERENCE, 0, 0) == 0);
+	ck_assert_msg(trim_space_load(&space, SPACE) == 0, "%s", trim_last_error());
+	ck_assert(trim_explorer_create(&ex, net, w, space) == 0);
+	ck_assert(trim_explorer_set_int(ex, TRIM_EX_GOAL, TRIM_EXPLORE_ENERGY) == 0);
+	ck_assert(trim_explorer_set_out_dir(ex, dir) == 0);
+	double f[TRIM_NF_COUNT], g[TRIM_NF_COUNT];
+	ck_assert_int_eq(trim_explorer_workload(ex, 0, 0, f, TRIM_NF_COUNT), TRIM_EINVAL); /* not run */
+	ck_assert(trim_explorer_run(ex) == 0);
+	ck_assert_int_eq(trim_explorer_workload(ex, 0, 0, f, 3), TRIM_EBUFSIZE);
+	trim_arch *arch = NULL;
+	ck_assert(trim_space_point_arch(space, 1, &arch) == 0);
+	trim_neteval *ne = NULL;
+	ck_assert(trim_neteval_create(&ne, net, w, arch, NULL) == 0);
+	ck_assert(trim_neteval_set_int(ne, TRIM_NET_GOAL, TRIM_GOAL_ENERGY) == 0);
+	ck_assert(trim_neteval_run(ne) == 0);
+	size_t nb = trim_breakdown_size(trim_arch_level_count(arch));
+	double *ca = calloc(nb, sizeof *ca), *ea = calloc(nb, sizeof *ea), *cb = calloc(nb, sizeof *cb),
+	       *eb = calloc(nb, sizeof *eb);
+	ck_assert(trim_explorer_set_int(ex, TRIM_EX_THREADS, 1) != 0); /* options after the run */
+	ck_assert(trim_explorer_create(&again, net, w, space) == 0);
+	ck_assert(trim_explorer_set_int(again, TRIM_EX_GOAL, TRIM_EXPLORE_ENERGY) == 0);
+	ck_assert(trim_explorer_set_out_dir(again, dir) == 0);
+	ck_assert(trim_explorer_run(again) == 0);
+	ck_assert_int_eq(trim_explorer_resumed(again), 3);
+	for (size_t k = 0; k < trim_neteval_count(ne); k++) {
+		ck_assert_msg(trim_explorer_workload(ex, 1, k, f, TRIM_NF_COUNT) == 0, "%s", trim_last_error());
+		ck_assert(trim_neteval_workload(ne, k, g, TRIM_NF_COUNT) == 0);
+		for (int q = 0; q < TRIM_NF_COUNT; q++)
+			if (q != TRIM_NF_GENERATED && q != TRIM_NF_VALID && q != TRIM_NF_EVALUATED)
+				ck_assert_msg(f[q] == g[q], "workload %zu field %d: %.17g != %.17g", k, q, f[q], g[q]);
+		ck_assert(isnan(f[TRIM_NF_EVALUATED]));
+		ck_assert(trim_explorer_breakdown(ex, 1, k, ca, ea, nb) == 0);
+		ck_assert(trim_neteval_breakdown(ne, k, cb, eb, nb) == 0);
+		ck_assert(memcmp(ca, cb, nb * sizeof *ca) == 0 && memcmp(ea, eb, nb * sizeof *ea) == 0);
+		ck_assert(trim_explorer_breakdown(again, 1, k, cb, eb, nb) == 0); /* resumed */
+		ck_assert(memcmp(ca, cb, nb * sizeof *ca) == 0 && memcmp(ea, eb, nb * sizeof *ea) == 0);
+	}
+	char *a = NULL, *b = NULL;
+	ck_assert(trim_explorer_warnings(ex, 1, &a) == 0);
+	ck_assert(trim_neteval_warnings(ne, &b) == 0);
+	ck_assert_str_eq(a, b);
+	trim_string_free(a);
+	trim_string_free(b);
+	ck_assert(trim_explorer_breakdown_report(ex, TRIM_FORMAT_CSV, &a) == 0);
+	ck_assert(trim_explorer_breakdown_report(again, TRIM_FORMAT_CSV, &b) == 0);
+	ck_assert_str_eq(a, b);
+	ck_assert_msg(strstr(a, "point,index,layer,phase,level,tensor,action,count,energy_pj\npes=1_glb=1KB,0,conv,FW,DRAM,"),
+	              "%.300s", a);
+	trim_string_free(a);
+	trim_string_free(b);
+	free(ca);
+	free(ea);
+	free(cb);
+	free(eb);
+	trim_neteval_free(ne);
+	trim_arch_free(arch);
+	trim_explorer_free(again);
+	trim_explorer_free(ex);
+	trim_space_free(space);
+	trim_workloads_free(w);
+	trim_network_free(net);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+START_TEST(test_html_explore)
+{
+	const char *cli = getenv("TRIM_CLI");
+	if (!cli)
+		cli = "build/bin/trim";
+	char dir[] = "/tmp/trim-report-XXXXXX", cmd[2048], page[256], png[256];
+	ck_assert(mkdtemp(dir) != NULL);
+	snprintf(page, sizeof page, "%s/explore.html", dir);
+	snprintf(png, sizeof png, "%s/explore.png", dir);
+	snprintf(cmd, sizeof cmd, "%s explore " NET " " SPACE " --mode inference --goal edp --quiet --report %s > /dev/null",
+	         cli, page);
+	ck_assert_int_eq(WEXITSTATUS(system(cmd)), 0);
+	char *html = slurp(page);
+	ck_assert(html != NULL);
+	char *dom = browse(page, dir, png, 800, 1000);
+	if (!dom)
+		fprintf(stderr, "test_html_explore: chromium is not installed (make deps installs it): "
+		                "the page was checked without a browser\n");
+	check_page(html, dom, 6);
+	if (dom) {
+		/* the ranking, three points on the scatter (one on the front), a detail */
+		ck_assert_msg(strstr(dom, "<h2>Ranking (goal edp)</h2>") && count_of(dom, "class=\"point\"") == 3 &&
+		              strstr(dom, "<option value=\"0\">pes=1_glb=1KB (rank "), "%.600s", dom);
+		check_png(png, 800, 1000);
+	}
+	free(dom);
+	free(html);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -371,6 +482,8 @@ Suite *report_suite(void)
 	tcase_add_test(tc, test_api_conventions);
 	tcase_add_test(tc, test_warnings_in_reports);
 	tcase_add_test(tc, test_html_network);
+	tcase_add_test(tc, test_explore_details);
+	tcase_add_test(tc, test_html_explore);
 	suite_add_tcase(s, tc);
 	return s;
 }

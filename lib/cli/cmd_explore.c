@@ -13,7 +13,7 @@ static const char usage_ex[] =
 	"         [--weights E,D,A] [--area-budget MM2] [--threads N] [--mode inference|training]\n"
 	"         [--batch N] [--dense] [--max-mappings N] [--min-pe-util F] [--min-rf-util F]\n"
 	"         [--constraints FILE] [--dataflow PRESET] [--out DIR] [--progress|--quiet]\n"
-	"         [--format table|json|csv]";
+	"         [--format table|json|csv] [--report FILE.html] [--breakdown FILE.csv|FILE.json]";
 
 #define DEFAULT_NET "models/networks/alexnet-cifar.yaml"
 #define DEFAULT_SPACE "models/arch/spaces/default.yaml"
@@ -56,7 +56,7 @@ static int no_point_ranked(const trim_explorer *ex, const trim_space *space, cha
 // trim-cli: explore: rank the architectures of a space for a network and a design goal
 int trim_cli_explore(int argc, char **argv)
 {
-	const char *files[2] = {NULL, NULL}, *outdir = NULL;
+	const char *files[2] = {NULL, NULL}, *outdir = NULL, *report = NULL, *breakdown = NULL;
 	int format = TRIM_FORMAT_TABLE, nf = 0, dense = 0;
 	int progress = isatty(2);
 	int64_t goal = TRIM_EXPLORE_ENERGY; /* one default for every command (docs/guide.md) */
@@ -73,7 +73,12 @@ int trim_cli_explore(int argc, char **argv)
 			       "(energy, delay, area). With no files:\n"
 			       "%s in training over %s.\n"
 			       "--out DIR writes every finished point there (a rerun resumes) and the full\n"
-			       "result set (results.json, points.csv, workloads.csv).\n",
+			       "result set (results.json, points.csv, workloads.csv).\n"
+			       "--report FILE.html writes one self-contained page: the ranking, the Pareto\n"
+			       "front and every valid point's workloads (energy by level and tensor, cycles\n"
+			       "and bottleneck, utilisation, loop nests, warnings); it opens from disk.\n"
+			       "--breakdown FILE writes the counts and energy of every point, workload, level,\n"
+			       "tensor and action (CSV, or JSON for a .json name).\n",
 			       usage_ex, DEFAULT_NET, DEFAULT_SPACE);
 			trim_cli_constraints_help();
 			printf("A space's own mapspace_constraints: apply too (docs/arch.md).\n");
@@ -99,6 +104,10 @@ int trim_cli_explore(int argc, char **argv)
 				continue;
 			if (!strcmp(o, "--out"))
 				outdir = v;
+			else if (!strcmp(o, "--report"))
+				report = v;
+			else if (!strcmp(o, "--breakdown"))
+				breakdown = v;
 			else if (!strcmp(o, "--format")) {
 				if (trim_cli_format("explore", usage_ex, v, 1, &format))
 					return TRIM_CLI_EXIT_USAGE;
@@ -223,6 +232,14 @@ int trim_cli_explore(int argc, char **argv)
 		rc = trim_explorer_report(ex, none_ranked ? TRIM_FORMAT_TABLE : format, &text);
 	if (none_ranked) /* every point rejected: exit 2 and say why, not an empty ranking */
 		rc = no_point_ranked(ex, space, &text);
+	if (rc == 0 && report)
+		rc = trim_explorer_write_html(ex, report);
+	char *bd = NULL;
+	if (rc == 0 && breakdown) {
+		size_t len = strlen(breakdown);
+		int json = len >= 5 && !strcmp(breakdown + len - 5, ".json");
+		rc = trim_explorer_breakdown_report(ex, json ? TRIM_FORMAT_JSON : TRIM_FORMAT_CSV, &bd);
+	}
 	trim_explorer_free(ex);
 	trim_space_free(space);
 	trim_workloads_free(w);
@@ -231,7 +248,18 @@ int trim_cli_explore(int argc, char **argv)
 	trim_string_free(found[1]);
 	if (none_ranked && rc == TRIM_ENOFIT)
 		return TRIM_CLI_EXIT_USAGE; /* the reasons are printed */
-	if (rc)
+	if (rc) {
+		trim_string_free(text);
+		trim_string_free(bd);
 		return trim_cli_fail(rc);
+	}
+	if (bd) {
+		int wrc = trim_cli_write_text("explore", breakdown, bd);
+		trim_string_free(bd);
+		if (wrc) {
+			trim_string_free(text);
+			return wrc;
+		}
+	}
 	return trim_cli_print(text);
 }

@@ -1,0 +1,29 @@
+/*
+ * An explorer point's workloads evaluated again from their best mappings
+ * (lib/report/explore_detail.c), for the per-workload accessors, the
+ * warnings and the HTML report of an exploration.
+ */
+#ifndef TRIM_XDETAIL_INT_H
+#define TRIM_XDETAIL_INT_H
+
+#include "report/report_int.h"
+#include "trim/explore.h"
+
+typedef struct {
+	trim_arch *arch;                          /* the point's architecture */
+	trim__level_cost costs[TRIM__MAX_LEVELS];
+	size_t n;                                 /* mapped workloads */
+	trim__mapping *m;
+	trim__eval *dense;
+	trim__sparse_eval *sp;
+	trim__wview *views;
+	size_t *index;                            /* views[j] is intra workload index[j] */
+} trim__xdetail;
+
+/* 0, or TRIM_EINVAL (not evaluated), TRIM_ENOTFOUND (an invalid point), an
+ * error of the evaluation. */
+int trim__xdetail_make(const trim_explorer *ex, size_t i, trim__xdetail *d);
+void trim__xdetail_free(trim__xdetail *d);
+int trim__xdetail_warnings(const trim__xdetail *d, trim__warnings *ws);
+
+#endif
