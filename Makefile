@@ -237,7 +237,7 @@ uninstall:
 install-check:
 	@tmp=$$(mktemp -d) && \
 	$(MAKE) --no-print-directory -s PREFIX=$$tmp/prefix install >/dev/null && \
-	TRIM=$$tmp/prefix/bin/trim PREFIX_DIR=$$tmp/prefix PYTHON=$(PYTHON) \
+	TRIM=$$tmp/prefix/bin/trim PREFIX_DIR=$$tmp/prefix PYTHON=$(PYTHON) TREE_TRIM=$(CURDIR)/$(CLI) TREE=$(CURDIR) \
 		PYTHONDIR=$$tmp/prefix/lib/$(PYTHON_VERSION)/dist-packages sh test/install/check.sh; st=$$?; \
 	rm -rf $$tmp; $(MAKE) --no-print-directory -s all; exit $$st
 

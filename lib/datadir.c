@@ -69,7 +69,9 @@ size_t trim__data_dirs(char dirs[][TRIM__PATH_MAX], size_t max)
 {
 	size_t k = 0;
 	char mod[TRIM__PATH_MAX], d[TRIM__PATH_MAX + 32];
-	add(dirs, max, &k, TRIM_DATADIR);
+	/* where this very library is first: an installed copy finds its own
+	 * PREFIX/share/trim, a build tree's copy its tree, whatever else is
+	 * installed on the machine */
 	if (module_dir(mod, sizeof mod) == 0) {
 		snprintf(d, sizeof d, "%s/../share/trim", mod);
 		if (exists(d))
@@ -80,6 +82,7 @@ size_t trim__data_dirs(char dirs[][TRIM__PATH_MAX], size_t max)
 			add(dirs, max, &k, d);
 		}
 	}
+	add(dirs, max, &k, TRIM_DATADIR);
 	add(dirs, max, &k, TRIM_SRCDIR);
 	return k;
 }

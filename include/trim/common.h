@@ -62,10 +62,11 @@ TRIM_API void trim_string_free(char *s);
 /**
  * Find a file or directory of the shipped data (energy_tables/, models/) by
  * its relative path, e.g. "models/networks/alexnet-cifar.yaml". Tried in
- * order: $TRIM_DATA_DIR/, ./, the installed data directory compiled in
- * (PREFIX/share/trim), <directory of libtrim>/../share/trim, the build
- * tree (<directory of libtrim>/../..) and the source tree libtrim was built
- * from. *path_out is freed with trim_string_free(); TRIM_ENOTFOUND lists
+ * order: $TRIM_DATA_DIR/, ./, <directory of libtrim>/../share/trim (the
+ * installation this copy of libtrim belongs to), the build tree
+ * (<directory of libtrim>/../.. holding energy_tables/), the installed data
+ * directory compiled in (PREFIX/share/trim) and the source tree libtrim was
+ * built from. *path_out is freed with trim_string_free(); TRIM_ENOTFOUND lists
  * the places tried, TRIM_EINVAL for an empty or absolute path.
  */
 TRIM_API int trim_data_find(const char *relative, char **path_out);

@@ -52,8 +52,8 @@ TRIM_API int trim_energy_load_accelergy(trim_energy **out, const char *ert_path,
  *   $TRIM_DATA_DIR/energy_tables/NAME{.yaml,/}
  *   ./energy_tables/NAME{.yaml,/}
  *   DIR/energy_tables/NAME{.yaml,/} for each default data directory DIR:
- *     the installed one (PREFIX/share/trim), <dir of libtrim>/../share/trim,
- *     the build tree, the source tree (trim_data_find() in common.h)
+ *     <dir of libtrim>/../share/trim, the build tree, the installed one
+ *     compiled in (PREFIX/share/trim), the source tree (trim_data_find())
  * arch_file may be NULL. *path_out is freed with trim_string_free().
  * TRIM_ENOTFOUND when nothing matches (the message lists the places tried).
  */

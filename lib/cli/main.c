@@ -26,10 +26,12 @@ static void usage(FILE *f)
 	           "--format table|json (some csv too). Exit status: 0 success, 1 the work\n"
 	           "failed, 2 bad usage or bad input (the message names file:line:column).\n"
 	           "\n"
+	           "--goal defaults to energy for every command that maps (docs/guide.md).\n"
+	           "\n"
 	           "Data: technology names (technology: 45nm) and trim explore's default files\n"
-	           "are found under $TRIM_DATA_DIR, then ., then the installed data directory\n"
-	           "(PREFIX/share/trim, holding energy_tables/ and models/), then the build\n"
-	           "and source tree of an uninstalled trim (docs/arch.md).\n"
+	           "are found under $TRIM_DATA_DIR, then ., then the data installed with this\n"
+	           "trim (PREFIX/share/trim: energy_tables/ and models/), or the tree it was\n"
+	           "built in (docs/arch.md).\n"
 	           "libtrim %s\n",
 	           trim_version_string());
 }

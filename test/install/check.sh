@@ -3,7 +3,7 @@
 # installed trim, man pages and Python package from a directory outside the
 # tree, with no TRIM_DATA_DIR and no TRIM_LIBRARY.
 set -eu
-: "${TRIM:?}" "${PREFIX_DIR:?}" "${PYTHON:?}" "${PYTHONDIR:?}"
+: "${TRIM:?}" "${PREFIX_DIR:?}" "${PYTHON:?}" "${PYTHONDIR:?}" "${TREE_TRIM:?}" "${TREE:?}"
 unset TRIM_DATA_DIR TRIM_LIBRARY
 fail() { echo "install-check: FAIL: $*" >&2; exit 1; }
 work=$(mktemp -d)
@@ -22,6 +22,16 @@ sed 's/^technology:.*/technology: 45nm/' "$data/models/arch/eyeriss.yaml" > arch
 out=$("$TRIM" arch arch.yaml) || fail "trim arch arch.yaml: exit $?"
 echo "$out" | grep -q "technology 45nm -> $data/energy_tables/45nm.yaml" ||
 	fail "technology 45nm not resolved from $data: $out"
+# a copy of the installed trim away from PREFIX falls back on the data
+# directory compiled in (PREFIX/share/trim)
+mkdir -p elsewhere/bin && cp "$TRIM" elsewhere/bin/trim
+out=$(elsewhere/bin/trim arch arch.yaml) || fail "a copy of trim: exit $?"
+echo "$out" | grep -q "technology 45nm -> $data/energy_tables/45nm.yaml" ||
+	fail "a copy of trim does not use the compiled-in $data: $out"
+# the tree's own trim, run from elsewhere, finds the tree's tables
+out=$("$TREE_TRIM" arch arch.yaml) || fail "$TREE_TRIM arch arch.yaml: exit $?"
+echo "$out" | grep -q "technology 45nm -> $(cd "$TREE" && pwd -P)/energy_tables/45nm.yaml" ||
+	fail "the tree's trim does not find the tree's 45nm table: $out"
 # a network given by its installed path; the version as JSON
 "$TRIM" workloads "$data/models/networks/alexnet-cifar.yaml" --format json > /dev/null ||
 	fail "trim workloads on the installed model"
