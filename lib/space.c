@@ -159,10 +159,16 @@ static int parse_target(trim__yctx *c, const trim__ynode *n, const trim_arch *a,
 	for (int k = 0; field_names[k]; k++)
 		if (!strcmp(f, field_names[k]))
 			tg->field = k;
-	if (tg->field < 0)
+	char hint[96];
+	if (tg->field < 0) {
+		trim__nearest near;
+		trim__nearest_init(&near, f);
+		for (int k = 0; field_names[k]; k++)
+			trim__nearest_add(&near, field_names[k]);
 		return trim__yerr(c, n, TRIM_ESCHEMA, "unknown field '%s' (fanout, capacity, "
 		                  "word_bits, link_bits, read_bw, write_bw, zero_gate, zero_skip, "
-		                  "clock_mhz)", f);
+		                  "clock_mhz)%s", f, trim__suggestion(hint, sizeof hint, &near));
+	}
 	tg->level = -1;
 	if (!dot) {
 		if (tg->field != F_CLOCK && tg->field != F_WORD_BITS)
@@ -172,9 +178,20 @@ static int parse_target(trim__yctx *c, const trim__ynode *n, const trim_arch *a,
 	for (int i = 0; i < a->nlevels; i++)
 		if (strlen(a->lv[i].name) == (size_t)(dot - s) && !strncmp(a->lv[i].name, s, (size_t)(dot - s)))
 			tg->level = i;
-	if (tg->level < 0)
-		return trim__yerr(c, n, TRIM_ENOTFOUND, "the base architecture has no level '%.*s'",
-		                  (int)(dot - s), s);
+	if (tg->level < 0) {
+		char level[TRIM__ARCH_NAME_LEN + 1], list[400] = "";
+		snprintf(level, sizeof level, "%.*s", (int)(dot - s), s);
+		trim__nearest near;
+		trim__nearest_init(&near, level);
+		size_t l = 0;
+		for (int i = 0; i < a->nlevels; i++) {
+			trim__nearest_add(&near, a->lv[i].name);
+			if (l < sizeof list)
+				l += (size_t)snprintf(list + l, sizeof list - l, "%s%s", i ? ", " : "", a->lv[i].name);
+		}
+		return trim__yerr(c, n, TRIM_ENOTFOUND, "the base architecture has no level '%s' (its levels: %s)%s",
+		                  level, list, trim__suggestion(hint, sizeof hint, &near));
+	}
 	int type = a->lv[tg->level].type;
 	int ok = 0;
 	switch (tg->field) {
@@ -521,6 +538,60 @@ static int read_mapspace_constraints(trim_space *s, trim__yctx *c, const trim__y
 	return rc;
 }
 
+static const char *target_text(char *buf, size_t n, const trim_arch *a, const target *t)
+{
+	if (t->level >= 0)
+		snprintf(buf, n, "%s.%s", a->lv[t->level].name, field_names[t->field]);
+	else
+		snprintf(buf, n, "%s", field_names[t->field]);
+	return buf;
+}
+
+/* Parameter k against parameters 0..k-1 and itself: one name per parameter,
+ * one parameter per field (a second would silently win), one point per
+ * value (two equal values give two points of one name). */
+static int check_unique(trim__yctx *c, const trim__ynode *m, const trim_arch *a, const param *p, size_t k)
+{
+	const param *q = &p[k];
+	char field[TRIM__ARCH_NAME_LEN + 32];
+	for (size_t j = 0; j < k; j++)
+		if (!strcmp(p[j].name, q->name))
+			return trim__yerr(c, trim__ymap_get(m, "name"), TRIM_ESCHEMA,
+			                  "parameter name '%s' is already parameters[%zu]'s", q->name, j);
+	for (size_t t = 0; t < q->nt; t++) {
+		for (size_t j = 0; j <= k; j++) {
+			for (size_t u = 0; u < (j == k ? t : p[j].nt); u++) {
+				if (p[j].t[u].level != q->t[t].level || p[j].t[u].field != q->t[t].field)
+					continue;
+				target_text(field, sizeof field, a, &q->t[t]);
+				trim__yctx_key(c, "set");
+				int rc = j == k ? trim__yerr(c, trim__ymap_get(m, "set"), TRIM_ESCHEMA,
+				                             "sets %s twice (set[%zu] and set[%zu])", field, u, t)
+				                : trim__yerr(c, trim__ymap_get(m, "set"), TRIM_ESCHEMA,
+				                             "sets %s, which parameter '%s' (parameters[%zu]) sets too: "
+				                             "the second would silently win", field, p[j].name, j);
+				trim__yctx_pop(c);
+				return rc;
+			}
+		}
+	}
+	for (size_t i = 0; i < q->nv; i++)
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(q->text[i], q->text[j]) ||
+			    !memcmp(q->v[i], q->v[j], q->nt * sizeof q->v[i][0])) {
+				const trim__ynode *vals = trim__ymap_get(m, q->labelled ? "labels" : "values");
+				if (!vals)
+					vals = trim__ymap_get(m, "range");
+				trim__yctx_key(c, q->labelled ? "labels" : vals && vals->kind == TRIM__Y_SEQ ? "values" : "range");
+				int rc = trim__yerr(c, vals && vals->kind == TRIM__Y_SEQ && i < vals->n ? vals->items[i] : vals,
+				                    TRIM_ESCHEMA, "value %zu ('%s') repeats value %zu: two points would be one",
+				                    i, q->text[i], j);
+				trim__yctx_pop(c);
+				return rc;
+			}
+	return 0;
+}
+
 static int parse_space(trim_space *s, const trim__ydoc *doc)
 {
 	trim__yctx c;
@@ -616,6 +687,8 @@ static int parse_space(trim_space *s, const trim__ydoc *doc)
 		rc = trim__yexpect(&c, params->items[k], TRIM__Y_MAP);
 		if (rc == 0)
 			rc = parse_param(&c, params->items[k], s->base, &s->p[k]);
+		if (rc == 0)
+			rc = check_unique(&c, params->items[k], s->base, s->p, k);
 		if (rc == 0 && s->grid * s->p[k].nv > MAX_GRID_POINTS)
 			rc = trim__yerr(&c, params->items[k], TRIM_ERANGE,
 			                "the grid exceeds %d points", MAX_GRID_POINTS);

@@ -110,6 +110,26 @@ static const struct bad {
 	{"fit_device on an ASIC", "constraints: {fit_device: true}\nparameters:\n  - {name: x, set: GLB.capacity, values: [1 KB]}\n",
 	 TRIM_ESCHEMA, ":4:", "constraints.fit_device", "needs an FPGA"},
 	{"unknown key", "colour: red\n", TRIM_ESCHEMA, ":4:1", "colour", "unknown key"},
+	/* issue 13: each of these was accepted, the second silently winning */
+	{"a parameter name twice", "parameters:\n  - {name: x, set: GLB.capacity, values: [1 KB]}\n"
+	 "  - {name: x, set: RF.capacity, values: [512 B]}\n",
+	 TRIM_ESCHEMA, ":6:", "parameters[1]", "parameter name 'x' is already parameters[0]'s"},
+	{"one field, two parameters", "parameters:\n  - {name: a, set: GLB.capacity, values: [1 KB]}\n"
+	 "  - {name: b, set: [RF.capacity, GLB.capacity], values: [[512 B, 2 KB]]}\n",
+	 TRIM_ESCHEMA, ":6:", "parameters[1].set", "sets GLB.capacity, which parameter 'a' (parameters[0]) sets too"},
+	{"one field twice in a parameter", "parameters:\n  - {name: a, set: [GLB.capacity, GLB.capacity], values: [[1 KB, 2 KB]]}\n",
+	 TRIM_ESCHEMA, ":5:", "parameters[0].set", "sets GLB.capacity twice"},
+	{"duplicate values", "parameters:\n  - {name: a, set: GLB.capacity, values: [1 KB, 2 KB, 1024]}\n",
+	 TRIM_ESCHEMA, ":5:", "parameters[0].values", "value 2 ('1KB') repeats value 0"},
+	{"duplicate labels", "parameters:\n  - {name: a, set: GLB.capacity, values: [1 KB, 2 KB], labels: [s, s]}\n",
+	 TRIM_ESCHEMA, ":5:", "parameters[0].labels", "value 1 ('s') repeats value 0"},
+	{"a capacity that overflows", "parameters:\n  - {name: a, set: GLB.capacity, values: [1e30 B]}\n",
+	 TRIM_ERANGE, ":5:", "parameters[0].values[0]", "is too large (at most 2^48 bytes"},
+	{"a misspelt level", "parameters:\n  - {name: a, set: GBL.capacity, values: [1 KB]}\n",
+	 TRIM_ENOTFOUND, ":5:", "parameters[0].set", "no level 'GBL' (its levels: DRAM, GLB, PE array, RF, MAC); did you mean 'GLB'?"},
+	{"a misspelt field", "parameters:\n  - {name: a, set: GLB.capacty, values: [1 KB]}\n",
+	 TRIM_ESCHEMA, ":5:", "parameters[0].set", "did you mean 'capacity'?"},
+	{"a misspelt key", "paramters: []\n", TRIM_ESCHEMA, ":4:1", "paramters", "did you mean 'parameters'?"},
 };
 
 START_TEST(bad_space)
@@ -126,6 +146,25 @@ START_TEST(bad_space)
 	ck_assert_msg(strstr(msg, b->path) != NULL, "%s: '%s' lacks '%s'", b->what, msg, b->path);
 	ck_assert_msg(strstr(msg, b->msg) != NULL, "%s: '%s' lacks '%s'", b->what, msg, b->msg);
 	remove(path);
+}
+END_TEST
+
+/* a directory given where a file is expected: said so, for every loader */
+START_TEST(directory_as_file)
+{
+	trim_space *s = NULL;
+	ck_assert_int_eq(trim_space_load(&s, "models/arch"), TRIM_EIO);
+	ck_assert_str_eq(trim_last_error(), "models/arch: is a directory, not a YAML file");
+	trim_arch *a = NULL;
+	ck_assert_int_eq(trim_arch_load(&a, "models/arch/"), TRIM_EIO);
+	ck_assert_str_eq(trim_last_error(), "models/arch/: is a directory, not a YAML file");
+	trim_network *n = NULL;
+	ck_assert_int_eq(trim_network_load(&n, "models/networks"), TRIM_EIO);
+	ck_assert_ptr_nonnull(strstr(trim_last_error(), "is a directory"));
+	/* an Accelergy table directory is still a table */
+	trim_energy *t = NULL;
+	ck_assert_int_eq(trim_energy_load(&t, "energy_tables/accelergy-example"), 0);
+	trim_energy_free(t);
 }
 END_TEST
 
@@ -179,6 +218,7 @@ Suite *space_suite(void)
 	tcase_add_test(tc, case_study_2_canonical_order);
 	tcase_add_loop_test(tc, bad_space, 0, (int)(sizeof bad / sizeof bad[0]));
 	tcase_add_test(tc, range_and_rejected_points);
+	tcase_add_test(tc, directory_as_file);
 	tcase_add_test(tc, cli_space);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);

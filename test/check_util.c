@@ -258,6 +258,10 @@ START_TEST(test_cli_suggestions)
 		{"explore --goal edpp", "--goal takes energy, delay, edp, area or weighted; got 'edpp'; did you mean 'edp'?"},
 		{"network a b --dataflow row-stationery", "did you mean 'row-stationary'?"},
 		{"explore --weights nan,1,1", "--weights takes three finite exponents >= 0"},
+		{"map models/networks/alexnet-cifar.yaml models/arch/eyeriss.yaml --mode training --layer cnv2 --phase WG",
+		 "no WG workload for layer 'cnv2' (layers with a WG workload: fc8, fc7, fc6, conv5, conv4, conv3, conv2, "
+		 "conv1); did you mean 'conv2'?"},
+		{"arch models/arch", "models/arch: is a directory, not a YAML file"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		int st = 0;

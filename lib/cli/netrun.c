@@ -7,6 +7,32 @@
 #include "cli/cli.h"
 #include "trim/search.h"
 
+/* trim_workloads_find's message plus the layers that have a workload in
+ * that phase and the nearest one. */
+static int unknown_layer(const trim_workloads *w, int phase)
+{
+	char msg[1024], list[600] = "", hint[96];
+	snprintf(msg, sizeof msg, "%s", trim_last_error());
+	const char *word = strchr(msg, '\'');
+	char layer[128] = "";
+	if (word)
+		snprintf(layer, sizeof layer, "%.*s", (int)strcspn(word + 1, "'"), word + 1);
+	trim__nearest near;
+	trim__nearest_init(&near, layer);
+	size_t l = 0;
+	for (size_t i = 0; i < trim_workloads_intra_count(w); i++) {
+		if (trim_workloads_intra_phase(w, i) != phase)
+			continue;
+		const char *name = trim_workloads_intra_layer(w, i);
+		trim__nearest_add(&near, name);
+		if (l < sizeof list - 1)
+			l += (size_t)snprintf(list + l, sizeof list - l, "%s%s", l ? ", " : "", name);
+	}
+	return trim__error(TRIM_ENOTFOUND, "%s (layers with a %s workload: %s)%s", msg,
+	                   trim_phase_name(phase) ? trim_phase_name(phase) : "?", l ? list : "none",
+	                   trim_cli_hint(hint, sizeof hint, &near));
+}
+
 int trim_cli_load_workload(trim_cli_workload *o, const char *net_file, const char *arch_file,
                            const char *table_file, int mode, int64_t batch, const char *layer,
                            int phase)
@@ -21,6 +47,8 @@ int trim_cli_load_workload(trim_cli_workload *o, const char *net_file, const cha
 		rc = trim_workloads_create(&o->w, o->net, mode, batch, 0);
 	if (rc == 0)
 		rc = trim_workloads_find(o->w, layer, phase, &o->index);
+	if (rc == TRIM_ENOTFOUND)
+		rc = unknown_layer(o->w, phase);
 	if (rc == 0)
 		rc = trim_arch_load(&o->arch, arch_file);
 	if (rc == 0 && table_file)

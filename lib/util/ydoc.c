@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <yaml.h>
 
 #include "util/util.h"
@@ -227,6 +228,9 @@ int trim__ydoc_load_file(trim__ydoc **out, const char *path)
 	*out = NULL;
 	if (!path)
 		return trim__error(TRIM_EINVAL, "no file name given");
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return trim__error(TRIM_EIO, "%s: is a directory, not a YAML file", path);
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return trim__error(TRIM_EIO, "%s: cannot open: %s", path, strerror(errno));
@@ -364,15 +368,20 @@ int trim__ymap_check(const trim__yctx *c, const trim__ynode *map, const char *co
 			if (strcmp(*a, k) == 0)
 				ok = 1;
 		if (!ok) {
-			char list[400] = "";
+			char list[400] = "", hint[96];
 			size_t l = 0;
 			for (const char *const *a = allowed; *a && l < sizeof list - 40; a++)
 				l += (size_t)snprintf(list + l, sizeof list - l, "%s%s",
 				                      a == allowed ? "" : ", ", *a);
+			trim__nearest near;
+			trim__nearest_init(&near, k);
+			for (const char *const *a = allowed; *a; a++)
+				trim__nearest_add(&near, *a);
 			trim__yctx tmp = *c;
 			trim__yctx_key(&tmp, k);
 			return trim__yerr(&tmp, map->keys[i], TRIM_ESCHEMA,
-			                  "unknown key '%s' (expected one of: %s)", k, list);
+			                  "unknown key '%s' (expected one of: %s)%s", k, list,
+			                  trim__suggestion(hint, sizeof hint, &near));
 		}
 	}
 	return 0;
@@ -443,13 +452,17 @@ int trim__yenum(const trim__yctx *c, const trim__ynode *n, const char *const *na
 			return 0;
 		}
 	}
-	char list[400] = "";
+	char list[400] = "", hint[96];
 	size_t l = 0;
-	for (int i = 0; names[i] && l < sizeof list - 40; i++)
-		if (names[i][0])
+	trim__nearest near;
+	trim__nearest_init(&near, n->str);
+	for (int i = 0; names[i]; i++) {
+		trim__nearest_add(&near, names[i]);
+		if (names[i][0] && l < sizeof list - 40)
 			l += (size_t)snprintf(list + l, sizeof list - l, "%s%s", l ? ", " : "", names[i]);
-	return trim__yerr(c, n, TRIM_ESCHEMA, "unknown value '%s' (expected one of: %s)", n->str,
-	                  list);
+	}
+	return trim__yerr(c, n, TRIM_ESCHEMA, "unknown value '%s' (expected one of: %s)%s", n->str,
+	                  list, trim__suggestion(hint, sizeof hint, &near));
 }
 
 int trim__ybytes(const trim__yctx *c, const trim__ynode *n, int64_t *out)
@@ -476,7 +489,9 @@ int trim__ybytes(const trim__yctx *c, const trim__ynode *n, int64_t *out)
 	else
 		return trim__yerr(c, n, TRIM_ESCHEMA, "unknown size unit '%s' (use B, KB, MB or GB)", end);
 	double b = v * mul;
-	if (b != floor(b) || b > 9e18)
+	if (b > TRIM__YBYTES_MAX)
+		return trim__yerr(c, n, TRIM_ERANGE, "size '%s' is too large (at most 2^48 bytes, 256 TB)", n->str);
+	if (b != floor(b))
 		return trim__yerr(c, n, TRIM_ERANGE, "size '%s' is not a whole number of bytes", n->str);
 	*out = (int64_t)b;
 	return 0;

@@ -65,7 +65,9 @@ int trim__yint(const trim__yctx *c, const trim__ynode *n, int64_t lo, int64_t hi
 int trim__ydouble(const trim__yctx *c, const trim__ynode *n, double lo, double hi, double *out);
 int trim__ybool(const trim__yctx *c, const trim__ynode *n, int *out);
 int trim__yenum(const trim__yctx *c, const trim__ynode *n, const char *const *names, int *out);
-/* A byte size: 1024, "108 KB", "64KiB", "2 MB", "1.5 MiB" (KB = KiB = 1024). */
+/* A byte size: 1024, "108 KB", "64KiB", "2 MB", "1.5 MiB" (KB = KiB = 1024),
+ * whole, positive and at most TRIM__YBYTES_MAX (2^48 bytes, 256 TB). */
+#define TRIM__YBYTES_MAX 281474976710656.0
 int trim__ybytes(const trim__yctx *c, const trim__ynode *n, int64_t *out);
 
 /* Keyed readers: return 0 when read, 1 when the key is absent and not
