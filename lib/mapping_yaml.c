@@ -307,7 +307,7 @@ static int tl_perm(trim__yctx *c, const trim__ynode *n, int *dims, int *nd)
 static int read_timeloop(trim__yctx *c, const trim__ynode *list, trim__mapping *m)
 {
 	static const char *const types[] = {"temporal", "spatial", "bypass", "datatype", "dataspace", NULL};
-	int rc = 0;
+	int rc = 0, spatial_seen[TRIM__MAX_LEVELS] = {0};
 	for (size_t i = 0; i < list->n && !rc; i++) {
 		const trim__ynode *e = list->items[i];
 		const char *name = NULL;
@@ -403,16 +403,29 @@ static int read_timeloop(trim__yctx *c, const trim__ynode *list, trim__mapping *
 				goto next;
 			rc = 0;
 			/* Timeloop: loops at permutation positions < split along X, the
-			 * others along Y; dims not in the permutation along X */
+			 * others along Y; dims not in the permutation along X. A second
+			 * spatial directive for the same level (the Y fan-out of an array
+			 * Timeloop describes as two, as trim_mapping_dump_timeloop writes
+			 * a dim split over X and Y) multiplies into the first. */
+			int again = spatial_seen[L]++ > 0;
 			for (int d = 0; d < TRIM_NDIMS; d++) {
 				int pos = -1;
 				for (int k = 0; k < np; k++)
 					if (perm[k] == d)
 						pos = k;
 				int x = pos < 0 || pos < split;
-				m->f[L][d] = f[d];
-				m->fx[L][d] = x ? f[d] : 1;
-				m->fy[L][d] = x ? 1 : f[d];
+				int64_t fx = x ? f[d] : 1, fy = x ? 1 : f[d];
+				int64_t xy = 0;
+				if (again && (__builtin_mul_overflow(fx, m->fx[L][d], &fx) ||
+				              __builtin_mul_overflow(fy, m->fy[L][d], &fy) ||
+				              __builtin_mul_overflow(fx, fy, &xy) || xy > MAX_BOUND)) {
+					rc = trim__yerr(c, e, TRIM_ERANGE, "the spatial bound of %c at %s is more than 2^40",
+					                "NGMCEFRS"[d], m->name[L]);
+					goto next;
+				}
+				m->f[L][d] = fx * fy; /* one of them is 1, or xy checked it */
+				m->fx[L][d] = fx;
+				m->fy[L][d] = fy;
 			}
 			note_entry(m, L, i, e);
 		}

@@ -6,9 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mapping_int.h"
 #include "tcase_util.h"
+#include "trim.h"
 
 enum { DRAM = 0, GLB = 1, NOC = 2, RF = 3 };
 
@@ -463,6 +465,231 @@ START_TEST(test_check_locations)
 }
 END_TEST
 
+/* What timeloop-mapper writes: factors without '=' ("C1 M16"), output
+ * channels as M (its CNN-Layer problem; K in older examples), every dim. */
+START_TEST(test_timeloop_mapper_output)
+{
+	struct trim_arch a;
+	trim__intra w;
+	trim_mapping *m = NULL, *k = NULL;
+	fig6_arch(&a);
+	fig6_wl(&w);
+	static const char mapper[] =
+		"mapping:\n"
+		"  - target: GLB\n    type: datatype\n    keep:\n      - Inputs\n      - Outputs\n    bypass:\n      - Weights\n"
+		"  - target: DRAM\n    type: temporal\n    factors: C1 M4 R1 S1 N1 P1 Q1\n    permutation: CRSNPQM\n"
+		"  - target: GLB\n    type: spatial\n    factors: C2 M4 R1 S1 N1 P1 Q1\n    permutation: MCRSNPQ\n    split: 1\n"
+		"  - target: GLB\n    type: temporal\n    factors: C2 M2 R1 S1 N1 P1 Q1\n    permutation: CMRSNPQ\n"
+		"  - target: RF\n    type: temporal\n    factors: C4 M1 R1 S1 N1 P1 Q1\n    permutation: CMRSNPQ\n";
+	ck_assert_msg(trim_mapping_load_string(&m, &a, mapper, "mapper.yaml") == 0, "%s", trim_last_error());
+	ck_assert_msg(trim_mapping_load_string(&k, &a, TL_FIG6B, "tl.yaml") == 0, "%s", trim_last_error());
+	for (int l = 0; l < a.nlevels; l++) {
+		for (int d = 0; d < TRIM_NDIMS; d++) {
+			ck_assert_int_eq(m->f[l][d], k->f[l][d]);
+			ck_assert_int_eq(m->fx[l][d], k->fx[l][d]);
+			ck_assert_int_eq(m->fy[l][d], k->fy[l][d]);
+		}
+		for (int t = 0; t < 3; t++)
+			ck_assert_int_eq(m->keep[l][t], k->keep[l][t]);
+	}
+	int pm = -1, pc = -1; /* M outside C at the GLB */
+	for (int k = 0; k < TRIM_NDIMS; k++) {
+		pm = m->order[GLB][k] == TRIM_DIM_M ? k : pm;
+		pc = m->order[GLB][k] == TRIM_DIM_C ? k : pc;
+	}
+	ck_assert_int_lt(pm, pc);
+	ck_assert_int_eq(trim__mapping_check(m, &w, &a), 0);
+	trim_mapping_free(m);
+	trim_mapping_free(k);
+	m = NULL;
+	/* K and M are one dim: both in a directive is a dim named twice */
+	EXPECT_ERR(trim_mapping_load_string(&m, &a, "mapping:\n  - target: GLB\n    type: temporal\n"
+	           "    factors: K2 M2\n", "tl.yaml"), TRIM_ESCHEMA, "'M2': M is named twice");
+	EXPECT_ERR(trim_mapping_load_string(&m, &a, "mapping:\n  - target: GLB\n    type: temporal\n"
+	           "    factors: C2 X2\n", "tl.yaml"), TRIM_ESCHEMA, "bad factor 'X2'");
+	EXPECT_ERR(trim_mapping_load_string(&m, &a, "mapping:\n  - target: GLB\n    type: temporal\n"
+	           "    factors: C\n", "tl.yaml"), TRIM_ESCHEMA, "bad factor 'C'");
+	ck_assert_ptr_null(m);
+}
+END_TEST
+
+/* A mapping for any workload on eyeriss.yaml: every bound at DRAM except a
+ * factor 2 (or 3) of the first dim that has one, spread along X (or Y). */
+static int trivial_mapping(trim_mapping **out, const trim_workloads *ws, size_t i, const trim_arch *arch,
+                           int along_y)
+{
+	int64_t b[TRIM_NDIMS];
+	ck_assert_int_eq(trim_workloads_intra_bounds(ws, i, b, TRIM_NDIMS), 0);
+	ck_assert_int_eq(trim_mapping_create(out, arch), 0);
+	int spread = -1;
+	for (int d = TRIM_NDIMS - 1; d >= 0 && spread < 0; d--)
+		if (b[d] % 2 == 0 || b[d] % 3 == 0)
+			spread = d;
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		int64_t s = d == spread ? (b[d] % 2 == 0 ? 2 : 3) : 1;
+		ck_assert_int_eq(trim_mapping_set_temporal(*out, 0, d, b[d] / s), 0);
+		if (s > 1)
+			ck_assert_int_eq(trim_mapping_set_spatial(*out, 2, d, along_y ? 1 : s, along_y ? s : 1), 0);
+	}
+	ck_assert_int_eq(trim_mapping_set_order(*out, 0, "SRFECMGN"), 0);
+	ck_assert_int_eq(trim_mapping_set_keep(*out, 1, 1, 0), 0); /* the GLB bypasses slot 1 */
+	return spread;
+}
+
+/* trim_mapping_dump_timeloop writes the problem and the mapping; libtrim's
+ * reader gives back the same mapping, which evaluates identically: every
+ * workload of AlexNet-CIFAR in training (conv, pool, FC; FW, BW, WG) and a
+ * grouped (depthwise) conv of MobileNet, on Eyeriss. */
+START_TEST(test_timeloop_export_roundtrip)
+{
+	static const char *const nets[2] = {"models/networks/alexnet-cifar.yaml", "models/networks/mobilenet-v1.yaml"};
+	trim_arch *arch = NULL;
+	ck_assert_int_eq(trim_arch_load(&arch, "models/arch/eyeriss.yaml"), 0);
+	int groups_seen = 0;
+	for (int n = 0; n < 2; n++) {
+		trim_network *net = NULL;
+		trim_workloads *ws = NULL;
+		ck_assert_int_eq(trim_network_load(&net, nets[n]), 0);
+		ck_assert_int_eq(trim_workloads_create(&ws, net, TRIM_MODE_TRAINING, 2, 0), 0);
+		size_t count = trim_workloads_intra_count(ws);
+		for (size_t i = 0; i < count && i < (n ? 4u : count); i++) {
+			trim_mapping *m = NULL, *back = NULL;
+			int along_y = (int)(i % 2);
+			trivial_mapping(&m, ws, i, arch, along_y);
+			char *tl = NULL;
+			ck_assert_msg(trim_mapping_dump_timeloop(m, ws, i, arch, &tl) == 0, "%zu: %s", i, trim_last_error());
+			ck_assert_ptr_nonnull(strstr(tl, "problem:\n  shape:\n"));
+			ck_assert_ptr_nonnull(strstr(tl, "\nmapping:\n  - target: \"DRAM\"\n    type: temporal\n"));
+			ck_assert_ptr_nonnull(strstr(tl, "type: spatial"));
+			int64_t b[TRIM_NDIMS];
+			ck_assert_int_eq(trim_workloads_intra_bounds(ws, i, b, TRIM_NDIMS), 0);
+			if (b[TRIM_DIM_G] > 1) {
+				groups_seen++;
+				ck_assert_ptr_nonnull(strstr(tl, "dimensions: [G, C, M, R, S, N, P, Q]"));
+			} else {
+				ck_assert_ptr_nonnull(strstr(tl, "dimensions: [C, M, R, S, N, P, Q]"));
+			}
+			ck_assert_msg(trim_mapping_load_string(&back, arch, tl, "export.yaml") == 0, "%s\n%s",
+			              trim_last_error(), tl);
+			const trim__mapping *x = m, *y = back;
+			for (int l = 0; l < x->nlevels; l++) {
+				for (int d = 0; d < TRIM_NDIMS; d++) {
+					ck_assert_int_eq(x->f[l][d], y->f[l][d]);
+					ck_assert_int_eq(x->fx[l][d], y->fx[l][d]);
+					ck_assert_int_eq(x->fy[l][d], y->fy[l][d]);
+				}
+				for (int t = 0; t < 3; t++) /* the tensors the workload has */
+					if (trim__workloads_intra(ws, i)->t[t].present)
+						ck_assert_int_eq(x->keep[l][t], y->keep[l][t]);
+				/* the loop order, for the loops the workload has */
+				for (int k = 0, j = 0; k < TRIM_NDIMS; k++) {
+					if (b[x->order[l][k]] == 1 && x->order[l][k] == TRIM_DIM_G)
+						continue;
+					while (b[y->order[l][j]] == 1 && y->order[l][j] == TRIM_DIM_G)
+						j++;
+					ck_assert_int_eq(x->order[l][k], y->order[l][j]);
+					j++;
+				}
+			}
+			trim_eval *e1 = NULL, *e2 = NULL;
+			ck_assert_msg(trim_eval_mapping(&e1, ws, i, arch, NULL, m) == 0, "%s", trim_last_error());
+			ck_assert_int_eq(trim_eval_mapping(&e2, ws, i, arch, NULL, back), 0);
+			ck_assert(trim_eval_cycles(e1) == trim_eval_cycles(e2));
+			ck_assert(trim_eval_energy_pj(e1) == trim_eval_energy_pj(e2));
+			trim_eval_free(e1);
+			trim_eval_free(e2);
+			trim_string_free(tl);
+			trim_mapping_free(back);
+			trim_mapping_free(m);
+		}
+		trim_workloads_free(ws);
+		trim_network_free(net);
+	}
+	ck_assert_int_gt(groups_seen, 0);
+	/* a dim split over both X and Y: two spatial directives (Timeloop gives a
+	 * dim one loop per fan-out), which the reader multiplies back */
+	trim_network *net = NULL;
+	trim_workloads *ws = NULL;
+	trim_mapping *m = NULL;
+	char *tl = NULL;
+	ck_assert_int_eq(trim_network_load(&net, nets[0]), 0);
+	ck_assert_int_eq(trim_workloads_create(&ws, net, TRIM_MODE_INFERENCE, 4, 0), 0);
+	int s = trivial_mapping(&m, ws, 0, arch, 0), d = TRIM_DIM_M;
+	int64_t b[TRIM_NDIMS];
+	ck_assert_int_eq(trim_workloads_intra_bounds(ws, 0, b, TRIM_NDIMS), 0);
+	ck_assert_int_eq(trim_mapping_set_temporal(m, 0, s, b[s]), 0);
+	ck_assert_int_eq(trim_mapping_set_spatial(m, 2, s, 1, 1), 0);
+	ck_assert_int_eq(b[d] % 4, 0);
+	ck_assert_int_eq(trim_mapping_set_temporal(m, 0, d, b[d] / 4), 0);
+	ck_assert_int_eq(trim_mapping_set_spatial(m, 2, d, 2, 2), 0);
+	ck_assert_msg(trim_mapping_dump_timeloop(m, ws, 0, arch, &tl) == 0, "%s", trim_last_error());
+	ck_assert_ptr_nonnull(strstr(tl, "splits a dim over X and Y"));
+	ck_assert_ptr_nonnull(strstr(tl, "  - target: \"PE array\"\n    type: spatial\n"));
+	trim_mapping *back = NULL;
+	ck_assert_msg(trim_mapping_load_string(&back, arch, tl, "xy.yaml") == 0, "%s", trim_last_error());
+	for (int k = 0; k < TRIM_NDIMS; k++) {
+		ck_assert_int_eq(back->fx[2][k], m->fx[2][k]);
+		ck_assert_int_eq(back->fy[2][k], m->fy[2][k]);
+		ck_assert_int_eq(back->f[2][k], m->f[2][k]);
+	}
+	trim_mapping_free(back);
+	trim_string_free(tl);
+	tl = NULL;
+	/* an invalid mapping is not exported */
+	ck_assert_int_eq(trim_mapping_set_spatial(m, 2, d, 4, 1), 0);
+	ck_assert_int_eq(trim_mapping_set_temporal(m, 0, d, b[d] / 2), 0);
+	EXPECT_ERR(trim_mapping_dump_timeloop(m, ws, 0, arch, &tl), TRIM_ESHAPE, "multiply to");
+	ck_assert_ptr_null(tl);
+	trim_mapping_free(m);
+	trim_workloads_free(ws);
+	trim_network_free(net);
+	trim_arch_free(arch);
+}
+END_TEST
+
+/* The CLI: trim eval --export-timeloop FILE writes what trim eval reads back
+ * with the same report; trim map --format timeloop prints the best mapping. */
+START_TEST(test_timeloop_export_cli)
+{
+	int st = 0;
+	char args[1024], path[64];
+	snprintf(path, sizeof path, "/tmp/trim-tl-export-%d.yaml", (int)getpid());
+	const char *base = "eval models/networks/alexnet-cifar.yaml models/arch/eyeriss.yaml --layer conv1";
+	snprintf(args, sizeof args, "%s --mapping test/data/mapping/eyeriss-conv1.yaml --export-timeloop %s", base, path);
+	char *a = tu_capture(args, 0, &st);
+	ck_assert_msg(st == 0, "%s", a);
+	snprintf(args, sizeof args, "%s --mapping %s", base, path);
+	char *b = tu_capture(args, 0, &st);
+	ck_assert_msg(st == 0, "%s", b);
+	ck_assert_str_eq(a, b);
+	remove(path);
+	free(a);
+	free(b);
+	/* a directory that does not exist: exit 2, no report claimed */
+	snprintf(args, sizeof args, "%s --mapping test/data/mapping/eyeriss-conv1.yaml --export-timeloop /nonexistent/x.yaml", base);
+	a = tu_capture(args, 1, &st);
+	ck_assert_int_eq(st, 2);
+	ck_assert_ptr_nonnull(strstr(a, "/nonexistent/x.yaml"));
+	free(a);
+	a = tu_capture("map models/networks/alexnet-cifar.yaml models/arch/eyeriss.yaml --layer conv1 "
+	               "--constraints models/constraints/timeloop-eyeriss-rs.yaml --format timeloop", 0, &st);
+	ck_assert_msg(st == 0, "%s", a);
+	ck_assert_ptr_nonnull(strstr(a, "problem:\n  shape:\n"));
+	ck_assert_ptr_nonnull(strstr(a, "mapping:\n  - target: \"DRAM\""));
+	/* and trim eval takes it back */
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(a, f);
+	fclose(f);
+	snprintf(args, sizeof args, "%s --mapping %s", base, path);
+	b = tu_capture(args, 0, &st);
+	ck_assert_msg(st == 0, "%s", b);
+	remove(path);
+	free(a);
+	free(b);
+}
+END_TEST
+
 Suite *mapping_suite(void)
 {
 	Suite *s = suite_create("mapping");
@@ -476,6 +703,9 @@ Suite *mapping_suite(void)
 	tcase_add_test(tc, test_factor_ranges);
 	tcase_add_test(tc, test_rows_over_fanout);
 	tcase_add_test(tc, test_check_locations);
+	tcase_add_test(tc, test_timeloop_mapper_output);
+	tcase_add_test(tc, test_timeloop_export_roundtrip);
+	tcase_add_test(tc, test_timeloop_export_cli);
 	suite_add_tcase(s, tc);
 	return s;
 }

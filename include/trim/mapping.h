@@ -63,6 +63,16 @@ TRIM_API int trim_mapping_load_string(trim_mapping **out, const trim_arch *arch,
 /** libtrim's YAML form (TRIM_FORMAT_YAML) or the loop nest (TRIM_FORMAT_TABLE);
  * free *out with trim_string_free. */
 TRIM_API int trim_mapping_dump(const trim_mapping *m, int format, char **out);
+/** Mapping `m` of intra workload `i` of `w` on `arch`, with the workload as a
+ * Timeloop problem, in Timeloop's format: one YAML document with `problem:`
+ * (a shape written from the workload's projections, and its instance) and
+ * `mapping:` (temporal, spatial and datatype directives per level), for
+ * timeloop-model; trim_mapping_load reads the mapping back unchanged
+ * (docs/mapping.md, "Export to Timeloop"). The mapping is checked first
+ * (trim_mapping_check); a dim split over both X and Y of one spatial level
+ * has no Timeloop spelling (TRIM_EINVAL). Free *out with trim_string_free. */
+TRIM_API int trim_mapping_dump_timeloop(const trim_mapping *m, const trim_workloads *w, size_t i,
+                                        const trim_arch *arch, char **out);
 
 #ifdef __cplusplus
 }

@@ -5,12 +5,14 @@
 
 static const char usage_eval[] =
 	"trim eval NETWORK.yaml ARCH.yaml --layer NAME --phase FW|BW|WG --mapping MAPPING.yaml\n"
-	"          [--mode inference|training] [--batch N] [--table FILE] [--format table|json]";
+	"          [--mode inference|training] [--batch N] [--table FILE] [--format table|json]\n"
+	"          [--export-timeloop FILE]";
 
 // trim-cli: eval: evaluate a mapping of one workload (counts, cycles, energy); libtrim or Timeloop mapping YAML
 int trim_cli_eval(int argc, char **argv)
 {
 	const char *files[2] = {NULL, NULL}, *layer = NULL, *mapfile = NULL, *table = NULL;
+	const char *export_tl = NULL;
 	int format = TRIM_FORMAT_TABLE, phase = -1, mode = TRIM_MODE_DEFAULT, nf = 0;
 	int64_t batch = 0;
 	for (int i = 1; i < argc; i++) {
@@ -19,7 +21,9 @@ int trim_cli_eval(int argc, char **argv)
 			printf("usage: %s\n\nValidates the mapping (factors, fan-out, capacity) and prints its loop "
 			       "nest,\nthe activity counts of every level and tensor, cycles per level with the\n"
 			       "bottleneck, energy per level and tensor, and utilization (docs/model.md).\n"
-			       "MAPPING.yaml is libtrim's form (trim_mapping_dump) or Timeloop's mapping list.\n",
+			       "MAPPING.yaml is libtrim's form (trim_mapping_dump) or Timeloop's mapping list.\n"
+			       "--export-timeloop FILE also writes the mapping and the workload (a Timeloop\n"
+			       "problem) in Timeloop's format, for timeloop-model (docs/mapping.md).\n",
 			       usage_eval);
 			return 0;
 		}
@@ -31,6 +35,8 @@ int trim_cli_eval(int argc, char **argv)
 				layer = v;
 			else if (!strcmp(o, "--mapping"))
 				mapfile = v;
+			else if (!strcmp(o, "--export-timeloop"))
+				export_tl = v;
 			else if (!strcmp(o, "--table"))
 				table = v;
 			else if (!strcmp(o, "--format")) {
@@ -72,10 +78,19 @@ int trim_cli_eval(int argc, char **argv)
 		rc = trim_eval_mapping(&e, in.w, in.index, in.arch, in.table, m);
 	if (!rc)
 		rc = trim_eval_report(e, format, &text);
+	char *tl = NULL;
+	int wrc = 0;
+	if (!rc && export_tl && (rc = trim_mapping_dump_timeloop(m, in.w, in.index, in.arch, &tl)) == 0)
+		wrc = trim_cli_write_text("eval", export_tl, tl);
+	trim_string_free(tl);
 	trim_eval_free(e);
 	trim_mapping_free(m);
 	trim_cli_workload_free(&in);
 	if (rc)
 		return trim_cli_fail(rc);
+	if (wrc) {
+		trim_string_free(text);
+		return wrc;
+	}
 	return trim_cli_print(text);
 }

@@ -12,7 +12,7 @@ static const char usage_map[] =
 	"         [--threads N] [--mode inference|training] [--batch N] [--table FILE]\n"
 	"         [--top K] [--factor LEVEL:D=N]... [--min-pe-util X] [--min-rf-util X]\n"
 	"         [--constraints FILE] [--dataflow PRESET]... [--max-mappings N] [--progress|--quiet]\n"
-	"         [--all-loops] [--format table|json]";
+	"         [--all-loops] [--format table|json|timeloop]";
 
 /* Progress on stderr while the search runs (another thread polls
  * trim_search_progress, the one call allowed during a run). */
@@ -115,7 +115,7 @@ int trim_cli_map(int argc, char **argv)
 	int64_t batch = 0, threads = 1, goal = TRIM_GOAL_ENERGY, maxmap = 0, topk = 1;
 	double min_pe = 0, min_rf = 0;
 	const char *factors[64];
-	int nfactors = 0, progress = isatty(2), all_loops = 0;
+	int nfactors = 0, progress = isatty(2), all_loops = 0, timeloop = 0;
 	trim_cli_mapopts mo; /* --constraints, --dataflow */
 	trim_cli_mapopts_init(&mo);
 	for (int i = 1; i < argc; i++) {
@@ -131,6 +131,8 @@ int trim_cli_map(int argc, char **argv)
 			       "(default 0: no limit).\n"
 			       "--factor 'PE array:M=4' fixes the bound of M at level 'PE array' (a custom\n"
 			       "factor the constructor must follow; repeatable).\n"
+			       "--format timeloop prints the best mapping and the workload (a Timeloop\n"
+			       "problem) in Timeloop's format, for timeloop-model (docs/mapping.md).\n"
 			       "The table's loop nest leaves out loops of bound 1 (--all-loops shows them).\n",
 			       usage_map);
 			trim_cli_constraints_help();
@@ -169,9 +171,12 @@ int trim_cli_map(int argc, char **argv)
 					return trim_cli_usage("map", usage_map, "at most 64 --factor options");
 				factors[nfactors++] = v;
 			}
-			else if (!strcmp(o, "--format")) {
+			else if (!strcmp(o, "--format") && !strcmp(v, "timeloop")) {
+				timeloop = 1; /* the best mapping in Timeloop's format */
+			} else if (!strcmp(o, "--format")) {
 				if (trim_cli_format("map", usage_map, v, 0, &format))
 					return TRIM_CLI_EXIT_USAGE;
+				timeloop = 0;
 			} else if (!strcmp(o, "--phase")) {
 				if (trim_cli_phase("map", usage_map, v, &phase))
 					return TRIM_CLI_EXIT_USAGE;
@@ -276,7 +281,13 @@ int trim_cli_map(int argc, char **argv)
 			pthread_join(th, NULL);
 		}
 	}
-	if (!rc && !refused)
+	if (!rc && !refused && timeloop) {
+		trim_mapping *best = NULL;
+		rc = trim_search_best(s, &best);
+		if (!rc)
+			rc = trim_mapping_dump_timeloop(best, in.w, in.index, in.arch, &text);
+		trim_mapping_free(best);
+	} else if (!rc && !refused)
 		rc = trim_search_report(s, format, &text);
 	trim_search_free(s);
 	trim_cli_workload_free(&in);
@@ -284,7 +295,7 @@ int trim_cli_map(int argc, char **argv)
 		return TRIM_CLI_EXIT_USAGE;
 	if (rc)
 		return trim_cli_fail(rc);
-	size_t hidden = format == TRIM_FORMAT_TABLE && !all_loops ? hide_unit_loops(text) : 0;
+	size_t hidden = format == TRIM_FORMAT_TABLE && !all_loops && !timeloop ? hide_unit_loops(text) : 0;
 	int st = trim_cli_print(text);
 	if (st == 0 && hidden)
 		printf("(%zu loops of bound 1 not shown: --all-loops shows every loop)\n", hidden);
