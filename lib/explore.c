@@ -13,6 +13,7 @@
 #include "arch_int.h"
 #include "constraints_int.h"
 #include "explore_int.h"
+#include "report/xdetail_int.h"
 #include "trim/energy.h"
 #include "trim/explore.h"
 #include "trim/mapping.h"
@@ -526,6 +527,7 @@ static void report_json(const trim_explorer *ex, int full, trim__sb *sb)
 	for (size_t i = 0; i < ex->n; i++) {
 		trim__sb_puts(sb, i ? ",\n    " : "\n    ");
 		trim__explore_point_json(ex, i, &ex->pt[i], full, sb);
+		trim__xreport_point_json(ex, i, sb); /* temporal utilisation, warnings */
 	}
 	trim__sb_puts(sb, "\n  ],\n  \"pareto\": [");
 	int first = 1;
@@ -549,14 +551,15 @@ static void report_table(const trim_explorer *ex, trim__sb *sb)
 		size_t l = strlen(trim_space_point_name(ex->space, i));
 		pw = l > (size_t)pw && l < 256 ? (int)l : pw;
 	}
-	trim__sb_printf(sb, "%-5s %-*s %14s %14s %14s %10s %8s %s\n", "rank", pw, "point", "cycles",
-	                "energy pJ", "EDP", "area mm2", "PE util", "pareto");
+	trim__sb_printf(sb, "%-5s %-*s %14s %14s %14s %10s %8s %8s %s\n", "rank", pw, "point", "cycles",
+	                "energy pJ", "EDP", "area mm2", "PE util", "t-util", "pareto");
 	for (size_t r = 0; r < ex->nranked; r++) {
 		const trim__xpoint *p = &ex->pt[ex->order[r]];
-		trim__sb_printf(sb, "%-5zu %-*s %14.6g %14.6g %14.6g %10.4g %8.3f %s\n", r + 1,
+		trim__sb_printf(sb, "%-5zu %-*s %14.6g %14.6g %14.6g %10.4g %8.3f %8.3f %s\n", r + 1,
 		                pw, trim_space_point_name(ex->space, ex->order[r]), p->f[TRIM_XF_CYCLES],
 		                p->f[TRIM_XF_ENERGY_PJ], p->f[TRIM_XF_EDP], p->f[TRIM_XF_AREA_MM2],
-		                p->f[TRIM_XF_PE_UTILIZATION], p->f[TRIM_XF_PARETO] != 0 ? "*" : "");
+		                p->f[TRIM_XF_PE_UTILIZATION], trim__xreport_temporal(ex, ex->order[r]),
+		                p->f[TRIM_XF_PARETO] != 0 ? "*" : "");
 	}
 	for (size_t i = 0; i < ex->n; i++) {
 		const trim__xpoint *p = &ex->pt[i];
@@ -565,6 +568,7 @@ static void report_table(const trim_explorer *ex, trim__sb *sb)
 		trim__sb_printf(sb, "-     %-*s %s\n", pw, trim_space_point_name(ex->space, i),
 		                p->valid ? "over the area budget" : p->error);
 	}
+	trim__xreport_table_tail(ex, sb); /* the best point's warnings */
 }
 
 static void points_csv(const trim_explorer *ex, trim__sb *sb)
@@ -585,19 +589,7 @@ static void points_csv(const trim_explorer *ex, trim__sb *sb)
 
 static void workloads_csv(const trim_explorer *ex, trim__sb *sb)
 {
-	trim__sb_puts(sb, "point,layer,phase,cycles,energy_pj,dense_cycles,dense_energy_pj,active_pes,pe_utilization\n");
-	for (size_t i = 0; i < ex->n; i++) {
-		const trim__xpoint *p = &ex->pt[i];
-		for (size_t k = 0; k < p->nw; k++) {
-			const trim__xworkload *x = &p->wl[k];
-			trim__sb_csv_str(sb, trim_space_point_name(ex->space, i));
-			trim__sb_putc(sb, ',');
-			trim__sb_csv_str(sb, x->layer);
-			trim__sb_printf(sb, ",%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", trim_phase_name(x->phase),
-			                x->cycles, x->energy, x->dense_cycles, x->dense_energy, x->active_pes,
-			                x->pe_util);
-		}
-	}
+	trim__xreport_workloads_csv(ex, sb); /* lib/report/explore_report.c */
 }
 
 static int need_ranked(const trim_explorer *ex)

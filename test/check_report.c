@@ -411,6 +411,19 @@ START_TEST(test_explore_details)
 		ck_assert(memcmp(ca, cb, nb * sizeof *ca) == 0 && memcmp(ea, eb, nb * sizeof *ea) == 0);
 	}
 	char *a = NULL, *b = NULL;
+	/* the reports: temporal utilisation and warnings per point, the CSV per workload */
+	ck_assert(trim_explorer_report(ex, TRIM_FORMAT_JSON, &a) == 0);
+	ck_assert_msg(count_of(a, "\"temporal_utilization\": ") == 3 && count_of(a, "\"warnings\": [") == 3, "%.600s", a);
+	trim_string_free(a);
+	ck_assert(trim_explorer_report(ex, TRIM_FORMAT_TABLE, &a) == 0);
+	ck_assert_msg(strstr(a, " t-util ") && strstr(a, "\nbest point pes=1_glb=1KB: temporal utilization"), "%s", a);
+	trim_string_free(a);
+	ck_assert(trim_explorer_write(ex, dir) == 0);
+	snprintf(cmd, sizeof cmd, "%s/workloads.csv", dir);
+	a = slurp(cmd);
+	ck_assert_msg(a && strstr(a, ",pe_utilization,temporal_utilization,compute_cycles,bottleneck,DRAM_pj,GLB_pj,NoC_pj,"
+	                             "RF_pj,MAC_pj\npes=1_glb=1KB,conv,FW,"), "%.300s", a);
+	free(a);
 	ck_assert(trim_explorer_warnings(ex, 1, &a) == 0);
 	ck_assert(trim_neteval_warnings(ne, &b) == 0);
 	ck_assert_str_eq(a, b);

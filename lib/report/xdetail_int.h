@@ -26,4 +26,14 @@ int trim__xdetail_make(const trim_explorer *ex, size_t i, trim__xdetail *d);
 void trim__xdetail_free(trim__xdetail *d);
 int trim__xdetail_warnings(const trim__xdetail *d, trim__warnings *ws);
 
+/* Hooks of the explorer's reports (lib/report/explore_report.c): the point
+ * object just written to sb gains "temporal_utilization" and "warnings"
+ * (valid points); the temporal utilisation of point i (NaN if invalid);
+ * the best point's warnings under the table; the per-workload CSV. A
+ * failure marks sb failed (the report then fails with TRIM_ENOMEM). */
+void trim__xreport_point_json(const trim_explorer *ex, size_t i, trim__sb *sb);
+double trim__xreport_temporal(const trim_explorer *ex, size_t i);
+void trim__xreport_table_tail(const trim_explorer *ex, trim__sb *sb);
+void trim__xreport_workloads_csv(const trim_explorer *ex, trim__sb *sb);
+
 #endif
