@@ -172,7 +172,8 @@ api-doc-check:
 	@if cmp -s docs/api.md $(BUILD)/api.md.committed; then echo "api-doc-check: docs/api.md matches the headers"; \
 	else cp $(BUILD)/api.md.committed docs/api.md; echo "api-doc-check: docs/api.md is stale: run make api-doc and commit it"; exit 1; fi
 
-DEB_PKGS := gcc make libyaml-dev libgsl-dev check pkg-config python3 python3-matplotlib chromium
+DEB_PKGS := gcc make libyaml-dev libgsl-dev check pkg-config python3 python3-matplotlib chromium \
+	python3-pip python3-setuptools python3-pandas
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' \

@@ -16,8 +16,9 @@ per step so progress is shown) and draws two panels into a PNG:
 
 The defaults are the tiny test fixtures (3 points, about a second):
 test/data/neteval/tiny.yaml in inference over tiny-space-1pe.yaml. The
-README's case (minutes: several points, every AlexNet-CIFAR training
-workload mapped exhaustively on each)::
+README's case (``make run``: four points, every AlexNet-CIFAR training
+workload mapped within the space's row-stationary constraints, about 20 s on
+two cores)::
 
     /usr/bin/python3 examples/python/explore_plot.py --out alexnet.png \\
         --network models/networks/alexnet-cifar.yaml \\
