@@ -105,6 +105,16 @@ static int preset_find(const char *name)
 	return -1;
 }
 
+/* "; did you mean 'X'?" for a misspelt preset name, or "". */
+static const char *preset_hint(char *buf, size_t n, const char *name)
+{
+	trim__nearest near;
+	trim__nearest_init(&near, name);
+	for (size_t i = 0; i < NPRESETS; i++)
+		trim__nearest_add(&near, presets[i].name);
+	return trim__suggestion(buf, n, &near);
+}
+
 static void preset_list(char *buf, size_t n)
 {
 	size_t o = 0;
@@ -163,9 +173,10 @@ int trim_constraints_add_preset(trim_constraints *c, const char *name)
 		return trim__error(TRIM_EINVAL, "trim_constraints_add_preset: NULL argument");
 	int p = preset_find(name);
 	if (p < 0) {
-		char list[256];
+		char list[256], hint[96];
 		preset_list(list, sizeof list);
-		return trim__error(TRIM_ENOTFOUND, "unknown dataflow preset '%s' (%s)", name, list);
+		return trim__error(TRIM_ENOTFOUND, "unknown dataflow preset '%s' (%s)%s", name, list,
+		                   preset_hint(hint, sizeof hint, name));
 	}
 	return add_preset(c, p, NULL);
 }
@@ -545,9 +556,10 @@ int trim__constraints_read(trim__yctx *c, const trim__ynode *root, trim_constrai
 			rc = trim__yexpect(c, x, TRIM__Y_SCALAR);
 			int p = rc ? -1 : preset_find(x->str);
 			if (!rc && p < 0) {
-				char list[256];
+				char list[256], hint[96];
 				preset_list(list, sizeof list);
-				rc = trim__yerr(c, x, TRIM_ESCHEMA, "unknown preset '%s' (%s)", x->str, list);
+				rc = trim__yerr(c, x, TRIM_ESCHEMA, "unknown preset '%s' (%s)%s", x->str, list,
+				                preset_hint(hint, sizeof hint, x->str));
 			}
 			if (!rc) {
 				char src[SRC_LEN];
@@ -709,11 +721,17 @@ static int resolve(const trim_constraints *c, const struct trim_arch *a, cplan *
 			if (!strcmp(a->lv[k].name, t->level))
 				l = k;
 		if (l < 0) {
-			char list[512] = "";
+			char list[512] = "", hint[96];
 			size_t o = 0;
-			for (int k = 0; k < a->nlevels && o < sizeof list; k++)
-				o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", k ? ", " : "", a->lv[k].name);
-			return trim__error(TRIM_ENOTFOUND, "%s: unknown level '%s' (%s has %s)", t->tsrc, t->level, a->name, list);
+			trim__nearest near;
+			trim__nearest_init(&near, t->level);
+			for (int k = 0; k < a->nlevels; k++) {
+				trim__nearest_add(&near, a->lv[k].name);
+				if (o < sizeof list)
+					o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", k ? ", " : "", a->lv[k].name);
+			}
+			return trim__error(TRIM_ENOTFOUND, "%s: unknown level '%s' (%s has %s)%s", t->tsrc, t->level, a->name,
+			                   list, trim__suggestion(hint, sizeof hint, &near));
 		}
 		int ty = a->lv[l].type;
 		if (t->type == CT_SPATIAL && ty == TRIM__LVL_STORAGE) {

@@ -71,11 +71,17 @@ static int find_level(trim__yctx *c, const trim__ynode *n, const trim__mapping *
 {
 	int l = trim__mapping_level(m, name);
 	if (l < 0) {
-		char list[512] = "";
+		char list[512] = "", hint[96];
 		size_t o = 0;
-		for (int k = 0; k < m->nlevels && o < sizeof list; k++)
-			o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", k ? ", " : "", m->name[k]);
-		return trim__yerr(c, n, TRIM_ENOTFOUND, "unknown level '%s' (the architecture has %s)", name, list);
+		trim__nearest near;
+		trim__nearest_init(&near, name);
+		for (int k = 0; k < m->nlevels; k++) {
+			trim__nearest_add(&near, m->name[k]);
+			if (o < sizeof list)
+				o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", k ? ", " : "", m->name[k]);
+		}
+		return trim__yerr(c, n, TRIM_ENOTFOUND, "unknown level '%s' (the architecture has %s)%s", name, list,
+		                  trim__suggestion(hint, sizeof hint, &near));
 	}
 	return l;
 }

@@ -262,6 +262,14 @@ START_TEST(test_cli_suggestions)
 		 "no WG workload for layer 'cnv2' (layers with a WG workload: fc8, fc7, fc6, conv5, conv4, conv3, conv2, "
 		 "conv1); did you mean 'conv2'?"},
 		{"arch models/arch", "models/arch: is a directory, not a YAML file"},
+		{"eval models/networks/alexnet-cifar.yaml models/arch/eyeriss.yaml --layer conv1 --phase FW --mapping "
+		 "test/data/suggest/mapping.yaml", "mapping.yaml:9:13: mapping[1].target: unknown level 'GBL' (the "
+		 "architecture has DRAM, GLB, PE array, RF, MAC); did you mean 'GLB'?"},
+		{"map models/networks/alexnet-cifar.yaml models/arch/eyeriss.yaml --layer conv1 --constraints "
+		 "test/data/suggest/level.yaml", "unknown level 'GBL' (eyeriss has DRAM, GLB, PE array, RF, MAC); did you mean 'GLB'?"},
+		{"map models/networks/alexnet-cifar.yaml models/arch/eyeriss.yaml --layer conv1 --constraints "
+		 "test/data/suggest/preset.yaml", "unknown preset 'weight-stationery' (weight-stationary, "
+		 "output-stationary, input-stationary, row-stationary); did you mean 'weight-stationary'?"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		int st = 0;
