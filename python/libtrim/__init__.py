@@ -52,7 +52,7 @@ objects it was made from. Lists of results (``Workloads.all()``,
 :class:`Rows`: plain lists of dicts with ``.frame()`` for pandas and an HTML
 table in Jupyter.
 """
-from ._core import (DIMS, FORMATS, MODES, PHASES, TRIM_EINVAL, TRIM_ENOTFOUND, TRIM_ERANGE, Network,
+from ._core import (ACTIONS, DIMS, FORMATS, MODES, PHASES, TRIM_EINVAL, TRIM_ENOTFOUND, TRIM_ERANGE, Network,
                     TrimError, Workloads, data_path, find_library, lib, version)
 from ._rows import Rows, frame, html_table
 from .hardware import (FPGA_RESOURCES, FUSION_LAYER_METRICS, FUSION_TIMES, SPARSITY_FIELDS, Arch,
@@ -66,7 +66,7 @@ from .network import (EXPLORE_FIELDS, EXPLORE_OPTIONS, NET_FIELDS, NET_OPTIONS, 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Arch", "Constraints", "DIMS", "EXPLORE_FIELDS", "EXPLORE_OPTIONS", "Energy", "Eval",
+    "ACTIONS", "Arch", "Constraints", "DIMS", "EXPLORE_FIELDS", "EXPLORE_OPTIONS", "Energy", "Eval",
     "Explorer", "FORMATS", "FPGA_RESOURCES", "FUSION_LAYER_METRICS", "FUSION_TIMES", "Fusion",
     "FusionPlan", "FusionResult", "GOALS", "MODES", "Mapping", "NET_FIELDS", "NET_OPTIONS",
     "NetEval", "Network", "PHASES", "Rows", "SEARCH_COUNTS", "SEARCH_OPTIONS", "SLOTS",

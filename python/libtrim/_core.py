@@ -339,6 +339,20 @@ def _load(path=None):
         "trim_neteval_workload": (ctypes.c_int, [_vp, ctypes.c_size_t, _p_double, ctypes.c_size_t]),
         "trim_neteval_mapping": (ctypes.c_int, [_vp, ctypes.c_size_t, _pvp]),
         "trim_neteval_report": (ctypes.c_int, [_vp, ctypes.c_int, _pvp]),
+        "trim_neteval_temporal_utilization": (ctypes.c_double, [_vp]),
+        "trim_neteval_breakdown": (ctypes.c_int, [_vp, ctypes.c_size_t, _p_double, _p_double,
+                                                  ctypes.c_size_t]),
+        "trim_neteval_inter": (ctypes.c_int, [_vp, ctypes.c_size_t, _p_double, ctypes.c_size_t]),
+        "trim_neteval_warnings": (ctypes.c_int, [_vp, _pvp]),
+        "trim_neteval_breakdown_report": (ctypes.c_int, [_vp, ctypes.c_int, _pvp]),
+        "trim_neteval_write_html": (ctypes.c_int, [_vp, _str]),
+        # eval.h: breakdowns
+        "trim_action_name": (_str, [ctypes.c_int]),
+        "trim_breakdown_size": (ctypes.c_size_t, [ctypes.c_int]),
+        "trim_eval_breakdown": (ctypes.c_int, [_vp, _p_double, _p_double, ctypes.c_size_t]),
+        "trim_eval_temporal_utilization": (ctypes.c_double, [_vp]),
+        "trim_eval_compute_cycles": (ctypes.c_double, [_vp]),
+        "trim_eval_warnings": (ctypes.c_int, [_vp, _pvp]),
         # explore.h
         "trim_explore_goal_name": (_str, [ctypes.c_int]),
         "trim_explorer_create": (ctypes.c_int, [_pvp, _vp, _vp, _vp]),
@@ -356,6 +370,13 @@ def _load(path=None):
         "trim_explorer_ranked": (ctypes.c_int, [_vp, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]),
         "trim_explorer_report": (ctypes.c_int, [_vp, ctypes.c_int, _pvp]),
         "trim_explorer_write": (ctypes.c_int, [_vp, _str]),
+        "trim_explorer_workload": (ctypes.c_int, [_vp, ctypes.c_size_t, ctypes.c_size_t, _p_double,
+                                                  ctypes.c_size_t]),
+        "trim_explorer_breakdown": (ctypes.c_int, [_vp, ctypes.c_size_t, ctypes.c_size_t, _p_double,
+                                                   _p_double, ctypes.c_size_t]),
+        "trim_explorer_warnings": (ctypes.c_int, [_vp, ctypes.c_size_t, _pvp]),
+        "trim_explorer_breakdown_report": (ctypes.c_int, [_vp, ctypes.c_int, _pvp]),
+        "trim_explorer_write_html": (ctypes.c_int, [_vp, _str]),
     }
     return _CheckedLibrary(lib, path, sig)
 
@@ -574,6 +595,38 @@ class Workloads(_Handle):
 
     def totals(self):
         return json.loads(self.report("json"))["totals"]
+
+
+ACTIONS = ("reads", "fills", "updates", "drains", "unicast", "multicast", "reductions", "macs",
+           "static", "sparse")  # enum trim_action
+_WHOLE_ACTIONS = ("macs", "static", "sparse")  # one entry per level, not per tensor
+_SLOTS = ("input", "weight", "output")
+
+
+def _breakdown(fn, args, levels):
+    """Rows of {level, tensor, action, count, energy_pj} from a breakdown
+    function fn(*args, counts, energy, n): the non-zero entries, in (level,
+    tensor, action) order; tensor "all" for MACs, leakage and sparse terms."""
+    n = lib().trim_breakdown_size(len(levels))
+    counts, energy = _doubles(n), _doubles(n)
+    _check(fn(*args, counts, energy, n))
+    out = []
+    for k in range(n):
+        if counts[k] == 0 and energy[k] == 0:
+            continue
+        level, rest = divmod(k, 3 * len(ACTIONS))
+        slot, action = divmod(rest, len(ACTIONS))
+        name = ACTIONS[action]
+        out.append({"level": levels[level], "tensor": "all" if name in _WHOLE_ACTIONS else _SLOTS[slot],
+                    "action": name, "count": counts[k], "energy_pj": energy[k]})
+    return Rows(out)
+
+
+def _json_text(fn, *args):
+    """Library-owned JSON text from fn(*args, char **out), parsed."""
+    ptr = _vp()
+    _check(fn(*args, ctypes.byref(ptr)))
+    return json.loads(_take_string(ptr))
 
 
 def _report(fn, *args):

@@ -167,6 +167,7 @@ class Eval(_Handle):
         _check(lib().trim_eval_mapping(ctypes.byref(self._h), workloads.handle, _windex(workloads, i),
                                        arch.handle, table.handle if table is not None else None,
                                        mapping.handle))
+        self._levels = tuple(arch.level(k)["name"] for k in range(len(arch)))
 
     @property
     def cycles(self):
@@ -197,6 +198,27 @@ class Eval(_Handle):
     def bottleneck(self):
         """Name of the level with the most cycles."""
         return _text(lib().trim_eval_bottleneck(self.handle))
+
+    @property
+    def temporal_utilization(self):
+        """MACs executed / (PEs x MACs per PE per cycle x cycles)."""
+        return lib().trim_eval_temporal_utilization(self.handle)
+
+    @property
+    def compute_cycles(self):
+        """Cycles of the compute level alone."""
+        return lib().trim_eval_compute_cycles(self.handle)
+
+    def breakdown(self):
+        """Counts and energy per (level, tensor, action) as :class:`Rows` of
+        {level, tensor, action, count, energy_pj} (the non-zero entries);
+        their energies add up to ``energy_pj``."""
+        return _breakdown(lib().trim_eval_breakdown, (self.handle,), self._levels)
+
+    def warnings(self):
+        """Warnings of a design that starves its compute: a list of dicts
+        {kind, level, workloads, message}."""
+        return _json_text(lib().trim_eval_warnings, self.handle)
 
     def report(self, fmt="table"):
         """"table" or "json" (every count per level and tensor)."""

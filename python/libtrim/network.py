@@ -173,6 +173,47 @@ class NetEval(_Handle):
         m._levels = self._levels
         return m
 
+    @property
+    def temporal_utilization(self):
+        """MACs executed / (PEs x MACs per PE per cycle x cycles) of the intra
+        workloads together (``pe_utilization`` is the spatial one)."""
+        return lib().trim_neteval_temporal_utilization(self.handle)
+
+    def breakdown(self, i):
+        """Counts and energy of intra workload i (an index or (layer, phase))
+        per level, tensor and action, as :class:`Rows` of {level, tensor,
+        action, count, energy_pj} (the non-zero entries). Their energies add
+        up to ``workload(i)["energy_pj"]``."""
+        return _breakdown(lib().trim_neteval_breakdown, (self.handle, self._index(i)), self._levels)
+
+    def breakdowns(self):
+        """The breakdown of every mapped workload, one row per entry with the
+        workload's "index", "layer" and "phase" (``.frame()``: a DataFrame)."""
+        rows = []
+        for i in range(len(self)):
+            if not self.workload(i)["mapped"]:
+                continue
+            for r in self.breakdown(i):
+                rows.append(dict(index=i, layer=self._names[i][0], phase=self._names[i][1], **r))
+        return Rows(rows)
+
+    def inter(self, j):
+        """Inter workload j: {cycles, energy_pj, static_pj, level, mapped}."""
+        out = _doubles(5)
+        _check(lib().trim_neteval_inter(self.handle, j, out, len(out)))
+        d = dict(zip(("cycles", "energy_pj", "static_pj", "level", "mapped"), out))
+        d["level"], d["mapped"] = self._levels[int(d["level"])], bool(d["mapped"])
+        return d
+
+    def warnings(self):
+        """Warnings of defaults that starve the design: a list of dicts
+        {kind, level, workloads, message}."""
+        return _json_text(lib().trim_neteval_warnings, self.handle)
+
+    def write_html(self, path):
+        """Write the self-contained HTML report (charts, loop nests, warnings)."""
+        _check(lib().trim_neteval_write_html(self.handle, os.fsencode(path)))
+
     def report(self, fmt="table"):
         """"table", "json" or "csv" (one row per workload)."""
         return _report(lib().trim_neteval_report, self.handle, _format(fmt))
@@ -361,6 +402,38 @@ class Explorer(_Handle):
     def write(self, path):
         """Write path/results.json, path/points.csv and path/workloads.csv."""
         _check(lib().trim_explorer_write(self.handle, os.fsencode(path)))
+
+    def workload(self, i, k):
+        """TRIM_NF_* of intra workload k of valid point i, as
+        :meth:`NetEval.workload` gives them (generated, valid and evaluated
+        are NaN: the explorer keeps no search counts)."""
+        out = _doubles(len(NET_FIELDS))
+        _check(lib().trim_explorer_workload(self.handle, i, k, out, len(out)))
+        d = dict(zip(NET_FIELDS, out))
+        d["bottleneck"] = int(d["bottleneck"])
+        return d
+
+    def workloads(self, i):
+        """Every workload of valid point i (``workload(i, k)``) as :class:`Rows`."""
+        return Rows(dict(index=k, **self.workload(i, k))
+                    for k in range(len(self._inputs[1])))
+
+    def _point_levels(self, i):
+        a = self._inputs[2].point_arch(i)
+        return tuple(a.level(k)["name"] for k in range(len(a)))
+
+    def breakdown(self, i, k):
+        """Counts and energy per level, tensor and action of workload k of
+        valid point i (:meth:`NetEval.breakdown`)."""
+        return _breakdown(lib().trim_explorer_breakdown, (self.handle, i, k), self._point_levels(i))
+
+    def warnings(self, i):
+        """Warnings of valid point i: a list of dicts {kind, level, workloads, message}."""
+        return _json_text(lib().trim_explorer_warnings, self.handle, i)
+
+    def write_html(self, path):
+        """Write the self-contained HTML report (ranking, Pareto front, every point)."""
+        _check(lib().trim_explorer_write_html(self.handle, os.fsencode(path)))
 
 
 __all__ = [n for n in dict(globals()) if not n.startswith("__")]

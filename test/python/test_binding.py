@@ -718,6 +718,64 @@ class SearchTest(unittest.TestCase):
             h.close()
 
 
+class ReportTest(unittest.TestCase):
+    """Breakdowns, temporal utilisation, warnings and the HTML report."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.net = trim.Network(TINY_NET)
+        cls.w = trim.Workloads(cls.net)
+        cls.arch = trim.Arch(TINY_ARCH)
+        cls.ne = trim.NetEval(cls.net, cls.w, cls.arch)
+        cls.ne.run()
+
+    @classmethod
+    def tearDownClass(cls):
+        for h in (cls.ne, cls.w, cls.net, cls.arch):
+            h.close()
+
+    def test_breakdowns_add_up(self):
+        total = 0.0
+        for i in range(len(self.ne)):
+            rows = self.ne.breakdown(i)
+            s = sum(r["energy_pj"] for r in rows)
+            self.assertAlmostEqual(s, self.ne.workload(i)["energy_pj"], delta=1e-12 * s)
+            self.assertEqual(set(rows[0]), {"level", "tensor", "action", "count", "energy_pj"})
+            self.assertTrue({r["action"] for r in rows} <= set(trim.ACTIONS))
+            total += s
+        total += sum(self.ne.inter(j)["energy_pj"] for j in range(self.w.totals()["inter_count"]))
+        self.assertAlmostEqual(total, self.ne.energy_pj, delta=1e-12 * total)
+        macs = [r for r in self.ne.breakdown(("conv", "FW")) if r["action"] == "macs"]
+        self.assertEqual([(r["level"], r["tensor"], r["count"]) for r in macs], [("MAC", "all", 288.0)])
+        every = self.ne.breakdowns()
+        self.assertEqual(len({(r["layer"], r["phase"]) for r in every}), len(self.ne))
+
+    def test_eval_and_explorer_agree(self):
+        m = self.ne.mapping(0)
+        e = trim.Eval(self.w, 0, self.arch, m)
+        self.assertEqual(e.breakdown(), self.ne.breakdown(0))
+        self.assertEqual(e.temporal_utilization, self.ne.workload(0)["temporal_utilization"])
+        self.assertEqual(e.warnings(), [])
+        self.assertEqual(self.ne.warnings()[0]["kind"], "idle_compute")
+        self.assertGreater(self.ne.temporal_utilization, 0)
+        space = trim.Space(TINY_SPACE)
+        ex = trim.Explorer(self.net, self.w, space)
+        ex.run()
+        self.assertEqual(len(ex.workloads(0)), len(self.w))
+        self.assertTrue(math.isnan(ex.workload(0, 0)["evaluated"]))
+        self.assertIsInstance(ex.warnings(0), list)
+        self.assertEqual(ex.breakdown(0, 0)[0]["level"], "DRAM")
+        with tempfile.TemporaryDirectory() as d:
+            ex.write_html(os.path.join(d, "x.html"))
+            self.ne.write_html(os.path.join(d, "n.html"))
+            with open(os.path.join(d, "n.html")) as f:
+                self.assertIn("data-trim-rendered", f.read())
+        ex.close()
+        space.close()
+        e.close()
+        m.close()
+
+
 class NetEvalTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
