@@ -6,13 +6,19 @@
         [--goal energy|delay|edp|area|weighted] [--batch N] [--threads N] [--quiet]
 
 Runs ``libtrim.Explorer`` (every point of the space on the network, one point
-per step so progress is shown) and draws two panels into a PNG:
+per step so progress is shown) and draws three panels into a PNG:
 
 * the Pareto front: energy against delay of every valid point, coloured by
   area, the (energy, delay, area) front highlighted, labelled and joined,
   the best point for the goal starred;
 * the energy of every layer's intra workloads on the best point, stacked
-  by phase (FW, BW, WG), read from the result set ``Explorer.write`` makes.
+  by phase (FW, BW, WG), read from the result set ``Explorer.write`` makes;
+* the energy breakdown of every layer on the best point, stacked by level
+  (DRAM, buffers, network, registers, MACs: the ``<level>_pj`` columns of
+  workloads.csv, from the per-workload breakdowns).
+
+An axis whose values span two decades or more is logarithmic (``--linear``
+keeps every axis linear).
 
 The defaults are the tiny test fixtures (3 points, about a second):
 test/data/neteval/tiny.yaml in inference over tiny-space-1pe.yaml. The
@@ -85,6 +91,27 @@ def per_layer(rows, point):
                     if any((l, p) in energy for l in layers)}
 
 
+def per_level(rows, point):
+    """{level: [energy per layer]} (the ``<level>_pj`` columns) and the layers."""
+    levels = [k[:-3] for k in (rows[0] if rows else {}) if k.endswith("_pj")
+              and k not in ("energy_pj", "dense_energy_pj")]
+    layers, energy = [], {}
+    for r in rows:
+        if r["point"] != point:
+            continue
+        if r["layer"] not in layers:
+            layers.append(r["layer"])
+        for lv in levels:
+            energy[(r["layer"], lv)] = energy.get((r["layer"], lv), 0.0) + float(r[lv + "_pj"])
+    return layers, {lv: [energy.get((l, lv), 0.0) for l in layers] for lv in levels}
+
+
+def spans_decades(values, decades=2):
+    """True when the positive values span ``decades`` powers of ten or more."""
+    pos = [v for v in values if v > 0 and v == v]
+    return len(pos) >= 2 and max(pos) / min(pos) >= 10 ** decades
+
+
 def unit(values, base, names):
     """(scale, name) putting the largest of ``values`` (in ``base`` units) in [1, 1000)."""
     top = max((abs(v) for v in values if v == v), default=1.0) or 1.0
@@ -94,7 +121,9 @@ def unit(values, base, names):
     return base / 1000.0 ** k, names[k]
 
 
-def plot(points, ranking, rows, title, out):
+def plot(points, ranking, rows, title, out, linear=False):
+    """Draw the three panels into ``out``; returns the scale ("linear" or
+    "log") of each value axis: delay, energy, phases, levels."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -104,7 +133,7 @@ def plot(points, ranking, rows, title, out):
     if not valid:
         raise SystemExit("explore_plot: no point of %s could be mapped" % space_name)
     best = points[ranking[0]] if ranking else min(valid, key=lambda p: p["edp"])
-    fig, (ax, bx) = plt.subplots(1, 2, figsize=(13, 5.2), gridspec_kw={"width_ratios": [1.15, 1]})
+    fig, (ax, bx, cx) = plt.subplots(1, 3, figsize=(19, 5.4), gridspec_kw={"width_ratios": [1.15, 1, 1]})
 
     # -- Pareto front: delay x energy, colour = area
     ts, tname = unit([p["seconds"] * 1e9 for p in valid], 1e9, ["ns", "us", "ms", "s"])
@@ -140,7 +169,14 @@ def plot(points, ranking, rows, title, out):
                  fontsize=10)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8, loc="best")
-    ax.ticklabel_format(useOffset=False)
+    if not linear and spans_decades(xs):
+        ax.set_xscale("log")
+        ax.set_xlabel("delay (%s, log)" % tname)
+    if not linear and spans_decades(ys):
+        ax.set_yscale("log")
+        ax.set_ylabel("energy (%s, log)" % ename)
+    if ax.get_xscale() == "linear" and ax.get_yscale() == "linear":
+        ax.ticklabel_format(useOffset=False)
 
     # -- per-layer energy of the best point, stacked by phase
     layers, by_phase = per_layer(rows, best["name"])
@@ -155,13 +191,43 @@ def plot(points, ranking, rows, title, out):
     bx.set_xticklabels(layers, rotation=45 if len(layers) > 6 else 0, ha="right" if len(layers) > 6 else "center",
                        fontsize=8)
     bx.set_ylabel("energy (%s)" % lname)
+    if not linear and spans_decades(bottom):
+        bx.set_yscale("log")
+        bx.set_ylabel("energy (%s, log)" % lname)
     bx.set_title("per-layer energy on %s (intra-layer workloads)" % best["name"], fontsize=10)
     bx.legend(title="phase", fontsize=8)
     bx.grid(True, axis="y", alpha=0.3)
+
+    # -- per-layer energy breakdown by level on the best point
+    layers, by_level = per_level(rows, best["name"])
+    totals = [sum(v) for v in zip(*by_level.values())] if by_level else []
+    ls, lname = unit(totals, 1.0, ["pJ", "nJ", "uJ", "mJ", "J"])
+    log = not linear and spans_decades(totals)
+    bottom = [0.0] * len(layers)
+    colours = plt.get_cmap("tab10")
+    for k, (level, values) in enumerate(by_level.items()):
+        v = [e * ls for e in values]
+        if not any(v):
+            continue
+        cx.bar(range(len(layers)), v, bottom=bottom, label=level, color=colours(k % 10), edgecolor="white",
+               lw=0.5)
+        bottom = [b + e for b, e in zip(bottom, v)]
+    cx.set_xticks(list(range(len(layers))))
+    cx.set_xticklabels(layers, rotation=45 if len(layers) > 6 else 0, ha="right" if len(layers) > 6 else "center",
+                       fontsize=8)
+    if log:
+        cx.set_yscale("log")
+    cx.set_ylabel("energy (%s%s)" % (lname, ", log" if log else ""))
+    cx.set_title("energy breakdown by level on %s" % best["name"], fontsize=10)
+    cx.legend(title="level", fontsize=8)
+    cx.grid(True, axis="y", alpha=0.3)
     fig.suptitle("libtrim exploration, goal %s" % goal, fontsize=12)
     fig.tight_layout()
     fig.savefig(out, dpi=110)
+    scales = {"delay": ax.get_xscale(), "energy": ax.get_yscale(), "phases": bx.get_yscale(),
+              "levels": cx.get_yscale()}
     plt.close(fig)
+    return scales
 
 
 def main(argv=None):
@@ -175,6 +241,7 @@ def main(argv=None):
     ap.add_argument("--batch", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1, help="points evaluated at once")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--linear", action="store_true", help="linear axes even where values span decades")
     a = ap.parse_args(argv)
     mode = a.mode or ("inference" if a.network == DEFAULT_NETWORK else "default")
     try:
@@ -182,7 +249,7 @@ def main(argv=None):
     except (trim.TrimError, ValueError) as e:
         print("explore_plot: %s" % e, file=sys.stderr)
         return 1
-    plot(points, ranking, rows, title, a.out)
+    plot(points, ranking, rows, title, a.out, linear=a.linear)
     best = points[ranking[0]] if ranking else None
     print("%s: %d points, best %s%s" % (a.out, len(points), a.goal,
                                         ": " + best["name"] if best else " (none ranked)"))

@@ -1224,6 +1224,39 @@ class ExplorePlotTest(unittest.TestCase):
             self.assertIn("none.yaml", r.stderr)
             self.assertNotIn("Traceback", r.stderr)
 
+    def test_breakdown_panel_and_log_axes(self):
+        reason = system_matplotlib()
+        if reason:
+            self.skipTest(reason)
+        code = r"""
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("explore_plot", sys.argv[1])
+m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
+def point(name, s, e, rank):
+    return {"name": name, "valid": True, "seconds": s, "energy_pj": e, "area_mm2": 1.0, "pareto": True,
+            "rank": rank, "edp": s * e}
+rows = [{"point": "a", "layer": l, "phase": "FW", "energy_pj": str(v), "DRAM_pj": str(v * 0.9),
+         "MAC_pj": str(v * 0.1), "dense_energy_pj": str(v)} for l, v in (("c1", 1e3), ("c2", 1e6))]
+spread = m.plot([point("a", 1e-6, 1e3, 1), point("b", 1e-3, 1e4, 2)], [0, 1], rows, ("n", "s", "edp", {}),
+                sys.argv[2])
+close = m.plot([point("a", 1e-6, 1e3, 1), point("b", 2e-6, 3e3, 2)], [0, 1], rows[:1], ("n", "s", "edp", {}),
+               sys.argv[2], linear=False)
+flat = m.plot([point("a", 1e-6, 1e3, 1), point("b", 1e-3, 1e4, 2)], [0, 1], rows, ("n", "s", "edp", {}),
+              sys.argv[2], linear=True)
+print(json.dumps([spread, close, flat, m.per_level(rows, "a")]))
+"""
+        with tempfile.TemporaryDirectory() as tmp:
+            r = subprocess.run([SYSTEM_PYTHON, "-c", code, PLOT, os.path.join(tmp, "x.png")],
+                               env=dict(os.environ, TRIM_LIBRARY=os.path.abspath(LIBRARY)),
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            spread, close, flat, levels = json.loads(r.stdout)
+        # delay spans 3 decades, the layers' energies 3: log; energy 1 decade: linear
+        self.assertEqual(spread, {"delay": "log", "energy": "linear", "phases": "log", "levels": "log"})
+        self.assertEqual(set(close.values()), {"linear"})
+        self.assertEqual(set(flat.values()), {"linear"})
+        self.assertEqual(levels, [["c1", "c2"], {"DRAM": [900.0, 900000.0], "MAC": [100.0, 100000.0]}])
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=1)
