@@ -59,7 +59,7 @@ CLI := $(BUILD)/bin/trim
 TESTBIN := $(BUILD)/test/check_trim
 BENCHBIN := $(BUILD)/bin/trim-bench
 
-.PHONY: all examples check run bench deps install uninstall install-check man abi-check header-check api-doc api-doc-check clean
+.PHONY: all examples check run bench deps install uninstall install-check doc-check man abi-check header-check api-doc api-doc-check clean
 all: $(STATIC) $(SHARED) $(CLI)
 
 $(BUILD)/obj/%.o: %.c
@@ -128,6 +128,7 @@ check: all examples $(TESTBIN) abi-check header-check api-doc-check
 	$(PYTEST_ENV) TRIM_LIBRARY=$(CURDIR)/$(SHARED) $(PYTHON) test/python/test_binding.py
 ifneq ($(SANITIZE),1)
 	$(MAKE) --no-print-directory install-check
+	$(PYTHON) test/docs/run_doc_commands.py $(BUILD)
 endif
 
 run: all
@@ -230,6 +231,11 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/trim $(DESTDIR)$(MANDIR)/man1/trim.1 $(DESTDIR)$(MANDIR)/man1/trim-*.1
 	rm -rf $(DESTDIR)$(DATADIR)
 	rm -rf $(DESTDIR)$(PYTHONDIR)/libtrim $(DESTDIR)$(PYTHONDIR)/libtrim-*.dist-info
+
+# Every command line quoted in README.md, docs/, examples/*/README.md and
+# python/README.md runs (test/docs/run_doc_commands.py says which are not).
+doc-check: all examples
+	$(PYTHON) test/docs/run_doc_commands.py $(BUILD)
 
 # Install into a temporary PREFIX and use it from another directory: the
 # installed trim resolves `technology: 45nm` from PREFIX/share/trim, the
