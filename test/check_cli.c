@@ -1,0 +1,226 @@
+/* The command-line client's own behaviour (lib/cli/): one default goal, the
+ * loop nest of trim map without loops of bound 1, columns as wide as the
+ * names, the sparsity legend, trim version --format json. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tcase_util.h"
+
+#define TINY_MAP "map test/data/networks/tiny.yaml test/data/arch/tiny.yaml --layer conv1 --phase FW --quiet"
+
+/* The numbered lines of the first loop nest of a trim map table: their
+ * contents (indent and number dropped) into contents[], their indents into
+ * indents[]; returns how many (numbers checked to run 1, 2, ...). */
+static int nest_lines(const char *text, char contents[][128], int indents[], int max)
+{
+	int n = 0;
+	const char *p = strstr(text, "\n# ");
+	ck_assert_ptr_nonnull(p);
+	p = strchr(p + 1, '\n') + 1;
+	while (*p && n < max) {
+		int number = 0, used = 0;
+		if (sscanf(p, "%d%n", &number, &used) != 1)
+			break;
+		ck_assert_int_eq(number, n + 1);
+		const char *q = p + used + 1;
+		const char *c = q;
+		while (*c == ' ')
+			c++;
+		const char *end = strchr(c, '\n');
+		size_t len = end ? (size_t)(end - c) : strlen(c);
+		ck_assert_uint_lt(len, 128);
+		memcpy(contents[n], c, len);
+		contents[n][len] = '\0';
+		indents[n] = (int)(c - q);
+		n++;
+		p = end ? end + 1 : c + len;
+	}
+	return n;
+}
+
+static int unit_loop(const char *c)
+{
+	const char *in = strstr(c, " in [0:1)");
+	return (!strncmp(c, "for ", 4) || !strncmp(c, "parallel_for ", 13)) && in &&
+	       (in[9] == '\0' || in[9] == ' ');
+}
+
+START_TEST(test_map_hides_loops_of_bound_one)
+{
+	int st = 0;
+	char *all = tu_capture(TINY_MAP " --all-loops", 0, &st);
+	ck_assert_int_eq(st, 0);
+	char *some = tu_capture(TINY_MAP, 0, &st);
+	ck_assert_int_eq(st, 0);
+	static char ca[64][128], cs[64][128];
+	int ia[64], is[64];
+	int na = nest_lines(all, ca, ia, 64), ns = nest_lines(some, cs, is, 64);
+	/* every loop of --all-loops, less those of bound 1, in the same order */
+	int k = 0, units = 0;
+	for (int i = 0; i < na; i++) {
+		if (unit_loop(ca[i])) {
+			units++;
+			continue;
+		}
+		ck_assert_int_lt(k, ns);
+		ck_assert_str_eq(cs[k], ca[i]);
+		k++;
+	}
+	ck_assert_int_eq(k, ns);
+	ck_assert_int_gt(units, 0);
+	char note[96];
+	snprintf(note, sizeof note, "(%d loops of bound 1 not shown: --all-loops shows every loop)", units);
+	ck_assert_msg(strstr(some, note) != NULL, "%s", some);
+	ck_assert_ptr_null(strstr(all, "not shown"));
+	/* indentation: one step per enclosing temporal loop and per spatial group */
+	int depth = 0, after_spatial = 0;
+	for (int i = 0; i < ns; i++) {
+		int spatial = !strncmp(cs[i], "parallel_for ", 13);
+		if (!spatial && after_spatial)
+			depth++;
+		after_spatial = spatial;
+		ck_assert_msg(is[i] == 2 * depth, "line %d '%s': indent %d, want %d", i + 1, cs[i], is[i], 2 * depth);
+		if (!strncmp(cs[i], "for ", 4))
+			depth++;
+	}
+	/* the hand-checked nest of this case (its --all-loops nest has 22 lines) */
+	ck_assert_int_eq(na, 22);
+	ck_assert_msg(strstr(some, "  1 // DRAM (temporal)\n"
+	                           "  2 for c3 in [0:2)\n"
+	                           "  3   for s3 in [0:2)\n"
+	                           "  4     for r3 in [0:2)\n"
+	                           "  5       // PEs (spatial)\n"
+	                           "  6       parallel_for f2 in [0:2)  # X 2, Y 1\n"
+	                           "  7         // RF (temporal)\n"
+	                           "  8         for m1 in [0:2)\n"
+	                           "  9           for e1 in [0:2)\n"
+	                           " 10             MAC  # MAC\n") != NULL, "%s", some);
+	free(all);
+	free(some);
+	/* JSON keeps every loop */
+	char *json = tu_capture(TINY_MAP " --format json", 0, &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_ptr_null(strstr(json, "not shown"));
+	free(json);
+}
+END_TEST
+
+/* trim map, network and explore default to the same goal, energy */
+START_TEST(test_one_default_goal)
+{
+	int st = 0;
+	char *m = tu_capture(TINY_MAP, 0, &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_msg(strstr(m, "\ngoal: energy\n") != NULL, "%s", m);
+	free(m);
+	char *n = tu_capture("network test/data/networks/tiny.yaml test/data/neteval/tiny-arch.yaml --quiet", 0, &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_msg(strstr(n, ", goal energy") != NULL, "%s", n);
+	free(n);
+	char *x = tu_capture("explore test/data/networks/tiny.yaml test/data/neteval/tiny-space.yaml --quiet", 0, &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_msg(strstr(x, ", goal energy:") != NULL, "%s", x);
+	free(x);
+	char *h = tu_capture("--help", 0, &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_ptr_nonnull(strstr(h, "--goal defaults to energy"));
+	free(h);
+}
+END_TEST
+
+/* layer and point names are never cut, and the header lines up with the rows */
+static void assert_column(const char *text, const char *header, const char *name, const char *next)
+{
+	const char *head = strstr(text, header);
+	ck_assert_msg(head != NULL, "no '%s' in\n%s", header, text);
+	const char *cell = strstr(text, name);
+	ck_assert_msg(cell != NULL, "'%s' cut or missing in\n%s", name, text);
+	const char *row = cell;
+	while (row > text && row[-1] != '\n')
+		row--;
+	const char *line_end = strchr(head, '\n');
+	const char *col = strstr(head, next);
+	ck_assert_msg(col && col < line_end, "no '%s' in the header", next);
+	/* the column after the name starts where the header's does */
+	const char *after = cell + strlen(name);
+	while (*after == ' ')
+		after++;
+	ck_assert_int_eq((int)(after - row), (int)(col - head));
+}
+
+#define LONGNET "test/data/networks/tiny-long-names.yaml"
+START_TEST(test_columns_fit_the_names)
+{
+	int st = 0;
+	char *w = tu_capture("workloads " LONGNET " --mode training", 0, &st);
+	ck_assert_int_eq(st, 0);
+	assert_column(w, "#    layer", "stage1.block0.conv_with_a_long_name", "phase");
+	ck_assert_ptr_nonnull(strstr(w, " stage9.classifier.fully_connected   WG "));
+	free(w);
+	char *n = tu_capture("network " LONGNET " test/data/neteval/tiny-arch.yaml --quiet --mode training", 0, &st);
+	ck_assert_msg(st == 0, "%s", n);
+	assert_column(n, "#    layer", "stage1.block0.conv_with_a_long_name", "phase");
+	free(n);
+	char *s = tu_capture("sparsity " LONGNET " test/data/neteval/tiny-arch.yaml --quiet --mode training", 0, &st);
+	ck_assert_msg(st == 0, "%s", s);
+	assert_column(s, "#    layer", "stage9.classifier.fully_connected", "phase");
+	free(s);
+	/* ResNet-18's downsample layers, as the issue saw them cut */
+	char *r = tu_capture("workloads models/networks/resnet18.yaml", 0, &st);
+	ck_assert_int_eq(st, 0);
+	assert_column(r, "#    layer", "layer2.0.downsample.0", "phase");
+	free(r);
+}
+END_TEST
+
+START_TEST(test_sparsity_legend)
+{
+	int st = 0;
+	char *s = tu_capture("sparsity test/data/networks/tiny.yaml test/data/neteval/tiny-arch.yaml --quiet", 0, &st);
+	ck_assert_msg(st == 0, "%s", s);
+	ck_assert_ptr_nonnull(strstr(s, "s_in0, s_in1: fraction of zeros of operands 0 and 1"));
+	ck_assert_ptr_nonnull(strstr(s, "s_out: BW results a later ReLU zeros"));
+	free(s);
+}
+END_TEST
+
+START_TEST(test_version_formats)
+{
+	int st = 0;
+	char *t = tu_capture("version", 0, &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_str_eq(t, "libtrim 0.1.0\n");
+	free(t);
+	char *j = tu_capture("version --format json", 0, &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_str_eq(j, "{\"version\": \"0.1.0\", \"number\": 100}\n");
+	free(j);
+	char *bad = tu_capture("version --format csv", 1, &st);
+	ck_assert_int_eq(st, 2);
+	ck_assert_ptr_nonnull(strstr(bad, "--format takes table or json"));
+	free(bad);
+	bad = tu_capture("version --verbose", 1, &st);
+	ck_assert_int_eq(st, 2);
+	free(bad);
+	char *h = tu_capture("version --help", 0, &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_ptr_nonnull(strstr(h, "usage: trim version [--format table|json]"));
+	free(h);
+}
+END_TEST
+
+Suite *cli_suite(void)
+{
+	Suite *s = suite_create("cli");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_map_hides_loops_of_bound_one);
+	tcase_add_test(tc, test_one_default_goal);
+	tcase_add_test(tc, test_columns_fit_the_names);
+	tcase_add_test(tc, test_sparsity_legend);
+	tcase_add_test(tc, test_version_formats);
+	suite_add_tcase(s, tc);
+	return s;
+}
