@@ -174,7 +174,8 @@ api-doc-check:
 	else cp $(BUILD)/api.md.committed docs/api.md; echo "api-doc-check: docs/api.md is stale: run make api-doc and commit it"; exit 1; fi
 
 DEB_PKGS := gcc make libyaml-dev libgsl-dev check pkg-config python3 python3-matplotlib chromium \
-	python3-pip python3-setuptools python3-pandas
+	python3-pip python3-setuptools python3-pandas \
+	clang libclang-rt-14-dev libomp-dev # make fuzz (test/fuzz/fuzz.mk)
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' \
@@ -249,6 +250,8 @@ install-check:
 	rm -rf $$tmp; $(MAKE) --no-print-directory -s all; exit $$st
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
+
+include test/fuzz/fuzz.mk
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BENCH_OBJ:.o=.d)
