@@ -92,6 +92,16 @@ typedef struct {
 	 * [1] units in all (root nodes of the tree, or factorisation rounds),
 	 * written with relaxed atomics, readable from another thread */
 	int64_t *prog;
+	/* anytime search (docs/model.md, "Anytime search"; all off by default,
+	 * which is the exact search): stop after time_limit seconds of wall
+	 * time (0: none), or once *stop becomes non-zero (NULL: never; read
+	 * with relaxed atomics, set from another thread); gap > 0 lets the
+	 * search skip what cannot beat the best found by more than that
+	 * fraction of its cost (the best is then proven within `gap` of the
+	 * optimum). The result says what was proven (lower_bound, exact). */
+	double time_limit;
+	double gap;
+	const int *stop;
 } trim__mapspace;
 
 int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct trim_arch *a);
@@ -143,6 +153,14 @@ typedef struct {
 	double *top_cost;
 	trim__index *top_index;
 	trim__mapping *top;
+	/* what the search proved: every mapping of the space costs at least
+	 * lower_bound (= best_cost when exact); exact = 1 when the best is the
+	 * (cost, index) exhaustive evaluation gives, 0 when the time limit, the
+	 * stop flag or the gap cut something that could have been better by
+	 * the tie-break or within the gap; stopped = 1 when the time limit or
+	 * the stop flag ended the search */
+	double lower_bound;
+	int exact, stopped;
 } trim__search_result;
 
 /* Free what a search result owns (not the result itself). */

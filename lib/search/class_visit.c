@@ -83,8 +83,8 @@ int trim__class_visit(const trim__mapspace *s, const order_plan *p, const uint64
 			en += W->tensor_counts.energy[vi[t]] - elo[t];
 			double e = (en + W->fbound.mac_pj + W->fbound.leak * cyc_lb) * (1 - 1e-9);
 			double lbc = goal == TRIM__GOAL_ENERGY ? e : e * cyc_lb;
-			double cur = trim__top_bound(&W->item) < bound ? trim__top_bound(&W->item) : bound;
-			cut = lbc > cur;
+			double cur = trim__cut_threshold(W, &W->item, bound);
+			cut = trim__cut(W, lbc, cur);
 		}
 	}
 	if (unsup) {
@@ -97,8 +97,8 @@ int trim__class_visit(const trim__mapspace *s, const order_plan *p, const uint64
 		double cyc = class_cycles(s, &W->fbound, &W->tensor_counts, vi);
 		double e = (en + W->fbound.mac_pj + W->fbound.leak * cyc) * (1 - 1e-9);
 		double lbc = goal == TRIM__GOAL_ENERGY ? e : goal == TRIM__GOAL_DELAY ? cyc : e * cyc;
-		double cur = trim__top_bound(&W->item) < bound ? trim__top_bound(&W->item) : bound;
-		cut = cyc_lb > 0 || goal == TRIM__GOAL_DELAY ? lbc > cur : 0;
+		double cur = trim__cut_threshold(W, &W->item, bound);
+		cut = cyc_lb > 0 || goal == TRIM__GOAL_DELAY ? trim__cut(W, lbc, cur) : 0;
 	}
 	if (cut) {
 		W->cnt.valid--;
@@ -205,8 +205,8 @@ int trim__visit_by_result(const trim__mapspace *s, const order_plan *p, uint64_t
 		const uint64_t q = pre[k] * (uint64_t)np[k] + (uint64_t)u[k];
 		double e = (mn[off[k + 1] + q] + other + W->fbound.leak * cyc_lb) * (1 - 1e-9);
 		double lbc = goal == TRIM__GOAL_ENERGY ? e : e * cyc_lb;
-		double cur = trim__top_bound(&W->item) < bound ? trim__top_bound(&W->item) : bound;
-		if (lbc > cur) { /* every class under this prefix */
+		double cur = trim__cut_threshold(W, &W->item, bound);
+		if (trim__cut(W, lbc, cur)) { /* every class under this prefix */
 			uint64_t cnt = 1;
 			for (int j = 0; j <= k; j++) {
 				const order_class_table *tb = p->tab[j];

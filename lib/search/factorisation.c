@@ -80,7 +80,7 @@ void trim__search_factorisation(const trim__mapspace *s, const trim__level_cost 
 		    (W->fbound.fast ? trim__factor_bound_fast(s, &W->fbound, NULL, goal, &lb)
 		                    : trim__factor_bound_cost(s, &W->fbound, NULL, zero_macs, costs, m, goal, &W->bound_eval,
 		                                              &lb)) == 0 &&
-		    lb > bound) {
+		    trim__cut(W, lb, bound)) {
 			/* no bypass choice and no order can reach the bound */
 			W->st_leaves_cut++;
 			for (uint64_t b = 0; b < nb; b++) {
@@ -124,12 +124,12 @@ void trim__search_factorisation(const trim__mapspace *s, const trim__level_cost 
 					ch[t] = trim__keep_choice(s, &W->fbound, t, b);
 					scope &= W->fbound.ok[t][ch[t]];
 				}
-			double lb, cur = trim__top_bound(&W->item) < bound ? trim__top_bound(&W->item) : bound;
+			double lb, cur = trim__cut_threshold(W, &W->item, bound);
 			if (scope &&
 			    (W->fbound.fast ? trim__factor_bound_fast(s, &W->fbound, ch, goal, &lb)
 			                    : trim__factor_bound_cost(s, &W->fbound, ch, zero_macs, costs, m, goal,
 			                                              &W->bound_eval, &lb)) == 0 &&
-			    lb > cur) {
+			    trim__cut(W, lb, cur)) {
 				W->cnt.bounded += p.total;
 				W->st_byp_cut++;
 				continue;

@@ -32,6 +32,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "mapspace_int.h"
 
@@ -317,7 +318,60 @@ typedef struct {
 	double *result_energies; /* trim__visit_by_result: the result's energies and their prefix minima */
 	size_t result_energies_cap;
 	int err;
+	/* anytime search (docs/model.md, "Anytime search"): the scale of every
+	 * cut threshold (1 - gap; 1: exact), the wall-clock deadline (0: none)
+	 * and the caller's stop flag; stopped once either fired. open_lb: the
+	 * smallest bound of what was left unexplored or cut only because of the
+	 * gap (HUGE_VAL: nothing), so min(best, open_lb) bounds every mapping */
+	double cut_scale, deadline;
+	const int *stop;
+	int stopped;
+	double open_lb;
 } search_worker;
+
+/* Monotonic wall-clock seconds. */
+static inline double trim__now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* 1 once the deadline has passed or the caller's stop flag is set. */
+static inline int trim__worker_stop(search_worker *W)
+{
+	if (W->stopped)
+		return 1;
+	if ((W->stop && __atomic_load_n(W->stop, __ATOMIC_RELAXED)) || (W->deadline > 0 && trim__now() > W->deadline))
+		W->stopped = 1;
+	return W->stopped;
+}
+
+/* Something whose every mapping costs at least lb is left unexplored. */
+static inline void trim__note_open(search_worker *W, double lb)
+{
+	if (lb < W->open_lb)
+		W->open_lb = lb;
+}
+
+/* The cut threshold below a list of the k best (the item's, the node's)
+ * and the threshold passed down (already scaled). */
+static inline double trim__cut_threshold(const search_worker *W, const top_list *t, double bound)
+{
+	double b = trim__top_bound(t) * W->cut_scale;
+	return b < bound ? b : bound;
+}
+
+/* The cut: lb above the threshold (strictly, so ties are still seen). A cut
+ * that the exact search would not make (the gap's) is noted as open. */
+static inline int trim__cut(search_worker *W, double lb, double threshold)
+{
+	if (!(lb > threshold))
+		return 0;
+	if (W->cut_scale < 1 && lb * W->cut_scale <= threshold * (1 + 1e-12))
+		trim__note_open(W, lb);
+	return 1;
+}
 
 /* A new factorisation: forget every entry. */
 int trim__tensor_cache_reset(const trim__mapspace *s, tensor_count_cache *c);
@@ -379,8 +433,10 @@ int64_t *trim__tree_rows(const trim__mapspace *s, int d);
 
 /* ---- the first bound (seed_bound.c) -------------------------------------- */
 
-/* The k-th best cost of a sample of real mappings (HUGE_VAL: none). */
+/* The k-th best cost of a sample of real mappings (HUGE_VAL: none); the
+ * mappings into seeds (k entries, with mappings), the first's evaluation
+ * into *seed_eval. */
 double trim__seed_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, uint64_t nfc,
-                        int64_t zero_macs, size_t k, search_worker *W);
+                        int64_t zero_macs, search_worker *W, top_list *seeds, trim__eval *seed_eval);
 
 #endif

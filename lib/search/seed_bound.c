@@ -25,10 +25,13 @@ static int stationary_orders(const trim__mapspace *s, trim__mapping *m, int t, o
 
 /* A first bound before the search: the factorisations of a fixed sample
  * with the smallest lower bounds, each with every bypass choice that fits
- * and one stationary order per tensor. Real mappings: their k-th best cost
- * is a valid bound. */
+ * and one stationary order per tensor (class representatives). Real
+ * mappings: their k-th best cost is a valid bound. They go into `seeds`
+ * (k entries, with mappings) and the evaluation of its first into
+ * *seed_eval, for a search that stops before it finds better. */
 double trim__seed_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal,
-                        uint64_t nfc, int64_t zero_macs, size_t k, search_worker *W)
+                        uint64_t nfc, int64_t zero_macs, search_worker *W, top_list *seeds,
+                        trim__eval *seed_eval)
 {
 	enum { NSAMPLE = 2048, NPICK = 16 };
 	uint64_t ns = nfc < NSAMPLE ? nfc : NSAMPLE;
@@ -59,9 +62,6 @@ double trim__seed_bound(const trim__mapspace *s, const trim__level_cost *costs, 
 		if (np < NPICK)
 			np++;
 	}
-	top_list seed;
-	if (trim__top_init(&seed, k, 0))
-		return HUGE_VAL;
 	for (int i = 0; i < np; i++) {
 		uint64_t fc = trim__combination_factorisation(s, pick_ac[i]);
 		for (uint64_t b = 0; b < ((uint64_t)1 << s->nbyp); b++) {
@@ -81,11 +81,12 @@ double trim__seed_bound(const trim__mapspace *s, const trim__level_cost *costs, 
 				if (stationary_orders(s, m, t, &W->classes) || trim__eval_run(s->w, s->a, costs, m, &W->ws, &W->ev) ||
 				    trim__mapspace_encode(s, m, &idx))
 					continue;
-				trim__top_put(&seed, trim__goal_cost(&W->ev, goal), idx, NULL);
+				double c = trim__goal_cost(&W->ev, goal);
+				if (trim__better(c, idx, seeds->n ? seeds->cost[0] : 0, seeds->n ? seeds->idx[0] : 0, seeds->n))
+					*seed_eval = W->ev;
+				trim__top_put(seeds, c, idx, m);
 			}
 		}
 	}
-	double r = trim__top_bound(&seed);
-	trim__top_free(&seed);
-	return r;
+	return trim__top_bound(seeds);
 }

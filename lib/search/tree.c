@@ -108,7 +108,7 @@ void trim__tree_search_node(const trim__mapspace *s, int64_t *const *trows, cons
 		uint64_t fc = 0;
 		for (int d = 0; d < TRIM_NDIMS; d++)
 			fc = fc * (uint64_t)s->nf[d] + (uint64_t)trows[d][lo[d]];
-		double cur = trim__top_bound(&W->node) < rb ? trim__top_bound(&W->node) : rb;
+		double cur = trim__cut_threshold(W, &W->node, rb);
 		trim__search_factorisation(s, costs, goal, fc, cur, zero_macs, W);
 		W->leaf_choices = NULL;
 		for (size_t j = 0; j < W->item.n; j++)
@@ -146,8 +146,13 @@ void trim__tree_search_node(const trim__mapspace *s, int64_t *const *trows, cons
 		qsort(c, (size_t)n, sizeof *c, trim__tree_child_cmp);
 	}
 	for (int64_t i = 0; i < n && !W->err; i++) {
-		double cur = trim__top_bound(&W->node) < rb ? trim__top_bound(&W->node) : rb;
-		if (c[i].lb > cur) {
+		if (trim__worker_stop(W)) {
+			/* children are sorted by bound: the first left is the smallest */
+			trim__note_open(W, c[i].lb);
+			break;
+		}
+		double cur = trim__cut_threshold(W, &W->node, rb);
+		if (trim__cut(W, c[i].lb, cur)) {
 			W->st_nodes_cut++;
 			W->st_dc[depth + 1]++;
 			continue; /* counted from the distinct total */
