@@ -192,7 +192,7 @@ deps:
 # directory), and the Python package for the system's python3.
 PYTHON ?= /usr/bin/python3
 PYTHON_VERSION = $(shell $(PYTHON) -c 'import sys; print("python%d.%d" % sys.version_info[:2])' 2>/dev/null)
-PYTHONDIR ?= $(PREFIX)/lib/$(PYTHON_VERSION)/dist-packages
+PYTHONDIR ?= $(shell $(PYTHON) tools/python-dir.py '$(PREFIX)' 2>/dev/null)
 MANDIR ?= $(PREFIX)/share/man
 MAN_STAMP := $(BUILD)/man/.stamp
 
@@ -224,7 +224,8 @@ install: $(STATIC) $(SHARED) $(CLI) $(MAN_STAMP)
 		echo "$(PYTHON) -m pip install --no-build-isolation --no-index --no-deps --upgrade --target $(DESTDIR)$(PYTHONDIR) ./python" && \
 		$(PYTHON) -m pip install -q --no-build-isolation --no-index --no-deps --upgrade --no-compile \
 			--root-user-action=ignore --target $(DESTDIR)$(PYTHONDIR) $$tmp; \
-		st=$$?; rm -rf $$tmp; exit $$st; fi
+		st=$$?; rm -rf $$tmp; [ $$st != 0 ] || [ -n "$(DESTDIR)" ] || $(PYTHON) tools/python-dir.py --note '$(PYTHONDIR)'; \
+		exit $$st; fi
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/include/trim $(DESTDIR)$(PREFIX)/include/trim.h
