@@ -12,7 +12,9 @@ class Arch(_Handle):
     """An architecture (``trim_arch``): an ordered hierarchy of levels, from
     off-chip memory (level 0) to the MAC (last level).
 
-    ``Arch(path)`` or ``Arch(text=yaml, name="x.yaml")``; ``clone()`` gives a
+    ``Arch(path)`` or ``Arch(text=yaml)`` (a technology name such as 45nm is
+    found in the data directories; ``name`` only labels messages and anchors a
+    technology given as a relative path); ``clone()`` gives a
     deep copy; ``levels()`` lists every level as a dict of its accessors;
     ``report(fmt, table)`` is ``trim_arch_report`` (capacities, energy per
     access, area or FPGA resources)."""
