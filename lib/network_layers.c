@@ -199,9 +199,11 @@ static int parse_split(trim__yctx *c, trim__layer *L, const trim__ynode *ln)
 	int64_t axis = -1, index = 0;
 	if ((rc = trim__yget_int(c, ln, "axis", 0, -1, 3, &axis)) < 0)
 		return rc;
-	if (axis != -1 && axis != 3)
+	if (axis != -1 && axis != 3 && axis != 1)
 		return trim__yerr(c, trim__ymap_get(ln, "axis"), TRIM_ESCHEMA,
-		                  "split is along channels (axis -1 or 3)");
+		                  "split is along channels (axis -1 or 3) or rows (axis 1, e.g. "
+		                  "tokens)");
+	int ax = axis == 1 ? 0 : 2;
 	const trim__ynode *n;
 	if ((rc = trim__yget_node(c, ln, "sizes", 1, TRIM__Y_SEQ, &n)) < 0)
 		return rc;
@@ -218,13 +220,13 @@ static int parse_split(trim__yctx *c, trim__layer *L, const trim__ynode *ln)
 		if ((int64_t)k == index)
 			mine = v;
 	}
-	if (rc == 0 && sum != L->in[2])
-		rc = trim__yerr(c, n, TRIM_ESHAPE, "the sizes add up to %lld, the input has %lld "
-		                "channels", (long long)sum, (long long)L->in[2]);
+	if (rc == 0 && sum != L->in[ax])
+		rc = trim__yerr(c, n, TRIM_ESHAPE, "the sizes add up to %lld, the input has %lld %s",
+		                (long long)sum, (long long)L->in[ax], ax ? "channels" : "rows");
 	trim__yctx_pop(c);
 	if (rc)
 		return rc;
-	L->out[2] = mine;
+	L->out[ax] = mine;
 	return 0;
 }
 
