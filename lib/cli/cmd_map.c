@@ -107,7 +107,7 @@ static size_t hide_unit_loops(char *text)
 	return hidden;
 }
 
-// trim-cli: map: exhaustive search of the best mapping of one workload (small mapspaces)
+// trim-cli: map: the best mapping of one workload (exact branch-and-bound search)
 int trim_cli_map(int argc, char **argv)
 {
 	const char *files[2] = {NULL, NULL}, *layer = NULL, *table = NULL;
