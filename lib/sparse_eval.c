@@ -53,8 +53,9 @@ int trim__sparse_adjust(const trim__intra *w, const struct trim_arch *a,
 							spatial *= m->f[l][d];
 					units *= w->bound[d] / spatial;
 				}
-		} else { /* input skipping: MACs per PE */
-			units = x->macs / x->active_pes;
+		} else { /* input skipping: real MACs per PE (zero skipping also skips the
+		          * predictable zeros, which are never executed: not Binomial units) */
+			units = (x->macs - x->zero_macs) / x->active_pes;
 		}
 		int rc = trim_sparsity_imbalance(units, q, x->active_pes, sp[TRIM_SP_SPREAD],
 		                                 L->sp_redistribute, &out->imbalance);

@@ -102,6 +102,56 @@ START_TEST(toy_line_buffers)
 }
 END_TEST
 
+/* A dilated convolution's window spans D(R-1)+1 rows and D_c(S-1)+1 columns:
+ * its line buffer holds D(R-1) padded rows (the window's rows but the one
+ * streaming in), its window D(R-1)+1 x D_c(S-1)+1 x depth words, and the first
+ * window waits for D(R-1) rows and D_c(S-1)+1 slots. Kernel 3x3 with
+ * dilation [2, 3] on 9x9x2, valid: 5 rows x 7 columns, a 5x3 output. */
+START_TEST(dilated_line_buffers)
+{
+	static const char dilated[] =
+		"network: {name: dil, input: [9, 9, 2], word_bits: 16}\n"
+		"layers:\n"
+		"  - {name: d1, type: conv2d, filters: 4, kernel: 3, dilation: [2, 3]}\n"
+		"  - {name: d2, type: conv2d, filters: 4, kernel: 3, dilation: 2, padding: same}\n";
+	trim_network *net = load_net(dilated);
+	trim_fusion *f = NULL;
+	ck_assert_msg(trim_fusion_create(&f, net, NULL, NULL) == 0, "%s", trim_last_error());
+	trim_network_free(net);
+	double q[TRIM_FUSION_L_NMETRICS];
+	ck_assert_int_eq(trim_fusion_layer_metrics(f, 0, q, TRIM_FUSION_L_NMETRICS), 0);
+	ck_assert_double_eq(q[TRIM_FUSION_L_OUT_PIXELS], 5 * 3);
+	/* rows: 2 (3 - 1) + 1 = 5 -> 4 buffered rows of 9 pixels x 2 channels */
+	ck_assert_double_eq(q[TRIM_FUSION_L_LINE_BUFFER_WORDS], 4 * 9 * 2);
+	/* columns: 3 (3 - 1) + 1 = 7 */
+	ck_assert_double_eq(q[TRIM_FUSION_L_WINDOW_WORDS], 5 * 7 * 2);
+	ck_assert_double_eq(q[TRIM_FUSION_L_FILL_SLOTS], 4 * 9 + 7);
+	/* the MACs and multipliers stay R x S: dilation spreads taps, it adds none */
+	ck_assert_double_eq(q[TRIM_FUSION_L_MACS_PARALLEL], 3 * 3 * 2);
+	ck_assert_double_eq(q[TRIM_FUSION_L_MACS], 5 * 3 * 4 * 2 * 9);
+	/* d2: dilation 2 both ways, padding same (2 on each side of the 5x3 input):
+	 * 5 rows -> 4 buffered rows of the padded width 3 + 4 = 7, x 4 channels */
+	ck_assert_int_eq(trim_fusion_layer_metrics(f, 1, q, TRIM_FUSION_L_NMETRICS), 0);
+	ck_assert_double_eq(q[TRIM_FUSION_L_OUT_PIXELS], 5 * 3);
+	ck_assert_double_eq(q[TRIM_FUSION_L_LINE_BUFFER_WORDS], 4 * 7 * 4);
+	ck_assert_double_eq(q[TRIM_FUSION_L_WINDOW_WORDS], 5 * 5 * 4);
+	ck_assert_double_eq(q[TRIM_FUSION_L_FILL_SLOTS], 4 * 7 + 5);
+	/* fused, the group holds both layers' line buffers and windows (16-bit
+	 * words): (72 + 70) + (112 + 100) = 354 words; off chip only the input
+	 * 9x9x2 and d2's 5x3x4 output, where layer by layer d1's 5x3x4 output
+	 * also goes out and comes back */
+	trim_fusion_plan *p = eval_ok(f, "d1,d2");
+	trim_fusion_plan *lbl = eval_ok(f, "d1|d2");
+	ck_assert_double_eq(metric(p, TRIM_FUSION_ONCHIP_FMAP_BYTES), 354 * 2);
+	ck_assert_double_eq(metric(lbl, TRIM_FUSION_ONCHIP_FMAP_BYTES), (112 + 100) * 2);
+	ck_assert_double_eq(metric(p, TRIM_FUSION_OFFCHIP_FMAP_BYTES), (162 + 60) * 2);
+	ck_assert_double_eq(metric(lbl, TRIM_FUSION_OFFCHIP_FMAP_BYTES), (162 + 60 + 60 + 60) * 2);
+	trim_fusion_plan_free(p);
+	trim_fusion_plan_free(lbl);
+	trim_fusion_free(f);
+}
+END_TEST
+
 START_TEST(toy_latencies)
 {
 	trim_fusion *f = toy_chain();
@@ -615,6 +665,7 @@ Suite *fusion_suite(void)
 	TCase *tc = tcase_create("fusion");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, toy_line_buffers);
+	tcase_add_test(tc, dilated_line_buffers);
 	tcase_add_test(tc, toy_latencies);
 	tcase_add_test(tc, toy_depth_decomposition);
 	tcase_add_test(tc, toy_bandwidth_and_energy);

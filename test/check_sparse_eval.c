@@ -11,14 +11,16 @@
 #include "trim/eval.h"
 #include "trim/mapping.h"
 
-/* conv0 (3x3, ReLU, 50% zeros) -> conv1 (1x1, ReLU, 40% zeros): conv1's BW has
- * 40% input sparsity (its ReLU masks dY) and 50% output sparsity (conv0's ReLU
- * masks dX); a 1x1 stride-1 BW has no predictable zeros. */
+/* conv0 (3x3, ReLU, 50% zeros) -> conv1 (1x1, ReLU, 40% zeros) -> conv2 (3x3,
+ * padding same): conv1's BW has 40% input sparsity (its ReLU masks dY) and 50%
+ * output sparsity (conv0's ReLU masks dX); a 1x1 stride-1 BW has no
+ * predictable zeros; conv2's FW reads conv1's 40% zeros and its padding. */
 static const char *NET =
 	"network: {name: sp, input: [16, 16, 8], batch: 2, mode: training}\n"
 	"layers:\n"
 	"  - {name: conv0, type: conv2d, filters: 16, kernel: 3, padding: same, activation: relu, sparsity: 0.5}\n"
-	"  - {name: conv1, type: conv2d, filters: 16, kernel: 1, activation: relu, sparsity: 0.4}\n";
+	"  - {name: conv1, type: conv2d, filters: 16, kernel: 1, activation: relu, sparsity: 0.4}\n"
+	"  - {name: conv2, type: conv2d, filters: 16, kernel: 3, padding: same}\n";
 
 static char *arch_yaml(const char *mac_extra)
 {
@@ -126,6 +128,55 @@ START_TEST(test_imbalance_never_beats_the_bound)
 }
 END_TEST
 
+/* E[max of P iid Binomial(u, p)] = sum_{k<u} 1 - F(k)^P, the CDF summed term
+ * by term in log space here (not GSL's incomplete beta, as the library). */
+static double expected_max_binomial(int64_t u, double p, int64_t P)
+{
+	double F = 0, s = 0;
+	for (int64_t k = 0; k < u; k++) {
+		double lp = lgamma((double)u + 1) - lgamma((double)k + 1) - lgamma((double)(u - k) + 1) +
+		            (double)k * log(p) + (double)(u - k) * log1p(-p);
+		F += exp(lp);
+		s += 1 - pow(F > 1 ? 1 : F, (double)P);
+	}
+	return s;
+}
+
+/* Input-zero skipping (docs/sparsity.md, "Load imbalance"): u = real MACs per
+ * PE (the predictable zeros are skipped whatever their operand), each
+ * executed with probability q = 1 - s_0; imbalance = E[max of the active PEs'
+ * Binomial(u, q)] / (u q), and the compute time is the dense one x q x
+ * imbalance. A layer without predictable zeros (conv1, 1x1) and one with
+ * (conv2, 3x3 padding same: its border MACs read padding). */
+START_TEST(test_input_skip_imbalance_formula)
+{
+	static const char *const layers[] = {"conv1", "conv2"};
+	for (int k = 0; k < 2; k++) {
+		fx s;
+		setup(&s, ", zero_skip: true", layers[k], TRIM_PHASE_FW);
+		double q = 1 - s.f[TRIM_SP_OPERAND0];
+		ck_assert_msg(fabs(q - (k == 0 ? 0.5 : 0.6)) < 1e-12, "%s: q %g", layers[k], q);
+		ck_assert(k == 0 ? s.x->zero_macs == 0 : s.x->zero_macs > 0);
+		trim__sparse_eval r;
+		ck_assert(trim__sparse_adjust(s.x, s.arch, s.costs, s.m, &s.dense, s.f, &r) == 0);
+		int64_t pes = s.dense.act.active_pes;
+		ck_assert_int_eq(pes, 256);
+		int64_t u = (s.x->macs - s.x->zero_macs) / pes;
+		double want = expected_max_binomial(u, q, pes) / ((double)u * q);
+		ck_assert_msg(fabs(r.imbalance - want) < 1e-9 * want, "%s: imbalance %.15g, formula %.15g (u %lld)",
+		              layers[k], r.imbalance, want, (long long)u);
+		ck_assert(r.imbalance > 1);
+		double dc = s.dense.level_cycles[s.arch->nlevels - 1];
+		double real = (double)(s.x->macs - s.x->zero_macs);
+		/* the dense time covers the real MACs only: zero skipping drops the predictable zeros */
+		double want_cycles = dc * real * q * want / real;
+		ck_assert_msg(fabs(r.compute_cycles - want_cycles) < 1e-9 * want_cycles, "%s: %g vs %g", layers[k],
+		              r.compute_cycles, want_cycles);
+		teardown(&s);
+	}
+}
+END_TEST
+
 START_TEST(test_gating_saves_energy_not_time)
 {
 	fx s;
@@ -177,6 +228,7 @@ Suite *sparse_eval_suite(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, test_output_skip_scales_exactly_without_imbalance);
 	tcase_add_test(tc, test_imbalance_never_beats_the_bound);
+	tcase_add_test(tc, test_input_skip_imbalance_formula);
 	tcase_add_test(tc, test_gating_saves_energy_not_time);
 	tcase_add_test(tc, test_metadata_costs_energy);
 	suite_add_tcase(s, tc);

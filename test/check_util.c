@@ -262,6 +262,8 @@ START_TEST(test_cli_suggestions)
 		 "no WG workload for layer 'cnv2' (layers with a WG workload: fc8, fc7, fc6, conv5, conv4, conv3, conv2, "
 		 "conv1); did you mean 'conv2'?"},
 		{"arch models/arch", "models/arch: is a directory, not a YAML file"},
+		{"explore test/data/neteval/tiny.yaml test/data/neteval/tiny-space-1pe.yaml --mode inference --quiet "
+		 "--out /proc/trim/out", "/proc/trim: cannot create directory: No such file or directory"},
 		{"eval models/networks/alexnet-cifar.yaml models/arch/eyeriss.yaml --layer conv1 --phase FW --mapping "
 		 "test/data/suggest/mapping.yaml", "mapping.yaml:9:13: mapping[1].target: unknown level 'GBL' (the "
 		 "architecture has DRAM, GLB, PE array, RF, MAC); did you mean 'GLB'?"},
