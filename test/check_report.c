@@ -484,6 +484,27 @@ START_TEST(test_html_explore)
 }
 END_TEST
 
+/* trim sparsity's reports carry the warnings too. */
+START_TEST(test_sparsity_warnings)
+{
+	const char *cli = getenv("TRIM_CLI");
+	if (!cli)
+		cli = "build/bin/trim";
+	char cmd[1024], buf[16384];
+	const char *fmt[2] = {"table", "json"}, *want[2] = {"\nwarning: NoC bounds the time of 3 of 7 workloads",
+	                                                    "\"warnings\": [{\"kind\": \"idle_compute\", \"level\": \"NoC\""};
+	for (int k = 0; k < 2; k++) {
+		snprintf(cmd, sizeof cmd, "%s sparsity " NET " " ARCH " --quiet --format %s", cli, fmt[k]);
+		FILE *p = popen(cmd, "r");
+		ck_assert(p != NULL);
+		size_t n = fread(buf, 1, sizeof buf - 1, p);
+		buf[n] = '\0';
+		ck_assert_int_eq(WEXITSTATUS(pclose(p)), 0);
+		ck_assert_msg(strstr(buf, want[k]), "%.1000s", buf);
+	}
+}
+END_TEST
+
 Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -495,6 +516,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, test_api_conventions);
 	tcase_add_test(tc, test_warnings_in_reports);
 	tcase_add_test(tc, test_html_network);
+	tcase_add_test(tc, test_sparsity_warnings);
 	tcase_add_test(tc, test_explore_details);
 	tcase_add_test(tc, test_html_explore);
 	suite_add_tcase(s, tc);

@@ -89,6 +89,8 @@ int trim_cli_print(char *text);
 /* Write text to the file `path` (through path.tmp and a rename: no half-written
  * file); 0, or a message on stderr and TRIM_CLI_EXIT_USAGE. */
 int trim_cli_write_text(const char *cmd, const char *path, const char *text);
+/* "warning: ..." lines of a finished network evaluation (trim_neteval_warnings). */
+void trim_cli_print_warnings(FILE *o, const trim_neteval *ne);
 
 #define TRIM_CLI_CMD(name, summary) int trim_cli_##name(int argc, char **argv);
 #include "commands.h"

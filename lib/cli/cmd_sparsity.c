@@ -58,10 +58,14 @@ static void print_json(FILE *o, const trim_workloads *w, const trim_neteval *ne,
 		        ratio(ph[p].dc, ph[p].c), ratio(ph[p].de, ph[p].e));
 	double dc = trim_neteval_dense_cycles(ne), c = trim_neteval_cycles(ne);
 	double de = trim_neteval_dense_energy_pj(ne), e = trim_neteval_energy_pj(ne);
+	char *warn = NULL; /* the design's warnings (docs/guide.md, "Reports") */
+	if (trim_neteval_warnings(ne, &warn))
+		warn = NULL;
 	fprintf(o,
 	        "},\n  \"totals\": {\"dense_cycles\": %.17g, \"cycles\": %.17g, \"dense_energy_pj\": %.17g, "
-	        "\"energy_pj\": %.17g, \"speedup\": %.17g, \"energy_saving\": %.17g}\n}\n",
-	        dc, c, de, e, ratio(dc, c), ratio(de, e));
+	        "\"energy_pj\": %.17g, \"speedup\": %.17g, \"energy_saving\": %.17g},\n  \"warnings\": %s\n}\n",
+	        dc, c, de, e, ratio(dc, c), ratio(de, e), warn ? warn : "[]");
+	trim_string_free(warn);
 }
 
 static void print_table(FILE *o, const trim_workloads *w, const trim_neteval *ne,
@@ -98,6 +102,7 @@ static void print_table(FILE *o, const trim_workloads *w, const trim_neteval *ne
 	fprintf(o, "total (with inter-layer work): speedup %.4gx, energy saving %.4gx\n",
 	        ratio(trim_neteval_dense_cycles(ne), trim_neteval_cycles(ne)),
 	        ratio(trim_neteval_dense_energy_pj(ne), trim_neteval_energy_pj(ne)));
+	trim_cli_print_warnings(o, ne);
 }
 
 // trim-cli: sparsity: what zero gating and skipping buy, dense vs sparse per workload

@@ -139,3 +139,22 @@ int trim_cli_write_text(const char *cmd, const char *path, const char *text)
 	free(tmp);
 	return ok ? 0 : TRIM_CLI_EXIT_USAGE;
 }
+
+void trim_cli_print_warnings(FILE *o, const trim_neteval *ne)
+{
+	char *json = NULL;
+	if (trim_neteval_warnings(ne, &json))
+		return;
+	/* [{"kind": ..., "message": "..."}, ...]: print each message */
+	for (const char *m = strstr(json, "\"message\": \""); m; m = strstr(m, "\"message\": \"")) {
+		m += 12;
+		fputs("warning: ", o);
+		for (; *m && *m != '"'; m++) {
+			if (*m == '\\' && m[1])
+				m++;
+			fputc(*m, o);
+		}
+		fputc('\n', o);
+	}
+	trim_string_free(json);
+}
