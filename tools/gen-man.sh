@@ -22,7 +22,8 @@ page() {
 		printf '.SH SYNOPSIS\n.nf\n'
 		sed -n '1,/^$/p' "$help" | sed -e '/^$/d' -e 's/^usage: //' | esc
 		printf '.fi\n.SH DESCRIPTION\n.nf\n'
-		sed -n '/^$/,$p' "$help" | sed '1{/^$/d;}' | esc
+		desc=$(sed -n '/^$/,$p' "$help" | sed '1{/^$/d;}')
+		if [ -n "$desc" ]; then printf '%s\n' "$desc" | esc; else echo "$summary." | esc; fi
 		printf '.fi\n.SH SEE ALSO\n'
 		if [ "$name" = trim ]; then
 			"$trim" --help | sed -n 's/^  \([a-z_]*\)  .*/\1/p' | sed 's/^/trim\\-/; s/$/(1),/' | sed '$s/,$//'
