@@ -505,6 +505,57 @@ START_TEST(test_sparsity_warnings)
 }
 END_TEST
 
+/* Issue 14's starved array: 16 PEs behind a link of one word per cycle. The
+ * spatial utilisation is high, the temporal one low, and the report says why;
+ * a wide link removes the warning and shortens the run. */
+START_TEST(test_starved_link)
+{
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	ck_assert(trim_network_load(&net, NET) == 0);
+	ck_assert(trim_workloads_create(&w, net, TRIM_MODE_INFERENCE, 0, 0) == 0);
+	double cycles[2];
+	for (int wide = 0; wide < 2; wide++) {
+		trim_arch *arch = NULL;
+		trim_neteval *ne = NULL;
+		ck_assert_msg(trim_arch_load(&arch, "test/data/report/starved-16.yaml") == 0, "%s", trim_last_error());
+		if (wide) { /* the same design with a 16-word link */
+			char *yaml = slurp("test/data/report/starved-16.yaml"), *at = strstr(yaml, "link_bits: 16}");
+			ck_assert(at != NULL);
+			size_t n = strlen(yaml) + 2;
+			char *wide_yaml = malloc(n);
+			snprintf(wide_yaml, n, "%.*slink_bits: 256}%s", (int)(at - yaml), yaml, at + strlen("link_bits: 16}"));
+			trim_arch_free(arch);
+			arch = NULL;
+			ck_assert_msg(trim_arch_load_string(&arch, wide_yaml, "test/data/report/starved-16.yaml") == 0, "%s",
+			              trim_last_error());
+			free(wide_yaml);
+			free(yaml);
+		}
+		ck_assert(trim_neteval_create(&ne, net, w, arch, NULL) == 0);
+		ck_assert(trim_neteval_run(ne) == 0);
+		cycles[wide] = trim_neteval_cycles(ne);
+		char *text = NULL;
+		ck_assert(trim_neteval_warnings(ne, &text) == 0);
+		if (!wide) {
+			ck_assert_msg(strstr(text, "{\"kind\": \"starved_link\", \"level\": \"NoC\", \"workloads\": 3, \"message\": "
+			                           "\"NoC: a 16-bit link carries 1 word per cycle into 16 children"),
+			              "%s", text);
+			ck_assert(trim_neteval_pe_utilization(ne) > 0.8);
+			ck_assert(trim_neteval_temporal_utilization(ne) < 0.2);
+		} else {
+			ck_assert_msg(!strstr(text, "starved_link"), "%s", text);
+		}
+		trim_string_free(text);
+		trim_neteval_free(ne);
+		trim_arch_free(arch);
+	}
+	ck_assert_msg(cycles[1] < cycles[0] / 2, "%g vs %g cycles", cycles[1], cycles[0]);
+	trim_workloads_free(w);
+	trim_network_free(net);
+}
+END_TEST
+
 Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -517,6 +568,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, test_warnings_in_reports);
 	tcase_add_test(tc, test_html_network);
 	tcase_add_test(tc, test_sparsity_warnings);
+	tcase_add_test(tc, test_starved_link);
 	tcase_add_test(tc, test_explore_details);
 	tcase_add_test(tc, test_html_explore);
 	suite_add_tcase(s, tc);
