@@ -573,7 +573,8 @@ static void report_table(const trim_explorer *ex, trim__sb *sb)
 
 static void points_csv(const trim_explorer *ex, trim__sb *sb)
 {
-	trim__sb_puts(sb, "name,rank,valid,cycles,seconds,energy_pj,static_pj,edp,area_mm2,pe_utilization,pareto,fits,dsp,bram36,lut,ff\n");
+	trim__sb_puts(sb, "name,rank,valid,cycles,seconds,energy_pj,static_pj,edp,area_mm2,pe_utilization,pareto,fits,dsp,bram36,lut,ff,"
+	                  "temporal_utilization\n");
 	for (size_t i = 0; i < ex->n; i++) {
 		const trim__xpoint *p = &ex->pt[i];
 		trim__sb_csv_str(sb, trim_space_point_name(ex->space, i));
@@ -583,7 +584,7 @@ static void points_csv(const trim_explorer *ex, trim__sb *sb)
 		                           TRIM_XF_FITS, TRIM_XF_DSP, TRIM_XF_BRAM36, TRIM_XF_LUT, TRIM_XF_FF};
 		for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
 			trim__sb_printf(sb, ",%.17g", p->f[cols[k]]);
-		trim__sb_putc(sb, '\n');
+		trim__sb_printf(sb, ",%.17g\n", trim__xreport_temporal(ex, i)); /* NaN: invalid */
 	}
 }
 

@@ -418,6 +418,9 @@ START_TEST(test_explore_details)
 	ck_assert(trim_explorer_report(ex, TRIM_FORMAT_TABLE, &a) == 0);
 	ck_assert_msg(strstr(a, " t-util ") && strstr(a, "\nbest point pes=1_glb=1KB: temporal utilization"), "%s", a);
 	trim_string_free(a);
+	ck_assert(trim_explorer_report(ex, TRIM_FORMAT_CSV, &a) == 0);
+	ck_assert_msg(strstr(a, ",lut,ff,temporal_utilization\npes=1_glb=1KB,1,1,"), "%.300s", a);
+	trim_string_free(a);
 	ck_assert(trim_explorer_write(ex, dir) == 0);
 	snprintf(cmd, sizeof cmd, "%s/workloads.csv", dir);
 	a = slurp(cmd);
