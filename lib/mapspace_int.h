@@ -165,6 +165,14 @@ typedef struct {
 
 /* Free what a search result owns (not the result itself). */
 void trim__search_result_free(trim__search_result *r);
+/* (best - lower bound) / best of a result that found a mapping (0 if exact). */
+static inline double trim__search_gap(const trim__search_result *r)
+{
+	if (r->exact || !(r->best_cost > 0))
+		return 0;
+	double g = (r->best_cost - r->lower_bound) / r->best_cost;
+	return g > 0 ? g : 0;
+}
 
 /* Lower bound on the goal's cost (0 energy, 1 delay, 2 EDP) of every mapping
  * whose factors at the first `depth` slots of the tree order (tord) are m's

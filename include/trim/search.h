@@ -11,7 +11,10 @@
  * bypass choices whose lower bound (valid for every order) exceeds the cost
  * already reached, evaluates the rest and keeps the smallest (cost, index):
  * the result equals exhaustive evaluation and is the same for any number
- * of threads.
+ * of threads. A time limit or a gap (TRIM_SEARCH_TIME_LIMIT, _GAP) turn it
+ * into an anytime search that reports the best found with a proven lower
+ * bound (trim_search_lower_bound, _gap, _exact); with a gap alone the
+ * result is still the same for any number of threads.
  *
  * Use: create, set options, trim_search_size (before a long run), run, then
  * read the counts, the best mapping and the report.
@@ -43,7 +46,11 @@ enum trim_search_option {
 	TRIM_SEARCH_MIN_PE_UTIL = 2, /**< (double) prune mappings using fewer PEs (0 = off; TRIM: 0.75) */
 	TRIM_SEARCH_MIN_RF_UTIL = 3, /**< (double) prune mappings filling less of the innermost
 	                                  bounded storage level (0 = off; TRIM: 0.5) */
-	TRIM_SEARCH_TOP_K = 4        /**< keep the k best mappings, 1..1024 (default 1) */
+	TRIM_SEARCH_TOP_K = 4,       /**< keep the k best mappings, 1..1024 (default 1) */
+	TRIM_SEARCH_TIME_LIMIT = 5,  /**< (double) stop after this many seconds of wall time, keeping
+	                                  the best found and a proven lower bound (0 = none, default) */
+	TRIM_SEARCH_GAP = 6          /**< (double) stop as soon as the best found is proven within this
+	                                  fraction of the optimum, in [0, 1) (0 = exact, default) */
 };
 enum trim_goal { TRIM_GOAL_ENERGY = 0, TRIM_GOAL_DELAY = 1, TRIM_GOAL_EDP = 2 };
 
@@ -80,6 +87,15 @@ TRIM_API double trim_search_progress(const trim_search *s);
  * out[5] (n >= 6) = skipped by lower bounds (proven not to be among the
  * best; "valid" counts only the mappings not skipped). */
 TRIM_API int trim_search_counts(const trim_search *s, int64_t *out, size_t n);
+/** What the run proved. Lower bound: every mapping of the space costs at
+ * least this much (the goal's cost; equal to the best's when exact); NaN
+ * before a run or when nothing was found. Gap: (best - lower bound) / best
+ * (0 when exact). Exact: 1 when the best equals exhaustive evaluation's
+ * (cost, index), 0 when the time limit or the gap left out something that
+ * could have ranked first, -1 before a run. */
+TRIM_API double trim_search_lower_bound(const trim_search *s);
+TRIM_API double trim_search_gap(const trim_search *s);
+TRIM_API int trim_search_exact(const trim_search *s);
 /** A copy of the best mapping (TRIM_ENOTFOUND if no mapping fits). */
 TRIM_API int trim_search_best(const trim_search *s, trim_mapping **out);
 /** Index of the best mapping in the canonical order; UINT64_MAX if none,

@@ -41,12 +41,13 @@ const char *trim_cli_hint(char *buf, size_t size, const trim__nearest *near);
 /* Options shared by the commands that map workloads (network, sparsity,
  * explore): --mode, --batch, --threads, --goal (energy|delay|edp),
  * --max-mappings, --min-pe-util, --min-rf-util, --constraints FILE,
- * --dataflow PRESET (repeatable). */
+ * --dataflow PRESET (repeatable), --time-limit SECONDS, --gap FRACTION. */
 #define TRIM_CLI_MAX_DATAFLOW 8
 typedef struct {
 	int mode;
 	int64_t batch, threads, goal, max_mappings;
 	double min_pe_util, min_rf_util;
+	double time_limit, gap; /* anytime search (0: exact) */
 	const char *constraints;
 	const char *dataflow[TRIM_CLI_MAX_DATAFLOW];
 	int ndataflow;

@@ -12,7 +12,7 @@ static const char usage_map[] =
 	"         [--threads N] [--mode inference|training] [--batch N] [--table FILE]\n"
 	"         [--top K] [--factor LEVEL:D=N]... [--min-pe-util X] [--min-rf-util X]\n"
 	"         [--constraints FILE] [--dataflow PRESET]... [--max-mappings N] [--progress|--quiet]\n"
-	"         [--all-loops] [--format table|json|timeloop]";
+	"         [--time-limit SECONDS] [--gap FRACTION] [--all-loops] [--format table|json|timeloop]";
 
 /* Progress on stderr while the search runs (another thread polls
  * trim_search_progress, the one call allowed during a run). */
@@ -129,6 +129,10 @@ int trim_cli_map(int argc, char **argv)
 			       "cost already reached (counted as 'bounded'; docs/model.md).\n"
 			       "--max-mappings N refuses mapspaces of more than N distinct mappings\n"
 			       "(default 0: no limit).\n"
+			       "--time-limit S stops the search after S seconds and --gap G as soon as\n"
+			       "the best found is proven within G (a fraction) of the optimum: the report\n"
+			       "gives the best found, a proven lower bound, the gap and whether it is\n"
+			       "exact (default: exact, no limit).\n"
 			       "--factor 'PE array:M=4' fixes the bound of M at level 'PE array' (a custom\n"
 			       "factor the constructor must follow; repeatable).\n"
 			       "--format timeloop prints the best mapping and the workload (a Timeloop\n"
@@ -150,7 +154,8 @@ int trim_cli_map(int argc, char **argv)
 			if (i + 1 >= argc)
 				return trim_cli_usage("map", usage_map, "%s needs a value", o);
 			const char *v = argv[++i];
-			if (!strcmp(o, "--constraints") || !strcmp(o, "--dataflow")) {
+			if (!strcmp(o, "--constraints") || !strcmp(o, "--dataflow") || !strcmp(o, "--time-limit") ||
+			    !strcmp(o, "--gap")) {
 				if (trim_cli_mapopt("map", usage_map, o, v, &mo) < 0)
 					return TRIM_CLI_EXIT_USAGE;
 			} else if (!strcmp(o, "--layer"))
@@ -224,7 +229,9 @@ int trim_cli_map(int argc, char **argv)
 	if (!rc && (rc = trim_search_set_int(s, TRIM_SEARCH_GOAL, goal)) == 0 &&
 	    (rc = trim_search_set_int(s, TRIM_SEARCH_THREADS, threads)) == 0 &&
 	    (rc = trim_search_set_int(s, TRIM_SEARCH_TOP_K, topk)) == 0 &&
-	    (rc = trim_search_set_double(s, TRIM_SEARCH_MIN_PE_UTIL, min_pe)) == 0)
+	    (rc = trim_search_set_double(s, TRIM_SEARCH_MIN_PE_UTIL, min_pe)) == 0 &&
+	    (rc = trim_search_set_double(s, TRIM_SEARCH_TIME_LIMIT, mo.time_limit)) == 0 &&
+	    (rc = trim_search_set_double(s, TRIM_SEARCH_GAP, mo.gap)) == 0)
 		rc = trim_search_set_double(s, TRIM_SEARCH_MIN_RF_UTIL, min_rf);
 	for (int k = 0; k < nfactors && !rc && !refused; k++) {
 		/* LEVEL:D=N, LEVEL may contain spaces; D is one of N G M C E F R S */

@@ -193,6 +193,17 @@ int trim_cli_mapopt(const char *cmd, const char *use, const char *o, const char 
 		return trim_cli_int(cmd, use, o, v, 0, INT64_MAX, &m->max_mappings) ? -1 : 1;
 	if (!strcmp(o, "--constraints"))
 		return (m->constraints = v), 1;
+	if (!strcmp(o, "--time-limit") || !strcmp(o, "--gap")) {
+		int gap = o[2] == 'g';
+		double x = strtod(v, &end);
+		if (!*v || *end || !(gap ? x >= 0 && x < 1 : x >= 0 && x <= 1e9)) {
+			trim_cli_usage(cmd, use, gap ? "--gap takes a fraction in [0, 1) (0: exact); got '%s'"
+			                             : "--time-limit takes seconds in [0, 1e9] (0: none); got '%s'", v);
+			return -1;
+		}
+		*(gap ? &m->gap : &m->time_limit) = x;
+		return 1;
+	}
 	if (!strcmp(o, "--dataflow")) {
 		const char *presets[32];
 		size_t np = 0;

@@ -2,6 +2,7 @@
  * Public face of the mapspace search (the rest of lib/search/; interface:
  * lib/mapspace_int.h).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -172,8 +173,25 @@ int trim_search_set_double(trim_search *s, int option, double value)
 {
 	if (!s)
 		return trim__error(TRIM_EINVAL, "trim_search_set_double: NULL search");
+	if (option == TRIM_SEARCH_TIME_LIMIT) {
+		if (!(value >= 0 && value <= 1e9))
+			return trim__error(TRIM_ERANGE, "trim_search_set_double: time limit %g s is not in [0, 1e9] (0: none)",
+			                   value);
+		s->space.time_limit = value;
+		s->ran = 0;
+		return 0;
+	}
+	if (option == TRIM_SEARCH_GAP) {
+		if (!(value >= 0 && value < 1))
+			return trim__error(TRIM_ERANGE, "trim_search_set_double: gap %g is not in [0, 1) (0: exact)", value);
+		s->space.gap = value;
+		s->ran = 0;
+		return 0;
+	}
 	if (option != TRIM_SEARCH_MIN_PE_UTIL && option != TRIM_SEARCH_MIN_RF_UTIL)
-		return trim__error(TRIM_EINVAL, "trim_search_set_double: unknown option %d", option);
+		return trim__error(TRIM_EINVAL, "trim_search_set_double: unknown option %d (min PE util %d, min RF util %d, "
+		                                "time limit %d, gap %d)", option, TRIM_SEARCH_MIN_PE_UTIL,
+		                   TRIM_SEARCH_MIN_RF_UTIL, TRIM_SEARCH_TIME_LIMIT, TRIM_SEARCH_GAP);
 	if (!(value >= 0 && value <= 1))
 		return trim__error(TRIM_ERANGE, "trim_search_set_double: utilization %g is not in [0, 1]", value);
 	if (option == TRIM_SEARCH_MIN_PE_UTIL)
@@ -228,6 +246,20 @@ int trim_search_counts(const trim_search *s, int64_t *out, size_t n)
 	out[4] = (int64_t)s->res.pruned;
 	return 0;
 }
+
+double trim_search_lower_bound(const trim_search *s)
+{
+	return s && s->ran && s->res.found ? s->res.lower_bound : NAN;
+}
+
+double trim_search_gap(const trim_search *s)
+{
+	if (!s || !s->ran || !s->res.found)
+		return NAN;
+	return trim__search_gap(&s->res);
+}
+
+int trim_search_exact(const trim_search *s) { return s && s->ran ? s->res.exact : -1; }
 
 int trim_search_best(const trim_search *s, trim_mapping **out)
 {
@@ -338,8 +370,12 @@ int trim_search_report(const trim_search *s, int format, char **out)
 		                (unsigned long long)r->pruned, (unsigned long long)r->unsupported,
 		                (unsigned long long)r->valid);
 		char rb[48];
-		trim__sb_printf(&sb, ", \"goal\": \"%s\", \"mapspace\": {\"distinct\": %llu, \"raw\": %s}",
-		                goal_names[s->goal], (unsigned long long)r->generated, trim__index_str(s->space.size, rb));
+		trim__sb_printf(&sb, ", \"exact\": %s, \"gap\": ", r->exact ? "true" : "false");
+		trim__sb_json_double(&sb, r->found ? trim__search_gap(r) : NAN);
+		trim__sb_printf(&sb, ", \"goal\": \"%s\", \"lower_bound\": ", goal_names[s->goal]);
+		trim__sb_json_double(&sb, r->found ? r->lower_bound : NAN);
+		trim__sb_printf(&sb, ", \"mapspace\": {\"distinct\": %llu, \"raw\": %s}",
+		                (unsigned long long)r->generated, trim__index_str(s->space.size, rb));
 		if (r->ntop) {
 			trim__sb_puts(&sb, ", \"top\": [");
 			for (size_t i = 0; i < r->ntop; i++) {
@@ -360,6 +396,10 @@ int trim_search_report(const trim_search *s, int format, char **out)
 		if (r->unsupported)
 			trim__sb_printf(&sb, ", %llu outside the analytic model", (unsigned long long)r->unsupported);
 		trim__sb_printf(&sb, "\ngoal: %s\n", goal_names[s->goal]);
+		if (r->found && !r->exact)
+			trim__sb_printf(&sb, "not proven optimal (%s): lower bound %.9g, gap %.4g%%\n",
+			                r->stopped ? "stopped at the time limit" : "within the gap", r->lower_bound,
+			                100 * trim__search_gap(r));
 		if (!r->found) {
 			trim__sb_puts(&sb, "no mapping fits\n");
 		} else {

@@ -232,6 +232,47 @@ static void search_top_nodes(const trim__mapspace *s, int64_t *const *trows, con
 	schedule_free(&q);
 }
 
+/* A better seed: from each of the first DIVES top nodes (by bound), the
+ * best-first path down to the first factorisation with a mapping that can
+ * beat the bound (at most DIVE_LEAVES factorisations searched whole). Real mappings (class representatives) into seeds; the work is not
+ * counted (the search proper counts it again). Single-threaded: the same
+ * for any thread count. Returns the seeds' k-th best cost. */
+enum { DIVES = 8, DIVE_LEAVES = 64 };
+static double dive_seeds(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *costs, int goal,
+                         const tree_child *top, int64_t ntop, double bound, int64_t zero_macs, search_worker *W,
+                         top_list *seeds, trim__eval *seed_eval)
+{
+	const trim__search_result cnt = W->cnt;
+	uint64_t st[6] = {W->st_nodes, W->st_nodes_cut, W->st_leaves, W->st_leaves_cut, W->st_byp_cut, W->st_cls_cut};
+	uint64_t st_d[TRIM__MAX_LEVELS], st_dc[TRIM__MAX_LEVELS];
+	memcpy(st_d, W->st_d, sizeof st_d);
+	memcpy(st_dc, W->st_dc, sizeof st_dc);
+	for (int64_t i = 0; i < ntop && i < DIVES && !W->err && top[i].lb <= bound; i++) {
+		W->keep.n = 0;
+		W->node.n = 0;
+		W->dive_leaves = DIVE_LEAVES;
+		trim__tree_visit(s, trows, costs, goal, 1, top[i].lo, top[i].hi, bound, zero_macs, 1, W);
+		for (size_t j = 0; j < W->keep.n; j++) {
+			if (j == 0 && trim__better(W->keep.cost[0], W->keep.idx[0], seeds->n ? seeds->cost[0] : 0,
+			                           seeds->n ? seeds->idx[0] : 0, seeds->n))
+				*seed_eval = W->best_eval;
+			trim__top_put(seeds, W->keep.cost[j], W->keep.idx[j], &W->keep.map[j]);
+		}
+		double b = trim__top_bound(seeds);
+		if (b < bound)
+			bound = b;
+	}
+	W->keep.n = 0;
+	W->node.n = 0;
+	W->cnt = cnt;
+	W->st_nodes = st[0], W->st_nodes_cut = st[1], W->st_leaves = st[2];
+	W->st_leaves_cut = st[3], W->st_byp_cut = st[4], W->st_cls_cut = st[5];
+	memcpy(W->st_d, st_d, sizeof st_d);
+	memcpy(W->st_dc, st_dc, sizeof st_dc);
+	W->open_lb = HUGE_VAL; /* cuts of the dives leave nothing open: the search proper sees it all */
+	return bound;
+}
+
 /* The best mapping the search returns passes the check trim eval applies
  * (capacities with double buffering and the reserved bytes, fan-out,
  * products) and the utilisation constraints: the search's own fast fit
@@ -319,6 +360,19 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 			trim__mapspace_node_lb(s, costs, goal, 1, zero_macs, &W->node_mapping, &W->bound_eval, &top[i].lb);
 		}
 		qsort(top, (size_t)ntop, sizeof *top, trim__tree_child_cmp);
+		if (getenv("TRIM_SEARCH_STATS") && ntop > 0) {
+			const double q[] = {0, 0.01, 0.1, 0.25, 0.5, 0.75, 1};
+			fprintf(stderr, "search stats: top node bounds (quantiles):");
+			for (int j = 0; j < 7; j++)
+				fprintf(stderr, " %.4g", top[(int64_t)(q[j] * (double)(ntop - 1))].lb);
+			int64_t fin = 0;
+			while (fin < ntop && top[fin].lb < HUGE_VAL)
+				fin++;
+			fprintf(stderr, " (%lld finite)\n", (long long)fin);
+		}
+		if (!getenv("TRIM_NO_DIVE")) bound = dive_seeds(s, trows, costs, goal, top, ntop, bound, zero_macs, &ws[0], &seeds, &seed_eval);
+		if (getenv("TRIM_SEARCH_STATS"))
+			fprintf(stderr, "search stats: seed bound %.6g, after the dives %.6g\n", seed, bound);
 		search_top_nodes(s, trows, costs, goal, top, ntop, bound, zero_macs, k, threads, ws, &glob, &glob_eval,
 		                 &err);
 		nfc = 0; /* the plain loop below has nothing left */

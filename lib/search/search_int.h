@@ -327,6 +327,7 @@ typedef struct {
 	const int *stop;
 	int stopped;
 	double open_lb;
+	int64_t dive_leaves; /* leaves a dive may still search (trim__tree_visit) */
 } search_worker;
 
 /* Monotonic wall-clock seconds. */
@@ -428,6 +429,11 @@ void trim__tree_node_set(const trim__mapspace *s, int64_t *const *trows, int dep
 void trim__tree_search_node(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *costs, int goal,
                             int depth, const int32_t *lo, const int32_t *hi, double rb, int64_t zero_macs,
                             search_worker *W);
+/* The same, or (dive) only the best child's path at every depth (a first
+ * real mapping, for the seed). */
+void trim__tree_visit(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *costs, int goal,
+                      int depth, const int32_t *lo, const int32_t *hi, double rb, int64_t zero_macs, int dive,
+                      search_worker *W);
 /* The allowed rows of dim d sorted in tree order. */
 int64_t *trim__tree_rows(const trim__mapspace *s, int d);
 

@@ -102,6 +102,15 @@ void trim__tree_node_set(const trim__mapspace *s, int64_t *const *trows, int dep
 void trim__tree_search_node(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *costs, int goal,
                             int depth, const int32_t *lo, const int32_t *hi, double rb, int64_t zero_macs, search_worker *W)
 {
+	trim__tree_visit(s, trows, costs, goal, depth, lo, hi, rb, zero_macs, 0, W);
+}
+
+/* The search below a node, or (dive) only the path of the best child at
+ * every depth down to one factorisation. */
+void trim__tree_visit(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *costs, int goal,
+                      int depth, const int32_t *lo, const int32_t *hi, double rb, int64_t zero_macs, int dive,
+                      search_worker *W)
+{
 	if (W->err)
 		return;
 	if (depth >= s->nslots - 1) { /* the last slot takes the rest: one factorisation */
@@ -110,6 +119,7 @@ void trim__tree_search_node(const trim__mapspace *s, int64_t *const *trows, cons
 			fc = fc * (uint64_t)s->nf[d] + (uint64_t)trows[d][lo[d]];
 		double cur = trim__cut_threshold(W, &W->node, rb);
 		trim__search_factorisation(s, costs, goal, fc, cur, zero_macs, W);
+		W->dive_leaves--;
 		W->leaf_choices = NULL;
 		for (size_t j = 0; j < W->item.n; j++)
 			trim__top_put(&W->node, W->item.cost[j], W->item.idx[j], NULL);
@@ -159,7 +169,9 @@ void trim__tree_search_node(const trim__mapspace *s, int64_t *const *trows, cons
 		}
 		if (leaves)
 			W->leaf_choices = &W->child_choices[c[i].ord];
-		trim__tree_search_node(s, trows, costs, goal, depth + 1, c[i].lo, c[i].hi, rb, zero_macs, W);
+		trim__tree_visit(s, trows, costs, goal, depth + 1, c[i].lo, c[i].hi, rb, zero_macs, dive, W);
+		if (dive && (W->keep.n || W->dive_leaves <= 0))
+			break; /* a dive stops at its first real mapping, or out of leaves */
 	}
 	free(c);
 }
