@@ -37,6 +37,14 @@ static double link_words(const struct trim_arch *a, const trim__level *L)
 	return L->link_bits > 0 ? (double)L->link_bits / (double)bits : 0;
 }
 
+/* A percentage: whole numbers from 1%, two digits below (never "0%" for 0.3%). */
+static const char *percent(char *buf, size_t n, double fraction)
+{
+	double p = 100 * fraction;
+	snprintf(buf, n, p >= 1 || p == 0 ? "%.0f%%" : "%.2g%%", p);
+	return buf;
+}
+
 static int64_t fanout(const trim__level *L) { return L->fanout_x * L->fanout_y; }
 
 static int starved_link(const struct trim_arch *a, int l)
@@ -73,22 +81,24 @@ int trim__warnings_make(trim__warnings *ws, const trim__wview *views, const char
 		if (bound == 0)
 			continue;
 		const trim__level *L = &a->lv[l];
+		char busy[32];
+		percent(busy, sizeof busy, worst);
 		if (starved_link(a, l)) {
 			if (!(w = add(ws, "starved_link", L->name, bound)))
 				return TRIM_ENOMEM;
 			snprintf(w->message, sizeof w->message,
 			         "%s: a %d-bit link carries %.3g word per cycle into %lld children and bounds "
-			         "the time of %d of %zu workloads (%s: compute busy %.0f%% of the cycles); "
+			         "the time of %d of %zu workloads (%s: compute busy %s of the cycles); "
 			         "give the level a wider link_bits",
 			         L->name, L->link_bits, link_words(a, L), (long long)fanout(L), bound, n,
-			         names[worst_k], 100 * worst);
+			         names[worst_k], busy);
 		} else if (idle > 0) {
 			if (!(w = add(ws, "idle_compute", L->name, idle)))
 				return TRIM_ENOMEM;
 			snprintf(w->message, sizeof w->message,
 			         "%s bounds the time of %d of %zu workloads while compute is busy less than "
-			         "%.0f%% of the cycles (%s: %.0f%%)",
-			         L->name, idle, n, 100 * TRIM__WARN_COMPUTE_BUSY, names[worst_k], 100 * worst);
+			         "%.0f%% of the cycles (%s: %s)",
+			         L->name, idle, n, 100 * TRIM__WARN_COMPUTE_BUSY, names[worst_k], busy);
 		}
 	}
 	/* temporal utilisation: of every workload, and of all together */
