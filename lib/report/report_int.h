@@ -75,11 +75,13 @@ void trim__warnings_table(const trim__warnings *ws, trim__sb *sb);
 
 /* ---- JSON and tables of a breakdown ----------------------------------------- */
 
-/* {"<level>": {"<tensor>": {"<action>": {"count": c, "energy_pj": e}, ...}, ...}, ...}
- * with the actions of each level's type and the tensors the workload has. */
+/* {"<level>": {"static": {"count": c, "energy_pj": e}, "<tensor>": {"<action>": {...}, ...},
+ * ...}, ...}: the actions of each level's type, per tensor the workload has (the
+ * compute level: "static", "macs", "sparse"). */
 void trim__breakdown_json(const trim__intra *w, const struct trim_arch *a, const double *count,
                           const double *energy, trim__sb *sb);
-/* CSV rows "<prefix>level,tensor,action,count,energy_pj" of the non-zero entries. */
+/* CSV rows "<prefix>level,tensor,action,count,energy_pj", one per action of each level's
+ * type and tensor the workload has ("all" for the compute level and leakage). */
 void trim__breakdown_csv(const trim__intra *w, const struct trim_arch *a, const double *count,
                          const double *energy, const char *prefix, trim__sb *sb);
 /* Energy per level (sum over tensors and actions) into out[0..nlevels-1]. */
