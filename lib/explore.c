@@ -95,6 +95,8 @@ int trim_explorer_set_int(trim_explorer *ex, int option, int64_t value)
 		return trim__error(TRIM_EINVAL, "trim_explorer_set_int: NULL handle");
 	if (ex->next > 0 || ex->resumed)
 		return trim__error(TRIM_EINVAL, "trim_explorer_set_int: options are set before the first step");
+	if (ex->dir && option != TRIM_EX_THREADS) /* the point files are stamped with them */
+		return trim__error(TRIM_EINVAL, "trim_explorer_set_int: options are set before trim_explorer_set_out_dir");
 	switch (option) {
 	case TRIM_EX_GOAL:
 		if (value < 0 || value > TRIM_EXPLORE_WEIGHTED)
@@ -128,6 +130,8 @@ int trim_explorer_set_constraints(trim_explorer *ex, const trim_constraints *c)
 		return trim__error(TRIM_EINVAL, "trim_explorer_set_constraints: NULL handle");
 	if (ex->next > 0 || ex->resumed)
 		return trim__error(TRIM_EINVAL, "trim_explorer_set_constraints: set before the first step");
+	if (ex->dir)
+		return trim__error(TRIM_EINVAL, "trim_explorer_set_constraints: set before trim_explorer_set_out_dir");
 	trim_constraints *own = NULL;
 	const trim_constraints *sc = trim_space_constraints(ex->space);
 	int rc = 0;
@@ -178,6 +182,8 @@ int trim_explorer_set_double(trim_explorer *ex, int option, double value)
 			return trim__error(TRIM_ERANGE, "%s: %g is above 1", name, value);
 		if (ex->next > 0 || ex->resumed)
 			return trim__error(TRIM_EINVAL, "utilisation constraints are set before the first step");
+		if (ex->dir)
+			return trim__error(TRIM_EINVAL, "utilisation constraints are set before trim_explorer_set_out_dir");
 		*(option == TRIM_EX_MIN_PE_UTIL ? &ex->min_pe : &ex->min_rf) = value;
 		break;
 	default: return trim__error(TRIM_EINVAL, "trim_explorer_set_double: unknown option %d", option);

@@ -194,12 +194,12 @@ int trim__explore_digest_inputs(trim_explorer *ex)
 static int note(trim_explorer *ex, const char *path, const char *reason)
 {
 	ex->recomputed++;
-	char *old = ex->notes ? ex->notes : "";
+	const char *old = ex->notes ? ex->notes : "";
 	/* the same reason as the last line: count it there */
 	char tail[600];
 	snprintf(tail, sizeof tail, ": %s: recomputed\n", reason);
 	size_t ol = strlen(old), tl = strlen(tail);
-	char *line_start = ol ? old + ol - 1 : old;
+	const char *line_start = ol ? old + ol - 1 : old;
 	while (line_start > old && line_start[-1] != '\n')
 		line_start--;
 	trim__sb sb;

@@ -195,6 +195,14 @@ START_TEST(test_resume)
 	ck_assert_msg(strstr(trim_explorer_resume_notes(e.ex), "point-000000.json and 2 more: the options"),
 	              "%s", trim_explorer_resume_notes(e.ex));
 	teardown(&e);
+	fx h; /* options that change figures come before the directory that is stamped with them */
+	setup(&h, TRIM_EXPLORE_EDP, 1);
+	ck_assert(trim_explorer_set_out_dir(h.ex, out) == 0);
+	ck_assert_int_eq(trim_explorer_set_int(h.ex, TRIM_EX_GOAL, TRIM_EXPLORE_ENERGY), TRIM_EINVAL);
+	ck_assert_int_eq(trim_explorer_set_int(h.ex, TRIM_EX_SPARSITY, 0), TRIM_EINVAL);
+	ck_assert_int_eq(trim_explorer_set_double(h.ex, TRIM_EX_MIN_PE_UTIL, 0.5), TRIM_EINVAL);
+	ck_assert_int_eq(trim_explorer_set_double(h.ex, TRIM_EX_AREA_BUDGET, 1), 0);
+	teardown(&h);
 	fx g; /* the area goal ranks EDP mappings: the EDP points are reused */
 	setup(&g, TRIM_EXPLORE_AREA, 1);
 	ck_assert(trim_explorer_set_out_dir(g.ex, out) == 0);

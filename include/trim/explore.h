@@ -87,7 +87,10 @@ TRIM_API int trim_explorer_set_constraints(trim_explorer *ex, const trim_constra
  * own text. A file is reused only if all of them agree; a stale or corrupt
  * file is recomputed (and overwritten), trim_explorer_resume_notes says
  * why. A file of another exploration (another network or space name) is
- * refused: TRIM_EINVAL naming it. An input that cannot be read is TRIM_EIO. */
+ * refused: TRIM_EINVAL naming it. An input that cannot be read is TRIM_EIO.
+ * The options that change figures and the constraints are set before it
+ * (after it they are refused with TRIM_EINVAL); the area budget and the
+ * weights may follow. */
 TRIM_API int trim_explorer_set_out_dir(trim_explorer *ex, const char *dir);
 
 /** Evaluate the next point; *done = 1 when all are done and ranked. A point
