@@ -19,8 +19,10 @@ FUZZ_CFLAGS = -std=c11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefin
 	-fno-sanitize-recover=undefined -fopenmp -fPIC -D_POSIX_C_SOURCE=200809L -DTRIM_BUILDING \
 	-DTRIM_VERSION_MAJOR=$(VERSION_MAJOR) -DTRIM_VERSION_MINOR=$(VERSION_MINOR) \
 	-DTRIM_VERSION_PATCH=$(VERSION_PATCH) -Wall -Wextra \
-	-Iinclude -Ilib $(shell $(PKG_CONFIG) --cflags $(DEPS_PKGS) 2>/dev/null)
+	-Iinclude -Ilib -I$(BUILD)/gen $(shell $(PKG_CONFIG) --cflags $(DEPS_PKGS) 2>/dev/null)
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/obj/%.o)
+# sources the main build generates (under $(BUILD)/gen) exist before any object
+$(FUZZ_LIB_OBJ): | $(filter $(BUILD)/%,$(LIB_SRC))
 FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)
 
 .PHONY: fuzz fuzz-build
