@@ -178,6 +178,25 @@ START_TEST(test_suggestions)
 	trim__nearest_init(&n, "zzzz");
 	trim__nearest_add(&n, "GLB");
 	ck_assert_str_eq(trim__suggestion(hint, sizeof hint, &n), "");
+	/* through the YAML readers: an unknown value and an unknown key */
+	trim_arch *a = NULL;
+	ck_assert_int_eq(trim_arch_load_string(&a,
+	                                       "schema_version: 1\nname: x\nclock_mhz: 100\ntechnology: 65nm\nlevels:\n"
+	                                       "  - {name: DRAM, type: storage, class: dram, technology: ddr3}\n"
+	                                       "  - {name: G, type: storage, class: sarm, capacity: 1 KB}\n"
+	                                       "  - {name: MAC, type: compute, datatype: int16}\n",
+	                                       "a.yaml"),
+	                 TRIM_ESCHEMA);
+	ck_assert_msg(strstr(trim_last_error(), "a.yaml:7:37: levels[1].class: unknown value 'sarm' (expected one of: ") &&
+	              strstr(trim_last_error(), "); did you mean 'sram'?"), "%s", trim_last_error());
+	trim_network *net = NULL;
+	ck_assert_int_eq(trim_network_load_string(&net,
+	                                          "network: {name: x, input: [4, 4, 1]}\nlayers:\n"
+	                                          "  - {name: c, type: conv2d, filtres: 2, kernel: 3}\n",
+	                                          "n.yaml"),
+	                 TRIM_ESCHEMA);
+	ck_assert_msg(strstr(trim_last_error(), "n.yaml:3:") && strstr(trim_last_error(), "did you mean 'filters'?"), "%s",
+	              trim_last_error());
 }
 END_TEST
 
