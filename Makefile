@@ -30,17 +30,19 @@ OPT := -O2
 SANLD :=
 endif
 
-DEPS_PKGS := yaml-0.1 gsl
+DEPS_PKGS := yaml-0.1 gsl libprotobuf-c
 WARN := -Wall -Wextra -Werror -Wno-format-truncation  # messages are truncated on purpose
 CFLAGS_ALL = -std=c11 $(WARN) $(OPT) -fopenmp -fPIC -fvisibility=hidden \
 	-D_POSIX_C_SOURCE=200809L -DTRIM_BUILDING \
 	-DTRIM_VERSION_MAJOR=$(VERSION_MAJOR) -DTRIM_VERSION_MINOR=$(VERSION_MINOR) \
 	-DTRIM_VERSION_PATCH=$(VERSION_PATCH) \
 	-Iinclude -Ilib -I$(BUILD)/gen $(shell $(PKG_CONFIG) --cflags $(DEPS_PKGS) 2>/dev/null) $(CFLAGS)
-LIBS = $(shell $(PKG_CONFIG) --libs $(DEPS_PKGS) 2>/dev/null || echo -lyaml -lgsl -lgslcblas -lm) -lm
+LIBS = $(shell $(PKG_CONFIG) --libs $(DEPS_PKGS) 2>/dev/null || echo -lyaml -lgsl -lgslcblas -lprotobuf-c -lm) -lm
 CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck_pic -pthread -lrt -lm -lsubunit)
 
 LIB_SRC := $(sort $(wildcard lib/*.c lib/util/*.c lib/report/*.c lib/search/*.c))
+# ONNX import (lib/onnx/) and the onnx.proto code protobuf-c generates for it
+LIB_SRC += $(sort $(wildcard lib/onnx/*.c)) $(BUILD)/gen/onnx/onnx.pb-c.c
 CLI_SRC := $(sort $(wildcard lib/cli/*.c))
 TEST_SRC := $(sort $(wildcard test/*.c))
 BENCH_SRC := $(sort $(wildcard test/bench/*.c))
@@ -48,6 +50,16 @@ EXAMPLE_SRC := $(sort $(wildcard examples/*/main.c))
 EXAMPLES := $(patsubst examples/%/main.c,$(BUILD)/bin/example-%,$(EXAMPLE_SRC))
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+
+# ONNX import (lib/onnx/): Debian's onnx.proto (libonnx-dev) compiled by
+# protobuf-c-compiler into $(BUILD)/gen/onnx at build time (never vendored).
+ONNX_PROTO ?= /usr/include/onnx/onnx.proto
+$(BUILD)/gen/onnx/onnx.pb-c.c $(BUILD)/gen/onnx/onnx.pb-c.h &: $(ONNX_PROTO)
+	@mkdir -p $(BUILD)/gen/onnx
+	@test -r $(ONNX_PROTO) || { echo "$(ONNX_PROTO) missing: make deps (libonnx-dev)"; exit 1; }
+	cp $(ONNX_PROTO) $(BUILD)/gen/onnx/onnx.proto
+	cd $(BUILD)/gen/onnx && protoc-c --c_out=. onnx.proto
+$(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard lib/onnx/*.c)): $(BUILD)/gen/onnx/onnx.pb-c.h
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/obj/%.o)
@@ -124,7 +136,7 @@ $(BENCHBIN): $(BENCH_OBJ) $(STATIC)
 # The suites run from the top of the tree (they read models/ and test/data/).
 # CK_FORK=yes isolates each test; the CLI tests need the built binary.
 check: all examples $(TESTBIN) abi-check header-check api-doc-check
-	TRIM_CLI=$(CURDIR)/$(CLI) TRIM_SHARED=$(CURDIR)/$(SHARED) $(TESTBIN)
+	TRIM_CLI=$(CURDIR)/$(CLI) TRIM_SHARED=$(CURDIR)/$(SHARED) TRIM_ONNX_DIR=$(CURDIR)/$(BUILD)/test/onnx $(TESTBIN)
 	$(PYTEST_ENV) TRIM_LIBRARY=$(CURDIR)/$(SHARED) $(PYTHON) test/python/test_binding.py
 ifneq ($(SANITIZE),1)
 	$(MAKE) --no-print-directory install-check
@@ -174,6 +186,7 @@ api-doc-check:
 	else cp $(BUILD)/api.md.committed docs/api.md; echo "api-doc-check: docs/api.md is stale: run make api-doc and commit it"; exit 1; fi
 
 DEB_PKGS := gcc make libyaml-dev libgsl-dev check pkg-config python3 python3-matplotlib chromium \
+	libprotobuf-c-dev protobuf-c-compiler libonnx-dev python3-onnx python3-yaml \
 	python3-pip python3-setuptools python3-pandas \
 	clang libclang-rt-14-dev libomp-dev # make fuzz (test/fuzz/fuzz.mk)
 deps:

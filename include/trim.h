@@ -7,6 +7,7 @@
 
 #include "trim/common.h"
 #include "trim/workload.h"
+#include "trim/onnx.h"
 #include "trim/arch.h"
 #include "trim/energy.h"
 #include "trim/space.h"

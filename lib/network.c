@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "network_int.h"
+#include "trim/onnx.h"
 #include "util/util.h"
 #include "util/ydoc.h"
 
@@ -539,8 +540,8 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 static int parse_network(trim__yctx *c, struct trim_network *net, const trim__ynode *root)
 {
 	static const char *const top_keys[] = {"schema_version", "network", "layers", NULL};
-	static const char *const net_keys[] = {"name", "input", "output", "batch",
-	                                       "mode", "word_bits", "sparsity", NULL};
+	static const char *const net_keys[] = {"name",      "input",    "output",   "batch", "mode",
+	                                       "word_bits", "sparsity", "warnings", NULL};
 	int rc = trim__ymap_check(c, root, top_keys);
 	if (rc)
 		return rc;
@@ -575,6 +576,25 @@ static int parse_network(trim__yctx *c, struct trim_network *net, const trim__yn
 	if (rc >= 0)
 		rc = trim__yget_int(c, nm, "word_bits", 0, 1, 64, &wb);
 	net->word_bits = (int)wb;
+	/* warnings: what an import left out (a list of texts, shown in reports) */
+	const trim__ynode *wn = trim__ymap_get(nm, "warnings");
+	if (rc >= 0 && wn) {
+		trim__yctx_key(c, "warnings");
+		if ((rc = trim__yexpect(c, wn, TRIM__Y_SEQ)) == 0) {
+			net->warnings = trim__calloc(wn->n ? wn->n : 1, sizeof *net->warnings);
+			rc = net->warnings ? 0 : TRIM_ENOMEM;
+		}
+		for (size_t k = 0; rc == 0 && k < wn->n; k++) {
+			trim__yctx_index(c, k);
+			if ((rc = trim__yexpect(c, wn->items[k], TRIM__Y_SCALAR)) == 0) {
+				net->warnings[k] = trim__strdup(wn->items[k]->str);
+				rc = net->warnings[k] ? 0 : TRIM_ENOMEM;
+				net->nwarnings += rc == 0;
+			}
+			trim__yctx_pop(c);
+		}
+		trim__yctx_pop(c);
+	}
 	trim__yctx_pop(c);
 	if (rc < 0)
 		return rc;
@@ -684,6 +704,9 @@ int trim_network_load(trim_network **out, const char *path)
 	if (!out)
 		return trim__error(TRIM_EINVAL, "trim_network_load: out is NULL");
 	*out = NULL;
+	size_t len = path ? strlen(path) : 0;
+	if (len > 5 && !strcmp(path + len - 5, ".onnx")) /* an ONNX model, default options */
+		return trim_network_load_onnx(out, path, NULL);
 	trim__ydoc *doc;
 	int rc = trim__ydoc_load_file(&doc, path);
 	if (rc)
@@ -711,6 +734,9 @@ void trim_network_free(trim_network *net)
 {
 	if (!net)
 		return;
+	for (int k = 0; k < net->nwarnings; k++)
+		free(net->warnings[k]);
+	free(net->warnings);
 	free(net->layers);
 	free(net->file);
 	free(net);
@@ -723,6 +749,14 @@ int trim_network_word_bits(const trim_network *net) { return net ? net->word_bit
 size_t trim_network_layer_count(const trim_network *net) { return net ? (size_t)net->nlayers : 0; }
 int64_t trim_network_params(const trim_network *net) { return net ? net->params : TRIM_EINVAL; }
 int64_t trim_network_macs(const trim_network *net) { return net ? net->macs : TRIM_EINVAL; }
+size_t trim_network_warning_count(const trim_network *net)
+{
+	return net ? (size_t)net->nwarnings : 0;
+}
+const char *trim_network_warning(const trim_network *net, size_t i)
+{
+	return net && i < (size_t)net->nwarnings ? net->warnings[i] : NULL;
+}
 
 const char *trim_network_layer_name(const trim_network *net, size_t i)
 {

@@ -95,6 +95,8 @@ struct trim_network {
 	trim__layer *layers;
 	int64_t params, macs;
 	double default_sparsity; /* network-wide default for ReLU outputs; < 0 none */
+	char **warnings;         /* `warnings:` (e.g. operators an ONNX import passed through) */
+	int nwarnings;
 };
 
 const char *trim__layer_type_name(int type);

@@ -773,6 +773,16 @@ int trim_workloads_create(trim_workloads **out, const trim_network *net, int mod
 	int *ints = calloc((size_t)n * 7, sizeof *ints);
 	if (!ints)
 		goto out;
+	if (net->nwarnings) {
+		w->warnings = trim__calloc((size_t)net->nwarnings, sizeof *w->warnings);
+		if (!w->warnings)
+			goto out;
+		for (int k = 0; k < net->nwarnings; k++) {
+			if (!(w->warnings[k] = trim__strdup(net->warnings[k])))
+				goto out;
+			w->nwarnings++;
+		}
+	}
 	b.fw_index = ints;
 	b.last_fw = ints + n;
 	b.bw_index = ints + 2 * n;
@@ -832,6 +842,9 @@ void trim_workloads_free(trim_workloads *w)
 {
 	if (!w)
 		return;
+	for (int k = 0; k < w->nwarnings; k++)
+		free(w->warnings[k]);
+	free(w->warnings);
 	free(w->intra);
 	free(w->inter);
 	free(w->cached);
@@ -1068,6 +1081,15 @@ static void report_json(const trim_workloads *w, trim__sb *sb)
 	                (long long)trim_workloads_total_macs(w), (long long)total_zero_macs(w),
 	                (long long)w->network_macs, (long long)w->params, w->nintra, w->ninter,
 	                (long long)w->peak_cached);
+	if (w->nwarnings) { /* reopen the object: the warnings of the network */
+		sb->len -= 3; /* "}\n" of the object and the newline */
+		trim__sb_puts(sb, ",\n  \"warnings\": [");
+		for (int k = 0; k < w->nwarnings; k++) {
+			trim__sb_puts(sb, k ? ", " : "");
+			trim__sb_json_str(sb, w->warnings[k]);
+		}
+		trim__sb_puts(sb, "]\n}\n");
+	}
 }
 
 static void report_csv(const trim_workloads *w, trim__sb *sb)
@@ -1142,6 +1164,8 @@ static void report_table(const trim_workloads *w, trim__sb *sb)
 	                w->nintra, w->ninter, (long long)trim_workloads_total_macs(w),
 	                (long long)total_zero_macs(w), (long long)w->network_macs,
 	                (long long)w->params, (long long)w->peak_cached);
+	for (int k = 0; k < w->nwarnings; k++)
+		trim__sb_printf(sb, "warning: %s\n", w->warnings[k]);
 }
 
 int trim_workloads_report(const trim_workloads *w, int format, char **out)

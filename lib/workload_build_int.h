@@ -11,6 +11,8 @@
 
 struct trim_workloads {
 	char network[TRIM__NAME_LEN];
+	char **warnings; /* copies of the network's warnings */
+	int nwarnings;
 	int mode;
 	int64_t batch;
 	int word_bits;

@@ -106,6 +106,11 @@ TRIM_API int64_t trim_network_params(const trim_network *net);
  * and matmul). */
 TRIM_API int64_t trim_network_macs(const trim_network *net);
 
+/** Warnings the description carries (`warnings:`, e.g. the operators an ONNX
+ * import passed through at no cost): their count, and warning i (NULL if out of range). */
+TRIM_API size_t trim_network_warning_count(const trim_network *net);
+TRIM_API const char *trim_network_warning(const trim_network *net, size_t i);
+
 /* ---- the task analyst --------------------------------------------------- */
 
 typedef struct trim_workloads trim_workloads;
