@@ -529,6 +529,40 @@ START_TEST(test_onnx_bad)
 }
 END_TEST
 
+/* Models exported from PyTorch (Debian's python3-torch, where installed) import
+ * and map; ResNet-18 and MobileNetV2 keep the shipped networks' MACs. */
+START_TEST(test_onnx_from_pytorch)
+{
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "/usr/bin/python3 test/onnx/export_torch.py %s", onnx_dir());
+	int st = system(cmd);
+	if (WEXITSTATUS(st) == 77) {
+		fprintf(stderr, "test_onnx_from_pytorch: python3-torch not installed, skipped\n");
+		onnx_done();
+		return;
+	}
+	ck_assert_msg(WEXITSTATUS(st) == 0, "%s failed", cmd);
+	static const char *const pairs[][2] = {{"torch_resnet18.onnx", "resnet18.yaml"},
+	                                       {"torch_mobilenet_v2.onnx", "mobilenet-v2.yaml"}};
+	for (size_t k = 0; k < 2; k++) {
+		trim_network *net = import(pairs[k][0], NULL), *ref = NULL;
+		char yp[300];
+		snprintf(yp, sizeof yp, "models/networks/%s", pairs[k][1]);
+		ck_assert_int_eq(trim_network_load(&ref, yp), 0);
+		ck_assert_int_eq(trim_network_macs(net), trim_network_macs(ref));
+		trim_network_free(ref);
+		trim_network_free(net);
+	}
+	const char *cli = getenv("TRIM_CLI");
+	snprintf(cmd, sizeof cmd,
+	         "%s network %s/torch_resnet18.onnx models/arch/eyeriss.yaml --mode training "
+	         "--constraints test/data/constraints/quick-eyeriss.yaml --quiet >/dev/null",
+	         cli ? cli : "build/bin/trim", onnx_dir());
+	ck_assert_int_eq(WEXITSTATUS(system(cmd)), 0);
+	onnx_done();
+}
+END_TEST
+
 Suite *network_suite(void)
 {
 	Suite *s = suite_create("network");
@@ -547,6 +581,7 @@ Suite *network_suite(void)
 	tcase_add_test(to, test_onnx_equals_shipped);
 	tcase_add_test(to, test_onnx_operators);
 	tcase_add_test(to, test_onnx_bad);
+	tcase_add_test(to, test_onnx_from_pytorch);
 	suite_add_tcase(s, to);
 	return s;
 }
