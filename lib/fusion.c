@@ -175,6 +175,18 @@ static void default_params(trim_fusion *f, int word_bits)
 	f->prm[TRIM_FUSION_ENUM_MAX_LAYERS] = 20;
 }
 
+/* "network 'N' has no layer 'X'; did you mean 'Y'?" */
+static int no_layer(const trim_network *net, const char *name)
+{
+	trim__nearest near;
+	trim__nearest_init(&near, name);
+	for (int i = 0; i < net->nlayers; i++)
+		trim__nearest_add(&near, net->layers[i].name);
+	char hint[96];
+	return trim__error(TRIM_ENOTFOUND, "network '%s' has no layer '%s'%s", net->name, name,
+	                   trim__suggestion(hint, sizeof hint, &near));
+}
+
 TRIM_API int trim_fusion_create(trim_fusion **out, const trim_network *net, const char *first,
                                 const char *last)
 {
@@ -187,16 +199,14 @@ TRIM_API int trim_fusion_create(trim_fusion **out, const trim_network *net, cons
 	if (first) {
 		a = find_layer(net, first);
 		if (a < 0)
-			return trim__error(TRIM_ENOTFOUND, "network '%s' has no layer '%s'", net->name,
-			                   first);
+			return no_layer(net, first);
 	}
 	if (net->nlayers == 0)
 		return trim__error(TRIM_ESHAPE, "network '%s' has no layers", net->name);
 	if (last) {
 		b = find_layer(net, last);
 		if (b < 0)
-			return trim__error(TRIM_ENOTFOUND, "network '%s' has no layer '%s'", net->name,
-			                   last);
+			return no_layer(net, last);
 		if (b < a)
 			return trim__error(TRIM_ESHAPE, "chain %s..%s: layer '%s' comes before '%s' in "
 			                   "network '%s'", net->layers[a].name, last, last,
@@ -269,8 +279,13 @@ TRIM_API int trim_fusion_layer_find(const trim_fusion *f, const char *name)
 	for (int i = 0; i < f->nl; i++)
 		if (!strcmp(f->ly[i].name, name))
 			return i;
-	return trim__error(TRIM_ENOTFOUND, "layer '%s' is not in the chain %s..%s", name,
-	                   f->ly[0].name, f->ly[f->nl - 1].name);
+	trim__nearest near;
+	trim__nearest_init(&near, name);
+	for (int i = 0; i < f->nl; i++)
+		trim__nearest_add(&near, f->ly[i].name);
+	char hint[96];
+	return trim__error(TRIM_ENOTFOUND, "layer '%s' is not in the chain %s..%s%s", name,
+	                   f->ly[0].name, f->ly[f->nl - 1].name, trim__suggestion(hint, sizeof hint, &near));
 }
 
 TRIM_API int trim_fusion_set_param(trim_fusion *f, int p, double v)

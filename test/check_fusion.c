@@ -566,10 +566,14 @@ START_TEST(bad_chains)
 	ck_assert_int_eq(trim_fusion_create(&f, net, "c2", "c1"), TRIM_ESHAPE);
 	ck_assert_int_eq(trim_fusion_create(&f, net, "nope", NULL), TRIM_ENOTFOUND);
 	ck_assert_int_eq(trim_fusion_create(&f, net, "c1", "nope"), TRIM_ENOTFOUND);
+	ck_assert_int_eq(trim_fusion_create(&f, net, "c1", "cc3"), TRIM_ENOTFOUND);
+	ck_assert_str_eq(trim_last_error(), "network 'bad' has no layer 'cc3'; did you mean 'c3'?");
 	/* without LAST the chain stops before the first non-fusable layer */
 	ck_assert_int_eq(trim_fusion_create(&f, net, "c1", NULL), 0);
 	ck_assert_uint_eq(trim_fusion_layer_count(f), 1);
 	ck_assert_int_eq(trim_fusion_layer_find(f, "bn"), TRIM_ENOTFOUND);
+	ck_assert_int_eq(trim_fusion_layer_find(f, "c11"), TRIM_ENOTFOUND);
+	ck_assert_str_eq(trim_last_error(), "layer 'c11' is not in the chain c1..c1; did you mean 'c1'?");
 	trim_fusion_free(f);
 	trim_network_free(net);
 }
