@@ -261,7 +261,13 @@ int trim_sparsity_layer(const trim_sparsity *sp, const char *layer, double *out)
 			return 0;
 		}
 	}
-	return trim__error(TRIM_ENOTFOUND, "no layer '%s' in the network", layer);
+	trim__nearest near;
+	trim__nearest_init(&near, layer);
+	for (int i = 0; i < sp->nlayers; i++)
+		trim__nearest_add(&near, sp->layers[i].name);
+	char hint[96];
+	return trim__error(TRIM_ENOTFOUND, "no layer '%s' in the network%s", layer,
+	                   trim__suggestion(hint, sizeof hint, &near));
 }
 
 /* ---- CSV trace ------------------------------------------------------------ */
@@ -350,11 +356,16 @@ int trim_sparsity_load_trace(trim_sparsity *sp, const char *path)
 					if (!strcmp(cells[k], col_names[c]))
 						map[k] = c;
 				if (map[k] < 0) {
+					trim__nearest near;
+					trim__nearest_init(&near, cells[k]);
+					for (int c = 0; c < NCOLS; c++)
+						trim__nearest_add(&near, col_names[c]);
+					char hint[96];
 					rc = trim__error_at(TRIM_EPARSE, path, lineno, 0, NULL,
 					                    "unknown column '%s' (expected layer, phase, "
 					                    "activation_sparsity, gradient_sparsity, "
-					                    "within_channel_cv, through_channel_sparsity)",
-					                    cells[k]);
+					                    "within_channel_cv, through_channel_sparsity)%s",
+					                    cells[k], trim__suggestion(hint, sizeof hint, &near));
 					break;
 				}
 				if (seen[map[k]]++) {
@@ -386,8 +397,14 @@ int trim_sparsity_load_trace(trim_sparsity *sp, const char *path)
 			if (!strcmp(copy[i].name, layer))
 				li = i;
 		if (li < 0) {
+			trim__nearest near;
+			trim__nearest_init(&near, layer);
+			for (int i = 0; i < sp->nlayers; i++)
+				trim__nearest_add(&near, copy[i].name);
+			char hint[96];
 			rc = trim__error_at(TRIM_ENOTFOUND, path, lineno, 0, "layer",
-			                    "no layer '%s' in the network", layer);
+			                    "no layer '%s' in the network%s", layer,
+			                    trim__suggestion(hint, sizeof hint, &near));
 			break;
 		}
 		if (strcmp(phase, "FW") && strcmp(phase, "BW") && strcmp(phase, "WG") &&

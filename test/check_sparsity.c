@@ -187,6 +187,9 @@ START_TEST(test_trace)
 	ck_assert_int_eq(trim_sparsity_load_trace(f.sp, "test/data/sparsity/bad_column.csv"), TRIM_EPARSE);
 	ck_assert(strstr(trim_last_error(), "unknown column 'sparsity'"));
 	ck_assert_int_eq(trim_sparsity_load_trace(f.sp, "test/data/sparsity/none.csv"), TRIM_EIO);
+	double z = 0;
+	ck_assert_int_eq(trim_sparsity_layer(f.sp, "c11", &z), TRIM_ENOTFOUND);
+	ck_assert_str_eq(trim_last_error(), "no layer 'c11' in the network; did you mean 'c1'?");
 	fields(&f, "c1", TRIM_PHASE_BW, v);
 	EQ(v[TRIM_SP_OUTPUT], 0.3);
 	drop(&f);
