@@ -13,45 +13,13 @@
 #include "mapspace_int.h"
 #include "netcost_int.h"
 #include "neteval_int.h"
+#include "neteval_state.h"
 #include "network_int.h"
 #include "sparse_eval_int.h"
 #include "trim/neteval.h"
 #include "trim/search.h"
 #include "trim/sparsity.h"
 #include "util/util.h"
-
-typedef struct {
-	int found;
-	int skipped; /* outside the layer range */
-	trim__mapping best;
-	trim__index index;
-	trim__eval dense;
-	trim__sparse_eval sp;
-	uint64_t generated, valid, evaluated;
-} wrec;
-
-struct trim_neteval {
-	char network[TRIM__NAME_LEN];
-	trim_workloads *w;       /* own copy */
-	trim_sparsity *sp;
-	struct trim_arch *arch;  /* own copy */
-	trim__level_cost costs[TRIM__MAX_LEVELS];
-	trim__cache_plan plan;
-	int goal, threads, use_sparsity;
-	int64_t max_mappings;
-	double min_pe_util, min_rf_util;
-	trim_constraints *cons;  /* own copy, or NULL */
-	int first_layer, last_layer; /* network layer indices; all when last < 0 */
-	size_t n, next;
-	wrec *rec;
-	/* totals (valid once next == n) */
-	int finished;
-	double cycles, energy, static_pj, dense_cycles, dense_energy, pe_util;
-	double saved_pj, metadata_pj;
-	double level_pj[TRIM__MAX_LEVELS];
-	size_t ninter;
-	trim__inter_cost *inter;
-};
 
 static const char *const goal_names[] = {"energy", "delay", "edp"};
 
@@ -64,6 +32,7 @@ void trim_neteval_free(trim_neteval *ne)
 	trim_arch_free(ne->arch);
 	trim__cache_plan_free(&ne->plan);
 	trim_constraints_free(ne->cons);
+	free(ne->out_dir);
 	free(ne->rec);
 	free(ne->inter);
 	free(ne);
@@ -82,6 +51,7 @@ int trim_neteval_create(trim_neteval **out, const trim_network *net, const trim_
 		return rc;
 	snprintf(ne->network, sizeof ne->network, "%s", trim_network_name(net));
 	ne->use_sparsity = 1;
+	ne->cache = 1;
 	ne->last_layer = -1;
 	ne->threads = 1;
 	if ((rc = trim_workloads_create(&ne->w, net, trim_workloads_mode(w), trim_workloads_batch(w),
@@ -143,6 +113,11 @@ int trim_neteval_set_int(trim_neteval *ne, int option, int64_t value)
 			return trim__error(TRIM_ERANGE, "sparsity %lld (0 or 1)", (long long)value);
 		ne->use_sparsity = (int)value;
 		return 0;
+	case TRIM_NET_CACHE:
+		if (value != 0 && value != 1)
+			return trim__error(TRIM_ERANGE, "cache %lld (0 or 1)", (long long)value);
+		ne->cache = (int)value;
+		return 0;
 	case TRIM_NET_MAX_MAPPINGS:
 		if (value < 0)
 			return trim__error(TRIM_ERANGE, "max mappings %lld < 0", (long long)value);
@@ -150,6 +125,8 @@ int trim_neteval_set_int(trim_neteval *ne, int option, int64_t value)
 		return 0;
 	case TRIM_NET_MIN_PE_UTIL:
 	case TRIM_NET_MIN_RF_UTIL:
+	case TRIM_NET_TIME_LIMIT:
+	case TRIM_NET_GAP:
 		return trim__error(TRIM_EINVAL, "trim_neteval_set_int: option %d (%s) takes a double: "
 		                   "use trim_neteval_set_double", option, trim_neteval_option_name(option));
 	default:
@@ -171,9 +148,20 @@ int trim_neteval_set_double(trim_neteval *ne, int option, double value)
 			                   trim_neteval_option_name(option), value);
 		*(option == TRIM_NET_MIN_PE_UTIL ? &ne->min_pe_util : &ne->min_rf_util) = value;
 		return 0;
+	case TRIM_NET_TIME_LIMIT:
+		if (!(value >= 0 && value <= 1e9))
+			return trim__error(TRIM_ERANGE, "TRIM_NET_TIME_LIMIT: %g s is not in [0, 1e9] (0: none)", value);
+		ne->time_limit = value;
+		return 0;
+	case TRIM_NET_GAP:
+		if (!(value >= 0 && value < 1))
+			return trim__error(TRIM_ERANGE, "TRIM_NET_GAP: %g is not in [0, 1) (0: exact)", value);
+		ne->gap = value;
+		return 0;
 	case TRIM_NET_GOAL:
 	case TRIM_NET_THREADS:
 	case TRIM_NET_SPARSITY:
+	case TRIM_NET_CACHE:
 	case TRIM_NET_MAX_MAPPINGS:
 		return trim__error(TRIM_EINVAL, "trim_neteval_set_double: option %d (%s) takes an integer: "
 		                   "use trim_neteval_set_int", option, trim_neteval_option_name(option));
@@ -190,8 +178,39 @@ const char *trim_neteval_option_name(int option)
 	case TRIM_NET_MAX_MAPPINGS: return "TRIM_NET_MAX_MAPPINGS";
 	case TRIM_NET_MIN_PE_UTIL: return "TRIM_NET_MIN_PE_UTIL";
 	case TRIM_NET_MIN_RF_UTIL: return "TRIM_NET_MIN_RF_UTIL";
+	case TRIM_NET_CACHE: return "TRIM_NET_CACHE";
+	case TRIM_NET_TIME_LIMIT: return "TRIM_NET_TIME_LIMIT";
+	case TRIM_NET_GAP: return "TRIM_NET_GAP";
 	default: return NULL;
 	}
+}
+
+int trim_neteval_set_out_dir(trim_neteval *ne, const char *dir)
+{
+	if (!ne)
+		return trim__error(TRIM_EINVAL, "trim_neteval_set_out_dir: NULL handle");
+	if (ne->next > 0)
+		return trim__error(TRIM_EINVAL, "trim_neteval_set_out_dir: set before the first step");
+	char *own = NULL;
+	if (dir) {
+		int rc = trim__resume_dir(dir);
+		if (rc)
+			return rc;
+		if (!(own = trim__strdup(dir)))
+			return TRIM_ENOMEM;
+	}
+	free(ne->out_dir);
+	ne->out_dir = own;
+	return 0;
+}
+
+int trim_neteval_resumed(const trim_neteval *ne, int64_t *resumed, int64_t *stale)
+{
+	if (!ne || !resumed || !stale)
+		return trim__error(TRIM_EINVAL, "trim_neteval_resumed: NULL argument");
+	*resumed = ne->resumed;
+	*stale = ne->stale;
+	return 0;
 }
 
 int trim_neteval_set_constraints(trim_neteval *ne, const trim_constraints *c)
@@ -239,10 +258,7 @@ int trim_neteval_set_layers(trim_neteval *ne, const char *first, const char *las
 	return 0;
 }
 
-static int in_range(const trim_neteval *ne, int layer)
-{
-	return ne->last_layer < 0 || (layer >= ne->first_layer && layer <= ne->last_layer);
-}
+static int in_range(const trim_neteval *ne, int layer) { return trim__neteval_in_range(ne, layer); }
 
 int trim_neteval_load_trace(trim_neteval *ne, const char *path)
 {
@@ -327,46 +343,8 @@ int trim_neteval_step(trim_neteval *ne, int *done)
 			*done = ne->finished;
 			return 0;
 		}
-		trim__mapspace space;
-		trim__search_result *res = trim__calloc(1, sizeof *res);
-		if (!res)
-			return TRIM_ENOMEM;
-		int rc = trim__mapspace_init(&space, x, ne->arch);
-		if (rc) {
-			free(res);
-			return rc;
-		}
-		if (ne->plan.glb > 0)
-			space.reserved[ne->plan.glb] = ne->plan.reserved[i];
-		space.min_pe_util = ne->min_pe_util;
-		space.min_rf_util = ne->min_rf_util;
-		if ((rc = trim__constraints_apply(ne->cons, &space))) {
-			char what[160];
-			snprintf(what, sizeof what, "%s %s", x->layer, trim_phase_name(x->phase));
-			trim__error_prefix(what);
-		}
-		if (rc == 0 && ne->max_mappings > 0) {
-			uint64_t distinct = 0;
-			rc = trim__mapspace_distinct(&space, &distinct);
-			if (rc == 0 && distinct > (uint64_t)ne->max_mappings)
-				rc = trim__error(TRIM_ERANGE,
-				                 "%s %s: %llu distinct mappings, more than the limit of %lld",
-				                 x->layer, trim_phase_name(x->phase),
-				                 (unsigned long long)distinct, (long long)ne->max_mappings);
-		}
-		if (rc == 0)
-			rc = trim__search(&space, ne->costs, ne->goal, ne->threads, res);
-		if (rc == 0 && !res->found)
-			rc = trim__error(TRIM_ENOFIT, "%s %s: no mapping fits %s", x->layer,
-			                 trim_phase_name(x->phase), ne->arch->name);
+		int rc = trim__neteval_search(ne, i);
 		if (rc == 0) {
-			r->found = 1;
-			r->best = res->best;
-			r->index = res->best_index;
-			r->dense = res->best_eval;
-			r->generated = res->generated;
-			r->valid = res->valid;
-			r->evaluated = res->evaluated;
 			double f[TRIM_SP_NFIELDS];
 			rc = trim_sparsity_workload(ne->sp, i, f, TRIM_SP_NFIELDS);
 			if (rc == 0 && !(ne->use_sparsity && sparse_hardware(ne->arch)))
@@ -375,8 +353,6 @@ int trim_neteval_step(trim_neteval *ne, int *done)
 			if (rc == 0)
 				rc = trim__sparse_adjust(x, ne->arch, ne->costs, &r->best, &r->dense, f, &r->sp);
 		}
-		trim__mapspace_free(&space);
-		free(res);
 		if (rc)
 			return rc;
 		ne->next++;
@@ -396,6 +372,54 @@ int trim_neteval_run(trim_neteval *ne)
 }
 
 size_t trim_neteval_done(const trim_neteval *ne) { return ne ? ne->next : 0; }
+
+double trim_neteval_progress(const trim_neteval *ne)
+{
+	if (!ne)
+		return -1;
+	int64_t n = __atomic_load_n(&ne->nsearch, __ATOMIC_RELAXED);
+	int64_t d = __atomic_load_n(&ne->searches_done, __ATOMIC_RELAXED);
+	if (ne->finished)
+		return 1;
+	return n > 0 ? (double)d / (double)n : 0;
+}
+
+/* The network's search figures: all exact?, the sums of the workloads'
+ * proven lower bounds and best costs (goal's cost, dense). */
+static int search_totals(const trim_neteval *ne, double *lb, double *best)
+{
+	int exact = 1;
+	*lb = *best = 0;
+	for (size_t i = 0; i < ne->n; i++) {
+		const wrec *r = &ne->rec[i];
+		if (r->skipped)
+			continue;
+		exact &= r->exact;
+		*lb += r->lower_bound;
+		*best += r->best_cost;
+	}
+	return exact;
+}
+
+static double gap_of(double best, double lb) { return best > 0 && best > lb ? (best - lb) / best : 0; }
+
+int trim_neteval_exact(const trim_neteval *ne, double *lower_bound, double *gap)
+{
+	if (!ne || !ne->finished) {
+		if (lower_bound)
+			*lower_bound = NAN;
+		if (gap)
+			*gap = NAN;
+		return -1;
+	}
+	double lb, best;
+	int exact = search_totals(ne, &lb, &best);
+	if (lower_bound)
+		*lower_bound = lb;
+	if (gap)
+		*gap = exact ? 0 : gap_of(best, lb);
+	return exact;
+}
 size_t trim_neteval_count(const trim_neteval *ne) { return ne ? ne->n : 0; }
 
 #define TOTAL(name, field)                                                                 \
@@ -466,6 +490,10 @@ static void fields(const trim_neteval *ne, const wrec *r, double *f)
 	f[TRIM_NF_TEMPORAL_UTILIZATION] = r->skipped ? 0 : trim__wview_temporal_util(&v, ne->arch);
 	f[TRIM_NF_COMPUTE_CYCLES] = r->skipped ? 0 : trim__wview_compute_cycles(&v, ne->arch);
 	f[TRIM_NF_BOTTLENECK] = r->skipped ? -1 : trim__wview_bottleneck(&v, ne->arch);
+	f[TRIM_NF_LOWER_BOUND] = r->skipped ? NAN : r->lower_bound;
+	f[TRIM_NF_GAP] = r->skipped ? NAN : r->exact ? 0 : gap_of(r->best_cost, r->lower_bound);
+	f[TRIM_NF_EXACT] = r->skipped ? NAN : r->exact;
+	f[TRIM_NF_REUSED_FROM] = r->skipped ? -1 : (double)r->reused_from;
 }
 
 /* ---- read access for the reports (lib/neteval_int.h) ------------------------ */
@@ -575,9 +603,16 @@ static void report_json(const trim_neteval *ne, trim__sb *sb)
 		trim__sb_json_str(sb, yb.buf ? yb.buf : "");
 		trim__sb_free(&yb);
 		trim__netreport_workload_json(ne, i, sb);
-		trim__sb_printf(sb, "}, \"counts\": {\"generated\": %llu, \"valid\": %llu, \"evaluated\": %llu}}",
+		trim__sb_printf(sb, "}, \"counts\": {\"generated\": %llu, \"valid\": %llu, \"evaluated\": %llu}",
 		                (unsigned long long)r->generated, (unsigned long long)r->valid,
 		                (unsigned long long)r->evaluated);
+		trim__sb_printf(sb, ", \"search\": {\"exact\": %s", r->exact ? "true" : "false");
+		json_num(sb, "lower_bound", r->lower_bound, 1);
+		json_num(sb, "gap", r->exact ? 0 : gap_of(r->best_cost, r->lower_bound), 1);
+		if (r->reused_from >= 0)
+			trim__sb_printf(sb, ", \"reused_from\": %ld}}", r->reused_from);
+		else
+			trim__sb_puts(sb, ", \"reused_from\": null}}");
 	}
 	trim__sb_puts(sb, "\n  ],\n  \"inter\": [");
 	first = 1;
@@ -630,6 +665,14 @@ static void report_json(const trim_neteval *ne, trim__sb *sb)
 	                    "\"intra_count\": %zu, \"inter_count\": %zu",
 	                (unsigned long long)gen, (unsigned long long)val, (unsigned long long)ev, ne->n,
 	                ne->ninter);
+	double slb, sbest;
+	int sexact = search_totals(ne, &slb, &sbest);
+	trim__sb_printf(sb, ", \"search\": {\"exact\": %s", sexact ? "true" : "false");
+	json_num(sb, "lower_bound", slb, 1);
+	json_num(sb, "best", sbest, 1);
+	json_num(sb, "gap", sexact ? 0 : gap_of(sbest, slb), 1);
+	trim__sb_printf(sb, ", \"searches\": %lld, \"resumed\": %lld, \"stale\": %lld, \"goal\": \"%s\"}",
+	                (long long)ne->nsearch, (long long)ne->resumed, (long long)ne->stale, goal_names[ne->goal]);
 	trim__netreport_totals_json(ne, sb);
 	trim__sb_putc(sb, '}');
 	trim__netreport_tail_json(ne, sb);
@@ -680,6 +723,19 @@ static void report_table(const trim_neteval *ne, trim__sb *sb)
 	trim__sb_puts(sb, "energy by level:");
 	for (int l = 0; l < a->nlevels; l++)
 		trim__sb_printf(sb, " %s %.4g pJ%s", a->lv[l].name, ne->level_pj[l], l + 1 < a->nlevels ? "," : "\n");
+	double slb, sbest;
+	size_t mapped = 0, inexact = 0;
+	for (size_t i = 0; i < ne->n; i++)
+		if (!ne->rec[i].skipped) {
+			mapped++;
+			inexact += !ne->rec[i].exact;
+		}
+	if (search_totals(ne, &slb, &sbest))
+		trim__sb_printf(sb, "search: exact (%lld searches for %zu workloads)\n", (long long)ne->nsearch, mapped);
+	else
+		trim__sb_printf(sb, "search: NOT proven optimal for %zu of %zu workloads: %s %.6g, proven lower bound "
+		                    "%.6g (gap %.3g%%; %lld searches)\n", inexact, mapped, goal_names[ne->goal], sbest, slb,
+		                100 * gap_of(sbest, slb), (long long)ne->nsearch);
 	trim__netreport_table_tail(ne, sb);
 }
 

@@ -33,16 +33,28 @@ typedef struct trim_neteval trim_neteval;
  * the other setter refuses an option with TRIM_EINVAL naming the right one. */
 enum trim_net_option {
 	TRIM_NET_GOAL = 0,           /**< int: TRIM_GOAL_ENERGY (default), _DELAY, _EDP */
-	TRIM_NET_THREADS = 1,        /**< int: OpenMP threads of each search (default 1) */
+	TRIM_NET_THREADS = 1,        /**< int: threads (default 1): the distinct workloads are searched in
+	                                  parallel, one thread each, when there are at least twice
+	                                  as many as threads; else each search uses them all */
 	TRIM_NET_SPARSITY = 2,       /**< int: 1 (default) use the sparse figures when the
 	                                  architecture gates or skips zeros, 0 dense only */
+	TRIM_NET_CACHE = 4,          /**< int: 1 (default) search each distinct workload once: a
+	                                  workload identical to an earlier one in everything the
+	                                  search sees (shape, projections, zeros, phase, reserved
+	                                  buffer bytes; the same arch, table, constraints and goal)
+	                                  reuses its result; 0 searches every workload */
 	TRIM_NET_MAX_MAPPINGS = 3,   /**< int: refuse a workload whose distinct mapspace is
 	                                  larger (default 0: no limit) */
 	TRIM_NET_MIN_PE_UTIL = 10,   /**< double: TRIM's utilisation constraint, keep only
 	                                  mappings using at least this fraction of the PEs
 	                                  (optional pruning, default 0: off) */
-	TRIM_NET_MIN_RF_UTIL = 11    /**< double: keep only mappings filling at least this
+	TRIM_NET_MIN_RF_UTIL = 11,   /**< double: keep only mappings filling at least this
 	                                  fraction of the innermost storage (default 0: off) */
+	TRIM_NET_TIME_LIMIT = 12,    /**< double: wall-clock seconds for the whole network (0: none,
+	                                  default), shared among the searches still to run; a
+	                                  search that reaches its share keeps its best found */
+	TRIM_NET_GAP = 13            /**< double: each search stops once its best is proven within
+	                                  this fraction of the optimum, in [0, 1) (0: exact) */
 };
 
 /** Per-workload figures (trim_neteval_workload, indices of out[]). */
@@ -56,6 +68,10 @@ enum trim_net_field {
 	                                   TRIM_NF_PE_UTILIZATION is the spatial one (active PEs / PEs) */
 	TRIM_NF_COMPUTE_CYCLES, /**< cycles of the compute level alone (its busy time) */
 	TRIM_NF_BOTTLENECK,     /**< index of the level with the most cycles (-1: not mapped) */
+	TRIM_NF_LOWER_BOUND,    /**< the search's proven lower bound on the goal's cost (dense) */
+	TRIM_NF_GAP,            /**< (best - lower bound) / best of the search (0: exact) */
+	TRIM_NF_EXACT,          /**< 1: the search's best is exhaustive evaluation's; 0: not proven */
+	TRIM_NF_REUSED_FROM,    /**< the earlier identical workload whose search it reuses, or -1 */
 	TRIM_NF_COUNT
 };
 
@@ -87,6 +103,29 @@ TRIM_API int trim_neteval_step(trim_neteval *ne, int *done);
 /** Step until done. */
 TRIM_API int trim_neteval_run(trim_neteval *ne);
 /** Intra workloads mapped so far, and in all. */
+/** Share of the searches done, in [0, 1], while trim_neteval_step runs (the
+ * distinct workloads' searches are the slow part; with TRIM_NET_THREADS > 1
+ * the first step runs them all in parallel, one thread each): the only call
+ * that may be made from another thread during a step. -1 for NULL. */
+TRIM_API double trim_neteval_progress(const trim_neteval *ne);
+/** Whole network: 1 if every search was exact, 0 if not, -1 before the run;
+ * *lower_bound (NULL: not wanted) gets the sum of the workloads' proven lower
+ * bounds on the goal's cost and *gap the network's relative gap (sum of the
+ * best costs - that sum) / sum of the best costs. */
+TRIM_API int trim_neteval_exact(const trim_neteval *ne, double *lower_bound, double *gap);
+/** Keep every finished search in directory `dir` (made if missing; NULL:
+ * none) and read back those a previous run left there, so that a killed
+ * run resumes where it stopped. A file is reused only when it was made from
+ * the same inputs (a digest of the library version, the architecture and
+ * its costs, the constraints, goal and options, and the workload itself),
+ * its checksum holds, it carries the proof this run asks for (exact, or
+ * within TRIM_NET_GAP), and its mapping passes the mapping check and
+ * evaluates to the recorded cost; otherwise it is searched again and
+ * replaced (trim_neteval_resumed counts both). Before the first step. */
+TRIM_API int trim_neteval_set_out_dir(trim_neteval *ne, const char *dir);
+/** After a run: searches read back from the directory, and files found
+ * stale or corrupted (searched again). */
+TRIM_API int trim_neteval_resumed(const trim_neteval *ne, int64_t *resumed, int64_t *stale);
 TRIM_API size_t trim_neteval_done(const trim_neteval *ne);
 TRIM_API size_t trim_neteval_count(const trim_neteval *ne);
 

@@ -12,7 +12,8 @@ static const char usage_net[] =
 	"         [--mode inference|training] [--batch N] [--table FILE] [--trace CSV] [--dense]\n"
 	"         [--max-mappings N] [--min-pe-util F] [--min-rf-util F] [--constraints FILE]\n"
 	"         [--dataflow PRESET] [--progress|--quiet] [--format table|json|csv]\n"
-	"         [--report FILE.html] [--breakdown FILE.csv|FILE.json]";
+	"         [--report FILE.html] [--breakdown FILE.csv|FILE.json]\n"
+	"         [--time-limit SECONDS] [--gap FRACTION] [--out DIR]";
 
 // trim-cli: network: the best mapping of every workload of a network, with totals
 int trim_cli_network(int argc, char **argv)
@@ -35,7 +36,14 @@ int trim_cli_network(int argc, char **argv)
 			       "--report FILE.html writes one self-contained page (charts of energy by level\n"
 			       "and tensor, cycles and bottleneck, utilisation, loop nests; opens from disk).\n"
 			       "--breakdown FILE writes the counts and energy of every workload, level, tensor\n"
-			       "and action (CSV, or JSON for a .json name).\n", usage_net);
+			       "and action (CSV, or JSON for a .json name).\n"
+			       "Each distinct workload is searched once (identical ones reuse its result);\n"
+			       "with --threads N they are searched in parallel. --time-limit S shares S\n"
+			       "seconds among the searches and --gap G stops each once its best is proven\n"
+			       "within G of the optimum: the reports then give the proven lower bound, the\n"
+			       "gap and whether each search is exact. --out DIR keeps every finished\n"
+			       "search in DIR and reads back those of an earlier run made from the same\n"
+			       "inputs (stamped by their content), so a killed run resumes.\n", usage_net);
 			trim_cli_constraints_help();
 			return 0;
 		}
@@ -62,6 +70,8 @@ int trim_cli_network(int argc, char **argv)
 				trace = v;
 			else if (!strcmp(o, "--report"))
 				report = v;
+			else if (!strcmp(o, "--out"))
+				mo.out_dir = v;
 			else if (!strcmp(o, "--breakdown"))
 				breakdown = v;
 			else if (!strcmp(o, "--format")) {
@@ -88,6 +98,15 @@ int trim_cli_network(int argc, char **argv)
 	                              progress, &net, &w, &arch, &ne);
 	if (rc == 0)
 		rc = trim_neteval_report(ne, format, &text);
+	int64_t resumed = 0, stale = 0;
+	if (rc == 0 && mo.out_dir && trim_neteval_resumed(ne, &resumed, &stale) == 0 && (resumed || stale))
+	{
+		fprintf(stderr, "trim network: %lld searches read back from %s", (long long)resumed, mo.out_dir);
+		if (stale)
+			fprintf(stderr, "; %lld stale or corrupted (made from other inputs, or edited): searched again",
+			        (long long)stale);
+		fprintf(stderr, "\n");
+	}
 	if (rc == 0 && report)
 		rc = trim_neteval_write_html(ne, report);
 	char *bd = NULL;

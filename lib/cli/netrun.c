@@ -1,6 +1,8 @@
 /* Input set-up shared by the mapping commands (map, eval, network, sparsity). */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +66,43 @@ void trim_cli_workload_free(trim_cli_workload *o)
 	trim_network_free(o->net);
 }
 
+/* Progress with an ETA on stderr while the steps run: another thread polls
+ * trim_neteval_progress (the share of the searches done), the one call
+ * allowed during a step. */
+typedef struct {
+	const trim_neteval *ne;
+	const char *cmd;
+	int stop; /* relaxed atomic */
+} net_progress;
+
+static void *net_progress_main(void *p)
+{
+	net_progress *c = p;
+	struct timespec t0, now, nap = {0, 250 * 1000 * 1000};
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int shown = 0;
+	for (;;) {
+		int stop = __atomic_load_n(&c->stop, __ATOMIC_RELAXED);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		double el = (double)(now.tv_sec - t0.tv_sec) + 1e-9 * (double)(now.tv_nsec - t0.tv_nsec);
+		double f = trim_neteval_progress(c->ne);
+		if (el >= 1 || (stop && shown)) {
+			char eta[48] = "";
+			if (f > 0 && f < 1)
+				snprintf(eta, sizeof eta, ", ETA %.0f s", el * (1 - f) / f);
+			fprintf(stderr, "\rtrim %s: %5.1f%% of the searches done, %.0f s%s      ", c->cmd, 100 * (f > 0 ? f : 0),
+			        el, eta);
+			shown = 1;
+		}
+		if (stop)
+			break;
+		nanosleep(&nap, NULL);
+	}
+	if (shown)
+		fprintf(stderr, "\n");
+	return NULL;
+}
+
 int trim_cli_run_network(const char *cmd, const char *net_file, const char *arch_file,
                          const char *table_file, const char *trace, const trim_cli_mapopts *mo,
                          int dense, int progress, trim_network **net, trim_workloads **w,
@@ -95,6 +134,12 @@ int trim_cli_run_network(const char *cmd, const char *net_file, const char *arch
 		rc = trim_neteval_set_double(*ne, TRIM_NET_MIN_PE_UTIL, mo->min_pe_util);
 	if (rc == 0)
 		rc = trim_neteval_set_double(*ne, TRIM_NET_MIN_RF_UTIL, mo->min_rf_util);
+	if (rc == 0)
+		rc = trim_neteval_set_double(*ne, TRIM_NET_TIME_LIMIT, mo->time_limit);
+	if (rc == 0)
+		rc = trim_neteval_set_double(*ne, TRIM_NET_GAP, mo->gap);
+	if (rc == 0 && mo->out_dir)
+		rc = trim_neteval_set_out_dir(*ne, mo->out_dir);
 	if (rc == 0 && trace)
 		rc = trim_neteval_load_trace(*ne, trace);
 	if (rc == 0) {
@@ -106,14 +151,15 @@ int trim_cli_run_network(const char *cmd, const char *net_file, const char *arch
 	}
 	trim_energy_free(table); /* the evaluation keeps what it needs */
 	int done = 0;
-	while (rc == 0 && !done) {
+	net_progress pc = {*ne, cmd, 0};
+	pthread_t th;
+	int started = rc == 0 && progress && pthread_create(&th, NULL, net_progress_main, &pc) == 0;
+	while (rc == 0 && !done)
 		rc = trim_neteval_step(*ne, &done);
-		if (progress && rc == 0)
-			fprintf(stderr, "\rtrim %s: %zu/%zu workloads mapped", cmd, trim_neteval_done(*ne),
-			        trim_neteval_count(*ne));
+	if (started) {
+		__atomic_store_n(&pc.stop, 1, __ATOMIC_RELAXED);
+		pthread_join(th, NULL);
 	}
-	if (progress)
-		fprintf(stderr, "\n");
 	return rc;
 }
 

@@ -370,7 +370,7 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 				fin++;
 			fprintf(stderr, " (%lld finite)\n", (long long)fin);
 		}
-		if (!getenv("TRIM_NO_DIVE")) bound = dive_seeds(s, trows, costs, goal, top, ntop, bound, zero_macs, &ws[0], &seeds, &seed_eval);
+		bound = dive_seeds(s, trows, costs, goal, top, ntop, bound, zero_macs, &ws[0], &seeds, &seed_eval);
 		if (getenv("TRIM_SEARCH_STATS"))
 			fprintf(stderr, "search stats: seed bound %.6g, after the dives %.6g\n", seed, bound);
 		search_top_nodes(s, trows, costs, goal, top, ntop, bound, zero_macs, k, threads, ws, &glob, &glob_eval,

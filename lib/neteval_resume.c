@@ -1,0 +1,240 @@
+/*
+ * Finished searches of a network evaluation kept on disk (trim network
+ * --out DIR), so that a killed or repeated run resumes where it stopped
+ * (docs/guide.md, "Resuming a network"). One file per distinct search,
+ * DIR/search-<key>.txt, stamped with the digest of everything that changes
+ * its result and closed by a checksum of its own text:
+ *
+ *   trim-search 1
+ *   stamp <sha-256 of the library version, the architecture, its costs
+ *          (energy table), the constraints, goal and options, the workload>
+ *   exact 0|1, stopped 0|1, best_cost, lower_bound, index, generated,
+ *   valid, evaluated (one "key value" line each)
+ *   mapping <bytes>\n<libtrim mapping YAML>
+ *   checksum <sha-256 of every byte above>
+ *
+ * A file is used only when its checksum, stamp and proof match (an exact
+ * run takes only exact results; a run with a gap takes results proven
+ * within it), its mapping passes the mapping check and evaluates to the
+ * recorded cost exactly; otherwise the workload is searched again and the
+ * file replaced (counted as stale). Files are written to a temporary name
+ * and renamed, so two runs writing one directory never leave a torn file.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "neteval_state.h"
+#include "util/util.h"
+
+static void hex_of(const unsigned char *b, size_t n, char *out)
+{
+	for (size_t i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", b[i]);
+	out[2 * n] = '\0';
+}
+
+void trim__resume_stamp(trim_neteval *ne)
+{
+	const struct trim_arch *a = ne->arch;
+	trim__digest d;
+	trim__digest_init(&d);
+	trim__digest_str(&d, "version", trim_version_string());
+	trim__digest_str(&d, "arch", a->name);
+	trim__digest_double(&d, "clock", a->clock_mhz);
+	trim__digest_int(&d, "word_bits", a->word_bits);
+	trim__digest_int(&d, "nlevels", a->nlevels);
+	for (int l = 0; l < a->nlevels; l++) {
+		trim__level L = a->lv[l];
+		L.line = L.col = 0; /* where it was written does not change a count */
+		trim__digest_field(&d, "level", &L, sizeof L);
+		trim__digest_field(&d, "cost", &ne->costs[l], sizeof ne->costs[l]);
+	}
+	char *cons = NULL;
+	if (ne->cons && trim_constraints_dump(ne->cons, (const trim_arch *)a, &cons) == 0)
+		trim__digest_str(&d, "constraints", cons);
+	else
+		trim__digest_str(&d, "constraints", ne->cons ? "(undumpable)" : NULL);
+	free(cons);
+	trim__digest_int(&d, "goal", ne->goal);
+	trim__digest_double(&d, "min_pe_util", ne->min_pe_util);
+	trim__digest_double(&d, "min_rf_util", ne->min_rf_util);
+	trim__digest_int(&d, "max_mappings", ne->max_mappings);
+	trim__digest_final(&d, ne->stamp);
+}
+
+/* The stamp of workload i: the evaluation's and its own key. */
+static void stamp_of(const trim_neteval *ne, size_t i, char *hex)
+{
+	trim__digest d;
+	trim__digest_init(&d);
+	trim__digest_field(&d, "inputs", ne->stamp, sizeof ne->stamp);
+	trim__digest_field(&d, "workload", ne->rec[i].key, sizeof ne->rec[i].key);
+	trim__digest_hex(&d, hex);
+}
+
+static int path_of(const trim_neteval *ne, size_t i, char *buf, size_t n)
+{
+	char hex[2 * TRIM__DIGEST_BYTES + 1];
+	hex_of(ne->rec[i].key, 12, hex);
+	return snprintf(buf, n, "%s/search-%s.txt", ne->out_dir, hex) < (int)n;
+}
+
+int trim__resume_save(const trim_neteval *ne, size_t i)
+{
+	const wrec *r = &ne->rec[i];
+	char path[4096], tmp[4160], stamp[TRIM__DIGEST_HEX], ib[48];
+	if (!path_of(ne, i, path, sizeof path))
+		return trim__error(TRIM_EIO, "%s: path too long", ne->out_dir);
+	stamp_of(ne, i, stamp);
+	trim__sb sb, yb;
+	trim__sb_init(&sb);
+	trim__sb_init(&yb);
+	trim__mapping_yaml(&r->best, &yb);
+	trim__sb_printf(&sb, "trim-search 1\nstamp %s\nexact %d\nstopped %d\nbest_cost %.17g\nlower_bound %.17g\n"
+	                     "index %s\ngenerated %llu\nvalid %llu\nevaluated %llu\nmapping %zu\n%s",
+	                stamp, r->exact, r->stopped, r->best_cost, r->lower_bound, trim__index_str(r->index, ib),
+	                (unsigned long long)r->generated, (unsigned long long)r->valid,
+	                (unsigned long long)r->evaluated, yb.len, yb.buf ? yb.buf : "");
+	trim__sb_free(&yb);
+	char sum[TRIM__DIGEST_HEX];
+	trim__digest_bytes_hex(sb.buf, sb.len, sum);
+	trim__sb_printf(&sb, "checksum %s\n", sum);
+	snprintf(tmp, sizeof tmp, "%s.%ld.%zu.tmp", path, (long)getpid(), i);
+	errno = 0;
+	FILE *f = fopen(tmp, "w");
+	int ok = f && fwrite(sb.buf, 1, sb.len, f) == sb.len;
+	ok = f && fclose(f) == 0 && ok;
+	ok = ok && rename(tmp, path) == 0;
+	int e = errno;
+	trim__sb_free(&sb);
+	if (!ok) {
+		remove(tmp);
+		return trim__error(TRIM_EIO, "cannot write %s: %s", path, strerror(e ? e : EIO));
+	}
+	return 0;
+}
+
+/* The text of a file (NUL-terminated), or NULL. */
+static char *slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 14, len = 0;
+	char *b = malloc(cap);
+	while (b) {
+		if (len + 1 >= cap) {
+			char *q = cap < (1 << 24) ? realloc(b, cap * 2) : NULL;
+			if (!q) {
+				free(b);
+				b = NULL;
+				break;
+			}
+			b = q;
+			cap *= 2;
+		}
+		size_t k = fread(b + len, 1, cap - 1 - len, f);
+		len += k;
+		if (k == 0)
+			break;
+	}
+	fclose(f);
+	if (b)
+		b[len] = '\0';
+	*n = len;
+	return b;
+}
+
+/* Workload i from its file: 1 used, 0 absent, -1 there but stale or
+ * corrupted (searched again). */
+int trim__resume_load(trim_neteval *ne, size_t i)
+{
+	char path[4096], stamp[TRIM__DIGEST_HEX];
+	if (!path_of(ne, i, path, sizeof path))
+		return 0;
+	size_t n = 0;
+	char *text = slurp(path, &n);
+	if (!text)
+		return 0;
+	int used = -1;
+	trim_mapping *m = NULL;
+	/* the checksum covers every byte before its line */
+	char *cs = n > 74 ? text + n - 74 : NULL; /* "checksum " + 64 hex digits + newline */
+	char sum[TRIM__DIGEST_HEX];
+	if (!cs || strncmp(cs, "checksum ", 9) || text[n - 1] != '\n')
+		goto out;
+	trim__digest_bytes_hex(text, (size_t)(cs - text), sum);
+	if (strncmp(cs + 9, sum, 64))
+		goto out;
+	stamp_of(ne, i, stamp);
+	char st[80], ib[48];
+	int exact = 0, stopped = 0, off = 0;
+	double best = 0, lb = 0;
+	unsigned long long gen = 0, val = 0, ev = 0;
+	size_t ylen = 0;
+	if (sscanf(text, "trim-search 1\nstamp %70s\nexact %d\nstopped %d\nbest_cost %lg\nlower_bound %lg\nindex %45s\n"
+	                 "generated %llu\nvalid %llu\nevaluated %llu\nmapping %zu\n%n",
+	           st, &exact, &stopped, &best, &lb, ib, &gen, &val, &ev, &ylen, &off) != 10 || off <= 0 ||
+	    strcmp(st, stamp) || (size_t)off + ylen != (size_t)(cs - text))
+		goto out;
+	/* the proof it carries must be what this run asks for */
+	double gap = best > 0 && best > lb ? (best - lb) / best : 0;
+	if (!exact && !(ne->gap > 0 && gap <= ne->gap && ne->time_limit <= 0))
+		goto out;
+	for (const char *p = ib; *p; p++)
+		if (*p < '0' || *p > '9')
+			goto out;
+	text[off + ylen] = '\0';
+	if (trim_mapping_load_string(&m, (const trim_arch *)ne->arch, text + off, path))
+		goto out;
+	const trim__intra *x = trim__workloads_intra(ne->w, i);
+	int64_t reserved[TRIM__MAX_LEVELS] = {0};
+	if (ne->plan.glb > 0)
+		reserved[ne->plan.glb] = ne->plan.reserved[i];
+	if (trim__mapping_check_reserved(m, x, ne->arch, reserved))
+		goto out;
+	trim__eval_ws ws;
+	memset(&ws, 0, sizeof ws);
+	trim__eval e;
+	int rc = trim__eval_run(x, ne->arch, ne->costs, m, &ws, &e);
+	trim__eval_ws_free(&ws);
+	double c = ne->goal == TRIM__GOAL_ENERGY ? e.energy_pj : ne->goal == TRIM__GOAL_DELAY ? e.cycles : e.energy_pj * e.cycles;
+	if (rc || c != best)
+		goto out;
+	wrec *r = &ne->rec[i];
+	r->found = 1;
+	r->best = *m;
+	r->dense = e;
+	r->exact = exact;
+	r->stopped = stopped;
+	r->best_cost = best;
+	r->lower_bound = lb;
+	r->generated = gen;
+	r->valid = val;
+	r->evaluated = ev;
+	r->index = 0;
+	for (const char *p = ib; *p; p++)
+		r->index = r->index * 10 + (trim__index)(*p - '0');
+	r->search_rc = 0;
+	r->searched = 1;
+	r->resumed = 1;
+	used = 1;
+out:
+	trim_mapping_free(m);
+	free(text);
+	return used;
+}
+
+int trim__resume_dir(const char *dir)
+{
+	struct stat st;
+	if (stat(dir, &st) == 0)
+		return S_ISDIR(st.st_mode) ? 0 : trim__error(TRIM_EIO, "%s: not a directory", dir);
+	if (mkdir(dir, 0777) && errno != EEXIST)
+		return trim__error(TRIM_EIO, "cannot create %s: %s", dir, strerror(errno));
+	return 0;
+}

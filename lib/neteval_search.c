@@ -1,0 +1,256 @@
+/*
+ * The searches of a network evaluation (docs/model.md, "Network
+ * evaluation"): one per distinct workload (a workload identical to an
+ * earlier one in everything the search sees reuses its result), in parallel
+ * over the distinct workloads when there are enough of them, within the
+ * network's time budget.
+ */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "constraints_int.h"
+#include "neteval_state.h"
+#include "util/util.h"
+
+static double now_seconds(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+int trim__neteval_in_range(const trim_neteval *ne, int layer)
+{
+	return ne->last_layer < 0 || (layer >= ne->first_layer && layer <= ne->last_layer);
+}
+
+/* The key of workload i: every field of the workload the mapspace, the
+ * bounds and the evaluator read (not its names), and the buffer bytes its
+ * cached activations reserve. Everything else the search sees (arch, table,
+ * constraints, goal, options) is the evaluation's own, the same for all. */
+static void workload_key(const trim_neteval *ne, size_t i, unsigned char *key)
+{
+	const trim__intra *x = trim__workloads_intra(ne->w, i);
+	trim__digest d;
+	trim__digest_init(&d);
+	trim__digest_int(&d, "phase", x->phase);
+	trim__digest_int(&d, "kind", x->kind);
+	for (int k = 0; k < TRIM_NDIMS; k++)
+		trim__digest_int(&d, "bound", x->bound[k]);
+	for (int k = 0; k < 2; k++) {
+		trim__digest_int(&d, "stride", x->stride[k]);
+		trim__digest_int(&d, "dilation", x->dilation[k]);
+	}
+	trim__digest_int(&d, "macs", x->macs);
+	trim__digest_int(&d, "zero_macs", x->zero_macs);
+	trim__digest_int(&d, "act_zero_ok", x->act_zero_ok);
+	trim__digest_int(&d, "act_zero_macs", x->act_zero_ok ? x->act_zero_macs : 0);
+	for (int t = 0; t < 3; t++) {
+		const trim__tensor *T = &x->t[t];
+		trim__digest_int(&d, "present", T->present);
+		trim__digest_int(&d, "ndims", T->ndims);
+		for (int a = 0; a < T->ndims && a < TRIM__MAX_TDIMS; a++) {
+			trim__digest_int(&d, "nterms", T->idx[a].nterms);
+			for (int j = 0; j < T->idx[a].nterms && j < TRIM__MAX_TERMS; j++) {
+				trim__digest_int(&d, "dim", T->idx[a].dim[j]);
+				trim__digest_int(&d, "coef", T->idx[a].coef[j]);
+			}
+			trim__digest_int(&d, "extent", T->extent[a]);
+		}
+		trim__digest_int(&d, "elems", T->elems);
+		trim__digest_int(&d, "has_zeros", T->has_zeros);
+		for (int a = 0; T->has_zeros && a < 2; a++) {
+			trim__digest_int(&d, "lo", T->zaxis[a].lo);
+			trim__digest_int(&d, "hi", T->zaxis[a].hi);
+			trim__digest_int(&d, "step", T->zaxis[a].step);
+		}
+		trim__digest_int(&d, "relevant", (int64_t)T->relevant);
+	}
+	trim__digest_int(&d, "reserved", ne->plan.glb > 0 ? ne->plan.reserved[i] : 0);
+	trim__digest_final(&d, key);
+}
+
+/* The searches to run: keys, reuse, how many. */
+static void plan_searches(trim_neteval *ne)
+{
+	ne->nsearch = 0;
+	for (size_t i = 0; i < ne->n; i++) {
+		wrec *r = &ne->rec[i];
+		r->reused_from = -1;
+		const trim__intra *x = trim__workloads_intra(ne->w, i);
+		if (!trim__neteval_in_range(ne, x->layer_index))
+			continue;
+		workload_key(ne, i, r->key);
+		for (size_t j = 0; ne->cache && j < i; j++)
+			if (ne->rec[j].reused_from < 0 && !memcmp(ne->rec[j].key, r->key, sizeof r->key) &&
+			    trim__neteval_in_range(ne, trim__workloads_intra(ne->w, j)->layer_index)) {
+				r->reused_from = (long)j;
+				break;
+			}
+		if (r->reused_from < 0)
+			ne->nsearch++;
+	}
+	ne->planned = 1;
+}
+
+/* The time limit of a search starting now with `threads` threads, when
+ * `left` searches (this one included) share what remains of the budget on
+ * `slots` threads in all: its share of the thread-seconds left. */
+static double search_budget(const trim_neteval *ne, int64_t left, int threads, int slots)
+{
+	if (ne->time_limit <= 0)
+		return 0;
+	double rem = ne->deadline - now_seconds();
+	double share = left > 0 ? rem * slots / threads / (double)left : rem;
+	if (share > rem)
+		share = rem;
+	return share > 1e-6 ? share : 1e-6; /* 0 would mean no limit */
+}
+
+/* Search workload i (not a reuse) with `threads` threads and time limit
+ * `limit`; the result into its record. */
+static void search_one(trim_neteval *ne, size_t i, int threads, double limit)
+{
+	wrec *r = &ne->rec[i];
+	const trim__intra *x = trim__workloads_intra(ne->w, i);
+	if (ne->out_dir) {
+		int got = trim__resume_load(ne, i);
+		if (got > 0) {
+			__atomic_add_fetch(&ne->resumed, 1, __ATOMIC_RELAXED);
+			__atomic_add_fetch(&ne->searches_done, 1, __ATOMIC_RELAXED);
+			return;
+		}
+		if (got < 0)
+			__atomic_add_fetch(&ne->stale, 1, __ATOMIC_RELAXED);
+	}
+	trim__mapspace space;
+	trim__search_result *res = trim__calloc(1, sizeof *res);
+	int rc = res ? trim__mapspace_init(&space, x, ne->arch) : TRIM_ENOMEM;
+	if (!res || rc) {
+		free(res);
+		r->search_rc = rc ? rc : TRIM_ENOMEM;
+		snprintf(r->search_msg, sizeof r->search_msg, "%s", trim_last_error());
+		r->searched = 1;
+		return;
+	}
+	if (ne->plan.glb > 0)
+		space.reserved[ne->plan.glb] = ne->plan.reserved[i];
+	space.min_pe_util = ne->min_pe_util;
+	space.min_rf_util = ne->min_rf_util;
+	space.time_limit = limit;
+	space.gap = ne->gap;
+	if ((rc = trim__constraints_apply(ne->cons, &space))) {
+		char what[160];
+		snprintf(what, sizeof what, "%s %s", x->layer, trim_phase_name(x->phase));
+		trim__error_prefix(what);
+	}
+	if (rc == 0 && ne->max_mappings > 0) {
+		uint64_t distinct = 0;
+		rc = trim__mapspace_distinct(&space, &distinct);
+		if (rc == 0 && distinct > (uint64_t)ne->max_mappings)
+			rc = trim__error(TRIM_ERANGE, "%s %s: %llu distinct mappings, more than the limit of %lld", x->layer,
+			                 trim_phase_name(x->phase), (unsigned long long)distinct, (long long)ne->max_mappings);
+	}
+	if (rc == 0)
+		rc = trim__search(&space, ne->costs, ne->goal, threads, res);
+	if (rc == 0 && !res->found)
+		rc = res->stopped ? trim__error(TRIM_ENOFIT, "%s %s: no mapping found within the time limit on %s", x->layer,
+		                                trim_phase_name(x->phase), ne->arch->name)
+		                  : trim__error(TRIM_ENOFIT, "%s %s: no mapping fits %s", x->layer,
+		                                trim_phase_name(x->phase), ne->arch->name);
+	if (rc == 0) {
+		r->found = 1;
+		r->best = res->best;
+		r->index = res->best_index;
+		r->dense = res->best_eval;
+		r->generated = res->generated;
+		r->valid = res->valid;
+		r->evaluated = res->evaluated;
+		r->exact = res->exact;
+		r->stopped = res->stopped;
+		r->best_cost = res->best_cost;
+		r->lower_bound = res->lower_bound;
+		if (ne->out_dir && (rc = trim__resume_save(ne, i)))
+			snprintf(r->search_msg, sizeof r->search_msg, "%s", trim_last_error());
+	} else {
+		snprintf(r->search_msg, sizeof r->search_msg, "%s", trim_last_error());
+	}
+	r->search_rc = rc;
+	trim__mapspace_free(&space);
+	free(res);
+	r->searched = 1;
+	__atomic_add_fetch(&ne->searches_done, 1, __ATOMIC_RELAXED);
+}
+
+/* With enough distinct workloads, search them all at once, one thread
+ * each: every search's result is the same for any thread count, so the
+ * records are too. Largest mapspaces first (the longest searches). */
+static void search_parallel(trim_neteval *ne)
+{
+	size_t m = 0;
+	size_t *order = malloc((ne->n ? ne->n : 1) * sizeof *order);
+	double *size = malloc((ne->n ? ne->n : 1) * sizeof *size);
+	if (!order || !size) {
+		free(order);
+		free(size);
+		return; /* the steps search one by one */
+	}
+	for (size_t i = 0; i < ne->n; i++) {
+		const wrec *r = &ne->rec[i];
+		if (r->reused_from >= 0 || !trim__neteval_in_range(ne, trim__workloads_intra(ne->w, i)->layer_index))
+			continue;
+		size[i] = (double)trim__workloads_intra(ne->w, i)->macs;
+		size_t k = m++;
+		while (k > 0 && size[order[k - 1]] < size[i])
+			order[k] = order[k - 1], k--;
+		order[k] = i;
+	}
+	int64_t started = 0;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(ne->threads)
+	for (size_t k = 0; k < m; k++) {
+		int64_t s = __atomic_fetch_add(&started, 1, __ATOMIC_RELAXED);
+		double limit = search_budget(ne, (int64_t)m - s, 1, ne->threads);
+		search_one(ne, order[k], 1, limit);
+	}
+	free(order);
+	free(size);
+}
+
+int trim__neteval_search(trim_neteval *ne, size_t i)
+{
+	if (!ne->planned) {
+		plan_searches(ne);
+		if (ne->out_dir)
+			trim__resume_stamp(ne);
+		if (ne->time_limit > 0)
+			ne->deadline = now_seconds() + ne->time_limit;
+		if (ne->threads > 1 && ne->nsearch >= 2 * (int64_t)ne->threads)
+			search_parallel(ne);
+	}
+	wrec *r = &ne->rec[i];
+	if (r->reused_from >= 0) {
+		const wrec *o = &ne->rec[r->reused_from];
+		if (!o->searched)
+			return trim__error(TRIM_EINVAL, "network evaluation: workload %zu reuses %ld, not searched", i,
+			                   r->reused_from);
+		long from = r->reused_from;
+		unsigned char key[TRIM__DIGEST_BYTES];
+		memcpy(key, r->key, sizeof key);
+		*r = *o;
+		r->reused_from = from;
+		memcpy(r->key, key, sizeof key);
+	} else if (!r->searched) {
+		int64_t left = ne->nsearch - __atomic_load_n(&ne->searches_done, __ATOMIC_RELAXED);
+		search_one(ne, i, ne->threads, search_budget(ne, left, ne->threads, ne->threads));
+	}
+	if (r->search_rc) {
+		const trim__intra *x = trim__workloads_intra(ne->w, i);
+		if (r->reused_from >= 0)
+			return trim__error(r->search_rc, "%s (as %s %s)", r->search_msg, x->layer, trim_phase_name(x->phase));
+		return trim__error(r->search_rc, "%s", r->search_msg);
+	}
+	return 0;
+}

@@ -1,0 +1,88 @@
+/*
+ * The state of a network evaluation (lib/neteval.c: options, totals,
+ * reports; lib/neteval_search.c: the searches of its workloads, their reuse
+ * and their parallel run).
+ */
+#ifndef TRIM_NETEVAL_STATE_H
+#define TRIM_NETEVAL_STATE_H
+
+#include "mapspace_int.h"
+#include "netcost_int.h"
+#include "sparse_eval_int.h"
+#include "trim/constraints.h"
+#include "trim/neteval.h"
+#include "trim/sparsity.h"
+#include "util/digest.h"
+
+/* One intra workload's record. */
+typedef struct {
+	int found;
+	int skipped; /* outside the layer range */
+	trim__mapping best;
+	trim__index index;
+	trim__eval dense;
+	trim__sparse_eval sp;
+	uint64_t generated, valid, evaluated;
+	/* the search: what it proved (trim__search_result), and whether it is
+	 * a reuse of the search of an earlier identical workload */
+	int searched;              /* 1 once the search result is here */
+	int search_rc;             /* its error (0: none) and message */
+	char search_msg[512];
+	int exact, stopped;
+	double best_cost, lower_bound;
+	long reused_from;          /* -1: searched itself */
+	int resumed;               /* 1: read back from the --out directory */
+	unsigned char key[TRIM__DIGEST_BYTES]; /* everything the search sees */
+} wrec;
+
+struct trim_neteval {
+	char network[TRIM__NAME_LEN];
+	trim_workloads *w;       /* own copy */
+	trim_sparsity *sp;
+	struct trim_arch *arch;  /* own copy */
+	trim__level_cost costs[TRIM__MAX_LEVELS];
+	trim__cache_plan plan;
+	int goal, threads, use_sparsity;
+	int64_t max_mappings;
+	double min_pe_util, min_rf_util;
+	double time_limit, gap;  /* anytime search (0: exact) */
+	int cache;               /* reuse identical workloads' searches (default 1) */
+	trim_constraints *cons;  /* own copy, or NULL */
+	int first_layer, last_layer; /* network layer indices; all when last < 0 */
+	size_t n, next;
+	wrec *rec;
+	/* the searches: planned at the first step; the distinct ones number
+	 * nsearch, searches_done of them are done (read from other threads) */
+	int planned;
+	double deadline;         /* monotonic seconds (time_limit), 0: none */
+	int64_t nsearch, searches_done;
+	/* resume (trim_neteval_set_out_dir): the directory (NULL: none), the
+	 * digest of the evaluation's inputs, searches read back and found stale */
+	char *out_dir;
+	unsigned char stamp[TRIM__DIGEST_BYTES];
+	int64_t resumed, stale;
+	/* totals (valid once next == n) */
+	int finished;
+	double cycles, energy, static_pj, dense_cycles, dense_energy, pe_util;
+	double saved_pj, metadata_pj;
+	double level_pj[TRIM__MAX_LEVELS];
+	size_t ninter;
+	trim__inter_cost *inter;
+};
+
+/* 1 if workload i is in the layer range. */
+int trim__neteval_in_range(const trim_neteval *ne, int layer);
+/* The search of workload i's mapping: from its own search, the parallel
+ * phase or an earlier identical workload; its record filled (found, best,
+ * index, dense, counts, what the search proved). 0 or an error naming the
+ * workload. */
+int trim__neteval_search(trim_neteval *ne, size_t i);
+/* Resume files (lib/neteval_resume.c): the inputs' digest into ne->stamp;
+ * workload i read back (1), absent (0) or stale (-1); written (0 or an
+ * error); the directory made if missing. */
+void trim__resume_stamp(trim_neteval *ne);
+int trim__resume_load(trim_neteval *ne, size_t i);
+int trim__resume_save(const trim_neteval *ne, size_t i);
+int trim__resume_dir(const char *dir);
+
+#endif
