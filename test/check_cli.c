@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tcase_util.h"
+#include "trim.h"
 
 #define TINY_MAP "map test/data/networks/tiny.yaml test/data/arch/tiny.yaml --layer conv1 --phase FW --quiet"
 
@@ -130,6 +131,40 @@ START_TEST(test_one_default_goal)
 }
 END_TEST
 
+/* the C API agrees: a new search, network evaluation and explorer map for energy */
+START_TEST(test_one_default_goal_in_the_api)
+{
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_space *sp = NULL;
+	trim_explorer *ex = NULL;
+	char *text = NULL;
+	ck_assert_int_eq(trim_network_load(&net, "test/data/networks/tiny.yaml"), 0);
+	ck_assert_int_eq(trim_workloads_create(&w, net, TRIM_MODE_INFERENCE, 0, 0), 0);
+	ck_assert_int_eq(trim_space_load(&sp, "test/data/neteval/tiny-space.yaml"), 0);
+	ck_assert_int_eq(trim_explorer_create(&ex, net, w, sp), 0);
+	ck_assert_int_eq(trim_explorer_run(ex), 0);
+	ck_assert_int_eq(trim_explorer_report(ex, TRIM_FORMAT_JSON, &text), 0);
+	const char *goal = strstr(text, "\"goal\": ");
+	ck_assert_msg(goal && !strncmp(goal, "\"goal\": \"energy\"", 16), "%.80s", text);
+	trim_string_free(text);
+	trim_explorer_free(ex);
+	trim_space_free(sp);
+	trim_arch *a = NULL;
+	trim_neteval *ne = NULL;
+	ck_assert_int_eq(trim_arch_load(&a, "test/data/neteval/tiny-arch.yaml"), 0);
+	ck_assert_int_eq(trim_neteval_create(&ne, net, w, a, NULL), 0);
+	ck_assert_int_eq(trim_neteval_run(ne), 0);
+	ck_assert_int_eq(trim_neteval_report(ne, TRIM_FORMAT_TABLE, &text), 0);
+	ck_assert_msg(strstr(text, ", goal energy") != NULL, "%.200s", text);
+	trim_string_free(text);
+	trim_neteval_free(ne);
+	trim_arch_free(a);
+	trim_workloads_free(w);
+	trim_network_free(net);
+}
+END_TEST
+
 /* layer and point names are never cut, and the header lines up with the rows */
 static void assert_column(const char *text, const char *header, const char *name, const char *next)
 {
@@ -218,6 +253,7 @@ Suite *cli_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_map_hides_loops_of_bound_one);
 	tcase_add_test(tc, test_one_default_goal);
+	tcase_add_test(tc, test_one_default_goal_in_the_api);
 	tcase_add_test(tc, test_columns_fit_the_names);
 	tcase_add_test(tc, test_sparsity_legend);
 	tcase_add_test(tc, test_version_formats);

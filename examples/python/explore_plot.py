@@ -237,7 +237,7 @@ def main(argv=None):
     ap.add_argument("--space", default=DEFAULT_SPACE)
     ap.add_argument("--mode", default=None, choices=sorted(trim.MODES),
                     help="default: inference for the tiny fixtures, else the network's own")
-    ap.add_argument("--goal", default="edp", help="energy, delay, edp, area or weighted")
+    ap.add_argument("--goal", default="energy", help="energy, delay, edp, area or weighted")
     ap.add_argument("--batch", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1, help="points evaluated at once")
     ap.add_argument("--quiet", action="store_true")

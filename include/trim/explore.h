@@ -39,7 +39,7 @@ enum trim_explore_goal {
 
 /** Options: integers (trim_explorer_set_int) and doubles (_set_double). */
 enum trim_explore_option {
-	TRIM_EX_GOAL = 0,          /**< int, trim_explore_goal (default EDP) */
+	TRIM_EX_GOAL = 0,          /**< int, trim_explore_goal (default energy, as every goal option) */
 	TRIM_EX_THREADS = 1,       /**< int, points evaluated at once by trim_explorer_run (1) */
 	TRIM_EX_SPARSITY = 2,      /**< int, 1 (default): sparse figures on zero-skipping hardware */
 	TRIM_EX_MAX_MAPPINGS = 3,  /**< int, refuse workloads with a larger mapspace (0: none) */
