@@ -215,6 +215,12 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
                                    const pin_t *pins, int npins);
 
 static double g_min_pe, g_min_rf; /* utilisation constraints of the next brute force */
+/* bytes reserved per level (training's cached activations) in the next brute force */
+static int64_t g_reserved[TRIM__MAX_LEVELS];
+static int g_reserved_on;
+/* anytime runs of the brute-force cases that ended not exact (a test
+ * checks that the gap cases do exercise inexact results) */
+static int g_inexact_runs;
 
 static void brute_vs_search(void (*mk)(struct trim_arch *, trim__intra *), int goal)
 {
@@ -232,6 +238,8 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 	mk(&a, &w);
 	tu_costs(&a, c);
 	ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
+	memcpy(s.reserved, g_reserved, sizeof s.reserved);
+	uint64_t valid_unreserved = 0;
 	for (int k = 0; k < npins; k++)
 		ck_assert_int_eq(trim__mapspace_pin(&s, pins[k].level, pins[k].dim, pins[k].bound), 0);
 	s.min_pe_util = g_min_pe;
@@ -259,7 +267,8 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 			seen[i].valid = seen[i].kept = 0;
 			continue;
 		}
-		seen[i].valid = trim__mapping_check(&m, &w, &a) == 0;
+		seen[i].valid = trim__mapping_check_reserved(&m, &w, &a, g_reserved) == 0;
+		valid_unreserved += g_reserved_on && trim__mapping_check(&m, &w, &a) == 0;
 		seen[i].kept = seen[i].valid && trim__mapspace_pe_util(&s, &m) >= g_min_pe &&
 		               trim__mapspace_rf_util(&s, &m) >= g_min_rf;
 		if (!seen[i].kept)
@@ -376,6 +385,77 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 	ck_assert_str_eq(s1.buf, s2.buf);
 	trim__sb_free(&s1);
 	trim__sb_free(&s2);
+	/* the reservation and double buffering bind: fewer valid mappings */
+	if (g_reserved_on)
+		ck_assert_uint_lt(valid, valid_unreserved);
+	/* 3 threads: the same bytes, the same work */
+	{
+		trim__search_result r3;
+		ck_assert_int_eq(trim__search(&s, c, goal, 3, &r3), 0);
+		ck_assert(r3.best_cost == r1.best_cost && r3.best_index == r1.best_index);
+		ck_assert(r3.evaluated == r1.evaluated && r3.bounded == r1.bounded && r3.valid == r1.valid);
+		ck_assert(!memcmp(&r3.best, &r1.best, sizeof r1.best));
+		ck_assert_uint_eq(r3.ntop, r1.ntop);
+		for (size_t j = 0; j < r3.ntop; j++)
+			ck_assert(r3.top_cost[j] == r1.top_cost[j] && r3.top_index[j] == r1.top_index[j]);
+		trim__search_result_free(&r3);
+	}
+	/* the exact search proves itself: exact, lower bound = best */
+	ck_assert_int_eq(r1.exact, 1);
+	ck_assert_int_eq(r1.stopped, 0);
+	ck_assert(r1.lower_bound == r1.best_cost);
+	/* every mapping returned passes the check trim eval applies */
+	ck_assert_int_eq(trim__mapping_check_reserved(&r1.best, &w, &a, s.reserved), 0);
+	/* anytime with a gap: the best found is a real mapping within the gap of
+	 * brute force's optimum, the lower bound is below that optimum, and
+	 * the run is the same for 1, 2 and 3 threads; an exact claim is true */
+	s.topk = 1;
+	static const double gaps[] = {0.01, 0.1, 0.3, 0.6};
+	for (size_t gi = 0; gi < sizeof gaps / sizeof gaps[0]; gi++) {
+		trim__search_result g[3];
+		s.gap = gaps[gi];
+		for (int t = 0; t < 3; t++)
+			ck_assert_int_eq(trim__search(&s, c, goal, t + 1, &g[t]), 0);
+		ck_assert(g[0].found);
+		ck_assert_msg(g[0].lower_bound <= best, "gap %g: lower bound %.17g above the optimum %.17g", gaps[gi],
+		              g[0].lower_bound, best);
+		ck_assert(g[0].best_cost >= best);
+		ck_assert_msg(g[0].best_cost - g[0].lower_bound <= gaps[gi] * g[0].best_cost * (1 + 1e-12),
+		              "gap %g: best %.17g, lower bound %.17g", gaps[gi], g[0].best_cost, g[0].lower_bound);
+		ck_assert_int_eq(trim__mapping_check_reserved(&g[0].best, &w, &a, s.reserved), 0);
+		trim__eval ge;
+		ck_assert_int_eq(trim__eval_run(&w, &a, c, &g[0].best, &ws, &ge), 0);
+		double gc = goal == TRIM__GOAL_ENERGY ? ge.energy_pj : goal == TRIM__GOAL_DELAY ? ge.cycles
+		            : ge.energy_pj * ge.cycles;
+		ck_assert(gc == g[0].best_cost);
+		if (g[0].exact)
+			ck_assert(g[0].best_cost == best && g[0].best_index == best_idx && g[0].lower_bound == best);
+		else
+			g_inexact_runs++;
+		for (int t = 1; t < 3; t++) {
+			ck_assert(g[t].best_cost == g[0].best_cost && g[t].best_index == g[0].best_index);
+			ck_assert(g[t].lower_bound == g[0].lower_bound && g[t].exact == g[0].exact);
+			ck_assert(g[t].evaluated == g[0].evaluated && g[t].bounded == g[0].bounded);
+		}
+		for (int t = 0; t < 3; t++)
+			trim__search_result_free(&g[t]);
+	}
+	s.gap = 0;
+	/* a time limit that stops at once: the seeds' best (a real mapping) or
+	 * nothing, a lower bound below the optimum, not exact */
+	{
+		trim__search_result rt;
+		s.time_limit = 1e-9;
+		ck_assert_int_eq(trim__search(&s, c, goal, 2, &rt), 0);
+		s.time_limit = 0;
+		ck_assert_int_eq(rt.stopped, 1);
+		ck_assert_int_eq(rt.exact, 0);
+		if (rt.found) {
+			ck_assert_int_eq(trim__mapping_check_reserved(&rt.best, &w, &a, s.reserved), 0);
+			ck_assert(rt.best_cost >= best && rt.lower_bound <= best);
+		}
+		trim__search_result_free(&rt);
+	}
 	/* the best mapping decodes from its index */
 	trim__mapping back;
 	ck_assert_int_eq(trim__mapspace_decode(&s, r1.best_index, &back), 0);
@@ -438,6 +518,7 @@ START_TEST(test_search_kinds)
 		{TU_CONV, TRIM_PHASE_BW, 2, 1},      {TU_FC, TRIM_PHASE_WG, 1, 0},         {TU_AVGPOOL, TRIM_PHASE_BW, 2, 0},
 		{TU_MAXPOOL, TRIM_PHASE_BW, 2, 0},
 	};
+	g_inexact_runs = 0;
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
 		g_kind = kinds[i][0];
 		g_phase = kinds[i][1];
@@ -445,6 +526,33 @@ START_TEST(test_search_kinds)
 		g_pad = kinds[i][3];
 		brute_vs_search(case_kind, (int)(i % 3));
 	}
+	/* the gaps did cut something the exact search would see */
+	ck_assert_int_gt(g_inexact_runs, 0);
+}
+END_TEST
+
+/* double buffering and training's reserved bytes are what binds: the
+ * search still equals brute force under the check trim eval applies */
+static void case_conv_reserved(struct trim_arch *a, trim__intra *w)
+{
+	ck_assert_int_eq(tu_case_conv(a, w), 0);
+	int l = -1;
+	for (int k = 1; k < a->nlevels; k++)
+		if (a->lv[k].type == TRIM__LVL_STORAGE && a->lv[k].capacity_bytes > 0 && l < 0)
+			l = k;
+	ck_assert_int_ge(l, 1);
+	a->lv[l].double_buffer = 1;
+	memset(g_reserved, 0, sizeof g_reserved);
+	g_reserved[l] = a->lv[l].capacity_bytes / 4;
+	g_reserved_on = 1;
+}
+
+START_TEST(test_search_reserved)
+{
+	brute_vs_search(case_conv_reserved, TRIM__GOAL_ENERGY);
+	brute_vs_search(case_conv_reserved, TRIM__GOAL_EDP);
+	g_reserved_on = 0;
+	memset(g_reserved, 0, sizeof g_reserved);
 }
 END_TEST
 
@@ -581,6 +689,7 @@ Suite *search_suite(void)
 	tcase_add_test(tc, test_search_conv_delay);
 	tcase_add_test(tc, test_search_conv_energy);
 	tcase_add_test(tc, test_search_kinds);
+	tcase_add_test(tc, test_search_reserved);
 	tcase_add_test(tc, test_map_cli);
 	suite_add_tcase(s, tc);
 	return s;
