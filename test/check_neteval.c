@@ -14,6 +14,7 @@
 #define NET "test/data/neteval/tiny.yaml"
 #define ARCH "test/data/neteval/tiny-arch.yaml"
 #define ARCH_SKIP "test/data/neteval/tiny-arch-skip.yaml"
+#define NET_REPEAT "test/data/neteval/repeat.yaml"
 
 typedef struct {
 	trim_network *net;
@@ -245,6 +246,178 @@ START_TEST(test_fuse_mapper)
 }
 END_TEST
 
+/* One run of NET_REPEAT on ARCH: every workload's figures and mapping. */
+typedef struct {
+	size_t n;
+	double f[16][TRIM_NF_COUNT];
+	char *yaml[16];
+	char *json;
+	int64_t resumed, stale;
+	int exact;
+	double lb, gap;
+} repeat_run;
+
+static void run_repeat(repeat_run *o, const char *arch, int threads, int cache, const char *dir, double gap,
+                       double limit)
+{
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_arch *a = NULL;
+	trim_neteval *ne = NULL;
+	memset(o, 0, sizeof *o);
+	ck_assert(trim_network_load(&net, NET_REPEAT) == 0);
+	ck_assert(trim_workloads_create(&w, net, TRIM_MODE_DEFAULT, 0, 0) == 0);
+	ck_assert(trim_arch_load(&a, arch) == 0);
+	ck_assert(trim_neteval_create(&ne, net, w, a, NULL) == 0);
+	ck_assert(trim_neteval_set_int(ne, TRIM_NET_THREADS, threads) == 0);
+	ck_assert(trim_neteval_set_int(ne, TRIM_NET_CACHE, cache) == 0);
+	ck_assert(trim_neteval_set_double(ne, TRIM_NET_GAP, gap) == 0);
+	ck_assert(trim_neteval_set_double(ne, TRIM_NET_TIME_LIMIT, limit) == 0);
+	if (dir)
+		ck_assert_msg(trim_neteval_set_out_dir(ne, dir) == 0, "%s", trim_last_error());
+	ck_assert_msg(trim_neteval_run(ne) == 0, "%s", trim_last_error());
+	o->n = trim_neteval_count(ne);
+	ck_assert_uint_le(o->n, 16);
+	for (size_t i = 0; i < o->n; i++) {
+		trim_mapping *m = NULL;
+		ck_assert(trim_neteval_workload(ne, i, o->f[i], TRIM_NF_COUNT) == 0);
+		ck_assert(trim_neteval_mapping(ne, i, &m) == 0);
+		ck_assert(trim_mapping_dump(m, TRIM_FORMAT_YAML, &o->yaml[i]) == 0);
+		/* every mapping it returns passes the check trim eval applies */
+		ck_assert_msg(trim_mapping_check(m, w, i, a) == 0, "%s", trim_last_error());
+		trim_mapping_free(m);
+	}
+	ck_assert(trim_neteval_report(ne, TRIM_FORMAT_JSON, &o->json) == 0);
+	ck_assert(trim_neteval_resumed(ne, &o->resumed, &o->stale) == 0);
+	o->exact = trim_neteval_exact(ne, &o->lb, &o->gap);
+	ck_assert(trim_neteval_progress(ne) == 1);
+	trim_neteval_free(ne);
+	trim_arch_free(a);
+	trim_workloads_free(w);
+	trim_network_free(net);
+}
+
+static void free_repeat(repeat_run *o)
+{
+	for (size_t i = 0; i < o->n; i++)
+		trim_string_free(o->yaml[i]);
+	trim_string_free(o->json);
+}
+
+/* The same figures and mappings, but for where each search came from. */
+static void same_results(const repeat_run *a, const repeat_run *b)
+{
+	ck_assert_uint_eq(a->n, b->n);
+	for (size_t i = 0; i < a->n; i++) {
+		for (int k = 0; k < TRIM_NF_COUNT; k++)
+			if (k != TRIM_NF_REUSED_FROM)
+				ck_assert_msg(!memcmp(&a->f[i][k], &b->f[i][k], sizeof(double)) ||
+				                  (isnan(a->f[i][k]) && isnan(b->f[i][k])),
+				              "workload %zu field %d: %.17g vs %.17g", i, k, a->f[i][k], b->f[i][k]);
+		ck_assert_str_eq(a->yaml[i], b->yaml[i]);
+	}
+}
+
+/* Identical workloads are searched once: the results equal searching each
+ * (cache off), for 1, 2 and 3 threads (2 and 3 search the distinct
+ * workloads in parallel), byte for byte. */
+START_TEST(test_search_reuse)
+{
+	repeat_run ref, r[3];
+	run_repeat(&ref, ARCH, 1, 0, NULL, 0, 0);
+	int reused = 0;
+	for (size_t i = 0; i < ref.n; i++)
+		ck_assert(ref.f[i][TRIM_NF_REUSED_FROM] == -1 && ref.f[i][TRIM_NF_EXACT] == 1);
+	ck_assert(strstr(ref.json, "\"searches\": 6,"));
+	for (int t = 0; t < 3; t++) {
+		run_repeat(&r[t], ARCH, t + 1, 1, NULL, 0, 0);
+		same_results(&ref, &r[t]);
+		ck_assert_int_eq(r[t].exact, 1);
+		ck_assert(r[t].gap == 0 && r[t].lb == ref.lb);
+		if (t)
+			ck_assert_str_eq(r[t].json, r[0].json);
+	}
+	for (size_t i = 0; i < r[0].n; i++)
+		reused += r[0].f[i][TRIM_NF_REUSED_FROM] >= 0;
+	ck_assert_int_eq(reused, 2); /* conv2 and conv3 reuse conv1's search */
+	ck_assert(r[0].f[1][TRIM_NF_REUSED_FROM] == 0 && r[0].f[2][TRIM_NF_REUSED_FROM] == 0);
+	ck_assert(strstr(r[0].json, "\"searches\": 4,"));
+	free_repeat(&ref);
+	for (int t = 0; t < 3; t++)
+		free_repeat(&r[t]);
+}
+END_TEST
+
+/* --out DIR: a second run reads every search back and gives the same
+ * results; an edited or truncated file, or other inputs (another
+ * architecture), are searched again. */
+START_TEST(test_resume)
+{
+	char dir[] = "/tmp/trim-resume-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	repeat_run a, b, c, d, e;
+	run_repeat(&a, ARCH, 2, 1, dir, 0, 0);
+	ck_assert(a.resumed == 0 && a.stale == 0);
+	run_repeat(&b, ARCH, 1, 1, dir, 0, 0);
+	ck_assert_int_eq(b.resumed, 4);
+	ck_assert_int_eq(b.stale, 0);
+	same_results(&a, &b);
+	/* edit one file's recorded cost, truncate another */
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "cd %s && f=$(ls search-*.txt | head -1) && sed -i 's/^best_cost \\(.\\)/best_cost 7\\1/' $f && "
+	         "g=$(ls search-*.txt | sed -n 2p) && head -c 100 $g > $g.x && mv $g.x $g", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	run_repeat(&c, ARCH, 1, 1, dir, 0, 0);
+	ck_assert_int_eq(c.resumed, 2);
+	ck_assert_int_eq(c.stale, 2);
+	same_results(&a, &c);
+	/* another architecture: nothing is reused, the results are its own */
+	run_repeat(&d, ARCH_SKIP, 1, 1, dir, 0, 0);
+	ck_assert_int_eq(d.resumed, 0);
+	run_repeat(&e, ARCH_SKIP, 1, 1, NULL, 0, 0);
+	same_results(&d, &e);
+	/* a result proven only within a gap is not reused by an exact run */
+	snprintf(cmd, sizeof cmd, "rm -rf %s/*", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	repeat_run g, h;
+	run_repeat(&g, ARCH, 1, 1, dir, 0, 1e-9);
+	run_repeat(&h, ARCH, 1, 1, dir, 0, 0);
+	ck_assert_int_eq(g.exact, 0);
+	ck_assert_int_eq(h.exact, 1);
+	ck_assert_int_eq(h.resumed, 0);
+	same_results(&a, &h);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	repeat_run *all[] = {&a, &b, &c, &d, &e, &g, &h};
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		free_repeat(all[i]);
+}
+END_TEST
+
+/* Anytime over a network: with a gap or a time limit every workload still
+ * has a real mapping, and the network's proven lower bound is below the
+ * exact optimum's cost. */
+START_TEST(test_network_anytime)
+{
+	repeat_run x, g, t;
+	run_repeat(&x, ARCH, 1, 1, NULL, 0, 0);
+	run_repeat(&g, ARCH, 2, 1, NULL, 0.5, 0);
+	run_repeat(&t, ARCH, 2, 1, NULL, 0, 1e-9);
+	ck_assert_int_eq(x.exact, 1);
+	ck_assert(g.lb <= x.lb * (1 + 1e-12) && t.lb <= x.lb * (1 + 1e-12));
+	ck_assert(g.gap <= 0.5 && g.gap >= 0);
+	ck_assert_int_eq(t.exact, 0);
+	ck_assert(strstr(t.json, "\"exact\": false"));
+	for (size_t i = 0; i < x.n; i++) {
+		ck_assert(t.f[i][TRIM_NF_LOWER_BOUND] <= x.f[i][TRIM_NF_LOWER_BOUND] * (1 + 1e-12));
+		ck_assert(g.f[i][TRIM_NF_GAP] <= 0.5);
+	}
+	free_repeat(&x);
+	free_repeat(&g);
+	free_repeat(&t);
+}
+END_TEST
+
 Suite *neteval_suite(void)
 {
 	Suite *s = suite_create("neteval");
@@ -257,6 +430,9 @@ Suite *neteval_suite(void)
 	tcase_add_test(tc, test_cli);
 	tcase_add_test(tc, test_layer_range);
 	tcase_add_test(tc, test_fuse_mapper);
+	tcase_add_test(tc, test_search_reuse);
+	tcase_add_test(tc, test_resume);
+	tcase_add_test(tc, test_network_anytime);
 	suite_add_tcase(s, tc);
 	return s;
 }
