@@ -80,26 +80,55 @@ void trim__wl_tname(trim__tensor *t, const char *name)
 	t->present = 1;
 }
 
-/* Number of real positions p in [0, extent) of a zero axis. */
-static int64_t axis_real(const trim__zaxis *z, int64_t extent)
+static int64_t floor_div(int64_t a, int64_t b)
 {
-	int64_t n = 0;
-	for (int64_t p = 0; p < extent; p++)
-		if (p >= z->lo && p <= z->hi && (p - z->lo) % z->step == 0)
-			n++;
-	return n;
+	int64_t q = a / b;
+	return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
 }
 
-/* Number of (e, r) pairs with p = ce*e + cr*r a real position. */
+/* Integers x in [a, b] with x = m (mod step), step >= 1. */
+static int64_t count_congruent(int64_t a, int64_t b, int64_t m, int64_t step)
+{
+	if (a > b)
+		return 0;
+	int64_t k0 = -floor_div(m - a, step), k1 = floor_div(b - m, step);
+	return k1 >= k0 ? k1 - k0 + 1 : 0;
+}
+
+/* Number of real positions p in [0, extent) of a zero axis (closed form). */
+static int64_t axis_real(const trim__zaxis *z, int64_t extent)
+{
+	int64_t a = z->lo > 0 ? z->lo : 0, b = z->hi < extent - 1 ? z->hi : extent - 1;
+	return count_congruent(a, b, z->lo, z->step);
+}
+
+/* Number of (e, r) pairs with p = ce*e + cr*r a real position: for each r, the
+ * e in closed form (ce = 1: BW's zero-inserted dY; step 1: padding), so a
+ * window of 2^16 rows over 2^31 outputs costs 2^16 steps, not 2^47. */
 static int64_t axis_valid_pairs(const trim__zaxis *z, int64_t E, int64_t ce, int64_t R, int64_t cr)
 {
 	int64_t n = 0;
-	for (int64_t e = 0; e < E; e++)
-		for (int64_t r = 0; r < R; r++) {
-			int64_t p = ce * e + cr * r;
-			if (p >= z->lo && p <= z->hi && (p - z->lo) % z->step == 0)
-				n++;
+	for (int64_t r = 0; r < R; r++) {
+		int64_t q = cr * r;
+		if (ce == 1) {
+			int64_t a = z->lo - q > 0 ? z->lo - q : 0;
+			int64_t b = z->hi - q < E - 1 ? z->hi - q : E - 1;
+			n += count_congruent(a, b, z->lo - q, z->step);
+		} else if (z->step == 1 && ce > 1) {
+			int64_t a = -floor_div(q - z->lo, ce), b = floor_div(z->hi - q, ce);
+			if (a < 0)
+				a = 0;
+			if (b > E - 1)
+				b = E - 1;
+			n += b >= a ? b - a + 1 : 0;
+		} else {
+			for (int64_t e = 0; e < E; e++) {
+				int64_t p = ce * e + q;
+				if (p >= z->lo && p <= z->hi && (p - z->lo) % z->step == 0)
+					n++;
+			}
 		}
+	}
 	return n;
 }
 

@@ -781,6 +781,28 @@ START_TEST(test_shipped_networks_end_to_end)
 }
 END_TEST
 
+/* Zero counting stays fast on layers within the documented ranges: a 65536-row
+ * window over 2^20 rows (2^36 (e, r) pairs) is counted in closed form. */
+START_TEST(test_zero_count_large_layer)
+{
+	trim_workloads *w = analyse(
+		"network: {name: big, input: [1048576, 2, 1], mode: training}\n"
+		"layers:\n"
+		"  - {name: a, type: conv2d, filters: 1, kernel: 1}\n"
+		"  - {name: b, type: conv2d, filters: 1, kernel: [65536, 1], strides: [2, 1],"
+		" padding: same}\n",
+		TRIM_MODE_DEFAULT, NULL);
+	size_t fw, bw;
+	ck_assert_int_eq(trim_workloads_find(w, "b", TRIM_PHASE_FW, &fw), 0);
+	ck_assert_int_eq(trim_workloads_find(w, "b", TRIM_PHASE_BW, &bw), 0);
+	/* every phase has the same real MACs (docs/model.md, section 2) */
+	ck_assert_int_eq(trim_workloads_intra_macs(w, fw) - trim_workloads_intra_zero_macs(w, fw),
+	                 trim_workloads_intra_macs(w, bw) - trim_workloads_intra_zero_macs(w, bw));
+	ck_assert_int_gt(trim_workloads_intra_zero_macs(w, fw), 0);
+	trim_workloads_free(w);
+}
+END_TEST
+
 Suite *workload_suite(void)
 {
 	Suite *s = suite_create("workload");
@@ -796,6 +818,7 @@ Suite *workload_suite(void)
 	tcase_add_test(tc, test_report_json);
 	tcase_add_test(tc, test_golden_dump);
 	tcase_add_test(tc, test_count_overflow);
+	tcase_add_test(tc, test_zero_count_large_layer);
 	suite_add_tcase(s, tc);
 	TCase *tp = tcase_create("properties");
 	tcase_add_test(tp, test_bn_relu_and_dropout_sparsity);

@@ -17,6 +17,11 @@ static int conv_pads(tr *t, const val *x, const int64_t *k, const int64_t *s, co
 	const Onnx__NodeProto *n = t->node;
 	char ap[32];
 	memset(pad, 0, 4 * sizeof *pad);
+	for (int a = 0; a < 2; a++)
+		if (k[a] < 1 || k[a] > (1 << 16) || s[a] < 1 || s[a] > (1 << 16) || dl[a] < 1 ||
+		    dl[a] > (1 << 16))
+			return trim__ox_node_err(t, TRIM_ERANGE, "kernel, strides and dilations must be "
+			                         "1 to 65536");
 	const char *autopad = trim__ox_attr_str(n, "auto_pad", ap, sizeof ap);
 	int64_t p[4] = {0, 0, 0, 0};
 	size_t np = trim__ox_attr_ints(n, "pads", p, 4);
@@ -41,8 +46,8 @@ static int conv_pads(tr *t, const val *x, const int64_t *k, const int64_t *s, co
 	/* ONNX: [top, left, bottom, right]; libtrim: top, bottom, left, right */
 	pad[0] = p[0], pad[1] = p[2], pad[2] = p[1], pad[3] = p[3];
 	for (int k2 = 0; k2 < 4; k2++)
-		if (pad[k2] < 0)
-			return trim__ox_node_err(t, TRIM_ESHAPE, "negative pads");
+		if (pad[k2] < 0 || pad[k2] > (1 << 20))
+			return trim__ox_node_err(t, TRIM_ESHAPE, "pads must be 0 to 2^20");
 	return 0;
 }
 
@@ -80,6 +85,8 @@ static int op_conv(tr *t, int transposed)
 	if (transposed) {
 		int64_t op[2] = {0, 0};
 		trim__ox_attr_ints(n, "output_padding", op, 2);
+		if (op[0] < 0 || op[1] < 0 || op[0] >= s[0] || op[1] >= s[1])
+			return trim__ox_node_err(t, TRIM_ESHAPE, "output_padding must be below the strides");
 		if (dl[0] != 1 || dl[1] != 1)
 			return trim__ox_node_err(t, TRIM_ESCHEMA, "dilated ConvTranspose is not supported");
 		for (int a = 0; a < 2; a++)
@@ -528,16 +535,18 @@ static int op_reshape(tr *t)
 	for (size_t k = 0; k < n; k++) {
 		if (d[k] == 0 && k < (size_t)X->nd)
 			d[k] = X->d[k];
-		if (d[k] == -1)
+		if (d[k] == -1 && unknown < 0)
 			unknown = (int)k;
-		else
-			known *= d[k];
+		else if (d[k] < 1 || d[k] > INT32_MAX || __builtin_mul_overflow(known, d[k], &known))
+			return trim__ox_node_err(t, TRIM_ESHAPE, "shape value %lld out of range",
+			                         (long long)d[k]);
 	}
-	if (unknown >= 0 && known > 0)
+	if (unknown >= 0)
 		d[unknown] = total / known;
 	int64_t got = 1;
 	for (size_t k = 0; k < n; k++)
-		got *= d[k];
+		if (__builtin_mul_overflow(got, d[k], &got))
+			got = -1;
 	if (got != total || d[0] != X->d[0])
 		return trim__ox_node_err(t, TRIM_ESHAPE, "reshape to %zu dims of %lld elements from %lld (the "
 		                "batch must stay first)", n, (long long)got, (long long)total);
@@ -571,8 +580,15 @@ static int op_transpose(tr *t)
 	val *X = &t->v[x];
 	int64_t p[8];
 	size_t n = trim__ox_attr_ints(t->node, "perm", p, 8);
+	unsigned seen = 0;
+	for (size_t k = 0; k < n; k++)
+		if (p[k] < 0 || p[k] >= (int64_t)n || (seen >> p[k] & 1u))
+			n = 0; /* not a permutation */
+		else
+			seen |= 1u << p[k];
 	if (n != (size_t)X->nd || p[0] != 0)
-		return trim__ox_node_err(t, TRIM_ESCHEMA, "perm must keep the batch first and name every axis");
+		return trim__ox_node_err(t, TRIM_ESCHEMA, "perm must be a permutation of the axes that "
+		                         "keeps the batch first");
 	int64_t d[8];
 	for (size_t k = 0; k < n; k++)
 		d[k] = X->d[p[k]];
@@ -754,6 +770,9 @@ static int op_gather(tr *t)
 		if ((rc = trim__ox_static_ints(t, I, &k, 1, &n)))
 			return rc;
 		int64_t T = D->d[1];
+		if (k < -T || k >= T)
+			return trim__ox_node_err(t, TRIM_ESHAPE, "index %lld out of [-%lld, %lld)",
+			                         (long long)k, (long long)T, (long long)T);
 		if (k < 0)
 			k += T;
 		if (k < 0 || k >= T)
@@ -811,6 +830,9 @@ static int op_resize(tr *t, int legacy)
 	val X = t->v[x];
 	if (X.layout != LY_NCHW || ns != 4 || s[0] != 1 || s[1] != 1)
 		return trim__ox_node_err(t, TRIM_ESCHEMA, "needs [N, C, H, W] and scales [1, 1, sh, sw]");
+	if (!(s[2] >= 1 && s[2] <= 65536 && s[3] >= 1 && s[3] <= 65536))
+		return trim__ox_node_err(t, TRIM_ESCHEMA, "scales %g, %g: upsampling factors 1 to 65536",
+		                         s[2], s[3]);
 	int64_t f[2] = {(int64_t)s[2], (int64_t)s[3]};
 	if (f[0] < 1 || f[1] < 1 || (double)f[0] != s[2] || (double)f[1] != s[3])
 		return trim__ox_node_err(t, TRIM_ESCHEMA, "scales %g, %g: only whole upsampling factors", s[2],
@@ -859,11 +881,21 @@ static int op_constant(tr *t)
 	const Onnx__AttributeProto *a = trim__ox_attr(t->node, "value");
 	if (!a || !a->t)
 		return trim__ox_node_err(t, TRIM_ESCHEMA, "only a tensor `value` is supported");
-	int vi, rc = trim__ox_out_val(t, 0, -1, LY_NF, (int)a->t->n_dims, a->t->dims, &vi);
+	const Onnx__TensorProto *c = a->t;
+	if (c->n_dims > 8)
+		return trim__ox_node_err(t, TRIM_ESHAPE, "more than 8 dims");
+	for (size_t k = 0; k < c->n_dims; k++)
+		if (c->dims[k] < 0 || c->dims[k] > INT32_MAX)
+			return trim__ox_node_err(t, TRIM_ESHAPE, "dimension %zu = %lld", k,
+			                         (long long)c->dims[k]);
+	if (t->node->n_output < 1 || !t->node->output[0][0])
+		return trim__ox_node_err(t, TRIM_ESCHEMA, "has no output");
+	int vi, rc = trim__ox_add_val(t, t->node->output[0], &vi);
 	if (rc)
 		return rc;
-	if (a->t->n_dims > 8)
-		return trim__ox_node_err(t, TRIM_ESHAPE, "more than 8 dims");
+	t->v[vi].nd = (int)c->n_dims;
+	if (c->n_dims)
+		memcpy(t->v[vi].d, c->dims, c->n_dims * sizeof *c->dims);
 	t->v[vi].t = a->t;
 	return 0;
 }

@@ -57,9 +57,10 @@ int trim__ox_add_val(tr *t, const char *name, int *index)
 
 int64_t trim__ox_numel(const val *x)
 {
-	int64_t n = 1;
+	int64_t n = 1; /* saturating: dims are checked to [0, 2^31) */
 	for (int k = 0; k < x->nd; k++)
-		n *= x->d[k];
+		if (__builtin_mul_overflow(n, x->d[k], &n))
+			return INT64_MAX;
 	return n;
 }
 
@@ -197,7 +198,13 @@ int trim__ox_out_val(tr *t, int oi, int layer, int layout, int nd, const int64_t
 	x->layer = layer;
 	x->layout = layout;
 	x->nd = nd;
-	memcpy(x->d, d, (size_t)nd * sizeof *d);
+	if (nd > 0)
+		memcpy(x->d, d, (size_t)nd * sizeof *d);
+	for (int k = 0; k < nd; k++)
+		if (d[k] < 1 || d[k] > INT32_MAX)
+			return trim__ox_node_err(t, TRIM_ESHAPE, "output '%s' would have dimension %d = "
+			                         "%lld (1 to %d)", n->output[oi], k, (long long)d[k],
+			                         INT32_MAX);
 	return 0;
 }
 
@@ -538,10 +545,15 @@ int trim__onnx_translate(char **out, const Onnx__ModelProto *m, const char *file
 			                 file, k);
 			break;
 		}
-		if ((rc = trim__ox_add_val(&t, p->name, &vi)) == 0) {
+		for (size_t q = 0; q < p->n_dims && rc == 0; q++)
+			if (p->dims[q] < 0 || p->dims[q] > INT32_MAX)
+				rc = trim__error(TRIM_ESHAPE, "%s: initializer '%s' has dimension %zu = %lld",
+				                 file, p->name, q, (long long)p->dims[q]);
+		if (rc == 0 && (rc = trim__ox_add_val(&t, p->name, &vi)) == 0) {
 			t.v[vi].t = p;
 			t.v[vi].nd = (int)p->n_dims;
-			memcpy(t.v[vi].d, p->dims, p->n_dims * sizeof *p->dims);
+			if (p->n_dims)
+				memcpy(t.v[vi].d, p->dims, p->n_dims * sizeof *p->dims);
 		}
 	}
 	int ninputs = 0;
