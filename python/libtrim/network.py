@@ -14,7 +14,7 @@ NET_OPTIONS = {"goal": (0, False), "threads": (1, False), "sparsity": (2, False)
 NET_FIELDS = ("cycles", "energy_pj", "edp", "pe_utilization", "active_pes", "dense_cycles",
               "dense_energy_pj", "static_pj", "macs", "generated", "valid", "evaluated",
               "mapped", "offchip_bytes", "temporal_utilization", "compute_cycles",
-              "bottleneck")  # TRIM_NF_*
+              "bottleneck", "lower_bound", "gap", "exact", "reused_from")  # TRIM_NF_*
 
 
 class NetEval(_Handle):
@@ -158,6 +158,10 @@ class NetEval(_Handle):
         _check(lib().trim_neteval_workload(self.handle, i, out, len(out)))
         d = dict(zip(NET_FIELDS, out))
         d["bottleneck"] = int(d["bottleneck"])  # a level index, -1 if not mapped
+        if d["exact"] == d["exact"]:  # not NaN
+            d["exact"] = bool(d["exact"])
+        if d["reused_from"] == d["reused_from"]:
+            d["reused_from"] = int(d["reused_from"])  # an earlier identical workload, or -1
         d["layer"], d["phase"] = self._names[i]
         return d
 

@@ -1005,6 +1005,7 @@ class ExplorerTest(unittest.TestCase):
 
     def resumed(self, **options):
         ex = trim.Explorer(self.net, self.w, self.space)
+        ex.set_goal("edp")  # the points' mappings were searched for EDP (setUpClass)
         for k, v in options.items():
             getattr(ex, "set_" + k)(*v) if isinstance(v, tuple) else getattr(ex, "set_" + k)(v)
         ex.set_out_dir(os.path.join(self.tmp.name, "points"))
