@@ -120,6 +120,9 @@ int trim_explorer_set_int(trim_explorer *ex, int option, int64_t value)
 		ex->max_mappings = value;
 		return 0;
 	default:
+		if (option >= TRIM_EX_AREA_BUDGET && option <= TRIM_EX_MIN_RF_UTIL)
+			return trim__error(TRIM_EINVAL, "trim_explorer_set_int: option %d takes a double: use "
+			                   "trim_explorer_set_double", option);
 		return trim__error(TRIM_EINVAL, "trim_explorer_set_int: unknown integer option %d", option);
 	}
 }
@@ -166,6 +169,9 @@ int trim_explorer_set_double(trim_explorer *ex, int option, double value)
 	                                    "TRIM_EX_W_DELAY (delay weight)", "TRIM_EX_W_AREA (area weight)",
 	                                    "TRIM_EX_MIN_PE_UTIL (minimum PE utilisation)",
 	                                    "TRIM_EX_MIN_RF_UTIL (minimum RF utilisation)"};
+	if (option >= TRIM_EX_GOAL && option <= TRIM_EX_MAX_MAPPINGS)
+		return trim__error(TRIM_EINVAL, "trim_explorer_set_double: option %d takes an integer: use "
+		                   "trim_explorer_set_int", option);
 	if (option < TRIM_EX_AREA_BUDGET || option > TRIM_EX_MIN_RF_UTIL)
 		return trim__error(TRIM_EINVAL, "trim_explorer_set_double: unknown option %d", option);
 	const char *name = names[option - TRIM_EX_AREA_BUDGET];

@@ -217,7 +217,7 @@ START_TEST(test_warnings_in_reports)
 	              strstr(text, "temporal utilization (MACs / (PEs x cycles)) 0.485"), "%.600s", text);
 	trim_string_free(text);
 	ck_assert(trim_neteval_report(s.ne, TRIM_FORMAT_CSV, &text) == 0);
-	ck_assert_msg(strstr(text, ",temporal_utilization,compute_cycles,bottleneck_level,bottleneck,DRAM_pj,GLB_pj,"
+	ck_assert_msg(strstr(text, ",temporal_utilization,compute_cycles,bottleneck_level,lower_bound,gap,exact,reused_from,bottleneck,DRAM_pj,GLB_pj,"
 	                           "NoC_pj,RF_pj,MAC_pj\n") && strstr(text, ",MAC,"), "%.600s", text);
 	trim_string_free(text);
 	ck_assert(trim_neteval_breakdown_report(s.ne, TRIM_FORMAT_CSV, &text) == 0);
@@ -377,6 +377,11 @@ START_TEST(test_explore_details)
 	ck_assert_msg(trim_space_load(&space, SPACE) == 0, "%s", trim_last_error());
 	ck_assert(trim_explorer_create(&ex, net, w, space) == 0);
 	ck_assert(trim_explorer_set_int(ex, TRIM_EX_GOAL, TRIM_EXPLORE_ENERGY) == 0);
+	/* an option given to the other setter names the right one */
+	ck_assert_int_eq(trim_explorer_set_int(ex, TRIM_EX_AREA_BUDGET, 1), TRIM_EINVAL);
+	ck_assert_msg(strstr(trim_last_error(), "use trim_explorer_set_double"), "%s", trim_last_error());
+	ck_assert_int_eq(trim_explorer_set_double(ex, TRIM_EX_GOAL, 2.0), TRIM_EINVAL);
+	ck_assert_msg(strstr(trim_last_error(), "use trim_explorer_set_int"), "%s", trim_last_error());
 	ck_assert(trim_explorer_set_out_dir(ex, dir) == 0);
 	double f[TRIM_NF_COUNT], g[TRIM_NF_COUNT];
 	ck_assert_int_eq(trim_explorer_workload(ex, 0, 0, f, TRIM_NF_COUNT), TRIM_EINVAL); /* not run */
@@ -401,9 +406,10 @@ START_TEST(test_explore_details)
 		ck_assert_msg(trim_explorer_workload(ex, 1, k, f, TRIM_NF_COUNT) == 0, "%s", trim_last_error());
 		ck_assert(trim_neteval_workload(ne, k, g, TRIM_NF_COUNT) == 0);
 		for (int q = 0; q < TRIM_NF_COUNT; q++)
-			if (q != TRIM_NF_GENERATED && q != TRIM_NF_VALID && q != TRIM_NF_EVALUATED)
+			if (q != TRIM_NF_GENERATED && q != TRIM_NF_VALID && q != TRIM_NF_EVALUATED &&
+			    q != TRIM_NF_LOWER_BOUND && q != TRIM_NF_GAP && q != TRIM_NF_EXACT && q != TRIM_NF_REUSED_FROM)
 				ck_assert_msg(f[q] == g[q], "workload %zu field %d: %.17g != %.17g", k, q, f[q], g[q]);
-		ck_assert(isnan(f[TRIM_NF_EVALUATED]));
+		ck_assert(isnan(f[TRIM_NF_EVALUATED]) && isnan(f[TRIM_NF_LOWER_BOUND]) && isnan(f[TRIM_NF_REUSED_FROM]));
 		ck_assert(trim_explorer_breakdown(ex, 1, k, ca, ea, nb) == 0);
 		ck_assert(trim_neteval_breakdown(ne, k, cb, eb, nb) == 0);
 		ck_assert(memcmp(ca, cb, nb * sizeof *ca) == 0 && memcmp(ea, eb, nb * sizeof *ea) == 0);

@@ -124,9 +124,10 @@ TRIM_API int trim_explorer_write(const trim_explorer *ex, const char *dir);
 
 /** Fields TRIM_NF_* (trim/neteval.h) of intra workload k of valid point i, evaluated
  * again from the point's best mapping (resumed points included): the figures the
- * sweep found. TRIM_NF_GENERATED, _VALID and _EVALUATED are NaN (the explorer keeps
- * no search counts). TRIM_ENOTFOUND for an invalid point; TRIM_EBUFSIZE when
- * n < TRIM_NF_COUNT. Each call evaluates the point's workloads once. */
+ * sweep found. The search's own figures (TRIM_NF_GENERATED, _VALID, _EVALUATED,
+ * _LOWER_BOUND, _GAP, _EXACT, _REUSED_FROM) are NaN: the explorer does not keep them.
+ * TRIM_ENOTFOUND for an invalid point; TRIM_EBUFSIZE when n < TRIM_NF_COUNT. Each
+ * call evaluates the point's workloads once. */
 TRIM_API int trim_explorer_workload(const trim_explorer *ex, size_t i, size_t k, double *out, size_t n);
 /** Breakdown of intra workload k of valid point i (trim/eval.h, enum trim_action)
  * into counts[] and energy_pj[] (either may be NULL) of n >= trim_breakdown_size

@@ -138,6 +138,8 @@ int trim_explorer_workload(const trim_explorer *ex, size_t i, size_t k, double *
 	const trim__wview *v = &d.views[j];
 	const trim__xworkload *x = &ex->pt[i].wl[k];
 	const struct trim_arch *a = d.arch;
+	for (int q = 0; q < TRIM_NF_COUNT; q++)
+		out[q] = NAN; /* what the explorer does not keep: the search's counts and bounds */
 	out[TRIM_NF_CYCLES] = x->cycles;
 	out[TRIM_NF_ENERGY_PJ] = x->energy;
 	out[TRIM_NF_EDP] = x->cycles * x->energy;
@@ -147,8 +149,6 @@ int trim_explorer_workload(const trim_explorer *ex, size_t i, size_t k, double *
 	out[TRIM_NF_DENSE_ENERGY_PJ] = x->dense_energy;
 	out[TRIM_NF_STATIC_PJ] = v->sp->static_pj;
 	out[TRIM_NF_MACS] = (double)v->dense->act.macs;
-	/* the explorer does not keep the search's counts */
-	out[TRIM_NF_GENERATED] = out[TRIM_NF_VALID] = out[TRIM_NF_EVALUATED] = NAN;
 	out[TRIM_NF_MAPPED] = 1;
 	const trim__activity *act = &v->dense->act;
 	double words = 0;

@@ -156,10 +156,12 @@ void trim__netreport_table_tail(const trim_neteval *ne, trim__sb *sb)
 	trim__warnings_free(&ws);
 }
 
-static const char *const nf_keys[TRIM_NF_COUNT] = {
+static const char *const nf_keys[] = {
 	"cycles", "energy_pj", "edp", "pe_utilization", "active_pes", "dense_cycles",
 	"dense_energy_pj", "static_pj", "macs", "generated", "valid", "evaluated", "mapped",
-	"offchip_bytes", "temporal_utilization", "compute_cycles", "bottleneck_level"};
+	"offchip_bytes", "temporal_utilization", "compute_cycles", "bottleneck_level",
+	"lower_bound", "gap", "exact", "reused_from"};
+_Static_assert(sizeof nf_keys / sizeof nf_keys[0] == TRIM_NF_COUNT, "a CSV column per TRIM_NF_* field");
 
 void trim__netreport_csv(const trim_neteval *ne, trim__sb *sb)
 {
