@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include "mapspace_int.h"
+#include "search/search_int.h"
 #include "trim/search.h"
 #include "tcase_util.h"
 
@@ -674,6 +675,82 @@ START_TEST(test_wide_index)
 }
 END_TEST
 
+/* The fallback bound of a factorisation (a tensor with more than
+ * TRIM__FAST_CHOICES keep choices: seven levels that may hold it) is never
+ * above the exact cost of a mapping with those factors, for its own keep
+ * choice and for the minimum over every choice, for every goal. */
+START_TEST(test_fallback_bound)
+{
+	static const char *names[] = {"DRAM", "L1", "L2", "L3", "L4", "L5", "L6", "L7"};
+	struct trim_arch a;
+	trim__intra w;
+	tu_arch_init(&a, "deep");
+	trim__level *d = tu_storage(&a, names[0], 0, 16);
+	d->read_bw = d->write_bw = 2;
+	for (int l = 1; l < 8; l++) {
+		trim__level *L = tu_storage(&a, names[l], 64 + 32 * l, 16);
+		L->read_bw = L->write_bw = 1 + l % 3;
+	}
+	tu_compute(&a, "MAC");
+	tu_arch_finish(&a);
+	ck_assert_int_eq(tu_layer(&w, TU_CONV, TRIM_PHASE_FW, 1, 2, 2, 1, 3, 1, 2, 1, 1, 1, 0), 0);
+	trim__level_cost c[TRIM__MAX_LEVELS];
+	tu_costs(&a, c);
+	trim__mapspace s;
+	ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
+	factor_bound *fb = calloc(1, sizeof *fb);
+	ck_assert_ptr_nonnull(fb);
+	trim__factor_bound_plan(&s, fb);
+	for (int t = 0; t < 3; t++)
+		ck_assert_int_gt(fb->nch[t], TRIM__FAST_CHOICES);
+	int64_t zero_macs = 0;
+	ck_assert_int_eq(trim__activity_zero_macs(&w, &zero_macs), 0);
+	trim__eval_ws ws = {0};
+	trim__eval e, bev;
+	uint64_t st = 7;
+	int checked = 0, tight = 0;
+	for (int k = 0; k < 20000 && checked < 400; k++) {
+		trim__index idx = (((trim__index)tu_rand(&st) << 64) | tu_rand(&st)) % s.size;
+		trim__mapping m, f;
+		ck_assert_int_eq(trim__mapspace_decode(&s, idx, &m), 0);
+		if (trim__mapping_check(&m, &w, &a) || trim__eval_run(&w, &a, c, &m, &ws, &e))
+			continue; /* misfits and mappings outside the analytic model */
+		f = m;
+		if (trim__factor_bound_compute(&s, fb, &f, &ws.act))
+			continue;
+		trim__factor_bound_prepare_fast(&s, fb, zero_macs, c, &f, &bev);
+		ck_assert_int_eq(fb->fast, 0); /* the fallback path */
+		int ch[3] = {0, 0, 0};
+		for (int t = 0; t < 3; t++)
+			for (int i = 0; i < fb->nbit[t]; i++)
+				ch[t] = ch[t] * 2 + m.keep[s.byp_level[fb->bit[t][i]]][t];
+		for (int goal = 0; goal < 3; goal++) {
+			double cost = goal == TRIM__GOAL_ENERGY ? e.energy_pj : goal == TRIM__GOAL_DELAY ? e.cycles
+			              : e.energy_pj * e.cycles;
+			double lb_own, lb_any;
+			f = m;
+			int own = trim__factor_bound_cost(&s, fb, ch, zero_macs, c, &f, goal, &bev, &lb_own);
+			f = m;
+			ck_assert_int_eq(trim__factor_bound_cost(&s, fb, NULL, zero_macs, c, &f, goal, &bev, &lb_any), 0);
+			ck_assert_msg(lb_any <= cost, "index %s goal %d: bound over every choice %.17g above the cost %.17g",
+			              trim__index_str(idx, (char[48]){0}), goal, lb_any, cost);
+			if (own == 0) {
+				ck_assert_msg(lb_own <= cost, "goal %d: bound of its choice %.17g above the cost %.17g", goal,
+				              lb_own, cost);
+				ck_assert(lb_any <= lb_own);
+				tight += lb_own >= 0.5 * cost;
+			}
+		}
+		checked++;
+	}
+	ck_assert_int_ge(checked, 100);
+	ck_assert_int_gt(tight, 0); /* the bound is not trivially low */
+	free(fb);
+	trim__eval_ws_free(&ws);
+	trim__mapspace_free(&s);
+}
+END_TEST
+
 Suite *search_suite(void)
 {
 	Suite *s = suite_create("search");
@@ -690,6 +767,7 @@ Suite *search_suite(void)
 	tcase_add_test(tc, test_search_conv_energy);
 	tcase_add_test(tc, test_search_kinds);
 	tcase_add_test(tc, test_search_reserved);
+	tcase_add_test(tc, test_fallback_bound);
 	tcase_add_test(tc, test_map_cli);
 	suite_add_tcase(s, tc);
 	return s;

@@ -232,7 +232,8 @@ class Eval(_Handle):
 
 # enum trim_search_option: name -> (value, is a double)
 SEARCH_OPTIONS = {"goal": (0, False), "threads": (1, False), "min_pe_util": (2, True),
-                  "min_rf_util": (3, True), "top_k": (4, False)}
+                  "min_rf_util": (3, True), "top_k": (4, False), "time_limit": (5, True),
+                  "gap": (6, True)}
 SEARCH_COUNTS = ("generated", "valid", "evaluated", "unsupported", "pruned", "skipped")
 
 
@@ -316,6 +317,22 @@ class Search(_Handle):
     def progress(self):
         """Share of the search's top nodes done, in [0, 1] (1 after a run)."""
         return lib().trim_search_progress(self.handle)
+
+    @property
+    def lower_bound(self):
+        """Proven lower bound on the goal's cost of every mapping (NaN before a run)."""
+        return lib().trim_search_lower_bound(self.handle)
+
+    @property
+    def gap(self):
+        """(best - lower bound) / best: 0 when exact (NaN before a run)."""
+        return lib().trim_search_gap(self.handle)
+
+    @property
+    def exact(self):
+        """True when the best is exhaustive evaluation's (cost, index); None before a run."""
+        v = lib().trim_search_exact(self.handle)
+        return None if v < 0 else bool(v)
 
     def counts(self):
         """{generated, valid, evaluated, unsupported, pruned, skipped (by lower bounds)}."""

@@ -9,8 +9,8 @@ from .mapping import *  # noqa: F401,F403 (the helpers, by __all__)
 # ---- neteval.h --------------------------------------------------------------
 
 NET_OPTIONS = {"goal": (0, False), "threads": (1, False), "sparsity": (2, False),
-               "max_mappings": (3, False), "min_pe_util": (10, True),
-               "min_rf_util": (11, True)}  # enum trim_net_option: name -> (value, is a double)
+               "max_mappings": (3, False), "cache": (4, False), "min_pe_util": (10, True),
+               "min_rf_util": (11, True), "time_limit": (12, True), "gap": (13, True)}  # enum trim_net_option: name -> (value, is a double)
 NET_FIELDS = ("cycles", "energy_pj", "edp", "pe_utilization", "active_pes", "dense_cycles",
               "dense_energy_pj", "static_pj", "macs", "generated", "valid", "evaluated",
               "mapped", "offchip_bytes", "temporal_utilization", "compute_cycles",
@@ -98,6 +98,25 @@ class NetEval(_Handle):
     def done(self):
         """Intra workloads mapped so far."""
         return lib().trim_neteval_done(self.handle)
+
+    @property
+    def progress(self):
+        """Share of the searches done, in [0, 1]; readable from another thread during a step."""
+        return lib().trim_neteval_progress(self.handle)
+
+    def set_out_dir(self, path):
+        """Keep finished searches in directory `path` and resume from it (trim network --out)."""
+        _check(lib().trim_neteval_set_out_dir(self.handle, None if path is None else os.fsencode(path)))
+        return self
+
+    def search_proof(self):
+        """{exact, lower_bound, gap, resumed, stale} of the whole network's searches."""
+        lb, gap = ctypes.c_double(), ctypes.c_double()
+        exact = lib().trim_neteval_exact(self.handle, ctypes.byref(lb), ctypes.byref(gap))
+        res, stale = _c_int64(), _c_int64()
+        _check(lib().trim_neteval_resumed(self.handle, ctypes.byref(res), ctypes.byref(stale)))
+        return {"exact": None if exact < 0 else bool(exact), "lower_bound": lb.value, "gap": gap.value,
+                "resumed": res.value, "stale": stale.value}
 
     def __len__(self):
         """Intra workloads in all."""

@@ -1105,6 +1105,44 @@ def system_matplotlib():
         SYSTEM_PYTHON, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else r.returncode)
 
 
+class AnytimeTest(unittest.TestCase):
+    """The anytime search and the network's search proof and resume, from Python."""
+
+    def test_search_gap_and_time_limit(self):
+        with trim.Network("test/data/neteval/repeat.yaml") as net, trim.Workloads(net) as w, \
+                trim.Arch("test/data/neteval/tiny-arch.yaml") as a:
+            exact = trim.Search(w, 0, a).run()
+            self.assertIs(exact.exact, True)
+            self.assertTrue(math.isfinite(exact.lower_bound) and exact.lower_bound > 0)
+            self.assertEqual(exact.gap, 0)
+            s = trim.Search(w, 0, a)
+            s.set("time_limit", 1e-9)
+            s.run()
+            self.assertIs(s.exact, False)
+            self.assertLessEqual(s.lower_bound, exact.lower_bound)
+            with self.assertRaises(trim.TrimError):
+                s.set("gap", 1.5)
+
+    def test_network_proof_and_resume(self):
+        d = tempfile.mkdtemp()
+        try:
+            runs = []
+            for _ in range(2):
+                with trim.Network("test/data/neteval/repeat.yaml") as net, trim.Workloads(net) as w, \
+                        trim.Arch("test/data/neteval/tiny-arch.yaml") as a, trim.NetEval(net, w, a) as ne:
+                    ne.set("threads", 2)
+                    ne.set_out_dir(d)
+                    ne.run()
+                    runs.append((ne.search_proof(), ne.energy_pj, ne.progress))
+            self.assertEqual(runs[0][0]["resumed"], 0)
+            self.assertEqual(runs[1][0]["resumed"], 4)  # every distinct search read back
+            self.assertIs(runs[1][0]["exact"], True)
+            self.assertEqual(runs[0][1], runs[1][1])
+            self.assertEqual(runs[1][2], 1.0)
+        finally:
+            shutil.rmtree(d)
+
+
 class PackageTest(unittest.TestCase):
     """The package itself: where it loads from, checked arguments, rows, reprs."""
 
