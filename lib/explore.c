@@ -120,7 +120,7 @@ int trim_explorer_set_int(trim_explorer *ex, int option, int64_t value)
 		ex->max_mappings = value;
 		return 0;
 	default:
-		if (option >= TRIM_EX_AREA_BUDGET && option <= TRIM_EX_MIN_RF_UTIL)
+		if (option >= TRIM_EX_AREA_BUDGET && option <= TRIM_EX_GAP)
 			return trim__error(TRIM_EINVAL, "trim_explorer_set_int: option %d takes a double: use "
 			                   "trim_explorer_set_double", option);
 		return trim__error(TRIM_EINVAL, "trim_explorer_set_int: unknown integer option %d", option);
@@ -168,11 +168,12 @@ int trim_explorer_set_double(trim_explorer *ex, int option, double value)
 	static const char *const names[] = {"TRIM_EX_AREA_BUDGET (area budget)", "TRIM_EX_W_ENERGY (energy weight)",
 	                                    "TRIM_EX_W_DELAY (delay weight)", "TRIM_EX_W_AREA (area weight)",
 	                                    "TRIM_EX_MIN_PE_UTIL (minimum PE utilisation)",
-	                                    "TRIM_EX_MIN_RF_UTIL (minimum RF utilisation)"};
+	                                    "TRIM_EX_MIN_RF_UTIL (minimum RF utilisation)",
+	                                    "TRIM_EX_TIME_LIMIT (seconds per point)", "TRIM_EX_GAP (search gap)"};
 	if (option >= TRIM_EX_GOAL && option <= TRIM_EX_MAX_MAPPINGS)
 		return trim__error(TRIM_EINVAL, "trim_explorer_set_double: option %d takes an integer: use "
 		                   "trim_explorer_set_int", option);
-	if (option < TRIM_EX_AREA_BUDGET || option > TRIM_EX_MIN_RF_UTIL)
+	if (option < TRIM_EX_AREA_BUDGET || option > TRIM_EX_GAP)
 		return trim__error(TRIM_EINVAL, "trim_explorer_set_double: unknown option %d", option);
 	const char *name = names[option - TRIM_EX_AREA_BUDGET];
 	if (!(value >= 0) || !isfinite(value))
@@ -192,6 +193,17 @@ int trim_explorer_set_double(trim_explorer *ex, int option, double value)
 			return trim__error(TRIM_EINVAL, "utilisation constraints are set before trim_explorer_set_out_dir");
 		*(option == TRIM_EX_MIN_PE_UTIL ? &ex->min_pe : &ex->min_rf) = value;
 		break;
+	case TRIM_EX_TIME_LIMIT:
+	case TRIM_EX_GAP:
+		if (option == TRIM_EX_GAP ? value >= 1 : value > 1e9)
+			return trim__error(TRIM_ERANGE, "%s: %g is out of range (%s)", name, value,
+			                   option == TRIM_EX_GAP ? "[0, 1)" : "[0, 1e9]");
+		if (ex->next > 0 || ex->resumed)
+			return trim__error(TRIM_EINVAL, "%s is set before the first step", name);
+		if (ex->dir)
+			return trim__error(TRIM_EINVAL, "%s is set before trim_explorer_set_out_dir", name);
+		*(option == TRIM_EX_GAP ? &ex->gap : &ex->time_limit) = value;
+		return 0;
 	default: return trim__error(TRIM_EINVAL, "trim_explorer_set_double: unknown option %d", option);
 	}
 	ex->ranked = 0;
@@ -252,6 +264,8 @@ static int evaluate_point(const trim_explorer *ex, size_t i, int inner_threads, 
 	    (rc = trim_neteval_set_int(ne, TRIM_NET_MAX_MAPPINGS, ex->max_mappings)) ||
 	    (rc = trim_neteval_set_double(ne, TRIM_NET_MIN_PE_UTIL, ex->min_pe)) ||
 	    (rc = trim_neteval_set_double(ne, TRIM_NET_MIN_RF_UTIL, ex->min_rf)) ||
+	    (rc = trim_neteval_set_double(ne, TRIM_NET_TIME_LIMIT, ex->time_limit)) ||
+	    (rc = trim_neteval_set_double(ne, TRIM_NET_GAP, ex->gap)) ||
 	    (ex->cons && (rc = trim_neteval_set_constraints(ne, ex->cons))))
 		goto out;
 	rc = trim_neteval_run(ne);

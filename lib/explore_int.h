@@ -47,6 +47,7 @@ struct trim_explorer {
 	int goal, threads, sparsity;
 	int64_t max_mappings;
 	double budget, we, wd, wa, min_pe, min_rf;
+	double time_limit, gap; /* anytime searches (0: exact) */
 	trim_constraints *cons; /* the space's and trim_explorer_set_constraints' (NULL: none) */
 	char *dir;
 	size_t n, next, resumed, recomputed;

@@ -158,6 +158,8 @@ static void digest_options(const trim_explorer *ex, trim__digest *d)
 	trim__digest_int(d, "max_mappings", ex->max_mappings);
 	trim__digest_double(d, "min_pe_util", ex->min_pe);
 	trim__digest_double(d, "min_rf_util", ex->min_rf);
+	trim__digest_double(d, "time_limit", ex->time_limit); /* an anytime point is not an exact one */
+	trim__digest_double(d, "gap", ex->gap);
 }
 
 int trim__explore_digest_inputs(trim_explorer *ex)

@@ -48,7 +48,11 @@ enum trim_explore_option {
 	TRIM_EX_W_DELAY = 12,
 	TRIM_EX_W_AREA = 13,
 	TRIM_EX_MIN_PE_UTIL = 14,  /**< double, TRIM's optional utilisation pruning of the mapper */
-	TRIM_EX_MIN_RF_UTIL = 15
+	TRIM_EX_MIN_RF_UTIL = 15,
+	TRIM_EX_TIME_LIMIT = 16,   /**< double, seconds per point for its network's searches
+	                                (TRIM_NET_TIME_LIMIT; 0: none, exact) */
+	TRIM_EX_GAP = 17           /**< double in [0, 1), each search stops once proven within it
+	                                (TRIM_NET_GAP; 0: exact) */
 };
 
 /** Per-point figures (trim_explorer_point, indices of out[]). */

@@ -13,7 +13,8 @@ static const char usage_ex[] =
 	"         [--weights E,D,A] [--area-budget MM2] [--threads N] [--mode inference|training]\n"
 	"         [--batch N] [--dense] [--max-mappings N] [--min-pe-util F] [--min-rf-util F]\n"
 	"         [--constraints FILE] [--dataflow PRESET] [--out DIR] [--progress|--quiet]\n"
-	"         [--format table|json|csv] [--report FILE.html] [--breakdown FILE.csv|FILE.json]";
+	"         [--format table|json|csv] [--report FILE.html] [--breakdown FILE.csv|FILE.json]\n"
+	"         [--time-limit SECONDS] [--gap FRACTION]";
 
 #define DEFAULT_NET "models/networks/alexnet-cifar.yaml"
 #define DEFAULT_SPACE "models/arch/spaces/default.yaml"
@@ -189,6 +190,10 @@ int trim_cli_explore(int argc, char **argv)
 		rc = trim_explorer_set_double(ex, TRIM_EX_MIN_PE_UTIL, mo.min_pe_util);
 	if (rc == 0)
 		rc = trim_explorer_set_double(ex, TRIM_EX_MIN_RF_UTIL, mo.min_rf_util);
+	if (rc == 0)
+		rc = trim_explorer_set_double(ex, TRIM_EX_TIME_LIMIT, mo.time_limit);
+	if (rc == 0)
+		rc = trim_explorer_set_double(ex, TRIM_EX_GAP, mo.gap);
 	if (rc == 0) {
 		trim_constraints *c = NULL;
 		rc = trim_cli_constraints(&mo, &c);
