@@ -351,6 +351,14 @@ START_TEST(test_html_network)
 		ck_assert_msg(strstr(dom, "<h1>libtrim: tiny on tiny-arch</h1>") && strstr(dom, "class=\"warn\""),
 		              "%.600s", dom);
 		check_png(png, 900, 1400);
+		/* #shares: each workload's energy as shares (the page's check box) */
+		char url[300];
+		snprintf(url, sizeof url, "%s#shares", page);
+		char *shares = browse(url, dir, png, 900, 1400);
+		ck_assert_msg(shares && strstr(shares, "<h3>Energy by level (%)</h3>") &&
+		              strstr(dom, "<h3>Energy by level (pJ)</h3>") && !strstr(shares, "data-trim-error=\""),
+		              "%.300s", shares ? strstr(shares, "Energy per workload") : "");
+		free(shares);
 	}
 	free(dom);
 	free(html);
