@@ -46,7 +46,9 @@ void trim__tensor_finish(trim__tensor *t)
 	if (!t->present)
 		return;
 	for (int k = 0; k < t->ndims; k++) {
-		t->elems *= t->extent[k];
+		/* saturates: the task analyst reports an overflow before it matters */
+		if (__builtin_mul_overflow(t->elems, t->extent[k], &t->elems))
+			t->elems = INT64_MAX;
 		for (int j = 0; j < t->idx[k].nterms; j++)
 			if (t->idx[k].coef[j] != 0)
 				t->relevant |= 1u << t->idx[k].dim[j];
