@@ -359,6 +359,19 @@ START_TEST(test_html_network)
 		              strstr(dom, "<h3>Energy by level (pJ)</h3>") && !strstr(shares, "data-trim-error=\""),
 		              "%.300s", shares ? strstr(shares, "Energy per workload") : "");
 		free(shares);
+		/* the check can fail: a page whose script does not parse is reported as such */
+		char broken[300];
+		snprintf(broken, sizeof broken, "%s/broken.html", dir);
+		char *bad = strstr(html, "'use strict';");
+		ck_assert(bad != NULL);
+		FILE *f = fopen(broken, "w");
+		ck_assert(f != NULL);
+		fprintf(f, "%.*s'use strict';(((%s", (int)(bad - html), html, bad + strlen("'use strict';"));
+		fclose(f);
+		char *bdom = browse(broken, dir, png, 900, 1400);
+		ck_assert_msg(bdom && strstr(bdom, "data-trim-error=\"Uncaught SyntaxError") &&
+		              !strstr(bdom, "data-trim-rendered=\""), "%.300s", bdom ? bdom : "");
+		free(bdom);
 	}
 	free(dom);
 	free(html);

@@ -21,12 +21,16 @@ static const char page_css[] =
 	".legend span{display:inline-block;margin-right:12px}.legend i{display:inline-block;width:10px;"
 	"height:10px;margin-right:4px}select{font-size:14px}";
 
+/* A script of its own, first: it reports the errors of the next one, a
+ * syntax error included. */
+static const char page_guard_js[] =
+	"window.onerror=function(m,s,l,c){var d=document.getElementById('trim-errors');"
+	"d.className='err';d.textContent='script error: '+m+' (line '+l+')';"
+	"document.documentElement.setAttribute('data-trim-error',String(m));};\n";
+
 /* The script: builds the page from the JSON in #trim-data. */
 static const char page_js[] =
 	"'use strict';\n"
-	"window.onerror=function(m,s,l,c){var d=document.getElementById('trim-errors');"
-	"d.className='err';d.textContent='script error: '+m+' (line '+l+')';"
-	"document.documentElement.setAttribute('data-trim-error',String(m));};\n"
 	"var COLORS=['#4e79a7','#f28e2b','#e15759','#76b7b2','#59a14f','#edc948','#b07aa1','#ff9da7',"
 	"'#9c755f','#bab0ac','#1f77b4','#8c564b','#17becf','#bcbd22','#7f7f7f','#d62728'];\n"
 	"var NS='http://www.w3.org/2000/svg',charts=0;\n"
@@ -175,7 +179,7 @@ void trim__html_page(trim__sb *sb, const char *title, const char *data_json)
 	                    "<div id=\"trim-report\"></div>\n<script type=\"application/json\" id=\"trim-data\">",
 	                page_css);
 	trim__html_json_text(sb, data_json);
-	trim__sb_printf(sb, "</script>\n<script>\n%s</script>\n<noscript>This report draws its charts with "
-	                    "JavaScript.</noscript>\n</body>\n</html>\n",
-	                page_js);
+	trim__sb_printf(sb, "</script>\n<script>\n%s</script>\n<script>\n%s</script>\n<noscript>This report draws "
+	                    "its charts with JavaScript.</noscript>\n</body>\n</html>\n",
+	                page_guard_js, page_js);
 }
