@@ -470,6 +470,8 @@ START_TEST(test_onnx_bad)
 		{"bad_no_shape.onnx", TRIM_ESHAPE, "graph input 'x' has no tensor shape"},
 		{"bad_unknown_dim.onnx", TRIM_ERANGE, "dimension 2 ('height') is unknown"},
 		{"bad_opset.onnx", TRIM_ESCHEMA, "opset 3 is not supported"},
+		{"bad_value_info.onnx", TRIM_ESHAPE, "node 'c' (op_type Conv, opset 17): output 'c': the "
+		                                     "model's value_info gives another shape"},
 		{"bad_unknown_op.onnx", TRIM_ESCHEMA, "node 'my_nms' (op_type NonMaxSuppression, opset 17)"},
 		{"does_not_exist.onnx", TRIM_EIO, "cannot open"},
 	};

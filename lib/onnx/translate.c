@@ -205,6 +205,24 @@ int trim__ox_out_val(tr *t, int oi, int layer, int layout, int nd, const int64_t
 			return trim__ox_node_err(t, TRIM_ESHAPE, "output '%s' would have dimension %d = "
 			                         "%lld (1 to %d)", n->output[oi], k, (long long)d[k],
 			                         INT32_MAX);
+	/* the model's own shape of this tensor (value_info), where it gives one, must agree
+	 * (the batch, and symbolic dimensions, aside) */
+	for (size_t q = 0; t->g && q < t->g->n_value_info; q++) {
+		const Onnx__ValueInfoProto *v = t->g->value_info[q];
+		if (!v->name || strcmp(v->name, n->output[oi]) || !v->type ||
+		    v->type->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE ||
+		    !v->type->tensor_type->shape)
+			continue;
+		const Onnx__TensorShapeProto *sh = v->type->tensor_type->shape;
+		int bad = sh->n_dim != (size_t)nd;
+		for (size_t k = 1; !bad && k < sh->n_dim; k++)
+			bad = sh->dim[k]->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
+			      sh->dim[k]->dim_value != d[k];
+		if (bad)
+			return trim__ox_node_err(t, TRIM_ESHAPE, "output '%s': the model's value_info "
+			                         "gives another shape than the one computed from the inputs",
+			                         n->output[oi]);
+	}
 	return 0;
 }
 

@@ -282,6 +282,9 @@ def bad_models(out):
     bad['cycle'] = cyc
     noshape = helper.make_tensor_value_info('x', TensorProto.FLOAT, None)
     bad['no_shape'] = small(conv, [noshape], wts, 'ns')
+    vi = small(conv, [x], wts, 'vi')
+    vi.graph.value_info.append(helper.make_tensor_value_info('c', TensorProto.FLOAT, ['N', 4, 7, 8]))
+    bad['value_info'] = vi
     bad['unknown_dim'] = small(conv, [helper.make_tensor_value_info('x', TensorProto.FLOAT, ['N', 4, 'height', 8])], wts, 'ud')
     for k, mdl in bad.items():
         onnx.save(mdl, os.path.join(out, 'bad_%s.onnx' % k))
