@@ -5,7 +5,8 @@
 
 The documents: README.md, docs/*.md, examples/*/README.md and python/README.md.
 A command line is a line of a fenced block tagged sh, bash, shell or console
-(a leading "$ " is dropped; lines ending in "\\" are joined with the next).
+(a leading "$ " is dropped; lines ending in "\\", and lines inside a quoted
+argument, are joined with the next).
 Each runs with /bin/sh in a scratch directory that mirrors the tree (a symbolic
 link to every top-level entry, build/ pointing at BUILD_DIR), with BUILD_DIR/bin
 first on PATH (so `trim` is the CLI under test) and without TRIM_LIBRARY or
@@ -25,6 +26,7 @@ Run by `make check` (`make doc-check`); about 20 s.
 import glob
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -46,6 +48,15 @@ def documents():
     return [os.path.relpath(os.path.join(ROOT, d), ROOT) for d in docs]
 
 
+def unterminated(text):
+    """True while a quote opened in text is not closed yet (shell rules)."""
+    try:
+        shlex.split(text, comments=True)
+        return False
+    except ValueError:
+        return True
+
+
 def commands(doc):
     """(line number, command) of every shell line of a document."""
     out, tag, pending, start = [], None, "", 0
@@ -63,6 +74,9 @@ def commands(doc):
             start = n
         if text.rstrip().endswith("\\"):
             pending += text.rstrip()[:-1] + " "
+            continue
+        if unterminated(pending + text):  # a quoted argument over several lines
+            pending += text + "\n"
             continue
         cmd = (pending + text).strip()
         pending = ""
