@@ -639,6 +639,28 @@ static int parse_network(trim__yctx *c, struct trim_network *net, const trim__yn
 			return rc;
 		}
 	}
+	/* dead ends: a layer (not the last) whose output no later layer reads */
+	for (int i = 0; i < net->nlayers - 1 && rc >= 0; i++) {
+		int used = 0;
+		for (int j = i + 1; j < net->nlayers && !used; j++)
+			for (int k = 0; k < net->layers[j].ninputs; k++)
+				used |= net->layers[j].inputs[k] == i;
+		if (used)
+			continue;
+		char msg[200];
+		snprintf(msg, sizeof msg,
+		         "layer '%s' (line %d): its output is read by no later layer (a dead end; "
+		         "its work is still counted)",
+		         net->layers[i].name, net->layers[i].line);
+		char **grown = trim__realloc_array(net->warnings, (size_t)net->nwarnings + 1,
+		                                   sizeof *grown);
+		if (!grown)
+			return TRIM_ENOMEM;
+		net->warnings = grown;
+		if (!(net->warnings[net->nwarnings] = trim__strdup(msg)))
+			return TRIM_ENOMEM;
+		net->nwarnings++;
+	}
 	/* declared output shape */
 	const trim__ynode *on = trim__ymap_get(nm, "output");
 	if (on) {

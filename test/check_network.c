@@ -291,6 +291,37 @@ START_TEST(test_decoder_layers)
 }
 END_TEST
 
+/* A layer whose output no later layer reads is a dead end: a warning naming it
+ * (its work is still counted), shown by the workloads report; none otherwise. */
+START_TEST(test_dead_end_warning)
+{
+	trim_network *net = load_ok("network: {name: d, input: [8, 8, 3]}\n"
+	                            "layers:\n"
+	                            "  - {name: a, type: conv2d, filters: 4, kernel: 3}\n"
+	                            "  - {name: lost, type: conv2d, filters: 4, kernel: 1}\n"
+	                            "  - {name: b, type: conv2d, filters: 4, kernel: 1, inputs: [a]}\n");
+	ck_assert_int_eq(trim_network_warning_count(net), 1);
+	ck_assert_msg(strstr(trim_network_warning(net, 0), "'lost' (line 4)") &&
+	                  strstr(trim_network_warning(net, 0), "dead end"),
+	              "%s", trim_network_warning(net, 0));
+	ck_assert_ptr_null(trim_network_warning(net, 1));
+	trim_workloads *w = NULL;
+	char *text = NULL;
+	ck_assert_int_eq(trim_workloads_create(&w, net, TRIM_MODE_DEFAULT, 0, 0), 0);
+	ck_assert_int_eq(trim_workloads_report(w, TRIM_FORMAT_TABLE, &text), 0);
+	ck_assert(strstr(text, "warning: layer 'lost'"));
+	trim_string_free(text);
+	trim_workloads_free(w);
+	trim_network_free(net);
+	net = load_ok("network: {name: d, input: [8, 8, 3]}\n"
+	              "layers:\n"
+	              "  - {name: a, type: conv2d, filters: 4, kernel: 3}\n"
+	              "  - {name: b, type: conv2d, filters: 4, kernel: 1}\n");
+	ck_assert_int_eq(trim_network_warning_count(net), 0);
+	trim_network_free(net);
+}
+END_TEST
+
 /* ---- ONNX import ---------------------------------------------------------------- */
 
 /* The models of test/onnx/make_models.py, made once per run (with Debian's
@@ -577,6 +608,7 @@ Suite *network_suite(void)
 	tcase_add_test(tc, test_cli_exit_codes);
 	tcase_add_test(tc, test_transformer_layers);
 	tcase_add_test(tc, test_decoder_layers);
+	tcase_add_test(tc, test_dead_end_warning);
 	suite_add_tcase(s, tc);
 	TCase *to = tcase_create("onnx");
 	tcase_set_timeout(to, 120);
