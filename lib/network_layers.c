@@ -151,7 +151,10 @@ static int parse_reshape(trim__yctx *c, trim__layer *L, const trim__ynode *ln)
 	trim__yctx_key(c, "shape");
 	int64_t total, v[3] = {1, 1, 1};
 	int rc = 0, unknown = -1;
-	(void)trim__net_product(&total, 3, L->in);
+	if (trim__net_product(&total, 3, L->in)) {
+		trim__yctx_pop(c);
+		return trim__net_overflow(c, ln, L, "input elements");
+	}
 	if (n->kind != TRIM__Y_SEQ || n->n < 1 || n->n > 3)
 		rc = trim__yerr(c, n, TRIM_ESCHEMA, "expected [H, W, C], [tokens, features] or [C]");
 	for (size_t k = 0; rc == 0 && k < n->n; k++) {
@@ -169,12 +172,12 @@ static int parse_reshape(trim__yctx *c, trim__layer *L, const trim__ynode *ln)
 	if (rc == 0) {
 		int64_t known = 1;
 		for (size_t k = 0; k < n->n; k++)
-			if ((int)k != unknown)
-				known *= v[k];
-		if (unknown >= 0 && total % known == 0)
+			if ((int)k != unknown && __builtin_mul_overflow(known, v[k], &known))
+				known = -1; /* more elements than any input: the check below says so */
+		if (unknown >= 0 && known > 0 && total % known == 0)
 			v[unknown] = total / known;
 		int64_t got = unknown >= 0 ? total : known;
-		if (got != total || (unknown >= 0 && total % known))
+		if (known < 0 || got != total || (unknown >= 0 && total % known))
 			rc = trim__yerr(c, n, TRIM_ESHAPE, "shape has %lld elements, the input [%lld, %lld, "
 			                "%lld] has %lld", (long long)known, (long long)L->in[0],
 			                (long long)L->in[1], (long long)L->in[2], (long long)total);

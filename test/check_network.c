@@ -269,6 +269,8 @@ START_TEST(test_decoder_layers)
 		{"  - {type: matmul, inputs: [input, input]}\n", "layers[0]", "b with 4 rows"},
 		{"  - {type: embedding, vocab: 3, units: 2}\n", "layers[0]", "token ids"},
 		{"  - {type: reshape, shape: [7, -1]}\n", "layers[0].shape", "elements"},
+		{"  - {type: reshape, shape: [2147483647, 2147483647, 2147483647]}\n", "layers[0].shape",
+		 "elements"},
 		{"  - {type: transpose, perm: [0, 0, 1]}\n", "t.yaml:3:", "perm must be a permutation"},
 		{"  - {type: upsample, interpolation: cubic}\n", "layers[0].interpolation", "bilinear"},
 		{"  - {type: conv1d, filters: 2, kernel: 3}\n", "layers[0]", "[steps, channels]"},
