@@ -3,7 +3,7 @@
 # $(FUZZ_BUILD) (its own objects: the library is compiled again for them).
 #
 #   make fuzz                     every harness for FUZZ_SECONDS (60) each
-#   make fuzz FUZZ_SECONDS=12     what CI runs (.ci/run)
+#   make fuzz FUZZ_SECONDS=10     what CI runs (.ci/run)
 #   make fuzz FUZZ=space          one harness
 #   make fuzz-build               build only
 #
