@@ -459,6 +459,13 @@ START_TEST(test_onnx_operators)
 	net = import("op_resize.onnx", NULL);
 	types_are(net, (const char *const[]){"upsample", "upsample", "concat", "split", "split", NULL});
 	trim_network_free(net);
+	/* a 1-D convolution of [N, C, L]; transposed to [N, L, C] it is tokens at no cost */
+	net = import("op_conv1d.onnx", NULL);
+	types_are(net, (const char *const[]){"conv1d", "batchnorm", "dense", NULL});
+	trim_network_layer_shape(net, 0, s, 3);
+	ck_assert(s[0] == 8 && s[1] == 1 && s[2] == 6);
+	ck_assert_int_eq(trim_network_macs(net), 8 * 6 * 4 * 3 + 8 * 6 * 5);
+	trim_network_free(net);
 	net = import("op_upsample9.onnx", NULL);
 	types_are(net, (const char *const[]){"upsample", NULL});
 	trim_network_free(net);

@@ -51,14 +51,58 @@ static int conv_pads(tr *t, const val *x, const int64_t *k, const int64_t *s, co
 	return 0;
 }
 
+/* A 1-D convolution of [N, C, L]: libtrim's conv1d along rows of [L, 1, C]. */
+static int conv1d(tr *t, int x, int w, int b)
+{
+	const Onnx__NodeProto *n = t->node;
+	val *X = &t->v[x], *W = &t->v[w];
+	int64_t C = X->d[1], g = trim__ox_attr_int(n, "group", 1), M = W->d[0];
+	int64_t k = W->d[2], s = 1, dl = 1, p[2] = {0, 0};
+	trim__ox_attr_ints(n, "strides", &s, 1);
+	trim__ox_attr_ints(n, "dilations", &dl, 1);
+	size_t np = trim__ox_attr_ints(n, "pads", p, 2);
+	char ap[32];
+	const char *autopad = trim__ox_attr_str(n, "auto_pad", ap, sizeof ap);
+	if (k < 1 || k > (1 << 16) || s < 1 || s > (1 << 16) || dl < 1 || dl > (1 << 16))
+		return trim__ox_node_err(t, TRIM_ERANGE, "kernel, strides and dilations must be 1 to "
+		                         "65536");
+	if ((autopad && strcmp(autopad, "NOTSET") && strcmp(autopad, "VALID")) || (np && np != 2) ||
+	    p[0] < 0 || p[1] < 0 || p[0] > (1 << 20) || p[1] > (1 << 20))
+		return trim__ox_node_err(t, TRIM_ESCHEMA, "a 1-D convolution needs explicit pads [begin, "
+		                         "end] (0 to 2^20)");
+	if (g < 1 || C % g || W->d[1] * g != C)
+		return trim__ox_node_err(t, TRIM_ESHAPE, "the weight expects %lld input channels in %lld "
+		                         "groups, the input has %lld",
+		                         (long long)(W->d[1] * g), (long long)g, (long long)C);
+	int64_t span = X->d[2] + p[0] + p[1], eff = dl * (k - 1) + 1;
+	if (span < eff)
+		return trim__ox_node_err(t, TRIM_ESHAPE, "the kernel is larger than the padded input");
+	int64_t d[3] = {X->d[0], M, (span - eff) / s + 1};
+	int li = -1, vi = -1, rc;
+	if ((rc = trim__ox_new_layer(t, "conv1d", NODE_NAME(n), &x, 1, &li)))
+		return rc;
+	trim__ox_extra(t, li, ", filters: %lld, groups: %lld, kernel: %lld, strides: %lld, "
+	               "dilation: %lld, padding: [[%lld, %lld], [0, 0]]",
+	               (long long)M, (long long)g, (long long)k, (long long)s, (long long)dl,
+	               (long long)p[0], (long long)p[1]);
+	t->l[li].act_ok = 1;
+	t->l[li].use_bias = b >= 0;
+	return trim__ox_out_val(t, 0, li, LY_NCL, 3, d, &vi);
+}
+
 static int op_conv(tr *t, int transposed)
 {
 	int x, w, b, rc;
 	if ((rc = trim__ox_input_val(t, 0, &x)) || (rc = trim__ox_input_val(t, 1, &w)) || (rc = trim__ox_input_val(t, 2, &b)))
 		return rc;
-	if ((rc = trim__ox_need_act(t, x, "input X")) || (rc = trim__ox_need_static(t, w, "weight W", 4)))
+	if ((rc = trim__ox_need_act(t, x, "input X")) || (rc = trim__ox_need_static(t, w, "weight W", 0)))
 		return rc;
 	val *X = &t->v[x], *W = &t->v[w];
+	if (X->layout == LY_NCL && W->nd == 3 && !transposed)
+		return conv1d(t, x, w, b);
+	if (W->nd != 4)
+		return trim__ox_node_err(t, TRIM_ESHAPE, "weight W '%s' has %d dims, expected 4 (3 for "
+		                         "a 1-D convolution of [N, C, L])", W->name, W->nd);
 	if (X->layout != LY_NCHW || X->nd != 4)
 		return trim__ox_node_err(t, TRIM_ESHAPE, "needs a 4-D [N, C, H, W] input (conv1d models: "
 		                "write the network YAML)");
@@ -601,6 +645,8 @@ static int op_transpose(tr *t)
 		return view(t, x, LY_NTHD, 4, d);
 	if (L == LY_HEADS && p[1] == 1 && p[2] == 3 && p[3] == 2)
 		return view(t, x, LY_HEADS_T, 4, d);
+	if (L == LY_NCL && n == 3 && p[1] == 2 && p[2] == 1)
+		return view(t, x, LY_NTF, 3, d); /* [N, C, L] -> [N, L, C]: the same [L, 1, C] */
 	if (L == LY_NCT && n == 3 && p[1] == 2 && p[2] == 1) {
 		/* [N, C, H W] -> [N, H W, C]: in channels-last order a reshape (a view) */
 		int li = -1, vi = -1;

@@ -143,6 +143,7 @@ void trim__ox_lt_shape(const val *x, int64_t *s)
 	case LY_NCT: s[0] = -1, s[1] = -1, s[2] = d[1]; break;
 	case LY_NTHD: s[0] = d[1], s[1] = 1, s[2] = d[2] * d[3]; break;
 	case LY_HEADS: s[0] = d[2], s[1] = 1, s[2] = d[1] * d[3]; break;
+	case LY_NCL: s[0] = d[2], s[1] = 1, s[2] = d[1]; break;
 	default: s[0] = d[3], s[1] = 1, s[2] = d[1] * d[2]; break; /* LY_HEADS_T */
 	}
 }
@@ -467,7 +468,16 @@ static int graph_input(tr *t, const Onnx__ValueInfoProto *vi)
 	if (X->nd == 4) {
 		X->layout = LY_NCHW;
 	} else if (X->nd == 3) {
+		/* [N, C, L] when a 1-D convolution or pool reads it, else [N, T, F] tokens */
 		X->layout = LY_NTF;
+		for (size_t j = 0; j < t->g->n_node; j++) {
+			const Onnx__NodeProto *nd = t->g->node[j];
+			const char *op = nd->op_type ? nd->op_type : "";
+			if (nd->n_input > 0 && !strcmp(nd->input[0], name) &&
+			    (!strcmp(op, "Conv") || !strcmp(op, "ConvTranspose") || !strcmp(op, "MaxPool") ||
+			     !strcmp(op, "AveragePool")))
+				X->layout = LY_NCL;
+		}
 	} else {
 		X->layout = ints ? LY_IDS : LY_NF;
 	}
@@ -502,7 +512,7 @@ static void emit(tr *t, trim__sb *sb, const Onnx__ModelProto *m)
 	const int64_t *s = t->input_shape;
 	if (t->input_layout == LY_IDS)
 		trim__sb_printf(sb, "\n  input: [%lld]", (long long)s[0]);
-	else if (t->input_layout == LY_NTF)
+	else if (t->input_layout == LY_NTF || t->input_layout == LY_NCL)
 		trim__sb_printf(sb, "\n  input: [%lld, %lld]", (long long)s[0], (long long)s[2]);
 	else
 		trim__sb_printf(sb, "\n  input: [%lld, %lld, %lld]", (long long)s[0], (long long)s[1],

@@ -14,7 +14,8 @@ enum layout {
 	LY_NCT,    /* [N, C, H*W] (a flattened NCHW map) -> [H, W, C] */
 	LY_NTHD,   /* [N, T, h, d] -> [T, 1, h d] */
 	LY_HEADS,  /* [N, h, T, d] -> [T, 1, h d] */
-	LY_HEADS_T /* [N, h, d, T] -> [T, 1, h d] */
+	LY_HEADS_T, /* [N, h, d, T] -> [T, 1, h d] */
+	LY_NCL      /* [N, C, L] (a 1-D convolution's) -> [L, 1, C] */
 };
 
 enum pattern {

@@ -252,6 +252,12 @@ def operator_models():
                         [x], [W('sizes', [2], [4, 4], np.int64)], 'resize',
                         outputs=None)
     m['resize'].graph.node[-1].output.append('s1')
+    seq = helper.make_tensor_value_info('x', TensorProto.FLOAT, ['N', 4, 16])
+    m['conv1d'] = small([N('Conv', ['x', 'w', 'b'], 'c1', kernel_shape=[3], pads=[1, 1], strides=[2]),
+                         N('Relu', ['c1'], 'r'), N('BatchNormalization', ['r', 's', 'bb', 'mu', 'var'], 'bn'),
+                         N('Transpose', ['bn'], 't', perm=[0, 2, 1]), N('MatMul', ['t', 'w2'], 'fc')],
+                        [seq], [W('w', [6, 4, 3]), W('b', [6]), W('w2', [6, 5])] +
+                        [W(n, [6]) for n in ('s', 'bb', 'mu', 'var')], 'conv1d')
     m['upsample9'] = small([N('Upsample', ['x', 'sc'], 'up', mode='nearest')], [x], [W('sc', [4], [1, 1, 2, 2])], 'up9', opset=9)
     m['transpose'] = small([N('Transpose', ['x'], 't', perm=[0, 1, 3, 2]), N('Flatten', ['t'], 'f', axis=1)], [image(2, 4, 6)], [], 'tr')
     tok = helper.make_tensor_value_info('x', TensorProto.FLOAT, ['N', 'seq', 8])
