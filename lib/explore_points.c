@@ -31,7 +31,7 @@ const char *const trim__xin_names[TRIM__XIN_COUNT] = {"library", "network", "spa
 static const char *const xin_words[TRIM__XIN_COUNT] = {
 	"the library version", "the network", "the space", "the base architecture",
 	"the energy table", "the dataflow constraints",
-	"the options (goal, mode, batch, word bits, sparsity, mapping limits)"};
+	"the options (goal, mode, batch, word bits, sparsity, mapping and search limits)"};
 
 const char *const trim__explore_field_keys[TRIM_XF_COUNT] = {
 	"valid", "rank", "cycles", "seconds", "energy_pj", "static_pj", "edp", "area_mm2",

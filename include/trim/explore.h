@@ -87,11 +87,12 @@ TRIM_API int trim_explorer_set_constraints(trim_explorer *ex, const trim_constra
  * its figures depend on (the network file and its workloads, the space file,
  * the base architecture file, the energy table(s), the dataflow constraints,
  * the options that change figures: search goal, mode, batch, word bits,
- * sparsity, mapping limits; and the library version) and a checksum of its
- * own text. A file is reused only if all of them agree; a stale or corrupt
- * file is recomputed (and overwritten), trim_explorer_resume_notes says
- * why. A file of another exploration (another network or space name) is
- * refused: TRIM_EINVAL naming it. An input that cannot be read is TRIM_EIO.
+ * sparsity, mapping limits, time limit and gap; and the library version)
+ * and a checksum of its own text. A file is reused only if all of them
+ * agree; a stale or corrupt file is recomputed (and overwritten),
+ * trim_explorer_resume_notes says why. A file of another exploration
+ * (another network or space name) is refused: TRIM_EINVAL naming it. An
+ * input that cannot be read is TRIM_EIO.
  * The options that change figures and the constraints are set before it
  * (after it they are refused with TRIM_EINVAL); the area budget and the
  * weights may follow. */
