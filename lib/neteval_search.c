@@ -187,7 +187,7 @@ static void search_one(trim_neteval *ne, size_t i, int threads, double limit)
 
 /* With enough distinct workloads, search them all at once, one thread
  * each: every search's result is the same for any thread count, so the
- * records are too. Largest mapspaces first (the longest searches). */
+ * records are too. */
 static void search_parallel(trim_neteval *ne)
 {
 	size_t m = 0;
@@ -202,7 +202,10 @@ static void search_parallel(trim_neteval *ne)
 		const wrec *r = &ne->rec[i];
 		if (r->reused_from >= 0 || !trim__neteval_in_range(ne, trim__workloads_intra(ne->w, i)->layer_index))
 			continue;
-		size[i] = (double)trim__workloads_intra(ne->w, i)->macs;
+		/* without a time limit the largest first (the longest searches,
+		 * for the wall time); with one the smallest first, so that what
+		 * they leave of their share goes to the large ones after them */
+		size[i] = (double)trim__workloads_intra(ne->w, i)->macs * (ne->time_limit > 0 ? -1 : 1);
 		size_t k = m++;
 		while (k > 0 && size[order[k - 1]] < size[i])
 			order[k] = order[k - 1], k--;
