@@ -281,24 +281,25 @@ END_TEST
  * block_size words (Timeloop's block-size), so a word costs energy / block.
  * An unchanged Eyeriss-like ERT (64-bit DRAM and GLB, 16-bit words) made the
  * DRAM and GLB words 4x too expensive before block_size. */
-static const char ert_blocks[] =
-	"ERT:\n  version: '0.4'\n  tables:\n"
-	"  - name: sys.DRAM\n    actions:\n"
-	"    - {name: read, arguments: null, energy: 512}\n"
-	"    - {name: write, arguments: null, energy: 512}\n"
-	"  - name: sys.glb\n    actions:\n"
-	"    - {name: read, arguments: {data_delta: 1, address_delta: 1}, energy: 40}\n"
-	"    - {name: write, arguments: {data_delta: 1, address_delta: 1}, energy: 48}\n"
-	"    - {name: update, arguments: {data_delta: 1, address_delta: 1}, energy: 52}\n"
-	"    - {name: idle, arguments: null, energy: 0.5}\n"
-	"  - name: sys.PE[0..15].spad\n    actions:\n"
-	"    - {name: read, arguments: null, energy: 1.2}\n"
-	"    - {name: write, arguments: null, energy: 1.4}\n"
-	"    - {name: idle, arguments: null, energy: 0.01}\n"
-	"  - name: sys.PE[0..15].mac\n    actions:\n"
-	"    - {name: mac_random, arguments: null, energy: 2.0}\n"
-	"    - {name: mac_gated, arguments: null, energy: 0.2}\n"
-	"    - {name: idle, arguments: null, energy: 0.03}\n";
+#define ERT_BLOCKS \
+	"ERT:\n  version: '0.4'\n  tables:\n" \
+	"  - name: sys.DRAM\n    actions:\n" \
+	"    - {name: read, arguments: null, energy: 512}\n" \
+	"    - {name: write, arguments: null, energy: 512}\n" \
+	"  - name: sys.glb\n    actions:\n" \
+	"    - {name: read, arguments: {data_delta: 1, address_delta: 1}, energy: 40}\n" \
+	"    - {name: write, arguments: {data_delta: 1, address_delta: 1}, energy: 48}\n" \
+	"    - {name: update, arguments: {data_delta: 1, address_delta: 1}, energy: 52}\n" \
+	"    - {name: idle, arguments: null, energy: 0.5}\n" \
+	"  - name: sys.PE[0..15].spad\n    actions:\n" \
+	"    - {name: read, arguments: null, energy: 1.2}\n" \
+	"    - {name: write, arguments: null, energy: 1.4}\n" \
+	"    - {name: idle, arguments: null, energy: 0.01}\n" \
+	"  - name: sys.PE[0..15].mac\n    actions:\n" \
+	"    - {name: mac_random, arguments: null, energy: 2.0}\n" \
+	"    - {name: mac_gated, arguments: null, energy: 0.2}\n" \
+	"    - {name: idle, arguments: null, energy: 0.03}\n"
+static const char ert_blocks[] = ERT_BLOCKS;
 #define ARCH_BLOCKS(dram_block, glb_block, noc)                                             \
 	"schema_version: 1\nname: blocks\nclock_mhz: 200\ntechnology: x\nword_bits: 16\nlevels:\n" \
 	"  - {name: DRAM, type: storage, class: dram, technology: ddr3" dram_block "}\n"            \
@@ -346,6 +347,17 @@ START_TEST(accelergy_blocks_idle_and_uncosted_noc)
 	ck_assert_int_eq(trim__arch_costs(a, t, c), TRIM_ENOTFOUND);
 	ck_assert_ptr_nonnull(strstr(trim_last_error(), "has no 'hop' or 'transfer' action"));
 	trim_arch_free(a);
+	/* a network component's idle is charged like the others' */
+	trim_energy *tn = NULL;
+	ck_assert_int_eq(trim_energy_load_string(&tn, ERT_BLOCKS "  - name: sys.net\n    actions:\n"
+	                 "    - {name: transfer, arguments: null, energy: 2.5}\n"
+	                 "    - {name: idle, arguments: null, energy: 0.125}\n", "ERT.yaml"), 0);
+	ck_assert_int_eq(trim_arch_load_string(&a, ARCH_BLOCKS("", "", ", component: net"), "b.yaml"), 0);
+	ck_assert_int_eq(trim__arch_costs(a, tn, c), 0);
+	ck_assert(c[2].hop_pj == 2.5 && c[2].avg_hops == 1 && c[2].uncosted == 0);
+	ck_assert(c[2].leak_pj_per_cycle == 0.125);
+	trim_arch_free(a);
+	trim_energy_free(tn);
 	/* a bad block size */
 	ck_assert_int_eq(trim_arch_load_string(&a, ARCH_BLOCKS(", block_size: 0", "", ""), "b.yaml"), TRIM_ERANGE);
 	ck_assert_ptr_nonnull(strstr(trim_last_error(), "block_size"));
