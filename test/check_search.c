@@ -675,6 +675,29 @@ START_TEST(test_wide_index)
 }
 END_TEST
 
+/* TRIM's register-utilisation rule on a partitioned register file counts
+ * the partitions the workload can fill: a pool (no weights) under Eyeriss's
+ * row-stationary constraints keeps mappings at --min-rf-util 0.5 (before,
+ * the weight partition counted and every mapping was pruned: no best). */
+START_TEST(test_rf_util_partitions)
+{
+	int st = 0;
+	char *out = capture("map models/networks/alexnet.yaml models/arch/eyeriss.yaml --layer pool1 --phase FW "
+	                    "--constraints models/constraints/timeloop-eyeriss-rs.yaml --min-rf-util 0.5 --quiet "
+	                    "--format json", &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_msg(strstr(out, "\"best\": {\"cycles\""), "%s", out);
+	ck_assert(!strstr(out, "\"best\": null"));
+	free(out);
+	/* the rule still prunes: fewer evaluated than without it */
+	out = capture("map models/networks/alexnet.yaml models/arch/eyeriss.yaml --layer pool1 --phase FW "
+	              "--constraints models/constraints/timeloop-eyeriss-rs.yaml --min-rf-util 0.5 --quiet --format json",
+	              &st);
+	ck_assert(strstr(out, "\"pruned\": ") && !strstr(out, "\"pruned\": 0,"));
+	free(out);
+}
+END_TEST
+
 /* The fallback bound of a factorisation (a tensor with more than
  * TRIM__FAST_CHOICES keep choices: seven levels that may hold it) is never
  * above the exact cost of a mapping with those factors, for its own keep
@@ -768,6 +791,7 @@ Suite *search_suite(void)
 	tcase_add_test(tc, test_search_kinds);
 	tcase_add_test(tc, test_search_reserved);
 	tcase_add_test(tc, test_fallback_bound);
+	tcase_add_test(tc, test_rf_util_partitions);
 	tcase_add_test(tc, test_map_cli);
 	suite_add_tcase(s, tc);
 	return s;

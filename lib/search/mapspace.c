@@ -205,7 +205,18 @@ double trim__mapspace_rf_util(const trim__mapspace *s, const trim__mapping *m)
 				bytes += (trim__mapping_tile_elems(m, s->w, l, t) * bits + 7) / 8;
 		if (L->double_buffer)
 			bytes *= 2;
-		return (double)bytes / (double)L->capacity_bytes;
+		/* a partitioned level: of the partitions the workload can use (a
+		 * pool has no weights: their partition cannot be filled) */
+		int64_t cap = L->capacity_bytes;
+		if (L->partitioned) {
+			cap = 0;
+			for (int t = 0; t < 3; t++)
+				if (L->keep[t] && s->w->t[t].present)
+					cap += L->part_bytes[t];
+			if (cap <= 0)
+				return 1;
+		}
+		return (double)bytes / (double)cap;
 	}
 	return 1; /* no bounded level: nothing to constrain */
 }
