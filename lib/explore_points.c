@@ -315,45 +315,7 @@ static const char *str(const trim__ynode *map, const char *key)
 /* The whole file, NUL-terminated; NULL with *missing set when there is none. */
 static char *read_text(const char *path, size_t *len, int *missing)
 {
-	*missing = 0;
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		*missing = errno == ENOENT;
-		if (!*missing)
-			trim__error(TRIM_EIO, "%s: cannot read: %s", path, strerror(errno));
-		return NULL;
-	}
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		if (n + 1 >= cap) {
-			char *nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		size_t got = fread(buf + n, 1, cap - 1 - n, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (buf && ferror(f)) {
-		trim__error(TRIM_EIO, "%s: cannot read: %s", path, strerror(errno));
-		free(buf);
-		buf = NULL;
-	} else if (!buf) {
-		trim__error(TRIM_ENOMEM, "out of memory reading %s", path);
-	}
-	fclose(f);
-	if (buf) {
-		buf[n] = '\0';
-		*len = n;
-	}
-	return buf;
+	return trim__file_text(path, len, missing);
 }
 
 /* The figures of a verified point file. */

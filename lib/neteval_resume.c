@@ -118,37 +118,6 @@ int trim__resume_save(const trim_neteval *ne, size_t i)
 	return 0;
 }
 
-/* The text of a file (NUL-terminated), or NULL. */
-static char *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 1 << 14, len = 0;
-	char *b = malloc(cap);
-	while (b) {
-		if (len + 1 >= cap) {
-			char *q = cap < (1 << 24) ? realloc(b, cap * 2) : NULL;
-			if (!q) {
-				free(b);
-				b = NULL;
-				break;
-			}
-			b = q;
-			cap *= 2;
-		}
-		size_t k = fread(b + len, 1, cap - 1 - len, f);
-		len += k;
-		if (k == 0)
-			break;
-	}
-	fclose(f);
-	if (b)
-		b[len] = '\0';
-	*n = len;
-	return b;
-}
-
 /* Workload i from its file: 1 used, 0 absent, -1 there but stale or
  * corrupted (searched again). */
 int trim__resume_load(trim_neteval *ne, size_t i)
@@ -157,7 +126,7 @@ int trim__resume_load(trim_neteval *ne, size_t i)
 	if (!path_of(ne, i, path, sizeof path))
 		return 0;
 	size_t n = 0;
-	char *text = slurp(path, &n);
+	char *text = trim__file_text(path, &n, NULL);
 	if (!text)
 		return 0;
 	int used = -1;

@@ -60,6 +60,12 @@ char *trim__strdup(const char *s);
 /* Grow *items (of *cap elements) to hold at least `need`. 0 or TRIM_ENOMEM. */
 int trim__grow(void **items, size_t *cap, size_t need, size_t elem);
 
+/* ---- files ------------------------------------------------------------ */
+/* The bytes of a file, NUL-terminated (*len without the NUL); NULL with the
+ * error set (TRIM_EIO naming the path and strerror, or TRIM_ENOMEM), and
+ * *missing (NULL: not wanted) 1 when it does not exist. Free with free(). */
+char *trim__file_text(const char *path, size_t *len, int *missing);
+
 /* ---- checked 64-bit arithmetic --------------------------------------- */
 /* Saturating helpers return 0 on success, TRIM_ERANGE on overflow. */
 int trim__mul64(int64_t a, int64_t b, int64_t *out);
