@@ -333,6 +333,8 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 	 * for every dim, then slot 1, ...; needs the distinct total (what is cut
 	 * is counted from it) */
 	uint64_t dtotal = 0;
+	double *top_lbs = NULL; /* TRIM_SEARCH_STATS: the top nodes' bounds */
+	int64_t ntop_all = 0;
 	tree_child *top = NULL;
 	int64_t ntop = 0;
 	int64_t *trows[TRIM_NDIMS] = {0};
@@ -360,6 +362,11 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 			trim__mapspace_node_lb(s, costs, goal, 1, zero_macs, &W->node_mapping, &W->bound_eval, &top[i].lb);
 		}
 		qsort(top, (size_t)ntop, sizeof *top, trim__tree_child_cmp);
+		if (getenv("TRIM_SEARCH_STATS") && (top_lbs = malloc((size_t)ntop * sizeof *top_lbs))) {
+			ntop_all = ntop;
+			for (int64_t i = 0; i < ntop; i++)
+				top_lbs[i] = top[i].lb;
+		}
 		if (getenv("TRIM_SEARCH_STATS") && ntop > 0) {
 			const double q[] = {0, 0.01, 0.1, 0.25, 0.5, 0.75, 1};
 			fprintf(stderr, "search stats: top node bounds (quantiles):");
@@ -408,6 +415,13 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 			bound = gb;
 		progress_set(s, (int64_t)r1, (int64_t)nfc);
 	}
+	if (getenv("TRIM_SEARCH_STATS") && glob.n && top_lbs) {
+		int64_t below = 0;
+		for (int64_t i = 0; i < ntop_all; i++)
+			below += top_lbs[i] <= glob.cost[0];
+		fprintf(stderr, "search stats: %lld top nodes with a bound at most the best found\n", (long long)below);
+	}
+	free(top_lbs);
 	if (getenv("TRIM_SEARCH_STATS")) {
 		uint64_t v[6] = {0};
 		for (int i = 0; i < threads; i++) {
