@@ -65,7 +65,7 @@ void trim__search_factorisation(const trim__mapspace *s, const trim__level_cost 
 		W->err = TRIM_ENOMEM;
 		return;
 	}
-	int lbok = 0;
+	int lbok = 0, cut_all = 0;
 	if (fits && !nomit) {
 		int rc = trim__factor_bound_compute(s, &W->fbound, m, &W->ws.act);
 		lbok = rc == 0;
@@ -83,19 +83,7 @@ void trim__search_factorisation(const trim__mapspace *s, const trim__level_cost 
 		    trim__cut(W, lb, bound)) {
 			/* no bypass choice and no order can reach the bound */
 			W->st_leaves_cut++;
-			for (uint64_t b = 0; b < nb; b++) {
-				if (!trim__bypass_allowed(s, b))
-					continue;
-				order_plan p;
-				trim__set_keeps(s, b, m);
-				if (trim__plan_orders(s, m, &W->classes, &p)) {
-					W->err = TRIM_ENOMEM;
-					return;
-				}
-				W->cnt.generated += p.total;
-				W->cnt.bounded += p.total;
-			}
-			return;
+			cut_all = 1;
 		}
 	}
 	for (uint64_t b = 0; b < nb; b++) {
@@ -108,6 +96,10 @@ void trim__search_factorisation(const trim__mapspace *s, const trim__level_cost 
 			return;
 		}
 		W->cnt.generated += p.total;
+		if (cut_all) { /* counted as bounded, fit or not */
+			W->cnt.bounded += p.total;
+			continue;
+		}
 		if (!fits || !tiles_fit(s, tbytes, m))
 			continue;
 		if ((s->min_pe_util > 0 && trim__mapspace_pe_util(s, m) < s->min_pe_util) ||
