@@ -2,7 +2,8 @@
  * ONNX import: a ModelProto (protobuf-c, the onnx.proto of libonnx-dev
  * compiled at build time) translated into the network description of
  * docs/schema.md, which the ordinary loader then reads. docs/onnx.md lists
- * the operators; lib/onnx/ops.c translates them one node at a time.
+ * the operators; lib/onnx/ops.c dispatches them one node at a time to
+ * ops_conv.c, ops_matmul.c, ops_elementwise.c and ops_shape.c.
  */
 #include <errno.h>
 #include <stdio.h>

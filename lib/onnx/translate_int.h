@@ -1,5 +1,5 @@
 /* ONNX translation, internal: the values and layers lib/onnx/translate.c keeps
- * and the helpers lib/onnx/ops.c translates nodes with. */
+ * and the helpers the operators (lib/onnx/ops*.c) translate nodes with. */
 #ifndef TRIM_ONNX_TRANSLATE_INT_H
 #define TRIM_ONNX_TRANSLATE_INT_H
 
@@ -90,6 +90,29 @@ int trim__ox_need_static(tr *t, int vi, const char *what, int nd);
 int trim__ox_apply_act_reads(tr *t, int x, const char *act, int reads);
 int trim__ox_settle(tr *t, int vi, int *out);
 int trim__ox_apply_act(tr *t, int x, const char *act);
+/* The operators (ops_*.c): translate node t->node; 0 or an error naming it. */
+int trim__ox_conv(tr *t, int transposed);         /* ops_conv.c */
+int trim__ox_pool(tr *t, const char *type);
+int trim__ox_conv_pads(tr *t, const val *x, const int64_t *k, const int64_t *s, const int64_t *dl,
+                       int64_t *pad, int transposed);
+int trim__ox_gemm(tr *t);                         /* ops_matmul.c */
+int trim__ox_matmul(tr *t);
+int trim__ox_add(tr *t);                          /* ops_elementwise.c */
+int trim__ox_mul(tr *t);
+int trim__ox_div(tr *t);
+int trim__ox_unary_pattern(tr *t, const char *op);
+int trim__ox_act(tr *t, const char *act);
+int trim__ox_is_scalar(const val *x);
+int trim__ox_flatten(tr *t);                      /* ops_shape.c */
+int trim__ox_reshape(tr *t);
+int trim__ox_transpose(tr *t);
+int trim__ox_concat(tr *t);
+int trim__ox_split(tr *t);
+int trim__ox_gather(tr *t);
+int trim__ox_resize(tr *t, int legacy);
+int trim__ox_dropout(tr *t);
+int trim__ox_constant(tr *t);
+int trim__ox_simple_layer(tr *t, const char *type); /* ops.c */
 /* ops.c: translate node t->node; an operator that cannot be costed passes through. */
 int trim__ox_translate_node(tr *t);
 int trim__ox_unknown_op(tr *t, int code, const char *why);
