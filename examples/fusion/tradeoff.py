@@ -1,9 +1,10 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """DeCoILFNet Fig. 7 with libtrim: the first five convolutions and two pools of
 VGG-16 (conv1_1..conv3_1) on the Virtex-7 XC7VX690T at 120 MHz, every way of
 grouping them into fused groups, from no fusion to all fused.
 
-    python3 examples/fusion/tradeoff.py [path/to/trim] [--plot out.png]
+    /usr/bin/python3 examples/fusion/tradeoff.py [path/to/trim] [--plot out.png]
+    (Debian's python3-matplotlib belongs to /usr/bin/python3; --plot needs it)
 
 Runs `trim fuse ... --format json` twice: with full depth concatenation (every
 CONV computes all its input channels at once) and with DeCoILFNet's parallelism

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Explore an architecture space through the ctypes binding and plot it.
 
     /usr/bin/python3 examples/python/explore_plot.py [--out FILE.png]
