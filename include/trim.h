@@ -19,5 +19,6 @@
 #include "trim/eval.h"
 #include "trim/search.h"
 #include "trim/constraints.h"
+#include "trim/work.h"
 
 #endif

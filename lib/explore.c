@@ -223,7 +223,7 @@ int trim__explore_search_goal(int goal)
 	}
 }
 
-static int evaluate_point(const trim_explorer *ex, size_t i, int inner_threads, trim__xpoint *p)
+int trim__explore_evaluate_point(const trim_explorer *ex, size_t i, int inner_threads, trim__xpoint *p)
 {
 	trim_arch *arch = NULL;
 	trim_energy *table = NULL;
@@ -461,7 +461,7 @@ int trim_explorer_step(trim_explorer *ex, int *done)
 		ex->next++;
 	if (ex->next < ex->n) {
 		size_t i = ex->next;
-		int rc = evaluate_point(ex, i, ex->threads, &ex->pt[i]);
+		int rc = trim__explore_evaluate_point(ex, i, ex->threads, &ex->pt[i]);
 		if (rc == 0 && ex->dir)
 			rc = trim__explore_save_point(ex, i, &ex->pt[i]);
 		if (rc)
@@ -488,7 +488,7 @@ int trim_explorer_run(trim_explorer *ex)
 	for (long i = 0; i < n; i++) {
 		if (ex->pt[i].done)
 			continue;
-		int r = evaluate_point(ex, (size_t)i, 1, &ex->pt[i]);
+		int r = trim__explore_evaluate_point(ex, (size_t)i, 1, &ex->pt[i]);
 		if (r == 0 && ex->dir)
 			r = trim__explore_save_point(ex, (size_t)i, &ex->pt[i]);
 		if (r) {

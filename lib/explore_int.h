@@ -76,6 +76,15 @@ int trim__explore_digest_inputs(trim_explorer *ex);
  * why); negative for a file of another exploration. */
 int trim__explore_load_point(trim_explorer *ex, size_t i, trim__xpoint *p);
 int trim__explore_save_point(const trim_explorer *ex, size_t i, const trim__xpoint *p);
+/* The text of point i's file (stamped, checksummed; free it) and its
+ * reading back: as trim__explore_load_point, from text that `path` names in
+ * the notes and messages (lib/work/: results passed between processes). */
+int trim__explore_point_text(const trim_explorer *ex, size_t i, const trim__xpoint *p, char **out);
+int trim__explore_parse_point(trim_explorer *ex, size_t i, const char *text, size_t len, const char *path,
+                              trim__xpoint *p);
+/* Evaluate point i with `inner_threads` threads per network evaluation into
+ * *p (cleared first); an unmappable point is recorded invalid (0). */
+int trim__explore_evaluate_point(const trim_explorer *ex, size_t i, int inner_threads, trim__xpoint *p);
 int trim__explore_mkdirs(const char *dir);
 
 #endif

@@ -257,7 +257,7 @@ static int checksum(const char *text, size_t len, char out[TRIM__DIGEST_HEX])
 	return (int)off;
 }
 
-int trim__explore_save_point(const trim_explorer *ex, size_t i, const trim__xpoint *p)
+int trim__explore_point_text(const trim_explorer *ex, size_t i, const trim__xpoint *p, char **out)
 {
 	trim__sb sb;
 	trim__sb_init(&sb);
@@ -274,15 +274,23 @@ int trim__explore_save_point(const trim_explorer *ex, size_t i, const trim__xpoi
 	trim__sb_puts(&sb, "},\n \"point\": ");
 	trim__explore_point_json(ex, i, p, 1, &sb);
 	trim__sb_puts(&sb, "}\n");
-	char *path = point_path(ex, i), *text = NULL;
-	int rc = path ? trim__sb_take(&sb, &text) : (trim__sb_free(&sb), trim__error(TRIM_ENOMEM, "out of memory"));
+	char *text = NULL;
+	int rc = trim__sb_take(&sb, &text);
 	if (rc == 0) {
-		size_t len = strlen(text);
 		char sum[TRIM__DIGEST_HEX];
-		int off = checksum(text, len, sum);
+		int off = checksum(text, strlen(text), sum);
 		memcpy(text + off, sum, 64);
-		rc = trim__write_file_atomic(path, text, len);
 	}
+	*out = text;
+	return rc;
+}
+
+int trim__explore_save_point(const trim_explorer *ex, size_t i, const trim__xpoint *p)
+{
+	char *path = point_path(ex, i), *text = NULL;
+	int rc = path ? trim__explore_point_text(ex, i, p, &text) : trim__error(TRIM_ENOMEM, "out of memory");
+	if (rc == 0)
+		rc = trim__write_file_atomic(path, text, strlen(text));
 	free(text);
 	free(path);
 	return rc;
@@ -388,20 +396,12 @@ static int changed_inputs(const trim_explorer *ex, const trim__ynode *inputs, ch
 	return changed;
 }
 
-int trim__explore_load_point(trim_explorer *ex, size_t i, trim__xpoint *p)
+int trim__explore_parse_point(trim_explorer *ex, size_t i, const char *text, size_t len, const char *path,
+                              trim__xpoint *p)
 {
 	memset(p, 0, sizeof *p);
-	char *path = point_path(ex, i);
-	if (!path)
-		return trim__error(TRIM_ENOMEM, "out of memory");
-	size_t len = 0;
-	int missing = 0, rc = 0;
-	char *text = read_text(path, &len, &missing);
+	int rc = 0;
 	trim__ydoc *doc = NULL;
-	if (!text) {
-		rc = missing ? 0 : trim_last_error_code();
-		goto out;
-	}
 	char sum[TRIM__DIGEST_HEX];
 	int off = checksum(text, len, sum);
 	if (strlen(text) != len || off < 0) {
@@ -446,10 +446,26 @@ int trim__explore_load_point(trim_explorer *ex, size_t i, trim__xpoint *p)
 		rc = 1;
 out:
 	trim__ydoc_free(doc);
-	free(text);
-	free(path);
 	if (rc <= 0)
 		trim__explore_point_clear(p);
+	return rc;
+}
+
+int trim__explore_load_point(trim_explorer *ex, size_t i, trim__xpoint *p)
+{
+	memset(p, 0, sizeof *p);
+	char *path = point_path(ex, i);
+	if (!path)
+		return trim__error(TRIM_ENOMEM, "out of memory");
+	size_t len = 0;
+	int missing = 0, rc = 0;
+	char *text = read_text(path, &len, &missing);
+	if (!text)
+		rc = missing ? 0 : trim_last_error_code();
+	else
+		rc = trim__explore_parse_point(ex, i, text, len, path, p);
+	free(text);
+	free(path);
 	return rc;
 }
 

@@ -83,26 +83,35 @@ static int path_of(const trim_neteval *ne, size_t i, char *buf, size_t n)
 	return snprintf(buf, n, "%s/search-%s.txt", ne->out_dir, hex) < (int)n;
 }
 
-int trim__resume_save(const trim_neteval *ne, size_t i)
+int trim__resume_text(const trim_neteval *ne, size_t i, trim__sb *sb)
 {
 	const wrec *r = &ne->rec[i];
-	char path[4096], tmp[4160], stamp[TRIM__DIGEST_HEX], ib[48];
-	if (!path_of(ne, i, path, sizeof path))
-		return trim__error(TRIM_EIO, "%s: path too long", ne->out_dir);
+	char stamp[TRIM__DIGEST_HEX], ib[48];
 	stamp_of(ne, i, stamp);
-	trim__sb sb, yb;
-	trim__sb_init(&sb);
+	trim__sb yb;
 	trim__sb_init(&yb);
 	trim__mapping_yaml(&r->best, &yb);
-	trim__sb_printf(&sb, "trim-search 1\nstamp %s\nexact %d\nstopped %d\nbest_cost %.17g\nlower_bound %.17g\n"
-	                     "index %s\ngenerated %llu\nvalid %llu\nevaluated %llu\nmapping %zu\n%s",
+	size_t start = sb->len;
+	trim__sb_printf(sb, "trim-search 1\nstamp %s\nexact %d\nstopped %d\nbest_cost %.17g\nlower_bound %.17g\n"
+	                    "index %s\ngenerated %llu\nvalid %llu\nevaluated %llu\nmapping %zu\n%s",
 	                stamp, r->exact, r->stopped, r->best_cost, r->lower_bound, trim__index_str(r->index, ib),
 	                (unsigned long long)r->generated, (unsigned long long)r->valid,
 	                (unsigned long long)r->evaluated, yb.len, yb.buf ? yb.buf : "");
 	trim__sb_free(&yb);
 	char sum[TRIM__DIGEST_HEX];
-	trim__digest_bytes_hex(sb.buf, sb.len, sum);
-	trim__sb_printf(&sb, "checksum %s\n", sum);
+	trim__digest_bytes_hex(sb->buf + start, sb->len - start, sum);
+	trim__sb_printf(sb, "checksum %s\n", sum);
+	return 0;
+}
+
+int trim__resume_save(const trim_neteval *ne, size_t i)
+{
+	char path[4096], tmp[4160];
+	if (!path_of(ne, i, path, sizeof path))
+		return trim__error(TRIM_EIO, "%s: path too long", ne->out_dir);
+	trim__sb sb;
+	trim__sb_init(&sb);
+	trim__resume_text(ne, i, &sb);
 	snprintf(tmp, sizeof tmp, "%s.%ld.%zu.tmp", path, (long)getpid(), i);
 	errno = 0;
 	FILE *f = fopen(tmp, "w");
@@ -118,17 +127,9 @@ int trim__resume_save(const trim_neteval *ne, size_t i)
 	return 0;
 }
 
-/* Workload i from its file: 1 used, 0 absent, -1 there but stale or
- * corrupted (searched again). */
-int trim__resume_load(trim_neteval *ne, size_t i)
+int trim__resume_parse(trim_neteval *ne, size_t i, char *text, size_t n, const char *path, int any_proof)
 {
-	char path[4096], stamp[TRIM__DIGEST_HEX];
-	if (!path_of(ne, i, path, sizeof path))
-		return 0;
-	size_t n = 0;
-	char *text = trim__file_text(path, &n, NULL);
-	if (!text)
-		return 0;
+	char stamp[TRIM__DIGEST_HEX];
 	int used = -1;
 	trim_mapping *m = NULL;
 	/* the checksum covers every byte before its line */
@@ -152,7 +153,7 @@ int trim__resume_load(trim_neteval *ne, size_t i)
 		goto out;
 	/* the proof it carries must be what this run asks for */
 	double gap = best > 0 && best > lb ? (best - lb) / best : 0;
-	if (!exact && !(ne->gap > 0 && gap <= ne->gap && ne->time_limit <= 0))
+	if (!any_proof && !exact && !(ne->gap > 0 && gap <= ne->gap && ne->time_limit <= 0))
 		goto out;
 	for (const char *p = ib; *p; p++)
 		if (*p < '0' || *p > '9')
@@ -194,6 +195,21 @@ int trim__resume_load(trim_neteval *ne, size_t i)
 	used = 1;
 out:
 	trim_mapping_free(m);
+	return used;
+}
+
+/* Workload i from its file: 1 used, 0 absent, -1 there but stale or
+ * corrupted (searched again). */
+int trim__resume_load(trim_neteval *ne, size_t i)
+{
+	char path[4096];
+	if (!path_of(ne, i, path, sizeof path))
+		return 0;
+	size_t n = 0;
+	char *text = trim__file_text(path, &n, NULL);
+	if (!text)
+		return 0;
+	int used = trim__resume_parse(ne, i, text, n, path, 0);
 	free(text);
 	return used;
 }

@@ -222,14 +222,26 @@ static void search_parallel(trim_neteval *ne)
 	free(size);
 }
 
+void trim__neteval_plan(trim_neteval *ne)
+{
+	if (ne->planned)
+		return;
+	plan_searches(ne);
+	trim__resume_stamp(ne); /* the resume files' and lib/work/'s results' */
+	if (ne->time_limit > 0)
+		ne->deadline = now_seconds() + ne->time_limit;
+}
+
+void trim__neteval_search_item(trim_neteval *ne, size_t i)
+{
+	int64_t left = ne->nsearch - __atomic_load_n(&ne->searches_done, __ATOMIC_RELAXED);
+	search_one(ne, i, ne->threads, search_budget(ne, left, ne->threads, ne->threads));
+}
+
 int trim__neteval_search(trim_neteval *ne, size_t i)
 {
 	if (!ne->planned) {
-		plan_searches(ne);
-		if (ne->out_dir)
-			trim__resume_stamp(ne);
-		if (ne->time_limit > 0)
-			ne->deadline = now_seconds() + ne->time_limit;
+		trim__neteval_plan(ne);
 		if (ne->threads > 1 && ne->nsearch >= 2 * (int64_t)ne->threads)
 			search_parallel(ne);
 	}
@@ -246,8 +258,7 @@ int trim__neteval_search(trim_neteval *ne, size_t i)
 		r->reused_from = from;
 		memcpy(r->key, key, sizeof key);
 	} else if (!r->searched) {
-		int64_t left = ne->nsearch - __atomic_load_n(&ne->searches_done, __ATOMIC_RELAXED);
-		search_one(ne, i, ne->threads, search_budget(ne, left, ne->threads, ne->threads));
+		trim__neteval_search_item(ne, i);
 	}
 	if (r->search_rc) {
 		const trim__intra *x = trim__workloads_intra(ne->w, i);

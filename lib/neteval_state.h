@@ -83,6 +83,19 @@ int trim__neteval_search(trim_neteval *ne, size_t i);
 void trim__resume_stamp(trim_neteval *ne);
 int trim__resume_load(trim_neteval *ne, size_t i);
 int trim__resume_save(const trim_neteval *ne, size_t i);
+/* The text of workload i's file appended to sb, and workload i's record
+ * from such text (modified in place; `path` names it in messages): 1 used,
+ * -1 stale or corrupted. any_proof 1 takes a result whatever it proves (one
+ * made by another process of this same run, lib/work/). */
+int trim__resume_text(const trim_neteval *ne, size_t i, trim__sb *sb);
+int trim__resume_parse(trim_neteval *ne, size_t i, char *text, size_t n, const char *path, int any_proof);
+/* The searches planned (keys, reuse, the resume stamp, the deadline) without
+ * running any; idempotent. Then trim__neteval_search runs no parallel phase:
+ * each workload not yet searched is searched at its step. */
+void trim__neteval_plan(trim_neteval *ne);
+/* Search distinct workload i now (not a reuse; read back from the
+ * directory when it is there) with the evaluation's threads. */
+void trim__neteval_search_item(trim_neteval *ne, size_t i);
 int trim__resume_dir(const char *dir);
 
 #endif

@@ -1,0 +1,96 @@
+/*
+ * trim/work.h - the work of an exploration or a network evaluation as
+ * independent items, for a tool that distributes it its own way (the MPI
+ * front end trim-mpi, Slurm job arrays, a queue): enumerate the items, run
+ * any of them in any process, pass each result on as text, merge the
+ * results in any order (docs/guide.md, "Running on a cluster").
+ *
+ * Use: every process builds the same explorer (trim/explore.h) or network
+ * evaluation (trim/neteval.h) from the same inputs and options, then
+ *   trim_work_explore(&wk, ex)   or   trim_work_network(&wk, ne);
+ *   item k of trim_work_count(wk), largest expected first: trim_work_item;
+ *   a process that runs item `id`: trim_work_run(wk, id, &text), sends text;
+ *   the collector: trim_work_merge(wk, text) for every item it did not run
+ *   itself, then trim_work_finish(wk) (the first item error) and
+ *   trim_explorer_run / trim_neteval_run, which find every item done and
+ *   only rank the points / add up the totals.
+ * Items: an exploration's are its points not yet done (id = point index;
+ * points read back from its output directory are not items); a network's
+ * are its distinct searches (id = index of the first intra workload of its
+ * kind; the identical workloads after it reuse its result).
+ * Results: text carrying the item's figures and best mappings (or its
+ * error), stamped with the digests of the inputs and options that change
+ * them (the stamps of trim_explorer_set_out_dir and trim_neteval_set_out_dir)
+ * and a checksum; trim_work_merge refuses a result of other inputs. With an
+ * output directory, trim_work_run writes the item's file there as the
+ * single-process run does, and a process that finds it there reads it back
+ * instead of running it: a rerun resumes from every process's finished items.
+ * Determinism: once every item is merged, every report is byte-identical to
+ * the single-process run, whichever process ran which item and in whatever
+ * order the results arrived; a time limit (TRIM_EX_TIME_LIMIT,
+ * TRIM_NET_TIME_LIMIT) makes the searches depend on the clock, as in one
+ * process.
+ * Errors: negative TRIM_E* codes with the message in trim_last_error().
+ * Ownership: a trim_work belongs to the caller (trim_work_free, NULL
+ * accepted); its explorer or evaluation must outlive it and is modified by
+ * trim_work_run and trim_work_merge (the results are recorded in it).
+ * Threads: trim_work_run of one item may overlap trim_work_merge of
+ * another (a collector that also computes); runs must not overlap each
+ * other, nor merges. A run uses the object's own threads (TRIM_EX_THREADS,
+ * TRIM_NET_THREADS).
+ */
+#ifndef TRIM_WORK_H
+#define TRIM_WORK_H
+
+#include "trim/common.h"
+#include "trim/explore.h"
+#include "trim/neteval.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct trim_work trim_work;
+
+/** The points of `ex` not yet done, as items. After the options and the
+ * output directory are set (trim_explorer_set_out_dir); TRIM_EIO when an
+ * input cannot be read to stamp the results. */
+TRIM_API int trim_work_explore(trim_work **out, trim_explorer *ex);
+/** The distinct searches of `ne`, as items; plans them (which workloads
+ * reuse which). After the options, before the first step (TRIM_EINVAL). */
+TRIM_API int trim_work_network(trim_work **out, trim_neteval *ne);
+TRIM_API void trim_work_free(trim_work *wk);
+
+/** Number of items. */
+TRIM_API size_t trim_work_count(const trim_work *wk);
+/** Item k (0 .. count - 1), in the order to hand them out: largest expected
+ * cost first (for a network, the workload's MACs; for an exploration, the
+ * point's mapspace summed over the network's workloads), ties by id. *cost
+ * (NULL: not wanted) is that estimate, only to compare items of one handle.
+ * TRIM_ENOTFOUND when k >= count. */
+TRIM_API int trim_work_item(const trim_work *wk, size_t k, int64_t *id, double *cost);
+/** Run item `id` in this process (its file read back from the output
+ * directory when it is there, written there when it is made) and record its
+ * result in the handle's explorer or evaluation; *result (NULL: not wanted)
+ * gets its text, to free with trim_string_free. An item that fails (a
+ * network workload no mapping fits, a file that cannot be written) is a
+ * result too: its text carries the error, trim_work_finish reports it.
+ * TRIM_ENOTFOUND when `id` is not an item. */
+TRIM_API int trim_work_run(trim_work *wk, int64_t id, char **result);
+/** Record a result of trim_work_run made by another process; *id (NULL: not
+ * wanted) gets its item. A result for an item already recorded changes
+ * nothing (every process makes the same one). TRIM_EPARSE for text that is
+ * not a result, TRIM_EINVAL for a result of another run (other inputs or
+ * options: the message says which), of another kind or of no item. */
+TRIM_API int trim_work_merge(trim_work *wk, const char *result, int64_t *id);
+/** Items recorded so far (run here or merged). */
+TRIM_API size_t trim_work_done(const trim_work *wk);
+/** After every item is recorded: 0, or the error of the item with the
+ * smallest id, with its message (what the single-process run reports);
+ * TRIM_EINVAL naming the first missing item when some are not recorded. */
+TRIM_API int trim_work_finish(const trim_work *wk);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,69 @@
+/*
+ * The work items of an exploration or a network evaluation (trim/work.h):
+ * lib/work/work.c holds the handle, the order of the items and the text of
+ * a result; lib/work/work_explore.c and work_network.c what an item is for
+ * each kind, on the explorer's and the evaluation's own records.
+ */
+#ifndef TRIM_WORK_INT_H
+#define TRIM_WORK_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trim/work.h"
+#include "util/util.h"
+
+enum { TRIM__WORK_EXPLORE = 0, TRIM__WORK_NETWORK = 1 };
+
+/* One result as it travels: the item, its error (0: none) and message,
+ * whether it was read back from an output directory (resumed) after a
+ * stale file there (stale), and the kind's own stamped text (payload). */
+typedef struct {
+	int kind;
+	int64_t id;
+	int rc, resumed, stale;
+	char *message;
+	char *payload;
+	size_t payload_len;
+} trim__work_result;
+
+struct trim_work {
+	int kind;
+	trim_explorer *ex;
+	trim_neteval *ne;
+	size_t nobj;       /* points or intra workloads: ids are below it */
+	size_t n;          /* items */
+	int64_t *ids;      /* items, largest expected first */
+	double *cost;      /* their estimates */
+	int *item_rc;      /* by id: an item's error (0: none) */
+	char **item_msg;   /* by id: its message (NULL: none) */
+	size_t recorded;   /* relaxed atomic */
+};
+
+/* The result's text, and a text read into *r (pointers into a copy owned by
+ * r: trim__work_result_clear). */
+int trim__work_result_text(const trim__work_result *r, char **out);
+int trim__work_result_parse(const char *text, trim__work_result *r);
+void trim__work_result_clear(trim__work_result *r);
+/* Record the error of item id (message copied). */
+int trim__work_record_error(trim_work *wk, int64_t id, int rc, const char *msg);
+/* Sort the items by cost, largest first, ties by id. */
+void trim__work_sort(trim_work *wk);
+
+/* Per kind: the items (ids and cost filled, wk->n set), 1 if id names an
+ * item of the run (any process's), 1 if it is recorded here, run one
+ * (result into *r, record kept), merge one (r->rc set: an error result,
+ * already in wk->item_rc). */
+int trim__work_explore_items(trim_work *wk);
+int trim__work_explore_valid(const trim_work *wk, int64_t id);
+int trim__work_explore_recorded(const trim_work *wk, int64_t id);
+int trim__work_explore_run(trim_work *wk, int64_t id, trim__work_result *r);
+int trim__work_explore_merge(trim_work *wk, trim__work_result *r);
+
+int trim__work_network_items(trim_work *wk);
+int trim__work_network_valid(const trim_work *wk, int64_t id);
+int trim__work_network_recorded(const trim_work *wk, int64_t id);
+int trim__work_network_run(trim_work *wk, int64_t id, trim__work_result *r);
+int trim__work_network_merge(trim_work *wk, trim__work_result *r);
+
+#endif
