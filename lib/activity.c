@@ -183,9 +183,14 @@ void trim__activity_zero_macs_cache(trim__intra *w)
 
 /* ---- the order-independent part (per factors and keeps) -------------------- */
 
-/* Delivery statistics: distinct words, deliveries, single-destination words. */
+/* Spatial levels with bounds > 1 one hop may cross (outer to inner). */
+#define MAXSP 8
+
+/* Delivery statistics of a hop, per instance of each of its spatial levels
+ * S_j: distinct[j] = (element, S_j instance) pairs some child below needs,
+ * uni[j] = those needed below exactly one child of S_j. */
 typedef struct {
-	int64_t distinct, dests, uni;
+	int64_t distinct[MAXSP], uni[MAXSP];
 } sstat;
 
 /* One axis of a tensor's index, terms with coefficient 0 dropped. */
@@ -201,29 +206,36 @@ typedef struct {
 	int64_t span;    /* two-term: max value + 1 */
 	int64_t size;    /* |T_a| */
 	int64_t boff;    /* two-term: offset of its membership bitmap in ws->buf[0] */
-	int64_t p[2];    /* ports of S along each term's dim (1 without S) */
-	int64_t s[2];    /* distance of neighbouring ports along the axis */
-	int64_t A1, O1;  /* first step: positions held by >= 1 port, by exactly 1 */
+	int64_t p[MAXSP][2]; /* ports of each S_j along each term's dim */
+	int64_t s[MAXSP][2]; /* distance of neighbouring ports of S_j along the axis */
+	/* first step, per S_j: positions held below >= 1 child of S_j, below
+	 * exactly one */
+	int64_t A1[MAXSP], O1[MAXSP];
 	int memo;        /* two-term: its table of advances (memo_t), else -1 */
 } hax_t;
 
 typedef struct {
-	int B, C, S;
-	int cmac, mc, red;
+	int B, C;
+	int k;            /* spatial levels with bounds > 1 between B and C */
+	int S[MAXSP];     /* them, outer to inner */
+	int cmac;
+	/* S_jm .. S_k-1 all multicast (S_jr .. all reduce): a word is
+	 * replicated (added) only where every spatial level below it on the
+	 * hop does the same; jm = k: no replication */
+	int jm, jr;
 	int64_t size;     /* |T| of the child */
 	int64_t stepsC;   /* product of the temporal bounds above C */
 	int64_t M;        /* lower bound: first step plus the advances that refill all */
-	int64_t kirr;     /* S's ports irrelevant to the tensor */
-	int64_t nsib;     /* siblings: product of S's bounds */
-	int64_t nsi;      /* instances of S (or of C without S) */
-	sstat first;      /* S >= 0: delivery statistics of the first step */
+	int64_t kirr[MAXSP]; /* S_j's ports irrelevant to the tensor */
+	int64_t nsi[MAXSP];  /* instances of S_j */
+	sstat first;      /* delivery statistics of the first step */
 	/* the innermost storage level above C with a loop (bound > 1) on a dim
 	 * of a one-term axis (-1: none): the barrier is one of its loops */
 	int Lb;
 	size_t lbase;     /* its level tables (lmemo_t): levels max(Lb, 0) .. C-1 */
 	/* one-term axes at a step inside the barrier (they do not move): the
-	 * product of their ports * extent, and of their extents */
-	int64_t c1, s1;
+	 * product of their positions below an S_j instance, and of their extents */
+	int64_t c1[MAXSP], s1;
 	int n2;           /* two-term axes, by index */
 	int a2[MAXAX];
 	hax_t ax[MAXAX];
@@ -244,7 +256,7 @@ typedef struct {
 	uint64_t gen;
 	int64_t delta;
 	int64_t ov;              /* |T_a ∩ (T_a - delta)| */
-	int64_t A, E, O, O1, G;  /* with S: see axis_scan */
+	int64_t A[MAXSP], E[MAXSP], O[MAXSP], O1[MAXSP], G[MAXSP]; /* per S_j: see axis_scan */
 } memo_t;
 #define MEMO_WAYS 16 /* the hash below takes 4 bits */
 
@@ -298,52 +310,87 @@ void trim__act_ws_free(trim__act_ws *ws)
 	}
 }
 
-/* Statistics of a two-term axis over the positions x of the union of the
- * ports' tiles: cn[x] = ports whose tile holds x (P_a), cq[x] = ports whose
- * tile holds x and x + delta (Q_a: x was in their old tile too).
- * A = #{cn > 0}, O = #{cn = 1}; unless first: E = #{cn = cq > 0},
- * O1 = #{cn = cq = 1}, G = #{cq >= 1, cn = cq + 1}. O(extent x ports). */
-static int axis_scan(trim__act_ws *ws, const hax_t *x, int64_t delta, int first, memo_t *st)
+/* out[x] = sum over q < p of in[x - q*s]; returns the new length. */
+static int64_t conv(const int64_t *in, int64_t len, int64_t p, int64_t s, int64_t *out)
 {
-	int64_t range = x->span + x->s[0] * (x->p[0] - 1) + x->s[1] * (x->p[1] - 1);
-	int64_t *cn = ws_get(ws, 1, (size_t)range), *cq;
-	if (!cn)
+	int64_t n = len + s * (p - 1);
+	memset(out, 0, (size_t)n * sizeof *out);
+	for (int64_t q = 0; q < p; q++)
+		for (int64_t v = 0; v < len; v++)
+			out[v + q * s] += in[v];
+	return n;
+}
+
+/* in (len) summed over the ports of S_j along both terms, into out (tmp:
+ * scratch of the same size); returns the new length. */
+static int64_t conv_level(const hax_t *x, int j, const int64_t *in, int64_t len, int64_t *tmp, int64_t *out)
+{
+	int64_t n = conv(in, len, x->p[j][0], x->s[j][0], tmp);
+	return conv(tmp, n, x->p[j][1], x->s[j][1], out);
+}
+
+/* Statistics of a two-term axis over the positions x of the union of the
+ * tiles below one instance of S_j, for every j < k: a child of S_j holds x
+ * (now) if one of the ports below it does, and holds it still if every
+ * port below it holding x held x + delta before (its tile moved by delta).
+ * P = children of S_j holding x, Q = those holding it still: A = #{P > 0},
+ * O = #{P = 1}; unless first: E = #{P = Q > 0}, O1 = #{P = Q = 1},
+ * G = #{Q >= 1, P = Q + 1}. Per j, port counts of the levels below S_j
+ * are convolutions of the base set with their ports, innermost first;
+ * O(range x ports). */
+static int axis_scan(trim__act_ws *ws, const hax_t *x, int k, int64_t delta, int first, memo_t *st)
+{
+	int64_t range = x->span;
+	for (int j = 0; j < k; j++)
+		range += x->s[j][0] * (x->p[j][0] - 1) + x->s[j][1] * (x->p[j][1] - 1);
+	int64_t *b = ws_get(ws, 1, 6 * (size_t)range);
+	if (!b)
 		return TRIM_ENOMEM;
-	cq = ws_get(ws, 2, (size_t)range);
-	if (!cq)
-		return TRIM_ENOMEM;
-	cn = ws->buf[1];
+	int64_t *cn = b, *cq = b + range, *tmp = b + 2 * range, *P = b + 3 * range, *Q = b + 4 * range,
+	        *ind = b + 5 * range;
 	const int64_t *bits = ws->buf[0] + x->boff;
-	memset(cn, 0, (size_t)range * sizeof *cn);
-	if (!first)
-		memset(cq, 0, (size_t)range * sizeof *cq);
-	for (int64_t i = 0; i < x->p[0]; i++)
-		for (int64_t j = 0; j < x->p[1]; j++) {
-			int64_t o = i * x->s[0] + j * x->s[1];
-			for (int64_t v = 0; v < x->span; v++)
-				if (bits[v]) {
-					cn[o + v]++;
-					if (!first && v + delta >= 0 && v + delta < x->span && bits[v + delta])
-						cq[o + v]++;
-				}
-		}
-	int64_t A = 0, O = 0, E = 0, O1 = 0, G = 0;
-	for (int64_t k = 0; k < range; k++) {
-		int64_t n = cn[k];
-		A += n > 0;
-		O += n == 1;
-		if (!first) {
-			int64_t q = cq[k];
-			E += n > 0 && n == q;
-			O1 += n == 1 && q == 1;
-			G += q >= 1 && n == q + 1;
-		}
+	int64_t len = x->span;
+	for (int64_t v = 0; v < len; v++) {
+		cn[v] = bits[v];
+		cq[v] = !first && bits[v] && v + delta >= 0 && v + delta < x->span && bits[v + delta];
 	}
-	st->A = A;
-	st->O = O;
-	st->E = E;
-	st->O1 = O1;
-	st->G = G;
+	for (int j = k - 1; j >= 0; j--) {
+		/* cn, cq: ports below one child of S_j (len positions) */
+		for (int64_t v = 0; v < len; v++)
+			ind[v] = cn[v] > 0;
+		int64_t glen = conv_level(x, j, ind, len, tmp, P);
+		if (!first) {
+			for (int64_t v = 0; v < len; v++)
+				ind[v] = cn[v] > 0 && cn[v] == cq[v];
+			conv_level(x, j, ind, len, tmp, Q);
+		}
+		int64_t A = 0, O = 0, E = 0, O1 = 0, G = 0;
+		for (int64_t v = 0; v < glen; v++) {
+			int64_t n = P[v];
+			A += n > 0;
+			O += n == 1;
+			if (!first) {
+				int64_t q = Q[v];
+				E += n > 0 && n == q;
+				O1 += n == 1 && q == 1;
+				G += q >= 1 && n == q + 1;
+			}
+		}
+		st->A[j] = A;
+		st->O[j] = O;
+		st->E[j] = E;
+		st->O1[j] = O1;
+		st->G[j] = G;
+		if (j > 0) { /* the ports below one child of S_j-1 */
+			conv_level(x, j, cn, len, tmp, ind);
+			memcpy(cn, ind, (size_t)glen * sizeof *cn);
+			if (!first) {
+				conv_level(x, j, cq, len, tmp, ind);
+				memcpy(cq, ind, (size_t)glen * sizeof *cq);
+			}
+		}
+		len = glen;
+	}
 	return 0;
 }
 
@@ -483,57 +530,64 @@ static int prepare(const trim__intra *w, const struct trim_arch *arch, const tri
 			hop_t *h = &tp->hop[i - 1];
 			const int B = chain[i - 1], C = chain[i];
 			const int cmac = C == MAC;
-			int S = -1, nS = 0;
+			int k = 0;
 			for (int l = B + 1; l < C; l++)
 				if (m->type[l] == TRIM__LVL_SPATIAL && P->lprod[l] > 1) {
-					S = l;
-					nS++;
+					if (k == MAXSP)
+						return trim__error(TRIM_EINVAL, "activity: tensor %s crosses more than %d spatial levels "
+						                   "with bounds > 1 between %s and %s (not supported by the analytic model)",
+						                   T->name, MAXSP, m->name[B], cmac ? "the MACs" : m->name[C]);
+					h->S[k++] = l;
 				}
-			if (nS > 1)
-				return trim__error(TRIM_EINVAL, "activity: tensor %s crosses two spatial levels with bounds > 1 "
-				                   "between %s and %s (not supported by the analytic model)",
-				                   T->name, m->name[B], cmac ? "the MACs" : m->name[C]);
 			h->B = B;
 			h->C = C;
-			h->S = S;
+			h->k = k;
 			h->cmac = cmac;
-			h->mc = S >= 0 && arch->lv[S].multicast;
-			h->red = S >= 0 && arch->lv[S].reduction;
-			h->nsi = S >= 0 ? P->instances[S] : P->instances[C];
-			h->nsib = S >= 0 ? P->lprod[S] : 1;
+			h->jm = h->jr = k;
+			while (h->jm > 0 && arch->lv[h->S[h->jm - 1]].multicast)
+				h->jm--;
+			while (h->jr > 0 && arch->lv[h->S[h->jr - 1]].reduction)
+				h->jr--;
 			h->stepsC = P->above[C];
-			/* spatial sibling context */
-			int64_t Pd[TRIM_NDIMS], in[TRIM_NDIMS];
-			h->kirr = 1;
-			for (int d = 0; d < TRIM_NDIMS; d++) {
-				Pd[d] = S >= 0 ? m->f[S][d] : 1;
-				in[d] = S >= 0 ? P->ext[S + 1][d] : 1;
-				if (!(rel >> d & 1))
-					h->kirr *= Pd[d];
+			for (int j = 0; j < k; j++) {
+				h->nsi[j] = P->instances[h->S[j]];
+				h->kirr[j] = 1;
+				for (int d = 0; d < TRIM_NDIMS; d++)
+					if (!(rel >> d & 1))
+						h->kirr[j] *= m->f[h->S[j]][d];
 			}
 			/* base set of the child's tile per axis */
 			h->size = 1;
-			h->c1 = h->s1 = 1;
+			h->s1 = 1;
+			for (int j = 0; j < k; j++)
+				h->c1[j] = 1;
 			h->n2 = 0;
 			for (int a = 0; a < nax; a++) {
 				hax_t *x = &h->ax[a];
 				const axis_t *y = &ax[a];
 				x->n[0] = P->ext[C][y->dim[0]];
 				x->n[1] = y->nt > 1 ? P->ext[C][y->dim[1]] : 1;
-				x->p[0] = Pd[y->dim[0]];
-				x->p[1] = y->nt > 1 ? Pd[y->dim[1]] : 1;
-				x->s[0] = y->coef[0] * in[y->dim[0]];
-				x->s[1] = y->nt > 1 ? y->coef[1] * in[y->dim[1]] : 0;
+				for (int j = 0; j < k; j++) {
+					const int Sj = h->S[j];
+					x->p[j][0] = m->f[Sj][y->dim[0]];
+					x->p[j][1] = y->nt > 1 ? m->f[Sj][y->dim[1]] : 1;
+					x->s[j][0] = y->coef[0] * P->ext[Sj + 1][y->dim[0]];
+					x->s[j][1] = y->nt > 1 ? y->coef[1] * P->ext[Sj + 1][y->dim[1]] : 0;
+				}
 				x->memo = -1;
 				x->boff = 0;
 				if (y->nt == 1) { /* closed forms: no bitmap */
 					x->span = y->coef[0] * (x->n[0] - 1) + 1;
 					x->size = x->n[0];
 					/* the ports' tiles are disjoint (a port's stride in the
-					 * index is at least the tile's extent): every element is
-					 * held by one port */
-					x->A1 = x->O1 = x->p[0] * x->n[0];
-					h->c1 *= x->A1;
+					 * index is at least the tile's extent, at every level):
+					 * every element is held by one port */
+					int64_t pos = x->n[0];
+					for (int j = k - 1; j >= 0; j--) {
+						pos *= x->p[j][0];
+						x->A1[j] = x->O1[j] = pos;
+						h->c1[j] *= pos;
+					}
 					h->s1 *= x->size;
 				} else {
 					x->span = y->coef[0] * (x->n[0] - 1) + y->coef[1] * (x->n[1] - 1) + 1;
@@ -552,28 +606,25 @@ static int prepare(const trim__intra *w, const struct trim_arch *arch, const tri
 						x->size += bits[u];
 					x->memo = P->nmemo++;
 					h->a2[h->n2++] = a;
-					if (S >= 0) {
-						memo_t st;
-						if ((rc = axis_scan(ws, x, 0, 1, &st)))
+					if (k > 0) {
+						memo_t st = {0};
+						if ((rc = axis_scan(ws, x, k, 0, 1, &st)))
 							return rc;
-						x->A1 = st.A;
-						x->O1 = st.O;
+						memcpy(x->A1, st.A, sizeof x->A1);
+						memcpy(x->O1, st.O, sizeof x->O1);
 					}
 				}
 				h->size *= x->size;
 			}
-			if (S >= 0) {
-				/* first step: every element is new to every sibling holding it */
+			/* first step: every element is new to every child holding it */
+			for (int j = 0; j < k; j++) {
 				int64_t A = 1, O = 1;
 				for (int a = 0; a < nax; a++) {
-					A *= h->ax[a].A1;
-					O *= h->ax[a].O1;
+					A *= h->ax[a].A1[j];
+					O *= h->ax[a].O1[j];
 				}
-				h->first.distinct = A;
-				h->first.dests = h->nsib * h->size;
-				h->first.uni = h->kirr == 1 ? O : 0;
-			} else {
-				h->first = (sstat){0, 0, 0};
+				h->first.distinct[j] = A;
+				h->first.uni[j] = h->kirr[j] == 1 ? O : 0;
 			}
 			unsigned hb = hardlev & ((1u << C) - 1);
 			h->Lb = hb ? 31 - __builtin_clz(hb) : -1;
@@ -628,7 +679,7 @@ static int prepare(const trim__intra *w, const struct trim_arch *arch, const tri
 /* ---- the order-dependent part ------------------------------------------------ */
 
 /* Statistics of the advance delta of two-term axis x (memoised). */
-static int axis_advance(trim__act_ws *ws, const hax_t *x, int S, int64_t delta, const memo_t **out)
+static int axis_advance(trim__act_ws *ws, const hax_t *x, int k, int64_t delta, const memo_t **out)
 {
 	struct trim__act_prep *P = ws->prep;
 	memo_t *tab = P->memo + (size_t)x->memo * MEMO_WAYS;
@@ -648,8 +699,8 @@ static int axis_advance(trim__act_ws *ws, const hax_t *x, int S, int64_t delta, 
 	memo_t *e = slot ? slot : &P->spill; /* table full: read before the next call */
 	e->delta = delta;
 	e->ov = axis_overlap(ws->buf[0] + x->boff, x->span, delta);
-	if (S >= 0) {
-		int rc = axis_scan(ws, x, delta, 0, e);
+	if (k > 0) {
+		int rc = axis_scan(ws, x, k, delta, 0, e);
 		if (rc)
 			return rc;
 	}
@@ -695,12 +746,17 @@ static int level_steps(trim__act_ws *ws, const tprep_t *tp, const hop_t *h, int 
 	}
 	/* before: the steps of the loops outside the outermost of those */
 	int64_t before = P->above[l];
+	const int k = h->k;
 	*fills = 0;
-	*tot = (sstat){0, 0, 0};
+	for (int j = 0; j < k; j++)
+		tot->distinct[j] = tot->uni[j] = 0;
 	if (l == h->Lb) {
 		before *= P->lprod[l] / inner; /* = full */
 		*fills = before * h->size;
-		*tot = (sstat){h->first.distinct * before, h->first.dests * before, h->first.uni * before};
+		for (int j = 0; j < k; j++) {
+			tot->distinct[j] = h->first.distinct[j] * before;
+			tot->uni[j] = h->first.uni[j] * before;
+		}
 	}
 	if (!h->n2 || !nl)
 		return 0;
@@ -732,54 +788,59 @@ static int level_steps(trim__act_ws *ws, const tprep_t *tp, const hop_t *h, int 
 		before *= lbd[i];
 		if (!mv[i])
 			continue; /* stationary: nothing changes */
-		/* per two-term axis a: ov_a, and with S the position counts; the
+		/* per two-term axis a: ov_a, and per S_j the position counts; the
 		 * one-term axes hold every element at both steps */
-		int64_t ov = h->s1, A = h->c1, E = h->c1, O = h->c1, O1 = h->c1;
-		int64_t Ga[MAXAX], O1a[MAXAX];
-		for (int k = 0; k < h->n2; k++) {
-			const hax_t *x = &h->ax[h->a2[k]];
-			if (dl[i][k] == 0) {
+		int64_t ov = h->s1, A[MAXSP], E[MAXSP], O[MAXSP], O1[MAXSP];
+		int64_t Ga[MAXAX][MAXSP], O1a[MAXAX][MAXSP];
+		for (int j = 0; j < k; j++)
+			A[j] = E[j] = O[j] = O1[j] = h->c1[j];
+		for (int kk = 0; kk < h->n2; kk++) {
+			const hax_t *x = &h->ax[h->a2[kk]];
+			if (dl[i][kk] == 0) {
 				ov *= x->size;
-				A *= x->A1;
-				E *= x->A1;
-				O *= x->O1;
-				O1 *= x->O1;
-				Ga[k] = 0;
-				O1a[k] = x->O1;
+				for (int j = 0; j < k; j++) {
+					A[j] *= x->A1[j];
+					E[j] *= x->A1[j];
+					O[j] *= x->O1[j];
+					O1[j] *= x->O1[j];
+					Ga[kk][j] = 0;
+					O1a[kk][j] = x->O1[j];
+				}
 				continue;
 			}
 			const memo_t *e;
-			int rc = axis_advance(ws, x, h->S, dl[i][k], &e);
+			int rc = axis_advance(ws, x, k, dl[i][kk], &e);
 			if (rc)
 				return rc;
 			ov *= e->ov;
-			A *= e->A;
-			E *= e->E;
-			O *= e->O;
-			O1 *= e->O1;
-			Ga[k] = e->G;
-			O1a[k] = e->O1;
+			for (int j = 0; j < k; j++) {
+				A[j] *= e->A[j];
+				E[j] *= e->E[j];
+				O[j] *= e->O[j];
+				O1[j] *= e->O1[j];
+				Ga[kk][j] = e->G[j];
+				O1a[kk][j] = e->O1[j];
+			}
 		}
 		*fills += cnt * (h->size - ov);
-		if (h->S >= 0) {
-			/* siblings needing x: kirr * (prod_a P_a - prod_a Q_a) with
-			 * Q_a <= P_a: > 0 unless every P_a = Q_a; = 1 (kirr = 1) iff
-			 * every P_a = 1 and some Q_a = 0, or one axis has P_a = Q_a + 1
-			 * >= 2 and the others P_b = Q_b = 1 */
+		for (int j = 0; j < k; j++) {
+			/* children of S_j needing x: kirr * (prod_a P_a - prod_a Q_a)
+			 * with Q_a <= P_a: > 0 unless every P_a = Q_a; = 1 (kirr = 1)
+			 * iff every P_a = 1 and some Q_a = 0, or one axis has P_a =
+			 * Q_a + 1 >= 2 and the others P_b = Q_b = 1 */
 			int64_t uni = 0;
-			if (h->kirr == 1) {
-				uni = O - O1;
-				for (int k = 0; k < h->n2; k++) {
-					int64_t g = Ga[k] * h->c1;
-					for (int j = 0; j < h->n2; j++)
-						if (j != k)
-							g *= O1a[j];
+			if (h->kirr[j] == 1) {
+				uni = O[j] - O1[j];
+				for (int kk = 0; kk < h->n2; kk++) {
+					int64_t g = Ga[kk][j] * h->c1[j];
+					for (int q = 0; q < h->n2; q++)
+						if (q != kk)
+							g *= O1a[q][j];
 					uni += g;
 				}
 			}
-			tot->distinct += cnt * (A - E);
-			tot->dests += cnt * (h->nsib * (h->size - ov));
-			tot->uni += cnt * uni;
+			tot->distinct[j] += cnt * (A[j] - E[j]);
+			tot->uni[j] += cnt * uni;
 		}
 	}
 	return 0;
@@ -798,7 +859,10 @@ static int hop_steps(trim__act_ws *ws, const tprep_t *tp, const hop_t *h, const 
 		 * refill the whole tile */
 		int64_t n = h->cmac ? h->stepsC : h->M;
 		*fills1 = h->cmac ? n : n * h->size;
-		*tot = (sstat){h->first.distinct * n, h->first.dests * n, h->first.uni * n};
+		for (int j = 0; j < h->k; j++) {
+			tot->distinct[j] = h->first.distinct[j] * n;
+			tot->uni[j] = h->first.uni[j] * n;
+		}
 		return 0;
 	}
 	const int lo = h->Lb > 0 ? h->Lb : 0;
@@ -807,7 +871,8 @@ static int hop_steps(trim__act_ws *ws, const tprep_t *tp, const hop_t *h, const 
 		*tot = h->first;
 	} else {
 		*fills1 = 0;
-		*tot = (sstat){0, 0, 0};
+		for (int j = 0; j < h->k; j++)
+			tot->distinct[j] = tot->uni[j] = 0;
 	}
 	for (int l = lo; l < h->C; l++) {
 		if (P->type[l] != TRIM__LVL_STORAGE)
@@ -829,9 +894,10 @@ static int hop_steps(trim__act_ws *ws, const tprep_t *tp, const hop_t *h, const 
 			e->key = key[l];
 		}
 		*fills1 += e->fills;
-		tot->distinct += e->st.distinct;
-		tot->dests += e->st.dests;
-		tot->uni += e->st.uni;
+		for (int j = 0; j < h->k; j++) {
+			tot->distinct[j] += e->st.distinct[j];
+			tot->uni[j] += e->st.uni[j];
+		}
 	}
 	return 0;
 }
@@ -869,37 +935,51 @@ static int order_counts(trim__act_ws *ws, const trim__mapping *m, trim__activity
 		int nored = 1; /* no spatial level above the hop splits a dim irrelevant to the result */
 		for (int i = 0; i < tp->nk; i++) {
 			const hop_t *h = &tp->hop[i];
-			const int B = h->B, C = h->C, S = h->S, cmac = h->cmac;
+			const int B = h->B, C = h->C, k = h->k, cmac = h->cmac;
 			int64_t fills1;
 			sstat tot_st;
 			int rc = hop_steps(ws, tp, h, m, key, &fills1, &tot_st);
 			if (rc)
 				return rc;
 			int64_t Fc = fills1 * P->instances[C];
-			if (S < 0)
-				tot_st = (sstat){fills1, fills1, fills1};
-			int64_t Dd = tot_st.distinct * h->nsi, Ds = tot_st.dests * h->nsi, Du = tot_st.uni * h->nsi;
-			int mc = h->mc, red = h->red;
+			/* Mw[j] (j < k): (element, S_j instance) pairs needed below,
+			 * Mw[k]: deliveries to the children (C's instances); Uw[j]:
+			 * pairs needed below exactly one child of S_j */
+			int64_t Mw[MAXSP + 1], Uw[MAXSP];
+			for (int j = 0; j < k; j++) {
+				Mw[j] = tot_st.distinct[j] * h->nsi[j];
+				Uw[j] = tot_st.uni[j] * h->nsi[j];
+			}
+			Mw[k] = Fc;
+			/* depth of a spatial level on the hop: the S_j above it */
+			int depth[TRIM__MAX_LEVELS], sp_j[TRIM__MAX_LEVELS];
+			for (int l = B + 1, q = 0; l < C; l++) {
+				sp_j[l] = q < k && h->S[q] == l ? q : -1;
+				depth[l] = q;
+				if (sp_j[l] >= 0)
+					q++;
+			}
 			if (t < 2) {
-				int64_t sent = mc ? Dd : Ds; /* words leaving the parent */
+				/* a word is replicated only at S_jm .. S_k-1: above S_jm
+				 * every delivery of S_jm's children travels on its own */
+				const int jm = h->jm;
 				if (!cmac)
 					out->fills[C][t] += Fc;
-				out->reads[B][t] += sent;
+				out->reads[B][t] += Mw[jm];
 				for (int l = B + 1; l < C; l++) {
 					if (P->type[l] != TRIM__LVL_SPATIAL)
 						continue;
-					if (l == S) {
-						out->down_words[l][t] += sent;
-						out->down_dests[l][t] += Ds;
-						if (mc) {
-							out->unicast[l][t] += Du;
-							out->mcast[l][t] += Dd - Du;
-							out->mcast_dests[l][t] += Ds - Du;
-						} else {
-							out->unicast[l][t] += Ds;
-						}
+					const int j = sp_j[l];
+					if (j >= jm) {
+						out->down_words[l][t] += Mw[j];
+						out->down_dests[l][t] += Mw[j + 1];
+						out->unicast[l][t] += Uw[j];
+						out->mcast[l][t] += Mw[j] - Uw[j];
+						out->mcast_dests[l][t] += Mw[j + 1] - Uw[j];
 					} else {
-						int64_t wds = (S >= 0 && l > S) ? Ds : sent;
+						/* no replication here, or a level with bounds 1 */
+						const int q = j >= 0 ? j : depth[l];
+						int64_t wds = Mw[q > jm ? q : jm];
 						out->down_words[l][t] += wds;
 						out->down_dests[l][t] += wds;
 						out->unicast[l][t] += wds;
@@ -910,8 +990,9 @@ static int order_counts(trim__act_ws *ws, const trim__mapping *m, trim__activity
 				 * Rprev); those are the result's elements, once each, while
 				 * no spatial level above splits a dim irrelevant to it (the
 				 * lower bound's U is a lower bound) */
-				int64_t U = Dd, R = P->lb ? (nored && U > P->tile[0][t] ? U - P->tile[0][t] : 0) : U - Fprev + Rprev;
-				int64_t upd = red ? U : Fc;
+				const int jr = h->jr;
+				int64_t U = Mw[0], R = P->lb ? (nored && U > P->tile[0][t] ? U - P->tile[0][t] : 0) : U - Fprev + Rprev;
+				int64_t upd = Mw[jr];
 				if (!cmac) {
 					out->fills[C][t] += R;
 					out->drains[C][t] += Fc;
@@ -924,10 +1005,12 @@ static int order_counts(trim__act_ws *ws, const trim__mapping *m, trim__activity
 					out->down_words[l][t] += R;
 					out->down_dests[l][t] += R;
 					out->unicast[l][t] += R;
-					/* below S (or no S) every child's word passes on its own;
-					 * S reduces (or not); above S the reduced words pass */
-					int64_t in_w = (S >= 0 && l < S) ? upd : Fc;
-					int64_t out_w = (S >= 0 && l <= S) ? upd : Fc;
+					/* the words of S_j's children enter S_j; S_jr .. S_k-1
+					 * add them up, the levels above pass what S_jr sends */
+					const int j = sp_j[l];
+					const int qi = j >= 0 ? j + 1 : depth[l], qo = j >= 0 ? j : depth[l];
+					int64_t in_w = Mw[qi > jr ? qi : jr];
+					int64_t out_w = Mw[qo > jr ? qo : jr];
 					out->up_words[l][t] += in_w;
 					out->up_out[l][t] += out_w;
 					out->reductions[l][t] += in_w - out_w;

@@ -37,7 +37,10 @@ typedef struct {
 	 * read-back partial sums): down_words enter the network, down_dests
 	 * arrive (a multicast word arrives at several destinations); unicast
 	 * words have one destination, mcast words several (mcast_dests in all).
-	 * Without multicast every destination gets its own word. Upwards
+	 * Without multicast every destination gets its own word. Several
+	 * spatial levels between two holders of a tensor form a tree: a word is
+	 * replicated (added up, upwards) at a level only if that level and every
+	 * one below it on the way multicasts (reduces); docs/model.md. Upwards
 	 * (result): up_words enter from the children, up_out leave towards the
 	 * parent, reductions = additions done in the network. */
 	int64_t down_words[TRIM__MAX_LEVELS][3];
@@ -65,8 +68,8 @@ void trim__act_ws_free(trim__act_ws *ws);
 
 /* Compute the activities. The mapping must pass trim__mapping_check_shape.
  * Returns 0, or TRIM_EINVAL for a mapping outside the analytic model's
- * scope (two spatial levels with bounds > 1 between consecutive holders of
- * one tensor; a result index with two terms), with a message. */
+ * scope (more than 8 spatial levels with bounds > 1 between consecutive
+ * holders of one tensor; a result index with two terms), with a message. */
 int trim__activity_compute(const trim__intra *w, const struct trim_arch *a,
                            const trim__mapping *m, trim__act_ws *ws, trim__activity *out);
 

@@ -30,8 +30,10 @@ static const char *const compute_keys[] = {
 	"zero_skip", "bw_output_skip", "transpose_unit", "derivative_unit", "transpose_pj",
 	"derivative_pj", "component", "sparsity", NULL};
 static const char *const sparsity_keys[] = {"metadata", "offset_bits", "block", "encode_pj",
-                                            "load_imbalance", "redistribution_threshold", NULL};
+                                            "load_imbalance", "redistribution_threshold",
+                                            "lanes", "lane_buffers", "format", NULL};
 static const char *const metadata_kinds[] = {"none", "bitmap", "offsets", NULL};
+static const char *const sparse_formats[] = {"dense", "compressed", NULL};
 
 #define MAX_BITS 1024
 #define MAX_COUNT ((int64_t)1 << 40)
@@ -254,14 +256,17 @@ out:
 }
 
 /* `sparsity: {metadata: offsets, offset_bits: 5, block: 32, encode_pj: 0.1,
- * load_imbalance: true, redistribution_threshold: 0.3}` on the compute level:
- * how zero-skipping hardware indexes non-zeros and balances work. */
+ * load_imbalance: true, redistribution_threshold: 0.3, lanes: 16,
+ * lane_buffers: 2, format: compressed}` on the compute level: how
+ * zero-skipping hardware indexes non-zeros, stores them and balances work. */
 static int parse_sparsity(trim__yctx *c, const trim__ynode *m, trim__level *lv)
 {
 	lv->sp_metadata = TRIM__META_NONE;
 	lv->sp_offset_bits = 5;
 	lv->sp_block = 32;
 	lv->sp_imbalance = 1;
+	lv->sp_lanes = 1;
+	lv->sp_lane_buffers = 1;
 	const trim__ynode *n = NULL;
 	int rc = trim__yget_node(c, m, "sparsity", 0, TRIM__Y_MAP, &n);
 	if (rc)
@@ -281,6 +286,19 @@ static int parse_sparsity(trim__yctx *c, const trim__ynode *m, trim__level *lv)
 		rc = trim__yget_bool(c, n, "load_imbalance", 0, &lv->sp_imbalance);
 	if (rc >= 0)
 		rc = trim__yget_double(c, n, "redistribution_threshold", 0, 0, 10, &lv->sp_redistribute);
+	if (rc >= 0 && (rc = trim__yget_int(c, n, "lanes", 0, 1, 4096, &v)) == 0)
+		lv->sp_lanes = (int)v;
+	if (rc >= 0 && (rc = trim__yget_int(c, n, "lane_buffers", 0, 1, 64, &v)) == 0)
+		lv->sp_lane_buffers = (int)v;
+	if (rc >= 0)
+		rc = trim__yget_enum(c, n, "format", 0, sparse_formats, &lv->sp_compressed);
+	if (rc == 0 && lv->sp_compressed && lv->sp_metadata == TRIM__META_NONE) {
+		trim__yctx_key(c, "format");
+		rc = trim__yerr(c, trim__ymap_get(n, "format"), TRIM_ESCHEMA,
+		                "compressed operands need their indices: set metadata to bitmap or "
+		                "offsets");
+		trim__yctx_pop(c);
+	}
 	trim__yctx_pop(c);
 	return rc < 0 ? rc : 0;
 }
@@ -475,18 +493,16 @@ int trim__arch_finish(trim_arch *a)
 			if (i == 0 && !(lv->keep[0] && lv->keep[1] && lv->keep[2]))
 				return level_err(a, i, "keep", TRIM_ESCHEMA,
 				                 "the outermost level must keep every tensor");
-			if (!lv->keep[0] && !lv->keep[1] && !lv->keep[2])
-				return level_err(a, i, "keep", TRIM_ESCHEMA, "keeps no tensor");
+			/* keep: [] is a level every tensor bypasses (Timeloop's
+			 * "DummyBuffer"): it only carries temporal loops */
 			lv->instances = inst;
 		} else if (lv->type == TRIM__LVL_SPATIAL) {
 			if (lv->fanout_x <= 0 || lv->fanout_y <= 0)
 				return level_err(a, i, "fanout", TRIM_ERANGE, "fan-out must be positive");
 			if (trim__mul64(lv->fanout_x, lv->fanout_y, &lv->fanout_total))
 				return level_err(a, i, "fanout", TRIM_ERANGE, "fan-out overflows");
-			if (a->lv[i + 1].type == TRIM__LVL_SPATIAL)
-				return level_err(a, i + 1, "type", TRIM_ESCHEMA,
-				                 "two spatial levels in a row: give one level with a 2-D "
-				                 "fan-out, or put storage between them");
+			/* two spatial levels in a row are two networks, the inner one
+			 * with one instance per child of the outer one */
 			lv->instances = inst;
 			if (trim__mul64(inst, lv->fanout_total, &inst) || inst > MAX_COUNT)
 				return level_err(a, i, "fanout", TRIM_ERANGE, "too many PEs");

@@ -76,10 +76,18 @@ static void rand_arch(uint64_t *st, struct trim_arch *a)
 		tu_storage(a, "GLB", 0, 16);
 	tu_spatial(a, "NoC", tu_range(st, 1, 6), tu_range(st, 1, 4), (int)tu_range(st, 0, 1),
 	           (int)tu_range(st, 0, 1));
-	if (tu_range(st, 0, 9) < 4) {
+	if (tu_range(st, 0, 9) < 5) /* two networks in a row */
+		tu_spatial(a, "NoCb", tu_range(st, 2, 3), tu_range(st, 1, 2), (int)tu_range(st, 0, 1),
+		           (int)tu_range(st, 0, 1));
+	int l2 = -1;
+	if (tu_range(st, 0, 9) < 6) {
+		l2 = a->nlevels;
 		tu_storage(a, "L2", 0, 16);
 		tu_spatial(a, "NoC2", tu_range(st, 1, 3), tu_range(st, 1, 3), (int)tu_range(st, 0, 1),
 		           (int)tu_range(st, 0, 1));
+		if (tu_range(st, 0, 9) < 4)
+			tu_spatial(a, "NoC2b", tu_range(st, 2, 3), tu_range(st, 1, 2), (int)tu_range(st, 0, 1),
+			           (int)tu_range(st, 0, 1));
 	}
 	if (tu_range(st, 0, 9) < 8)
 		tu_storage(a, "RF", 0, 16);
@@ -89,6 +97,8 @@ static void rand_arch(uint64_t *st, struct trim_arch *a)
 			for (int s = 0; s < 3; s++)
 				if (tu_range(st, 0, 99) < 12)
 					a->lv[l].keep[s] = 0;
+	if (l2 >= 0 && tu_range(st, 0, 9) < 4) /* a level every tensor bypasses */
+		a->lv[l2].keep[0] = a->lv[l2].keep[1] = a->lv[l2].keep[2] = 0;
 	tu_arch_finish(a);
 }
 
@@ -182,6 +192,10 @@ START_TEST(test_property_random)
 	uint64_t st = 0x5eed2026u, st2 = 0x0bde2u; /* st2: reshuffled orders */
 	int compared = 0, unsupported = 0, misfit = 0, kinds[5] = {0}, phases[3] = {0};
 	int bypassed = 0, spread[TRIM_NDIMS] = {0}, with_zeros = 0, stride3 = 0, two_noc = 0, bounded_reads = 0;
+	/* the deeper hierarchies: a hop crossing >= 2 spatial levels with
+	 * bounds > 1 (a tensor bypassing the storage between them), a level
+	 * keeping nothing, two spatial levels in a row both with bounds > 1 */
+	int deep = 0, deep3 = 0, keepnone = 0, adjacent = 0;
 	static trim__act_ws ws, ws2;
 	while (compared < NCASES) {
 		struct trim_arch a;
@@ -268,7 +282,37 @@ START_TEST(test_property_random)
 				for (int d = 0; d < TRIM_NDIMS; d++)
 					spread[d] += m.f[l][d] > 1;
 		}
-		two_noc += nsp == 2;
+		two_noc += nsp >= 2;
+		int maxk = 0, adj = 0, none = 0;
+		for (int t = 0; t < 3; t++) {
+			if (!w.t[t].present)
+				continue;
+			int k = 0;
+			for (int l = 1; l < a.nlevels; l++) {
+				int64_t p = 1;
+				for (int d = 0; d < TRIM_NDIMS; d++)
+					p *= m.f[l][d];
+				if (a.lv[l].type == TRIM__LVL_SPATIAL && p > 1)
+					k++;
+				if (a.lv[l].type != TRIM__LVL_SPATIAL && (a.lv[l].type == TRIM__LVL_COMPUTE || m.keep[l][t])) {
+					maxk = k > maxk ? k : maxk;
+					k = 0;
+				}
+			}
+		}
+		for (int l = 1; l + 1 < a.nlevels; l++) {
+			int64_t p = 1, q = 1;
+			for (int d = 0; d < TRIM_NDIMS; d++) {
+				p *= m.f[l][d];
+				q *= m.f[l + 1][d];
+			}
+			adj |= a.lv[l].type == TRIM__LVL_SPATIAL && a.lv[l + 1].type == TRIM__LVL_SPATIAL && p > 1 && q > 1;
+			none |= a.lv[l].type == TRIM__LVL_STORAGE && !a.lv[l].keep[0] && !a.lv[l].keep[1] && !a.lv[l].keep[2];
+		}
+		deep += maxk >= 2;
+		deep3 += maxk >= 3;
+		adjacent += adj;
+		keepnone += none;
 	}
 	trim__act_ws_free(&ws);
 	trim__act_ws_free(&ws2);
@@ -284,8 +328,14 @@ START_TEST(test_property_random)
 	ck_assert_int_gt(with_zeros, 100);
 	ck_assert_int_gt(stride3, 100);
 	ck_assert_int_gt(two_noc, 100);
-	fprintf(stderr, "activity property: %d cases equal, %d outside the analytic scope, %d misfits, %d with bounded result read-backs\n",
-	        compared, unsupported, misfit, bounded_reads);
+	fprintf(stderr, "activity property: %d cases equal, %d outside the analytic scope, %d misfits, %d with bounded result read-backs; "
+	        "%d hops across >= 2 spatial levels (%d across >= 3), %d with a level keeping nothing, %d with two spatial levels in a row\n",
+	        compared, unsupported, misfit, bounded_reads, deep, deep3, keepnone, adjacent);
+	ck_assert_int_gt(deep, 150);
+	ck_assert_int_gt(deep3, 10);
+	ck_assert_int_gt(keepnone, 100);
+	ck_assert_int_gt(adjacent, 60);
+	ck_assert_int_eq(unsupported, 0); /* none skipped */
 }
 END_TEST
 
@@ -404,19 +454,23 @@ START_TEST(test_fig6_c)
 }
 END_TEST
 
-/* The analyst rejects what it cannot count exactly, with a message. */
-START_TEST(test_scope_errors)
+/* Inputs bypass L2 between two networks (DRAM -> NoC1 (M) -> L2 -> NoC2
+ * (C) -> RF): hand-derived counts, and the simulator's. Per DRAM step (M2 x
+ * C2, C inner: the RFs' one input changes every step) each of the 4 RFs
+ * needs I[2 c4 + c2]: 2 distinct inputs, each needed below both NoC1
+ * children (multicast), and below one child of each NoC2 instance. */
+static void two_noc_run(int inner_mc, trim__activity *x)
 {
 	struct trim_arch a;
 	trim__intra w;
 	trim__mapping m;
 	trim__act_ws ws = {0};
-	trim__activity x;
+	trim__activity y;
 	tu_arch_init(&a, "two-noc");
 	tu_storage(&a, "DRAM", 0, 16);
 	tu_spatial(&a, "NoC1", 2, 1, 1, 1);
 	tu_storage(&a, "L2", 0, 16);
-	tu_spatial(&a, "NoC2", 2, 1, 1, 1);
+	tu_spatial(&a, "NoC2", 2, 1, inner_mc, 1);
 	tu_storage(&a, "RF", 0, 16);
 	tu_compute(&a, "MAC");
 	tu_arch_finish(&a);
@@ -426,11 +480,71 @@ START_TEST(test_scope_errors)
 	m.f[3][TRIM_DIM_C] = m.fx[3][TRIM_DIM_C] = 2;
 	m.f[0][TRIM_DIM_M] = 2;
 	m.f[0][TRIM_DIM_C] = 2;
+	ck_assert_int_eq(trim__mapping_set_order_str(&m, 0, "MC"), 0);
+	m.keep[2][0] = 0; /* inputs bypass L2: they cross both NoCs */
 	ck_assert_int_eq(trim__mapping_check(&m, &w, &a), 0);
-	ck_assert_int_eq(trim__activity_compute(&w, &a, &m, &ws, &x), 0);
-	m.keep[2][1] = 0; /* weights bypass L2: they cross both NoCs */
+	ck_assert_msg(trim__activity_compute(&w, &a, &m, &ws, x) == 0, "%s", trim_last_error());
+	ck_assert_int_eq(refsim_run(&w, &a, &m, &y), 0);
+	char msg[256];
+	ck_assert_msg(!compare(x, &y, a.nlevels, msg, sizeof msg), "%s", msg);
+	ck_assert_int_eq(x->fills[4][0], 4 * 4);
+	trim__act_ws_free(&ws);
+}
+
+START_TEST(test_two_noc_bypass)
+{
+	trim__activity x;
+	two_noc_run(1, &x);
+	/* both multicast: 2 words per step leave DRAM, NoC1 multicasts each
+	 * to both NoC2 instances (4 deliveries), NoC2 sends each to one RF */
+	ck_assert_int_eq(x.reads[0][0], 2 * 4);
+	ck_assert_int_eq(x.down_words[1][0], 8);
+	ck_assert_int_eq(x.mcast[1][0], 8);
+	ck_assert_int_eq(x.mcast_dests[1][0], 16);
+	ck_assert_int_eq(x.unicast[1][0], 0);
+	ck_assert_int_eq(x.down_words[3][0], 16);
+	ck_assert_int_eq(x.down_dests[3][0], 16);
+	ck_assert_int_eq(x.unicast[3][0], 16);
+	ck_assert_int_eq(x.reads[2][0] + x.fills[2][0], 0);
+	/* NoC2 cannot multicast: a word is replicated nowhere above it
+	 * either (no storage between to copy it), every RF gets its own */
+	two_noc_run(0, &x);
+	ck_assert_int_eq(x.reads[0][0], 16);
+	ck_assert_int_eq(x.down_words[1][0], 16);
+	ck_assert_int_eq(x.unicast[1][0], 16);
+	ck_assert_int_eq(x.mcast[1][0], 0);
+	ck_assert_int_eq(x.down_words[3][0], 16);
+}
+END_TEST
+
+/* A hop across more spatial levels with bounds > 1 than the analyst
+ * handles is refused with a message, not counted wrong. */
+START_TEST(test_scope_errors)
+{
+	struct trim_arch a;
+	trim__intra w;
+	trim__mapping m;
+	trim__act_ws ws = {0};
+	trim__activity x;
+	tu_arch_init(&a, "nine-nocs");
+	tu_storage(&a, "DRAM", 0, 16);
+	static const char *const names[] = {"N1", "N2", "N3", "N4", "N5", "N6", "N7", "N8", "N9"};
+	for (int i = 0; i < 9; i++)
+		tu_spatial(&a, names[i], 2, 1, 1, 1);
+	tu_compute(&a, "MAC");
+	tu_arch_finish(&a);
+	ck_assert_int_eq(tu_layer(&w, TU_FC, TRIM_PHASE_FW, 1, 1, 512, 1, 1, 1, 1, 1, 1, 1, 0), 0);
+	trim__mapping_init(&m, &a);
+	for (int i = 1; i <= 8; i++)
+		m.f[i][TRIM_DIM_M] = m.fx[i][TRIM_DIM_M] = 2;
+	m.f[0][TRIM_DIM_M] = 2;
+	ck_assert_int_eq(trim__mapping_check(&m, &w, &a), 0);
+	ck_assert_int_eq(trim__activity_compute(&w, &a, &m, &ws, &x), 0); /* eight: counted */
+	m.f[0][TRIM_DIM_M] = 1;
+	m.f[9][TRIM_DIM_M] = m.fx[9][TRIM_DIM_M] = 2;
+	ck_assert_int_eq(trim__mapping_check(&m, &w, &a), 0);
 	ck_assert_int_eq(trim__activity_compute(&w, &a, &m, &ws, &x), TRIM_EINVAL);
-	ck_assert_ptr_nonnull(strstr(trim_last_error(), "two spatial levels"));
+	ck_assert_ptr_nonnull(strstr(trim_last_error(), "more than 8 spatial levels"));
 	trim__act_ws_free(&ws);
 }
 END_TEST
@@ -507,6 +621,7 @@ Suite *activity_suite(void)
 	tcase_add_test(tc, test_axis_distinct);
 	tcase_add_test(tc, test_fig6_b);
 	tcase_add_test(tc, test_fig6_c);
+	tcase_add_test(tc, test_two_noc_bypass);
 	tcase_add_test(tc, test_scope_errors);
 	tcase_add_test(tc, test_property_random);
 	tcase_add_test(tc, test_shipped_workloads);

@@ -12,6 +12,7 @@
 #include "refsim.h"
 
 #define MAXLOOPS (TRIM__MAX_LEVELS * TRIM_NDIMS)
+#define MAXSP TRIM__MAX_LEVELS
 
 typedef struct {
 	int level, dim, spatial;
@@ -29,13 +30,20 @@ typedef struct {
 	int64_t ninst[TRIM__MAX_LEVELS + 1];
 	int64_t elems[3];
 	int chain[3][TRIM__MAX_LEVELS + 1], nk[3];
-	int S[3][TRIM__MAX_LEVELS + 1];           /* per hop i (child chain[i]): its spatial level or -1 */
+	/* per hop i (child chain[i]): its spatial levels with bounds > 1, outer
+	 * to inner (k of them) */
+	int sp[3][TRIM__MAX_LEVELS + 1][MAXSP], k[3][TRIM__MAX_LEVELS + 1];
 	unsigned char *tile[3][TRIM__MAX_LEVELS];  /* current contents, ninst * elems */
 	unsigned char *ntile[3][TRIM__MAX_LEVELS]; /* next contents */
 	unsigned char *flag[TRIM__MAX_LEVELS];     /* result: element holds a nonzero partial sum */
 	int64_t *cnt;                              /* per (parent instance, element) */
 	int64_t *lead;
 	size_t cntcap;
+	/* the delivery tree of one hop: per depth d (instances of sp[d], d = k:
+	 * of the child), per (node, element): needed below (mark), children
+	 * needing it (nch), words that must enter the node (need) */
+	int64_t *mark[MAXSP + 1], *nch[MAXSP + 1], *need[MAXSP + 1];
+	size_t treecap;
 } sim;
 
 static int64_t elem_of(const sim *s, int t, const int64_t *dv)
@@ -120,36 +128,135 @@ static int fill_tile(const sim *s, int t, int C, int64_t inst, unsigned char *se
 	return 0;
 }
 
-static int mc(const sim *s, int S) { return S >= 0 && s->a->lv[S].multicast; }
-static int red(const sim *s, int S) { return S >= 0 && s->a->lv[S].reduction; }
+static int mc(const sim *s, int S) { return s->a->lv[S].multicast; }
+static int red(const sim *s, int S) { return s->a->lv[S].reduction; }
 
-/* One element needed by `a` children of one parent instance (operands). */
-static void down(sim *s, int t, int B, int C, int S, int64_t a)
+/* The leaf marks of hop i of tensor t: zero s->mark[k] (the child's
+ * instances x elements) for the caller to set. */
+static int64_t *tree_begin(sim *s, int t, int i)
+{
+	int C = s->chain[t][i];
+	int k = s->k[t][i];
+	size_t n = (size_t)(s->ninst[C] * s->elems[t]);
+	if (s->treecap < n) {
+		for (int d = 0; d <= MAXSP; d++) {
+			free(s->mark[d]);
+			free(s->nch[d]);
+			free(s->need[d]);
+			s->mark[d] = calloc(n, sizeof *s->mark[d]);
+			s->nch[d] = calloc(n, sizeof *s->nch[d]);
+			s->need[d] = calloc(n, sizeof *s->need[d]);
+			if (!s->mark[d] || !s->nch[d] || !s->need[d]) {
+				s->treecap = 0;
+				return NULL;
+			}
+		}
+		s->treecap = n;
+	}
+	memset(s->mark[k], 0, n * sizeof *s->mark[k]);
+	return s->mark[k];
+}
+
+/* Walk the tree of hop i of tensor t from its marked leaves up: a node of
+ * depth d < k is marked if one of its children is; a word entering a node
+ * is replicated (dir 0: multicast; dir 1: added up, reduction) only if its
+ * level and every level below it on the hop do so, else every word its
+ * children need (send) enters it on its own. Counts the words on every
+ * spatial level between the holders, down (dir 0) or up (dir 1); returns
+ * the words at the parent (read from it, dir 0; written into it, dir 1). */
+static int64_t tree_walk(sim *s, int t, int i, int dir)
 {
 	trim__activity *o = s->o;
-	int64_t sent = mc(s, S) ? 1 : a;
-	o->reads[B][t] += sent;
-	for (int l = B + 1; l < C; l++) {
-		if (s->m->type[l] != TRIM__LVL_SPATIAL)
-			continue;
-		if (l == S) {
-			o->down_words[l][t] += sent;
-			o->down_dests[l][t] += a;
-			if (!mc(s, S))
-				o->unicast[l][t] += a;
-			else if (a == 1)
-				o->unicast[l][t] += 1;
-			else {
-				o->mcast[l][t] += 1;
-				o->mcast_dests[l][t] += a;
+	const int B = s->chain[t][i - 1], C = s->chain[t][i], k = s->k[t][i];
+	const int64_t E = s->elems[t];
+	int lev[MAXSP + 1];
+	for (int d = 0; d < k; d++)
+		lev[d] = s->sp[t][i][d];
+	lev[k] = C;
+	for (int d = k - 1; d >= 0; d--) {
+		size_t n = (size_t)(s->ninst[lev[d]] * E);
+		memset(s->mark[d], 0, n * sizeof *s->mark[d]);
+		memset(s->nch[d], 0, n * sizeof *s->nch[d]);
+		int64_t per = s->ninst[lev[d + 1]] / s->ninst[lev[d]];
+		for (int64_t c = 0; c < s->ninst[lev[d + 1]]; c++)
+			for (int64_t x = 0; x < E; x++)
+				if (s->mark[d + 1][c * E + x]) {
+					s->mark[d][(c / per) * E + x] = 1;
+					s->nch[d][(c / per) * E + x]++;
+				}
+	}
+	/* words entering each node, leaves first */
+	int repl = 1; /* every level below replicates */
+	memcpy(s->need[k], s->mark[k], (size_t)(s->ninst[C] * E) * sizeof *s->need[k]);
+	int64_t tot[MAXSP + 1], deliv[MAXSP], uni[MAXSP], multi[MAXSP], mdest[MAXSP];
+	tot[k] = 0;
+	for (int64_t q = 0; q < s->ninst[C] * E; q++)
+		tot[k] += s->need[k][q];
+	for (int d = k - 1; d >= 0; d--) {
+		int S = lev[d];
+		repl = repl && (dir ? red(s, S) : mc(s, S));
+		int64_t per = s->ninst[lev[d + 1]] / s->ninst[S];
+		size_t n = (size_t)(s->ninst[S] * E);
+		memset(s->need[d], 0, n * sizeof *s->need[d]);
+		deliv[d] = uni[d] = multi[d] = mdest[d] = 0;
+		for (int64_t c = 0; c < s->ninst[lev[d + 1]]; c++)
+			for (int64_t x = 0; x < E; x++) {
+				int64_t w = s->need[d + 1][c * E + x];
+				deliv[d] += w;
+				if (!repl)
+					s->need[d][(c / per) * E + x] += w;
 			}
-		} else {
-			int64_t wds = (S >= 0 && l > S) ? a : sent;
-			o->down_words[l][t] += wds;
-			o->down_dests[l][t] += wds;
-			o->unicast[l][t] += wds;
+		tot[d] = 0;
+		for (size_t q = 0; q < n; q++) {
+			if (repl && s->mark[d][q]) {
+				s->need[d][q] = 1;
+				if (s->nch[d][q] == 1)
+					uni[d]++;
+				else {
+					multi[d]++;
+					mdest[d] += s->nch[d][q];
+				}
+			}
+			tot[d] += s->need[d][q];
+		}
+		if (!repl) {
+			uni[d] = deliv[d];
+			multi[d] = mdest[d] = 0;
 		}
 	}
+	/* the spatial levels between the holders */
+	for (int l = B + 1, d = 0; l < C; l++) {
+		if (s->m->type[l] != TRIM__LVL_SPATIAL)
+			continue;
+		if (d < k && lev[d] == l) {
+			if (!dir) {
+				o->down_words[l][t] += tot[d];
+				o->down_dests[l][t] += deliv[d];
+				o->unicast[l][t] += uni[d];
+				o->mcast[l][t] += multi[d];
+				o->mcast_dests[l][t] += mdest[d];
+			} else {
+				o->up_words[l][t] += deliv[d];
+				o->up_out[l][t] += tot[d];
+				o->reductions[l][t] += deliv[d] - tot[d];
+			}
+			d++;
+		} else if (!dir) { /* bounds 1: what passes at its depth */
+			o->down_words[l][t] += tot[d];
+			o->down_dests[l][t] += tot[d];
+			o->unicast[l][t] += tot[d];
+		} else {
+			o->up_words[l][t] += tot[d];
+			o->up_out[l][t] += tot[d];
+		}
+	}
+	return tot[0];
+}
+
+/* The operand elements the marked children of hop i need. */
+static void down(sim *s, int t, int i)
+{
+	s->o->reads[s->chain[t][i - 1]][t] += tree_walk(s, t, i, 0);
 }
 
 /* One partial sum read back from B to one child. */
@@ -167,20 +274,10 @@ static void readback(sim *s, int B, int C)
 		}
 }
 
-/* One element written back by `a` children of one parent instance. */
-static void up(sim *s, int B, int C, int S, int64_t a)
+/* The result elements the marked children of hop i write back. */
+static void up(sim *s, int i)
 {
-	trim__activity *o = s->o;
-	int64_t upd = red(s, S) ? 1 : a;
-	o->updates[B][2] += upd;
-	for (int l = B + 1; l < C; l++) {
-		if (s->m->type[l] != TRIM__LVL_SPATIAL)
-			continue;
-		int64_t in = (S >= 0 && l < S) ? upd : a, out = (S >= 0 && l <= S) ? upd : a;
-		o->up_words[l][2] += in;
-		o->up_out[l][2] += out;
-		o->reductions[l][2] += in - out;
-	}
+	s->o->updates[s->chain[2][i - 1]][2] += tree_walk(s, 2, i, 1);
 }
 
 static int64_t *cnt_get(sim *s, size_t n)
@@ -210,8 +307,8 @@ static int drains(sim *s, int Lc, int final)
 		if (!final && Lc >= C)
 			continue;
 		int64_t E = s->elems[t], per = s->ninst[C] / s->ninst[B];
-		int64_t *cnt = cnt_get(s, (size_t)(s->ninst[B] * E));
-		if (!cnt)
+		int64_t *mk = tree_begin(s, t, i);
+		if (!mk)
 			return TRIM_ENOMEM;
 		for (int64_t in = 0; in < s->ninst[C]; in++) {
 			unsigned char *old = s->tile[t][C] + in * E, *nw = s->ntile[t][C] + in * E;
@@ -222,14 +319,11 @@ static int drains(sim *s, int Lc, int final)
 						return trim__error(TRIM_EINVAL, "refsim: drain of an element without a partial sum");
 					fl[x] = 0;
 					s->o->drains[C][t]++;
-					cnt[(in / per) * E + x]++;
+					mk[in * E + x] = 1;
+					s->flag[B][(in / per) * E + x] = 1;
 				}
 		}
-		for (int64_t k = 0; k < s->ninst[B] * E; k++)
-			if (cnt[k]) {
-				up(s, B, C, s->S[t][i], cnt[k]);
-				s->flag[B][k] = 1;
-			}
+		up(s, i);
 	}
 	return 0;
 }
@@ -246,7 +340,8 @@ static int fills(sim *s, int Lc, int first)
 				continue;
 			int64_t E = s->elems[t], per = s->ninst[C] / s->ninst[B];
 			int64_t *cnt = cnt_get(s, (size_t)(s->ninst[B] * E));
-			if (!cnt)
+			int64_t *mk = tree_begin(s, t, i);
+			if (!cnt || !mk)
 				return TRIM_ENOMEM;
 			for (int64_t in = 0; in < s->ninst[C]; in++) {
 				unsigned char *old = s->tile[t][C] + in * E, *nw = s->ntile[t][C] + in * E;
@@ -255,16 +350,17 @@ static int fills(sim *s, int Lc, int first)
 						int64_t k = (in / per) * E + x;
 						if (!cnt[k]++)
 							s->lead[k] = in;
+						mk[in * E + x] = 1;
 						if (t < 2)
 							s->o->fills[C][t]++;
 					}
 			}
-			for (int64_t k = 0; k < s->ninst[B] * E; k++) {
+			if (t < 2)
+				down(s, t, i);
+			for (int64_t k = 0; t == 2 && k < s->ninst[B] * E; k++) {
 				if (!cnt[k])
 					continue;
-				if (t < 2) {
-					down(s, t, B, C, s->S[t][i], cnt[k]);
-				} else if (s->flag[B][k]) {
+				if (s->flag[B][k]) {
 					readback(s, B, C);
 					s->flag[B][k] = 0;
 					s->flag[C][s->lead[k] * E + k % E] = 1;
@@ -287,7 +383,8 @@ static int macs(sim *s)
 		int i = s->nk[t], K = s->chain[t][i - 1];
 		int64_t E = s->elems[t], per = npe / s->ninst[K];
 		int64_t *cnt = cnt_get(s, (size_t)(s->ninst[K] * E));
-		if (!cnt)
+		int64_t *mk = tree_begin(s, t, i);
+		if (!cnt || !mk)
 			return TRIM_ENOMEM;
 		for (int64_t pe = 0; pe < npe; pe++) {
 			memcpy(idx, s->cur, sizeof idx);
@@ -297,26 +394,26 @@ static int macs(sim *s)
 			if (x < 0)
 				return trim__error(TRIM_ESHAPE, "refsim: tensor %d index out of its extent", t);
 			cnt[(pe / per) * E + x]++;
+			mk[pe * E + x] = 1;
 			if (t == 0) {
 				s->o->macs++;
 				if (is_zero(s, 0, dv) || is_zero(s, 1, dv))
 					s->o->zero_macs++;
 			}
 		}
-		for (int64_t k = 0; k < s->ninst[K] * E; k++) {
-			if (!cnt[k])
-				continue;
-			if (t < 2)
-				down(s, t, K, s->MAC, s->S[t][i], cnt[k]);
-			else {
-				if (s->flag[K][k]) {
-					readback(s, K, s->MAC);
-					s->flag[K][k] = 0;
-				}
-				up(s, K, s->MAC, s->S[t][i], cnt[k]);
-				s->flag[K][k] = 1;
-			}
+		if (t < 2) {
+			down(s, t, i);
+			continue;
 		}
+		for (int64_t k = 0; k < s->ninst[K] * E; k++)
+			if (cnt[k] && s->flag[K][k]) {
+				readback(s, K, s->MAC);
+				s->flag[K][k] = 0;
+			}
+		up(s, i);
+		for (int64_t k = 0; k < s->ninst[K] * E; k++)
+			if (cnt[k])
+				s->flag[K][k] = 1;
 	}
 	return 0;
 }
@@ -391,20 +488,14 @@ int refsim_run(const trim__intra *w, const struct trim_arch *a, const trim__mapp
 		}
 		s.chain[t][s.nk[t]] = s.MAC;
 		for (int i = 1; i <= s.nk[t]; i++) {
-			int B = s.chain[t][i - 1], C = s.chain[t][i], ns = 0;
-			s.S[t][i] = -1;
+			int B = s.chain[t][i - 1], C = s.chain[t][i];
+			s.k[t][i] = 0;
 			for (int l = B + 1; l < C; l++) {
 				int64_t p = 1;
 				for (int d = 0; d < TRIM_NDIMS; d++)
 					p *= m->f[l][d];
-				if (m->type[l] == TRIM__LVL_SPATIAL && p > 1) {
-					s.S[t][i] = l;
-					ns++;
-				}
-			}
-			if (ns > 1) {
-				rc = trim__error(TRIM_EINVAL, "refsim: two spatial levels with bounds > 1 between holders");
-				goto out;
+				if (m->type[l] == TRIM__LVL_SPATIAL && p > 1)
+					s.sp[t][i][s.k[t][i]++] = l;
 			}
 		}
 		for (int i = 0; i < s.nk[t]; i++) {
@@ -470,5 +561,10 @@ out:
 		free(s.flag[l]);
 	free(s.cnt);
 	free(s.lead);
+	for (int d = 0; d <= MAXSP; d++) {
+		free(s.mark[d]);
+		free(s.nch[d]);
+		free(s.need[d]);
+	}
 	return rc;
 }
