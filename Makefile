@@ -123,6 +123,29 @@ $(TESTBIN): $(TEST_OBJ) $(STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) -fopenmp $(SANLD) -o $@ $(TEST_OBJ) $(STATIC) $(CHECK_LIBS) $(LIBS)
 
+# trim-mpi, the MPI front end (lib/cli/mpi/, docs/guide.md "Running on a
+# cluster"): built when Open MPI's mpicc is there. It links the CLI's
+# commands (lib/cli/main.c again, its main() renamed) and libtrim; the
+# library and trim never link MPI.
+MPICC ?= $(shell command -v mpicc 2>/dev/null)
+MPIRUN ?= $(shell command -v mpirun 2>/dev/null)
+MPI_SRC := $(sort $(wildcard lib/cli/mpi/*.c))
+MPI_OBJ := $(MPI_SRC:%.c=$(BUILD)/obj/%.o)
+MPIBIN := $(BUILD)/bin/trim-mpi
+MPI_CLI_OBJ := $(filter-out $(BUILD)/obj/lib/cli/main.o,$(CLI_OBJ)) $(BUILD)/obj/lib/cli/mpi/cli_main.o
+$(MPI_OBJ): $(BUILD)/obj/%.o: %.c $(BUILD)/gen/commands.h
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+$(BUILD)/obj/lib/cli/mpi/cli_main.o: lib/cli/main.c $(BUILD)/gen/commands.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Dmain=trim__cli_main_of_trim -MMD -MP -c $< -o $@
+$(MPIBIN): $(MPI_OBJ) $(MPI_CLI_OBJ) $(STATIC)
+	@mkdir -p $(dir $@)
+	$(MPICC) -fopenmp $(SANLD) -o $@ $(MPI_OBJ) $(MPI_CLI_OBJ) $(STATIC) $(LIBS)
+ifneq ($(MPICC),)
+all: $(MPIBIN)
+endif
+
 # Examples are clients of the public API only (include/, not lib/).
 examples: $(EXAMPLES)
 $(BUILD)/bin/example-%: examples/%/main.c $(STATIC)
@@ -141,6 +164,9 @@ check: all examples $(TESTBIN) abi-check header-check api-doc-check
 ifneq ($(SANITIZE),1)
 	$(MAKE) --no-print-directory install-check
 	$(PYTHON) test/docs/run_doc_commands.py $(BUILD)
+	@# trim-mpi on 1, 2, 3 ranks against trim (not under the sanitizers: Open MPI keeps memory at exit)
+	@if [ -n "$(MPIRUN)" ] && [ -x $(MPIBIN) ]; then sh test/mpi/check.sh $(BUILD); \
+	else echo "mpi-check: skipped: no mpirun and mpicc (make deps installs Open MPI)"; fi
 endif
 
 run: all
@@ -188,7 +214,8 @@ api-doc-check:
 DEB_PKGS := gcc make libyaml-dev libgsl-dev check pkg-config python3 python3-matplotlib chromium \
 	libprotobuf-c-dev protobuf-c-compiler libonnx-dev python3-onnx python3-yaml \
 	python3-pip python3-setuptools python3-pandas \
-	clang libclang-rt-14-dev libomp-dev # make fuzz (test/fuzz/fuzz.mk)
+	clang libclang-rt-14-dev libomp-dev \
+	openmpi-bin libopenmpi-dev # make fuzz (test/fuzz/fuzz.mk); trim-mpi and its test (lib/cli/mpi/)
 deps:
 	@missing=""; for p in $(DEB_PKGS); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' \
@@ -268,4 +295,4 @@ clean:
 
 include test/fuzz/fuzz.mk
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BENCH_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(MPI_OBJ:.o=.d)

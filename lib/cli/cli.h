@@ -86,6 +86,18 @@ int trim_cli_run_network(const char *cmd, const char *net_file, const char *arch
                          int dense, int progress, trim_network **net, trim_workloads **w,
                          trim_arch **arch, trim_neteval **ne);
 
+/* How trim explore runs the remaining points and trim network the searches:
+ * in this process (NULL, the trim binary) or distributed by the MPI front
+ * end (lib/cli/mpi/, the trim-mpi binary), which sets it before calling the
+ * command. Each returns 0 with every item recorded (the command then ranks
+ * or adds up as usual), or a TRIM_E code; on a worker (MPI rank > 0) it does
+ * not return: the process ends once the collector needs it no more. */
+typedef struct {
+	int (*explore)(trim_explorer *ex, int progress);
+	int (*network)(trim_neteval *ne, int progress);
+} trim_cli_runner;
+extern const trim_cli_runner *trim_cli_distributed;
+
 /* Write library-owned text to stdout, then free it. */
 int trim_cli_print(char *text);
 /* Write text to the file `path` (through path.tmp and a rename: no half-written

@@ -212,7 +212,9 @@ int trim_cli_explore(int argc, char **argv)
 			l += n + (e != NULL);
 		}
 	}
-	if (rc == 0 && progress) {
+	if (rc == 0 && trim_cli_distributed) {
+		rc = trim_cli_distributed->explore(ex, progress); /* the points on MPI ranks, then ranked */
+	} else if (rc == 0 && progress) {
 		/* step point by point to report progress (each search uses the threads) */
 		time_t t0 = time(NULL);
 		size_t n = trim_explorer_count(ex), start = trim_explorer_done(ex);

@@ -103,6 +103,8 @@ static void *net_progress_main(void *p)
 	return NULL;
 }
 
+const trim_cli_runner *trim_cli_distributed = NULL;
+
 int trim_cli_run_network(const char *cmd, const char *net_file, const char *arch_file,
                          const char *table_file, const char *trace, const trim_cli_mapopts *mo,
                          int dense, int progress, trim_network **net, trim_workloads **w,
@@ -153,7 +155,9 @@ int trim_cli_run_network(const char *cmd, const char *net_file, const char *arch
 	int done = 0;
 	net_progress pc = {*ne, cmd, 0};
 	pthread_t th;
-	int started = rc == 0 && progress && pthread_create(&th, NULL, net_progress_main, &pc) == 0;
+	if (rc == 0 && trim_cli_distributed) /* the searches on MPI ranks; the steps below add up */
+		rc = trim_cli_distributed->network(*ne, progress);
+	int started = rc == 0 && progress && !trim_cli_distributed && pthread_create(&th, NULL, net_progress_main, &pc) == 0;
 	while (rc == 0 && !done)
 		rc = trim_neteval_step(*ne, &done);
 	if (started) {

@@ -1,0 +1,288 @@
+/*
+ * The MPI distribution of trim-mpi (docs/guide.md, "Running on a cluster"):
+ * every rank builds the same explorer or network evaluation (the command's
+ * own code), then the work items of trim/work.h are handed out by rank 0 on
+ * request, largest expected first (dynamic load balancing: point and search
+ * times differ by orders of magnitude). Rank 0 also computes, from the small
+ * end of the list, while a thread of it answers the requests; the other
+ * ranks send each result back with their next request. Rank 0 merges the
+ * results into its own object, which the command then ranks or adds up and
+ * prints: byte-identical to one process.
+ *
+ * Messages: a worker sends TAG_REQUEST carrying its last result's text
+ * ("" at first), or TAG_BYE when its command failed before it could work;
+ * rank 0 answers TAG_ITEM (an int64 item id) or TAG_STOP.
+ */
+#include <fcntl.h>
+#include <mpi.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/mpi/trim_mpi.h"
+#include "trim/work.h"
+
+enum { TAG_REQUEST = 11, TAG_ITEM = 12, TAG_STOP = 13, TAG_BYE = 14 };
+
+int trim_mpi_rank, trim_mpi_size, trim_mpi_threaded;
+static int entered; /* this rank reached the distribution */
+static int saved_stderr = -1;
+
+void trim_mpi_quiet_setup(void)
+{
+	int null = open("/dev/null", O_WRONLY);
+	saved_stderr = null >= 0 ? dup(2) : -1;
+	if (saved_stderr >= 0)
+		dup2(null, 2);
+	if (null >= 0)
+		close(null);
+}
+
+/* This rank reached its work: its own messages count from now on. */
+static void enter(void)
+{
+	entered = 1;
+	if (saved_stderr >= 0) {
+		fflush(stderr);
+		dup2(saved_stderr, 2);
+		close(saved_stderr);
+		saved_stderr = -1;
+	}
+}
+
+typedef struct {
+	trim_work *wk;
+	const char *cmd;
+	pthread_mutex_t lock;
+	size_t front, back;  /* items [front, back) not handed out yet */
+	int rc;              /* the first error (the run stops) */
+	char *refused;       /* the result whose merge failed, and its rank */
+	int refused_rank;
+	int progress;
+	double t0;
+	size_t total, shown;
+} queue;
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Under q->lock. */
+static void show(queue *q)
+{
+	size_t k = trim_work_done(q->wk);
+	if (!q->progress || k == q->shown)
+		return;
+	q->shown = k;
+	double el = now() - q->t0, left = k ? el / (double)k * (double)(q->total - k) : 0;
+	fprintf(stderr, "\rtrim-mpi %s: %zu/%zu items on %d ranks, %.0f s, about %.0f s left   %s", q->cmd, k, q->total,
+	        trim_mpi_size, el, left, k == q->total ? "\n" : "");
+}
+
+/* The next item for a worker (largest first), or -1. */
+static int64_t take_front(queue *q)
+{
+	int64_t id = -1;
+	pthread_mutex_lock(&q->lock);
+	if (q->rc == 0 && q->front < q->back && trim_work_item(q->wk, q->front, &id, NULL) == 0)
+		q->front++;
+	pthread_mutex_unlock(&q->lock);
+	return id;
+}
+
+/* Answer every worker until each is stopped. */
+static void *serve(void *arg)
+{
+	queue *q = arg;
+	int stopped = 0;
+	while (stopped < trim_mpi_size - 1) {
+		int flag = 0;
+		MPI_Status st;
+		MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+		if (!flag) { /* poll gently: rank 0's own computing needs the core */
+			struct timespec nap = {0, 500 * 1000};
+			nanosleep(&nap, NULL);
+			continue;
+		}
+		int len = 0;
+		MPI_Get_count(&st, MPI_CHAR, &len);
+		char *text = malloc((size_t)len + 1);
+		if (!text) {
+			fprintf(stderr, "trim-mpi: out of memory\n");
+			MPI_Abort(MPI_COMM_WORLD, TRIM_CLI_EXIT_FAIL);
+		}
+		MPI_Recv(text, len, MPI_CHAR, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		text[len] = '\0';
+		if (st.MPI_TAG == TAG_BYE) {
+			if (q->wk) /* rank 0 is distributing: that rank's command failed where rank 0's did not */
+				fprintf(stderr, "trim-mpi: rank %d could not start its work (its command failed on its node; "
+				        "run it there alone to see why)\n", st.MPI_SOURCE);
+			stopped++;
+			free(text);
+			continue;
+		}
+		if (text[0]) {
+			pthread_mutex_lock(&q->lock);
+			int rc = trim_work_merge(q->wk, text, NULL);
+			if (rc && q->rc == 0) {
+				q->rc = rc;
+				q->refused = text;
+				q->refused_rank = st.MPI_SOURCE;
+				text = NULL;
+			}
+			show(q);
+			pthread_mutex_unlock(&q->lock);
+		}
+		free(text);
+		int64_t id = take_front(q);
+		if (id >= 0) {
+			MPI_Send(&id, 1, MPI_INT64_T, st.MPI_SOURCE, TAG_ITEM, MPI_COMM_WORLD);
+		} else {
+			MPI_Send(&id, 1, MPI_INT64_T, st.MPI_SOURCE, TAG_STOP, MPI_COMM_WORLD);
+			stopped++;
+		}
+	}
+	return NULL;
+}
+
+/* Rank 0's own items, from the small end of the list. */
+static void compute(queue *q)
+{
+	for (;;) {
+		int64_t id = -1;
+		pthread_mutex_lock(&q->lock);
+		if (q->rc == 0 && q->front < q->back && trim_work_item(q->wk, q->back - 1, &id, NULL) == 0)
+			q->back--;
+		pthread_mutex_unlock(&q->lock);
+		if (id < 0)
+			return;
+		int rc = trim_work_run(q->wk, id, NULL);
+		pthread_mutex_lock(&q->lock);
+		if (rc && q->rc == 0) /* the message stays this thread's last error */
+			q->rc = rc;
+		show(q);
+		pthread_mutex_unlock(&q->lock);
+	}
+}
+
+/* Rank 0: every item recorded in q->wk, or the first error. */
+static int collect(trim_work *wk, const char *cmd, int progress)
+{
+	queue q;
+	memset(&q, 0, sizeof q);
+	q.wk = wk;
+	q.cmd = cmd;
+	q.back = q.total = trim_work_count(wk);
+	q.progress = progress;
+	q.t0 = now();
+	pthread_mutex_init(&q.lock, NULL);
+	pthread_t th;
+	if (trim_mpi_size == 1) {
+		compute(&q);
+	} else if (trim_mpi_threaded && pthread_create(&th, NULL, serve, &q) == 0) {
+		compute(&q); /* while the thread answers the others */
+		pthread_join(th, NULL);
+	} else {
+		serve(&q); /* MPI without thread support: rank 0 only hands out */
+		compute(&q);
+	}
+	pthread_mutex_destroy(&q.lock);
+	if (q.refused) { /* merged again here: its message becomes this thread's last error */
+		fprintf(stderr, "trim-mpi %s: the result from rank %d is refused\n", cmd, q.refused_rank);
+		int rc = trim_work_merge(wk, q.refused, NULL);
+		free(q.refused);
+		return rc ? rc : q.rc;
+	}
+	return q.rc;
+}
+
+/* A worker: run what rank 0 hands out, send each result with the next
+ * request; end the process when told to stop. */
+static void work(trim_work *wk)
+{
+	char *text = NULL;
+	for (;;) {
+		const char *msg = text ? text : "";
+		MPI_Send(msg, (int)strlen(msg), MPI_CHAR, 0, TAG_REQUEST, MPI_COMM_WORLD);
+		trim_string_free(text);
+		text = NULL;
+		int64_t id = -1;
+		MPI_Status st;
+		MPI_Recv(&id, 1, MPI_INT64_T, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+		if (st.MPI_TAG == TAG_STOP)
+			break;
+		if (trim_work_run(wk, id, &text)) { /* not the item's error: this rank cannot go on */
+			fprintf(stderr, "trim-mpi: rank %d: %s\n", trim_mpi_rank, trim_last_error());
+			MPI_Abort(MPI_COMM_WORLD, TRIM_CLI_EXIT_FAIL);
+		}
+	}
+	trim_work_free(wk);
+	fflush(NULL);
+	MPI_Finalize();
+	exit(0);
+}
+
+static int run_explore(trim_explorer *ex, int progress)
+{
+	enter();
+	trim_work *wk = NULL;
+	int rc = trim_work_explore(&wk, ex);
+	if (rc && trim_mpi_rank > 0) {
+		fprintf(stderr, "trim-mpi: rank %d: %s\n", trim_mpi_rank, trim_last_error());
+		MPI_Abort(MPI_COMM_WORLD, TRIM_CLI_EXIT_FAIL);
+	}
+	if (rc == 0 && trim_mpi_rank > 0)
+		work(wk);
+	if (rc == 0)
+		rc = collect(wk, "explore", progress);
+	if (rc == 0)
+		rc = trim_work_finish(wk);
+	trim_work_free(wk);
+	if (rc == 0)
+		rc = trim_explorer_run(ex); /* every point is done: ranks them */
+	return rc;
+}
+
+static int run_network(trim_neteval *ne, int progress)
+{
+	enter();
+	trim_work *wk = NULL;
+	int rc = trim_work_network(&wk, ne);
+	if (rc && trim_mpi_rank > 0) {
+		fprintf(stderr, "trim-mpi: rank %d: %s\n", trim_mpi_rank, trim_last_error());
+		MPI_Abort(MPI_COMM_WORLD, TRIM_CLI_EXIT_FAIL);
+	}
+	if (rc == 0 && trim_mpi_rank > 0)
+		work(wk);
+	if (rc == 0)
+		rc = collect(wk, "network", progress);
+	trim_work_free(wk); /* a failed search is in its record: the steps report it */
+	return rc;
+}
+
+const trim_cli_runner trim_mpi_runner = {run_explore, run_network};
+
+void trim_mpi_after_command(void)
+{
+	if (entered)
+		return;
+	if (trim_mpi_rank > 0) { /* the command failed here before its work: say so to rank 0 */
+		enter();
+		MPI_Send("", 0, MPI_CHAR, 0, TAG_BYE, MPI_COMM_WORLD);
+		return;
+	}
+	/* rank 0 failed before handing anything out: stop every worker */
+	queue q;
+	memset(&q, 0, sizeof q);
+	pthread_mutex_init(&q.lock, NULL);
+	serve(&q);
+	pthread_mutex_destroy(&q.lock);
+}

@@ -1,0 +1,17 @@
+/* trim-mpi, the MPI front end (lib/cli/mpi/): shared by main.c and distribute.c. */
+#ifndef TRIM_MPI_H
+#define TRIM_MPI_H
+
+#include "cli/cli.h"
+
+extern int trim_mpi_rank, trim_mpi_size;
+extern int trim_mpi_threaded; /* MPI allows a second thread of rank 0 to call it */
+extern const trim_cli_runner trim_mpi_runner;
+/* A worker's messages before it reaches the work are rank 0's too (the
+ * same inputs fail the same way): kept out of standard error until then. */
+void trim_mpi_quiet_setup(void);
+/* After the command returned: a rank whose command never reached the work
+ * tells rank 0; rank 0 in that case stops the others. */
+void trim_mpi_after_command(void);
+
+#endif

@@ -1,0 +1,106 @@
+#!/bin/sh
+# trim-mpi against trim (docs/guide.md, "Running on a cluster"): on 1, 2 and
+# 3 ranks (oversubscribed on one machine) every output is byte-identical to
+# trim's with one thread; an output directory resumes what any rank finished
+# and survives two jobs writing it at once; errors are trim's.
+#
+#   sh test/mpi/check.sh BUILD_DIR     (run by make check when mpirun exists)
+set -eu
+B=$1
+TRIM=$B/bin/trim
+MPI=$B/bin/trim-mpi
+# CI runs as root; Open MPI refuses root without these
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+D=test/data/neteval
+EX="explore $D/tiny.yaml $D/tiny-space.yaml --mode inference --threads 1 --quiet"
+NET="network $D/repeat.yaml $D/tiny-arch.yaml --threads 1"
+checks=0
+fail() { echo "mpi-check: FAIL: $*"; exit 1; }
+ranks() { n=$1; shift; mpirun -n "$n" --oversubscribe "$MPI" "$@"; }
+same() { cmp -s "$1" "$2" || { diff "$1" "$2" | head -20; fail "$3"; }; checks=$((checks + 1)); }
+
+# Every format of an exploration and a network, and the files they write.
+for fmt in table json csv; do
+	$TRIM $EX --format $fmt > "$tmp/ref.$fmt"
+	$TRIM $NET --format $fmt > "$tmp/nref.$fmt"
+done
+$TRIM $EX --out "$tmp/ref-out" --report "$tmp/ref.html" --breakdown "$tmp/ref-bd.csv" > /dev/null
+$TRIM $NET --breakdown "$tmp/nref-bd.json" > /dev/null
+for n in 1 2 3; do
+	for fmt in table json csv; do
+		ranks $n $EX --format $fmt > "$tmp/out.$fmt"
+		same "$tmp/ref.$fmt" "$tmp/out.$fmt" "explore --format $fmt on $n ranks differs from trim"
+		ranks $n $NET --format $fmt > "$tmp/nout.$fmt"
+		same "$tmp/nref.$fmt" "$tmp/nout.$fmt" "network --format $fmt on $n ranks differs from trim"
+	done
+	rm -rf "$tmp/out"
+	ranks $n $EX --out "$tmp/out" --report "$tmp/out.html" --breakdown "$tmp/out-bd.csv" > /dev/null
+	for f in results.json points.csv workloads.csv; do
+		same "$tmp/ref-out/$f" "$tmp/out/$f" "explore --out: $f on $n ranks differs from trim"
+	done
+	same "$tmp/ref.html" "$tmp/out.html" "explore --report on $n ranks differs from trim"
+	same "$tmp/ref-bd.csv" "$tmp/out-bd.csv" "explore --breakdown on $n ranks differs from trim"
+	ranks $n $NET --breakdown "$tmp/nout-bd.json" > /dev/null
+	same "$tmp/nref-bd.json" "$tmp/nout-bd.json" "network --breakdown on $n ranks differs from trim"
+done
+
+# Resume: a point file lost and one edited (as a killed rank or a bad disk
+# leaves them) are recomputed, the others read back; trim says the same.
+ls "$tmp/out"/point-*.json > "$tmp/points"
+[ "$(wc -l < "$tmp/points")" = 4 ] || fail "explore --out on 3 ranks wrote $(wc -l < "$tmp/points") point files, not 4"
+cp -R "$tmp/out" "$tmp/out1"
+rm "$(sed -n 1p "$tmp/points")"
+sed -i '0,/"energy_pj": /s//"energy_pj": 1/' "$(sed -n 2p "$tmp/points")"
+rm "$(sed -n 1p "$tmp/points" | sed 's|/out/|/out1/|')"
+sed -i '0,/"energy_pj": /s//"energy_pj": 1/' "$(sed -n 2p "$tmp/points" | sed 's|/out/|/out1/|')"
+ranks 2 $EX --format json --out "$tmp/out" > "$tmp/resumed.json" 2> "$tmp/resumed.err"
+same "$tmp/ref.json" "$tmp/resumed.json" "a resumed exploration on 2 ranks differs from trim"
+$TRIM $EX --format json --out "$tmp/out1" > /dev/null 2> "$tmp/resumed1.err"
+sed "s|$tmp/out1/|DIR/|" "$tmp/resumed1.err" > "$tmp/a.err"
+sed "s|$tmp/out/|DIR/|" "$tmp/resumed.err" > "$tmp/b.err"
+same "$tmp/a.err" "$tmp/b.err" "the resume notes on 2 ranks differ from trim's"
+grep -q "corrupt or edited" "$tmp/resumed.err" || fail "no note about the edited point file: $(cat "$tmp/resumed.err")"
+$TRIM $EX --progress --out "$tmp/out" 2>&1 > /dev/null | grep -q "4/4 points (4 resumed)" ||
+	fail "after the resumed run on 2 ranks, trim does not read back every point"
+checks=$((checks + 1))
+
+# A network's searches: the second run reads every one back, and says so as trim does.
+$TRIM $NET --format json --out "$tmp/nref-out" > /dev/null
+$TRIM $NET --format json --out "$tmp/nref-out" > "$tmp/nref2.json" 2> "$tmp/nref2.err"
+ranks 3 $NET --format json --out "$tmp/nout" > "$tmp/n1.json"
+same "$tmp/nref.json" "$tmp/n1.json" "network --out on 3 ranks differs from trim"
+ranks 2 $NET --format json --out "$tmp/nout" > "$tmp/n2.json" 2> "$tmp/n2.err"
+same "$tmp/nref2.json" "$tmp/n2.json" "a resumed network on 2 ranks differs from trim's"
+sed "s|$tmp/nref-out|DIR|" "$tmp/nref2.err" > "$tmp/a.err"
+sed "s|$tmp/nout|DIR|" "$tmp/n2.err" > "$tmp/b.err"
+same "$tmp/a.err" "$tmp/b.err" "the resume message on 2 ranks differs from trim's"
+
+# Two jobs writing one directory at once: neither output differs, every file is whole.
+ranks 2 $EX --format json --out "$tmp/shared" > "$tmp/job1.json" &
+job=$!
+ranks 3 $EX --format json --out "$tmp/shared" > "$tmp/job2.json"
+wait $job || fail "the first of two jobs writing one directory failed"
+same "$tmp/ref.json" "$tmp/job1.json" "job 1 of two writing one directory differs from trim"
+same "$tmp/ref.json" "$tmp/job2.json" "job 2 of two writing one directory differs from trim"
+$TRIM $EX --progress --out "$tmp/shared" 2>&1 > /dev/null | grep -q "4/4 points (4 resumed)" ||
+	fail "after two jobs wrote one directory, trim does not read back every point"
+! ls "$tmp/shared" | grep -v -e '^point-[0-9]*\.json$' -e '^results\.json$' -e '^points\.csv$' -e '^workloads\.csv$' ||
+	fail "temporary files left in the shared directory"
+checks=$((checks + 1))
+
+# Errors: trim's message and exit status, printed once.
+st=0; $TRIM network $D/tiny.yaml $D/tiny-arch.yaml --max-mappings 2 > /dev/null 2> "$tmp/e1" || st=$?
+[ $st = 2 ] || fail "trim network --max-mappings 2 exits $st"
+st=0; ranks 3 network $D/tiny.yaml $D/tiny-arch.yaml --max-mappings 2 > "$tmp/e2.out" 2> "$tmp/e2" || st=$?
+[ $st = 2 ] || fail "trim-mpi network --max-mappings 2 on 3 ranks exits $st, not 2"
+[ ! -s "$tmp/e2.out" ] || fail "a failed network on 3 ranks printed a result"
+[ "$(grep -c '^trim: ' "$tmp/e2")" = 1 ] || fail "the error is not printed once: $(cat "$tmp/e2")"
+grep -F -x -q "$(cat "$tmp/e1")" "$tmp/e2" || fail "the error on 3 ranks is not trim's: $(cat "$tmp/e2")"
+st=0; ranks 2 explore $D/missing.yaml $D/tiny-space.yaml > /dev/null 2> "$tmp/e3" || st=$?
+[ $st = 2 ] && [ "$(grep -c 'missing.yaml' "$tmp/e3")" = 1 ] || fail "a missing input on 2 ranks: exit $st, $(cat "$tmp/e3")"
+st=0; ranks 2 map $D/tiny.yaml $D/tiny-arch.yaml --layer conv --phase FW > /dev/null 2> "$tmp/e4" || st=$?
+[ $st = 2 ] && grep -q "not split across ranks" "$tmp/e4" || fail "trim-mpi map: exit $st, $(cat "$tmp/e4")"
+checks=$((checks + 4))
+echo "mpi-check: $checks checks passed (trim-mpi on 1, 2 and 3 ranks is byte-identical to trim)"
