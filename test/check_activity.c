@@ -242,6 +242,16 @@ START_TEST(test_property_random)
 				              compared, t, l, (long long)lo.fills[l][t], (long long)x.fills[l][t],
 				              (long long)lo.reads[l][t], (long long)x.reads[l][t], (long long)lo.updates[l][t],
 				              (long long)x.updates[l][t], (long long)lo.drains[l][t], (long long)x.drains[l][t]);
+			/* and of the network counts the search's bounds read */
+			for (int l = 0; l < a.nlevels; l++)
+				ck_assert_msg(lo.down_words[l][t] <= x.down_words[l][t] && lo.down_dests[l][t] <= x.down_dests[l][t] &&
+				                  lo.up_words[l][t] <= x.up_words[l][t] && lo.up_out[l][t] <= x.up_out[l][t],
+				              "case %d tensor %d level %d: network lower bound above the count (down %lld/%lld, "
+				              "dests %lld/%lld, up %lld/%lld, out %lld/%lld)", compared, t, l,
+				              (long long)lo.down_words[l][t], (long long)x.down_words[l][t],
+				              (long long)lo.down_dests[l][t], (long long)x.down_dests[l][t],
+				              (long long)lo.up_words[l][t], (long long)x.up_words[l][t],
+				              (long long)lo.up_out[l][t], (long long)x.up_out[l][t]);
 			for (int l = 0; t == 2 && l < a.nlevels; l++)
 				if (lo.reads[l][t] > 0) { /* read-backs bounded (not just 0) */
 					bounded_reads++;
