@@ -55,8 +55,18 @@ static void enter(void)
 	}
 }
 
+/* TRIM_MPI_TIMES=FILE: rank 0 writes every item's run and merge seconds
+ * there (docs/cluster.md: the projection to many nodes is made from them). */
+typedef struct {
+	int64_t *id;
+	double *estimate, *run_s, *merge_s;
+	int *rank;
+	size_t n;
+} item_times;
+
 typedef struct {
 	trim_work *wk;
+	item_times *times;  /* NULL: not kept */
 	const char *cmd;
 	pthread_mutex_t lock;
 	size_t front, back;  /* items [front, back) not handed out yet */
@@ -85,6 +95,18 @@ static void show(queue *q)
 	double el = now() - q->t0, left = k ? el / (double)k * (double)(q->total - k) : 0;
 	fprintf(stderr, "\rtrim-mpi %s: %zu/%zu items on %d ranks, %.0f s, about %.0f s left   %s", q->cmd, k, q->total,
 	        trim_mpi_size, el, left, k == q->total ? "\n" : "");
+}
+
+static void note_time(queue *q, int64_t id, int rank, double run_s, double merge_s)
+{
+	item_times *t = q->times;
+	for (size_t k = 0; t && k < t->n; k++)
+		if (t->id[k] == id) {
+			t->rank[k] = rank;
+			t->run_s[k] = run_s;
+			t->merge_s[k] = merge_s;
+			return;
+		}
 }
 
 /* The next item for a worker (largest first), or -1. */
@@ -129,14 +151,20 @@ static void *serve(void *arg)
 			free(text);
 			continue;
 		}
-		if (text[0]) {
+		/* "SECONDS\n" the worker's run took, then its result ("" at first) */
+		char *result = strchr(text, '\n');
+		double run_s = strtod(text, NULL);
+		result = result ? result + 1 : text + len;
+		if (result[0]) {
 			pthread_mutex_lock(&q->lock);
-			int rc = trim_work_merge(q->wk, text, NULL);
+			int64_t id = -1;
+			double t0 = now();
+			int rc = trim_work_merge(q->wk, result, &id);
+			note_time(q, id, st.MPI_SOURCE, run_s, now() - t0);
 			if (rc && q->rc == 0) {
 				q->rc = rc;
-				q->refused = text;
+				q->refused = strdup(result);
 				q->refused_rank = st.MPI_SOURCE;
-				text = NULL;
 			}
 			show(q);
 			pthread_mutex_unlock(&q->lock);
@@ -164,8 +192,11 @@ static void compute(queue *q)
 		pthread_mutex_unlock(&q->lock);
 		if (id < 0)
 			return;
+		double t0 = now();
 		int rc = trim_work_run(q->wk, id, NULL);
+		double run_s = now() - t0;
 		pthread_mutex_lock(&q->lock);
+		note_time(q, id, 0, run_s, 0);
 		if (rc && q->rc == 0) /* the message stays this thread's last error */
 			q->rc = rc;
 		show(q);
@@ -173,12 +204,66 @@ static void compute(queue *q)
 	}
 }
 
+static void times_free(item_times *t)
+{
+	if (!t)
+		return;
+	free(t->id);
+	free(t->estimate);
+	free(t->run_s);
+	free(t->merge_s);
+	free(t->rank);
+	free(t);
+}
+
+static item_times *times_make(const trim_work *wk)
+{
+	item_times *t = calloc(1, sizeof *t);
+	size_t n = trim_work_count(wk), m = n ? n : 1;
+	if (!t)
+		return NULL;
+	t->n = n;
+	t->id = calloc(m, sizeof *t->id);
+	t->estimate = calloc(m, sizeof *t->estimate);
+	t->run_s = calloc(m, sizeof *t->run_s);
+	t->merge_s = calloc(m, sizeof *t->merge_s);
+	t->rank = calloc(m, sizeof *t->rank);
+	if (!t->id || !t->estimate || !t->run_s || !t->merge_s || !t->rank) {
+		times_free(t);
+		return NULL;
+	}
+	for (size_t k = 0; k < n; k++)
+		trim_work_item(wk, k, &t->id[k], &t->estimate[k]);
+	return t;
+}
+
+/* The times file: one line per item in the order handed out. */
+static void times_write(const item_times *t, const char *cmd, double collect_s, double finish_s)
+{
+	const char *path = getenv("TRIM_MPI_TIMES");
+	FILE *f = t && path ? fopen(path, "w") : NULL;
+	if (!f) {
+		if (t && path)
+			fprintf(stderr, "trim-mpi: cannot write %s (TRIM_MPI_TIMES)\n", path);
+		return;
+	}
+	fprintf(f, "# trim-mpi %s: %d ranks, %zu items; collect %.6f s, finish %.6f s\n", cmd, trim_mpi_size, t->n,
+	        collect_s, finish_s);
+	fprintf(f, "position\tid\testimate\trank\trun_seconds\tmerge_seconds\n");
+	for (size_t k = 0; k < t->n; k++)
+		fprintf(f, "%zu\t%lld\t%.17g\t%d\t%.6f\t%.6f\n", k, (long long)t->id[k], t->estimate[k], t->rank[k],
+		        t->run_s[k], t->merge_s[k]);
+	if (fclose(f) != 0)
+		fprintf(stderr, "trim-mpi: cannot write %s (TRIM_MPI_TIMES)\n", path);
+}
+
 /* Rank 0: every item recorded in q->wk, or the first error. */
-static int collect(trim_work *wk, const char *cmd, int progress)
+static int collect(trim_work *wk, const char *cmd, int progress, item_times *times)
 {
 	queue q;
 	memset(&q, 0, sizeof q);
 	q.wk = wk;
+	q.times = times;
 	q.cmd = cmd;
 	q.back = q.total = trim_work_count(wk);
 	q.progress = progress;
@@ -209,9 +294,18 @@ static int collect(trim_work *wk, const char *cmd, int progress)
 static void work(trim_work *wk)
 {
 	char *text = NULL;
+	double run_s = 0;
 	for (;;) {
-		const char *msg = text ? text : "";
+		const char *result = text ? text : "";
+		size_t len = strlen(result) + 32;
+		char *msg = malloc(len);
+		if (!msg) {
+			fprintf(stderr, "trim-mpi: rank %d: out of memory\n", trim_mpi_rank);
+			MPI_Abort(MPI_COMM_WORLD, TRIM_CLI_EXIT_FAIL);
+		}
+		snprintf(msg, len, "%.6f\n%s", run_s, result);
 		MPI_Send(msg, (int)strlen(msg), MPI_CHAR, 0, TAG_REQUEST, MPI_COMM_WORLD);
+		free(msg);
 		trim_string_free(text);
 		text = NULL;
 		int64_t id = -1;
@@ -219,7 +313,10 @@ static void work(trim_work *wk)
 		MPI_Recv(&id, 1, MPI_INT64_T, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
 		if (st.MPI_TAG == TAG_STOP)
 			break;
-		if (trim_work_run(wk, id, &text)) { /* not the item's error: this rank cannot go on */
+		double t0 = now();
+		int rc = trim_work_run(wk, id, &text);
+		run_s = now() - t0;
+		if (rc) { /* not the item's error: this rank cannot go on */
 			fprintf(stderr, "trim-mpi: rank %d: %s\n", trim_mpi_rank, trim_last_error());
 			MPI_Abort(MPI_COMM_WORLD, TRIM_CLI_EXIT_FAIL);
 		}
@@ -241,13 +338,19 @@ static int run_explore(trim_explorer *ex, int progress)
 	}
 	if (rc == 0 && trim_mpi_rank > 0)
 		work(wk);
+	item_times *times = rc == 0 && getenv("TRIM_MPI_TIMES") ? times_make(wk) : NULL;
+	double t0 = now();
 	if (rc == 0)
-		rc = collect(wk, "explore", progress);
+		rc = collect(wk, "explore", progress, times);
+	double t1 = now();
 	if (rc == 0)
 		rc = trim_work_finish(wk);
 	trim_work_free(wk);
 	if (rc == 0)
 		rc = trim_explorer_run(ex); /* every point is done: ranks them */
+	if (rc == 0)
+		times_write(times, "explore", t1 - t0, now() - t1);
+	times_free(times);
 	return rc;
 }
 
@@ -262,9 +365,14 @@ static int run_network(trim_neteval *ne, int progress)
 	}
 	if (rc == 0 && trim_mpi_rank > 0)
 		work(wk);
+	item_times *times = rc == 0 && getenv("TRIM_MPI_TIMES") ? times_make(wk) : NULL;
+	double t0 = now();
 	if (rc == 0)
-		rc = collect(wk, "network", progress);
+		rc = collect(wk, "network", progress, times);
 	trim_work_free(wk); /* a failed search is in its record: the steps report it */
+	if (rc == 0) /* the totals are added up by the command's steps, after this */
+		times_write(times, "network", now() - t0, 0);
+	times_free(times);
 	return rc;
 }
 
