@@ -73,6 +73,9 @@ typedef struct {
 	double sp_encode_pj;               /* energy to encode one produced value */
 	int sp_imbalance;                  /* model PE load imbalance (default on) */
 	double sp_redistribute;            /* work redistribution threshold; 0 = off */
+	int sp_lanes;                      /* MAC lanes of a PE meeting at one adder tree (1: none) */
+	int sp_lane_buffers;               /* blocks each lane holds (2: double buffered) */
+	int sp_compressed;                 /* sparse operands stored and moved as non-zeros + metadata */
 
 	/* added with the loader (lib/arch.c) */
 	char component[64];                /* energy-table component to cost it with; "" = by class */

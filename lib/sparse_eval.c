@@ -17,6 +17,60 @@ static int local_holder(const struct trim_arch *a, const trim__mapping *m, int t
 	return -1;
 }
 
+static int level_bits(const struct trim_arch *a, int l)
+{
+	int b = a->lv[l].word_bits > 0 ? a->lv[l].word_bits : a->word_bits;
+	return b > 0 ? b : 16;
+}
+
+static double div0(double a, double b) { return b > 0 ? a / b : 0; }
+
+/* The load imbalance of the skipped work (docs/sparsity.md, "Load
+ * imbalance"): the most loaded PE, times the slowest lane of a PE's adder
+ * tree group when the lanes skip input zeros. */
+static int imbalance(const trim__intra *w, const struct trim_arch *a, const trim__mapping *m,
+                     const trim__activity *x, double q, double in_keep, double out_keep,
+                     int in_skip, double spread, trim__sparse_eval *out)
+{
+	const trim__level *L = &a->lv[a->nlevels - 1];
+	out->pe_imbalance = out->lane_imbalance = 1;
+	if (!(q < 1) || !L->sp_imbalance)
+		return 0;
+	int lanes = in_skip && L->sp_lanes > 1;
+	if (x->active_pes > 1) {
+		int64_t units;
+		double density = q;
+		if (out_keep < 1) { /* output skipping: whole result elements per PE */
+			units = 1;
+			for (int d = 0; d < TRIM_NDIMS; d++)
+				if (w->t[2].relevant & (1u << d)) {
+					int64_t spatial = 1;
+					for (int l = 0; l < a->nlevels; l++)
+						if (a->lv[l].type == TRIM__LVL_SPATIAL)
+							spatial *= m->f[l][d];
+					units *= w->bound[d] / spatial;
+				}
+			if (lanes) /* the input zeros are the lanes' imbalance, below */
+				density = out_keep;
+		} else { /* input skipping: real MACs per PE (zero skipping also skips the
+		          * predictable zeros, which are never executed: not Binomial units) */
+			units = (x->macs - x->zero_macs) / x->active_pes;
+		}
+		int rc = trim_sparsity_imbalance(units, density, x->active_pes, spread, L->sp_redistribute,
+		                                 &out->pe_imbalance);
+		if (rc)
+			return rc;
+	}
+	if (lanes) { /* each lane holds lane_buffers blocks of `block` entries; the
+	              * adder tree reduces when every lane is done with them */
+		int rc = trim_sparsity_imbalance((int64_t)L->sp_lane_buffers * L->sp_block, in_keep,
+		                                 L->sp_lanes, 0, 0, &out->lane_imbalance);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 int trim__sparse_adjust(const trim__intra *w, const struct trim_arch *a,
                         const trim__level_cost *costs, const trim__mapping *m,
                         const trim__eval *dense, const double *sp, trim__sparse_eval *out)
@@ -37,41 +91,19 @@ int trim__sparse_adjust(const trim__intra *w, const struct trim_arch *a,
 	out->dense_cycles = dense->cycles;
 	out->dense_energy_pj = dense->energy_pj;
 
-	/* compute time: the executed fraction, stretched by the most loaded PE */
+	/* compute time: the executed fraction, stretched by the most loaded PE
+	 * and the slowest lane */
 	double real = (double)(x->macs - x->zero_macs);
 	out->effective_macs = real * q + (L->zero_skip ? 0 : (double)x->zero_macs);
-	out->imbalance = 1;
-	if (q < 1 && L->sp_imbalance && x->active_pes > 1) {
-		int64_t units;
-		if (out_keep < 1) { /* output skipping: whole result elements per PE */
-			units = 1;
-			for (int d = 0; d < TRIM_NDIMS; d++)
-				if (w->t[2].relevant & (1u << d)) {
-					int64_t spatial = 1;
-					for (int l = 0; l < a->nlevels; l++)
-						if (a->lv[l].type == TRIM__LVL_SPATIAL)
-							spatial *= m->f[l][d];
-					units *= w->bound[d] / spatial;
-				}
-		} else { /* input skipping: real MACs per PE (zero skipping also skips the
-		          * predictable zeros, which are never executed: not Binomial units) */
-			units = (x->macs - x->zero_macs) / x->active_pes;
-		}
-		int rc = trim_sparsity_imbalance(units, q, x->active_pes, sp[TRIM_SP_SPREAD],
-		                                 L->sp_redistribute, &out->imbalance);
-		if (rc)
-			return rc;
-	}
+	int rc = imbalance(w, a, m, x, q, in_keep, out_keep, in_skip, sp[TRIM_SP_SPREAD], out);
+	if (rc)
+		return rc;
+	out->imbalance = out->pe_imbalance * out->lane_imbalance;
 	double dense_compute = dense->level_cycles[c];
 	/* the dense compute time covers real MACs (and the predictable zeros unless skipped) */
 	double dense_exec = real + (L->zero_skip ? 0 : (double)x->zero_macs);
 	double exec = real * q * out->imbalance + (L->zero_skip ? 0 : (double)x->zero_macs);
 	out->compute_cycles = dense_exec > 0 ? dense_compute * exec / dense_exec : 0;
-	double cyc = out->compute_cycles;
-	for (int l = 0; l < c; l++)
-		if (dense->level_cycles[l] > cyc)
-			cyc = dense->level_cycles[l];
-	out->cycles = cyc;
 
 	/* MAC energy: output-skipped MACs cost nothing; input zeros cost nothing when
 	 * skipped, a gated MAC when gated, a full MAC otherwise */
@@ -79,42 +111,97 @@ int trim__sparse_adjust(const trim__intra *w, const struct trim_arch *a,
 	double in_zero_pj = in_skip ? 0 : (L->zero_gate ? cc->gated_mac_pj : cc->mac_pj);
 	out->mac_pj = real * out_keep * (in_keep * cc->mac_pj + (1 - in_keep) * in_zero_pj) + zero_part;
 
-	/* skipped MACs read no operands and update no partial sums in the PE's own storage */
+	/* traffic per level and tensor: scale factors of the dense counts.
+	 * val: the values moved (1 dense; the non-zeros when compressed);
+	 * meta: metadata words per dense word (indices of the non-zeros);
+	 * exec: the executed fraction of the MACs, for the operand reads and
+	 * result updates of the PE-local level the MACs use */
+	int meta_on = L->sp_metadata != TRIM__META_NONE && (in_skip || out->gates || out_keep < 1);
+	double spars[2] = {s0, s1}, val[3] = {1, 1, 1};
+	int sparse_t[2] = {0, 0};
+	for (int t = 0; t < 2; t++) {
+		sparse_t[t] = meta_on && spars[t] > 0 && w->t[t].present;
+		if (sparse_t[t] && L->sp_compressed)
+			val[t] = 1 - spars[t];
+	}
+	if (L->sp_compressed && out_keep < 1) /* masked results are neither accumulated nor stored */
+		val[2] = out_keep;
 	double skipped = real * (1 - q);
-	if (x->macs > 0 && skipped > 0) {
-		double frac = skipped / (double)x->macs;
-		for (int t = 0; t < 3; t++) {
-			int l = local_holder(a, m, t);
-			if (l < 0 || !w->t[t].present)
-				continue;
-			double per = t < 2 ? (double)x->reads[l][t] * costs[l].read_pj
-			                   : (double)x->updates[l][t] * costs[l].update_pj;
-			out->saved_access_pj += per * frac;
-		}
-	}
-
-	/* metadata: indices of the non-zeros of each sparse operand travel with it */
-	if (L->sp_metadata != TRIM__META_NONE && (in_skip || out->gates || out_keep < 1)) {
-		for (int t = 0; t < 2; t++) {
-			double s = t == 0 ? s0 : s1;
-			if (s <= 0 || !w->t[t].present)
-				continue;
-			for (int l = 0; l < c; l++) {
-				if (a->lv[l].type != TRIM__LVL_STORAGE)
-					continue;
-				int bits = a->lv[l].word_bits > 0 ? a->lv[l].word_bits : a->word_bits;
-				double ratio = L->sp_metadata == TRIM__META_BITMAP
-				                   ? 1.0 / bits
-				                   : (1 - s) * L->sp_offset_bits / bits;
-				out->metadata_pj += ratio * ((double)x->fills[l][t] * costs[l].write_pj +
-				                             (double)x->reads[l][t] * costs[l].read_pj);
+	double exec_frac = x->macs > 0 ? 1 - skipped / (double)x->macs : 1;
+	int holder[3];
+	for (int t = 0; t < 3; t++)
+		holder[t] = local_holder(a, m, t);
+	double saved = 0, meta_pj = 0, meta_words = 0;
+	for (int l = 0; l < c; l++) {
+		const trim__level *V = &a->lv[l];
+		const trim__level_cost *k = &costs[l];
+		double lc = 0;
+		if (V->type == TRIM__LVL_STORAGE) {
+			int bits = level_bits(a, l);
+			double rd = 0, wr = 0;
+			for (int t = 0; t < 3; t++) {
+				double r = (double)(x->reads[l][t] + x->drains[l][t]), f = (double)x->fills[l][t],
+				       u = (double)x->updates[l][t];
+				double meta = 0;
+				if (t < 2 && sparse_t[t])
+					meta = L->sp_metadata == TRIM__META_BITMAP ? 1.0 / bits
+					                                           : (1 - spars[t]) * L->sp_offset_bits / bits;
+				double rs = val[t], fs = val[t], us = val[t];
+				if (holder[t] == l) { /* the MACs' own operands and results */
+					if (t < 2)
+						rs = exec_frac;
+					else
+						us = exec_frac;
+				}
+				rd += r * (rs + meta);
+				wr += f * (fs + meta) + u * us;
+				saved += r * (1 - rs) * k->read_pj + f * (1 - fs) * k->write_pj +
+				         u * (1 - us) * k->update_pj;
+				meta_pj += meta * (r * k->read_pj + f * k->write_pj);
+				meta_words += meta * (r + f);
 			}
+			if (l == 0 && meta_on && out_keep < 1) { /* the BW output mask, one bit per result */
+				double mask = (double)w->t[2].elems / bits;
+				rd += mask;
+				meta_pj += mask * k->read_pj;
+				meta_words += mask;
+			}
+			double inst = (double)x->instances[l];
+			double rc_ = V->read_bw > 0 ? rd / (V->read_bw * inst) : 0;
+			double wc = V->write_bw > 0 ? wr / (V->write_bw * inst) : 0;
+			lc = rc_ > wc ? rc_ : wc;
+		} else if (V->type == TRIM__LVL_SPATIAL) {
+			int bits = a->word_bits > 0 ? a->word_bits : 16;
+			double words = 0;
+			for (int t = 0; t < 3; t++) {
+				double meta = 0;
+				if (t < 2 && sparse_t[t])
+					meta = L->sp_metadata == TRIM__META_BITMAP ? 1.0 / bits
+					                                           : (1 - spars[t]) * L->sp_offset_bits / bits;
+				double n = (double)(x->down_words[l][t] + x->up_out[l][t]);
+				words += n * (val[t] + meta);
+				saved += dense->dyn_pj[l][t] * (1 - val[t]);
+				meta_pj += dense->dyn_pj[l][t] * meta;
+				meta_words += n * meta;
+			}
+			double bw = V->link_bits > 0 ? (double)V->link_bits / (double)bits : 0;
+			lc = div0(words, bw * (double)x->instances[l]);
 		}
-		if (out_keep < 1) { /* the BW output mask, one bit per result, read from DRAM */
-			int bits = a->lv[0].word_bits > 0 ? a->lv[0].word_bits : a->word_bits;
-			out->metadata_pj += (double)w->t[2].elems / bits * costs[0].read_pj;
-		}
+		out->level_cycles[l] = lc;
 	}
+	out->level_cycles[c] = out->compute_cycles;
+	out->bottleneck = c;
+	double cyc = out->compute_cycles;
+	for (int l = 0; l < c; l++)
+		if (out->level_cycles[l] > cyc) {
+			cyc = out->level_cycles[l];
+			out->bottleneck = l;
+		}
+	out->cycles = cyc;
+	out->saved_access_pj = saved;
+	out->metadata_pj = meta_pj;
+	out->metadata_words = meta_words;
+
 	/* encoding: FW results are indexed once for the next layer */
 	if (L->sp_metadata != TRIM__META_NONE && w->phase == TRIM_PHASE_FW)
 		out->encode_pj = L->sp_encode_pj * (double)w->t[2].elems;

@@ -14,7 +14,12 @@ typedef struct {
 	double dense_energy_pj, energy_pj;
 	double compute_cycles;     /* compute level, after skipping and imbalance */
 	double time_factor;        /* fraction of the (non-predictable-zero) MACs executed */
-	double imbalance;          /* >= 1 */
+	double imbalance;          /* >= 1: pe_imbalance x lane_imbalance */
+	double pe_imbalance;       /* the most loaded PE (output tiles, or MACs per PE) */
+	double lane_imbalance;     /* the slowest lane of a PE's adder-tree group */
+	double level_cycles[TRIM__MAX_LEVELS]; /* per level, after skipping and compression */
+	int bottleneck;            /* level with the most cycles */
+	double metadata_words;     /* metadata words moved (storage reads + fills, network words) */
 	double effective_macs;     /* MACs executed (predictable zeros and skipped work removed) */
 	double mac_pj, saved_access_pj, metadata_pj, encode_pj, static_pj;
 	int skips, gates;          /* the hardware skipped / gated something here */

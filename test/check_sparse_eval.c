@@ -222,6 +222,157 @@ START_TEST(test_metadata_costs_energy)
 }
 END_TEST
 
+/* With no sparse hardware the sparse level times are the evaluator's, level
+ * by level (sparse_eval.c recomputes them from the counts: the two formulas
+ * must not drift apart). */
+START_TEST(test_level_cycles_match_the_evaluator)
+{
+	static const char *const extra[] = {"", ", zero_gate: true"};
+	for (int k = 0; k < 2; k++) {
+		fx s;
+		setup(&s, extra[k], "conv1", TRIM_PHASE_BW);
+		trim__sparse_eval r;
+		ck_assert(trim__sparse_adjust(s.x, s.arch, s.costs, s.m, &s.dense, s.f, &r) == 0);
+		for (int l = 0; l < s.arch->nlevels; l++)
+			ck_assert_msg(r.level_cycles[l] == s.dense.level_cycles[l], "level %d: %.17g vs %.17g", l,
+			              r.level_cycles[l], s.dense.level_cycles[l]);
+		ck_assert(r.cycles == s.dense.cycles && r.bottleneck == s.dense.bottleneck);
+		teardown(&s);
+	}
+}
+END_TEST
+
+/* Lanes that skip input zeros meet at the adder tree after every
+ * lane_buffers x block entries (docs/sparsity.md, "Load imbalance"):
+ * lane imbalance = E[max of `lanes` Binomial(lane_buffers x block, 1 - s)]
+ * / (lane_buffers x block x (1 - s)); double buffering lowers it; the
+ * compute time is the dense one x (1 - s) x PE imbalance x lane imbalance. */
+START_TEST(test_lane_imbalance)
+{
+	fx s, d, n;
+	setup(&s, ", macs_per_cycle: 16, zero_skip: true, sparsity: {lanes: 16, block: 32}", "conv1",
+	      TRIM_PHASE_FW);
+	setup(&d, ", macs_per_cycle: 16, zero_skip: true, sparsity: {lanes: 16, block: 32, lane_buffers: 2}",
+	      "conv1", TRIM_PHASE_FW);
+	setup(&n, ", macs_per_cycle: 16, zero_skip: true", "conv1", TRIM_PHASE_FW);
+	trim__sparse_eval r, rd, rn;
+	ck_assert(trim__sparse_adjust(s.x, s.arch, s.costs, s.m, &s.dense, s.f, &r) == 0);
+	ck_assert(trim__sparse_adjust(d.x, d.arch, d.costs, d.m, &d.dense, d.f, &rd) == 0);
+	ck_assert(trim__sparse_adjust(n.x, n.arch, n.costs, n.m, &n.dense, n.f, &rn) == 0);
+	double p = 1 - s.f[TRIM_SP_OPERAND0];
+	ck_assert(p == 0.5);
+	double want = expected_max_binomial(32, p, 16) / (32 * p);
+	ck_assert_msg(fabs(r.lane_imbalance - want) < 1e-9 * want, "lane %.15g, formula %.15g", r.lane_imbalance,
+	              want);
+	double want2 = expected_max_binomial(64, p, 16) / (64 * p);
+	ck_assert_msg(fabs(rd.lane_imbalance - want2) < 1e-9, "double-buffered lane %.15g vs %.15g",
+	              rd.lane_imbalance, want2);
+	ck_assert(rd.lane_imbalance > 1 && rd.lane_imbalance < r.lane_imbalance);
+	ck_assert(rn.lane_imbalance == 1); /* no lanes declared: no lane term */
+	double dc = s.dense.level_cycles[s.arch->nlevels - 1];
+	double wc = dc * p * r.pe_imbalance * r.lane_imbalance;
+	ck_assert_msg(fabs(r.compute_cycles - wc) < 1e-9 * wc, "%g vs %g", r.compute_cycles, wc);
+	ck_assert(r.compute_cycles > rd.compute_cycles && rd.compute_cycles > rn.compute_cycles);
+	teardown(&n);
+	teardown(&d);
+	teardown(&s);
+}
+END_TEST
+
+/* The lane model against a deterministic simulation of lanes that stop at
+ * the adder tree after every group (lane_buffers = 1): exact; with two
+ * groups a lane may run one group ahead, and the model (a meeting every two
+ * groups) is an upper bound on the time. */
+START_TEST(test_lane_model_against_simulation)
+{
+	const int lanes = 16, block = 32, groups = 3000;
+	const double p = 0.5;
+	unsigned long long x = 88172645463325252ULL;
+	double fin[16] = {0}, all[3000];
+	for (int D = 1; D <= 2; D++) {
+		memset(fin, 0, sizeof fin);
+		for (int k = 0; k < groups; k++) {
+			double mx = 0;
+			for (int i = 0; i < lanes; i++) {
+				int c = 0;
+				for (int e = 0; e < block; e++) {
+					x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+					c += (double)(x >> 11) / 9007199254740992.0 < p;
+				}
+				double start = fin[i];
+				if (k >= D && all[k - D] > start)
+					start = all[k - D];
+				fin[i] = start + c;
+				if (fin[i] > mx)
+					mx = fin[i];
+			}
+			all[k] = mx;
+		}
+		double sim = all[groups - 1] / (groups * block * p);
+		double model = 0;
+		ck_assert(trim_sparsity_imbalance((int64_t)D * block, p, lanes, 0, 0, &model) == 0);
+		if (D == 1)
+			ck_assert_msg(fabs(model - sim) < 0.01, "one group: model %g, simulation %g", model, sim);
+		else
+			ck_assert_msg(model > sim && sim > 1, "two groups: model %g, simulation %g", model, sim);
+	}
+}
+END_TEST
+
+/* Sparse operands move compressed (the non-zeros and their offsets) when
+ * the architecture says so: every level's traffic of the operand scales by
+ * (1 - s) + (1 - s) offset_bits / word_bits; the dense format moves the
+ * values plus the offsets, and the metadata is counted in time as well as in
+ * energy. */
+START_TEST(test_compressed_and_metadata_traffic)
+{
+	fx dn, cp;
+	setup(&dn, ", zero_skip: true, sparsity: {metadata: offsets, offset_bits: 5}", "conv1", TRIM_PHASE_FW);
+	setup(&cp, ", zero_skip: true, sparsity: {metadata: offsets, offset_bits: 5, format: compressed}", "conv1",
+	      TRIM_PHASE_FW);
+	trim__sparse_eval rd, rc;
+	ck_assert(trim__sparse_adjust(dn.x, dn.arch, dn.costs, dn.m, &dn.dense, dn.f, &rd) == 0);
+	ck_assert(trim__sparse_adjust(cp.x, cp.arch, cp.costs, cp.m, &cp.dense, cp.f, &rc) == 0);
+	const trim__activity *a = &dn.dense.act;
+	double s = dn.f[TRIM_SP_OPERAND0], meta = (1 - s) * 5.0 / 16;
+	ck_assert(s == 0.5);
+	/* DRAM (level 0) is read-bound by the input and the weights: 64 words per cycle */
+	double in = (double)(a->reads[0][0] + a->drains[0][0]), wt = (double)(a->reads[0][1] + a->drains[0][1]),
+	       out = (double)(a->reads[0][2] + a->drains[0][2]);
+	double rd_dense = (in * (1 + meta) + wt + out) / 64, rd_comp = (in * (1 - s + meta) + wt + out) / 64;
+	double wr = (double)(a->fills[0][0] + a->fills[0][1] + a->fills[0][2] + a->updates[0][0] +
+	                     a->updates[0][1] + a->updates[0][2]) / 64;
+	ck_assert_msg(fabs(rd.level_cycles[0] - (rd_dense > wr ? rd_dense : wr)) < 1e-9 * rd_dense, "%g vs %g",
+	              rd.level_cycles[0], rd_dense);
+	ck_assert_msg(fabs(rc.level_cycles[0] - (rd_comp > wr ? rd_comp : wr)) < 1e-9 * rd_comp, "%g vs %g",
+	              rc.level_cycles[0], rd_comp);
+	ck_assert(rd.level_cycles[0] > dn.dense.level_cycles[0]); /* the offsets cost time */
+	ck_assert(rc.level_cycles[0] < dn.dense.level_cycles[0]); /* compression saves it */
+	/* metadata words: the offsets of every read and fill of the input at each
+	 * storage level, and of every input word crossing the network */
+	double mw = 0;
+	for (int l = 0; l < dn.arch->nlevels - 1; l++) {
+		if (dn.arch->lv[l].type == TRIM__LVL_STORAGE)
+			mw += meta * (double)(a->reads[l][0] + a->drains[l][0] + a->fills[l][0]);
+		else if (dn.arch->lv[l].type == TRIM__LVL_SPATIAL)
+			mw += meta * (double)(a->down_words[l][0] + a->up_out[l][0]);
+	}
+	ck_assert_msg(mw > 0 && fabs(rd.metadata_words - mw) < 1e-9 * mw, "%g vs %g", rd.metadata_words, mw);
+	ck_assert(fabs(rc.metadata_words - mw) < 1e-9 * mw);
+	ck_assert(rc.saved_access_pj > rd.saved_access_pj && rc.energy_pj < rd.energy_pj);
+	teardown(&cp);
+	teardown(&dn);
+	/* compressed values need their indices */
+	trim_arch *bad = NULL;
+	ck_assert_int_eq(trim_arch_load_string(&bad, arch_yaml(", sparsity: {format: compressed}"), "c.yaml"),
+	                 TRIM_ESCHEMA);
+	ck_assert_msg(strstr(trim_last_error(), "c.yaml:11:") && strstr(trim_last_error(), "sparsity.format"), "%s",
+	              trim_last_error());
+	ck_assert_int_eq(trim_arch_load_string(&bad, arch_yaml(", sparsity: {lanes: 0}"), "l.yaml"), TRIM_ERANGE);
+	ck_assert(strstr(trim_last_error(), "sparsity.lanes"));
+}
+END_TEST
+
 Suite *sparse_eval_suite(void)
 {
 	Suite *s = suite_create("sparse_eval");
@@ -231,6 +382,10 @@ Suite *sparse_eval_suite(void)
 	tcase_add_test(tc, test_input_skip_imbalance_formula);
 	tcase_add_test(tc, test_gating_saves_energy_not_time);
 	tcase_add_test(tc, test_metadata_costs_energy);
+	tcase_add_test(tc, test_level_cycles_match_the_evaluator);
+	tcase_add_test(tc, test_lane_imbalance);
+	tcase_add_test(tc, test_lane_model_against_simulation);
+	tcase_add_test(tc, test_compressed_and_metadata_traffic);
 	suite_add_tcase(s, tc);
 	return s;
 }

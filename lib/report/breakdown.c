@@ -59,7 +59,8 @@ int trim__wview_bottleneck(const trim__wview *v, const struct trim_arch *a)
 	double cyc = 0;
 	int b = c;
 	for (int l = 0; l < a->nlevels; l++) {
-		double lc = l == c ? trim__wview_compute_cycles(v, a) : v->dense->level_cycles[l];
+		double lc = v->sp ? v->sp->level_cycles[l]
+		                  : l == c ? trim__wview_compute_cycles(v, a) : v->dense->level_cycles[l];
 		if (lc > cyc) {
 			cyc = lc;
 			b = l;
