@@ -163,7 +163,7 @@ check: all examples $(TESTBIN) abi-check header-check api-doc-check
 	$(PYTEST_ENV) TRIM_LIBRARY=$(CURDIR)/$(SHARED) $(PYTHON) test/python/test_binding.py
 ifneq ($(SANITIZE),1)
 	$(MAKE) --no-print-directory install-check
-	$(PYTHON) test/docs/run_doc_commands.py $(BUILD)
+	$(DOC_ENV) $(PYTHON) test/docs/run_doc_commands.py $(BUILD)
 	@# trim-mpi on 1, 2, 3 ranks against trim (not under the sanitizers: Open MPI keeps memory at exit)
 	@if [ -n "$(MPIRUN)" ] && [ -x $(MPIBIN) ]; then sh test/mpi/check.sh $(BUILD); \
 	else echo "mpi-check: skipped: no mpirun and mpicc (make deps installs Open MPI)"; fi
@@ -244,7 +244,7 @@ $(MAN_STAMP): $(CLI) tools/gen-man.sh
 	tools/gen-man.sh $(CLI) $(BUILD)/man
 	@touch $@
 
-install: $(STATIC) $(SHARED) $(CLI) $(MAN_STAMP)
+install: $(STATIC) $(SHARED) $(CLI) $(MAN_STAMP) $(if $(MPICC),$(MPIBIN))
 	install -d $(DESTDIR)$(PREFIX)/include/trim $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 644 include/trim.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 include/trim/*.h $(DESTDIR)$(PREFIX)/include/trim/
@@ -253,6 +253,7 @@ install: $(STATIC) $(SHARED) $(CLI) $(MAN_STAMP)
 	ln -sf libtrim.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libtrim.so
 	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
+	if [ -x $(MPIBIN) ]; then install -m 755 $(MPIBIN) $(DESTDIR)$(PREFIX)/bin/; fi
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' lib/trim.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/trim.pc
 	install -d $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1
@@ -272,14 +273,18 @@ install: $(STATIC) $(SHARED) $(CLI) $(MAN_STAMP)
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/include/trim $(DESTDIR)$(PREFIX)/include/trim.h
 	rm -f $(DESTDIR)$(PREFIX)/lib/libtrim.* $(DESTDIR)$(PREFIX)/lib/pkgconfig/trim.pc
-	rm -f $(DESTDIR)$(PREFIX)/bin/trim $(DESTDIR)$(MANDIR)/man1/trim.1 $(DESTDIR)$(MANDIR)/man1/trim-*.1
+	rm -f $(DESTDIR)$(PREFIX)/bin/trim $(DESTDIR)$(PREFIX)/bin/trim-mpi $(DESTDIR)$(MANDIR)/man1/trim.1 $(DESTDIR)$(MANDIR)/man1/trim-*.1
 	rm -rf $(DESTDIR)$(DATADIR)
 	rm -rf $(DESTDIR)$(PYTHONDIR)/libtrim $(DESTDIR)$(PYTHONDIR)/libtrim-*.dist-info
+
+# The documents' mpirun lines run as root in CI and containers: Open MPI
+# refuses root without these (docs/cluster.md).
+DOC_ENV := OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 # Every command line quoted in README.md, docs/, examples/*/README.md and
 # python/README.md runs (test/docs/run_doc_commands.py says which are not).
 doc-check: all examples
-	$(PYTHON) test/docs/run_doc_commands.py $(BUILD)
+	$(DOC_ENV) $(PYTHON) test/docs/run_doc_commands.py $(BUILD)
 
 # Install into a temporary PREFIX and use it from another directory: the
 # installed trim resolves `technology: 45nm` from PREFIX/share/trim, the

@@ -111,7 +111,11 @@ START_TEST(test_explore_any_order)
 	ck_assert(trim_work_merge(c.wk, text[0], NULL) == 0); /* twice: no change */
 	ck_assert_int_eq(trim_work_done(c.wk), n - 1);
 	ck_assert(trim_work_item(c.wk, n - 1, &ids[n - 1], NULL) == 0);
+	ck_assert_int_eq(trim_work_status(c.wk, ids[n - 1]), 0);
+	ck_assert_int_eq(trim_work_status(c.wk, ids[0]), 1);
+	ck_assert_int_eq(trim_work_status(c.wk, 3), TRIM_ENOTFOUND);
 	ck_assert(trim_work_run(c.wk, ids[n - 1], NULL) == 0);
+	ck_assert_int_eq(trim_work_status(c.wk, ids[n - 1]), 1);
 	ck_assert_int_eq(trim_work_done(c.wk), n);
 	ck_assert(trim_work_finish(c.wk) == 0);
 	ck_assert(trim_explorer_run(c.ex) == 0);
@@ -202,6 +206,18 @@ START_TEST(test_explore_resume)
 	ck_assert(trim_work_explore(&v.wk, v.ex) == 0);
 	ck_assert_int_eq(trim_work_count(c.wk), 3);
 	ck_assert_int_eq(trim_work_count(v.wk), 2); /* point 2 is done there */
+	for (int64_t id = 0; id < 3; id++) { /* a place in the run whatever is done: for static splits */
+		int64_t pc = -1, pv = -2;
+		ck_assert(trim_work_position(c.wk, id, &pc) == 0);
+		ck_assert(trim_work_position(v.wk, id, &pv) == 0);
+		ck_assert_int_eq(pc, pv);
+		int64_t first = -1;
+		ck_assert(trim_work_item(c.wk, (size_t)pc, &first, NULL) == 0);
+		ck_assert_int_eq(first, id);
+	}
+	int64_t pos = 0;
+	ck_assert_int_eq(trim_work_position(c.wk, 3, &pos), TRIM_ENOTFOUND);
+	ck_assert_int_eq(trim_work_position(c.wk, 0, NULL), TRIM_EINVAL);
 	for (int64_t id = 0; id < 3; id++) {
 		ck_assert(trim_work_run(v.wk, id, &t) == 0);
 		ck_assert_ptr_nonnull(strstr(t, id == 2 ? "resumed 1\n" : "resumed 0\n"));
@@ -351,8 +367,11 @@ START_TEST(test_network_error_travels)
 		int64_t id = -1;
 		char *t = NULL;
 		ck_assert(trim_work_item(c.wk, k, &id, NULL) == 0);
+		ck_assert_int_eq(trim_work_status(w.wk, id), 0);
 		ck_assert(trim_work_run(w.wk, id, &t) == 0); /* the item's error is in its result */
 		ck_assert_ptr_nonnull(strstr(t, "\nrc -9\n"));
+		ck_assert_int_eq(trim_work_status(w.wk, id), TRIM_ERANGE); /* with the item's own message */
+		ck_assert_ptr_nonnull(strstr(trim_last_error(), "distinct mappings, more than the limit of 2"));
 		ck_assert(trim_work_merge(c.wk, t, NULL) == 0);
 		trim_string_free(t);
 	}

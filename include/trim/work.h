@@ -65,10 +65,17 @@ TRIM_API void trim_work_free(trim_work *wk);
 TRIM_API size_t trim_work_count(const trim_work *wk);
 /** Item k (0 .. count - 1), in the order to hand them out: largest expected
  * cost first (for a network, the workload's MACs; for an exploration, the
- * point's mapspace summed over the network's workloads), ties by id. *cost
+ * point's mapspace under its constraints summed over the network's
+ * workloads, times its PEs), ties by id. *cost
  * (NULL: not wanted) is that estimate, only to compare items of one handle.
  * TRIM_ENOTFOUND when k >= count. */
 TRIM_API int trim_work_item(const trim_work *wk, size_t k, int64_t *id, double *cost);
+/** The place of item `id` among every item of the run, done or not, in the
+ * same largest-first order: the same in every process and rerun with the
+ * same inputs, whatever is done. For a static split among N independent
+ * tasks (a job array: task K runs the items whose position % N == K).
+ * TRIM_ENOTFOUND when `id` is not an item of the run. */
+TRIM_API int trim_work_position(const trim_work *wk, int64_t id, int64_t *position);
 /** Run item `id` in this process (its file read back from the output
  * directory when it is there, written there when it is made) and record its
  * result in the handle's explorer or evaluation; *result (NULL: not wanted)
@@ -83,6 +90,10 @@ TRIM_API int trim_work_run(trim_work *wk, int64_t id, char **result);
  * not a result, TRIM_EINVAL for a result of another run (other inputs or
  * options: the message says which), of another kind or of no item. */
 TRIM_API int trim_work_merge(trim_work *wk, const char *result, int64_t *id);
+/** Item `id` here: 1 recorded with its figures, 0 not recorded yet, or its
+ * error (negative, the message in trim_last_error()). TRIM_ENOTFOUND when
+ * `id` is not an item of the run. */
+TRIM_API int trim_work_status(const trim_work *wk, int64_t id);
 /** Items recorded so far (run here or merged). */
 TRIM_API size_t trim_work_done(const trim_work *wk);
 /** After every item is recorded: 0, or the error of the item with the

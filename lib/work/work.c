@@ -30,6 +30,7 @@ void trim_work_free(trim_work *wk)
 		free(wk->item_msg[i]);
 	free(wk->item_msg);
 	free(wk->item_rc);
+	free(wk->position);
 	free(wk->ids);
 	free(wk->cost);
 	free(wk);
@@ -49,7 +50,8 @@ static int work_create(trim_work **out, int kind, trim_explorer *ex, trim_neteva
 	wk->cost = trim__calloc(m, sizeof *wk->cost);
 	wk->item_rc = trim__calloc(m, sizeof *wk->item_rc);
 	wk->item_msg = trim__calloc(m, sizeof *wk->item_msg);
-	int rc = wk->ids && wk->cost && wk->item_rc && wk->item_msg ? 0 : TRIM_ENOMEM;
+	wk->position = trim__calloc(m, sizeof *wk->position);
+	int rc = wk->ids && wk->cost && wk->item_rc && wk->item_msg && wk->position ? 0 : TRIM_ENOMEM;
 	if (rc == 0)
 		rc = kind == TRIM__WORK_EXPLORE ? trim__work_explore_items(wk) : trim__work_network_items(wk);
 	if (rc) {
@@ -57,6 +59,19 @@ static int work_create(trim_work **out, int kind, trim_explorer *ex, trim_neteva
 		return rc;
 	}
 	trim__work_sort(wk);
+	/* every item's place in the run, then only those not done yet */
+	for (size_t i = 0; i < nobj; i++)
+		wk->position[i] = -1;
+	size_t keep = 0;
+	for (size_t k = 0; k < wk->n; k++) {
+		int64_t id = wk->ids[k];
+		wk->position[id] = (int64_t)k;
+		if (kind == TRIM__WORK_EXPLORE ? trim__work_explore_recorded(wk, id) : trim__work_network_recorded(wk, id))
+			continue;
+		wk->ids[keep] = id;
+		wk->cost[keep++] = wk->cost[k];
+	}
+	wk->n = keep;
 	*out = wk;
 	return 0;
 }
@@ -124,6 +139,17 @@ int trim_work_item(const trim_work *wk, size_t k, int64_t *id, double *cost)
 	return 0;
 }
 
+int trim_work_position(const trim_work *wk, int64_t id, int64_t *position)
+{
+	if (!wk || !position)
+		return trim__error(TRIM_EINVAL, "trim_work_position: NULL argument");
+	if (id < 0 || (size_t)id >= wk->nobj || wk->position[id] < 0)
+		return trim__error(TRIM_ENOTFOUND, "trim_work_position: %lld is not an item of this %s", (long long)id,
+		                   kind_names[wk->kind]);
+	*position = wk->position[id];
+	return 0;
+}
+
 size_t trim_work_done(const trim_work *wk)
 {
 	return wk ? __atomic_load_n(&wk->recorded, __ATOMIC_RELAXED) : 0;
@@ -151,6 +177,18 @@ static int recorded(const trim_work *wk, int64_t id)
 }
 
 /* ---- run, merge, finish ------------------------------------------------------ */
+
+int trim_work_status(const trim_work *wk, int64_t id)
+{
+	if (!wk)
+		return trim__error(TRIM_EINVAL, "trim_work_status: NULL handle");
+	if (!valid_id(wk, id))
+		return trim__error(TRIM_ENOTFOUND, "trim_work_status: %lld is not an item of this %s", (long long)id,
+		                   kind_names[wk->kind]);
+	if (wk->item_rc[id])
+		return trim__error(wk->item_rc[id], "%s", wk->item_msg[id] ? wk->item_msg[id] : "");
+	return recorded(wk, id);
+}
 
 int trim_work_run(trim_work *wk, int64_t id, char **result)
 {

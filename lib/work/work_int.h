@@ -32,9 +32,10 @@ struct trim_work {
 	trim_explorer *ex;
 	trim_neteval *ne;
 	size_t nobj;       /* points or intra workloads: ids are below it */
-	size_t n;          /* items */
+	size_t n;          /* items (not done when the handle was made) */
 	int64_t *ids;      /* items, largest expected first */
 	double *cost;      /* their estimates */
+	int64_t *position; /* by id: its place among every item of the run, done or not (-1: none) */
 	int *item_rc;      /* by id: an item's error (0: none) */
 	char **item_msg;   /* by id: its message (NULL: none) */
 	size_t recorded;   /* relaxed atomic */
@@ -50,7 +51,8 @@ int trim__work_record_error(trim_work *wk, int64_t id, int rc, const char *msg);
 /* Sort the items by cost, largest first, ties by id. */
 void trim__work_sort(trim_work *wk);
 
-/* Per kind: the items (ids and cost filled, wk->n set), 1 if id names an
+/* Per kind: every item of the run, done or not (ids and cost filled, wk->n
+ * set; work.c sorts them and leaves out those done), 1 if id names an
  * item of the run (any process's), 1 if it is recorded here, run one
  * (result into *r, record kept), merge one (r->rc set: an error result,
  * already in wk->item_rc). */

@@ -19,7 +19,7 @@ int trim__work_network_items(trim_work *wk)
 	trim__neteval_plan(ne);
 	wk->n = 0;
 	for (size_t i = 0; i < ne->n; i++) {
-		if (!trim__work_network_valid(wk, (int64_t)i) || ne->rec[i].searched)
+		if (!trim__work_network_valid(wk, (int64_t)i))
 			continue;
 		wk->ids[wk->n] = (int64_t)i;
 		wk->cost[wk->n] = (double)trim__workloads_intra(ne->w, i)->macs;

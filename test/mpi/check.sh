@@ -90,6 +90,25 @@ $TRIM $EX --progress --out "$tmp/shared" 2>&1 > /dev/null | grep -q "4/4 points 
 	fail "temporary files left in the shared directory"
 checks=$((checks + 1))
 
+# A job array: independent tasks (no mpirun), each its share into one
+# directory, in any order; trim then reads them all back and prints.
+for k in 2 0 1; do
+	"$MPI" $EX --share $k/3 --out "$tmp/array" 2> "$tmp/share.err" || fail "--share $k/3: $(cat "$tmp/share.err")"
+done
+[ "$(ls "$tmp/array" | wc -l)" = 4 ] || fail "three shares wrote $(ls "$tmp/array" | wc -l) point files, not 4"
+$TRIM $EX --format json --out "$tmp/array" > "$tmp/array.json"
+same "$tmp/ref.json" "$tmp/array.json" "the shares of a job array, read back by trim, differ from trim"
+for k in 1 0; do "$MPI" $NET --share $k/2 --out "$tmp/narray" 2> "$tmp/share.err" || fail "network --share $k/2"; done
+$TRIM $NET --format json --out "$tmp/narray" > "$tmp/narray.json" 2> /dev/null
+$TRIM $NET --format json --out "$tmp/nref-array" > /dev/null
+$TRIM $NET --format json --out "$tmp/nref-array" > "$tmp/nref-array.json" 2> /dev/null
+same "$tmp/nref-array.json" "$tmp/narray.json" "a network's shares, read back by trim, differ from trim's resumed run"
+st=0; "$MPI" $EX --share 1/3 > /dev/null 2> "$tmp/e0" || st=$?
+[ $st = 2 ] && grep -q "needs --out" "$tmp/e0" || fail "--share without --out: exit $st, $(cat "$tmp/e0")"
+st=0; "$MPI" $EX --share 3/3 --out "$tmp/x" > /dev/null 2> "$tmp/e0" || st=$?
+[ $st = 2 ] && grep -q "0 <= K < N" "$tmp/e0" || fail "--share 3/3: exit $st, $(cat "$tmp/e0")"
+checks=$((checks + 2))
+
 # Errors: trim's message and exit status, printed once.
 st=0; $TRIM network $D/tiny.yaml $D/tiny-arch.yaml --max-mappings 2 > /dev/null 2> "$tmp/e1" || st=$?
 [ $st = 2 ] || fail "trim network --max-mappings 2 exits $st"

@@ -2,6 +2,7 @@
 """Project an exploration or a network on many MPI nodes from measured item times.
 
     /usr/bin/python3 test/mpi/project.py TIMES.tsv [--setup SECONDS] [--nodes 1,2,4,...]
+                                               [--order ID,ID,...]
 
 TIMES.tsv is what trim-mpi writes with TRIM_MPI_TIMES=FILE (docs/cluster.md): one
 line per work item in the order rank 0 hands them out (largest expected first),
@@ -16,7 +17,10 @@ the sum of the measured merge seconds, scaled to the share of items the others
 ran); then it ranks and prints (the measured finish seconds). Every node also
 pays the setup (loading the inputs and listing the items: --setup SECONDS, the
 wall time of the measured run minus its collect and finish seconds; default 0). Communication is the
-result text only (kilobytes per item) and is left out.
+result text only (kilobytes per item) and is left out. --order replays the items
+in another hand-out order (ids, first handed out first: a later trim-mpi's
+trim_work_item order); the last column is the schedule with a perfect estimate
+(the measured times largest first), what a better estimate could reach.
 """
 import heapq
 import sys
@@ -77,7 +81,13 @@ def main(argv):
         if a == "--setup":
             setup = float(argv[k + 1])
     items, collect, finish = read(path)
+    for k, a in enumerate(argv):
+        if a == "--order":
+            order = [int(x) for x in argv[k + 1].split(",")]
+            by_id = {i[0]: i for i in items}
+            items = [by_id[i] for i in order]
     runs = [r for _, r, _ in items]
+    ideal = sorted(runs, reverse=True)
     merges = [m for _, _, m in items if m > 0]
     merge_each = sum(merges) / len(merges) if merges else 0.0
     if setup is None:
@@ -85,7 +95,7 @@ def main(argv):
     total = sum(runs)
     print("%d items, %.1f s of runs (largest %.1f s, smallest %.3f s); merge %.2g s per item; "
           "finish %.2g s; setup %.1f s" % (len(runs), total, max(runs), min(runs), merge_each, finish, setup))
-    print("%6s %10s %8s %10s  %s" % ("nodes", "seconds", "speedup", "efficiency", "limited by"))
+    print("%6s %10s %8s %10s %10s  %s" % ("nodes", "seconds", "speedup", "efficiency", "ideal s", "limited by"))
     one = setup + total + finish
     for p in nodes:
         span, ran0 = schedule(runs, p)
@@ -97,7 +107,9 @@ def main(argv):
             why = "rank 0's merges"
         else:
             why = "load balance (%d items for %d nodes)" % (len(runs), p)
-        print("%6d %10.1f %8.2f %9.0f%%  %s" % (p, t, one / t, 100 * one / t / p, why))
+        best, _ = schedule(ideal, p)
+        print("%6d %10.1f %8.2f %9.0f%% %10.1f  %s" % (p, t, one / t, 100 * one / t / p,
+                                                     setup + max(best, merge) + finish, why))
 
 
 if __name__ == "__main__":

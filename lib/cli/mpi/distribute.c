@@ -327,6 +327,44 @@ static void work(trim_work *wk)
 	exit(0);
 }
 
+/* --share K/N (a Slurm job array's task K of N, no MPI between them): the
+ * items at positions K, K + N, K + 2N, ... of the run's largest-first list
+ * (trim_work_position: the same whatever other tasks finished), each
+ * written to the output directory; nothing printed; the process ends. A
+ * later `trim explore|network ... --out DIR` reads them all back and prints
+ * (computing what no task finished). */
+int trim_mpi_share_k = -1, trim_mpi_share_n = 0;
+
+static void run_share(trim_work *wk, const char *cmd)
+{
+	size_t n = trim_work_count(wk), ran = 0, mine = 0;
+	int status = 0;
+	for (size_t k = 0; k < n && !status; k++) {
+		int64_t id = -1, pos = -1;
+		int rc = trim_work_item(wk, k, &id, NULL);
+		if (rc == 0)
+			rc = trim_work_position(wk, id, &pos);
+		if (rc == 0 && pos % trim_mpi_share_n != trim_mpi_share_k)
+			continue; /* another task's */
+		mine++;
+		if (rc == 0)
+			rc = trim_work_run(wk, id, NULL);
+		if (rc == 0 && (rc = trim_work_status(wk, id)) > 0) /* the item's own error: not kept */
+			rc = 0;
+		if (rc) {
+			fprintf(stderr, "trim-mpi %s: %s\n", cmd, trim_last_error());
+			status = TRIM_CLI_EXIT_FAIL;
+		}
+		ran += rc == 0;
+	}
+	fprintf(stderr, "trim-mpi %s: share %d/%d: ran %zu of its %zu items not yet done (of %zu left in all), kept in "
+	        "the output directory\n", cmd, trim_mpi_share_k, trim_mpi_share_n, ran, mine, n);
+	trim_work_free(wk);
+	fflush(NULL);
+	MPI_Finalize();
+	exit(status);
+}
+
 static int run_explore(trim_explorer *ex, int progress)
 {
 	enter();
@@ -336,6 +374,8 @@ static int run_explore(trim_explorer *ex, int progress)
 		fprintf(stderr, "trim-mpi: rank %d: %s\n", trim_mpi_rank, trim_last_error());
 		MPI_Abort(MPI_COMM_WORLD, TRIM_CLI_EXIT_FAIL);
 	}
+	if (rc == 0 && trim_mpi_share_n > 0)
+		run_share(wk, "explore");
 	if (rc == 0 && trim_mpi_rank > 0)
 		work(wk);
 	item_times *times = rc == 0 && getenv("TRIM_MPI_TIMES") ? times_make(wk) : NULL;
@@ -363,6 +403,8 @@ static int run_network(trim_neteval *ne, int progress)
 		fprintf(stderr, "trim-mpi: rank %d: %s\n", trim_mpi_rank, trim_last_error());
 		MPI_Abort(MPI_COMM_WORLD, TRIM_CLI_EXIT_FAIL);
 	}
+	if (rc == 0 && trim_mpi_share_n > 0)
+		run_share(wk, "network");
 	if (rc == 0 && trim_mpi_rank > 0)
 		work(wk);
 	item_times *times = rc == 0 && getenv("TRIM_MPI_TIMES") ? times_make(wk) : NULL;

@@ -24,9 +24,49 @@ static void usage(FILE *f)
 	           "ranks that ask, computes too, and prints the result, byte-identical to trim's.\n"
 	           "--threads N is per rank. With --out DIR on a file system every rank sees,\n"
 	           "each finished item is kept there and a rerun resumes from them.\n"
+	           "--share K/N (without mpirun: a job array's task K of N) runs only every Nth\n"
+	           "item from the Kth into --out DIR and prints nothing; trim explore|network with\n"
+	           "the same --out DIR then reads them back and prints.\n"
 	           "One search (trim map) is not split across ranks.\n"
 	           "libtrim %s\n",
 	           trim_version_string());
+}
+
+/* --share K/N out of argv (the command does not know it): 0, or -1 with
+ * the message printed. */
+static int take_share(int *argc, char **argv)
+{
+	int at = -1, out = 0;
+	for (int i = 2; i < *argc; i++) {
+		if (!strcmp(argv[i], "--share"))
+			at = i;
+		if (!strcmp(argv[i], "--out"))
+			out = 1;
+	}
+	if (at < 0)
+		return 0;
+	int k = -1, n = 0, end = 0;
+	if (at + 1 >= *argc || sscanf(argv[at + 1], "%d/%d%n", &k, &n, &end) != 2 || argv[at + 1][end] ||
+	    n < 1 || k < 0 || k >= n) {
+		fprintf(stderr, "trim-mpi %s: --share takes K/N with 0 <= K < N (task K of N), e.g. "
+		                "--share $SLURM_ARRAY_TASK_ID/16; got '%s'\n", argv[1], at + 1 < *argc ? argv[at + 1] : "");
+		return -1;
+	}
+	if (!out) {
+		fprintf(stderr, "trim-mpi %s: --share needs --out DIR (the share's results are kept there)\n", argv[1]);
+		return -1;
+	}
+	if (trim_mpi_size > 1) {
+		fprintf(stderr, "trim-mpi %s: --share is for independent tasks (one rank each), not for %d ranks\n", argv[1],
+		        trim_mpi_size);
+		return -1;
+	}
+	trim_mpi_share_k = k;
+	trim_mpi_share_n = n;
+	for (int i = at; i + 2 <= *argc; i++)
+		argv[i] = argv[i + 2];
+	*argc -= 2;
+	return 0;
 }
 
 static int dispatch(int argc, char **argv)
@@ -45,6 +85,8 @@ static int dispatch(int argc, char **argv)
 		return 0;
 	}
 	trim_cli_distributed = &trim_mpi_runner;
+	if (take_share(&argc, argv))
+		return TRIM_CLI_EXIT_USAGE;
 	if (!strcmp(cmd, "explore"))
 		return trim_cli_explore(argc - 1, argv + 1);
 	if (!strcmp(cmd, "network"))

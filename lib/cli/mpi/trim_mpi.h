@@ -7,6 +7,9 @@
 extern int trim_mpi_rank, trim_mpi_size;
 extern int trim_mpi_threaded; /* MPI allows a second thread of rank 0 to call it */
 extern const trim_cli_runner trim_mpi_runner;
+/* --share K/N: run only that share of the items into --out DIR, then end
+ * (a Slurm job array's task; -1, 0: not set). One rank. */
+extern int trim_mpi_share_k, trim_mpi_share_n;
 /* A worker's messages before it reaches the work are rank 0's too (the
  * same inputs fail the same way): kept out of standard error until then. */
 void trim_mpi_quiet_setup(void);
