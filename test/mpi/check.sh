@@ -90,6 +90,23 @@ $TRIM $EX --progress --out "$tmp/shared" 2>&1 > /dev/null | grep -q "4/4 points 
 	fail "temporary files left in the shared directory"
 checks=$((checks + 1))
 
+# A job killed while it runs (mpirun stopped after a second; AlexNet-Cifar training on
+# the training baseline, row-stationary: about 4 s of searches): the rerun, on
+# other ranks, reads back what every rank finished and prints trim's result.
+N18="network models/networks/alexnet-cifar.yaml models/arch/training-baseline.yaml --mode training --constraints models/constraints/timeloop-eyeriss-rs.yaml --threads 1 --format csv"
+$TRIM $N18 > "$tmp/r18.csv"
+mpirun -n 3 --oversubscribe "$MPI" $N18 --out "$tmp/killed" > /dev/null 2>&1 &
+job=$!
+sleep 1
+kill $job 2> /dev/null || true
+wait $job || true
+kept=$(ls "$tmp/killed" 2> /dev/null | grep -c '^search-.*\.txt$' || true)
+ranks 2 $N18 --out "$tmp/killed" > "$tmp/r18-mpi.csv" 2> "$tmp/r18.err"
+same "$tmp/r18.csv" "$tmp/r18-mpi.csv" "the rerun of a killed job differs from trim"
+[ "$kept" = 0 ] || grep -q "^trim network: $kept searches read back" "$tmp/r18.err" ||
+	fail "the rerun did not read back the $kept searches the killed job kept: $(cat "$tmp/r18.err")"
+echo "mpi-check: a job killed after 1 s had kept $kept searches of AlexNet-Cifar training; the rerun read them back"
+
 # A job array: independent tasks (no mpirun), each its share into one
 # directory, in any order; trim then reads them all back and prints.
 for k in 2 0 1; do
