@@ -53,11 +53,14 @@ extern "C" {
 typedef struct trim_work trim_work;
 
 /** The points of `ex` not yet done, as items. After the options and the
- * output directory are set (trim_explorer_set_out_dir); TRIM_EIO when an
+ * output directory are set (trim_explorer_set_out_dir), which must not
+ * change after it (the results are stamped with them); TRIM_EIO when an
  * input cannot be read to stamp the results. */
 TRIM_API int trim_work_explore(trim_work **out, trim_explorer *ex);
 /** The distinct searches of `ne`, as items; plans them (which workloads
- * reuse which). After the options, before the first step (TRIM_EINVAL). */
+ * reuse which). After the options, the constraints, the layers and the
+ * output directory, which must not change after it; before the first step
+ * (TRIM_EINVAL). */
 TRIM_API int trim_work_network(trim_work **out, trim_neteval *ne);
 TRIM_API void trim_work_free(trim_work *wk);
 
