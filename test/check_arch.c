@@ -12,7 +12,7 @@ static const char *const shipped[] = {
 	"models/arch/eyeriss.yaml", "models/arch/training-baseline.yaml",
 	"models/arch/fpga-pynq-z1.yaml", "models/arch/fpga-1.yaml", "models/arch/fpga-2.yaml",
 	"models/arch/fpga-3.yaml", "models/arch/fpga-4.yaml", "models/arch/fpga-5.yaml",
-	"models/arch/systolic-32x32.yaml", "test/data/arch/accelergy-eyeriss.yaml"};
+	"models/arch/systolic-32x32.yaml", "models/arch/simba-like.yaml", "test/data/arch/accelergy-eyeriss.yaml"};
 
 START_TEST(every_shipped_arch_loads_and_reports)
 {

@@ -1,0 +1,299 @@
+/*
+ * Deeper spatial hierarchies (docs/arch.md, docs/model.md): the search on
+ * architectures with a tensor bypassing the storage between two spatial
+ * levels, a level that keeps nothing and two spatial levels in a row,
+ * against brute force over the whole mapspace (same best cost and index,
+ * node bounds never above a mapping's cost); and the shipped Simba-like
+ * design (models/arch/simba-like.yaml) mapped and explored.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "activity_int.h"
+#include "eval_int.h"
+#include "mapspace_int.h"
+#include "refsim.h"
+#include "tcase_util.h"
+#include "trim.h"
+
+/* Spatial levels with bounds > 1 on the longest hop of m (between two
+ * holders of one tensor). */
+static int deepest_hop(const struct trim_arch *a, const trim__intra *w, const trim__mapping *m)
+{
+	int best = 0;
+	for (int t = 0; t < 3; t++) {
+		if (!w->t[t].present)
+			continue;
+		int k = 0;
+		for (int l = 1; l < a->nlevels; l++) {
+			int64_t p = 1;
+			for (int d = 0; d < TRIM_NDIMS; d++)
+				p *= m->f[l][d];
+			if (a->lv[l].type == TRIM__LVL_SPATIAL)
+				k += p > 1;
+			else if (a->lv[l].type == TRIM__LVL_COMPUTE || m->keep[l][t]) {
+				best = k > best ? k : best;
+				k = 0;
+			}
+		}
+	}
+	return best;
+}
+
+/* Brute force over every index of the mapspace of (a, w) against the
+ * search, for goal; every 3rd valid mapping also against the reference
+ * simulator and the node bounds of its prefixes. Returns the valid
+ * mappings with a hop across >= 2 spatial levels with bounds > 1. */
+static int brute_vs_search(struct trim_arch *a, trim__intra *w, int goal)
+{
+	trim__mapspace s;
+	trim__level_cost c[TRIM__MAX_LEVELS];
+	trim__eval_ws ws = {0};
+	tu_costs(a, c);
+	ck_assert_int_eq(trim__mapspace_init(&s, w, a), 0);
+	ck_assert_msg(s.size < 2000000, "space too large for brute force");
+	int64_t zero_macs = 0;
+	ck_assert_int_eq(trim__activity_zero_macs(w, &zero_macs), 0);
+	int have = 0, deep = 0;
+	double best = 0;
+	trim__index best_idx = 0;
+	uint64_t valid = 0, simulated = 0;
+	for (trim__index i = 0; i < s.size; i++) {
+		trim__mapping m, k;
+		trim__eval e;
+		REQUIRE(trim__mapspace_decode(&s, i, &m) == 0, "decode");
+		if (trim__mapping_check(&m, w, a))
+			continue;
+		valid++;
+		k = m;
+		trim__mapspace_canonical(&s, &k);
+		trim__index ki;
+		REQUIRE(trim__mapspace_encode(&s, &k, &ki) == 0, "encode");
+		REQUIRE(trim__eval_run(w, a, c, &m, &ws, &e) == 0, "%s", trim_last_error());
+		double cost = goal == TRIM__GOAL_ENERGY ? e.energy_pj : goal == TRIM__GOAL_DELAY ? e.cycles
+		              : e.energy_pj * e.cycles;
+		int dh = deepest_hop(a, w, &m);
+		deep += dh >= 2;
+		if (valid % 3 == 0) {
+			if (dh >= 2 && simulated < 300) {
+				trim__activity y;
+				REQUIRE(refsim_run(w, a, &m, &y) == 0, "refsim");
+				REQUIRE(y.reads[0][0] == e.act.reads[0][0] && y.reads[0][1] == e.act.reads[0][1] &&
+				            y.updates[0][2] == e.act.updates[0][2],
+				        "DRAM counts differ from the simulator");
+				for (int l = 0; l < a->nlevels; l++)
+					for (int t = 0; t < 3; t++)
+						REQUIRE(y.down_words[l][t] == e.act.down_words[l][t] &&
+						            y.down_dests[l][t] == e.act.down_dests[l][t] &&
+						            y.up_out[l][t] == e.act.up_out[l][t] && y.fills[l][t] == e.act.fills[l][t],
+						        "level %d tensor %d: counts differ from the simulator", l, t);
+				simulated++;
+			}
+			for (int depth = 1; depth < s.nslots; depth++) {
+				trim__mapping p;
+				trim__eval ep;
+				double lb;
+				trim__mapspace_node_of(&s, depth, &m, &p);
+				trim__mapspace_node_lb(&s, c, goal, depth, zero_macs, &p, &ep, &lb);
+				REQUIRE(lb <= cost, "depth %d: node bound %.17g above the cost %.17g", depth, lb, cost);
+			}
+		}
+		if (!have || cost < best || (cost == best && ki < best_idx)) {
+			have = 1;
+			best = cost;
+			best_idx = ki;
+		}
+	}
+	ck_assert(have);
+	trim__search_result r;
+	ck_assert_int_eq(trim__search(&s, c, goal, 1, &r), 0);
+	ck_assert(r.found);
+	ck_assert_msg(r.best_cost == best, "search %.17g, brute force %.17g", r.best_cost, best);
+	ck_assert(r.best_index == best_idx);
+	ck_assert_int_eq(trim__mapping_check(&r.best, w, a), 0);
+	trim__search_result_free(&r);
+	trim__eval_ws_free(&ws);
+	fprintf(stderr, "hier brute force %s: %llu valid mappings, %d with a hop across >= 2 spatial levels\n", a->name,
+	        (unsigned long long)valid, deep);
+	return deep;
+}
+
+/* (1) weights may bypass L2 between NoC1 and NoC2 */
+static void arch_bypass_between(struct trim_arch *a)
+{
+	tu_arch_init(a, "bypass-between");
+	tu_storage(a, "DRAM", 0, 16);
+	tu_spatial(a, "NoC1", 2, 1, 1, 0);
+	tu_storage(a, "L2", 16, 16);
+	tu_spatial(a, "NoC2", 2, 1, 0, 1);
+	tu_storage(a, "RF", 8, 16);
+	tu_compute(a, "MAC");
+	tu_arch_finish(a);
+}
+
+/* (2) a level that keeps nothing between the networks */
+static void arch_keep_nothing(struct trim_arch *a)
+{
+	tu_arch_init(a, "keep-nothing");
+	tu_storage(a, "DRAM", 0, 16);
+	tu_spatial(a, "NoC1", 2, 1, 1, 1);
+	trim__level *d = tu_storage(a, "Dummy", 16, 16);
+	d->keep[0] = d->keep[1] = d->keep[2] = 0;
+	tu_spatial(a, "NoC2", 2, 1, 1, 0);
+	tu_storage(a, "RF", 8, 16);
+	tu_compute(a, "MAC");
+	tu_arch_finish(a);
+}
+
+/* (3) two spatial levels in a row */
+static void arch_adjacent(struct trim_arch *a)
+{
+	tu_arch_init(a, "adjacent");
+	tu_storage(a, "DRAM", 0, 16);
+	tu_storage(a, "GLB", 32, 16);
+	tu_spatial(a, "Rows", 2, 1, 1, 0);
+	tu_spatial(a, "Lanes", 2, 1, 0, 1);
+	tu_storage(a, "RF", 8, 16);
+	tu_compute(a, "MAC");
+	tu_arch_finish(a);
+}
+
+START_TEST(test_search_bypass_between)
+{
+	struct trim_arch a;
+	trim__intra w;
+	arch_bypass_between(&a);
+	ck_assert_int_eq(tu_layer(&w, TU_FC, TRIM_PHASE_FW, 1, 4, 4, 1, 1, 1, 1, 1, 1, 1, 0), 0);
+	ck_assert_int_gt(brute_vs_search(&a, &w, TRIM__GOAL_ENERGY), 50);
+}
+END_TEST
+
+START_TEST(test_search_keep_nothing)
+{
+	struct trim_arch a;
+	trim__intra w;
+	arch_keep_nothing(&a);
+	ck_assert_int_eq(tu_layer(&w, TU_FC, TRIM_PHASE_FW, 2, 4, 2, 1, 1, 1, 1, 1, 1, 1, 0), 0);
+	ck_assert_int_gt(brute_vs_search(&a, &w, TRIM__GOAL_EDP), 50);
+}
+END_TEST
+
+START_TEST(test_search_adjacent)
+{
+	struct trim_arch a;
+	trim__intra w;
+	arch_adjacent(&a);
+	ck_assert_int_eq(tu_layer(&w, TU_FC, TRIM_PHASE_FW, 1, 4, 4, 1, 1, 1, 1, 1, 1, 1, 0), 0);
+	ck_assert_int_gt(brute_vs_search(&a, &w, TRIM__GOAL_DELAY), 50);
+}
+END_TEST
+
+/* models/arch/simba-like.yaml: the package's organisation, and every
+ * workload of a small network mapped under Simba's weight-stationary
+ * constraints (with the DRAM loops fixed, test/data/constraints/
+ * simba-small.yaml): the search is exact, its mapping passes the mapping
+ * check, the evaluator gives the search's cost, and the mapping uses the
+ * deeper shapes (weights cross the package and chiplet networks between
+ * DRAM and the PE buffers, inputs and partial sums the vector MACs and
+ * their lanes). */
+START_TEST(test_simba_like_map)
+{
+	trim_arch *a = NULL;
+	ck_assert_msg(trim_arch_load(&a, "models/arch/simba-like.yaml") == 0, "%s", trim_last_error());
+	ck_assert_int_eq(trim_arch_total_pes(a), 36 * 16 * 8 * 8);
+	ck_assert_int_eq(trim_arch_level_instances(a, trim_arch_level_find(a, "GlobalBuffer")), 36);
+	ck_assert_int_eq(trim_arch_level_instances(a, trim_arch_level_find(a, "PEBuffer")), 36 * 16);
+	ck_assert_int_eq(trim_arch_level_instances(a, trim_arch_level_find(a, "Lanes")), 36 * 16 * 8);
+	ck_assert_int_eq(trim_arch_level_capacity(a, trim_arch_level_find(a, "GlobalBuffer")), 64 * 1024);
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_constraints *c = NULL;
+	ck_assert_int_eq(trim_network_load(&net, "test/data/networks/simba-small.yaml"), 0);
+	ck_assert_int_eq(trim_workloads_create(&w, net, TRIM_MODE_INFERENCE, 0, 0), 0);
+	ck_assert_msg(trim_constraints_load(&c, "test/data/constraints/simba-small.yaml") == 0, "%s", trim_last_error());
+	const int gb = trim_arch_level_find(a, "GlobalBuffer"), lanes = trim_arch_level_find(a, "Lanes");
+	ck_assert_uint_eq(trim_workloads_intra_count(w), 2);
+	for (size_t i = 0; i < trim_workloads_intra_count(w); i++) {
+		trim_search *s = NULL;
+		trim_mapping *m = NULL;
+		trim_eval *e = NULL;
+		ck_assert_int_eq(trim_search_create(&s, w, i, a, NULL), 0);
+		ck_assert_msg(trim_search_set_constraints(s, c) == 0, "%s", trim_last_error());
+		ck_assert_msg(trim_search_run(s) == 0, "%s", trim_last_error());
+		ck_assert_int_eq(trim_search_exact(s), 1);
+		ck_assert_int_eq(trim_search_best(s, &m), 0);
+		ck_assert_msg(trim_mapping_check(m, w, i, a) == 0, "%s", trim_last_error());
+		double cost = trim_search_lower_bound(s); /* the best's cost when exact */
+		ck_assert_int_eq(trim_eval_mapping(&e, w, i, a, NULL, m), 0);
+		ck_assert_double_eq(trim_eval_energy_pj(e), cost);
+		/* the shapes: weights bypass the global buffer, the lanes split C */
+		const trim__mapping *mm = m;
+		const trim__intra *x = trim__workloads_intra(w, i);
+		ck_assert_int_eq(mm->keep[gb][1], 0);
+		ck_assert_int_eq(trim_mapping_bound(m, lanes, TRIM_DIM_C), 8);
+		ck_assert_int_ge(deepest_hop(a, x, mm), 2);
+		trim_eval_free(e);
+		trim_mapping_free(m);
+		trim_search_free(s);
+	}
+	trim_constraints_free(c);
+	trim_workloads_free(w);
+	trim_network_free(net);
+	trim_arch_free(a);
+}
+END_TEST
+
+/* The Simba-like space (models/arch/spaces/simba-like.yaml: 2x2, 4x4 and
+ * 6x6 chiplets x three global buffers) explored on the small network: every
+ * point evaluated; for delay, more chiplets are never slower at the same
+ * buffer (their mapspace holds the smaller package's mappings) and cost
+ * more area. */
+START_TEST(test_simba_like_explore)
+{
+	int st = 0;
+	char *out = tu_capture("explore test/data/networks/simba-small.yaml models/arch/spaces/simba-like.yaml "
+	                       "--constraints test/data/constraints/simba-small.yaml --goal delay --quiet --format csv", 0, &st);
+	ck_assert_msg(st == 0, "%s", out);
+	double cyc[3][3], area[3][3];
+	int seen = 0;
+	static const char *const chip[] = {"2x2", "4x4", "6x6"}, *const glb[] = {"32KB", "64KB", "128KB"};
+	for (int p = 0; p < 3; p++)
+		for (int g = 0; g < 3; g++) {
+			char name[64];
+			snprintf(name, sizeof name, "\n%s_glb=%s,", chip[p], glb[g]);
+			const char *l = strstr(out, name);
+			if (!l)
+				continue;
+			seen++;
+			/* the columns of trim explore's CSV: name, rank, valid, cycles */
+			const char *f = l + 1;
+			for (int k = 0; k < 3; k++)
+				f = strchr(f, ',') + 1;
+			cyc[p][g] = strtod(f, NULL);
+			for (int k = 0; k < 5; k++) /* seconds, energy, static, edp, area */
+				f = strchr(f, ',') + 1;
+			area[p][g] = strtod(f, NULL);
+		}
+	ck_assert_msg(seen == 9, "%d of 9 points in\n%s", seen, out);
+	for (int g = 0; g < 3; g++)
+		ck_assert(cyc[2][g] <= cyc[1][g] && cyc[1][g] <= cyc[0][g] && cyc[0][g] > 0 &&
+		          area[0][g] < area[1][g] && area[1][g] < area[2][g]);
+	free(out);
+}
+END_TEST
+
+Suite *hier_suite(void)
+{
+	Suite *s = suite_create("hier");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, test_search_bypass_between);
+	tcase_add_test(tc, test_search_keep_nothing);
+	tcase_add_test(tc, test_search_adjacent);
+	tcase_add_test(tc, test_simba_like_map);
+	tcase_add_test(tc, test_simba_like_explore);
+	suite_add_tcase(s, tc);
+	return s;
+}
