@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "activity_int.h"
 #include "eval_int.h"
@@ -284,6 +285,40 @@ START_TEST(test_simba_like_explore)
 }
 END_TEST
 
+/* The Simba-like mapping exported in Timeloop's format (two spatial levels in
+ * a row: the second is a spatial directive naming its level) reads back
+ * into the same mapping: the same energy and cycles. */
+START_TEST(test_simba_like_timeloop_roundtrip)
+{
+	int st = 0;
+	const char *args = "test/data/networks/simba-small.yaml models/arch/simba-like.yaml --layer conv3 --phase FW";
+	char cmd[512], path[] = "/tmp/check_hier_XXXXXX";
+	snprintf(cmd, sizeof cmd, "map %s --constraints test/data/constraints/simba-small.yaml --quiet --format timeloop", args);
+	char *tl = tu_capture(cmd, 0, &st);
+	ck_assert_msg(st == 0, "%s", tl);
+	ck_assert_ptr_nonnull(strstr(tl, "target: \"Lanes\""));
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	FILE *f = fdopen(fd, "w");
+	fputs(tl, f);
+	fclose(f);
+	snprintf(cmd, sizeof cmd, "map %s --constraints test/data/constraints/simba-small.yaml --quiet", args);
+	char *mapped = tu_capture(cmd, 0, &st);
+	ck_assert_int_eq(st, 0);
+	snprintf(cmd, sizeof cmd, "eval %s --mapping %s", args, path);
+	char *ev = tu_capture(cmd, 0, &st);
+	ck_assert_msg(st == 0, "%s", ev);
+	/* "cycles N (bottleneck L), energy E pJ" in both */
+	const char *a = strstr(mapped, "cycles "), *b = strstr(ev, "cycles ");
+	ck_assert(a && b);
+	ck_assert_msg(!strncmp(a, b, (size_t)(strstr(a, " pJ") - a)), "map: %.80s\neval: %.80s", a, b);
+	remove(path);
+	free(tl);
+	free(mapped);
+	free(ev);
+}
+END_TEST
+
 Suite *hier_suite(void)
 {
 	Suite *s = suite_create("hier");
@@ -294,6 +329,7 @@ Suite *hier_suite(void)
 	tcase_add_test(tc, test_search_adjacent);
 	tcase_add_test(tc, test_simba_like_map);
 	tcase_add_test(tc, test_simba_like_explore);
+	tcase_add_test(tc, test_simba_like_timeloop_roundtrip);
 	suite_add_tcase(s, tc);
 	return s;
 }
