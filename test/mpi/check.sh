@@ -18,6 +18,11 @@ EX="explore $D/tiny.yaml $D/tiny-space.yaml --mode inference --threads 1 --quiet
 NET="network $D/repeat.yaml $D/tiny-arch.yaml --threads 1"
 checks=0
 fail() { echo "mpi-check: FAIL: $*"; exit 1; }
+# Only trim-mpi links MPI: the library and trim do not.
+for f in "$B"/lib/libtrim.so.*.*.* "$TRIM"; do
+	! ldd "$f" | grep -q 'libmpi' || fail "$f links MPI"
+done
+ldd "$MPI" | grep -q 'libmpi' || fail "$MPI does not link MPI"
 ranks() { n=$1; shift; mpirun -n "$n" --oversubscribe "$MPI" "$@"; }
 same() { cmp -s "$1" "$2" || { diff "$1" "$2" | head -20; fail "$3"; }; checks=$((checks + 1)); }
 

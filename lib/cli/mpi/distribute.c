@@ -365,6 +365,8 @@ static void run_share(trim_work *wk, const char *cmd)
 	exit(status);
 }
 
+static void stop_everyone(void);
+
 static int run_explore(trim_explorer *ex, int progress)
 {
 	enter();
@@ -374,7 +376,11 @@ static int run_explore(trim_explorer *ex, int progress)
 		fprintf(stderr, "trim-mpi: rank %d: %s\n", trim_mpi_rank, trim_last_error());
 		MPI_Abort(MPI_COMM_WORLD, TRIM_CLI_EXIT_FAIL);
 	}
-	if (rc == 0 && trim_mpi_share_n > 0)
+	if (rc) { /* rank 0 cannot list the items */
+		stop_everyone();
+		return rc;
+	}
+	if (trim_mpi_share_n > 0)
 		run_share(wk, "explore");
 	if (rc == 0 && trim_mpi_rank > 0)
 		work(wk);
@@ -403,7 +409,11 @@ static int run_network(trim_neteval *ne, int progress)
 		fprintf(stderr, "trim-mpi: rank %d: %s\n", trim_mpi_rank, trim_last_error());
 		MPI_Abort(MPI_COMM_WORLD, TRIM_CLI_EXIT_FAIL);
 	}
-	if (rc == 0 && trim_mpi_share_n > 0)
+	if (rc) {
+		stop_everyone();
+		return rc;
+	}
+	if (trim_mpi_share_n > 0)
 		run_share(wk, "network");
 	if (rc == 0 && trim_mpi_rank > 0)
 		work(wk);
@@ -420,6 +430,16 @@ static int run_network(trim_neteval *ne, int progress)
 
 const trim_cli_runner trim_mpi_runner = {run_explore, run_network};
 
+/* Rank 0 hands nothing out: every other rank is told to stop as it asks. */
+static void stop_everyone(void)
+{
+	queue q;
+	memset(&q, 0, sizeof q);
+	pthread_mutex_init(&q.lock, NULL);
+	serve(&q);
+	pthread_mutex_destroy(&q.lock);
+}
+
 void trim_mpi_after_command(void)
 {
 	if (entered)
@@ -429,10 +449,5 @@ void trim_mpi_after_command(void)
 		MPI_Send("", 0, MPI_CHAR, 0, TAG_BYE, MPI_COMM_WORLD);
 		return;
 	}
-	/* rank 0 failed before handing anything out: stop every worker */
-	queue q;
-	memset(&q, 0, sizeof q);
-	pthread_mutex_init(&q.lock, NULL);
-	serve(&q);
-	pthread_mutex_destroy(&q.lock);
+	stop_everyone(); /* rank 0 failed before handing anything out */
 }
