@@ -245,7 +245,25 @@ static int parse_spatial(trim__yctx *c, const trim__ynode *m, trim__level *lv)
 	TRY(trim__yget_bool(c, m, "multicast", 0, &lv->multicast));
 	TRY(trim__yget_bool(c, m, "reduction", 0, &lv->reduction));
 	int64_t v = lv->word_bits;
-	TRY(trim__yget_int(c, m, "link_bits", 0, 1, 1 << 20, &v));
+	const trim__ynode *lk = trim__ymap_get(m, "link_bits");
+	if (lk && lk->kind == TRIM__Y_MAP) {
+		/* one network per tensor: {input: 16, weight: 64, output: 128} */
+		trim__yctx_key(c, "link_bits");
+		rc = trim__ymap_check(c, lk, tensor_names);
+		int64_t sum = 0;
+		for (int t = 0; rc == 0 && t < 3; t++) {
+			int64_t b = 0;
+			rc = trim__yget_int(c, lk, tensor_names[t], 1, 1, 1 << 20, &b);
+			lv->link_t[t] = (int)b;
+			sum += b;
+		}
+		trim__yctx_pop(c);
+		if (rc)
+			goto out;
+		v = sum;
+	} else {
+		TRY(trim__yget_int(c, m, "link_bits", 0, 1, 1 << 20, &v));
+	}
 	lv->link_bits = (int)v;
 	TRY(trim__yget_double(c, m, "hop_mm", 0, 1e-6, 1e3, &lv->hop_mm));
 	TRY(trim__yget_double(c, m, "hops", 0, 1e-6, 1e9, &lv->hops));

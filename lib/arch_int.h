@@ -52,7 +52,10 @@ typedef struct {
 	int net;                           /* trim__net_type */
 	int multicast;                     /* can deliver one word to many PEs at once */
 	int reduction;                     /* can accumulate partial sums in the network */
-	int link_bits;
+	int link_bits;                     /* with link_t: their sum (area, the search's bounds) */
+	int link_t[3];                     /* one network per tensor slot, of these widths in bits
+	                                      (Eyeriss's ifmap, filter and psum networks); all 0:
+	                                      one link of link_bits for every tensor */
 	double hop_mm;                     /* wire length of one hop; 0 = the table's default */
 	double hops;                       /* mean hops to a destination; 0 = from the topology */
 
@@ -93,6 +96,28 @@ struct trim_arch {
 	int64_t total_pes;                 /* product of all spatial fan-outs */
 	int tech_line, tech_col;           /* where `technology` was written (0: unknown) */
 };
+
+/* Cycles spatial level L needs to carry words[t] words of each tensor
+ * slot (words of word_bits bits) on inst instances: one link for all, or
+ * with one network per tensor the slowest of them. 0 if unlimited. */
+static inline double trim__link_cycles(const trim__level *L, int word_bits, const double *words, double inst)
+{
+	double bits = word_bits > 0 ? (double)word_bits : 16;
+	if (!(inst > 0))
+		return 0;
+	if (L->link_t[0] > 0 || L->link_t[1] > 0 || L->link_t[2] > 0) {
+		double worst = 0;
+		for (int t = 0; t < 3; t++) {
+			double c = L->link_t[t] > 0 ? words[t] / ((double)L->link_t[t] / bits * inst) : 0;
+			if (c > worst)
+				worst = c;
+		}
+		return worst;
+	}
+	if (L->link_bits <= 0)
+		return 0;
+	return (words[0] + words[1] + words[2]) / ((double)L->link_bits / bits * inst);
+}
 
 /* Check the order and sizes of the levels and fill the derived fields
  * (instances, fanout_total, total_pes, partition sums). Called by the

@@ -92,6 +92,9 @@ static void table_report(trim__sb *sb, const trim_arch *a, const trim_energy *t,
 			trim__sb_printf(sb, "      hop %.4g pJ per word, mean %.4g hops%s\n", c[i].hop_pj,
 			                c[i].avg_hops, c[i].uncosted ? "  (warning: the energy table has no "
 			                "entry for this network: its words cost 0 pJ)" : "");
+		if (lv->type == TRIM__LVL_SPATIAL && (lv->link_t[0] || lv->link_t[1] || lv->link_t[2]))
+			trim__sb_printf(sb, "      one network per tensor: input %d, weight %d, output %d bits\n",
+			                lv->link_t[0], lv->link_t[1], lv->link_t[2]);
 		if (lv->type == TRIM__LVL_COMPUTE) {
 			trim__sb_printf(sb, "      MAC %.4g pJ, zero-gated MAC %.4g pJ", c[i].mac_pj,
 			                c[i].gated_mac_pj);
@@ -230,6 +233,9 @@ static void json_report(trim__sb *sb, const trim_arch *a, const trim_energy *t,
 			json_num(sb, "avg_hops", c[i].avg_hops, 1);
 			if (c[i].uncosted) /* no network entry in the table: 0 pJ */
 				trim__sb_puts(sb, "\"uncosted\":true,");
+			if (lv->link_t[0] || lv->link_t[1] || lv->link_t[2]) /* one network per tensor */
+				trim__sb_printf(sb, "\"link_bits_per_tensor\":{\"input\":%d,\"weight\":%d,\"output\":%d},",
+				                lv->link_t[0], lv->link_t[1], lv->link_t[2]);
 		} else {
 			json_str(sb, "datatype", lv->datatype, 1);
 			json_num(sb, "mac_pj", c[i].mac_pj, 1);

@@ -86,7 +86,7 @@ void trim__eval_act(const trim__intra *w, const struct trim_arch *a, const trim_
 			out->cap_bytes[l] = bytes;
 			out->cap_util[l] = div0((double)bytes, (double)L->capacity_bytes);
 		} else if (L->type == TRIM__LVL_SPATIAL) {
-			double words = 0;
+			double words[3];
 			for (int t = 0; t < 3; t++) {
 				/* a bus drives one word past every tap: a multicast word costs
 				 * one traversal; on mesh, systolic and H-tree networks every
@@ -96,11 +96,10 @@ void trim__eval_act(const trim__intra *w, const struct trim_arch *a, const trim_
 				                                      : (double)x->down_dests[l][t];
 				out->dyn_pj[l][t] = (down + (double)x->up_words[l][t]) * c->hop_pj *
 				                    (c->avg_hops > 0 ? c->avg_hops : 1);
-				words += (double)(x->down_words[l][t] + x->up_out[l][t]);
+				words[t] = (double)(x->down_words[l][t] + x->up_out[l][t]);
 			}
-			int64_t bits = a->word_bits > 0 ? a->word_bits : 16;
-			double bw = L->link_bits > 0 ? (double)L->link_bits / (double)bits : 0;
-			lc = div0(words, bw * (double)x->instances[l]);
+			/* one link for every tensor, or one network per tensor */
+			lc = trim__link_cycles(L, a->word_bits, words, (double)x->instances[l]);
 		} else {
 			int64_t eff = L->zero_skip ? x->macs - x->zero_macs : x->macs;
 			double per = (double)(L->macs_per_cycle > 0 ? L->macs_per_cycle : 1);

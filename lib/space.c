@@ -206,6 +206,12 @@ static int parse_target(trim__yctx *c, const trim__ynode *n, const trim_arch *a,
 	if (!ok)
 		return trim__yerr(c, n, TRIM_ESCHEMA, "field '%s' does not apply to level '%s'", f,
 		                  a->lv[tg->level].name);
+	const int *lt = a->lv[tg->level].link_t;
+	if (tg->field == F_LINK_BITS && (lt[0] || lt[1] || lt[2]))
+		return trim__yerr(c, n, TRIM_ESCHEMA,
+		                  "level '%s' has one network per tensor (link_bits: {input: %d, weight: %d, "
+		                  "output: %d}): a space cannot set one link_bits for it",
+		                  a->lv[tg->level].name, lt[0], lt[1], lt[2]);
 	return 0;
 }
 

@@ -23,8 +23,6 @@ static int level_bits(const struct trim_arch *a, int l)
 	return b > 0 ? b : 16;
 }
 
-static double div0(double a, double b) { return b > 0 ? a / b : 0; }
-
 /* The load imbalance of the skipped work (docs/sparsity.md, "Load
  * imbalance"): the most loaded PE, times the slowest lane of a PE's adder
  * tree group when the lanes skip input zeros. */
@@ -172,20 +170,20 @@ int trim__sparse_adjust(const trim__intra *w, const struct trim_arch *a,
 			lc = rc_ > wc ? rc_ : wc;
 		} else if (V->type == TRIM__LVL_SPATIAL) {
 			int bits = a->word_bits > 0 ? a->word_bits : 16;
-			double words = 0;
+			double words[3];
 			for (int t = 0; t < 3; t++) {
 				double meta = 0;
 				if (t < 2 && sparse_t[t])
 					meta = L->sp_metadata == TRIM__META_BITMAP ? 1.0 / bits
 					                                           : (1 - spars[t]) * L->sp_offset_bits / bits;
 				double n = (double)(x->down_words[l][t] + x->up_out[l][t]);
-				words += n * (val[t] + meta);
+				words[t] = n * (val[t] + meta);
 				saved += dense->dyn_pj[l][t] * (1 - val[t]);
 				meta_pj += dense->dyn_pj[l][t] * meta;
 				meta_words += n * meta;
 			}
-			double bw = V->link_bits > 0 ? (double)V->link_bits / (double)bits : 0;
-			lc = div0(words, bw * (double)x->instances[l]);
+			/* one link for every tensor, or one network per tensor */
+			lc = trim__link_cycles(V, a->word_bits, words, (double)x->instances[l]);
 		}
 		out->level_cycles[l] = lc;
 	}

@@ -112,6 +112,37 @@ START_TEST(deeper_hierarchies_load)
 }
 END_TEST
 
+/* One network per tensor (link_bits: {input, weight, output}): loads, the
+ * report shows the widths; their sum is the level's link for area. */
+START_TEST(per_tensor_networks_load)
+{
+	static const char *const yaml =
+		HEAD DRAM GLB "  - {name: NoC, type: spatial, fanout: [4, 4], network: bus, link_bits: {input: 16, weight: 64, output: 128}}\n"
+		"  - {name: RF, type: storage, class: regfile, entries: 64}\n" MAC;
+	static const char *const one =
+		HEAD DRAM GLB "  - {name: NoC, type: spatial, fanout: [4, 4], network: bus, link_bits: 208}\n"
+		"  - {name: RF, type: storage, class: regfile, entries: 64}\n" MAC;
+	trim_arch *a = NULL, *b = NULL;
+	char *text = NULL, *json = NULL, *text_b = NULL;
+	ck_assert_msg(trim_arch_load_string(&a, yaml, "pt.yaml") == 0, "%s", trim_last_error());
+	ck_assert_msg(trim_arch_load_string(&b, one, "one.yaml") == 0, "%s", trim_last_error());
+	ck_assert_int_eq(trim_arch_report(a, NULL, TRIM_FORMAT_TABLE, &text), 0);
+	ck_assert_ptr_nonnull(strstr(text, "one network per tensor: input 16, weight 64, output 128 bits"));
+	ck_assert_int_eq(trim_arch_report(a, NULL, TRIM_FORMAT_JSON, &json), 0);
+	ck_assert_ptr_nonnull(strstr(json, "\"link_bits_per_tensor\":{\"input\":16,\"weight\":64,\"output\":128}"));
+	/* the same area as one 208-bit link */
+	ck_assert_int_eq(trim_arch_report(b, NULL, TRIM_FORMAT_TABLE, &text_b), 0);
+	ck_assert_ptr_null(strstr(text_b, "one network per tensor"));
+	ck_assert_ptr_nonnull(strstr(text, "total area:"));
+	ck_assert_str_eq(strstr(text, "total area:"), strstr(text_b, "total area:"));
+	trim_string_free(text);
+	trim_string_free(text_b);
+	trim_string_free(json);
+	trim_arch_free(a);
+	trim_arch_free(b);
+}
+END_TEST
+
 static const struct bad {
 	const char *what, *yaml;
 	int code;
@@ -149,6 +180,12 @@ static const struct bad {
 	 TRIM_ESCHEMA, "bad.yaml:8:", "levels[1].name", "used twice"},
 	{"no compute", HEAD DRAM GLB, TRIM_ESCHEMA, "bad.yaml:8:5", "levels[1].type",
 	 "last level must be the compute"},
+	{"per-tensor link: unknown tensor", HEAD DRAM "  - {name: NoC, type: spatial, fanout: 4, network: bus, link_bits: {input: 16, weight: 16, output: 16, bias: 8}}\n" MAC,
+	 TRIM_ESCHEMA, "bad.yaml:8:", "levels[1].link_bits.bias", "unknown key 'bias'"},
+	{"per-tensor link: missing tensor", HEAD DRAM "  - {name: NoC, type: spatial, fanout: 4, network: bus, link_bits: {input: 16, output: 16}}\n" MAC,
+	 TRIM_ESCHEMA, "bad.yaml:8:", "levels[1].link_bits", "missing required key 'weight'"},
+	{"per-tensor link: zero width", HEAD DRAM "  - {name: NoC, type: spatial, fanout: 4, network: bus, link_bits: {input: 0, weight: 16, output: 16}}\n" MAC,
+	 TRIM_ERANGE, "bad.yaml:8:", "levels[1].link_bits.input", "out of range"},
 	{"schema version", "schema_version: 2\nname: t\n", TRIM_ERANGE, "bad.yaml:1:17",
 	 "schema_version", "out of range"},
 	{"missing technology", "schema_version: 1\nname: t\nclock_mhz: 1\nlevels: []\n",
@@ -354,6 +391,7 @@ Suite *arch_suite(void)
 	tcase_add_test(tc, eyeriss_validation);
 	tcase_add_test(tc, training_baseline_organisation);
 	tcase_add_test(tc, deeper_hierarchies_load);
+	tcase_add_test(tc, per_tensor_networks_load);
 	tcase_add_loop_test(tc, bad_architecture, 0, (int)(sizeof bad / sizeof bad[0]));
 	tcase_add_test(tc, missing_file);
 	tcase_add_test(tc, unknown_technology);

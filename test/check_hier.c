@@ -319,6 +319,92 @@ START_TEST(test_simba_like_timeloop_roundtrip)
 }
 END_TEST
 
+/* One network per tensor: the level's time is its slowest network's, each
+ * carrying its own tensor's words. TRIM Fig. 6 (b) (DRAM -> GLB -> NoC 4x2
+ * -> RF -> MAC, M = 32, C = 16): the NoC carries 128 input words (multicast
+ * to 4), 512 weight words (each weight goes to one PE once) and 32 reduced
+ * partial sums. Three 16-bit networks: max(128, 512, 32) = 512 cycles; one
+ * 48-bit link for all: (128 + 512 + 32) / 3 = 224. */
+START_TEST(test_per_tensor_link_time)
+{
+	struct trim_arch a;
+	trim__intra w;
+	trim__mapping m;
+	trim__level_cost c[TRIM__MAX_LEVELS];
+	trim__eval_ws ws = {0};
+	trim__eval e;
+	tu_arch_init(&a, "fig6");
+	tu_storage(&a, "DRAM", 0, 16);
+	tu_storage(&a, "GLB", 0, 16);
+	trim__level *noc = tu_spatial(&a, "NoC", 4, 2, 1, 1);
+	tu_storage(&a, "RF", 0, 16);
+	tu_compute(&a, "MAC");
+	tu_arch_finish(&a);
+	ck_assert_int_eq(tu_layer(&w, TU_FC, TRIM_PHASE_FW, 1, 16, 32, 1, 1, 1, 1, 1, 1, 1, 0), 0);
+	trim__mapping_init(&m, &a);
+	m.f[0][TRIM_DIM_M] = 4;
+	m.f[1][TRIM_DIM_M] = m.f[1][TRIM_DIM_C] = 2;
+	ck_assert_int_eq(trim__mapping_set_order_str(&m, 1, "MC"), 0);
+	m.f[2][TRIM_DIM_M] = m.fx[2][TRIM_DIM_M] = 4;
+	m.f[2][TRIM_DIM_C] = m.fy[2][TRIM_DIM_C] = 2;
+	m.f[3][TRIM_DIM_C] = 4;
+	ck_assert_int_eq(trim__mapping_check(&m, &w, &a), 0);
+	tu_costs(&a, c);
+	noc->link_bits = 48;
+	ck_assert_int_eq(trim__eval_run(&w, &a, c, &m, &ws, &e), 0);
+	ck_assert_int_eq(e.act.down_words[2][0] + e.act.up_out[2][0], 128);
+	ck_assert_int_eq(e.act.down_words[2][1] + e.act.up_out[2][1], 512);
+	ck_assert_int_eq(e.act.down_words[2][2] + e.act.up_out[2][2], 32);
+	ck_assert_double_eq(e.level_cycles[2], 224);
+	noc->link_t[0] = noc->link_t[1] = noc->link_t[2] = 16;
+	ck_assert_int_eq(trim__eval_run(&w, &a, c, &m, &ws, &e), 0);
+	ck_assert_double_eq(e.level_cycles[2], 512);
+	ck_assert_int_eq(e.bottleneck, 2);
+	noc->link_t[1] = 64; /* a wider filter network: the inputs' binds */
+	ck_assert_int_eq(trim__eval_run(&w, &a, c, &m, &ws, &e), 0);
+	ck_assert_double_eq(e.level_cycles[2], 128);
+	trim__eval_ws_free(&ws);
+}
+END_TEST
+
+/* The search against brute force with one network per tensor (goal delay:
+ * the networks bind), on the bypass-between architecture. */
+START_TEST(test_search_per_tensor_links)
+{
+	struct trim_arch a;
+	trim__intra w;
+	arch_bypass_between(&a);
+	a.lv[1].link_t[0] = 16, a.lv[1].link_t[1] = 32, a.lv[1].link_t[2] = 48;
+	a.lv[1].link_bits = 96;
+	a.lv[3].link_t[0] = 32, a.lv[3].link_t[1] = 16, a.lv[3].link_t[2] = 16;
+	a.lv[3].link_bits = 64;
+	ck_assert_int_eq(tu_layer(&w, TU_FC, TRIM_PHASE_FW, 1, 4, 4, 1, 1, 1, 1, 1, 1, 1, 0), 0);
+	ck_assert_int_gt(brute_vs_search(&a, &w, TRIM__GOAL_DELAY), 50);
+	ck_assert_int_gt(brute_vs_search(&a, &w, TRIM__GOAL_EDP), 50);
+}
+END_TEST
+
+/* An architecture file with one network per tensor maps through the CLI
+ * (the array's time is its slowest network's), and a space may not set one
+ * link_bits for such a level (file:line:column, exit 2). */
+START_TEST(test_per_tensor_links_files)
+{
+	int st = 0;
+	char *out = tu_capture("map test/data/networks/tiny.yaml test/data/arch/per-tensor-links.yaml --layer conv1 --phase FW "
+	                       "--goal delay --quiet", 1, &st);
+	ck_assert_msg(st == 0, "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "cycles "));
+	free(out);
+	trim_space *sp = NULL;
+	ck_assert_int_eq(trim_space_load(&sp, "test/data/explore/per-tensor-link-space.yaml"), TRIM_ESCHEMA);
+	ck_assert_ptr_nonnull(strstr(trim_last_error(), "per-tensor-link-space.yaml:8:10: parameters[0].set: level 'PE array' "
+	                                                "has one network per tensor"));
+	out = tu_capture("space test/data/explore/per-tensor-link-space.yaml", 1, &st);
+	ck_assert_int_eq(st, 2);
+	free(out);
+}
+END_TEST
+
 Suite *hier_suite(void)
 {
 	Suite *s = suite_create("hier");
@@ -330,6 +416,9 @@ Suite *hier_suite(void)
 	tcase_add_test(tc, test_simba_like_map);
 	tcase_add_test(tc, test_simba_like_explore);
 	tcase_add_test(tc, test_simba_like_timeloop_roundtrip);
+	tcase_add_test(tc, test_per_tensor_link_time);
+	tcase_add_test(tc, test_search_per_tensor_links);
+	tcase_add_test(tc, test_per_tensor_links_files);
 	suite_add_tcase(s, tc);
 	return s;
 }
