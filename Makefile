@@ -40,6 +40,8 @@ CFLAGS_ALL = -std=c11 $(WARN) $(OPT) -fopenmp -fPIC -fvisibility=hidden \
 LIBS = $(shell $(PKG_CONFIG) --libs $(DEPS_PKGS) 2>/dev/null || echo -lyaml -lgsl -lgslcblas -lprotobuf-c -lm) -lm
 CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck_pic -pthread -lrt -lm -lsubunit)
 
+.DEFAULT_GOAL := all
+
 LIB_SRC := $(sort $(wildcard lib/*.c lib/util/*.c lib/report/*.c lib/search/*.c lib/work/*.c))
 # ONNX import (lib/onnx/) and the onnx.proto code protobuf-c generates for it
 LIB_SRC += $(sort $(wildcard lib/onnx/*.c)) $(BUILD)/gen/onnx/onnx.pb-c.c

@@ -211,6 +211,47 @@ int trim_constraints_clone(trim_constraints **out, const trim_constraints *c)
 }
 
 size_t trim_constraints_count(const trim_constraints *c) { return c ? c->n : 0; }
+
+size_t trim__constraints_items(const trim_constraints *c) { return c ? (size_t)c->npreset + c->n : 0; }
+
+int trim__constraints_without(const trim_constraints *c, size_t item, trim_constraints **out, char *name,
+                              size_t n)
+{
+	*out = NULL;
+	if (!c || item >= trim__constraints_items(c))
+		return trim__error(TRIM_ENOTFOUND, "constraints: no item %zu", item);
+	int rc = trim_constraints_create(out);
+	if (rc)
+		return rc;
+	trim_constraints *o = *out;
+	for (int i = 0; i < c->npreset && !rc; i++)
+		if ((size_t)i != item)
+			rc = add_preset(o, c->preset[i], c->preset_src[i]);
+	for (size_t i = 0; i < c->n && !rc; i++) {
+		if ((size_t)c->npreset + i == item)
+			continue;
+		ctarget *t = push_target(o);
+		if (!t)
+			rc = TRIM_ENOMEM;
+		else
+			*t = c->t[i];
+	}
+	if (rc) {
+		trim_constraints_free(o);
+		*out = NULL;
+		return rc;
+	}
+	if (item < (size_t)c->npreset) {
+		int p = c->preset[item];
+		if (c->preset_src[item][0])
+			snprintf(name, n, "the preset %s (%s)", presets[p].name, c->preset_src[item]);
+		else
+			snprintf(name, n, "the preset %s", presets[p].name);
+	} else {
+		snprintf(name, n, "%s", c->t[item - (size_t)c->npreset].src);
+	}
+	return 0;
+}
 size_t trim_constraints_preset_count(const trim_constraints *c) { return c ? (size_t)c->npreset : 0; }
 
 /* ---- reading ------------------------------------------------------------------ */

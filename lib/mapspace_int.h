@@ -142,6 +142,12 @@ typedef struct {
 	uint64_t unsupported; /* valid, but outside the analytic model (not evaluated) */
 	uint64_t bounded;     /* skipped: a lower bound proves they cannot be among the best
 	                         (not checked for fit when a whole factorisation is cut) */
+	/* with a utilisation constraint (min_pe_util or min_rf_util > 0): the
+	 * highest PE utilisation of the mappings examined that fit, and the
+	 * highest RF utilisation of those that also pass min_pe_util (-1: none
+	 * examined). When nothing is found, nothing that fits was cut by a
+	 * bound, so these are the space's maxima (trim_search_why_empty). */
+	double max_pe_util, max_rf_util;
 	int found;
 	double best_cost;
 	trim__index best_index;
@@ -191,5 +197,17 @@ void trim__mapspace_node_of(const trim__mapspace *s, int depth, const trim__mapp
  * the best is the smallest (cost, index): identical for any thread count. */
 int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goal, int threads,
                  trim__search_result *out);
+
+/* After a search that found nothing (res): why, as one sentence into *out
+ * (malloc'd; NULL when res found a mapping): the utilisation constraint
+ * that prunes every mapping that fits (with the highest utilisation the
+ * space reaches), the model's scope, or, when nothing fits at all, the
+ * dataflow constraints (cons, may be NULL) and custom factors (upin, may be
+ * NULL) whose removal alone lets a mapping fit, found by searching the
+ * relaxed spaces (lib/search/why_empty.c). */
+struct trim_constraints;
+int trim__search_why_empty(const trim__mapspace *s, const trim__level_cost *costs, int goal, int threads,
+                           const struct trim_constraints *cons, const int64_t (*upin)[TRIM_NDIMS],
+                           const trim__search_result *res, char **out);
 
 #endif

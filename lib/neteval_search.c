@@ -156,11 +156,16 @@ static void search_one(trim_neteval *ne, size_t i, int threads, double limit)
 	}
 	if (rc == 0)
 		rc = trim__search(&space, ne->costs, ne->goal, threads, res);
-	if (rc == 0 && !res->found)
+	if (rc == 0 && !res->found) {
+		char *why = NULL;
+		if (!res->stopped)
+			trim__search_why_empty(&space, ne->costs, ne->goal, threads, ne->cons, NULL, res, &why);
 		rc = res->stopped ? trim__error(TRIM_ENOFIT, "%s %s: no mapping found within the time limit on %s", x->layer,
 		                                trim_phase_name(x->phase), ne->arch->name)
-		                  : trim__error(TRIM_ENOFIT, "%s %s: no mapping fits %s", x->layer,
-		                                trim_phase_name(x->phase), ne->arch->name);
+		                  : trim__error(TRIM_ENOFIT, "%s %s: no mapping fits %s: %s", x->layer,
+		                                trim_phase_name(x->phase), ne->arch->name, why ? why : "");
+		free(why);
+	}
 	if (rc == 0) {
 		r->found = 1;
 		r->best = res->best;

@@ -698,6 +698,98 @@ START_TEST(test_rf_util_partitions)
 }
 END_TEST
 
+/* When nothing is found, the search says why: the utilisation constraint
+ * that prunes every mapping that fits, with the highest utilisation of the
+ * space (equal to brute force's maximum over the valid mappings), and the
+ * dataflow constraints whose removal alone lets a mapping fit. */
+START_TEST(test_why_empty)
+{
+	struct trim_arch a;
+	trim__intra w;
+	trim__mapspace s;
+	trim__level_cost c[TRIM__MAX_LEVELS];
+	/* FC (M = 2, C = 4) on three PEs (at most two busy) with a 5-byte RF
+	 * (at most two 16-bit words used): both maxima are below 1 */
+	tu_arch_init(&a, "why");
+	tu_storage(&a, "DRAM", 0, 16);
+	tu_spatial(&a, "NoC", 3, 1, 1, 1);
+	tu_storage(&a, "RF", 5, 16);
+	tu_compute(&a, "MAC");
+	tu_arch_finish(&a);
+	ck_assert_int_eq(tu_layer(&w, TU_FC, TRIM_PHASE_FW, 1, 2, 4, 1, 1, 1, 1, 1, 1, 1, 0), 0);
+	tu_costs(&a, c);
+	ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
+	double maxpe = -1, maxrf = -1;
+	for (uint64_t i = 0; i < s.size; i++) {
+		trim__mapping m;
+		ck_assert_int_eq(trim__mapspace_decode(&s, i, &m), 0);
+		if (trim__mapping_check_reserved(&m, &w, &a, s.reserved))
+			continue;
+		double pe = trim__mapspace_pe_util(&s, &m), rf = trim__mapspace_rf_util(&s, &m);
+		maxpe = pe > maxpe ? pe : maxpe;
+		maxrf = rf > maxrf ? rf : maxrf;
+	}
+	ck_assert_msg(maxpe > 0 && maxpe < 1 && maxrf > 0 && maxrf < 1, "max PE %g RF %g", maxpe, maxrf);
+	for (int which = 0; which < 2; which++) {
+		s.min_pe_util = which == 0 ? maxpe + 1e-9 : 0;
+		s.min_rf_util = which == 1 ? maxrf + 1e-9 : 0;
+		for (int threads = 1; threads <= 2; threads++) {
+			trim__search_result r;
+			char *why = NULL;
+			ck_assert_int_eq(trim__search(&s, c, TRIM__GOAL_ENERGY, threads, &r), 0);
+			ck_assert_int_eq(r.found, 0);
+			ck_assert_uint_gt(r.valid, 0);
+			ck_assert_uint_eq(r.pruned, r.valid);
+			if (s.min_pe_util > 0)
+				ck_assert_double_eq(r.max_pe_util, maxpe);
+			else
+				ck_assert_double_eq(r.max_rf_util, maxrf);
+			ck_assert_int_eq(trim__search_why_empty(&s, c, TRIM__GOAL_ENERGY, threads, NULL, NULL, &r, &why), 0);
+			char want[64];
+			snprintf(want, sizeof want, "the highest is %.4g", s.min_pe_util > 0 ? maxpe : maxrf);
+			ck_assert_msg(why && strstr(why, want), "%s", why ? why : "(null)");
+			ck_assert_ptr_nonnull(strstr(why, s.min_pe_util > 0 ? "PE utilization below" : "RF utilization below"));
+			free(why);
+			trim__search_result_free(&r);
+		}
+	}
+	/* a found mapping: no reason */
+	s.min_pe_util = s.min_rf_util = 0;
+	trim__search_result r;
+	char *why = (char *)1;
+	ck_assert_int_eq(trim__search(&s, c, TRIM__GOAL_ENERGY, 1, &r), 0);
+	ck_assert_int_eq(r.found, 1);
+	ck_assert_int_eq(trim__search_why_empty(&s, c, TRIM__GOAL_ENERGY, 1, NULL, NULL, &r, &why), 0);
+	ck_assert_ptr_null(why);
+	trim__search_result_free(&r);
+	trim__mapspace_free(&s);
+
+	/* the constraints: the two entries that together empty the space are
+	 * named, the third (no effect on the fit) is not; table and JSON */
+	int st = 0;
+	char *out = capture("map test/data/networks/tiny.yaml test/data/arch/tiny.yaml --layer conv1 --constraints "
+	                    "test/data/search/empty-constraints.yaml --quiet --format json", &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_msg(strstr(out, "\"best\": null") && strstr(out, "\"no_mapping\": \"no mapping of the constrained "
+	                                                              "mapspace fits"), "%s", out);
+	ck_assert_msg(strstr(out, "empty-constraints.yaml:7:5: mapspace_constraints[0]") &&
+	              strstr(out, "empty-constraints.yaml:10:5: mapspace_constraints[1]") &&
+	              !strstr(out, "mapspace_constraints[2]"), "%s", out);
+	free(out);
+	out = capture("map test/data/networks/tiny.yaml test/data/arch/tiny.yaml --layer conv1 --constraints "
+	              "test/data/search/empty-constraints.yaml --quiet", &st);
+	ck_assert_msg(strstr(out, "no mapping fits: no mapping of the constrained mapspace"), "%s", out);
+	free(out);
+	/* a custom factor that empties the space alone is named */
+	out = capture("map test/data/networks/tiny.yaml test/data/arch/tiny.yaml --layer conv1 --factor RF:C=2 "
+	              "--factor RF:M=2 --factor RF:R=2 --factor RF:S=2 --constraints test/data/search/keep-weights.yaml "
+	              "--quiet", &st);
+	ck_assert_msg(strstr(out, "no mapping fits: ") && strstr(out, "keep-weights.yaml:5:5") &&
+	              strstr(out, "the custom factor RF:C=2") && strstr(out, "the custom factor RF:S=2"), "%s", out);
+	free(out);
+}
+END_TEST
+
 /* The fallback bound of a factorisation (a tensor with more than
  * TRIM__FAST_CHOICES keep choices: seven levels that may hold it) is never
  * above the exact cost of a mapping with those factors, for its own keep
@@ -792,6 +884,7 @@ Suite *search_suite(void)
 	tcase_add_test(tc, test_search_reserved);
 	tcase_add_test(tc, test_fallback_bound);
 	tcase_add_test(tc, test_rf_util_partitions);
+	tcase_add_test(tc, test_why_empty);
 	tcase_add_test(tc, test_map_cli);
 	suite_add_tcase(s, tc);
 	return s;

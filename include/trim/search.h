@@ -98,6 +98,13 @@ TRIM_API double trim_search_gap(const trim_search *s);
 TRIM_API int trim_search_exact(const trim_search *s);
 /** A copy of the best mapping (TRIM_ENOTFOUND if no mapping fits). */
 TRIM_API int trim_search_best(const trim_search *s, trim_mapping **out);
+/** After a run that found no mapping: why, in one sentence (the utilisation
+ * constraint that prunes every mapping that fits, with the highest
+ * utilisation the space reaches; or, when nothing fits, the dataflow
+ * constraints or custom factors without which a mapping fits, found by
+ * searching the relaxed spaces for at most 20 s each). NULL when the run
+ * found a mapping or has not run. Owned by s, valid until the next run. */
+TRIM_API const char *trim_search_why_empty(const trim_search *s);
 /** Index of the best mapping in the canonical order; UINT64_MAX if none,
  * or if it does not fit 64 bits (then see trim_search_index_str). */
 TRIM_API uint64_t trim_search_best_index(const trim_search *s);

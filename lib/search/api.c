@@ -21,6 +21,7 @@ struct trim_search {
 	int64_t prog[2]; /* progress of a running search (trim__mapspace.prog) */
 	int64_t upin[TRIM__MAX_LEVELS][TRIM_NDIMS]; /* custom factors (trim_search_set_factor) */
 	trim_constraints *cons;                     /* own copy, or NULL */
+	char *why_empty; /* after a run that found nothing: why (trim__search_why_empty) */
 };
 
 int trim_search_create(trim_search **out, const trim_workloads *w, size_t i, const trim_arch *arch,
@@ -79,6 +80,7 @@ void trim_search_free(trim_search *s)
 	trim__mapspace_free(&s->space);
 	trim__search_result_free(&s->res);
 	trim_constraints_free(s->cons);
+	free(s->why_empty);
 	free(s);
 }
 
@@ -228,9 +230,19 @@ int trim_search_run(trim_search *s)
 	__atomic_store_n(&s->prog[0], 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->prog[1], 0, __ATOMIC_RELAXED);
 	trim__search_result_free(&s->res);
+	free(s->why_empty);
+	s->why_empty = NULL;
 	int rc = trim__search(&s->space, s->costs, s->goal, s->threads, &s->res);
+	if (rc == 0 && !s->res.found)
+		rc = trim__search_why_empty(&s->space, s->costs, s->goal, s->threads, s->cons,
+		                            (const int64_t(*)[TRIM_NDIMS])s->upin, &s->res, &s->why_empty);
 	s->ran = rc == 0;
 	return rc;
+}
+
+const char *trim_search_why_empty(const trim_search *s)
+{
+	return s && s->ran && !s->res.found ? s->why_empty : NULL;
 }
 
 int trim_search_counts(const trim_search *s, int64_t *out, size_t n)
@@ -267,7 +279,9 @@ int trim_search_best(const trim_search *s, trim_mapping **out)
 		return trim__error(TRIM_EINVAL, "trim_search_best: NULL argument");
 	*out = NULL;
 	if (!s->ran || !s->res.found)
-		return trim__error(TRIM_ENOTFOUND, "trim_search_best: %s", s->ran ? "no mapping fits" : "not run");
+		return s->ran ? trim__error(TRIM_ENOTFOUND, "trim_search_best: no mapping fits: %s",
+		                            s->why_empty ? s->why_empty : "")
+		              : trim__error(TRIM_ENOTFOUND, "trim_search_best: not run");
 	return trim_mapping_clone(out, &s->res.best);
 }
 
@@ -376,6 +390,10 @@ int trim_search_report(const trim_search *s, int format, char **out)
 		trim__sb_json_double(&sb, r->found ? r->lower_bound : NAN);
 		trim__sb_printf(&sb, ", \"mapspace\": {\"distinct\": %llu, \"raw\": %s}",
 		                (unsigned long long)r->generated, trim__index_str(s->space.size, rb));
+		if (!r->found && s->why_empty) {
+			trim__sb_puts(&sb, ", \"no_mapping\": ");
+			trim__sb_json_str(&sb, s->why_empty);
+		}
 		if (r->ntop) {
 			trim__sb_puts(&sb, ", \"top\": [");
 			for (size_t i = 0; i < r->ntop; i++) {
@@ -401,7 +419,7 @@ int trim_search_report(const trim_search *s, int format, char **out)
 			                r->stopped ? "stopped at the time limit" : "within the gap", r->lower_bound,
 			                100 * trim__search_gap(r));
 		if (!r->found) {
-			trim__sb_puts(&sb, "no mapping fits\n");
+			trim__sb_printf(&sb, "no mapping fits: %s\n", s->why_empty ? s->why_empty : "");
 		} else {
 			const trim__eval *e = &r->best_eval;
 			char ib[48];

@@ -293,6 +293,7 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
                  trim__search_result *out)
 {
 	memset(out, 0, sizeof *out);
+	out->max_pe_util = out->max_rf_util = -1;
 	int err = 0;
 	if (threads < 1)
 		threads = 1;
@@ -320,6 +321,7 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 		W->deadline = deadline;
 		W->stop = s->stop;
 		W->open_lb = HUGE_VAL;
+		W->cnt.max_pe_util = W->cnt.max_rf_util = -1;
 		trim__factor_bound_plan(s, &W->fbound);
 		if (trim__top_init(&W->item, k, 0) || trim__top_init(&W->keep, k, 1) ||
 		    trim__top_init(&W->node, k, 0) || trim__order_class_cache_init(&W->classes, s))
@@ -451,6 +453,10 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 		out->pruned += W->cnt.pruned;
 		out->unsupported += W->cnt.unsupported;
 		out->bounded += W->cnt.bounded;
+		if (W->cnt.max_pe_util > out->max_pe_util)
+			out->max_pe_util = W->cnt.max_pe_util;
+		if (W->cnt.max_rf_util > out->max_rf_util)
+			out->max_rf_util = W->cnt.max_rf_util;
 		if (W->open_lb < open_lb)
 			open_lb = W->open_lb;
 		stopped |= W->stopped;

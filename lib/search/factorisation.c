@@ -102,11 +102,20 @@ void trim__search_factorisation(const trim__mapspace *s, const trim__level_cost 
 		}
 		if (!fits || !tiles_fit(s, tbytes, m))
 			continue;
-		if ((s->min_pe_util > 0 && trim__mapspace_pe_util(s, m) < s->min_pe_util) ||
-		    (s->min_rf_util > 0 && trim__mapspace_rf_util(s, m) < s->min_rf_util)) {
-			W->cnt.valid += p.total;
-			W->cnt.pruned += p.total;
-			continue;
+		if (s->min_pe_util > 0 || s->min_rf_util > 0) {
+			double pe = trim__mapspace_pe_util(s, m), rf = -1;
+			if (pe > W->cnt.max_pe_util)
+				W->cnt.max_pe_util = pe;
+			if (pe >= s->min_pe_util) {
+				rf = trim__mapspace_rf_util(s, m);
+				if (rf > W->cnt.max_rf_util)
+					W->cnt.max_rf_util = rf;
+			}
+			if (pe < s->min_pe_util || (s->min_rf_util > 0 && rf < s->min_rf_util)) {
+				W->cnt.valid += p.total;
+				W->cnt.pruned += p.total;
+				continue;
+			}
 		}
 		int scope = 1;
 		if (lbok) {

@@ -293,6 +293,7 @@ def _load(path=None):
         "trim_search_lower_bound": (ctypes.c_double, [_vp]),
         "trim_search_gap": (ctypes.c_double, [_vp]),
         "trim_search_exact": (ctypes.c_int, [_vp]),
+        "trim_search_why_empty": (_str, [_vp]),
         "trim_search_run": (ctypes.c_int, [_vp]),
         "trim_search_counts": (ctypes.c_int, [_vp, _p_int64, ctypes.c_size_t]),
         "trim_search_best": (ctypes.c_int, [_vp, _pvp]),

@@ -334,6 +334,14 @@ class Search(_Handle):
         v = lib().trim_search_exact(self.handle)
         return None if v < 0 else bool(v)
 
+    @property
+    def why_empty(self):
+        """After a run that found no mapping: why (the utilisation constraint that
+        prunes every mapping that fits, or the dataflow constraints and custom
+        factors without which one fits); None when a mapping was found."""
+        v = lib().trim_search_why_empty(self.handle)
+        return None if v is None else v.decode()
+
     def counts(self):
         """{generated, valid, evaluated, unsupported, pruned, skipped (by lower bounds)}."""
         out = (_c_int64 * len(SEARCH_COUNTS))()

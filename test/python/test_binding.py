@@ -1123,6 +1123,20 @@ class AnytimeTest(unittest.TestCase):
             with self.assertRaises(trim.TrimError):
                 s.set("gap", 1.5)
 
+    def test_why_empty(self):
+        with trim.Network("test/data/neteval/repeat.yaml") as net, trim.Workloads(net) as w, \
+                trim.Arch("test/data/neteval/tiny-arch.yaml") as a:
+            fc = [i for i in range(len(w)) if w.intra(i)["layer"] == "fc"][0]
+            s = trim.Search(w, fc, a).run()
+            self.assertIsNone(s.why_empty)
+            s = trim.Search(w, fc, a)
+            s.set("min_rf_util", 1.0)  # the fc's tiles fill at most 0.09766 of the RF
+            s.run()
+            self.assertEqual(s.why_empty, "every mapping that fits (7488) has an RF utilization below the "
+                             "minimum 1 (--min-rf-util): the highest is 0.09766")
+            with self.assertRaisesRegex(trim.TrimError, "no mapping fits: every mapping"):
+                s.best()
+
     def test_network_proof_and_resume(self):
         d = tempfile.mkdtemp()
         try:
