@@ -138,25 +138,23 @@ int trim__sparse_adjust(const trim__intra *w, const struct trim_arch *a,
 			int bits = level_bits(a, l);
 			double rd = 0, wr = 0;
 			for (int t = 0; t < 3; t++) {
-				double r = (double)(x->reads[l][t] + x->drains[l][t]), f = (double)x->fills[l][t],
-				       u = (double)x->updates[l][t];
+				double r = (double)x->reads[l][t], dr = (double)x->drains[l][t],
+				       f = (double)x->fills[l][t], u = (double)x->updates[l][t];
 				double meta = 0;
 				if (t < 2 && sparse_t[t])
 					meta = L->sp_metadata == TRIM__META_BITMAP ? 1.0 / bits
 					                                           : (1 - spars[t]) * L->sp_offset_bits / bits;
-				double rs = val[t], fs = val[t], us = val[t];
-				if (holder[t] == l) { /* the MACs' own operands and results */
-					if (t < 2)
-						rs = exec_frac;
-					else
-						us = exec_frac;
-				}
-				rd += r * (rs + meta);
-				wr += f * (fs + meta) + u * us;
-				saved += r * (1 - rs) * k->read_pj + f * (1 - fs) * k->write_pj +
+				/* the MACs' own operand reads and accumulator reads and updates
+				 * happen for executed MACs only; drains and fills move values */
+				double rs = holder[t] == l ? exec_frac : val[t];
+				double us = holder[t] == l ? exec_frac : val[t];
+				double v = val[t];
+				rd += r * (rs + meta) + dr * (v + meta);
+				wr += f * (v + meta) + u * us;
+				saved += (r * (1 - rs) + dr * (1 - v)) * k->read_pj + f * (1 - v) * k->write_pj +
 				         u * (1 - us) * k->update_pj;
-				meta_pj += meta * (r * k->read_pj + f * k->write_pj);
-				meta_words += meta * (r + f);
+				meta_pj += meta * ((r + dr) * k->read_pj + f * k->write_pj);
+				meta_words += meta * (r + dr + f);
 			}
 			if (l == 0 && meta_on && out_keep < 1) { /* the BW output mask, one bit per result */
 				double mask = (double)w->t[2].elems / bits;

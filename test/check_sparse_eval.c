@@ -2,7 +2,10 @@
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "energy_int.h"
 #include "mapping_int.h"
@@ -373,6 +376,148 @@ START_TEST(test_compressed_and_metadata_traffic)
 }
 END_TEST
 
+/* ---- the shipped sparse training accelerator, through `trim sparsity` ---- */
+
+#define SPARSE_ARCH "models/arch/sparse-training.yaml"
+#define BN_NET "test/data/sparsity/bn-block.yaml"
+
+typedef struct {
+	char layer[32], phase[4], bound[32];
+	double dense_cycles, cycles, speedup, s_in0, s_in1, s_out;
+} wl_row;
+
+typedef struct {
+	int n;
+	wl_row w[16];
+	double phase_speedup[3];
+} sp_run;
+
+/* `trim sparsity NET ARCH OPTIONS --format json`, parsed. */
+static void run_sparsity(const char *net, const char *arch, const char *opts, sp_run *r)
+{
+	const char *cli = getenv("TRIM_CLI");
+	if (!cli)
+		cli = "build/bin/trim";
+	char cmd[2048];
+	static char buf[1 << 16];
+	snprintf(cmd, sizeof cmd, "%s sparsity %s %s --quiet --threads 1 --format json %s", cli, net, arch, opts);
+	FILE *p = popen(cmd, "r");
+	ck_assert(p != NULL);
+	size_t n = fread(buf, 1, sizeof buf - 1, p);
+	buf[n] = '\0';
+	ck_assert_msg(WEXITSTATUS(pclose(p)) == 0, "%s: %s", cmd, buf);
+	memset(r, 0, sizeof *r);
+	for (const char *at = strstr(buf, "{\"layer\": \""); at; at = strstr(at + 1, "{\"layer\": \"")) {
+		ck_assert(r->n < 16);
+		wl_row *w = &r->w[r->n++];
+		double de, e, sav;
+		int got = sscanf(at,
+		                 "{\"layer\": \"%31[^\"]\", \"phase\": \"%3[^\"]\", \"dense_cycles\": %lf, \"cycles\": %lf, "
+		                 "\"dense_energy_pj\": %lf, \"energy_pj\": %lf, \"speedup\": %lf, \"energy_saving\": %lf, "
+		                 "\"operand_sparsity\": [%lf, %lf], \"output_sparsity\": %lf, \"bottleneck\": \"%31[^\"]\"",
+		                 w->layer, w->phase, &w->dense_cycles, &w->cycles, &de, &e, &w->speedup, &sav, &w->s_in0,
+		                 &w->s_in1, &w->s_out, w->bound);
+		ck_assert_msg(got == 12, "parsed %d fields of %.300s", got, at);
+	}
+	static const char *const ph[3] = {"\"FW\": {", "\"BW\": {", "\"WG\": {"};
+	const char *phases = strstr(buf, "\"phases\": {");
+	ck_assert(phases != NULL);
+	for (int k = 0; k < 3; k++) {
+		const char *at = strstr(phases, ph[k]), *sp = at ? strstr(at, "\"speedup\": ") : NULL;
+		ck_assert(sp != NULL);
+		r->phase_speedup[k] = strtod(sp + strlen("\"speedup\": "), NULL);
+	}
+}
+
+/* SPARSE_ARCH with one line replaced, in a temporary file; returns its path. */
+static const char *arch_variant(const char *from, const char *to, char *path, size_t cap)
+{
+	FILE *f = fopen(SPARSE_ARCH, "r");
+	ck_assert(f != NULL);
+	static char text[1 << 15];
+	size_t n = fread(text, 1, sizeof text - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	char *at = strstr(text, from);
+	ck_assert_msg(at != NULL, "'%s' not in " SPARSE_ARCH, from);
+	snprintf(path, cap, "/tmp/trim-sparse-arch-%d-XXXXXX", (int)getpid());
+	int fd = mkstemp(path);
+	ck_assert(fd >= 0);
+	FILE *o = fdopen(fd, "w");
+	fprintf(o, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+	fclose(o);
+	return path;
+}
+
+static const wl_row *row(const sp_run *r, const char *layer, const char *phase)
+{
+	for (int i = 0; i < r->n; i++)
+		if (!strcmp(r->w[i].layer, layer) && !strcmp(r->w[i].phase, phase))
+			return &r->w[i];
+	ck_abort_msg("no workload %s %s", layer, phase);
+	return NULL;
+}
+
+/* Issue 14: on the training baseline every workload was bound by DRAM, the
+ * buffer or the array network and `trim sparsity` gave exactly 1.00x. On
+ * the sparse training accelerator (GRADIENT_SPARSITY's lanes) the lanes bind
+ * and the backward pass speeds up by output skipping, less than the ideal
+ * 1/(1 - s) because of the most loaded PE; without the imbalance model it
+ * is the ideal; the forward pass does not change with output skipping. */
+START_TEST(test_sparse_training_accelerator)
+{
+	const char *opts = "--goal edp --dataflow output-stationary";
+	sp_run full, flat, no_out;
+	run_sparsity(BN_NET, SPARSE_ARCH, opts, &full);
+	ck_assert_int_eq(full.n, 8);
+	int bw = 0;
+	for (int i = 0; i < full.n; i++) {
+		const wl_row *w = &full.w[i];
+		double ideal = 1 / ((1 - w->s_out) * (1 - w->s_in0) * (1 - w->s_in1));
+		ck_assert_msg(w->speedup <= ideal * (1 + 1e-12), "%s %s: %g > ideal %g", w->layer, w->phase,
+		              w->speedup, ideal);
+		if (!strcmp(w->phase, "BW")) {
+			bw++;
+			ck_assert(w->s_out == 0.5 && w->s_in0 == 0); /* BN: dY dense, dX masked */
+			ck_assert_msg(w->speedup > 1.2 && w->speedup < ideal * 0.99, "%s BW: %g (ideal %g)", w->layer,
+			              w->speedup, ideal);
+			ck_assert_str_eq(w->bound, "MAC"); /* the lanes bind, not a memory */
+		}
+	}
+	ck_assert_int_eq(bw, 2);
+	ck_assert(full.phase_speedup[1] > 1.2);
+	ck_assert(row(&full, "conv1", "FW")->speedup == 1); /* the image: no zeros */
+
+	char p1[256], p2[256];
+	run_sparsity(BN_NET, arch_variant("load_imbalance: true", "load_imbalance: false", p1, sizeof p1), opts, &flat);
+	run_sparsity(BN_NET, arch_variant("bw_output_skip: true", "bw_output_skip: false", p2, sizeof p2), opts,
+	             &no_out);
+	unlink(p1);
+	unlink(p2);
+	for (int i = 0; i < full.n; i++) {
+		const wl_row *w = &full.w[i], *f = &flat.w[i], *o = &no_out.w[i];
+		ck_assert(w->dense_cycles == f->dense_cycles && w->dense_cycles == o->dense_cycles);
+		if (!strcmp(w->phase, "BW")) {
+			/* without imbalance, exactly the skipped fraction */
+			ck_assert_msg(fabs(f->speedup - 2) < 1e-9, "%s BW without imbalance: %g", w->layer, f->speedup);
+			ck_assert(w->speedup < f->speedup);
+			ck_assert(o->speedup == 1); /* no output skipping: nothing to skip in a dense dY */
+		} else if (!strcmp(w->phase, "FW")) {
+			ck_assert(w->cycles == o->cycles); /* output skipping leaves FW alone */
+			ck_assert(w->speedup <= f->speedup);
+		}
+	}
+	ck_assert(full.phase_speedup[1] < flat.phase_speedup[1]);
+
+	/* the training baseline has neither skipping nor output skipping: 1.00x */
+	sp_run base;
+	run_sparsity(BN_NET, "models/arch/training-baseline.yaml", "--time-limit 3", &base);
+	for (int i = 0; i < base.n; i++)
+		ck_assert_msg(base.w[i].cycles == base.w[i].dense_cycles, "%s %s", base.w[i].layer, base.w[i].phase);
+	ck_assert(base.phase_speedup[1] == 1);
+}
+END_TEST
+
 Suite *sparse_eval_suite(void)
 {
 	Suite *s = suite_create("sparse_eval");
@@ -387,5 +532,9 @@ Suite *sparse_eval_suite(void)
 	tcase_add_test(tc, test_lane_model_against_simulation);
 	tcase_add_test(tc, test_compressed_and_metadata_traffic);
 	suite_add_tcase(s, tc);
+	TCase *cli = tcase_create("cli");
+	tcase_set_timeout(cli, 600);
+	tcase_add_test(cli, test_sparse_training_accelerator);
+	suite_add_tcase(s, cli);
 	return s;
 }

@@ -27,11 +27,20 @@ static void add(sums *s, const double *f)
 
 static double ratio(double a, double b) { return b > 0 ? a / b : 0; }
 
+/* The level that bounds the workload's sparse time. */
+static const char *bound_by(const trim_arch *a, const double *f)
+{
+	int b = (int)f[TRIM_NF_BOTTLENECK];
+	const char *n = b >= 0 ? trim_arch_level_name(a, b) : NULL;
+	return n ? n : "-";
+}
+
 static void print_json(FILE *o, const trim_workloads *w, const trim_neteval *ne,
-                       const trim_sparsity *sp, const char *net, const char *arch)
+                       const trim_sparsity *sp, const char *net, const trim_arch *a)
 {
 	sums ph[3] = {{0}}, all = {0};
-	fprintf(o, "{\n  \"network\": \"%s\",\n  \"arch\": \"%s\",\n  \"workloads\": [", net, arch);
+	fprintf(o, "{\n  \"network\": \"%s\",\n  \"arch\": \"%s\",\n  \"workloads\": [", net,
+	        trim_arch_name(a));
 	for (size_t i = 0; i < trim_neteval_count(ne); i++) {
 		double f[TRIM_NF_COUNT], s[TRIM_SP_NFIELDS];
 		trim_neteval_workload(ne, i, f, TRIM_NF_COUNT);
@@ -42,12 +51,13 @@ static void print_json(FILE *o, const trim_workloads *w, const trim_neteval *ne,
 		fprintf(o,
 		        "%s\n    {\"layer\": \"%s\", \"phase\": \"%s\", \"dense_cycles\": %.17g, \"cycles\": %.17g, "
 		        "\"dense_energy_pj\": %.17g, \"energy_pj\": %.17g, \"speedup\": %.17g, "
-		        "\"energy_saving\": %.17g, \"operand_sparsity\": [%.17g, %.17g], \"output_sparsity\": %.17g}",
+		        "\"energy_saving\": %.17g, \"operand_sparsity\": [%.17g, %.17g], \"output_sparsity\": %.17g, "
+		        "\"bottleneck\": \"%s\"}",
 		        i ? "," : "", trim_workloads_intra_layer(w, i), trim_phase_name(p),
 		        f[TRIM_NF_DENSE_CYCLES], f[TRIM_NF_CYCLES], f[TRIM_NF_DENSE_ENERGY_PJ],
 		        f[TRIM_NF_ENERGY_PJ], ratio(f[TRIM_NF_DENSE_CYCLES], f[TRIM_NF_CYCLES]),
 		        ratio(f[TRIM_NF_DENSE_ENERGY_PJ], f[TRIM_NF_ENERGY_PJ]), s[TRIM_SP_OPERAND0],
-		        s[TRIM_SP_OPERAND1], s[TRIM_SP_OUTPUT]);
+		        s[TRIM_SP_OPERAND1], s[TRIM_SP_OUTPUT], bound_by(a, f));
 	}
 	fprintf(o, "\n  ],\n  \"phases\": {");
 	for (int p = 0; p < 3; p++)
@@ -69,7 +79,7 @@ static void print_json(FILE *o, const trim_workloads *w, const trim_neteval *ne,
 }
 
 static void print_table(FILE *o, const trim_workloads *w, const trim_neteval *ne,
-                        const trim_sparsity *sp, const char *net, const char *arch)
+                        const trim_sparsity *sp, const char *net, const trim_arch *a)
 {
 	sums ph[3] = {{0}};
 	int lw = 5; /* the layer column fits the longest name */
@@ -77,22 +87,26 @@ static void print_table(FILE *o, const trim_workloads *w, const trim_neteval *ne
 		size_t l = strlen(trim_workloads_intra_layer(w, i));
 		lw = l > (size_t)lw ? (int)(l < 200 ? l : 200) : lw;
 	}
-	fprintf(o, "ReLU-driven sparsity: %s on %s (dense = no zero gating or skipping)\n", net, arch);
+	fprintf(o, "ReLU-driven sparsity: %s on %s (dense = no zero gating or skipping)\n", net,
+	        trim_arch_name(a));
 	fprintf(o, "s_in0, s_in1: fraction of zeros of operands 0 and 1 (ifmap or dY; weights are dense);\n"
-	           "s_out: BW results a later ReLU zeros (skippable); speedup and saving: dense / sparse\n\n");
-	fprintf(o, "%-4s %-*s %-5s %6s %6s %6s %14s %14s %8s %14s %14s %8s\n", "#", lw, "layer", "phase",
-	        "s_in0", "s_in1", "s_out", "dense cycles", "cycles", "speedup", "dense pJ", "pJ", "saving");
+	           "s_out: BW results a later ReLU zeros (skippable); speedup and saving: dense / sparse;\n"
+	           "bound: the level whose time is the sparse workload's\n\n");
+	fprintf(o, "%-4s %-*s %-5s %6s %6s %6s %14s %14s %8s %14s %14s %8s  %s\n", "#", lw, "layer", "phase",
+	        "s_in0", "s_in1", "s_out", "dense cycles", "cycles", "speedup", "dense pJ", "pJ", "saving",
+	        "bound");
 	for (size_t i = 0; i < trim_neteval_count(ne); i++) {
 		double f[TRIM_NF_COUNT], s[TRIM_SP_NFIELDS];
 		trim_neteval_workload(ne, i, f, TRIM_NF_COUNT);
 		trim_sparsity_workload(sp, i, s, TRIM_SP_NFIELDS);
 		int p = trim_workloads_intra_phase(w, i);
 		add(&ph[p], f);
-		fprintf(o, "%-4zu %-*s %-5s %6.3f %6.3f %6.3f %14.6g %14.6g %8.3f %14.6g %14.6g %8.3f\n", i,
+		fprintf(o, "%-4zu %-*s %-5s %6.3f %6.3f %6.3f %14.6g %14.6g %8.3f %14.6g %14.6g %8.3f  %s\n", i,
 		        lw, trim_workloads_intra_layer(w, i), trim_phase_name(p), s[0], s[1], s[2],
 		        f[TRIM_NF_DENSE_CYCLES], f[TRIM_NF_CYCLES],
 		        ratio(f[TRIM_NF_DENSE_CYCLES], f[TRIM_NF_CYCLES]), f[TRIM_NF_DENSE_ENERGY_PJ],
-		        f[TRIM_NF_ENERGY_PJ], ratio(f[TRIM_NF_DENSE_ENERGY_PJ], f[TRIM_NF_ENERGY_PJ]));
+		        f[TRIM_NF_ENERGY_PJ], ratio(f[TRIM_NF_DENSE_ENERGY_PJ], f[TRIM_NF_ENERGY_PJ]),
+		        bound_by(a, f));
 	}
 	fprintf(o, "\n");
 	for (int p = 0; p < 3; p++)
@@ -164,9 +178,9 @@ int trim_cli_sparsity(int argc, char **argv)
 		rc = trim_sparsity_load_trace(sp, trace);
 	if (rc == 0) {
 		if (format == TRIM_FORMAT_JSON)
-			print_json(stdout, w, ne, sp, trim_network_name(net), trim_arch_name(arch));
+			print_json(stdout, w, ne, sp, trim_network_name(net), arch);
 		else
-			print_table(stdout, w, ne, sp, trim_network_name(net), trim_arch_name(arch));
+			print_table(stdout, w, ne, sp, trim_network_name(net), arch);
 		if (fflush(stdout) != 0)
 			rc = TRIM_EIO;
 	}
