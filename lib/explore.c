@@ -223,13 +223,14 @@ int trim__explore_search_goal(int goal)
 	}
 }
 
-int trim__explore_evaluate_point(const trim_explorer *ex, size_t i, int inner_threads, trim__xpoint *p)
+int trim__explore_point_begin(const trim_explorer *ex, size_t i, int inner_threads, trim__xpoint *p,
+                              trim_neteval **out)
 {
 	trim_arch *arch = NULL;
 	trim_energy *table = NULL;
 	trim_neteval *ne = NULL;
-	trim_mapping *m = NULL;
 	int rc;
+	*out = NULL;
 	memset(p, 0, sizeof *p);
 	for (int k = 0; k < TRIM_XF_COUNT; k++)
 		p->f[k] = 0;
@@ -268,14 +269,30 @@ int trim__explore_evaluate_point(const trim_explorer *ex, size_t i, int inner_th
 	    (rc = trim_neteval_set_double(ne, TRIM_NET_GAP, ex->gap)) ||
 	    (ex->cons && (rc = trim_neteval_set_constraints(ne, ex->cons))))
 		goto out;
-	rc = trim_neteval_run(ne);
+out:
+	trim_energy_free(table);
+	trim_arch_free(arch);
+	if (rc) {
+		trim_neteval_free(ne);
+		const char *name = trim_space_point_name(ex->space, i);
+		trim__error_prefix(name ? name : "point");
+		trim__explore_point_clear(p);
+		return rc;
+	}
+	*out = ne;
+	return 0;
+}
+
+int trim__explore_point_end(const trim_explorer *ex, size_t i, const trim_neteval *ne, int run_rc, trim__xpoint *p)
+{
+	trim_mapping *m = NULL;
+	int rc = run_rc;
 	if (rc == TRIM_ENOFIT || rc == TRIM_ERANGE) {
 		/* the point cannot run this network: recorded, not fatal */
 		snprintf(p->error, sizeof p->error, "%s", trim_last_error());
 		p->valid = 0;
 		p->done = 1;
-		rc = 0;
-		goto out;
+		return 0;
 	}
 	if (rc)
 		goto out;
@@ -317,14 +334,22 @@ int trim__explore_evaluate_point(const trim_explorer *ex, size_t i, int inner_th
 	p->done = 1;
 out:
 	trim_mapping_free(m);
-	trim_neteval_free(ne);
-	trim_energy_free(table);
-	trim_arch_free(arch);
 	if (rc) {
 		const char *name = trim_space_point_name(ex->space, i);
 		trim__error_prefix(name ? name : "point");
 		trim__explore_point_clear(p);
 	}
+	return rc;
+}
+
+int trim__explore_evaluate_point(const trim_explorer *ex, size_t i, int inner_threads, trim__xpoint *p)
+{
+	trim_neteval *ne = NULL;
+	int rc = trim__explore_point_begin(ex, i, inner_threads, p, &ne);
+	if (rc)
+		return rc;
+	rc = trim__explore_point_end(ex, i, ne, trim_neteval_run(ne), p);
+	trim_neteval_free(ne);
 	return rc;
 }
 

@@ -5,6 +5,7 @@
 
 #include "arch_int.h"
 #include "trim/explore.h"
+#include "trim/neteval.h"
 #include "util/digest.h"
 #include "util/util.h"
 
@@ -83,8 +84,17 @@ int trim__explore_point_text(const trim_explorer *ex, size_t i, const trim__xpoi
 int trim__explore_parse_point(trim_explorer *ex, size_t i, const char *text, size_t len, const char *path,
                               trim__xpoint *p);
 /* Evaluate point i with `inner_threads` threads per network evaluation into
- * *p (cleared first); an unmappable point is recorded invalid (0). */
+ * *p (cleared first); an unmappable point is recorded invalid (0). It is
+ * _begin (the architecture's figures into *p, its network evaluation set up
+ * as the sweep's into *ne), trim_neteval_run, and _end (the figures from the
+ * evaluation run with result run_rc, whose message is the last error); both
+ * name the point in an error and clear *p. lib/work/ runs the searches of
+ * one evaluation in several processes between the two. */
 int trim__explore_evaluate_point(const trim_explorer *ex, size_t i, int inner_threads, trim__xpoint *p);
+int trim__explore_point_begin(const trim_explorer *ex, size_t i, int inner_threads, trim__xpoint *p,
+                              trim_neteval **ne);
+int trim__explore_point_end(const trim_explorer *ex, size_t i, const trim_neteval *ne, int run_rc,
+                            trim__xpoint *p);
 int trim__explore_mkdirs(const char *dir);
 
 #endif

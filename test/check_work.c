@@ -246,6 +246,97 @@ START_TEST(test_explore_resume)
 }
 END_TEST
 
+/* An exploration cut into its points' searches: run by two workers with
+ * other thread counts, merged in reverse; every point is finished when its
+ * last search arrives, the report is the one-process run's; with an output
+ * directory the finished points' files are there. */
+START_TEST(test_explore_searches)
+{
+	char dir[] = "/tmp/trim-work-XXXXXX";
+	ck_assert(mkdtemp(dir) != NULL);
+	char *ref = explore_reference(TRIM_EXPLORE_EDP);
+	xfx c, w[2];
+	xsetup(&c, TRIM_EXPLORE_EDP, dir);
+	ck_assert_msg(trim_work_explore_searches(&c.wk, c.ex) == 0, "%s", trim_last_error());
+	size_t n = trim_work_count(c.wk), nw = trim_workloads_intra_count(c.w);
+	ck_assert(n > 3 && n <= 3 * nw); /* more items than the 3 points */
+	for (int k = 0; k < 2; k++) {
+		xsetup(&w[k], TRIM_EXPLORE_EDP, NULL);
+		ck_assert(trim_explorer_set_int(w[k].ex, TRIM_EX_THREADS, k + 1) == 0);
+		ck_assert(trim_work_explore_searches(&w[k].wk, w[k].ex) == 0);
+		ck_assert_int_eq(trim_work_count(w[k].wk), n);
+	}
+	char **text = calloc(n, sizeof *text);
+	int64_t first = -1;
+	for (size_t k = 0; k < n; k++) {
+		int64_t id = -1;
+		ck_assert(trim_work_item(c.wk, k, &id, NULL) == 0);
+		ck_assert(id >= 0 && id < (int64_t)(3 * nw));
+		if (k == 0)
+			first = id;
+		ck_assert_msg(trim_work_run(w[k % 2].wk, id, &text[k]) == 0, "%s", trim_last_error());
+		ck_assert_ptr_nonnull(strstr(text[k], "kind explore-searches\n"));
+	}
+	ck_assert_int_eq(trim_work_merge(c.wk, "libtrim work 1\nkind explore\nitem 0\nrc 0\nresumed 0\nstale 0\n"
+	                                       "message 0\n\npayload 0\n\nend\n", NULL),
+	                 TRIM_EINVAL); /* a whole point's result is another kind */
+	for (size_t k = n; k-- > 0;)
+		ck_assert_msg(trim_work_merge(c.wk, text[k], NULL) == 0, "%s", trim_last_error());
+	ck_assert_int_eq(trim_work_status(c.wk, first), 1);
+	ck_assert(trim_work_finish(c.wk) == 0);
+	ck_assert_int_eq(trim_explorer_done(c.ex), 3); /* every point finished by its last search */
+	ck_assert(trim_explorer_run(c.ex) == 0);
+	char *got = xreport(c.ex);
+	ck_assert_str_eq(got, ref);
+	trim_string_free(got);
+	xteardown(&c);
+	xfx r; /* the finished points are in the directory */
+	xsetup(&r, TRIM_EXPLORE_EDP, dir);
+	ck_assert_int_eq(trim_explorer_resumed(r.ex), 3);
+	xteardown(&r);
+	for (size_t k = 0; k < n; k++)
+		trim_string_free(text[k]);
+	free(text);
+	trim_string_free(ref);
+	xteardown(&w[0]);
+	xteardown(&w[1]);
+	char cmd[160];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+/* A point none of whose searches has a mapping within the limits is
+ * invalid, as in one process, not an error of the run. */
+START_TEST(test_explore_searches_invalid)
+{
+	xfx a, c;
+	xsetup(&a, TRIM_EXPLORE_EDP, NULL);
+	ck_assert(trim_explorer_set_int(a.ex, TRIM_EX_MAX_MAPPINGS, 2) == 0);
+	ck_assert(trim_explorer_run(a.ex) == 0);
+	char *ref = NULL;
+	ck_assert(trim_explorer_report(a.ex, TRIM_FORMAT_TABLE, &ref) == 0);
+	xsetup(&c, TRIM_EXPLORE_EDP, NULL);
+	ck_assert(trim_explorer_set_int(c.ex, TRIM_EX_MAX_MAPPINGS, 2) == 0);
+	ck_assert(trim_work_explore_searches(&c.wk, c.ex) == 0);
+	for (size_t k = 0; k < trim_work_count(c.wk); k++) {
+		int64_t id = -1;
+		ck_assert(trim_work_item(c.wk, k, &id, NULL) == 0);
+		ck_assert(trim_work_run(c.wk, id, NULL) == 0);
+	}
+	ck_assert(trim_work_finish(c.wk) == 0);
+	ck_assert(trim_explorer_run(c.ex) == 0);
+	char *got = NULL;
+	ck_assert(trim_explorer_report(c.ex, TRIM_FORMAT_TABLE, &got) == 0);
+	ck_assert_str_eq(got, ref);
+	ck_assert_ptr_nonnull(strstr(got, "more than the limit of 2"));
+	trim_string_free(got);
+	trim_string_free(ref);
+	xteardown(&a);
+	xteardown(&c);
+}
+END_TEST
+
 /* ---- network ---------------------------------------------------------------- */
 
 typedef struct {
@@ -394,6 +485,8 @@ Suite *work_suite(void)
 	tcase_add_test(tc, test_explore_any_order);
 	tcase_add_test(tc, test_explore_refused);
 	tcase_add_test(tc, test_explore_resume);
+	tcase_add_test(tc, test_explore_searches);
+	tcase_add_test(tc, test_explore_searches_invalid);
 	tcase_add_test(tc, test_network_items);
 	tcase_add_test(tc, test_network_error_travels);
 	suite_add_tcase(s, tc);

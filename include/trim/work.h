@@ -57,6 +57,16 @@ typedef struct trim_work trim_work;
  * change after it (the results are stamped with them); TRIM_EIO when an
  * input cannot be read to stamp the results. */
 TRIM_API int trim_work_explore(trim_work **out, trim_explorer *ex);
+/** The exploration cut finer: the distinct searches of every point not yet
+ * done, as items (id = point index x trim_workloads_intra_count + the index
+ * of the first intra workload of its kind), for explorations with fewer
+ * points than processes. When every search of a point is recorded in a
+ * handle, the point is finished there (its figures, its file in the output
+ * directory), as trim_explorer_run finishes it. Results of points not yet
+ * finished are not kept on disk: a rerun searches them again. Each process
+ * holds the evaluation of every point it has touched until the point is
+ * finished. As trim_work_explore otherwise. */
+TRIM_API int trim_work_explore_searches(trim_work **out, trim_explorer *ex);
 /** The distinct searches of `ne`, as items; plans them (which workloads
  * reuse which). After the options, the constraints, the layers and the
  * output directory, which must not change after it; before the first step

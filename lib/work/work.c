@@ -14,18 +14,21 @@
  *   <the point file or search file text: stamped and checksummed>
  *   end
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "explore_int.h"
 #include "work/work_int.h"
 
-static const char *const kind_names[] = {"explore", "network"};
+static const char *const kind_names[] = {"explore", "network", "explore-searches"};
 
 void trim_work_free(trim_work *wk)
 {
 	if (!wk)
 		return;
+	trim__work_searches_free(wk);
 	for (size_t i = 0; wk->item_msg && i < wk->nobj; i++)
 		free(wk->item_msg[i]);
 	free(wk->item_msg);
@@ -34,6 +37,15 @@ void trim_work_free(trim_work *wk)
 	free(wk->ids);
 	free(wk->cost);
 	free(wk);
+}
+
+static int recorded_here(const trim_work *wk, int64_t id)
+{
+	switch (wk->kind) {
+	case TRIM__WORK_EXPLORE: return trim__work_explore_recorded(wk, id);
+	case TRIM__WORK_NETWORK: return trim__work_network_recorded(wk, id);
+	default: return trim__work_searches_recorded(wk, id);
+	}
 }
 
 static int work_create(trim_work **out, int kind, trim_explorer *ex, trim_neteval *ne, size_t nobj)
@@ -53,7 +65,8 @@ static int work_create(trim_work **out, int kind, trim_explorer *ex, trim_neteva
 	wk->position = trim__calloc(m, sizeof *wk->position);
 	int rc = wk->ids && wk->cost && wk->item_rc && wk->item_msg && wk->position ? 0 : TRIM_ENOMEM;
 	if (rc == 0)
-		rc = kind == TRIM__WORK_EXPLORE ? trim__work_explore_items(wk) : trim__work_network_items(wk);
+		rc = kind == TRIM__WORK_EXPLORE ? trim__work_explore_items(wk)
+		     : kind == TRIM__WORK_NETWORK ? trim__work_network_items(wk) : trim__work_searches_items(wk);
 	if (rc) {
 		trim_work_free(wk);
 		return rc;
@@ -66,7 +79,7 @@ static int work_create(trim_work **out, int kind, trim_explorer *ex, trim_neteva
 	for (size_t k = 0; k < wk->n; k++) {
 		int64_t id = wk->ids[k];
 		wk->position[id] = (int64_t)k;
-		if (kind == TRIM__WORK_EXPLORE ? trim__work_explore_recorded(wk, id) : trim__work_network_recorded(wk, id))
+		if (recorded_here(wk, id))
 			continue;
 		wk->ids[keep] = id;
 		wk->cost[keep++] = wk->cost[k];
@@ -82,6 +95,17 @@ int trim_work_explore(trim_work **out, trim_explorer *ex)
 		return trim__error(TRIM_EINVAL, "trim_work_explore: NULL argument");
 	*out = NULL;
 	return work_create(out, TRIM__WORK_EXPLORE, ex, NULL, trim_explorer_count(ex));
+}
+
+int trim_work_explore_searches(trim_work **out, trim_explorer *ex)
+{
+	if (!out || !ex)
+		return trim__error(TRIM_EINVAL, "trim_work_explore_searches: NULL argument");
+	*out = NULL;
+	size_t nw = trim_workloads_intra_count(ex->w), np = trim_explorer_count(ex);
+	if (nw && np > SIZE_MAX / 2 / nw)
+		return trim__error(TRIM_ERANGE, "trim_work_explore_searches: %zu points x %zu workloads is too many items", np, nw);
+	return work_create(out, TRIM__WORK_SEARCHES, ex, NULL, np * nw);
 }
 
 int trim_work_network(trim_work **out, trim_neteval *ne)
@@ -165,15 +189,34 @@ int trim__work_record_error(trim_work *wk, int64_t id, int rc, const char *msg)
 
 static int valid_id(const trim_work *wk, int64_t id)
 {
-	return wk->kind == TRIM__WORK_EXPLORE ? trim__work_explore_valid(wk, id) : trim__work_network_valid(wk, id);
+	switch (wk->kind) {
+	case TRIM__WORK_EXPLORE: return trim__work_explore_valid(wk, id);
+	case TRIM__WORK_NETWORK: return trim__work_network_valid(wk, id);
+	default: return trim__work_searches_valid(wk, id);
+	}
 }
 
 static int recorded(const trim_work *wk, int64_t id)
 {
-	if (wk->item_rc[id])
-		return 1;
-	return wk->kind == TRIM__WORK_EXPLORE ? trim__work_explore_recorded(wk, id)
-	                                      : trim__work_network_recorded(wk, id);
+	return wk->item_rc[id] || recorded_here(wk, id);
+}
+
+static int kind_run(trim_work *wk, int64_t id, trim__work_result *r)
+{
+	switch (wk->kind) {
+	case TRIM__WORK_EXPLORE: return trim__work_explore_run(wk, id, r);
+	case TRIM__WORK_NETWORK: return trim__work_network_run(wk, id, r);
+	default: return trim__work_searches_run(wk, id, r);
+	}
+}
+
+static int kind_merge(trim_work *wk, trim__work_result *r)
+{
+	switch (wk->kind) {
+	case TRIM__WORK_EXPLORE: return trim__work_explore_merge(wk, r);
+	case TRIM__WORK_NETWORK: return trim__work_network_merge(wk, r);
+	default: return trim__work_searches_merge(wk, r);
+	}
 }
 
 /* ---- run, merge, finish ------------------------------------------------------ */
@@ -204,8 +247,10 @@ int trim_work_run(trim_work *wk, int64_t id, char **result)
 	memset(&r, 0, sizeof r);
 	r.kind = wk->kind;
 	r.id = id;
-	int rc = wk->kind == TRIM__WORK_EXPLORE ? trim__work_explore_run(wk, id, &r) : trim__work_network_run(wk, id, &r);
-	if (rc == 0 && r.rc)
+	int rc = kind_run(wk, id, &r);
+	/* a search's error is the item's; in an exploration its point's (an
+	 * unmappable point is invalid, not an error: work_searches.c decides) */
+	if (rc == 0 && r.rc && wk->kind != TRIM__WORK_SEARCHES)
 		rc = trim__work_record_error(wk, id, r.rc, r.message);
 	if (rc == 0 && !was)
 		__atomic_add_fetch(&wk->recorded, 1, __ATOMIC_RELAXED);
@@ -232,10 +277,10 @@ int trim_work_merge(trim_work *wk, const char *text, int64_t *id)
 	if (rc == 0 && id)
 		*id = r.id;
 	if (rc == 0 && !recorded(wk, r.id)) {
-		if (r.rc)
+		if (r.rc && wk->kind != TRIM__WORK_SEARCHES)
 			rc = trim__work_record_error(wk, r.id, r.rc, r.message);
 		if (rc == 0) /* an error too: a network's search keeps it, as its own run would */
-			rc = wk->kind == TRIM__WORK_EXPLORE ? trim__work_explore_merge(wk, &r) : trim__work_network_merge(wk, &r);
+			rc = kind_merge(wk, &r);
 		if (rc == 0)
 			__atomic_add_fetch(&wk->recorded, 1, __ATOMIC_RELAXED);
 	}
@@ -253,7 +298,9 @@ int trim_work_finish(const trim_work *wk)
 		if (!recorded(wk, id))
 			return trim__error(TRIM_EINVAL, "trim_work_finish: item %lld (%s) has no result yet", (long long)id,
 			                   wk->kind == TRIM__WORK_EXPLORE ? trim_explorer_point_name(wk->ex, (size_t)id)
-			                                                  : "a search");
+			                   : wk->kind == TRIM__WORK_SEARCHES
+			                           ? trim_explorer_point_name(wk->ex, (size_t)id / wk->nw)
+			                           : "a search");
 		if (wk->item_rc[id] && (first_bad < 0 || id < first_bad))
 			first_bad = id;
 	}
@@ -324,7 +371,7 @@ int trim__work_result_parse(const char *text, trim__work_result *r)
 	int kind = -1;
 	if (!strncmp(p, "libtrim work 1\nkind ", 20)) {
 		p += 20;
-		for (int k = 0; k < 2; k++) {
+		for (int k = 0; k < 3 && kind < 0; k++) {
 			size_t l = strlen(kind_names[k]);
 			if (!strncmp(p, kind_names[k], l) && p[l] == '\n') {
 				kind = k;

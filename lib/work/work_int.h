@@ -13,7 +13,7 @@
 #include "trim/work.h"
 #include "util/util.h"
 
-enum { TRIM__WORK_EXPLORE = 0, TRIM__WORK_NETWORK = 1 };
+enum { TRIM__WORK_EXPLORE = 0, TRIM__WORK_NETWORK = 1, TRIM__WORK_SEARCHES = 2 /* an exploration's searches */ };
 
 /* One result as it travels: the item, its error (0: none) and message,
  * whether it was read back from an output directory (resumed) after a
@@ -39,6 +39,11 @@ struct trim_work {
 	int *item_rc;      /* by id: an item's error (0: none) */
 	char **item_msg;   /* by id: its message (NULL: none) */
 	size_t recorded;   /* relaxed atomic */
+	/* TRIM__WORK_SEARCHES: the network's intra workloads (id = point x nw +
+	 * workload) and, per point, its evaluation while its searches arrive
+	 * (lib/work/work_searches.c) */
+	size_t nw;
+	void *points;
 };
 
 /* The result's text, and a text read into *r (pointers into a copy owned by
@@ -61,6 +66,17 @@ int trim__work_explore_valid(const trim_work *wk, int64_t id);
 int trim__work_explore_recorded(const trim_work *wk, int64_t id);
 int trim__work_explore_run(trim_work *wk, int64_t id, trim__work_result *r);
 int trim__work_explore_merge(trim_work *wk, trim__work_result *r);
+
+/* One search j of evaluation ne run (result into *r) or merged. */
+int trim__work_search_run(trim_neteval *ne, size_t j, trim__work_result *r);
+int trim__work_search_merge(trim_neteval *ne, size_t j, trim__work_result *r);
+
+int trim__work_searches_items(trim_work *wk);
+int trim__work_searches_valid(const trim_work *wk, int64_t id);
+int trim__work_searches_recorded(const trim_work *wk, int64_t id);
+int trim__work_searches_run(trim_work *wk, int64_t id, trim__work_result *r);
+int trim__work_searches_merge(trim_work *wk, trim__work_result *r);
+void trim__work_searches_free(trim_work *wk);
 
 int trim__work_network_items(trim_work *wk);
 int trim__work_network_valid(const trim_work *wk, int64_t id);

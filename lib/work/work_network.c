@@ -40,11 +40,20 @@ int trim__work_network_recorded(const trim_work *wk, int64_t id) { return wk->ne
 
 int trim__work_network_run(trim_work *wk, int64_t id, trim__work_result *r)
 {
-	trim_neteval *ne = wk->ne;
-	wrec *rec = &ne->rec[id];
+	return trim__work_search_run(wk->ne, (size_t)id, r);
+}
+
+int trim__work_network_merge(trim_work *wk, trim__work_result *r)
+{
+	return trim__work_search_merge(wk->ne, (size_t)r->id, r);
+}
+
+int trim__work_search_run(trim_neteval *ne, size_t j, trim__work_result *r)
+{
+	wrec *rec = &ne->rec[j];
 	if (!rec->searched) {
 		int64_t stale = __atomic_load_n(&ne->stale, __ATOMIC_RELAXED);
-		trim__neteval_search_item(ne, (size_t)id);
+		trim__neteval_search_item(ne, j);
 		r->stale = __atomic_load_n(&ne->stale, __ATOMIC_RELAXED) != stale;
 	}
 	r->resumed = rec->resumed;
@@ -55,15 +64,14 @@ int trim__work_network_run(trim_work *wk, int64_t id, trim__work_result *r)
 	}
 	trim__sb sb;
 	trim__sb_init(&sb);
-	trim__resume_text(ne, (size_t)id, &sb);
+	trim__resume_text(ne, j, &sb);
 	r->payload_len = sb.len;
 	return trim__sb_take(&sb, &r->payload);
 }
 
-int trim__work_network_merge(trim_work *wk, trim__work_result *r)
+int trim__work_search_merge(trim_neteval *ne, size_t j, trim__work_result *r)
 {
-	trim_neteval *ne = wk->ne;
-	wrec *rec = &ne->rec[r->id];
+	wrec *rec = &ne->rec[j];
 	if (r->rc) { /* kept in the record: trim_neteval_step reports it as its own search would */
 		rec->search_rc = r->rc;
 		snprintf(rec->search_msg, sizeof rec->search_msg, "%s", r->message ? r->message : "");
@@ -73,7 +81,7 @@ int trim__work_network_merge(trim_work *wk, trim__work_result *r)
 	}
 	char where[96];
 	snprintf(where, sizeof where, "the result of search %lld", (long long)r->id);
-	if (trim__resume_parse(ne, (size_t)r->id, r->payload, r->payload_len, where, 1) != 1)
+	if (trim__resume_parse(ne, j, r->payload, r->payload_len, where, 1) != 1)
 		return trim__error(TRIM_EINVAL, "trim_work_merge: %s is not a result of this network evaluation (other "
 		                   "inputs or options, or corrupted)", where);
 	rec->resumed = r->resumed;
@@ -83,6 +91,6 @@ int trim__work_network_merge(trim_work *wk, trim__work_result *r)
 		__atomic_add_fetch(&ne->stale, 1, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&ne->searches_done, 1, __ATOMIC_RELAXED);
 	if (ne->out_dir && !r->resumed)
-		return trim__resume_save(ne, (size_t)r->id); /* the collector's own copy */
+		return trim__resume_save(ne, j); /* the collector's own copy */
 	return 0;
 }

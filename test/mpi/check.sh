@@ -40,6 +40,13 @@ for n in 1 2 3; do
 		ranks $n $NET --format $fmt > "$tmp/nout.$fmt"
 		same "$tmp/nref.$fmt" "$tmp/nout.$fmt" "network --format $fmt on $n ranks differs from trim"
 	done
+	# the exploration cut into its points' searches (trim-mpi's choice for fewer points than 2 x ranks)
+	ranks $n $EX --format json --items searches > "$tmp/out.json"
+	same "$tmp/ref.json" "$tmp/out.json" "explore --items searches on $n ranks differs from trim"
+	rm -rf "$tmp/out-s"
+	ranks $n $EX --format csv --items searches --out "$tmp/out-s" > "$tmp/out.csv"
+	same "$tmp/ref.csv" "$tmp/out.csv" "explore --items searches --out on $n ranks differs from trim"
+	same "$tmp/ref-out/results.json" "$tmp/out-s/results.json" "explore --items searches: results.json on $n ranks"
 	rm -rf "$tmp/out"
 	ranks $n $EX --out "$tmp/out" --report "$tmp/out.html" --breakdown "$tmp/out-bd.csv" > /dev/null
 	for f in results.json points.csv workloads.csv; do
@@ -129,7 +136,9 @@ st=0; "$MPI" $EX --share 1/3 > /dev/null 2> "$tmp/e0" || st=$?
 [ $st = 2 ] && grep -q "needs --out" "$tmp/e0" || fail "--share without --out: exit $st, $(cat "$tmp/e0")"
 st=0; "$MPI" $EX --share 3/3 --out "$tmp/x" > /dev/null 2> "$tmp/e0" || st=$?
 [ $st = 2 ] && grep -q "0 <= K < N" "$tmp/e0" || fail "--share 3/3: exit $st, $(cat "$tmp/e0")"
-checks=$((checks + 2))
+st=0; "$MPI" $EX --items searches --share 0/2 --out "$tmp/x" > /dev/null 2> "$tmp/e0" || st=$?
+[ $st = 2 ] && grep -q "whole points" "$tmp/e0" || fail "--items searches --share: exit $st, $(cat "$tmp/e0")"
+checks=$((checks + 3))
 
 # Errors: trim's message and exit status, printed once.
 st=0; $TRIM network $D/tiny.yaml $D/tiny-arch.yaml --max-mappings 2 > /dev/null 2> "$tmp/e1" || st=$?

@@ -2,7 +2,7 @@
 """Project an exploration or a network on many MPI nodes from measured item times.
 
     /usr/bin/python3 test/mpi/project.py TIMES.tsv [--setup SECONDS] [--nodes 1,2,4,...]
-                                               [--order ID,ID,...]
+                                               [--order ID,ID,...] [--merge SECONDS]
 
 TIMES.tsv is what trim-mpi writes with TRIM_MPI_TIMES=FILE (docs/cluster.md): one
 line per work item in the order rank 0 hands them out (largest expected first),
@@ -19,7 +19,9 @@ pays the setup (loading the inputs and listing the items: --setup SECONDS, the
 wall time of the measured run minus its collect and finish seconds; default 0). Communication is the
 result text only (kilobytes per item) and is left out. --order replays the items
 in another hand-out order (ids, first handed out first: a later trim-mpi's
-trim_work_item order); the last column is the schedule with a perfect estimate
+trim_work_item order); --merge sets the seconds rank 0 takes per merged result
+(when TIMES.tsv comes from one rank, which merges nothing: take the mean of a run
+on several ranks); the last column is the schedule with a perfect estimate
 (the measured times largest first), what a better estimate could reach.
 """
 import heapq
@@ -90,6 +92,9 @@ def main(argv):
     ideal = sorted(runs, reverse=True)
     merges = [m for _, _, m in items if m > 0]
     merge_each = sum(merges) / len(merges) if merges else 0.0
+    for k, a in enumerate(argv):
+        if a == "--merge":
+            merge_each = float(argv[k + 1])
     if setup is None:
         setup = 0.0
     total = sum(runs)

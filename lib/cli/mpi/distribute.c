@@ -334,6 +334,7 @@ static void work(trim_work *wk)
  * later `trim explore|network ... --out DIR` reads them all back and prints
  * (computing what no task finished). */
 int trim_mpi_share_k = -1, trim_mpi_share_n = 0;
+int trim_mpi_items = TRIM_MPI_ITEMS_AUTO;
 
 static void run_share(trim_work *wk, const char *cmd)
 {
@@ -371,7 +372,11 @@ static int run_explore(trim_explorer *ex, int progress)
 {
 	enter();
 	trim_work *wk = NULL;
-	int rc = trim_work_explore(&wk, ex);
+	/* few points for the ranks: hand out their searches (the same choice on every rank) */
+	int searches = trim_mpi_items == TRIM_MPI_ITEMS_SEARCHES ||
+	               (trim_mpi_items == TRIM_MPI_ITEMS_AUTO && trim_mpi_share_n == 0 &&
+	                trim_explorer_count(ex) < 2 * (size_t)trim_mpi_size);
+	int rc = searches ? trim_work_explore_searches(&wk, ex) : trim_work_explore(&wk, ex);
 	if (rc && trim_mpi_rank > 0) {
 		fprintf(stderr, "trim-mpi: rank %d: %s\n", trim_mpi_rank, trim_last_error());
 		MPI_Abort(MPI_COMM_WORLD, TRIM_CLI_EXIT_FAIL);

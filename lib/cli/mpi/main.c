@@ -24,12 +24,41 @@ static void usage(FILE *f)
 	           "ranks that ask, computes too, and prints the result, byte-identical to trim's.\n"
 	           "--threads N is per rank. With --out DIR on a file system every rank sees,\n"
 	           "each finished item is kept there and a rerun resumes from them.\n"
+	           "An exploration's items are its points, or the searches of its points when it\n"
+	           "has fewer than twice as many points as ranks (--items points|searches chooses).\n"
 	           "--share K/N (without mpirun: a job array's task K of N) runs only every Nth\n"
 	           "item from the Kth into --out DIR and prints nothing; trim explore|network with\n"
 	           "the same --out DIR then reads them back and prints.\n"
 	           "One search (trim map) is not split across ranks.\n"
 	           "libtrim %s\n",
 	           trim_version_string());
+}
+
+/* --items points|searches out of argv: 0, or -1 with the message printed. */
+static int take_items(int *argc, char **argv)
+{
+	for (int i = 2; i < *argc; i++) {
+		if (strcmp(argv[i], "--items"))
+			continue;
+		const char *v = i + 1 < *argc ? argv[i + 1] : "";
+		if (!strcmp(v, "points"))
+			trim_mpi_items = TRIM_MPI_ITEMS_POINTS;
+		else if (!strcmp(v, "searches"))
+			trim_mpi_items = TRIM_MPI_ITEMS_SEARCHES;
+		else {
+			fprintf(stderr, "trim-mpi %s: --items takes points or searches; got '%s'\n", argv[1], v);
+			return -1;
+		}
+		if (strcmp(argv[1], "explore")) {
+			fprintf(stderr, "trim-mpi %s: --items is for explore (a network's items are its searches)\n", argv[1]);
+			return -1;
+		}
+		for (int k = i; k + 2 <= *argc; k++)
+			argv[k] = argv[k + 2];
+		*argc -= 2;
+		return 0;
+	}
+	return 0;
 }
 
 /* --share K/N out of argv (the command does not know it): 0, or -1 with
@@ -61,6 +90,11 @@ static int take_share(int *argc, char **argv)
 		        trim_mpi_size);
 		return -1;
 	}
+	if (trim_mpi_items == TRIM_MPI_ITEMS_SEARCHES) {
+		fprintf(stderr, "trim-mpi %s: --share takes whole points (--items searches keeps a point's searches in "
+		                "memory until it is finished)\n", argv[1]);
+		return -1;
+	}
 	trim_mpi_share_k = k;
 	trim_mpi_share_n = n;
 	for (int i = at; i + 2 <= *argc; i++)
@@ -85,7 +119,7 @@ static int dispatch(int argc, char **argv)
 		return 0;
 	}
 	trim_cli_distributed = &trim_mpi_runner;
-	if (take_share(&argc, argv))
+	if (take_items(&argc, argv) || take_share(&argc, argv))
 		return TRIM_CLI_EXIT_USAGE;
 	if (!strcmp(cmd, "explore"))
 		return trim_cli_explore(argc - 1, argv + 1);

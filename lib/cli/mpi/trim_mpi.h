@@ -10,6 +10,10 @@ extern const trim_cli_runner trim_mpi_runner;
 /* --share K/N: run only that share of the items into --out DIR, then end
  * (a Slurm job array's task; -1, 0: not set). One rank. */
 extern int trim_mpi_share_k, trim_mpi_share_n;
+/* --items: what an exploration hands out (auto: the searches of its points
+ * when it has fewer than twice as many points as ranks). */
+enum { TRIM_MPI_ITEMS_AUTO = 0, TRIM_MPI_ITEMS_POINTS, TRIM_MPI_ITEMS_SEARCHES };
+extern int trim_mpi_items;
 /* A worker's messages before it reaches the work are rank 0's too (the
  * same inputs fail the same way): kept out of standard error until then. */
 void trim_mpi_quiet_setup(void);
