@@ -1065,13 +1065,19 @@ int trim__activity_lower(const trim__intra *w, const struct trim_arch *arch,
 	return compute(w, arch, m, ws, out, 1, tmask);
 }
 
-int trim__activity_prepare(const trim__intra *w, const struct trim_arch *arch,
-                           const trim__mapping *m, trim__act_ws *ws)
+int trim__activity_prepare_tensors(const trim__intra *w, const struct trim_arch *arch, const trim__mapping *m,
+                                   unsigned tmask, trim__act_ws *ws)
 {
-	int rc = prepare(w, arch, m, ws, 0, 7u, 1);
+	int rc = prepare(w, arch, m, ws, 0, tmask, tmask == 7u);
 	if (rc && ws->prep)
 		ws->prep->lb = -1; /* nothing prepared */
 	return rc;
+}
+
+int trim__activity_prepare(const trim__intra *w, const struct trim_arch *arch,
+                           const trim__mapping *m, trim__act_ws *ws)
+{
+	return trim__activity_prepare_tensors(w, arch, m, 7u, ws);
 }
 
 int trim__activity_orders(trim__act_ws *ws, const trim__mapping *m, trim__activity *out)

@@ -84,6 +84,12 @@ int trim__activity_compute(const trim__intra *w, const struct trim_arch *a,
 int trim__activity_prepare(const trim__intra *w, const struct trim_arch *a,
                            const trim__mapping *m, trim__act_ws *ws);
 int trim__activity_orders(trim__act_ws *ws, const trim__mapping *m, trim__activity *out);
+/* trim__activity_prepare for the tensors in tmask only (the others' rows
+ * stay 0, as trim__activity_tensors): a tensor's preparation reads only
+ * the factors and its own keeps, so it serves every mapping with those,
+ * whatever the other tensors' keeps and every level's order. */
+int trim__activity_prepare_tensors(const trim__intra *w, const struct trim_arch *a, const trim__mapping *m,
+                                   unsigned tmask, trim__act_ws *ws);
 
 /* Lower bounds, valid for every loop order of every storage level, on the
  * counts of the tensors in tmask (bit t: slot t; the other tensors' counts

@@ -281,6 +281,11 @@ typedef struct {
 	 * per-level projected classes (-1: not looked up yet) */
 	int32_t *by_proj[3];
 	uint64_t by_proj_cap[3];
+	/* per tensor: the analyst prepared for the current factorisation and
+	 * keep choice prep_ch[t] (prep_on[t]; reset with each factorisation),
+	 * and what the preparation returned (a scope error is every order's) */
+	trim__act_ws prep_ws[3];
+	int prep_on[3], prep_ch[3], prep_rc[3];
 } tensor_count_cache;
 
 /* Per-thread state of the search. */

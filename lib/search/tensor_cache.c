@@ -17,6 +17,7 @@ int trim__tensor_cache_reset(const trim__mapspace *s, tensor_count_cache *c)
 			return TRIM_ENOMEM;
 	}
 	c->nv = 0;
+	c->prep_on[0] = c->prep_on[1] = c->prep_on[2] = 0;
 	if (++c->gen == 0) { /* wrapped: clear for real */
 		for (uint32_t i = 0; i < c->cap; i++)
 			c->ent[i].gen = 0;
@@ -51,8 +52,10 @@ void trim__tensor_cache_free(tensor_count_cache *c)
 	free(c->energy);
 	free(c->words);
 	free(c->state);
-	for (int t = 0; t < 3; t++)
+	for (int t = 0; t < 3; t++) {
 		free(c->by_proj[t]);
+		trim__act_ws_free(&c->prep_ws[t]);
+	}
 }
 
 static uint32_t key_hash(const uint8_t *k, int n)
@@ -159,7 +162,14 @@ int32_t trim__tensor_cache_entry(const trim__mapspace *s, const order_plan *p, c
 		(void)oc;
 		const int nl = c->nl;
 		const int32_t vi = c->nv++;
-		int rc = trim__activity_tensors(s->w, s->a, m, 1u << t, &W->ws.act, &W->tensor_scratch);
+		/* one preparation per (factorisation, keep choice of t), then
+		 * the counts of each of t's order classes */
+		if (!c->prep_on[t] || c->prep_ch[t] != ch) {
+			c->prep_rc[t] = trim__activity_prepare_tensors(s->w, s->a, m, 1u << t, &c->prep_ws[t]);
+			c->prep_on[t] = 1;
+			c->prep_ch[t] = ch;
+		}
+		int rc = c->prep_rc[t] ? c->prep_rc[t] : trim__activity_orders(&c->prep_ws[t], m, &W->tensor_scratch);
 		if (rc && rc != TRIM_EINVAL) {
 			W->err = rc;
 			return -1;
