@@ -116,6 +116,7 @@ static int brute_vs_search(struct trim_arch *a, trim__intra *w, int goal)
 	ck_assert_int_eq(trim__mapping_check(&r.best, w, a), 0);
 	trim__search_result_free(&r);
 	trim__eval_ws_free(&ws);
+	trim__mapspace_free(&s);
 	fprintf(stderr, "hier brute force %s: %llu valid mappings, %d with a hop across >= 2 spatial levels\n", a->name,
 	        (unsigned long long)valid, deep);
 	return deep;
