@@ -9,6 +9,7 @@
  * (trim_neteval_run, which only reuses and adds up, then
  * trim__explore_point_end) and written to the output directory.
  */
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,19 +23,32 @@ typedef struct {
 	trim_neteval *ne; /* NULL: not started, or finished */
 	trim__xpoint p;   /* its architecture figures, then all of them */
 	int finished;     /* its searches all recorded: done, or failed (the error on its first item) */
+	int busy;         /* searches of it running now (it is not finished under them) */
 } point_state;
+
+/* The points, and the lock that lets a run overlap a merge (trim/work.h,
+ * "Threads"): held while a point's state is read, started, merged into or
+ * finished, not while its search runs. */
+typedef struct {
+	omp_lock_t lock;
+	point_state *ps;
+} points;
+
+#define PS(wk) (((points *)(wk)->points)->ps)
 
 void trim__work_searches_free(trim_work *wk)
 {
-	point_state *ps = wk->points;
-	if (!ps)
+	points *pts = wk->points;
+	if (!pts)
 		return;
 	size_t np = wk->ex ? wk->ex->n : 0;
-	for (size_t i = 0; i < np; i++) {
-		trim_neteval_free(ps[i].ne);
-		trim__explore_point_clear(&ps[i].p);
+	for (size_t i = 0; pts->ps && i < np; i++) {
+		trim_neteval_free(pts->ps[i].ne);
+		trim__explore_point_clear(&pts->ps[i].p);
 	}
-	free(ps);
+	free(pts->ps);
+	omp_destroy_lock(&pts->lock);
+	free(pts);
 	wk->points = NULL;
 }
 
@@ -46,7 +60,7 @@ static int in_item(const trim_neteval *ne, size_t j)
 /* Point i's state, started if need be. */
 static int state(trim_work *wk, size_t i, point_state **out)
 {
-	point_state *s = &((point_state *)wk->points)[i];
+	point_state *s = &PS(wk)[i];
 	*out = s;
 	if (s->ne)
 		return 0;
@@ -59,9 +73,9 @@ static int state(trim_work *wk, size_t i, point_state **out)
 /* Every search of point i recorded: finish the point (its figures, its file). */
 static int try_finish(trim_work *wk, size_t i)
 {
-	point_state *s = &((point_state *)wk->points)[i];
+	point_state *s = &PS(wk)[i];
 	trim_explorer *ex = wk->ex;
-	if (!s->ne || s->finished || ex->pt[i].done)
+	if (!s->ne || s->finished || s->busy || ex->pt[i].done)
 		return 0;
 	int64_t first = -1;
 	for (size_t j = 0; j < wk->nw; j++) {
@@ -91,8 +105,13 @@ int trim__work_searches_items(trim_work *wk)
 {
 	trim_explorer *ex = wk->ex;
 	wk->nw = trim_workloads_intra_count(ex->w);
-	wk->points = trim__calloc(ex->n ? ex->n : 1, sizeof(point_state));
-	if (!wk->points)
+	points *pts = trim__calloc(1, sizeof *pts);
+	if (!pts)
+		return TRIM_ENOMEM;
+	pts->ps = trim__calloc(ex->n ? ex->n : 1, sizeof(point_state));
+	omp_init_lock(&pts->lock);
+	wk->points = pts;
+	if (!pts->ps)
 		return TRIM_ENOMEM;
 	if (!ex->inputs[0][0]) { /* the finished points' files are stamped */
 		int rc = trim__explore_digest_inputs(ex);
@@ -138,32 +157,49 @@ int trim__work_searches_valid(const trim_work *wk, int64_t id)
 int trim__work_searches_recorded(const trim_work *wk, int64_t id)
 {
 	size_t i = (size_t)id / wk->nw, j = (size_t)id % wk->nw;
-	const point_state *s = &((const point_state *)wk->points)[i];
-	if (s->ne)
-		return s->ne->rec[j].searched;
-	return s->finished || wk->ex->pt[i].done;
+	points *pts = wk->points;
+	const point_state *s = &pts->ps[i];
+	omp_set_lock(&pts->lock);
+	int got = s->ne ? s->ne->rec[j].searched : s->finished || wk->ex->pt[i].done;
+	omp_unset_lock(&pts->lock);
+	return got;
 }
 
 int trim__work_searches_run(trim_work *wk, int64_t id, trim__work_result *r)
 {
 	size_t i = (size_t)id / wk->nw, j = (size_t)id % wk->nw;
+	points *pts = wk->points;
 	point_state *s = NULL;
+	omp_set_lock(&pts->lock);
 	int rc = state(wk, i, &s); /* a point done here (read back) but asked for: searched again */
+	if (rc == 0)
+		s->busy++;
+	omp_unset_lock(&pts->lock);
 	if (rc) {
 		r->rc = rc;
 		r->message = trim__strdup(trim_last_error());
 		return r->message ? 0 : TRIM_ENOMEM;
 	}
-	rc = trim__work_search_run(s->ne, j, r);
-	return rc ? rc : try_finish(wk, i);
+	rc = trim__work_search_run(s->ne, j, r); /* unlocked: a merge into another point may run meanwhile */
+	omp_set_lock(&pts->lock);
+	s->busy--;
+	if (rc == 0)
+		rc = try_finish(wk, i);
+	omp_unset_lock(&pts->lock);
+	return rc;
 }
 
 int trim__work_searches_merge(trim_work *wk, trim__work_result *r)
 {
 	size_t i = (size_t)r->id / wk->nw, j = (size_t)r->id % wk->nw;
+	points *pts = wk->points;
 	point_state *s = NULL;
+	omp_set_lock(&pts->lock);
 	int rc = state(wk, i, &s);
 	if (rc == 0)
 		rc = trim__work_search_merge(s->ne, j, r);
-	return rc ? rc : try_finish(wk, i);
+	if (rc == 0)
+		rc = try_finish(wk, i);
+	omp_unset_lock(&pts->lock);
+	return rc;
 }
