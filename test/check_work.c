@@ -337,6 +337,54 @@ START_TEST(test_explore_searches_invalid)
 }
 END_TEST
 
+/* trim/work.h, "Threads": a collector that runs items in one thread while
+ * another merges the others' results (trim-mpi's rank 0), points and
+ * searches alike, the searches of one point arriving in both threads. */
+START_TEST(test_run_overlaps_merge)
+{
+	char *ref = explore_reference(TRIM_EXPLORE_EDP);
+	for (int fine = 0; fine < 2; fine++) {
+		xfx c, w;
+		xsetup(&c, TRIM_EXPLORE_EDP, NULL);
+		xsetup(&w, TRIM_EXPLORE_EDP, NULL);
+		ck_assert((fine ? trim_work_explore_searches(&c.wk, c.ex) : trim_work_explore(&c.wk, c.ex)) == 0);
+		ck_assert((fine ? trim_work_explore_searches(&w.wk, w.ex) : trim_work_explore(&w.wk, w.ex)) == 0);
+		size_t n = trim_work_count(c.wk);
+		char **text = calloc(n, sizeof *text);
+		int64_t *ids = calloc(n, sizeof *ids);
+		for (size_t k = 0; k < n; k++) {
+			ck_assert(trim_work_item(c.wk, k, &ids[k], NULL) == 0);
+			if (k % 2)
+				ck_assert(trim_work_run(w.wk, ids[k], &text[k]) == 0);
+		}
+		int bad = 0;
+#pragma omp parallel sections num_threads(2) reduction(+ : bad)
+		{
+#pragma omp section
+			for (size_t k = 0; k < n; k += 2)
+				bad += trim_work_run(c.wk, ids[k], NULL) != 0;
+#pragma omp section
+			for (size_t k = 1; k < n; k += 2)
+				bad += trim_work_merge(c.wk, text[k], NULL) != 0;
+		}
+		ck_assert_int_eq(bad, 0);
+		ck_assert_int_eq(trim_work_done(c.wk), n);
+		ck_assert_msg(trim_work_finish(c.wk) == 0, "%s", trim_last_error());
+		ck_assert(trim_explorer_run(c.ex) == 0);
+		char *got = xreport(c.ex);
+		ck_assert_str_eq(got, ref);
+		trim_string_free(got);
+		for (size_t k = 0; k < n; k++)
+			trim_string_free(text[k]);
+		free(text);
+		free(ids);
+		xteardown(&c);
+		xteardown(&w);
+	}
+	trim_string_free(ref);
+}
+END_TEST
+
 /* ---- network ---------------------------------------------------------------- */
 
 typedef struct {
@@ -487,6 +535,7 @@ Suite *work_suite(void)
 	tcase_add_test(tc, test_explore_resume);
 	tcase_add_test(tc, test_explore_searches);
 	tcase_add_test(tc, test_explore_searches_invalid);
+	tcase_add_test(tc, test_run_overlaps_merge);
 	tcase_add_test(tc, test_network_items);
 	tcase_add_test(tc, test_network_error_travels);
 	suite_add_tcase(s, tc);
