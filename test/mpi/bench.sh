@@ -18,7 +18,9 @@ run() {
 	n=$1
 	shift
 	t0=$(now)
-	TRIM_MPI_TIMES=$B/mpi-times-$n.tsv mpirun -n "$n" --oversubscribe -x TRIM_MPI_TIMES "$MPI" explore \
+	# --bind-to none: on a shared machine a rank pinned to a core that other jobs
+	# also use runs at a fraction of a core (docs/cluster.md, "Speed")
+	TRIM_MPI_TIMES=$B/mpi-times-$n.tsv mpirun -n "$n" --oversubscribe --bind-to none -x TRIM_MPI_TIMES "$MPI" explore \
 		--threads 1 --quiet --format csv "$@" > "$tmp/out.$n"
 	t1=$(now)
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }'
