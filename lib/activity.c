@@ -998,6 +998,13 @@ static int order_counts(trim__act_ws *ws, const trim__mapping *m, trim__activity
 					out->drains[C][t] += Fc;
 				}
 				out->reads[B][t] += R;
+				/* lower bound: below the outermost holder, R + (B's drains,
+				 * Fprev) = U + Rprev >= U; B's reads and drains cost the same
+				 * (both read B), so the shortfall is charged to B's reads
+				 * only (not to the read-backs' network words and fills,
+				 * which may be drains instead) */
+				if (P->lb && i > 0 && U > R + Fprev)
+					out->reads[B][t] += U - R - Fprev;
 				out->updates[B][t] += upd;
 				for (int l = B + 1; l < C; l++) {
 					if (P->type[l] != TRIM__LVL_SPATIAL)

@@ -191,7 +191,7 @@ START_TEST(test_property_random)
 {
 	uint64_t st = 0x5eed2026u, st2 = 0x0bde2u; /* st2: reshuffled orders */
 	int compared = 0, unsupported = 0, misfit = 0, kinds[5] = {0}, phases[3] = {0};
-	int bypassed = 0, spread[TRIM_NDIMS] = {0}, with_zeros = 0, stride3 = 0, two_noc = 0, bounded_reads = 0;
+	int bypassed = 0, spread[TRIM_NDIMS] = {0}, with_zeros = 0, stride3 = 0, two_noc = 0, bounded_reads = 0, identity_checked = 0;
 	/* the deeper hierarchies: a hop crossing >= 2 spatial levels with
 	 * bounds > 1 (a tensor bypassing the storage between them), a level
 	 * keeping nothing, two spatial levels in a row both with bounds > 1 */
@@ -228,6 +228,29 @@ START_TEST(test_property_random)
 			trim__sb_free(&sb);
 			ck_abort_msg("case %d: %s", compared, msg);
 		}
+		/* a result holder below the outermost one reads back or drains
+		 * every word that arrives (R + D = U + the parent's read-backs into
+		 * it); with no spatial level of bound > 1 between it and the next
+		 * holder below (or the MACs) every update is such a word, so the
+		 * bounds charge reads + drains >= updates there */
+		for (int l = 0, outer = 1; w.t[2].present && l < a.nlevels; l++) {
+			if (a.lv[l].type != TRIM__LVL_STORAGE || !m.keep[l][2])
+				continue;
+			int direct = 1;
+			for (int k = l + 1; k < a.nlevels && a.lv[k].type != TRIM__LVL_COMPUTE; k++) {
+				if (a.lv[k].type == TRIM__LVL_STORAGE && m.keep[k][2])
+					break;
+				if (a.lv[k].type == TRIM__LVL_SPATIAL)
+					for (int d = 0; d < TRIM_NDIMS; d++)
+						direct &= m.f[k][d] == 1;
+			}
+			identity_checked += !outer && direct;
+			if (!outer && direct)
+				ck_assert_msg(x.reads[l][2] + x.drains[l][2] >= x.updates[l][2],
+				              "case %d level %d: result reads %lld + drains %lld < updates %lld", compared, l,
+				              (long long)x.reads[l][2], (long long)x.drains[l][2], (long long)x.updates[l][2]);
+			outer = 0;
+		}
 		/* the search's order-free lower bound (per tensor) is at most the
 		 * exact count of every storage field, here for m's own order */
 		for (int t = 0; t < 3; t++) {
@@ -235,7 +258,11 @@ START_TEST(test_property_random)
 			if (!w.t[t].present || trim__activity_lower(&w, &a, &m, 1u << t, &ws, &lo))
 				continue;
 			for (int l = 0; l < a.nlevels; l++)
-				ck_assert_msg(lo.fills[l][t] <= x.fills[l][t] && lo.reads[l][t] <= x.reads[l][t] &&
+				/* a result's reads and drains at a level cost the same
+				 * (both are reads of it): bounded as a sum */
+				ck_assert_msg(lo.fills[l][t] <= x.fills[l][t] &&
+				                  (t == 2 ? lo.reads[l][t] + lo.drains[l][t] <= x.reads[l][t] + x.drains[l][t]
+				                          : lo.reads[l][t] <= x.reads[l][t]) &&
 				                  lo.updates[l][t] <= x.updates[l][t] && lo.drains[l][t] <= x.drains[l][t],
 				              "case %d tensor %d level %d: lower bound above the count (fills %lld/%lld, "
 				              "reads %lld/%lld, updates %lld/%lld, drains %lld/%lld)",
@@ -335,6 +362,7 @@ START_TEST(test_property_random)
 		ck_assert_msg(spread[d] > 20, "dim %d spread in only %d cases", d, spread[d]);
 	ck_assert_int_gt(bypassed, 200);
 	ck_assert_int_gt(bounded_reads, 100);
+	ck_assert_int_gt(identity_checked, 100);
 	ck_assert_int_gt(with_zeros, 100);
 	ck_assert_int_gt(stride3, 100);
 	ck_assert_int_gt(two_noc, 100);

@@ -342,6 +342,10 @@ void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, in
 			}
 			/* the innermost holder feeds every MAC */
 			int64_t feed;
+			int direct = 1; /* no spatial level of bounds > 1 (or unknown) below h */
+			for (int l = h + 1; l < nl; l++)
+				if (a->lv[l].type == TRIM__LVL_SPATIAL && (!fixed[l] || level_has_loops(m, l)))
+					direct = 0;
 			double enet = 0;
 			int nsp = 0, sp = -1;
 			int64_t allfan = 1, fan = 1;
@@ -422,8 +426,24 @@ void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, in
 					continue;
 				e += res ? (double)rdc[l] * costs[l].update_pj + (double)in[l] * costs[l].read_pj
 				         : (double)rdc[l] * costs[l].read_pj + (double)in[l] * costs[l].write_pj;
-				if (rback && kept[l] && rdc[l] > touched)
-					e += (double)(rdc[l] - touched) * costs[l].read_pj;
+				int64_t rback_words = rback && kept[l] && rdc[l] > touched ? rdc[l] - touched : 0;
+				e += (double)rback_words * costs[l].read_pj;
+				/* a result holder below the outermost with no spatial level
+				 * of bounds > 1 (or unknown) between it and its child holder
+				 * (or the MACs): every update is an arrival, and each arrival
+				 * is read back or drained (R + D = U + the parent's
+				 * read-backs; docs/model.md, "Bounds"), both reads of l */
+				if (res && kept[l] && l > 0 && rdc[l] > in[l] + rback_words) {
+					int direct_l = l == h ? direct : 1;
+					for (int k = l + 1; l != h && k < nl && a->lv[k].type != TRIM__LVL_COMPUTE; k++) {
+						if (a->lv[k].type == TRIM__LVL_STORAGE && kept[k])
+							break;
+						if (a->lv[k].type == TRIM__LVL_SPATIAL && (!fixed[k] || level_has_loops(m, k)))
+							direct_l = 0;
+					}
+					if (direct_l)
+						e += (double)(rdc[l] - in[l] - rback_words) * costs[l].read_pj;
+				}
 				/* cycles: the counts without the MAC feed (its level depends on the choice) */
 				int64_t *out_rd = res ? &x->updates[l][t] : &x->reads[l][t];
 				int64_t *out_in = res ? &x->drains[l][t] : &x->fills[l][t];
