@@ -102,22 +102,28 @@ $TRIM $EX --progress --out "$tmp/shared" 2>&1 > /dev/null | grep -q "4/4 points 
 	fail "temporary files left in the shared directory"
 checks=$((checks + 1))
 
-# A job killed while it runs (mpirun stopped after a second; AlexNet-Cifar training on
-# the training baseline, row-stationary: about 4 s of searches): the rerun, on
+# A job killed while it runs (mpirun stopped once its ranks kept a few searches; AlexNet-Cifar
+# training on the training baseline, row-stationary: about 4 s of searches): the rerun, on
 # other ranks, reads back what every rank finished and prints trim's result.
 N18="network models/networks/alexnet-cifar.yaml models/arch/training-baseline.yaml --mode training --constraints models/constraints/timeloop-eyeriss-rs.yaml --threads 1 --format csv"
 $TRIM $N18 > "$tmp/r18.csv"
 mpirun -n 3 --oversubscribe "$MPI" $N18 --out "$tmp/killed" > /dev/null 2>&1 &
 job=$!
-sleep 1
+searches() { ls "$tmp/killed" 2> /dev/null | grep -c '^search-.*\.txt$' || true; }
+waited=0 # until the ranks have kept a few searches (or 20 s)
+while [ "$(searches)" -lt 3 ] && [ $waited -lt 100 ] && kill -0 $job 2> /dev/null; do
+	sleep 0.2
+	waited=$((waited + 1))
+done
 kill $job 2> /dev/null || true
 wait $job || true
-kept=$(ls "$tmp/killed" 2> /dev/null | grep -c '^search-.*\.txt$' || true)
+kept=$(searches)
+[ "$kept" -gt 0 ] || fail "the job to kill kept no search in 20 s"
 ranks 2 $N18 --out "$tmp/killed" > "$tmp/r18-mpi.csv" 2> "$tmp/r18.err"
 same "$tmp/r18.csv" "$tmp/r18-mpi.csv" "the rerun of a killed job differs from trim"
 [ "$kept" = 0 ] || grep -q "^trim network: $kept searches read back" "$tmp/r18.err" ||
 	fail "the rerun did not read back the $kept searches the killed job kept: $(cat "$tmp/r18.err")"
-echo "mpi-check: a job killed after 1 s had kept $kept searches of AlexNet-Cifar training; the rerun read them back"
+echo "mpi-check: a job killed while it ran had kept $kept searches of AlexNet-Cifar training; the rerun read them back"
 
 # A job array: independent tasks (no mpirun), each its share into one
 # directory, in any order; trim then reads them all back and prints.
