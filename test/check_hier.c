@@ -406,6 +406,88 @@ START_TEST(test_per_tensor_links_files)
 }
 END_TEST
 
+/* Timeloop's Eyeriss organisation: the X fan-out below the buffer, a
+ * bypass-all DummyBuffer, the Y fan-out below it, and a Timeloop mapping
+ * whose spatial directives name GLB (X) and DummyBuffer (Y). Against one
+ * 2-D array (TRIM Fig. 6 (b)): every storage count is the same (both
+ * networks multicast and reduce: a word is replicated where the 2-D array
+ * would), the X network carries the 2-D array's words, the Y network
+ * delivers its deliveries, and the simulator agrees. */
+START_TEST(test_dummy_buffer_timeloop)
+{
+	struct trim_arch a2, ad;
+	trim__intra w;
+	trim__mapping m2, *md = NULL;
+	trim__act_ws ws = {0};
+	trim__activity x2, xd, y;
+	tu_arch_init(&a2, "fig6");
+	tu_storage(&a2, "DRAM", 0, 16);
+	tu_storage(&a2, "GLB", 0, 16);
+	tu_spatial(&a2, "NoC", 4, 2, 1, 1);
+	tu_storage(&a2, "RF", 0, 16);
+	tu_compute(&a2, "MAC");
+	tu_arch_finish(&a2);
+	tu_arch_init(&ad, "fig6-dummy");
+	tu_storage(&ad, "DRAM", 0, 16);
+	tu_storage(&ad, "GLB", 0, 16);
+	tu_spatial(&ad, "PE columns", 4, 1, 1, 1);
+	trim__level *d = tu_storage(&ad, "DummyBuffer", 32, 16);
+	d->keep[0] = d->keep[1] = d->keep[2] = 0;
+	tu_spatial(&ad, "PE rows", 2, 1, 1, 1);
+	tu_storage(&ad, "RF", 0, 16);
+	tu_compute(&ad, "MAC");
+	tu_arch_finish(&ad);
+	ck_assert_int_eq(tu_layer(&w, TU_FC, TRIM_PHASE_FW, 1, 16, 32, 1, 1, 1, 1, 1, 1, 1, 0), 0);
+	trim__mapping_init(&m2, &a2);
+	m2.f[0][TRIM_DIM_M] = 4;
+	m2.f[1][TRIM_DIM_M] = m2.f[1][TRIM_DIM_C] = 2;
+	ck_assert_int_eq(trim__mapping_set_order_str(&m2, 1, "MC"), 0);
+	m2.f[2][TRIM_DIM_M] = m2.fx[2][TRIM_DIM_M] = 4;
+	m2.f[2][TRIM_DIM_C] = m2.fy[2][TRIM_DIM_C] = 2;
+	m2.f[3][TRIM_DIM_C] = 4;
+	ck_assert_int_eq(trim__mapping_check(&m2, &w, &a2), 0);
+	static const char *const tl =
+		"mapping:\n"
+		"  - {target: DRAM, type: temporal, factors: M4 C1, permutation: CM}\n"
+		"  - {target: GLB, type: temporal, factors: M2 C2, permutation: CM}\n"
+		"  - {target: GLB, type: spatial, factors: M4}\n"
+		"  - {target: DummyBuffer, type: temporal, factors: M1 C1}\n"
+		"  - {target: DummyBuffer, type: spatial, factors: C2}\n"
+		"  - {target: RF, type: temporal, factors: C4}\n";
+	ck_assert_msg(trim_mapping_load_string(&md, &ad, tl, "dummy.yaml") == 0, "%s", trim_last_error());
+	ck_assert_int_eq(md->f[2][TRIM_DIM_M], 4);
+	ck_assert_int_eq(md->f[4][TRIM_DIM_C], 2);
+	ck_assert_int_eq(md->keep[3][0] + md->keep[3][1] + md->keep[3][2], 0);
+	ck_assert_msg(trim__mapping_check(md, &w, &ad) == 0, "%s", trim_last_error());
+	ck_assert_int_eq(trim__activity_compute(&w, &a2, &m2, &ws, &x2), 0);
+	ck_assert_int_eq(trim__activity_compute(&w, &ad, md, &ws, &xd), 0);
+	ck_assert_int_eq(refsim_run(&w, &ad, md, &y), 0);
+	static const int map2[] = {0, 1, -1, -1, 3}, mapd[] = {0, 1, -1, -1, 5}; /* storage levels */
+	for (int k = 0; k < 5; k++) {
+		if (map2[k] < 0)
+			continue;
+		for (int t = 0; t < 3; t++) {
+			ck_assert_int_eq(x2.fills[map2[k]][t], xd.fills[mapd[k]][t]);
+			ck_assert_int_eq(x2.reads[map2[k]][t], xd.reads[mapd[k]][t]);
+			ck_assert_int_eq(x2.updates[map2[k]][t], xd.updates[mapd[k]][t]);
+			ck_assert_int_eq(x2.drains[map2[k]][t], xd.drains[mapd[k]][t]);
+		}
+	}
+	for (int t = 0; t < 3; t++) {
+		ck_assert_int_eq(x2.down_words[2][t], xd.down_words[2][t]);
+		ck_assert_int_eq(x2.down_dests[2][t], xd.down_dests[4][t]);
+		ck_assert_int_eq(x2.up_words[2][t], xd.up_words[4][t]);
+		ck_assert_int_eq(x2.up_out[2][t], xd.up_out[2][t]);
+		for (int l = 0; l < ad.nlevels; l++)
+			ck_assert(xd.down_words[l][t] == y.down_words[l][t] && xd.down_dests[l][t] == y.down_dests[l][t] &&
+			          xd.up_out[l][t] == y.up_out[l][t] && xd.reads[l][t] == y.reads[l][t]);
+	}
+	ck_assert_int_eq(xd.reads[1][0], 128); /* Fig. 6 (b): inputs multicast to 4 */
+	trim_mapping_free(md);
+	trim__act_ws_free(&ws);
+}
+END_TEST
+
 Suite *hier_suite(void)
 {
 	Suite *s = suite_create("hier");
@@ -420,6 +502,7 @@ Suite *hier_suite(void)
 	tcase_add_test(tc, test_per_tensor_link_time);
 	tcase_add_test(tc, test_search_per_tensor_links);
 	tcase_add_test(tc, test_per_tensor_links_files);
+	tcase_add_test(tc, test_dummy_buffer_timeloop);
 	suite_add_tcase(s, tc);
 	return s;
 }
