@@ -483,6 +483,14 @@ START_TEST(test_dummy_buffer_timeloop)
 			          xd.up_out[l][t] == y.up_out[l][t] && xd.reads[l][t] == y.reads[l][t]);
 	}
 	ck_assert_int_eq(xd.reads[1][0], 128); /* Fig. 6 (b): inputs multicast to 4 */
+	ck_assert_int_eq(xd.updates[1][2], 32);
+	/* rows that do not reduce: the columns cannot add what they did not */
+	ad.lv[4].reduction = 0;
+	ck_assert_int_eq(trim__activity_compute(&w, &ad, md, &ws, &xd), 0);
+	ck_assert_int_eq(refsim_run(&w, &ad, md, &y), 0);
+	ck_assert_int_eq(xd.updates[1][2], 64);
+	ck_assert_int_eq(y.updates[1][2], 64);
+	ck_assert_int_eq(xd.reductions[2][2], 0);
 	trim_mapping_free(md);
 	trim__act_ws_free(&ws);
 }
