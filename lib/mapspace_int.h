@@ -148,6 +148,7 @@ typedef struct {
 	 * examined). When nothing is found, nothing that fits was cut by a
 	 * bound, so these are the space's maxima (trim_search_why_empty). */
 	double max_pe_util, max_rf_util;
+	uint64_t tie_cuts; /* bypass choices cut by the exact-tie rule (docs/model.md, "Bounds") */
 	int found;
 	double best_cost;
 	trim__index best_index;

@@ -222,6 +222,9 @@ static int g_reserved_on;
 /* anytime runs of the brute-force cases that ended not exact (a test
  * checks that the gap cases do exercise inexact results) */
 static int g_inexact_runs;
+/* bypass choices the exact-tie rule cut in the k = 1 runs (a test checks
+ * that the brute-force cases exercise it) */
+static uint64_t g_tie_cuts;
 
 static void brute_vs_search(void (*mk)(struct trim_arch *, trim__intra *), int goal)
 {
@@ -442,6 +445,22 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 			trim__search_result_free(&g[t]);
 	}
 	s.gap = 0;
+	/* the best alone (k = 1, where ties are cut by index): brute force's
+	 * (cost, index) at 1, 2 and 3 threads, the same work */
+	{
+		trim__search_result e[3];
+		for (int t = 0; t < 3; t++) {
+			ck_assert_int_eq(trim__search(&s, c, goal, t + 1, &e[t]), 0);
+			ck_assert_msg(e[t].found && e[t].best_cost == best && e[t].best_index == best_idx,
+			              "k = 1, %d threads: cost %.17g index %llu, brute force %.17g %llu", t + 1, e[t].best_cost,
+			              (unsigned long long)e[t].best_index, best, (unsigned long long)best_idx);
+			ck_assert(e[t].exact && e[t].evaluated == e[0].evaluated && e[t].bounded == e[0].bounded &&
+			          e[t].tie_cuts == e[0].tie_cuts);
+		}
+		g_tie_cuts += e[0].tie_cuts;
+		for (int t = 0; t < 3; t++)
+			trim__search_result_free(&e[t]);
+	}
 	/* a time limit that stops at once: the seeds' best (a real mapping) or
 	 * nothing, a lower bound below the optimum, not exact */
 	{
@@ -520,6 +539,7 @@ START_TEST(test_search_kinds)
 		{TU_MAXPOOL, TRIM_PHASE_BW, 2, 0},
 	};
 	g_inexact_runs = 0;
+	g_tie_cuts = 0;
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
 		g_kind = kinds[i][0];
 		g_phase = kinds[i][1];
@@ -529,6 +549,8 @@ START_TEST(test_search_kinds)
 	}
 	/* the gaps did cut something the exact search would see */
 	ck_assert_int_gt(g_inexact_runs, 0);
+	/* and ties were cut by index, with brute force's answer */
+	ck_assert_uint_gt(g_tie_cuts, 0);
 }
 END_TEST
 

@@ -69,6 +69,8 @@ typedef struct {
 	size_t *node_ncosts;
 	uint8_t *finished;
 	double *prefix_bound;  /* [j]: the k-th best cost of nodes [0, j] (HUGE_VAL: fewer) */
+	trim__index *prefix_idx; /* [j]: the index of that mapping (k = 1 and one found) */
+	int *prefix_idx_on;
 	top_list prefix_list;
 	omp_lock_t lock;
 	int locked;            /* lock initialised */
@@ -85,7 +87,10 @@ static int schedule_init(top_schedule *q, int64_t n, size_t k)
 	q->node_idx = calloc((size_t)n, sizeof *q->node_idx);
 	q->finished = calloc((size_t)n, 1);
 	q->prefix_bound = malloc((size_t)n * sizeof *q->prefix_bound);
-	if (!q->node_costs || !q->node_idx || !q->node_ncosts || !q->finished || !q->prefix_bound || trim__top_init(&q->prefix_list, k, 0))
+	q->prefix_idx = malloc((size_t)n * sizeof *q->prefix_idx);
+	q->prefix_idx_on = malloc((size_t)n * sizeof *q->prefix_idx_on);
+	if (!q->node_costs || !q->node_idx || !q->node_ncosts || !q->finished || !q->prefix_bound || !q->prefix_idx ||
+	    !q->prefix_idx_on || trim__top_init(&q->prefix_list, k, 0))
 		return TRIM_ENOMEM;
 	omp_init_lock(&q->lock);
 	q->locked = 1;
@@ -105,6 +110,8 @@ static void schedule_free(top_schedule *q)
 	free(q->node_ncosts);
 	free(q->finished);
 	free(q->prefix_bound);
+	free(q->prefix_idx);
+	free(q->prefix_idx_on);
 	trim__top_free(&q->prefix_list);
 }
 
@@ -144,6 +151,8 @@ static void schedule_finish(top_schedule *q, int64_t i, search_worker *W, top_li
 		q->node_costs[p] = NULL;
 		q->node_idx[p] = NULL;
 		q->prefix_bound[p] = trim__top_bound(&q->prefix_list);
+		q->prefix_idx_on[p] = q->prefix_list.n == 1 && q->prefix_list.k == 1;
+		q->prefix_idx[p] = q->prefix_list.n ? q->prefix_list.idx[0] : 0;
 		p++;
 	}
 	__atomic_store_n(&q->prefix, p, __ATOMIC_RELEASE);
@@ -157,6 +166,8 @@ static void schedule_finish(top_schedule *q, int64_t i, search_worker *W, top_li
 static int schedule_bound(top_schedule *q, int64_t i, double seed, search_worker *W, double *rb)
 {
 	*rb = seed;
+	W->rb_idx_on = W->seed_idx_on;
+	W->rb_idx = W->seed_idx;
 	if (i < TOP_WINDOW)
 		return 0;
 	const int64_t need = i - TOP_WINDOW + 1;
@@ -167,8 +178,15 @@ static int schedule_bound(top_schedule *q, int64_t i, double seed, search_worker
 		nanosleep(&ts, NULL);
 	}
 	double pb = q->prefix_bound[i - TOP_WINDOW];
-	if (pb < *rb)
+	const int pon = q->prefix_idx_on[i - TOP_WINDOW];
+	const trim__index pidx = q->prefix_idx[i - TOP_WINDOW];
+	if (pb < *rb) {
 		*rb = pb;
+		W->rb_idx_on = pon;
+		W->rb_idx = pidx;
+	} else if (pb == *rb && pon && W->rb_idx_on && pidx < W->rb_idx) {
+		W->rb_idx = pidx;
+	}
 	return 0;
 }
 
@@ -382,6 +400,11 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 		bound = dive_seeds(s, trows, costs, goal, top, ntop, bound, zero_macs, &ws[0], &seeds, &seed_eval);
 		if (getenv("TRIM_SEARCH_STATS"))
 			fprintf(stderr, "search stats: seed bound %.6g, after the dives %.6g\n", seed, bound);
+		/* exact ties: the index of the seed whose cost is the bound (k = 1) */
+		for (int i = 0; i < threads; i++) {
+			ws[i].seed_idx_on = k == 1 && seeds.n == 1 && seeds.cost[0] == bound && gap == 0;
+			ws[i].seed_idx = seeds.n ? seeds.idx[0] : 0;
+		}
 		search_top_nodes(s, trows, costs, goal, top, ntop, bound, zero_macs, k, threads, ws, &glob, &glob_eval,
 		                 &err);
 		nfc = 0; /* the plain loop below has nothing left */
@@ -425,10 +448,11 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 	}
 	free(top_lbs);
 	if (getenv("TRIM_SEARCH_STATS")) {
-		uint64_t v[6] = {0};
+		uint64_t v[7] = {0};
 		for (int i = 0; i < threads; i++) {
 			v[0] += ws[i].st_nodes, v[1] += ws[i].st_nodes_cut, v[2] += ws[i].st_leaves;
 			v[3] += ws[i].st_leaves_cut, v[4] += ws[i].st_byp_cut, v[5] += ws[i].st_cls_cut;
+			v[6] += ws[i].st_tie_cut;
 		}
 		for (int dd = 0; dd < TRIM__MAX_LEVELS; dd++) {
 			uint64_t n = 0, c = 0;
@@ -439,9 +463,10 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 				        (unsigned long long)n, (unsigned long long)c);
 		}
 		fprintf(stderr, "search stats: top nodes %lld, nodes %llu (cut %llu), leaves %llu (cut whole %llu), "
-		        "bypass choices cut %llu, classes cut %llu, seed bound %.6g\n", (long long)ntop,
+		        "bypass choices cut %llu (ties %llu), classes cut %llu, seed bound %.6g\n", (long long)ntop,
 		        (unsigned long long)v[0], (unsigned long long)v[1], (unsigned long long)v[2],
-		        (unsigned long long)v[3], (unsigned long long)v[4], (unsigned long long)v[5], seed);
+		        (unsigned long long)v[3], (unsigned long long)v[4], (unsigned long long)v[6], (unsigned long long)v[5],
+		        seed);
 	}
 	double open_lb = HUGE_VAL;
 	int stopped = 0;
@@ -453,6 +478,7 @@ int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goa
 		out->pruned += W->cnt.pruned;
 		out->unsupported += W->cnt.unsupported;
 		out->bounded += W->cnt.bounded;
+		out->tie_cuts += W->cnt.tie_cuts;
 		if (W->cnt.max_pe_util > out->max_pe_util)
 			out->max_pe_util = W->cnt.max_pe_util;
 		if (W->cnt.max_rf_util > out->max_rf_util)

@@ -45,6 +45,38 @@ static int tiles_fit(const trim__mapspace *s, int64_t (*tb)[3], const trim__mapp
 	return 1;
 }
 
+/* Exact ties (docs/model.md, "Bounds"): 1 if every mapping of bypass
+ * choice b of factorisation fc costs at least `cur` and has an index above
+ * that of a real mapping costing exactly cur (the factorisation's best so
+ * far, or the one the tree handed down: W->thr_idx), so none can beat it on
+ * (cost, index). The bound is the evaluator's own formula on count-wise
+ * lower bounds (trim__factor_bound_cost): the same operations in the same
+ * order on smaller or equal counts, each monotone in IEEE arithmetic, so no
+ * rounding margin is needed and a tie is seen as one. */
+static int tie_cut(const trim__mapspace *s, const trim__level_cost *costs, int goal, int64_t zero_macs,
+                   const trim__mapping *m, uint64_t fc, uint64_t b, const int *ch, double cur, double bound,
+                   search_worker *W)
+{
+	if (W->cut_scale != 1 || s->topk > 1)
+		return 0;
+	int on = W->thr_idx_on && bound == cur;
+	trim__index ref = W->thr_idx;
+	if (W->item.n == 1 && W->item.cost[0] == cur && (!on || W->item.idx[0] < ref)) {
+		on = 1;
+		ref = W->item.idx[0];
+	}
+	if (!on)
+		return 0;
+	trim__index lo = ((trim__index)fc << s->nbyp) | b; /* the smallest index of the choice: order codes 0 */
+	for (int k = 0; k < s->nord; k++)
+		lo *= (trim__index)s->nperm;
+	if (lo <= ref)
+		return 0;
+	double lbe;
+	return trim__factor_bound_cost(s, &W->fbound, ch, zero_macs, costs, m, goal, &W->bound_eval, &lbe) == 0 &&
+	       lbe >= cur;
+}
+
 /* Everything below one factorisation combination. `bound`: a cost that k
  * real mappings reach (a mapping costlier cannot be among the k best). The
  * work depends only on (ac, bound): deterministic for any thread count. */
@@ -126,13 +158,19 @@ void trim__search_factorisation(const trim__mapspace *s, const trim__level_cost 
 					scope &= W->fbound.ok[t][ch[t]];
 				}
 			double lb, cur = trim__cut_threshold(W, &W->item, bound);
-			if (scope &&
-			    (W->fbound.fast ? trim__factor_bound_fast(s, &W->fbound, ch, goal, &lb)
-			                    : trim__factor_bound_cost(s, &W->fbound, ch, zero_macs, costs, m, goal,
-			                                              &W->bound_eval, &lb)) == 0 &&
-			    trim__cut(W, lb, cur)) {
+			int lbset = scope && (W->fbound.fast ? trim__factor_bound_fast(s, &W->fbound, ch, goal, &lb)
+			                                     : trim__factor_bound_cost(s, &W->fbound, ch, zero_macs, costs, m,
+			                                                               goal, &W->bound_eval, &lb)) == 0;
+			if (lbset && trim__cut(W, lb, cur)) {
 				W->cnt.bounded += p.total;
 				W->st_byp_cut++;
+				continue;
+			}
+			if (lbset && lb * (1 + 4e-9) >= cur && tie_cut(s, costs, goal, zero_macs, m, fc, b, ch, cur, bound, W)) {
+				W->cnt.bounded += p.total;
+				W->st_byp_cut++;
+				W->st_tie_cut++;
+				W->cnt.tie_cuts++;
 				continue;
 			}
 		}

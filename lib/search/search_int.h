@@ -313,7 +313,7 @@ typedef struct {
 	 * tree nodes bounded and cut, leaves (factorisations) reached and cut
 	 * whole, bypass choices cut, order classes cut and evaluated */
 	uint64_t st_d[TRIM__MAX_LEVELS], st_dc[TRIM__MAX_LEVELS]; /* per depth */
-	uint64_t st_nodes, st_nodes_cut, st_leaves, st_leaves_cut, st_byp_cut, st_cls_cut;
+	uint64_t st_nodes, st_nodes_cut, st_leaves, st_leaves_cut, st_byp_cut, st_cls_cut, st_tie_cut;
 	/* the node bound's per-choice energies of the leaf children of the
 	 * current node (trim__tree_search_node), and the one of the leaf
 	 * trim__search_factorisation works on */
@@ -333,6 +333,15 @@ typedef struct {
 	int stopped;
 	double open_lb;
 	int64_t dive_leaves; /* leaves a dive may still search (trim__tree_visit) */
+	/* exact ties (k = 1, exact search, the tree): the index of the mapping
+	 * whose cost is the window's bound (rb_idx; rb_idx_on when there is one),
+	 * and of the one whose cost is the threshold handed to the current
+	 * factorisation (thr_idx, thr_idx_on): a bypass choice whose bound in
+	 * the evaluator's own summation order reaches that cost and whose
+	 * smallest index is above that index cannot beat it (docs/model.md,
+	 * "Bounds", exact ties) */
+	trim__index rb_idx, thr_idx, seed_idx;
+	int rb_idx_on, thr_idx_on, seed_idx_on;
 } search_worker;
 
 /* Monotonic wall-clock seconds. */

@@ -118,6 +118,15 @@ void trim__tree_visit(const trim__mapspace *s, int64_t *const *trows, const trim
 		for (int d = 0; d < TRIM_NDIMS; d++)
 			fc = fc * (uint64_t)s->nf[d] + (uint64_t)trows[d][lo[d]];
 		double cur = trim__cut_threshold(W, &W->node, rb);
+		/* exact ties: a real mapping whose cost is cur (the window's or
+		 * the node's best), the smallest index of those known */
+		W->thr_idx_on = W->cut_scale == 1 && W->rb_idx_on && rb == cur;
+		W->thr_idx = W->rb_idx;
+		if (W->cut_scale == 1 && W->node.k == 1 && W->node.n == 1 && W->node.cost[0] == cur &&
+		    (!W->thr_idx_on || W->node.idx[0] < W->thr_idx)) {
+			W->thr_idx_on = 1;
+			W->thr_idx = W->node.idx[0];
+		}
 		trim__search_factorisation(s, costs, goal, fc, cur, zero_macs, W);
 		W->dive_leaves--;
 		W->leaf_choices = NULL;
