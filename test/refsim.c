@@ -1,7 +1,7 @@
 /*
  * Reference simulator: a slow, obviously correct walker over every
  * iteration of a mapped loop nest (docs/model.md, "Mapping and activity
- * model"). It shares no counting code with lib/activity.c: tiles are
+ * model"). It shares no counting code with lib/activity/: tiles are
  * explicit sets of tensor elements per level instance, recomputed from the
  * loop indices, and every transfer is counted as it happens.
  */

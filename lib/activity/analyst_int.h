@@ -1,0 +1,146 @@
+/*
+ * Inside the activity analyst (lib/activity/; its interface to the rest of
+ * the library is lib/activity_int.h). One concept per file:
+ *   activity.c   the entry points and the scratch memory
+ *   zero_macs.c  the MACs with a predictable-zero operand
+ *   axis.c       one two-term axis: window sums, overlaps, an advance's
+ *                statistics
+ *   prepare.c    the order-independent part (per factors and keeps)
+ *   orders.c     the order-dependent part (per loop orders)
+ * The functions shared by these files carry the trim__act_ prefix.
+ */
+#ifndef TRIM_ACTIVITY_ANALYST_INT_H
+#define TRIM_ACTIVITY_ANALYST_INT_H
+
+#include <stdint.h>
+
+#include "activity_int.h"
+
+#define MAXAX TRIM__MAX_TDIMS
+
+/* Spatial levels with bounds > 1 one hop may cross (outer to inner). */
+#define MAXSP 8
+
+/* Delivery statistics of a hop, per instance of each of its spatial levels
+ * S_j: distinct[j] = (element, S_j instance) pairs some child below needs,
+ * uni[j] = those needed below exactly one child of S_j. */
+typedef struct {
+	int64_t distinct[MAXSP], uni[MAXSP];
+} sstat;
+
+/* One axis of a tensor's index, terms with coefficient 0 dropped. */
+typedef struct {
+	int nt;
+	int dim[2];
+	int64_t coef[2];
+} axis_t;
+
+/* An axis of the child's base set on one hop. */
+typedef struct {
+	int64_t n[2];    /* extents along each term's dim */
+	int64_t span;    /* two-term: max value + 1 */
+	int64_t size;    /* |T_a| */
+	int64_t boff;    /* two-term: offset of its membership bitmap in ws->buf[0] */
+	int64_t p[MAXSP][2]; /* ports of each S_j along each term's dim */
+	int64_t s[MAXSP][2]; /* distance of neighbouring ports of S_j along the axis */
+	/* first step, per S_j: positions held below >= 1 child of S_j, below
+	 * exactly one */
+	int64_t A1[MAXSP], O1[MAXSP];
+	int memo;        /* two-term: its table of advances (memo_t), else -1 */
+} hax_t;
+
+typedef struct {
+	int B, C;
+	int k;            /* spatial levels with bounds > 1 between B and C */
+	int S[MAXSP];     /* them, outer to inner */
+	int cmac;
+	/* S_jm .. S_k-1 all multicast (S_jr .. all reduce): a word is
+	 * replicated (added) only where every spatial level below it on the
+	 * hop does the same; jm = k: no replication */
+	int jm, jr;
+	int64_t size;     /* |T| of the child */
+	int64_t stepsC;   /* product of the temporal bounds above C */
+	int64_t M;        /* lower bound: first step plus the advances that refill all */
+	int64_t kirr[MAXSP]; /* S_j's ports irrelevant to the tensor */
+	int64_t nsi[MAXSP];  /* instances of S_j */
+	sstat first;      /* delivery statistics of the first step */
+	/* the innermost storage level above C with a loop (bound > 1) on a dim
+	 * of a one-term axis (-1: none): the barrier is one of its loops */
+	int Lb;
+	size_t lbase;     /* its level tables (lmemo_t): levels max(Lb, 0) .. C-1 */
+	/* one-term axes at a step inside the barrier (they do not move): the
+	 * product of their positions below an S_j instance, and of their extents */
+	int64_t c1[MAXSP], s1;
+	int n2;           /* two-term axes, by index */
+	int a2[MAXAX];
+	hax_t ax[MAXAX];
+} hop_t;
+
+typedef struct {
+	int on;             /* present and asked for */
+	int nax;
+	axis_t ax[MAXAX];
+	unsigned hard, win; /* dims of one-term axes, of two-term axes */
+	int nk;             /* hops */
+	hop_t hop[TRIM__MAX_LEVELS];
+} tprep_t;
+
+/* A two-term axis' statistics of one advance (delta), memoised per
+ * preparation (gen). Entries with another gen are free. */
+typedef struct {
+	uint64_t gen;
+	int64_t delta;
+	int64_t ov;              /* |T_a ∩ (T_a - delta)| */
+	int64_t A[MAXSP], E[MAXSP], O[MAXSP], O1[MAXSP], G[MAXSP]; /* per S_j: see axis_scan */
+} memo_t;
+#define MEMO_WAYS 16 /* the hash below takes 4 bits */
+
+/* The part of a hop's counts that one storage level's order decides (see
+ * level_steps), memoised per preparation by the level's order (key),
+ * direct-mapped. */
+typedef struct lmemo {
+	uint64_t gen;
+	uint64_t key;
+	int64_t fills;
+	sstat st;
+} lmemo_t;
+#define LMEMO 128
+
+struct trim__act_prep {
+	int lb, nL;
+	int lmemo_on;      /* level tables in use (prepared for many orders) */
+	int type[TRIM__MAX_LEVELS];
+	int64_t f[TRIM__MAX_LEVELS][TRIM_NDIMS];
+	int64_t ext[TRIM__MAX_LEVELS + 1][TRIM_NDIMS];
+	int64_t lprod[TRIM__MAX_LEVELS];     /* product of the level's bounds */
+	unsigned big[TRIM__MAX_LEVELS];      /* storage: dims with bound > 1 */
+	int64_t above[TRIM__MAX_LEVELS];     /* product of the storage levels' bounds above l */
+	int64_t macs, zero_macs, steps, active_pes;
+	int64_t instances[TRIM__MAX_LEVELS];
+	int64_t tile[TRIM__MAX_LEVELS][3];
+	tprep_t t[3];
+	uint64_t gen;
+	int nmemo;
+	size_t memo_cap;   /* tables */
+	memo_t *memo;      /* memo_cap * MEMO_WAYS */
+	memo_t spill;      /* when a table is full */
+	size_t nlmemo, lmemo_cap; /* level tables: entries */
+	struct lmemo *lmemo;
+};
+
+/* Scratch buffer i of ws with room for n words (grown, never shrunk);
+ * NULL with TRIM_ENOMEM set. */
+int64_t *trim__act_ws_get(trim__act_ws *ws, int i, size_t n);
+/* The statistics of advance delta of two-term axis x at level k into st
+ * (axis.c). */
+int trim__act_axis_scan(trim__act_ws *ws, const hax_t *x, int k, int64_t delta, int first, memo_t *st);
+/* |S ∩ (S - delta)| of a bitmap of span bits. */
+int64_t trim__act_axis_overlap(const int64_t *bits, int64_t span, int64_t delta);
+/* Everything that does not depend on the loop orders, into ws->prep
+ * (prepare.c); lb: the lower-bound mode; many: memoise per level order. */
+int trim__act_prepare(const trim__intra *w, const struct trim_arch *arch, const trim__mapping *m,
+                      trim__act_ws *ws, int lb, unsigned tmask, int many);
+/* The counts for m's loop orders from the preparation in ws (orders.c). */
+int trim__act_order_counts(trim__act_ws *ws, const trim__mapping *m, trim__activity *out);
+
+#endif
