@@ -21,6 +21,7 @@
  *   seed_bound.c     a first bound from a sample of real mappings
  *   driver.c         trim__search: rounds, merge, statistics, the result
  *   distinct.c       the number of distinct mappings, without enumeration
+ *   why_empty.c      why a search found nothing (the rule or constraint)
  *   api.c            the public trim_search_* API (include/trim/search.h)
  * Internal functions shared by these files carry the trim__ prefix (hidden
  * by -fvisibility=hidden); the others are static.
