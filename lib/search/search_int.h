@@ -20,6 +20,8 @@
  *   tree.c           branch and bound over partial factorisations
  *   seed_bound.c     a first bound from a sample of real mappings
  *   driver.c         trim__search: rounds, merge, statistics, the result
+ *   share.c          the top nodes' window (threads and processes), one
+ *                    search's top nodes run by other processes (share.h)
  *   distinct.c       the number of distinct mappings, without enumeration
  *   why_empty.c      why a search found nothing (the rule or constraint)
  *   api.c            the public trim_search_* API (include/trim/search.h)
@@ -459,5 +461,95 @@ int64_t *trim__tree_rows(const trim__mapspace *s, int d);
  * into *seed_eval. */
 double trim__seed_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, uint64_t nfc,
                         int64_t zero_macs, search_worker *W, top_list *seeds, trim__eval *seed_eval);
+
+/* ---- for share.c: the top nodes' schedule and one search's run, shared by
+ * trim__search's threads (driver.c) and by processes (share.c, through
+ * lib/search/share.h and trim/work.h) --------------------------------------- */
+#include <omp.h>
+
+/* Node i of the sorted top nodes is searched with the bound reached by the
+ * nodes before i - TRIM__TOP_WINDOW (and its own mappings): the work, the
+ * counts and the result do not depend on who runs which node when. */
+enum { TRIM__TOP_WINDOW = 4 };
+
+/* A node's threshold before the gap's scale: the k-th best cost known, and
+ * (exact ties, k = 1) the index of the mapping costing it (on: there is one). */
+typedef struct {
+	double cost;
+	trim__index idx;
+	int idx_on;
+} top_threshold;
+
+typedef struct {
+	int64_t n;
+	size_t k;
+	int64_t next;            /* the next node to take */
+	int64_t prefix;          /* nodes [0, prefix) finished, their costs in prefix_list */
+	int64_t cut_from;        /* the first node cut by its bound (every later one is too) */
+	int64_t finished_count;  /* nodes finished (under the lock) */
+	int abort;               /* a thread left on an error or a stop: nobody waits any more */
+	double **node_costs;     /* per finished node not yet in the prefix: its k best costs */
+	trim__index **node_idx;  /* and their indices */
+	size_t *node_ncosts;
+	uint8_t *finished;
+	double *prefix_bound;    /* [j]: the k-th best cost of nodes [0, j] (HUGE_VAL: fewer) */
+	trim__index *prefix_idx; /* [j]: the index of that mapping (k = 1 and one found) */
+	int *prefix_idx_on;
+	top_list prefix_list;
+	omp_lock_t lock;
+	int locked;              /* lock initialised */
+} top_schedule;
+
+int trim__schedule_init(top_schedule *q, int64_t n, size_t k);
+void trim__schedule_free(top_schedule *q);
+/* 1 once node i's threshold is known (nodes [0, i - TRIM__TOP_WINDOW] finished). */
+int trim__schedule_ready(top_schedule *q, int64_t i);
+/* Node i's threshold (ready): the seed's, or the prefix's when lower. */
+void trim__schedule_threshold(top_schedule *q, int64_t i, const top_threshold *seed, top_threshold *out);
+/* 1 if node i (bound lb) is cut by threshold t scaled by the gap (the
+ * first cut node then cuts every later one: cut_from). */
+int trim__schedule_cut(top_schedule *q, int64_t i, double lb, const top_threshold *t, search_worker *W);
+/* Node i is done (kept: its best k, with their mappings, and first_eval the
+ * evaluation of the first; none if it was cut): into the global list and
+ * the prefix. 0, or TRIM_ENOMEM (the prefix then treats it as empty). */
+int trim__schedule_finish(top_schedule *q, int64_t i, const top_list *kept, const trim__eval *first_eval,
+                          top_list *glob, trim__eval *glob_eval);
+
+/* One search from its set-up to its result (driver.c): the workers, the
+ * seeds, the tree's top nodes sorted by bound, the global best k. */
+typedef struct {
+	const trim__mapspace *s;
+	const trim__level_cost *costs;
+	int goal, threads;
+	int nworkers;            /* ws[0 .. nworkers): threads, then (share.c) the merged nodes' counts */
+	size_t k;
+	double gap;
+	int64_t zero_macs;
+	uint64_t nfc;            /* factorisations for the plain rounds (0: the tree did them) */
+	uint64_t dtotal;         /* distinct mappings (tree) */
+	search_worker *ws;
+	top_list glob, seeds;
+	trim__eval glob_eval, seed_eval;
+	double seed;             /* the sampled seed bound */
+	top_threshold seed_thr;  /* after the dives: every node's threshold starts from it */
+	tree_child *top;
+	int64_t ntop;
+	int64_t *trows[TRIM_NDIMS];
+	double *top_lbs;         /* TRIM_SEARCH_STATS: the top nodes' bounds */
+	int err;
+} search_run;
+
+/* Up to the top nodes (the workers, the seed, the tree, the dives); extra
+ * workers beyond the threads (nworkers - threads) get no caches. 0 or an
+ * error (then trim__search_end still frees). */
+int trim__search_begin(search_run *r, const trim__mapspace *s, const trim__level_cost *costs, int goal, int threads,
+                       int extra_workers);
+/* Top node i on W with threshold t (not cut): W->keep its best k. */
+void trim__search_top_node(search_run *r, int64_t i, const top_threshold *t, search_worker *W);
+/* The plain rounds when there was no tree, the counts summed over the
+ * workers, the result (out), and everything freed. */
+int trim__search_end(search_run *r, trim__search_result *out);
+/* The progress a caller polls (trim_search_progress). */
+void trim__search_progress(const trim__mapspace *s, int64_t done, int64_t total);
 
 #endif
