@@ -1,7 +1,8 @@
 /*
  * The activity analyst: for a (workload, architecture, mapping) triple, the
  * exact number of MACs, zero MACs, storage accesses and network transfers,
- * computed analytically (never by walking the iterations). The semantics
+ * computed analytically (never by walking the iterations; an imperfect
+ * factorisation's ragged tiles are counted step by step, lib/activity/ragged.c). The semantics
  * are written down in docs/model.md, "Mapping and activity model"; the
  * reference simulator in test/refsim.c implements the same semantics by
  * brute force and test/check_activity.c requires exact equality.
@@ -15,10 +16,13 @@
 #include "mapping_int.h"
 
 typedef struct {
-	int64_t macs;       /* product of all bounds */
+	int64_t macs;       /* product of the workload's bounds (the real work) */
+	int64_t padded_macs; /* product of the mapping's bounds (= macs unless imperfect) */
 	int64_t zero_macs;  /* MACs with a predictable-zero operand (padding, upsampling) */
-	int64_t steps;      /* temporal iterations (product of all temporal bounds) */
-	int64_t active_pes; /* product of all spatial bounds */
+	int64_t steps;      /* temporal iterations executed (product of all temporal
+	                     * bounds, fewer with ragged tiles: empty ones are skipped) */
+	int64_t active_pes; /* product of all spatial bounds (the PEs in use; some idle
+	                     * on ragged tiles) */
 	int64_t instances[TRIM__MAX_LEVELS]; /* active instances of each level */
 	int64_t tile[TRIM__MAX_LEVELS][3];   /* storage: elements of a kept tile per instance */
 

@@ -103,7 +103,10 @@ void trim__eval_act(const trim__intra *w, const struct trim_arch *a, const trim_
 		} else {
 			int64_t eff = L->zero_skip ? x->macs - x->zero_macs : x->macs;
 			double per = (double)(L->macs_per_cycle > 0 ? L->macs_per_cycle : 1);
-			lc = div0((double)eff, (double)x->active_pes * per);
+			if (x->padded_macs > x->macs) /* ragged tiles: every executed step costs a cycle per MAC of a PE */
+				lc = div0((double)x->steps * (double)eff, (double)x->macs * per);
+			else
+				lc = div0((double)eff, (double)x->active_pes * per);
 			double gated = L->zero_gate ? c->gated_mac_pj : c->mac_pj;
 			out->mac_pj = (double)(x->macs - x->zero_macs) * c->mac_pj + (double)x->zero_macs * gated;
 			out->dyn_pj[l][0] = out->mac_pj;
@@ -124,6 +127,10 @@ void trim__eval_act(const trim__intra *w, const struct trim_arch *a, const trim_
 	}
 	out->energy_pj = e;
 	out->pe_util = div0((double)x->active_pes, (double)(a->total_pes > 0 ? a->total_pes : 1));
+	/* the PEs doing real work, on average over the steps (idle on ragged tiles) */
+	out->pe_util_real = x->padded_macs > x->macs
+	                    ? div0((double)x->macs, (double)x->steps * (double)(a->total_pes > 0 ? a->total_pes : 1))
+	                    : out->pe_util;
 }
 
 void trim__eval_json(const trim__eval *e, const struct trim_arch *a, const trim__mapping *m,
@@ -186,8 +193,12 @@ void trim__eval_json(const trim__eval *e, const struct trim_arch *a, const trim_
 		}
 		trim__sb_puts(sb, "}}");
 	}
-	trim__sb_printf(sb, "], \"macs\": %lld, \"pe_utilization\": ", (long long)x->macs);
+	trim__sb_printf(sb, "], \"macs\": %lld, \"padded_macs\": %lld, \"pe_utilization\": ", (long long)x->macs,
+	                (long long)(x->padded_macs > x->macs ? x->padded_macs : x->macs));
 	trim__sb_json_double(sb, e->pe_util);
+	trim__sb_puts(sb, ", \"pe_utilization_real\": ");
+	trim__sb_json_double(sb, e->pe_util_real);
+	trim__sb_printf(sb, ", \"steps\": %lld", (long long)x->steps);
 	trim__sb_printf(sb, ", \"zero_macs\": %lld}", (long long)x->zero_macs);
 }
 
@@ -402,6 +413,12 @@ int trim_eval_report(const trim_eval *e, int format, char **out)
 		                "temporal %.4g)\n",
 		                (long long)x->macs, (long long)x->zero_macs, (long long)x->active_pes,
 		                v->pe_util, trim_eval_temporal_utilization(e));
+		if (x->padded_macs > x->macs)
+			trim__sb_printf(&sb, "imperfect factorisation: padded MACs %lld (%.4g%% wasted on ragged tiles), "
+			                "steps %lld, PEs doing real work %.4g of the array on average\n",
+			                (long long)x->padded_macs,
+			                100.0 * (double)(x->padded_macs - x->macs) / (double)x->padded_macs,
+			                (long long)x->steps, v->pe_util_real);
 		trim__sb_printf(&sb, "cycles %.6g (bottleneck %s), energy %.6g pJ, EDP %.6g\n\n",
 		                v->cycles, e->arch.lv[v->bottleneck].name, v->energy_pj,
 		                v->cycles * v->energy_pj);

@@ -22,6 +22,8 @@ typedef struct {
 	double mac_pj;                          /* MACs, gated ones included */
 	double static_pj[TRIM__MAX_LEVELS];     /* leakage over the cycles */
 	double pe_util;                         /* active PEs / PEs */
+	double pe_util_real;                    /* MACs / (steps x PEs): pe_util less the PEs idle
+	                                         * on ragged tiles (= pe_util unless imperfect) */
 	double cap_util[TRIM__MAX_LEVELS];      /* bytes of the kept tiles / capacity (0: unbounded) */
 	int64_t cap_bytes[TRIM__MAX_LEVELS];    /* bytes of the kept tiles per instance */
 } trim__eval;

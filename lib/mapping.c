@@ -109,13 +109,37 @@ int64_t trim__axis_distinct(int64_t a, int64_t I, int64_t b, int64_t J)
 	return I * J - ci * cj;
 }
 
-/* Product of the bounds of dim d at levels >= l. */
-static int64_t ext_from(const trim__mapping *m, int l, int d)
+/* Product of the bounds of dim d at levels >= l, at most the workload bound
+ * (an imperfect factorisation: the largest tile is the full one, clipped). */
+static int64_t ext_from(const trim__mapping *m, const trim__intra *w, int l, int d)
 {
 	int64_t p = 1;
 	for (int k = l; k < m->nlevels; k++)
 		p *= m->f[k][d];
-	return p;
+	return w && p > w->bound[d] ? w->bound[d] : p;
+}
+
+int trim__mapping_ragged(const trim__mapping *m, const trim__intra *w)
+{
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		int64_t p = 1;
+		for (int l = 0; l < m->nlevels; l++)
+			if (__builtin_mul_overflow(p, m->f[l][d], &p))
+				return 1;
+		if (p != w->bound[d])
+			return 1;
+	}
+	return 0;
+}
+
+int64_t trim__mapping_padded_macs(const trim__mapping *m)
+{
+	int64_t n = 1;
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		for (int l = 0; l < m->nlevels; l++)
+			if (__builtin_mul_overflow(n, m->f[l][d], &n))
+				return INT64_MAX;
+	return n;
 }
 
 int64_t trim__mapping_tile_elems(const trim__mapping *m, const trim__intra *w, int l, int slot)
@@ -127,10 +151,10 @@ int64_t trim__mapping_tile_elems(const trim__mapping *m, const trim__intra *w, i
 	for (int a = 0; a < t->ndims; a++) {
 		const trim__iexpr *e = &t->idx[a];
 		if (e->nterms == 1)
-			n *= e->coef[0] == 0 ? 1 : ext_from(m, l, e->dim[0]);
+			n *= e->coef[0] == 0 ? 1 : ext_from(m, w, l, e->dim[0]);
 		else
-			n *= trim__axis_distinct(e->coef[0], ext_from(m, l, e->dim[0]), e->coef[1],
-			                         ext_from(m, l, e->dim[1]));
+			n *= trim__axis_distinct(e->coef[0], ext_from(m, w, l, e->dim[0]), e->coef[1],
+			                         ext_from(m, w, l, e->dim[1]));
 	}
 	return n;
 }
@@ -262,13 +286,29 @@ int trim__mapping_check_shape(const trim__mapping *m, const trim__intra *w,
 			    (at < 0 || m->src_entry[l] < m->src_entry[at]))
 				at = l;
 		}
-		if (over || p != w->bound[d]) {
+		/* an imperfect factorisation: the product covers the bound with a
+		 * ragged last tile and no empty iteration of the outermost loop on d
+		 * ((f - 1) * T < bound, T the tile inside it; docs/model.md) */
+		int64_t inner = p, outer = 1;
+		for (int l = 0; !over && l < m->nlevels; l++)
+			if (m->f[l][d] > 1) {
+				outer = m->f[l][d];
+				inner = p / outer;
+				break;
+			}
+		if (over || p < w->bound[d] || (p > w->bound[d] && (outer - 1) * inner >= w->bound[d])) {
 			char buf[256], pb[48];
 			size_t o = 0;
 			for (int l = 0; l < m->nlevels && o < sizeof buf; l++)
 				if (m->type[l] != TRIM__LVL_COMPUTE)
 					o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s=%lld", o ? " x " : "",
 					                      m->name[l], (long long)m->f[l][d]);
+			if (!over && p > w->bound[d])
+				return check_err(m, at, d, TRIM_ESHAPE, "the bounds of %c multiply to %lld (%s), the workload bound is %lld: "
+				                 "an imperfect factorisation may cover it with a ragged last tile, but the last "
+				                 "iteration of the outermost loop on %c (bound %lld, tiles of %lld) would be empty",
+				                 dim_letters[d], (long long)p, buf, (long long)w->bound[d], dim_letters[d],
+				                 (long long)outer, (long long)inner);
 			return check_err(m, at, d, TRIM_ESHAPE, "the bounds of %c multiply to %s (%s), the workload bound is %lld",
 			                 dim_letters[d], count_str(pb, sizeof pb, p, over), buf,
 			                 (long long)w->bound[d]);

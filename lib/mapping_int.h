@@ -10,7 +10,9 @@
  *   spatial: a spatial sub-mapping: bounds split over the X and Y axes of
  *            the array (fx, fy; f = fx * fy); the order is irrelevant;
  *   compute: nothing (all its bounds are 1).
- * The product over levels of a dimension's bounds equals the workload bound.
+ * The product over levels of a dimension's bounds equals the workload bound,
+ * or covers it (an imperfect factorisation: tiles clipped at the bound, the
+ * last one ragged; docs/model.md, "Imperfect factorisations").
  * docs/model.md, "Mapping and activity model", defines the semantics.
  */
 #ifndef TRIM_MAPPING_INT_H
@@ -59,7 +61,8 @@ int trim__mapping_set_order_str(trim__mapping *m, int level, const char *order);
 /*
  * Validate a mapping for a workload on an architecture: level count and
  * types match, every bound >= 1, products of each dim's bounds equal the
- * workload bound, spatial bounds within fan-out (X and Y), bypass only
+ * workload bound or cover it with no empty iteration of the outermost loop
+ * on the dim (imperfect), spatial bounds within fan-out (X and Y), bypass only
  * where the arch allows keeping is fine (keeping where the arch forbids is
  * an error), the outermost level keeps all tensors, the tile of every kept
  * tensor fits its level (shared or partitioned capacity, doubled with
@@ -75,8 +78,15 @@ int trim__mapping_check_reserved(const trim__mapping *m, const trim__intra *w,
 int trim__mapping_check_shape(const trim__mapping *m, const trim__intra *w,
                               const struct trim_arch *a);
 
+/* 1 if some dim's bounds multiply to more than its workload bound (an
+ * imperfect factorisation: ragged tiles), else 0. */
+int trim__mapping_ragged(const trim__mapping *m, const trim__intra *w);
+/* The MACs of the padded loop nest: the product of every bound (saturated). */
+int64_t trim__mapping_padded_macs(const trim__mapping *m);
+
 /* Elements of the tile of tensor `slot` held by one instance of storage
- * level `l` (touched by the loops at l and below). */
+ * level `l` (touched by the loops at l and below; an imperfect
+ * factorisation: the full tile, clipped at the bounds). */
 int64_t trim__mapping_tile_elems(const trim__mapping *m, const trim__intra *w, int l, int slot);
 
 /* Distinct values of a*i + b*j over i < I, j < J (a, b >= 0), exact. */

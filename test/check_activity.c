@@ -187,8 +187,50 @@ static void rand_mapping(uint64_t *st, const trim__intra *w, const struct trim_a
 	}
 }
 
+/* Re-split one dim of m imperfectly (a third of the cases, from its own
+ * stream st so that the other cases stay as they were): an inner tile T
+ * that need not divide the bound D, ceil(D / T) at one level and T's
+ * factors at the levels below it. 1 if m became ragged. */
+static int rand_ragged(uint64_t *st, const trim__intra *w, const struct trim_arch *a, trim__mapping *m)
+{
+	int dims[TRIM_NDIMS], nd = 0;
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if (w->bound[d] >= 3)
+			dims[nd++] = d;
+	if (tu_range(st, 0, 2) > 0 || nd == 0)
+		return 0;
+	int d = dims[tu_range(st, 0, nd - 1)];
+	int64_t D = w->bound[d];
+	int slots[TRIM__MAX_LEVELS], ns = 0;
+	for (int l = 0; l < a->nlevels; l++)
+		if (a->lv[l].type != TRIM__LVL_COMPUTE)
+			slots[ns++] = l;
+	int64_t T = tu_range(st, 2, D - 1), outer = (D + T - 1) / T;
+	if (outer * T == D)
+		return 0;
+	int i0 = (int)tu_range(st, 0, ns - 2);
+	int64_t f[TRIM__MAX_LEVELS];
+	for (int i = 0; i < ns; i++)
+		f[i] = 1;
+	f[i0] = outer;
+	rand_split(st, T, ns - 1 - i0, f + i0 + 1);
+	for (int i = 0; i < ns; i++) {
+		int l = slots[i];
+		m->f[l][d] = f[i];
+		if (a->lv[l].type == TRIM__LVL_SPATIAL) {
+			int64_t xy[2];
+			rand_split(st, f[i], 2, xy);
+			m->fx[l][d] = xy[0];
+			m->fy[l][d] = xy[1];
+		}
+	}
+	return 1;
+}
+
 START_TEST(test_property_random)
 {
+	uint64_t st3 = 0x4a66edu; /* ragged cases */
+	int ragged = 0, ragged_spatial = 0;
 	uint64_t st = 0x5eed2026u, st2 = 0x0bde2u; /* st2: reshuffled orders */
 	int compared = 0, unsupported = 0, misfit = 0, kinds[5] = {0}, phases[3] = {0};
 	int bypassed = 0, spread[TRIM_NDIMS] = {0}, with_zeros = 0, stride3 = 0, two_noc = 0, bounded_reads = 0, identity_checked = 0;
@@ -204,6 +246,7 @@ START_TEST(test_property_random)
 		rand_arch(&st, &a);
 		rand_workload(&st, &w);
 		rand_mapping(&st, &w, &a, &m);
+		int rg = rand_ragged(&st3, &w, &a, &m);
 		if (trim__mapping_check(&m, &w, &a)) {
 			misfit++;
 			continue;
@@ -306,6 +349,21 @@ START_TEST(test_property_random)
 			ck_assert_msg(!memcmp(&u, &x, sizeof u), "case %d: prepared orders %d differ", compared, k);
 		}
 		compared++;
+		if (rg) {
+			ragged++;
+			ck_assert_msg(x.macs < trim__mapping_padded_macs(&m) && x.padded_macs == trim__mapping_padded_macs(&m),
+			              "case %d: ragged, macs %lld padded %lld", compared, (long long)x.macs,
+			              (long long)x.padded_macs);
+			int sp = 0; /* a ragged dim spread over PEs: idle PEs on its last tile */
+			for (int d = 0; d < TRIM_NDIMS; d++) {
+				int64_t p = 1;
+				for (int l = 0; l < a.nlevels; l++)
+					p *= m.f[l][d];
+				for (int l = 0; p != w.bound[d] && l < a.nlevels; l++)
+					sp |= a.lv[l].type == TRIM__LVL_SPATIAL && m.f[l][d] > 1;
+			}
+			ragged_spatial += sp;
+		}
 		kinds[w.kind]++;
 		phases[w.phase]++;
 		with_zeros += x.zero_macs > 0;
@@ -366,6 +424,9 @@ START_TEST(test_property_random)
 	ck_assert_int_gt(with_zeros, 100);
 	ck_assert_int_gt(stride3, 100);
 	ck_assert_int_gt(two_noc, 100);
+	ck_assert_msg(ragged > 150 && ragged_spatial > 50, "ragged cases %d, spread over PEs %d", ragged, ragged_spatial);
+	fprintf(stderr, "activity property: %d ragged cases (imperfect factorisations), %d with a ragged dim over PEs\n",
+	        ragged, ragged_spatial);
 	fprintf(stderr, "activity property: %d cases equal, %d outside the analytic scope, %d misfits, %d with bounded result read-backs; "
 	        "%d hops across >= 2 spatial levels (%d across >= 3), %d with a level keeping nothing, %d with two spatial levels in a row\n",
 	        compared, unsupported, misfit, bounded_reads, deep, deep3, keepnone, adjacent);
@@ -610,6 +671,83 @@ END_TEST
 /* Every workload of every shipped network (inference and training) is in
  * the analytic model's scope, and its exact zero-MAC count equals the task
  * analyst's (two independent exact counts). */
+/* ---- an imperfect factorisation, by hand ----------------------------------- */
+
+/* A 1-D convolution with E = 55 outputs and a 3-tap filter over 14 PEs
+ * (DRAM -> NoC (14 x 1, multicast, reduction) -> RF -> MAC): E = 4 (DRAM)
+ * x 14 (NoC) covers 56 with a ragged last pass of 13 PEs; the RFs loop over
+ * R = 3. PE p at DRAM step i computes O[14 i + p] (if < 55) from
+ * I[14 i + p + r] and W[r]. */
+START_TEST(test_ragged_e55)
+{
+	struct trim_arch a;
+	trim__intra w;
+	trim__mapping m;
+	trim__act_ws ws = {0};
+	trim__activity x, y;
+	tu_arch_init(&a, "ragged");
+	tu_storage(&a, "DRAM", 0, 16);
+	tu_spatial(&a, "NoC", 14, 1, 1, 1);
+	tu_storage(&a, "RF", 0, 16);
+	tu_compute(&a, "MAC");
+	tu_arch_finish(&a);
+	ck_assert_int_eq(tu_layer(&w, TU_CONV, TRIM_PHASE_FW, 1, 1, 1, 1, 57, 1, 3, 1, 1, 1, 0), 0);
+	ck_assert_int_eq(w.bound[TRIM_DIM_E], 55);
+	ck_assert_int_eq(w.bound[TRIM_DIM_R], 3);
+	trim__mapping_init(&m, &a);
+	m.f[0][TRIM_DIM_E] = 4;
+	m.f[1][TRIM_DIM_E] = m.fx[1][TRIM_DIM_E] = 14;
+	m.f[2][TRIM_DIM_R] = 3;
+	ck_assert_msg(trim__mapping_check(&m, &w, &a) == 0, "%s", trim_last_error());
+	ck_assert_int_eq(trim__mapping_ragged(&m, &w), 1);
+	ck_assert_int_eq(trim__activity_compute(&w, &a, &m, &ws, &x), 0);
+	ck_assert_int_eq(refsim_run(&w, &a, &m, &y), 0);
+	char msg[256];
+	ck_assert_msg(!compare(&x, &y, a.nlevels, msg, sizeof msg), "%s", msg);
+	/* the real work and the padded one; 4 DRAM steps x 3 RF steps */
+	ck_assert_int_eq(x.macs, 165);
+	ck_assert_int_eq(x.padded_macs, 168);
+	ck_assert_int_eq(x.steps, 12);
+	ck_assert_int_eq(x.active_pes, 14);
+	/* inputs: 3 per active PE per DRAM step, none reused (the windows move
+	 * by 14); from DRAM 16 distinct per full pass, 15 on the ragged one;
+	 * per pass the two edge elements go to one PE, the others to 2-3 */
+	ck_assert_int_eq(x.fills[2][IN], 165);
+	ck_assert_int_eq(x.reads[0][IN], 16 * 3 + 15);
+	ck_assert_int_eq(x.unicast[1][IN], 2 * 4);
+	ck_assert_int_eq(x.mcast[1][IN], 14 * 3 + 13);
+	ck_assert_int_eq(x.mcast_dests[1][IN], 165 - 8);
+	ck_assert_int_eq(x.tile[2][IN], 3);
+	/* weights: stationary, 3 per PE once, multicast to the 14 PEs (PE 13
+	 * idle on the last pass: it drops them and is not refilled) */
+	ck_assert_int_eq(x.fills[2][WT], 42);
+	ck_assert_int_eq(x.reads[0][WT], 3);
+	ck_assert_int_eq(x.mcast_dests[1][WT], 42);
+	/* outputs: one update per MAC, read back for the 2 later taps, drained
+	 * once per output, written to DRAM once */
+	ck_assert_int_eq(x.updates[2][OUT], 165);
+	ck_assert_int_eq(x.reads[2][OUT], 110);
+	ck_assert_int_eq(x.drains[2][OUT], 55);
+	ck_assert_int_eq(x.updates[0][OUT], 55);
+	ck_assert_int_eq(x.fills[2][OUT], 0);
+	/* E = 5 x 14 leaves the fifth DRAM iteration empty; 3 x 14 does not cover 55 */
+	m.f[0][TRIM_DIM_E] = 5;
+	ck_assert_int_eq(trim__mapping_check(&m, &w, &a), TRIM_ESHAPE);
+	ck_assert_ptr_nonnull(strstr(trim_last_error(), "would be empty"));
+	m.f[0][TRIM_DIM_E] = 3;
+	ck_assert_int_eq(trim__mapping_check(&m, &w, &a), TRIM_ESHAPE);
+	ck_assert_ptr_nonnull(strstr(trim_last_error(), "multiply to 42"));
+	/* the perfect factorisation 5 x 11 of the same layer is not ragged */
+	m.f[0][TRIM_DIM_E] = 5;
+	m.f[1][TRIM_DIM_E] = m.fx[1][TRIM_DIM_E] = 11;
+	ck_assert_int_eq(trim__mapping_ragged(&m, &w), 0);
+	ck_assert_int_eq(trim__activity_compute(&w, &a, &m, &ws, &x), 0);
+	ck_assert_int_eq(x.padded_macs, x.macs);
+	ck_assert_int_eq(x.steps, 15);
+	trim__act_ws_free(&ws);
+}
+END_TEST
+
 START_TEST(test_shipped_workloads)
 {
 	static const char *const nets[] = {"alexnet-cifar", "alexnet", "inception-3b", "mobilenet-v1",
@@ -659,6 +797,7 @@ Suite *activity_suite(void)
 	tcase_add_test(tc, test_axis_distinct);
 	tcase_add_test(tc, test_fig6_b);
 	tcase_add_test(tc, test_fig6_c);
+	tcase_add_test(tc, test_ragged_e55);
 	tcase_add_test(tc, test_two_noc_bypass);
 	tcase_add_test(tc, test_scope_errors);
 	tcase_add_test(tc, test_property_random);

@@ -1,7 +1,9 @@
 /*
  * Reference simulator: a slow, obviously correct walker over every
  * iteration of a mapped loop nest (docs/model.md, "Mapping and activity
- * model"). It shares no counting code with lib/activity/: tiles are
+ * model"; an imperfect factorisation: the padded nest, its points beyond a
+ * bound skipped, and a temporal step with no point within the bounds not
+ * executed). It shares no counting code with lib/activity/: tiles are
  * explicit sets of tensor elements per level instance, recomputed from the
  * loop indices, and every transfer is counted as it happens.
  */
@@ -63,6 +65,16 @@ static int64_t elem_of(const sim *s, int t, const int64_t *dv)
 	return lin;
 }
 
+/* An imperfect factorisation pads the nest: its points beyond a workload
+ * bound are not executed (no MAC, no element touched). */
+static int in_range(const sim *s, const int64_t *dv)
+{
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if (dv[d] >= s->w->bound[d])
+			return 0;
+	return 1;
+}
+
 static int is_zero(const sim *s, int t, const int64_t *dv)
 {
 	const trim__tensor *T = &s->w->t[t];
@@ -115,10 +127,12 @@ static int fill_tile(const sim *s, int t, int C, int64_t inst, unsigned char *se
 	memset(set, 0, (size_t)s->elems[t]);
 	for (;;) {
 		dimvals(s, idx, dv);
-		int64_t x = elem_of(s, t, dv);
-		if (x < 0)
-			return trim__error(TRIM_ESHAPE, "refsim: tensor %d index out of its extent", t);
-		set[x] = 1;
+		if (in_range(s, dv)) {
+			int64_t x = elem_of(s, t, dv);
+			if (x < 0)
+				return trim__error(TRIM_ESHAPE, "refsim: tensor %d index out of its extent", t);
+			set[x] = 1;
+		}
 		int k = nf - 1;
 		while (k >= 0 && ++idx[free_[k]] == s->lp[free_[k]].b)
 			idx[free_[k--]] = 0;
@@ -390,6 +404,8 @@ static int macs(sim *s)
 			memcpy(idx, s->cur, sizeof idx);
 			set_instance(s, s->MAC, pe, idx);
 			dimvals(s, idx, dv);
+			if (!in_range(s, dv))
+				continue; /* idle on a ragged tile */
 			int64_t x = elem_of(s, t, dv);
 			if (x < 0)
 				return trim__error(TRIM_ESHAPE, "refsim: tensor %d index out of its extent", t);
@@ -543,12 +559,25 @@ int refsim_run(const trim__intra *w, const struct trim_arch *a, const trim__mapp
 		    (rc = fills(&s, Lc, first)) || (rc = macs(&s)))
 			goto out;
 		first = 0;
-		int k = ntl - 1;
-		while (k >= 0 && ++s.cur[tl[k]] == s.lp[tl[k]].b)
-			s.cur[tl[k--]] = 0;
+		/* the next step with work: one whose first point is within the
+		 * bounds; Lc: the outermost level whose loops changed */
+		int k;
+		Lc = s.nL;
+		for (;;) {
+			k = ntl - 1;
+			while (k >= 0 && ++s.cur[tl[k]] == s.lp[tl[k]].b)
+				s.cur[tl[k--]] = 0;
+			if (k < 0)
+				break;
+			if (s.lp[tl[k]].level < Lc)
+				Lc = s.lp[tl[k]].level;
+			int64_t dv[TRIM_NDIMS];
+			dimvals(&s, s.cur, dv);
+			if (in_range(&s, dv))
+				break;
+		}
 		if (k < 0)
 			break;
-		Lc = s.lp[tl[k]].level;
 	}
 	rc = drains(&s, -1, 1);
 out:

@@ -60,6 +60,7 @@ void trim__act_ws_free(trim__act_ws *ws)
 	if (ws->prep) {
 		free(ws->prep->memo);
 		free(ws->prep->lmemo);
+		trim__act_rag_free(ws->prep->rag);
 		free(ws->prep);
 		ws->prep = NULL;
 	}

@@ -7,6 +7,7 @@
  *                statistics
  *   prepare.c    the order-independent part (per factors and keeps)
  *   orders.c     the order-dependent part (per loop orders)
+ *   ragged.c     imperfect factorisations (ragged tiles), step by step
  * The functions shared by these files carry the trim__act_ prefix.
  */
 #ifndef TRIM_ACTIVITY_ANALYST_INT_H
@@ -126,6 +127,11 @@ struct trim__act_prep {
 	memo_t spill;      /* when a table is full */
 	size_t nlmemo, lmemo_cap; /* level tables: entries */
 	struct lmemo *lmemo;
+	/* an imperfect factorisation (some dim's bounds multiply to more than
+	 * D): counted by ragged.c */
+	int ragged;
+	int64_t D[TRIM_NDIMS];
+	struct trim__act_rag *rag;
 };
 
 /* Scratch buffer i of ws with room for n words (grown, never shrunk);
@@ -140,6 +146,14 @@ int64_t trim__act_axis_overlap(const int64_t *bits, int64_t span, int64_t delta)
  * (prepare.c); lb: the lower-bound mode; many: memoise per level order. */
 int trim__act_prepare(const trim__intra *w, const struct trim_arch *arch, const trim__mapping *m,
                       trim__act_ws *ws, int lb, unsigned tmask, int many);
+/* Ragged tiles (ragged.c): hop i of tensor t's fills of the child (Fc),
+ * (element, S_j instance) pairs delivered (Mw[j], Mw[k] = Fc), those needed
+ * below one child of S_j (Uw), and the same pairs of the drains upwards
+ * (Dw, Dw[k] = the child's drains); the executed temporal steps. */
+int trim__act_ragged_hop(trim__act_ws *ws, const trim__mapping *m, int t, int i, int64_t *Fc,
+                         int64_t *Mw, int64_t *Uw, int64_t *Dw);
+int64_t trim__act_ragged_steps(const struct trim__act_prep *P, const trim__mapping *m);
+void trim__act_rag_free(struct trim__act_rag *r);
 /* The counts for m's loop orders from the preparation in ws (orders.c). */
 int trim__act_order_counts(trim__act_ws *ws, const trim__mapping *m, trim__activity *out);
 

@@ -247,6 +247,7 @@ int trim__act_order_counts(trim__act_ws *ws, const trim__mapping *m, trim__activ
 			key[l] |= (uint32_t)(m->order[l][k] & 7) << (3 * k);
 	}
 	out->macs = P->macs;
+	out->padded_macs = P->ragged ? trim__mapping_padded_macs(m) : P->macs;
 	out->zero_macs = P->zero_macs;
 	out->steps = P->steps;
 	out->active_pes = P->active_pes;
@@ -268,21 +269,30 @@ int trim__act_order_counts(trim__act_ws *ws, const trim__mapping *m, trim__activ
 		for (int i = 0; i < tp->nk; i++) {
 			const hop_t *h = &tp->hop[i];
 			const int B = h->B, C = h->C, k = h->k, cmac = h->cmac;
-			int64_t fills1;
-			sstat tot_st;
-			int rc = hop_steps(ws, tp, h, m, key, &fills1, &tot_st);
-			if (rc)
-				return rc;
-			int64_t Fc = fills1 * P->instances[C];
 			/* Mw[j] (j < k): (element, S_j instance) pairs needed below,
 			 * Mw[k]: deliveries to the children (C's instances); Uw[j]:
-			 * pairs needed below exactly one child of S_j */
-			int64_t Mw[MAXSP + 1], Uw[MAXSP];
-			for (int j = 0; j < k; j++) {
-				Mw[j] = tot_st.distinct[j] * h->nsi[j];
-				Uw[j] = tot_st.uni[j] * h->nsi[j];
+			 * pairs needed below exactly one child of S_j; Up: the same
+			 * pairs of the result's words going up (Mw, but for ragged tiles) */
+			int64_t Fc, Mw[MAXSP + 1], Uw[MAXSP], Dw[MAXSP + 1];
+			const int64_t *Up = Mw;
+			if (P->ragged) {
+				int rc = trim__act_ragged_hop(ws, m, t, i, &Fc, Mw, Uw, Dw);
+				if (rc)
+					return rc;
+				Up = Dw;
+			} else {
+				int64_t fills1;
+				sstat tot_st;
+				int rc = hop_steps(ws, tp, h, m, key, &fills1, &tot_st);
+				if (rc)
+					return rc;
+				Fc = fills1 * P->instances[C];
+				for (int j = 0; j < k; j++) {
+					Mw[j] = tot_st.distinct[j] * h->nsi[j];
+					Uw[j] = tot_st.uni[j] * h->nsi[j];
+				}
+				Mw[k] = Fc;
 			}
-			Mw[k] = Fc;
 			/* depth of a spatial level on the hop: the S_j above it */
 			int depth[TRIM__MAX_LEVELS], sp_j[TRIM__MAX_LEVELS];
 			for (int l = B + 1, q = 0; l < C; l++) {
@@ -324,7 +334,7 @@ int trim__act_order_counts(trim__act_ws *ws, const trim__mapping *m, trim__activ
 				 * lower bound's U is a lower bound) */
 				const int jr = h->jr;
 				int64_t U = Mw[0], R = P->lb ? (nored && U > P->tile[0][t] ? U - P->tile[0][t] : 0) : U - Fprev + Rprev;
-				int64_t upd = Mw[jr];
+				int64_t upd = Up[jr];
 				if (!cmac) {
 					out->fills[C][t] += R;
 					out->drains[C][t] += Fc;
@@ -348,8 +358,8 @@ int trim__act_order_counts(trim__act_ws *ws, const trim__mapping *m, trim__activ
 					 * add them up, the levels above pass what S_jr sends */
 					const int j = sp_j[l];
 					const int qi = j >= 0 ? j + 1 : depth[l], qo = j >= 0 ? j : depth[l];
-					int64_t in_w = Mw[qi > jr ? qi : jr];
-					int64_t out_w = Mw[qo > jr ? qo : jr];
+					int64_t in_w = Up[qi > jr ? qi : jr];
+					int64_t out_w = Up[qo > jr ? qo : jr];
 					out->up_words[l][t] += in_w;
 					out->up_out[l][t] += out_w;
 					out->reductions[l][t] += in_w - out_w;

@@ -43,6 +43,11 @@ int trim__act_prepare(const trim__intra *w, const struct trim_arch *arch, const 
 	for (int l = nL - 1; l >= 0; l--) /* eight independent products per level */
 		for (int d = 0; d < TRIM_NDIMS; d++)
 			P->ext[l][d] = P->ext[l + 1][d] * m->f[l][d];
+	P->ragged = 0;
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		P->D[d] = w->bound[d];
+		P->ragged |= P->ext[0][d] != w->bound[d];
+	}
 	P->macs = 1;
 	P->steps = 1;
 	P->active_pes = 1;
@@ -65,6 +70,8 @@ int trim__act_prepare(const trim__intra *w, const struct trim_arch *arch, const 
 		else if (m->type[l] == TRIM__LVL_STORAGE)
 			P->steps *= P->lprod[l];
 	}
+	if (P->ragged)
+		P->steps = trim__act_ragged_steps(P, m);
 	if (!lb) {
 		rc = trim__activity_zero_macs(w, &P->zero_macs);
 		if (rc)
@@ -126,10 +133,14 @@ int trim__act_prepare(const trim__intra *w, const struct trim_arch *arch, const 
 				hardlev |= 1u << l;
 		for (int i = 0; i < nk; i++) {
 			int64_t n = 1;
-			for (int a = 0; a < nax; a++) /* one term (coefficient > 0): its extent */
-				n *= ax[a].nt == 1 ? P->ext[chain[i]][ax[a].dim[0]]
-				     : trim__axis_distinct(ax[a].coef[0], P->ext[chain[i]][ax[a].dim[0]],
-				                           ax[a].coef[1], P->ext[chain[i]][ax[a].dim[1]]);
+			for (int a = 0; a < nax; a++) { /* one term (coefficient > 0): its extent */
+				int64_t e0 = P->ext[chain[i]][ax[a].dim[0]], e1 = ax[a].nt > 1 ? P->ext[chain[i]][ax[a].dim[1]] : 1;
+				if (P->ragged) { /* the full tile, clipped at the bounds */
+					e0 = e0 < P->D[ax[a].dim[0]] ? e0 : P->D[ax[a].dim[0]];
+					e1 = ax[a].nt == 1 || e1 < P->D[ax[a].dim[1]] ? e1 : P->D[ax[a].dim[1]];
+				}
+				n *= ax[a].nt == 1 ? e0 : trim__axis_distinct(ax[a].coef[0], e0, ax[a].coef[1], e1);
+			}
 			P->tile[chain[i]][t] = n;
 		}
 

@@ -1,0 +1,526 @@
+/*
+ * Imperfect factorisations (docs/model.md, "Imperfect factorisations"): a
+ * dim's bounds multiply to more than its workload bound; every tile is the
+ * padded one clipped at the bound (the last one ragged), an iteration whose
+ * tile is empty is not executed, and an instance with nothing to do at a
+ * step holds nothing. The tiles of a step are no longer translates of one
+ * base set, so the per-advance closed forms of orders.c do not apply; this
+ * file counts the same quantities step by step instead, exactly:
+ *  - a hop's counts at a step are sums and differences of products over
+ *    "groups" (a tensor axis, or a dim irrelevant to the tensor: position 0
+ *    held by an active instance) of per-group sums over the group's
+ *    coordinates of the spatial levels above the child (the instances are
+ *    a product over dims), exactly as in orders.c;
+ *  - a group's sums depend only on where its dims' tiles start relative to
+ *    each other and to the bound, so they are memoised by that key;
+ *  - the MAC hop (no reuse between steps) and the step count are products
+ *    over dims of sums over each dim's executed positions (the executed
+ *    steps are a product over dims); the other hops walk the temporal
+ *    loops above the child.
+ * Taken only for ragged mappings: perfect factorisations never come here.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyst_int.h"
+
+#define MAXG (TRIM_NDIMS)
+#define MAXLEAF (1 << 16)
+
+/* A group of a hop: one axis of the tensor (nd dims, coefficients; coef 0:
+ * a dim irrelevant to the tensor) and the spatial levels above the child. */
+typedef struct {
+	int nd, dim[2];
+	int64_t coef[2];
+	int ns;                         /* spatial levels above the child with bounds > 1 */
+	int sl[TRIM__MAX_LEVELS];
+	int64_t np[TRIM__MAX_LEVELS];   /* ports of each along the group's dims */
+	int js[MAXSP];                  /* S_j's index in sl */
+	int64_t nleaf;
+	int64_t W[2];                   /* extent of all leaves along each dim (padded) */
+} rgroup;
+
+typedef struct {
+	int64_t A[MAXSP], E[MAXSP], O[MAXSP], O1[MAXSP], G[MAXSP];
+	int64_t cur, inter;
+} rstat;
+
+typedef struct {
+	int used;
+	int64_t key[8];
+	rstat st;
+} rent;
+
+struct trim__act_rag {
+	size_t cap, n;      /* memo entries */
+	rent *tab;
+	uint8_t *bits;      /* 2 * nleaf * len: cur and prev bitmaps per leaf */
+	size_t bcap;
+	int64_t *cnt;       /* P, Q and the child's marks: 4 * len */
+	size_t ccap;
+	int64_t *rng;       /* per leaf: cur [a0, e0, a1, e1], prev [a0, e0, a1, e1] */
+	size_t rcap;
+};
+
+void trim__act_rag_free(struct trim__act_rag *r)
+{
+	if (!r)
+		return;
+	free(r->tab);
+	free(r->bits);
+	free(r->cnt);
+	free(r->rng);
+	free(r);
+}
+
+static void *grow(void *p, size_t *cap, size_t n, size_t size)
+{
+	if (*cap >= n)
+		return p;
+	size_t c = *cap ? *cap : 1024;
+	while (c < n)
+		c *= 2;
+	void *q = realloc(p, c * size);
+	if (!q)
+		return NULL;
+	*cap = c;
+	return q;
+}
+
+/* Positions c0*u + c1*v (u in [a0, e0), v in [a1, e1)) of a leaf's range r
+ * into bits (offset lo); none when empty. */
+static void mark(const rgroup *g, const int64_t *r, uint8_t *bits, int64_t lo)
+{
+	if (r[0] >= r[1] || r[2] >= r[3])
+		return;
+	for (int64_t u = r[0]; u < r[1]; u++)
+		for (int64_t v = r[2]; v < r[3]; v++)
+			bits[g->coef[0] * u + g->coef[1] * v - lo] = 1;
+}
+
+/* The group's sums at a step whose tiles start at bc (per group dim), the
+ * previous step's at bp (NULL: nothing held before): computed. */
+static int group_stat(struct trim__act_prep *P, const rgroup *g, int k, int C, const int64_t *bc,
+                      const int64_t *bp, rstat *st)
+{
+	struct trim__act_rag *R = P->rag;
+	const int64_t nl = g->nleaf;
+	if (nl > MAXLEAF)
+		return trim__error(TRIM_EINVAL, "activity: an imperfect factorisation with more than %d instances "
+		                   "below a level (not supported)", MAXLEAF);
+	int64_t *rng = grow(R->rng, &R->rcap, (size_t)nl * 8, sizeof *rng);
+	if (!rng)
+		return trim__error(TRIM_ENOMEM, "activity: out of memory");
+	R->rng = rng;
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	for (int64_t i = 0; i < nl; i++) {
+		int64_t off[2] = {0, 0}, rem = i;
+		for (int q = g->ns - 1; q >= 0; q--) {
+			int64_t port = rem % g->np[q];
+			rem /= g->np[q];
+			const int l = g->sl[q];
+			int64_t f0 = P->f[l][g->dim[0]];
+			off[0] += port % f0 * P->ext[l + 1][g->dim[0]];
+			if (g->nd > 1)
+				off[1] += port / f0 * P->ext[l + 1][g->dim[1]];
+		}
+		int64_t *r = rng + i * 8;
+		for (int s = 0; s < 2; s++) {
+			const int64_t *b = s ? bp : bc;
+			for (int e = 0; e < 2; e++) {
+				int64_t a = 0, z = 1;
+				if (e < g->nd && b) {
+					const int d = g->dim[e];
+					a = b[e] + off[e];
+					z = a + P->ext[C][d];
+					if (z > P->D[d])
+						z = P->D[d];
+					if (a > z)
+						a = z;
+				} else if (!b) {
+					z = 0; /* nothing held before */
+				}
+				r[s * 4 + 2 * e] = a;
+				r[s * 4 + 2 * e + 1] = z;
+			}
+			if (r[s * 4] < r[s * 4 + 1] && r[s * 4 + 2] < r[s * 4 + 3]) {
+				int64_t mn = g->coef[0] * r[s * 4] + g->coef[1] * r[s * 4 + 2];
+				int64_t mx = g->coef[0] * (r[s * 4 + 1] - 1) + g->coef[1] * (r[s * 4 + 3] - 1);
+				lo = mn < lo ? mn : lo;
+				hi = mx > hi ? mx : hi;
+			}
+		}
+	}
+	memset(st, 0, sizeof *st);
+	if (lo > hi)
+		return 0;
+	const int64_t len = hi - lo + 1;
+	uint8_t *bits = grow(R->bits, &R->bcap, (size_t)(2 * nl * len), 1);
+	if (!bits)
+		return trim__error(TRIM_ENOMEM, "activity: out of memory");
+	R->bits = bits;
+	int64_t *cnt = grow(R->cnt, &R->ccap, (size_t)(4 * len), sizeof *cnt);
+	if (!cnt)
+		return trim__error(TRIM_ENOMEM, "activity: out of memory");
+	R->cnt = cnt;
+	memset(bits, 0, (size_t)(2 * nl * len));
+	for (int64_t i = 0; i < nl; i++) {
+		uint8_t *cb = bits + 2 * i * len, *pb = cb + len;
+		mark(g, rng + i * 8, cb, lo);
+		mark(g, rng + i * 8 + 4, pb, lo);
+		for (int64_t x = 0; x < len; x++) {
+			st->cur += cb[x];
+			st->inter += cb[x] & pb[x];
+		}
+	}
+	int64_t *Pc = cnt, *Qc = cnt + len, *now = cnt + 2 * len, *bad = cnt + 3 * len;
+	for (int j = 0; j < k; j++) {
+		const int q = g->js[j];
+		int64_t rch = 1;
+		for (int z = q + 1; z < g->ns; z++)
+			rch *= g->np[z];
+		const int64_t rin = rch * g->np[q];
+		for (int64_t i0 = 0; i0 < nl; i0 += rin) {
+			memset(Pc, 0, (size_t)(2 * len) * sizeof *Pc);
+			for (int64_t c0 = i0; c0 < i0 + rin; c0 += rch) {
+				memset(now, 0, (size_t)(2 * len) * sizeof *now);
+				for (int64_t i = c0; i < c0 + rch; i++) {
+					const uint8_t *cb = bits + 2 * i * len, *pb = cb + len;
+					for (int64_t x = 0; x < len; x++)
+						if (cb[x]) {
+							now[x] = 1;
+							bad[x] |= !pb[x];
+						}
+				}
+				for (int64_t x = 0; x < len; x++) {
+					Pc[x] += now[x];
+					Qc[x] += now[x] && !bad[x];
+				}
+			}
+			for (int64_t x = 0; x < len; x++) {
+				const int64_t p = Pc[x], qq = Qc[x];
+				st->A[j] += p > 0;
+				st->O[j] += p == 1;
+				st->E[j] += p > 0 && p == qq;
+				st->O1[j] += p == 1 && qq == 1;
+				st->G[j] += qq >= 1 && p == qq + 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* group_stat memoised by what it depends on: per dim, where the previous
+ * tiles start relative to the current ones and how far each is from the
+ * bound (capped at the leaves' extent: further, nothing is clipped). */
+static int group_stat_memo(struct trim__act_prep *P, int gid, const rgroup *g, int k, int C,
+                           const int64_t *bc, const int64_t *bp, const rstat **out)
+{
+	struct trim__act_rag *R = P->rag;
+	int64_t key[8] = {gid, bp != NULL, 0, 0, 0, 0, 0, 0};
+	for (int e = 0; e < g->nd; e++) {
+		const int d = g->dim[e];
+		int64_t rc = P->D[d] - bc[e];
+		key[2 + 3 * e] = rc < g->W[e] ? rc : g->W[e];
+		if (bp) {
+			int64_t rp = P->D[d] - bp[e];
+			key[3 + 3 * e] = rp < g->W[e] ? rp : g->W[e];
+			key[4 + 3 * e] = bp[e] - bc[e];
+		}
+	}
+	if (2 * (R->n + 1) > R->cap) {
+		size_t nc = R->cap ? 2 * R->cap : 256;
+		rent *t = calloc(nc, sizeof *t);
+		if (!t)
+			return trim__error(TRIM_ENOMEM, "activity: out of memory");
+		for (size_t i = 0; i < R->cap; i++)
+			if (R->tab[i].used) {
+				uint64_t h = 1469598103934665603ull;
+				for (int z = 0; z < 8; z++)
+					h = (h ^ (uint64_t)R->tab[i].key[z]) * 1099511628211ull;
+				size_t s = (size_t)h & (nc - 1);
+				while (t[s].used)
+					s = (s + 1) & (nc - 1);
+				t[s] = R->tab[i];
+			}
+		free(R->tab);
+		R->tab = t;
+		R->cap = nc;
+	}
+	uint64_t h = 1469598103934665603ull;
+	for (int z = 0; z < 8; z++)
+		h = (h ^ (uint64_t)key[z]) * 1099511628211ull;
+	size_t s = (size_t)h & (R->cap - 1);
+	while (R->tab[s].used) {
+		if (!memcmp(R->tab[s].key, key, sizeof key)) {
+			*out = &R->tab[s].st;
+			return 0;
+		}
+		s = (s + 1) & (R->cap - 1);
+	}
+	rent *e = &R->tab[s];
+	int rc = group_stat(P, g, k, C, bc, bp, &e->st);
+	if (rc)
+		return rc;
+	e->used = 1;
+	memcpy(e->key, key, sizeof key);
+	R->n++;
+	*out = &e->st;
+	return 0;
+}
+
+/* One step's contribution (the group sums st[g]) to the hop's totals. */
+static void add_step(int ng, int k, const rstat *const *st, int64_t *Fc, int64_t *Mw, int64_t *Uw)
+{
+	int64_t c = 1, in = 1;
+	for (int g = 0; g < ng; g++) {
+		c *= st[g]->cur;
+		in *= st[g]->inter;
+	}
+	*Fc += c - in;
+	for (int j = 0; j < k; j++) {
+		int64_t A = 1, E = 1, O = 1, O1 = 1, uni = 0;
+		for (int g = 0; g < ng; g++) {
+			A *= st[g]->A[j];
+			E *= st[g]->E[j];
+			O *= st[g]->O[j];
+			O1 *= st[g]->O1[j];
+		}
+		uni = O - O1;
+		for (int g = 0; g < ng; g++) {
+			int64_t x = st[g]->G[j];
+			for (int q = 0; q < ng && x; q++)
+				if (q != g)
+					x *= st[q]->O1[j];
+			uni += x;
+		}
+		Mw[j] += A - E;
+		if (Uw)
+			Uw[j] += uni;
+	}
+}
+
+/* The groups of tensor t's hop h. */
+static int groups_of(const struct trim__act_prep *P, const tprep_t *tp, const hop_t *h, rgroup *gs)
+{
+	int ng = 0;
+	unsigned rel = 0;
+	for (int a = 0; a < tp->nax; a++) {
+		rgroup *g = &gs[ng++];
+		memset(g, 0, sizeof *g);
+		g->nd = tp->ax[a].nt;
+		for (int e = 0; e < g->nd; e++) {
+			g->dim[e] = tp->ax[a].dim[e];
+			g->coef[e] = tp->ax[a].coef[e];
+			rel |= 1u << g->dim[e];
+		}
+	}
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if (!(rel >> d & 1) && P->ext[0][d] > 1) {
+			rgroup *g = &gs[ng++];
+			memset(g, 0, sizeof *g);
+			g->nd = 1;
+			g->dim[0] = d;
+		}
+	for (int q = 0; q < ng; q++) {
+		rgroup *g = &gs[q];
+		g->nleaf = 1;
+		for (int l = 0, j = 0; l < h->C; l++) {
+			if (P->type[l] != TRIM__LVL_SPATIAL || P->lprod[l] <= 1)
+				continue;
+			int64_t n = 1;
+			for (int e = 0; e < g->nd; e++)
+				n *= P->f[l][g->dim[e]];
+			if (j < h->k && h->S[j] == l)
+				g->js[j++] = g->ns;
+			g->sl[g->ns] = l;
+			g->np[g->ns++] = n;
+			g->nleaf *= n;
+		}
+		for (int e = 0; e < g->nd; e++) {
+			const int d = g->dim[e];
+			g->W[e] = P->ext[h->C][d];
+			for (int z = 0; z < g->ns; z++)
+				g->W[e] += (P->f[g->sl[z]][d] - 1) * P->ext[g->sl[z] + 1][d];
+		}
+	}
+	return ng;
+}
+
+/* The executed positions of dim d (tile starts of the temporal loops above
+ * level C on d, those below the bound), into pos
+ * (NULL: counted only). */
+static int64_t positions(const struct trim__act_prep *P, const trim__mapping *m, int C, int d, int64_t *pos)
+{
+	int64_t st[TRIM__MAX_LEVELS], bd[TRIM__MAX_LEVELS], idx[TRIM__MAX_LEVELS] = {0};
+	int n = 0;
+	for (int l = 0; l < C; l++)
+		if (P->type[l] == TRIM__LVL_STORAGE && m->f[l][d] > 1) {
+			st[n] = P->ext[l + 1][d];
+			bd[n++] = m->f[l][d];
+		}
+	int64_t cnt = 0, b = 0;
+	for (;;) {
+		if (pos)
+			pos[cnt] = b;
+		cnt++;
+		int k = n - 1;
+		while (k >= 0) {
+			idx[k]++;
+			b += st[k];
+			if (idx[k] < bd[k] && b < P->D[d])
+				break;
+			b -= idx[k] * st[k];
+			idx[k--] = 0;
+		}
+		if (k < 0)
+			break;
+	}
+	return cnt;
+}
+
+int64_t trim__act_ragged_steps(const struct trim__act_prep *P, const trim__mapping *m)
+{
+	int64_t s = 1;
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		s *= positions(P, m, P->nL - 1, d, NULL);
+	return s;
+}
+
+/* The MAC hop: every step is a first step; a product over groups of sums
+ * over the group's executed positions. */
+static int mac_hop(struct trim__act_prep *P, const trim__mapping *m, const rgroup *gs, int ng, int k, int C,
+                   int64_t *Fc, int64_t *Mw, int64_t *Uw)
+{
+	rstat tot[MAXG];
+	const rstat *pt[MAXG];
+	for (int q = 0; q < ng; q++) {
+		const rgroup *g = &gs[q];
+		int64_t n[2] = {1, 1}, *pos[2] = {NULL, NULL};
+		int rc = 0;
+		for (int e = 0; e < g->nd; e++) {
+			n[e] = positions(P, m, C, g->dim[e], NULL);
+			pos[e] = malloc((size_t)n[e] * sizeof *pos[e]);
+			if (!pos[e])
+				rc = trim__error(TRIM_ENOMEM, "activity: out of memory");
+			else
+				positions(P, m, C, g->dim[e], pos[e]);
+		}
+		memset(&tot[q], 0, sizeof tot[q]);
+		for (int64_t u = 0; !rc && u < n[0]; u++)
+			for (int64_t v = 0; !rc && v < n[1]; v++) {
+				int64_t bc[2] = {pos[0][u], g->nd > 1 ? pos[1][v] : 0};
+				const rstat *s;
+				rc = group_stat_memo(P, q, g, k, C, bc, NULL, &s);
+				if (rc)
+					break;
+				tot[q].cur += s->cur;
+				for (int j = 0; j < k; j++) {
+					tot[q].A[j] += s->A[j];
+					tot[q].O[j] += s->O[j];
+				}
+			}
+		free(pos[0]);
+		free(pos[1]);
+		if (rc)
+			return rc;
+		pt[q] = &tot[q];
+	}
+	add_step(ng, k, pt, Fc, Mw, Uw);
+	return 0;
+}
+
+int trim__act_ragged_hop(trim__act_ws *ws, const trim__mapping *m, int t, int i, int64_t *Fc,
+                         int64_t *Mw, int64_t *Uw, int64_t *Dw)
+{
+	struct trim__act_prep *P = ws->prep;
+	if (!P->rag) {
+		P->rag = calloc(1, sizeof *P->rag);
+		if (!P->rag)
+			return trim__error(TRIM_ENOMEM, "activity: out of memory");
+	}
+	struct trim__act_rag *R = P->rag;
+	R->n = 0;
+	if (R->tab)
+		memset(R->tab, 0, R->cap * sizeof *R->tab);
+	const tprep_t *tp = &P->t[t];
+	const hop_t *h = &tp->hop[i];
+	const int k = h->k, C = h->C;
+	rgroup gs[MAXG + MAXAX];
+	const int ng = groups_of(P, tp, h, gs);
+	*Fc = 0;
+	for (int j = 0; j < k; j++)
+		Mw[j] = Uw[j] = Dw[j] = 0;
+	if (P->lb) { /* no lower bound for ragged tiles yet: 0 is one */
+		Mw[k] = Dw[k] = 0;
+		return 0;
+	}
+	if (h->cmac) {
+		int rc = mac_hop(P, m, gs, ng, k, C, Fc, Mw, Uw);
+		memcpy(Dw, Mw, (size_t)k * sizeof *Dw);
+		Mw[k] = Dw[k] = *Fc;
+		return rc;
+	}
+	/* the temporal loops above C with bounds > 1, outermost first */
+	int ld[TRIM__MAX_LEVELS * TRIM_NDIMS], n = 0;
+	int64_t lb_[TRIM__MAX_LEVELS * TRIM_NDIMS], ls[TRIM__MAX_LEVELS * TRIM_NDIMS];
+	int64_t idx[TRIM__MAX_LEVELS * TRIM_NDIMS] = {0};
+	for (int l = 0; l < C; l++)
+		if (P->type[l] == TRIM__LVL_STORAGE)
+			for (int z = 0; z < TRIM_NDIMS; z++) {
+				int d = m->order[l][z];
+				if (m->f[l][d] > 1) {
+					ld[n] = d;
+					lb_[n] = m->f[l][d];
+					ls[n++] = P->ext[l + 1][d];
+				}
+			}
+	int64_t b[TRIM_NDIMS] = {0}, bprev[TRIM_NDIMS];
+	const rstat *sf[MAXG + MAXAX], *sd[MAXG + MAXAX];
+	int64_t drain_fc = 0;
+	int first = 1;
+	for (;;) {
+		for (int q = 0; q < ng; q++) {
+			int64_t bc[2], bp[2];
+			for (int e = 0; e < gs[q].nd; e++) {
+				bc[e] = b[gs[q].dim[e]];
+				bp[e] = bprev[gs[q].dim[e]];
+			}
+			int rc = group_stat_memo(P, q, &gs[q], k, C, bc, first ? NULL : bp, &sf[q]);
+			if (!rc && t == 2 && !first)
+				rc = group_stat_memo(P, q, &gs[q], k, C, bp, bc, &sd[q]);
+			if (rc)
+				return rc;
+		}
+		add_step(ng, k, sf, Fc, Mw, Uw);
+		if (t == 2 && !first)
+			add_step(ng, k, sd, &drain_fc, Dw, NULL);
+		first = 0;
+		memcpy(bprev, b, sizeof b);
+		int z = n - 1;
+		while (z >= 0) {
+			idx[z]++;
+			b[ld[z]] += ls[z];
+			if (idx[z] < lb_[z] && b[ld[z]] < P->D[ld[z]])
+				break;
+			b[ld[z]] -= idx[z] * ls[z];
+			idx[z--] = 0;
+		}
+		if (z < 0)
+			break;
+	}
+	if (t == 2) { /* the last tiles drain at the end */
+		for (int q = 0; q < ng; q++) {
+			int64_t bc[2];
+			for (int e = 0; e < gs[q].nd; e++)
+				bc[e] = bprev[gs[q].dim[e]];
+			int rc = group_stat_memo(P, q, &gs[q], k, C, bc, NULL, &sd[q]);
+			if (rc)
+				return rc;
+		}
+		add_step(ng, k, sd, &drain_fc, Dw, NULL);
+	}
+	Mw[k] = *Fc;
+	Dw[k] = drain_fc;
+	return 0;
+}
