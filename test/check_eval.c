@@ -288,6 +288,55 @@ START_TEST(test_eval_cli)
 }
 END_TEST
 
+/* An imperfect factorisation read in both forms (AlexNet conv1, E = 55 as 4
+ * passes of 14 columns): the same report, the real and the padded work. */
+START_TEST(test_eval_ragged_cli)
+{
+	int st;
+#define RAGGED_ARGS "eval models/networks/alexnet.yaml models/arch/eyeriss.yaml --layer conv1 --phase FW "
+	char *own = capture(RAGGED_ARGS "--mapping test/data/mapping/eyeriss-alexnet-conv1-ragged.yaml --format json", &st);
+	ck_assert_msg(st == 0, "%s", own);
+	char *tl = capture(RAGGED_ARGS "--mapping test/data/mapping/eyeriss-alexnet-conv1-ragged-timeloop.yaml --format json", &st);
+	ck_assert_msg(st == 0, "%s", tl);
+	ck_assert_str_eq(own, tl);
+	/* 96 x 3 x 55 x 55 x 11 x 11 real MACs; padded E = 56 */
+	ck_assert_ptr_nonnull(strstr(own, "\"macs\": 105415200"));
+	ck_assert_ptr_nonnull(strstr(own, "\"padded_macs\": 107331840"));
+	/* 24 x 4 x 55 (DRAM) x 3 (GLB) x 44 (RF) steps, all executed */
+	ck_assert_ptr_nonnull(strstr(own, "\"steps\": 696960"));
+	ck_assert_ptr_nonnull(strstr(own, "\"active_pes\": 154"));
+	/* 154 of 168 PEs occupied, 105415200 / (696960 x 168) doing real work */
+	ck_assert_ptr_nonnull(strstr(own, "\"pe_utilization\": 0.91666666666666663"));
+	ck_assert_ptr_nonnull(strstr(own, "\"pe_utilization_real\": 0.90029761904761907"));
+	free(own);
+	free(tl);
+	char *tab = capture(RAGGED_ARGS "--mapping test/data/mapping/eyeriss-alexnet-conv1-ragged.yaml", &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_msg(strstr(tab, "imperfect factorisation: padded MACs 107331840 (1.786% wasted on ragged tiles), "
+	                          "steps 696960") != NULL, "%s", tab);
+	free(tab);
+	/* a perfect mapping prints no such line and pads nothing */
+	tab = capture(EVAL_ARGS "--mapping test/data/mapping/eyeriss-conv1.yaml --format json", &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_ptr_nonnull(strstr(tab, "\"padded_macs\": 442368"));
+	free(tab);
+	/* E = 5 x 14 leaves the fifth pass empty: refused, with where and why */
+	FILE *f = fopen("build-ragged-bad.yaml", "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("mapping:\n  - level: DRAM\n    temporal: {M: 24, E: 5, F: 55}\n  - level: GLB\n    temporal: {C: 3}\n"
+	      "  - level: PE array\n    spatial_x: {E: 14}\n    spatial_y: {R: 11}\n  - level: RF\n"
+	      "    temporal: {M: 4, S: 11}\n", f);
+	fclose(f);
+	char *bad = capture(RAGGED_ARGS "--mapping build-ragged-bad.yaml", &st);
+	remove("build-ragged-bad.yaml");
+	ck_assert_int_eq(st, 2);
+	ck_assert_msg(strstr(bad, "build-ragged-bad.yaml:2:5") && strstr(bad, "bounds of E multiply to 70") &&
+	                  strstr(bad, "(bound 5, tiles of 14) would be empty"), "%s", bad);
+	free(bad);
+#undef RAGGED_ARGS
+}
+END_TEST
+
 START_TEST(test_eval_api)
 {
 	trim_network *net = NULL;
@@ -371,6 +420,7 @@ Suite *eval_suite(void)
 	tcase_add_test(tc, test_eval_breakdown);
 	tcase_add_test(tc, test_eval_api);
 	tcase_add_test(tc, test_eval_cli);
+	tcase_add_test(tc, test_eval_ragged_cli);
 	suite_add_tcase(s, tc);
 	return s;
 }
