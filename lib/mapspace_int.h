@@ -148,7 +148,8 @@ typedef struct {
 	 * examined). When nothing is found, nothing that fits was cut by a
 	 * bound, so these are the space's maxima (trim_search_why_empty). */
 	double max_pe_util, max_rf_util;
-	uint64_t tie_cuts; /* bypass choices cut by the exact-tie rule (docs/model.md, "Bounds") */
+	uint64_t tie_cuts; /* bypass choices and subtrees cut by the exact-tie rule (docs/model.md, "Bounds") */
+	uint64_t tie_nodes; /* of which subtrees of the factorisation tree */
 	int found;
 	double best_cost;
 	trim__index best_index;

@@ -4,6 +4,7 @@
  * over the raw space, identical results with 1 and 2 threads.
  */
 #include <check.h>
+#include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -224,7 +225,8 @@ static int g_reserved_on;
 static int g_inexact_runs;
 /* bypass choices the exact-tie rule cut in the k = 1 runs (a test checks
  * that the brute-force cases exercise it) */
-static uint64_t g_tie_cuts;
+static uint64_t g_tie_cuts, g_tie_nodes, g_ties_tight;
+static node_counts *g_node_counts; /* the exact tie test's scratch */
 
 static void brute_vs_search(void (*mk)(struct trim_arch *, trim__intra *), int goal)
 {
@@ -250,6 +252,8 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 	s.min_rf_util = g_min_rf;
 	cls *seen = malloc(s.size * sizeof *seen);
 	ck_assert_ptr_nonnull(seen);
+	g_node_counts = malloc(sizeof *g_node_counts);
+	ck_assert_ptr_nonnull(g_node_counts);
 	int64_t zero_macs = 0;
 	uint64_t nodes_checked = 0;
 	ck_assert_int_eq(trim__activity_zero_macs(&w, &zero_macs), 0);
@@ -297,6 +301,12 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 				trim__mapspace_node_lb(&s, c, goal, depth, zero_macs, &p, &ep, &lb);
 				REQUIRE(lb <= cost, "index %llu depth %d: node bound %.17g above the cost %.17g",
 				        (unsigned long long)i, depth, lb, cost);
+				/* the exact tie test never claims the node's mappings all cost
+				 * at least a threshold one ulp above m's cost */
+				REQUIRE(!trim__node_tie_cut(&s, c, goal, depth, zero_macs, &p, &ep, nextafter(cost, HUGE_VAL),
+				                            g_node_counts),
+				        "index %llu depth %d: tie test above the cost %.17g", (unsigned long long)i, depth, cost);
+				g_ties_tight += trim__node_tie_cut(&s, c, goal, depth, zero_macs, &p, &ep, cost, g_node_counts);
 				nodes_checked++;
 			}
 		if (!have || cost < best || (cost == best && seen[i].idx < best_idx)) {
@@ -455,9 +465,10 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 			              "k = 1, %d threads: cost %.17g index %llu, brute force %.17g %llu", t + 1, e[t].best_cost,
 			              (unsigned long long)e[t].best_index, best, (unsigned long long)best_idx);
 			ck_assert(e[t].exact && e[t].evaluated == e[0].evaluated && e[t].bounded == e[0].bounded &&
-			          e[t].tie_cuts == e[0].tie_cuts);
+			          e[t].tie_cuts == e[0].tie_cuts && e[t].tie_nodes == e[0].tie_nodes);
 		}
 		g_tie_cuts += e[0].tie_cuts;
+		g_tie_nodes += e[0].tie_nodes;
 		for (int t = 0; t < 3; t++)
 			trim__search_result_free(&e[t]);
 	}
@@ -484,6 +495,8 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 	trim__search_result_free(&r1);
 	trim__search_result_free(&r2);
 	free(seen);
+	free(g_node_counts);
+	g_node_counts = NULL;
 	trim__eval_ws_free(&ws);
 	trim__mapspace_free(&s);
 }
@@ -539,7 +552,7 @@ START_TEST(test_search_kinds)
 		{TU_MAXPOOL, TRIM_PHASE_BW, 2, 0},
 	};
 	g_inexact_runs = 0;
-	g_tie_cuts = 0;
+	g_tie_cuts = g_tie_nodes = g_ties_tight = 0;
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
 		g_kind = kinds[i][0];
 		g_phase = kinds[i][1];
@@ -549,8 +562,13 @@ START_TEST(test_search_kinds)
 	}
 	/* the gaps did cut something the exact search would see */
 	ck_assert_int_gt(g_inexact_runs, 0);
-	/* and ties were cut by index, with brute force's answer */
+	/* and ties were cut by index, with brute force's answer: bypass
+	 * choices, and whole subtrees of the factorisation tree */
 	ck_assert_uint_gt(g_tie_cuts, 0);
+	ck_assert_uint_gt(g_tie_nodes, 0);
+	/* the exact tie test sees a tie as one: some node bounds equal, in the
+	 * evaluator's arithmetic, the cost of a mapping below them */
+	ck_assert_uint_gt(g_ties_tight, 0);
 }
 END_TEST
 

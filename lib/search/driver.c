@@ -377,6 +377,7 @@ int trim__search_end(search_run *r, trim__search_result *out)
 		out->unsupported += W->cnt.unsupported;
 		out->bounded += W->cnt.bounded;
 		out->tie_cuts += W->cnt.tie_cuts;
+		out->tie_nodes += W->cnt.tie_nodes;
 		if (W->cnt.max_pe_util > out->max_pe_util)
 			out->max_pe_util = W->cnt.max_pe_util;
 		if (W->cnt.max_rf_util > out->max_rf_util)
@@ -391,6 +392,7 @@ int trim__search_end(search_run *r, trim__search_result *out)
 		trim__top_free(&W->node);
 		trim__order_class_cache_free(&W->classes);
 		free(W->child_choices);
+		free(W->node_counts);
 		free(W->result_energies);
 	}
 	free(ws);

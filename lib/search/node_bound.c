@@ -72,17 +72,50 @@ static int64_t fanout_of(const trim__level *L)
  * fixed; energy: the sum over tensors of the cheapest choice, plus MACs and
  * leakage. */
 
+static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth, int64_t zero_macs,
+                       trim__mapping *m, trim__eval *ev, double *lb, node_choices *out, node_counts *nc);
+
 void trim__mapspace_node_lb(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
                             int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb)
 {
-	trim__node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, NULL);
+	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, NULL, NULL);
 }
 
 void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
                       int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, node_choices *out)
 {
+	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, out, NULL);
+}
+
+/* 1 if keep choices cc[t] (masks K) fit the capacities whose tiles are known. */
+static int choices_fit(const trim__mapspace *s, const int *extk, int64_t (*tbytes)[3], unsigned (*K)[64],
+                       const int *nch, const int *cc)
+{
+	const struct trim_arch *a = s->a;
+	for (int l = 1; l < a->nlevels; l++) {
+		if (!extk[l])
+			continue;
+		const trim__level *L = &a->lv[l];
+		int64_t total = 0;
+		for (int t = 0; t < 3; t++)
+			if (nch[t] && (K[t][cc[t]] >> l & 1)) {
+				if (L->partitioned && tbytes[l][t] > L->part_bytes[t])
+					return 0;
+				total += tbytes[l][t];
+			}
+		if ((!L->partitioned || s->reserved[l] > 0) && total + s->reserved[l] > L->capacity_bytes)
+			return 0;
+	}
+	return 1;
+}
+
+static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth, int64_t zero_macs,
+                       trim__mapping *m, trim__eval *ev, double *lb, node_choices *out, node_counts *nc)
+{
 	if (out)
 		out->nch[0] = out->nch[1] = out->nch[2] = 0;
+	if (nc)
+		nc->complete = 1;
 	const trim__intra *w = s->w;
 	const struct trim_arch *a = s->a;
 	const int nl = a->nlevels;
@@ -271,6 +304,8 @@ void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, in
 		for (int l = 1; l < nl; l++)
 			if (a->lv[l].type == TRIM__LVL_STORAGE && a->lv[l].keep[t])
 				kb[nkb++] = l;
+		if (nc && (1 << nkb) > 64)
+			nc->complete = 0;
 		int have = 0;
 		double emin = 0;
 		for (int c = 0; c < (1 << nkb); c++) {
@@ -280,11 +315,10 @@ void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, in
 				kept[kb[j]] = c >> j & 1;
 			int64_t rd[TRIM__MAX_LEVELS], in[TRIM__MAX_LEVELS];
 			int64_t dw[TRIM__MAX_LEVELS];   /* network: words entering (cycles) */
-			double nw[TRIM__MAX_LEVELS];    /* network: words charged (energy) */
-			for (int l = 0; l < nl; l++) {
-				rd[l] = in[l] = dw[l] = 0;
-				nw[l] = 0;
-			}
+			int64_t nw[TRIM__MAX_LEVELS];   /* network: words charged (energy) */
+			int64_t rq[TRIM__MAX_LEVELS];   /* results: reads (read-backs and the R + D rule) */
+			for (int l = 0; l < nl; l++)
+				rd[l] = in[l] = dw[l] = nw[l] = rq[l] = 0;
 			int h = 0, prev = -1; /* innermost holder so far; storage level above */
 			rd[0] = touched;
 			for (int l = 0; l < nl; l++) {
@@ -330,7 +364,7 @@ void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, in
 								                : (a->lv[k].net == TRIM__NET_BUS && a->lv[k].multicast) ? up : in[l];
 								if (k != sp)
 									words = up;
-								nw[k] = (double)words;
+								nw[k] = words;
 								dw[k] = up;
 							}
 					}
@@ -384,11 +418,11 @@ void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, in
 					 * or the deliveries (MACs) at the level with bounds;
 					 * the feed at the others; results: every MAC's
 					 * partial sum enters the level with bounds */
-					double words = (double)feed;
+					int64_t words = feed;
 					if (l == sp && nbig == 1)
-						words = res ? (double)w->macs
-						        : (L->net == TRIM__NET_BUS && L->multicast) ? (double)feed : (double)w->macs;
-					enet += words * costs[l].hop_pj * (costs[l].avg_hops > 0 ? costs[l].avg_hops : 1);
+						words = res ? w->macs : (L->net == TRIM__NET_BUS && L->multicast) ? feed : w->macs;
+					enet += (double)words * costs[l].hop_pj * (costs[l].avg_hops > 0 ? costs[l].avg_hops : 1);
+					nw[l] = words;
 					dw[l] = feed;
 				}
 			} else {
@@ -400,15 +434,16 @@ void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, in
 					int64_t f = fanout_of(L);
 					/* with several spatial levels on the way, one of them may
 					 * carry only what enters the network: MACs / all fan-outs */
-					double words = nsp > 1 ? (double)(w->macs / allfan)
-					               : res ? (double)w->macs
-					               : L->net == TRIM__NET_BUS && L->multicast ? (double)(w->macs / f) : (double)w->macs;
-					enet += words * costs[l].hop_pj * (costs[l].avg_hops > 0 ? costs[l].avg_hops : 1);
+					int64_t words = nsp > 1 ? w->macs / allfan
+					                : res ? w->macs
+					                : L->net == TRIM__NET_BUS && L->multicast ? w->macs / f : w->macs;
+					enet += (double)words * costs[l].hop_pj * (costs[l].avg_hops > 0 ? costs[l].avg_hops : 1);
+					nw[l] = words;
 				}
 			}
 			for (int l = 0; l < nl; l++)
 				if (a->lv[l].type == TRIM__LVL_SPATIAL && l <= h)
-					enet += nw[l] * costs[l].hop_pj * (costs[l].avg_hops > 0 ? costs[l].avg_hops : 1);
+					enet += (double)nw[l] * costs[l].hop_pj * (costs[l].avg_hops > 0 ? costs[l].avg_hops : 1);
 			int64_t rdc[TRIM__MAX_LEVELS];
 			memcpy(rdc, rd, (size_t)nl * sizeof *rd);
 			if (feed > rdc[h])
@@ -428,6 +463,7 @@ void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, in
 				         : (double)rdc[l] * costs[l].read_pj + (double)in[l] * costs[l].write_pj;
 				int64_t rback_words = rback && kept[l] && rdc[l] > touched ? rdc[l] - touched : 0;
 				e += (double)rback_words * costs[l].read_pj;
+				rq[l] = rback_words;
 				/* a result holder below the outermost with no spatial level
 				 * of bounds > 1 (or unknown) between it and its child holder
 				 * (or the MACs): every update is an arrival, and each arrival
@@ -441,8 +477,10 @@ void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, in
 						if (a->lv[k].type == TRIM__LVL_SPATIAL && (!fixed[k] || level_has_loops(m, k)))
 							direct_l = 0;
 					}
-					if (direct_l)
+					if (direct_l) {
 						e += (double)(rdc[l] - in[l] - rback_words) * costs[l].read_pj;
+						rq[l] = rdc[l] - in[l];
+					}
 				}
 				/* cycles: the counts without the MAC feed (its level depends on the choice) */
 				int64_t *out_rd = res ? &x->updates[l][t] : &x->reads[l][t];
@@ -459,6 +497,13 @@ void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, in
 				Ech[t][c] = e;
 				Kch[t][c] = km;
 				nch[t] = c + 1;
+				if (nc) {
+					memcpy(nc->a[t][c], rdc, (size_t)nl * sizeof *rdc);
+					memcpy(nc->b[t][c], in, (size_t)nl * sizeof *in);
+					memcpy(nc->r[t][c], rq, (size_t)nl * sizeof *rq);
+					memcpy(nc->net[t][c], nw, (size_t)nl * sizeof *nw);
+					memcpy(nc->dw[t][c], dw, (size_t)nl * sizeof *dw);
+				}
 			}
 			if (!have || e < emin)
 				emin = e;
@@ -473,6 +518,10 @@ void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, in
 			memcpy(out->K[t], Kch[t], (size_t)nch[t] * sizeof **Kch);
 		}
 	}
+	if (nc) {
+		memcpy(nc->extk, extk, (size_t)nl * sizeof *extk);
+		memcpy(nc->tbytes, tbytes, (size_t)nl * sizeof *tbytes);
+	}
 	/* the cheapest combination of keep choices whose known tiles fit */
 	if (nch[0] <= 64 && nch[1] <= 64 && nch[2] <= 64) {
 		int n0 = nch[0] ? nch[0] : 1, n1 = nch[1] ? nch[1] : 1, n2 = nch[2] ? nch[2] : 1;
@@ -482,27 +531,10 @@ void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, in
 				for (int c2 = 0; c2 < n2; c2++) {
 					const int cc[3] = {c0, c1, c2};
 					double e = 0;
-					int ok = 1;
 					for (int t = 0; t < 3; t++)
 						if (nch[t])
 							e += Ech[t][cc[t]];
-					if (e >= best)
-						continue;
-					for (int l = 1; l < nl && ok; l++) {
-						if (!extk[l])
-							continue;
-						const trim__level *L = &a->lv[l];
-						int64_t total = 0;
-						for (int t = 0; t < 3; t++)
-							if (nch[t] && (Kch[t][cc[t]] >> l & 1)) {
-								if (L->partitioned && tbytes[l][t] > L->part_bytes[t])
-									ok = 0;
-								total += tbytes[l][t];
-							}
-						if ((!L->partitioned || s->reserved[l] > 0) && total + s->reserved[l] > L->capacity_bytes)
-							ok = 0;
-					}
-					if (ok)
+					if (e < best && choices_fit(s, extk, tbytes, Kch, nch, cc))
 						best = e;
 				}
 		if (best == HUGE_VAL) {
@@ -527,4 +559,86 @@ void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, in
 	/* the sums above run in another order than the evaluator's: a margin far
 	 * above their rounding keeps a tight bound from passing a real cost */
 	*lb = v * (1 - 1e-9);
+}
+
+/* The node's counts of keep combination cc on the count-wise minima in
+ * base (what the choice does not set: the cycles' words). */
+static void combination_counts(const trim__mapspace *s, const node_counts *nc, const int *nch, const int *cc,
+                               const trim__activity *base, trim__activity *x)
+{
+	const struct trim_arch *a = s->a;
+	*x = *base;
+	for (int t = 0; t < 3; t++) {
+		if (!nch[t])
+			continue;
+		const int c = cc[t], res = t == 2;
+		for (int l = 0; l < a->nlevels; l++) {
+			const trim__level *L = &a->lv[l];
+			if (L->type == TRIM__LVL_STORAGE) {
+				if (res) {
+					x->updates[l][t] = nc->a[t][c][l];
+					x->drains[l][t] = nc->b[t][c][l];
+					x->reads[l][t] = nc->r[t][c][l];
+				} else {
+					x->reads[l][t] = nc->a[t][c][l];
+					x->fills[l][t] = nc->b[t][c][l];
+				}
+			} else if (L->type == TRIM__LVL_SPATIAL) {
+				const int64_t nw = nc->net[t][c][l], dw = nc->dw[t][c][l];
+				if (res) {
+					x->up_words[l][t] = nw;
+					x->up_out[l][t] = dw;
+				} else if (L->net == TRIM__NET_BUS) {
+					x->down_words[l][t] = nw > dw ? nw : dw;
+				} else {
+					x->down_dests[l][t] = nw;
+					x->down_words[l][t] = dw;
+				}
+			}
+		}
+	}
+}
+
+enum { TIE_MAX_COMBINATIONS = 4096 };
+
+int trim__node_tie_cut(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth, int64_t zero_macs,
+                       trim__mapping *m, trim__eval *ev, double cur, node_counts *nc)
+{
+	node_choices ch;
+	double lb;
+	node_bound(s, costs, goal, depth, zero_macs, m, ev, &lb, &ch, nc);
+	if (lb == HUGE_VAL)
+		return 1; /* no valid mapping below */
+	if (!nc->complete)
+		return 0;
+	const int n0 = ch.nch[0] ? ch.nch[0] : 1, n1 = ch.nch[1] ? ch.nch[1] : 1, n2 = ch.nch[2] ? ch.nch[2] : 1;
+	if (goal != TRIM__GOAL_ENERGY && n0 * n1 * n2 > TIE_MAX_COMBINATIONS)
+		return 0;
+	/* the node bound's own figures: MACs and the leakage over its cycles
+	 * (a bound for every combination) */
+	double fixed = ev->mac_pj;
+	for (int l = 0; l < s->a->nlevels; l++)
+		fixed += ev->static_pj[l];
+	trim__activity base = ev->act;
+	for (int c0 = 0; c0 < n0; c0++)
+		for (int c1 = 0; c1 < n1; c1++)
+			for (int c2 = 0; c2 < n2; c2++) {
+				const int cc[3] = {c0, c1, c2};
+				if (!choices_fit(s, nc->extk, nc->tbytes, ch.K, ch.nch, cc))
+					continue; /* no valid mapping with these choices */
+				if (goal == TRIM__GOAL_ENERGY) {
+					/* above cur by far more than any rounding: no tie */
+					double e = fixed;
+					for (int t = 0; t < 3; t++)
+						if (ch.nch[t])
+							e += ch.E[t][cc[t]];
+					if (e * (1 - 1e-9) > cur)
+						continue;
+				}
+				combination_counts(s, nc, ch.nch, cc, &base, &ev->act);
+				trim__eval_act(s->w, s->a, costs, m, ev);
+				if (trim__goal_cost(ev, goal) < cur)
+					return 0;
+			}
+	return 1;
 }

@@ -224,6 +224,22 @@ typedef struct node_choices {
 	unsigned K[3][64];
 } node_choices;
 
+/* What the node bound charges per tensor and keep choice, level by level,
+ * as counts (the exact tie test, trim__node_tie_cut, evaluates them):
+ * storage: operand reads and fills, or result updates, drains and reads;
+ * spatial: the words charged for energy (operands: entering on a bus,
+ * delivered otherwise; results: leaving upwards) and those for cycles. */
+typedef struct node_counts {
+	int64_t a[3][64][TRIM__MAX_LEVELS];   /* operand reads / result updates */
+	int64_t b[3][64][TRIM__MAX_LEVELS];   /* operand fills / result drains */
+	int64_t r[3][64][TRIM__MAX_LEVELS];   /* result reads (read-backs and the rest of R + D >= U) */
+	int64_t net[3][64][TRIM__MAX_LEVELS]; /* spatial: words charged for energy */
+	int64_t dw[3][64][TRIM__MAX_LEVELS];  /* spatial: words for cycles */
+	int extk[TRIM__MAX_LEVELS];           /* storage levels whose tiles are known */
+	int64_t tbytes[TRIM__MAX_LEVELS][3];  /* and the bytes of those tiles */
+	int complete;                         /* every tensor has at most 64 keep choices */
+} node_counts;
+
 /* Choice of tensor t under bypass mask b. */
 static inline int trim__keep_choice(const trim__mapspace *s, const factor_bound *fbound, int t, uint64_t b)
 {
@@ -323,6 +339,7 @@ typedef struct {
 	struct node_choices *child_choices;
 	size_t child_choices_cap;
 	const struct node_choices *leaf_choices;
+	struct node_counts *node_counts; /* the exact tie test's scratch (allocated on first use) */
 	double *result_energies; /* trim__visit_by_result: the result's energies and their prefix minima */
 	size_t result_energies_cap;
 	int err;
@@ -424,6 +441,14 @@ void trim__search_factorisation(const trim__mapspace *s, const trim__level_cost 
 /* trim__mapspace_node_lb, and (out not NULL) its per-choice energies. */
 void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
                       int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, node_choices *out);
+/* Exact ties at a node (docs/model.md, "Bounds"): 1 if every completion
+ * of the node (factors of the tree slots < depth in m) costs at least cur
+ * by the evaluator's own formula on the node bound's counts of every keep
+ * combination whose known tiles fit (the same operations in the same order
+ * on smaller or equal counts: no rounding margin). The caller checks that
+ * the node's indices are above that of a real mapping costing cur. */
+int trim__node_tie_cut(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth, int64_t zero_macs,
+                       trim__mapping *m, trim__eval *ev, double cur, node_counts *nc);
 /* A child of a node: the factor of every dim at the next slot, the rows of
  * each dim that have it (a range of the allowed rows, which are in
  * lexicographic order of their factors), and its bound. */

@@ -96,6 +96,52 @@ void trim__tree_node_set(const trim__mapspace *s, int64_t *const *trows, int dep
 	node_set(s, depth, row, m);
 }
 
+/* The smallest index below a child: the smallest factorisation row of
+ * every dim, no bypass bit, every order code 0 (lib/search/index.c). */
+static trim__index child_min_index(const trim__mapspace *s, int64_t *const *trows, const tree_child *c)
+{
+	uint64_t fc = 0;
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		int64_t lo = trows[d][c->lo[d]];
+		for (int32_t p = c->lo[d] + 1; p < c->hi[d]; p++)
+			if (trows[d][p] < lo)
+				lo = trows[d][p];
+		fc = fc * (uint64_t)s->nf[d] + (uint64_t)lo;
+	}
+	trim__index i = (trim__index)fc << s->nbyp;
+	for (int k = 0; k < s->nord; k++)
+		i *= (trim__index)s->nperm;
+	return i;
+}
+
+/* Exact ties (docs/model.md, "Bounds"): 1 if the child (its slots < depth
+ * fixed) can be cut because no mapping below it beats, on (cost, index), a
+ * real mapping costing cur: the window's (rb) or the node's best so far.
+ * Exact searches of the best only; the bound must reach cur in the
+ * evaluator's own arithmetic (trim__node_tie_cut) and every index below the
+ * child must be above that mapping's. */
+static int tie_cut_child(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *costs, int goal,
+                         int depth, const tree_child *c, double rb, double cur, int64_t zero_macs, search_worker *W)
+{
+	if (W->cut_scale != 1 || s->topk > 1 || !(c->lb * (1 + 4e-9) >= cur))
+		return 0;
+	int on = W->rb_idx_on && rb == cur;
+	trim__index ref = W->rb_idx;
+	if (W->node.k == 1 && W->node.n == 1 && W->node.cost[0] == cur && (!on || W->node.idx[0] < ref)) {
+		on = 1;
+		ref = W->node.idx[0];
+	}
+	if (!on || child_min_index(s, trows, c) <= ref)
+		return 0;
+	if (!W->node_counts && !(W->node_counts = malloc(sizeof *W->node_counts))) {
+		W->err = TRIM_ENOMEM;
+		return 0;
+	}
+	trim__tree_node_set(s, trows, depth, c->lo, &W->node_mapping);
+	return trim__node_tie_cut(s, costs, goal, depth, zero_macs, &W->node_mapping, &W->bound_eval, cur,
+	                          W->node_counts);
+}
+
 /* Depth-first below a node (slots < depth fixed, rows [lo, hi)): children
  * best first, a child cut when its bound exceeds the k-th best cost known
  * to this node (the round's bound or the node's own mappings). */
@@ -175,6 +221,14 @@ void trim__tree_visit(const trim__mapspace *s, int64_t *const *trows, const trim
 			W->st_nodes_cut++;
 			W->st_dc[depth + 1]++;
 			continue; /* counted from the distinct total */
+		}
+		if (tie_cut_child(s, trows, costs, goal, depth + 1, &c[i], rb, cur, zero_macs, W)) {
+			W->st_nodes_cut++;
+			W->st_dc[depth + 1]++;
+			W->st_tie_cut++;
+			W->cnt.tie_cuts++;
+			W->cnt.tie_nodes++;
+			continue;
 		}
 		if (leaves)
 			W->leaf_choices = &W->child_choices[c[i].ord];
