@@ -928,8 +928,17 @@ int trim__constraints_apply(const trim_constraints *c, trim__mapspace *s)
 				                      dim_letters[d], (long long)s->fmax[l][d], a->lv[l].name,
 				                      p->msrc[l][d] >= 0 ? p->t[p->msrc[l][d]].src : "");
 		}
-		rc = trim__error(TRIM_ENOFIT, "constraints: no factorisation of %c = %lld obeys %s", dim_letters[d],
-		                 (long long)s->w->bound[d], list);
+		/* a fixed factor that does not divide the bound: only an imperfect
+		 * factorisation can have it */
+		const char *hint = "";
+		for (int i = 0; i < s->nslots && !s->imperfect; i++) {
+			int64_t p = s->pin[s->slot[i]][d];
+			if (p > 1 && s->w->bound[d] % p)
+				hint = "; a factor that does not divide the bound needs an imperfect factorisation "
+				       "(--imperfect, TRIM_SEARCH_IMPERFECT), with a ragged last pass";
+		}
+		rc = trim__error(TRIM_ENOFIT, "constraints: no factorisation of %c = %lld obeys %s%s", dim_letters[d],
+		                 (long long)s->w->bound[d], list, hint);
 	}
 	free(p->t);
 	free(p);

@@ -21,6 +21,14 @@ void trim__eval_ws_free(trim__eval_ws *ws)
 
 static double div0(double a, double b) { return b > 0 ? a / b : 0; }
 
+/* 1 if the executed PE-steps exceed the MACs: PEs idle on ragged tiles (an
+ * imperfect factorisation; never for a perfect one, where they are equal). */
+static int idle_pes(const trim__activity *x)
+{
+	int64_t p;
+	return __builtin_mul_overflow(x->steps, x->active_pes, &p) || p > x->macs;
+}
+
 int trim__eval_run(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,
                    const trim__mapping *m, trim__eval_ws *ws, trim__eval *out)
 {
@@ -103,7 +111,7 @@ void trim__eval_act(const trim__intra *w, const struct trim_arch *a, const trim_
 		} else {
 			int64_t eff = L->zero_skip ? x->macs - x->zero_macs : x->macs;
 			double per = (double)(L->macs_per_cycle > 0 ? L->macs_per_cycle : 1);
-			if (x->padded_macs > x->macs) /* ragged tiles: every executed step costs a cycle per MAC of a PE */
+			if (idle_pes(x)) /* PEs idle on ragged tiles: a step is a cycle per MAC of a PE */
 				lc = div0((double)x->steps * (double)eff, (double)x->macs * per);
 			else
 				lc = div0((double)eff, (double)x->active_pes * per);
@@ -128,7 +136,7 @@ void trim__eval_act(const trim__intra *w, const struct trim_arch *a, const trim_
 	out->energy_pj = e;
 	out->pe_util = div0((double)x->active_pes, (double)(a->total_pes > 0 ? a->total_pes : 1));
 	/* the PEs doing real work, on average over the steps (idle on ragged tiles) */
-	out->pe_util_real = x->padded_macs > x->macs
+	out->pe_util_real = idle_pes(x)
 	                    ? div0((double)x->macs, (double)x->steps * (double)(a->total_pes > 0 ? a->total_pes : 1))
 	                    : out->pe_util;
 }
@@ -194,7 +202,7 @@ void trim__eval_json(const trim__eval *e, const struct trim_arch *a, const trim_
 		trim__sb_puts(sb, "}}");
 	}
 	trim__sb_printf(sb, "], \"macs\": %lld, \"padded_macs\": %lld, \"pe_utilization\": ", (long long)x->macs,
-	                (long long)(x->padded_macs > x->macs ? x->padded_macs : x->macs));
+	                (long long)trim__mapping_padded_macs(m));
 	trim__sb_json_double(sb, e->pe_util);
 	trim__sb_puts(sb, ", \"pe_utilization_real\": ");
 	trim__sb_json_double(sb, e->pe_util_real);
@@ -413,11 +421,11 @@ int trim_eval_report(const trim_eval *e, int format, char **out)
 		                "temporal %.4g)\n",
 		                (long long)x->macs, (long long)x->zero_macs, (long long)x->active_pes,
 		                v->pe_util, trim_eval_temporal_utilization(e));
-		if (x->padded_macs > x->macs)
+		const int64_t padded = trim__mapping_padded_macs(&e->m);
+		if (padded > x->macs)
 			trim__sb_printf(&sb, "imperfect factorisation: padded MACs %lld (%.4g%% wasted on ragged tiles), "
 			                "steps %lld, PEs doing real work %.4g of the array on average\n",
-			                (long long)x->padded_macs,
-			                100.0 * (double)(x->padded_macs - x->macs) / (double)x->padded_macs,
+			                (long long)padded, 100.0 * (double)(padded - x->macs) / (double)padded,
 			                (long long)x->steps, v->pe_util_real);
 		trim__sb_printf(&sb, "cycles %.6g (bottleneck %s), energy %.6g pJ, EDP %.6g\n\n",
 		                v->cycles, e->arch.lv[v->bottleneck].name, v->energy_pj,

@@ -66,6 +66,7 @@ typedef struct {
 	double min_pe_util, min_rf_util;
 	int topk;                           /* also keep the k best (0 or 1: the best only) */
 	int nobound;                        /* 1: no bound pruning (plain exhaustive, for tests) */
+	int imperfect;                      /* 1: imperfect rows too (trim__mapspace_set_imperfect) */
 	int64_t *rows[TRIM_NDIMS];
 	int64_t nrows[TRIM_NDIMS];
 	/* dataflow constraints (lib/constraints.c; all off by default):
@@ -119,6 +120,17 @@ int trim__mapspace_pin(trim__mapspace *s, int level, int dim, int64_t bound);
 /* Rebuild rows[dim] from the pins and fmax of that dim; TRIM_ENOFIT (rows
  * unchanged) if no factorisation obeys them. */
 int trim__mapspace_filter_rows(trim__mapspace *s, int dim);
+/* Imperfect factorisations on (1) or off (0): rebuilds every dim's rows
+ * (the index changes), perfect ones first, then, when on, those spreading
+ * a dim over more PEs than any divisor fits, with a ragged last pass
+ * (docs/model.md, "Imperfect factorisations"); the pins and dataflow
+ * constraints are then applied again by the caller. */
+int trim__mapspace_set_imperfect(trim__mapspace *s, int on);
+/* 1 if row r of dim d is imperfect (its factors multiply past the bound). */
+int trim__mapspace_row_ragged(const trim__mapspace *s, int d, int64_t r);
+/* 1 if some allowed row of some dim agrees with m's factors at the tree
+ * slots < depth and is imperfect (the node has ragged completions). */
+int trim__mapspace_node_ragged(const trim__mapspace *s, int depth, const trim__mapping *m);
 /* Drop every pin and dataflow constraint (the whole space again). */
 void trim__mapspace_unconstrain(trim__mapspace *s);
 /* Utilisation of a mapping as the constraints see it. */

@@ -105,7 +105,7 @@ static int ref_axes(const ref_t *r, const trim__mapping *m, const struct trim_ar
 
 typedef struct {
 	trim__index idx; /* class index (UINT64_MAX: outside the constrained space) */
-	int valid;
+	int valid, ragged;
 	double cost;
 } cls;
 
@@ -133,6 +133,11 @@ static trim_constraints *load(const char *yaml)
 
 static const char *const slot_names_t[3] = {"input", "weight", "output"};
 static int g_random, g_enofit; /* random constraints: ENOFIT is an answer, and may cut nothing */
+/* the next brute force with imperfect factorisations; what it saw of them:
+ * valid ragged classes, and whether the best was one */
+static int g_imperfect;
+static uint64_t g_ragged_valid;
+static int g_ragged_best;
 
 /* Brute force over every raw index against the constrained search. */
 static void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const char *yaml, const ref_t *ref)
@@ -145,6 +150,8 @@ static void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const
 	mk(&a, &w);
 	tu_costs(&a, c);
 	ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
+	if (g_imperfect)
+		ck_assert_int_eq(trim__mapspace_set_imperfect(&s, 1), 0);
 	uint64_t unconstrained = 0;
 	ck_assert_int_eq(trim__mapspace_distinct(&s, &unconstrained), 0);
 	trim_constraints *cons = load(yaml);
@@ -182,6 +189,7 @@ static void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const
 		seen[i].valid = trim__mapping_check(&m, &w, &a) == 0 && ref_axes(ref, &m, &a);
 		if (!seen[i].valid)
 			continue;
+		seen[i].ragged = trim__mapping_ragged(&m, &w);
 		REQUIRE(trim__eval_run(&w, &a, c, &m, &ws, &e) == 0, "%s", trim_last_error());
 		REQUIRE(trim__eval_run(&w, &a, c, &k, &ws, &ek) == 0, "%s", trim_last_error());
 		REQUIRE(!memcmp(&e.act, &ek.act, sizeof e.act), "index %llu: equivalent orders differ",
@@ -236,6 +244,28 @@ static void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const
 		ck_assert(r1.best_cost == u[0].cost && r1.best_index == u[0].idx);
 		ck_assert_uint_eq(r1.bounded, r2.bounded);
 		ck_assert_uint_eq(r1.evaluated, r2.evaluated);
+	}
+	if (g_imperfect) {
+		/* the best alone (k = 1, ties cut by index) at 1, 2 and 3 threads:
+		 * brute force's (cost, index), the same work */
+		trim__search_result e[3];
+		s.nobound = 0;
+		s.topk = 1;
+		for (int t = 0; t < 3; t++) {
+			ck_assert_int_eq(trim__search(&s, c, goal, t + 1, &e[t]), 0);
+			ck_assert_msg(nu && e[t].found && e[t].best_cost == u[0].cost && e[t].best_index == u[0].idx,
+			              "k = 1, %d threads: cost %.17g index %llu, brute force %.17g %llu", t + 1,
+			              e[t].best_cost, (unsigned long long)e[t].best_index, nu ? u[0].cost : 0.0,
+			              (unsigned long long)(nu ? u[0].idx : 0));
+			ck_assert(e[t].exact && e[t].evaluated == e[0].evaluated && e[t].bounded == e[0].bounded);
+			ck_assert(!memcmp(&e[t].best, &e[0].best, sizeof e[0].best));
+		}
+		ck_assert_int_eq(trim__mapping_check(&e[0].best, &w, &a), 0);
+		for (int t = 0; t < 3; t++)
+			trim__search_result_free(&e[t]);
+		for (size_t j = 0; j < nu; j++)
+			g_ragged_valid += u[j].ragged;
+		g_ragged_best |= nu && u[0].ragged;
 	}
 	trim__search_result_free(&r0);
 	trim__search_result_free(&r1);
@@ -495,6 +525,72 @@ static void bad(const char *yaml, const char *want1, const char *want2)
 	const char *msg = trim_last_error();
 	ck_assert_msg(strstr(msg, want1) && strstr(msg, want2), "'%s' lacks '%s' / '%s'", msg, want1, want2);
 }
+
+/* Imperfect factorisations in the search: every raw mapping (ragged rows
+ * included) evaluated against the search, top 5 and k = 1 at 1-3 threads,
+ * with and without constraints; a factor constraint that does not divide
+ * is met by the imperfect rows only. */
+static void case_ragged_fc(struct trim_arch *a, trim__intra *w)
+{
+	/* C = 5 and M = 4 over a 3 x 1 array: 3 PEs only with a ragged pass */
+	tu_arch_init(a, "ragged");
+	trim__level *d = tu_storage(a, "DRAM", 0, 16);
+	d->read_bw = d->write_bw = 1;
+	trim__level *g = tu_storage(a, "GLB", 40, 16);
+	g->read_bw = g->write_bw = 2;
+	tu_spatial(a, "NoC", 3, 1, 1, 1);
+	tu_storage(a, "RF", 8, 16);
+	tu_compute(a, "MAC");
+	tu_arch_finish(a);
+	ck_assert_int_eq(tu_layer(w, TU_FC, TRIM_PHASE_FW, 1, 5, 4, 1, 1, 1, 1, 1, 1, 1, 0), 0);
+}
+
+static void case_ragged_conv(struct trim_arch *a, trim__intra *w)
+{
+	/* E = 5 output rows of a 3-tap filter over 3 PEs (a sliding window) */
+	tu_arch_init(a, "ragged-conv");
+	trim__level *d = tu_storage(a, "DRAM", 0, 16);
+	d->read_bw = d->write_bw = 2;
+	tu_spatial(a, "NoC", 3, 1, 1, 1);
+	tu_storage(a, "RF", 12, 16);
+	tu_compute(a, "MAC");
+	tu_arch_finish(a);
+	ck_assert_int_eq(tu_layer(w, TU_CONV, TRIM_PHASE_FW, 1, 1, 2, 1, 7, 1, 3, 1, 1, 1, 0), 0);
+}
+
+START_TEST(test_brute_imperfect)
+{
+	ref_t r;
+	g_imperfect = 1;
+	g_ragged_valid = 0;
+	g_ragged_best = 0;
+	ref_init(&r);
+	ref_only(&r, 2, "C");
+	brute(case_ragged_fc, TRIM__GOAL_DELAY, "targets:\n  - {target: NoC, type: spatial, only: [C]}\n", &r);
+	ck_assert_uint_gt(g_ragged_valid, 0);
+	ref_init(&r);
+	ref_only(&r, 1, "E");
+	brute(case_ragged_conv, TRIM__GOAL_EDP, "targets:\n  - {target: NoC, type: spatial, only: [E]}\n", &r);
+	/* a factor that does not divide: E = 3 on the 3 PEs for E = 5 */
+	ref_init(&r);
+	r.fix[1][TRIM_DIM_E] = 3;
+	brute(case_ragged_conv, TRIM__GOAL_DELAY, "targets:\n  - {target: NoC, type: spatial, factors: E=3}\n", &r);
+	ck_assert(g_ragged_best); /* a ragged mapping was the optimum somewhere */
+	g_imperfect = 0;
+	/* without the option that constraint leaves nothing, and says why */
+	struct trim_arch a;
+	trim__intra w;
+	trim__mapspace s;
+	case_ragged_conv(&a, &w);
+	ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
+	trim_constraints *cons = load("targets:\n  - {target: NoC, type: spatial, factors: E=3}\n");
+	ck_assert_int_eq(trim__constraints_apply(cons, &s), TRIM_ENOFIT);
+	ck_assert_msg(strstr(trim_last_error(), "E = 3 at NoC") && strstr(trim_last_error(), "imperfect"), "%s",
+	              trim_last_error());
+	trim_constraints_free(cons);
+	trim__mapspace_free(&s);
+}
+END_TEST
 
 START_TEST(test_read_errors)
 {
@@ -937,6 +1033,7 @@ Suite *constraints_suite(void)
 	tcase_add_test(tc, test_brute_split);
 	tcase_add_test(tc, test_brute_presets);
 	tcase_add_test(tc, test_brute_random);
+	tcase_add_test(tc, test_brute_imperfect);
 	tcase_add_test(tc, test_read_errors);
 	tcase_add_test(tc, test_check_errors);
 	tcase_add_test(tc, test_search_enofit);

@@ -49,8 +49,11 @@ enum trim_search_option {
 	TRIM_SEARCH_TOP_K = 4,       /**< keep the k best mappings, 1..1024 (default 1) */
 	TRIM_SEARCH_TIME_LIMIT = 5,  /**< (double) stop after this many seconds of wall time, keeping
 	                                  the best found and a proven lower bound (0 = none, default) */
-	TRIM_SEARCH_GAP = 6          /**< (double) stop as soon as the best found is proven within this
+	TRIM_SEARCH_GAP = 6,         /**< (double) stop as soon as the best found is proven within this
 	                                  fraction of the optimum, in [0, 1) (0 = exact, default) */
+	TRIM_SEARCH_IMPERFECT = 7    /**< 1: also imperfect factorisations (a dim over more PEs than
+	                                  any divisor fits, a ragged last pass), 0: not (default);
+	                                  changes the index, slower (no tree bounds below them) */
 };
 enum trim_goal { TRIM_GOAL_ENERGY = 0, TRIM_GOAL_DELAY = 1, TRIM_GOAL_EDP = 2 };
 

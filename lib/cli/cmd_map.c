@@ -12,7 +12,8 @@ static const char usage_map[] =
 	"         [--threads N] [--mode inference|training] [--batch N] [--table FILE]\n"
 	"         [--top K] [--factor LEVEL:D=N]... [--min-pe-util X] [--min-rf-util X]\n"
 	"         [--constraints FILE] [--dataflow PRESET]... [--max-mappings N] [--progress|--quiet]\n"
-	"         [--time-limit SECONDS] [--gap FRACTION] [--all-loops] [--format table|json|timeloop]";
+	"         [--time-limit SECONDS] [--gap FRACTION] [--imperfect] [--all-loops]\n"
+	"         [--format table|json|timeloop]";
 
 /* Progress on stderr while the search runs (another thread polls
  * trim_search_progress, the one call allowed during a run). */
@@ -115,7 +116,7 @@ int trim_cli_map(int argc, char **argv)
 	int64_t batch = 0, threads = 1, goal = TRIM_GOAL_ENERGY, maxmap = 0, topk = 1;
 	double min_pe = 0, min_rf = 0;
 	const char *factors[64];
-	int nfactors = 0, progress = isatty(2), all_loops = 0, timeloop = 0;
+	int nfactors = 0, progress = isatty(2), all_loops = 0, timeloop = 0, imperfect = 0;
 	trim_cli_mapopts mo; /* --constraints, --dataflow */
 	trim_cli_mapopts_init(&mo);
 	for (int i = 1; i < argc; i++) {
@@ -137,6 +138,10 @@ int trim_cli_map(int argc, char **argv)
 			       "factor the constructor must follow; repeatable).\n"
 			       "--format timeloop prints the best mapping and the workload (a Timeloop\n"
 			       "problem) in Timeloop's format, for timeloop-model (docs/mapping.md).\n"
+			       "--imperfect also searches imperfect factorisations: a dim spread over more\n"
+			       "PEs than any of its divisors fits, with a ragged last pass (E = 55 as\n"
+			       "4 x 14 over 14 columns; docs/model.md); off by default (slower: the tree's\n"
+			       "bounds do not apply below them).\n"
 			       "The table's loop nest leaves out loops of bound 1 (--all-loops shows them).\n",
 			       usage_map);
 			trim_cli_constraints_help();
@@ -148,6 +153,10 @@ int trim_cli_map(int argc, char **argv)
 		}
 		if (!strcmp(o, "--all-loops")) {
 			all_loops = 1;
+			continue;
+		}
+		if (!strcmp(o, "--imperfect")) {
+			imperfect = 1;
 			continue;
 		}
 		if (o[0] == '-' && o[1]) {
@@ -226,6 +235,8 @@ int trim_cli_map(int argc, char **argv)
 	int rc = trim_cli_load_workload(&in, files[0], files[1], table, mode, batch, layer, phase);
 	if (!rc)
 		rc = trim_search_create(&s, in.w, in.index, in.arch, in.table);
+	if (!rc && imperfect)
+		rc = trim_search_set_int(s, TRIM_SEARCH_IMPERFECT, 1);
 	if (!rc && (rc = trim_search_set_int(s, TRIM_SEARCH_GOAL, goal)) == 0 &&
 	    (rc = trim_search_set_int(s, TRIM_SEARCH_THREADS, threads)) == 0 &&
 	    (rc = trim_search_set_int(s, TRIM_SEARCH_TOP_K, topk)) == 0 &&

@@ -115,6 +115,20 @@ int trim_search_set_int(trim_search *s, int option, int64_t value)
 		s->space.topk = (int)value;
 		s->ran = 0;
 		return 0;
+	case TRIM_SEARCH_IMPERFECT: {
+		if (value != 0 && value != 1)
+			return trim__error(TRIM_ERANGE, "trim_search_set_int: imperfect %lld (0 or 1)", (long long)value);
+		int rc = trim__mapspace_set_imperfect(&s->space, (int)value);
+		if (!rc)
+			rc = restrict_space(s);
+		if (rc) {
+			trim__mapspace_set_imperfect(&s->space, !value); /* as before (it was accepted) */
+			restrict_space(s);
+			return trim__error_prefix("trim_search_set_int");
+		}
+		s->ran = 0;
+		return 0;
+	}
 	case TRIM_SEARCH_THREADS:
 		if (value < 1 || value > 1024)
 			return trim__error(TRIM_ERANGE, "trim_search_set_int: threads %lld (1..1024)", (long long)value);

@@ -1,6 +1,7 @@
 /*
  * The mapspace of one intra-layer workload: the ordered factorisations of
- * every dim's bound over the levels with loops, the keep bits and ordered
+ * every dim's bound over the levels with loops (and, as an option, the
+ * imperfect ones that spread a dim over more PEs with a ragged last pass), the keep bits and ordered
  * levels of the index (lib/mapspace_int.h), custom factors (pins), the
  * dataflow constraints' row filter, and the utilisation of a mapping.
  */
@@ -25,6 +26,121 @@ static int64_t list_factorisations(int64_t b, int k, int64_t *row, int depth, in
 	return n;
 }
 
+/* ---- imperfect rows (trim__mapspace_set_imperfect; docs/model.md,
+ * "Imperfect factorisations") ---------------------------------------------- */
+
+/* Append to out (n rows so far, room for cap) the rows: every ordered
+ * factorisation of q over slots [0, j), s at slot j, every ordered
+ * factorisation of t over slots (j, k). Returns the new count (counted
+ * only beyond cap). */
+static int64_t ragged_rows(int64_t q, int64_t sp, int64_t t, int j, int k, int64_t *out, int64_t n, int64_t cap)
+{
+	int64_t row[TRIM__MAX_LEVELS];
+	int64_t no = j > 0 ? list_factorisations(q, j, row, 0, NULL, 0) : 1;
+	int64_t ni = j < k - 1 ? list_factorisations(t, k - 1 - j, row, 0, NULL, 0) : 1;
+	if (out && n + no * ni <= cap) {
+		int64_t *outer = malloc((size_t)(no * (j > 0 ? j : 1)) * sizeof *outer);
+		int64_t *inner = malloc((size_t)(ni * (k - 1 - j > 0 ? k - 1 - j : 1)) * sizeof *inner);
+		if (outer && inner) {
+			if (j > 0)
+				list_factorisations(q, j, row, 0, outer, 0);
+			if (j < k - 1)
+				list_factorisations(t, k - 1 - j, row, 0, inner, 0);
+			for (int64_t a = 0; a < no; a++)
+				for (int64_t b = 0; b < ni; b++) {
+					int64_t *r = out + (n + a * ni + b) * k;
+					for (int i = 0; i < j; i++)
+						r[i] = outer[a * j + i];
+					r[j] = sp;
+					for (int i = j + 1; i < k; i++)
+						r[i] = inner[b * (k - 1 - j) + (i - j - 1)];
+				}
+		}
+		free(outer);
+		free(inner);
+		if (!outer || !inner)
+			return -1;
+	}
+	return n + no * ni;
+}
+
+/* The imperfect rows of dim d (bound D): at one spatial slot j, a factor sp
+ * that does not divide D and occupies more PEs along an axis (X, Y or the
+ * whole array) than the largest divisor of D that fits it; below j a
+ * perfect factorisation of a divisor t of D (sp * t < D); above j a perfect
+ * factorisation of ceil(D / (sp * t)), so that the outermost loop on d is
+ * never empty. Written into out (NULL: counted); -1: out of memory. */
+static int64_t imperfect_rows(const trim__mapspace *s, int64_t D, int64_t *out, int64_t cap)
+{
+	int64_t n = 0;
+	const int k = s->nslots;
+	for (int j = 0; j < k; j++) {
+		const trim__level *L = &s->a->lv[s->slot[j]];
+		if (L->type != TRIM__LVL_SPATIAL)
+			continue;
+		int64_t fx = L->fanout_x > 0 ? L->fanout_x : 1, fy = L->fanout_y > 0 ? L->fanout_y : 1;
+		int64_t axes[3] = {fx, fy, fx * fy}, lo = INT64_MAX, hi = 0;
+		for (int x = 0; x < 3; x++) {
+			int64_t A = axes[x] < D - 1 ? axes[x] : D - 1, best = 1;
+			for (int64_t v = 1; v <= axes[x] && v <= D; v++)
+				if (D % v == 0)
+					best = v;
+			for (int64_t sp = best + 1; sp <= A; sp++) { /* (best, A]: sp in [lo, hi] marks them */
+				lo = sp < lo ? sp : lo;
+				hi = sp > hi ? sp : hi;
+			}
+		}
+		for (int64_t sp = lo; sp <= hi; sp++) {
+			int cand = 0; /* in one of the three ranges */
+			for (int x = 0; x < 3 && !cand; x++) {
+				int64_t A = axes[x] < D - 1 ? axes[x] : D - 1, best = 1;
+				for (int64_t v = 1; v <= axes[x] && v <= D; v++)
+					if (D % v == 0)
+						best = v;
+				cand = sp > best && sp <= A;
+			}
+			if (!cand || D % sp == 0)
+				continue;
+			for (int64_t t = 1; sp * t < D; t++) {
+				if (D % t || (j == k - 1 && t > 1))
+					continue;
+				int64_t q = (D + sp * t - 1) / (sp * t);
+				if (q * sp * t == D || (j == 0 && q > 1))
+					continue;
+				n = ragged_rows(q, sp, t, j, k, out, n, cap);
+				if (n < 0)
+					return -1;
+			}
+		}
+	}
+	return n;
+}
+
+/* The rows of dim d: the perfect factorisations (in lexicographic order),
+ * then, if s->imperfect, the imperfect ones. */
+static int build_rows(trim__mapspace *s, int d)
+{
+	int64_t row[TRIM__MAX_LEVELS], D = s->w->bound[d];
+	free(s->fact[d]);
+	free(s->rows[d]);
+	s->fact[d] = NULL;
+	s->rows[d] = NULL;
+	int64_t np = list_factorisations(D, s->nslots, row, 0, NULL, 0);
+	int64_t ni = s->imperfect && D > 2 ? imperfect_rows(s, D, NULL, 0) : 0;
+	s->nf[d] = np + ni;
+	s->fact[d] = malloc((size_t)(s->nf[d] * s->nslots) * sizeof(int64_t));
+	s->rows[d] = malloc((size_t)s->nf[d] * sizeof(int64_t));
+	if (!s->fact[d] || !s->rows[d])
+		return trim__error(TRIM_ENOMEM, "mapspace: out of memory");
+	list_factorisations(D, s->nslots, row, 0, s->fact[d], 0);
+	if (ni > 0 && imperfect_rows(s, D, s->fact[d] + np * s->nslots, ni) != ni)
+		return trim__error(TRIM_ENOMEM, "mapspace: out of memory");
+	for (int64_t r = 0; r < s->nf[d]; r++)
+		s->rows[d][r] = r;
+	s->nrows[d] = s->nf[d];
+	return 0;
+}
+
 void trim__mapspace_free(trim__mapspace *s)
 {
 	if (!s)
@@ -41,6 +157,8 @@ static int mul_overflows(uint64_t a, uint64_t b, uint64_t *out)
 {
 	return __builtin_mul_overflow(a, b, out);
 }
+
+static int space_size(trim__mapspace *s);
 
 int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct trim_arch *a)
 {
@@ -88,32 +206,28 @@ int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct tr
 				if ((a->lv[s->slot[i]].type == TRIM__LVL_SPATIAL) == !pass)
 					s->tord[n++] = i;
 	}
-	int64_t row[TRIM__MAX_LEVELS];
-	s->nfact = 1;
 	for (int d = 0; d < TRIM_NDIMS; d++) {
 		if (w->bound[d] < 1)
 			return trim__error(TRIM_EINVAL, "mapspace: bound of dim %d is %lld", d, (long long)w->bound[d]);
-		s->nf[d] = list_factorisations(w->bound[d], s->nslots, row, 0, NULL, 0);
-		s->fact[d] = malloc((size_t)(s->nf[d] * s->nslots) * sizeof(int64_t));
-		if (!s->fact[d]) {
+		int rc = build_rows(s, d);
+		if (rc) {
 			trim__mapspace_free(s);
-			return trim__error(TRIM_ENOMEM, "mapspace: out of memory");
+			return rc;
 		}
-		list_factorisations(w->bound[d], s->nslots, row, 0, s->fact[d], 0);
-		s->rows[d] = malloc((size_t)s->nf[d] * sizeof(int64_t));
-		if (!s->rows[d]) {
-			trim__mapspace_free(s);
-			return trim__error(TRIM_ENOMEM, "mapspace: out of memory");
-		}
-		for (int64_t r = 0; r < s->nf[d]; r++)
-			s->rows[d][r] = r;
-		s->nrows[d] = s->nf[d];
-		if (mul_overflows(s->nfact, (uint64_t)s->nf[d], &s->nfact))
-			goto big;
 		if (w->bound[d] > 1)
 			s->dims[s->n++] = d;
 	}
 	s->nperm = trim__factorial(s->n);
+	return space_size(s);
+}
+
+/* nfact and size from nf, nbyp, nord; ERANGE (the space freed) beyond 2^128. */
+static int space_size(trim__mapspace *s)
+{
+	s->nfact = 1;
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if (mul_overflows(s->nfact, (uint64_t)s->nf[d], &s->nfact))
+			goto big;
 	s->size = s->nfact;
 	if (s->nbyp >= 63 || __builtin_mul_overflow(s->size, (trim__index)1 << s->nbyp, &s->size))
 		goto big;
@@ -124,6 +238,44 @@ int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct tr
 big:
 	trim__mapspace_free(s);
 	return trim__error(TRIM_ERANGE, "mapspace: more than 2^128 raw mappings (no index)");
+}
+
+int trim__mapspace_set_imperfect(trim__mapspace *s, int on)
+{
+	s->imperfect = on ? 1 : 0;
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		int rc = build_rows(s, d);
+		if (rc)
+			return rc;
+		if (trim__mapspace_filter_rows(s, d))
+			return trim__error(TRIM_ENOFIT, "mapspace: no factorisation of %c = %lld obeys the fixed factors",
+			                   "NGMCEFRS"[d], (long long)s->w->bound[d]);
+	}
+	if (space_size(s))
+		return TRIM_ERANGE;
+	return 0;
+}
+
+int trim__mapspace_row_ragged(const trim__mapspace *s, int d, int64_t r)
+{
+	int64_t p = 1;
+	for (int i = 0; i < s->nslots; i++)
+		p *= s->fact[d][r * s->nslots + i];
+	return p != s->w->bound[d];
+}
+
+int trim__mapspace_node_ragged(const trim__mapspace *s, int depth, const trim__mapping *m)
+{
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		for (int64_t ri = 0; ri < s->nrows[d]; ri++) {
+			const int64_t r = s->rows[d][ri];
+			int match = 1;
+			for (int i = 0; i < depth && match; i++)
+				match = s->fact[d][r * s->nslots + s->tord[i]] == m->f[s->slot[s->tord[i]]][d];
+			if (match && trim__mapspace_row_ragged(s, d, r))
+				return 1;
+		}
+	return 0;
 }
 
 int trim__mapspace_pin(trim__mapspace *s, int level, int dim, int64_t bound)

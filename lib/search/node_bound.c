@@ -116,6 +116,16 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 		out->nch[0] = out->nch[1] = out->nch[2] = 0;
 	if (nc)
 		nc->complete = 1;
+	if (s->imperfect && trim__mapspace_node_ragged(s, depth, m)) {
+		/* imperfect factorisations below the node: this bound derives the
+		 * extents below a level from the bound and the factors above it,
+		 * which ragged rows break; no bound, no tie cut (docs/model.md,
+		 * "Imperfect factorisations") */
+		*lb = 0;
+		if (nc)
+			nc->complete = 0;
+		return;
+	}
 	const trim__intra *w = s->w;
 	const struct trim_arch *a = s->a;
 	const int nl = a->nlevels;
