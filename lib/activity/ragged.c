@@ -46,12 +46,13 @@ typedef struct {
 } rstat;
 
 typedef struct {
-	int used;
+	uint64_t gen; /* in use for the hop of this generation */
 	int64_t key[8];
 	rstat st;
 } rent;
 
 struct trim__act_rag {
+	uint64_t gen;       /* one per hop: older entries are free */
 	size_t cap, n;      /* memo entries */
 	rent *tab;
 	uint8_t *bits;      /* 2 * nleaf * len: cur and prev bitmaps per leaf */
@@ -234,12 +235,12 @@ static int group_stat_memo(struct trim__act_prep *P, int gid, const rgroup *g, i
 		if (!t)
 			return trim__error(TRIM_ENOMEM, "activity: out of memory");
 		for (size_t i = 0; i < R->cap; i++)
-			if (R->tab[i].used) {
+			if (R->tab[i].gen == R->gen) {
 				uint64_t h = 1469598103934665603ull;
 				for (int z = 0; z < 8; z++)
 					h = (h ^ (uint64_t)R->tab[i].key[z]) * 1099511628211ull;
 				size_t s = (size_t)h & (nc - 1);
-				while (t[s].used)
+				while (t[s].gen == R->gen)
 					s = (s + 1) & (nc - 1);
 				t[s] = R->tab[i];
 			}
@@ -251,7 +252,7 @@ static int group_stat_memo(struct trim__act_prep *P, int gid, const rgroup *g, i
 	for (int z = 0; z < 8; z++)
 		h = (h ^ (uint64_t)key[z]) * 1099511628211ull;
 	size_t s = (size_t)h & (R->cap - 1);
-	while (R->tab[s].used) {
+	while (R->tab[s].gen == R->gen) {
 		if (!memcmp(R->tab[s].key, key, sizeof key)) {
 			*out = &R->tab[s].st;
 			return 0;
@@ -262,7 +263,7 @@ static int group_stat_memo(struct trim__act_prep *P, int gid, const rgroup *g, i
 	int rc = group_stat(P, g, k, C, bc, bp, &e->st);
 	if (rc)
 		return rc;
-	e->used = 1;
+	e->gen = R->gen;
 	memcpy(e->key, key, sizeof key);
 	R->n++;
 	*out = &e->st;
@@ -441,8 +442,7 @@ int trim__act_ragged_hop(trim__act_ws *ws, const trim__mapping *m, int t, int i,
 	}
 	struct trim__act_rag *R = P->rag;
 	R->n = 0;
-	if (R->tab)
-		memset(R->tab, 0, R->cap * sizeof *R->tab);
+	R->gen++; /* every entry free (gen starts at 1; calloc'd entries have 0) */
 	const tprep_t *tp = &P->t[t];
 	const hop_t *h = &tp->hop[i];
 	const int k = h->k, C = h->C;
