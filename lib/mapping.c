@@ -368,6 +368,24 @@ void trim__mapping_loopnest(const trim__mapping *m, const trim__intra *w, trim__
 	for (int l = m->nlevels - 1; l >= 0; l--)
 		num[l] = m->type[l] == TRIM__LVL_COMPUTE ? 0 : ++k;
 	int depth = 0, line = 1;
+	/* an imperfect factorisation: the outermost loop of a ragged dim says so */
+	int rlev[TRIM_NDIMS];
+	char rnote[TRIM_NDIMS][96];
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		int64_t p = 1;
+		rlev[d] = -1;
+		for (int l = 0; l < m->nlevels; l++)
+			p *= m->f[l][d];
+		for (int l = 0; w && p > w->bound[d] && l < m->nlevels; l++)
+			if (m->f[l][d] > 1) {
+				int64_t t = p / m->f[l][d];
+				rlev[d] = l;
+				snprintf(rnote[d], sizeof rnote[d], "ragged: %c = %lld in tiles of %lld, the last %lld",
+				         dim_letters[d], (long long)w->bound[d], (long long)t,
+				         (long long)(w->bound[d] - (m->f[l][d] - 1) * t));
+				break;
+			}
+	}
 	if (w)
 		trim__sb_printf(sb, "# %s %s\n", w->layer,
 		                w->phase >= 0 && w->phase <= 2 ? (const char *[]){"FW", "BW", "WG"}[w->phase] : "");
@@ -391,13 +409,14 @@ void trim__mapping_loopnest(const trim__mapping *m, const trim__intra *w, trim__
 			char v = (char)(dim_letters[d] + ('a' - 'A'));
 			if (w && w->bound[d] == 1)
 				continue; /* a dimension the workload does not have */
+			const int rg = rlev[d] == l;
 			if (m->type[l] == TRIM__LVL_STORAGE)
-				trim__sb_printf(sb, "%3d %*sfor %c%d in [0:%lld)\n", line++, 2 * depth, "", v, num[l],
-				                (long long)m->f[l][d]);
+				trim__sb_printf(sb, "%3d %*sfor %c%d in [0:%lld)%s%s\n", line++, 2 * depth, "", v, num[l],
+				                (long long)m->f[l][d], rg ? "  # " : "", rg ? rnote[d] : "");
 			else if (m->f[l][d] > 1 || (w && w->bound[d] > 1))
-				trim__sb_printf(sb, "%3d %*sparallel_for %c%d in [0:%lld)  # X %lld, Y %lld\n", line++,
+				trim__sb_printf(sb, "%3d %*sparallel_for %c%d in [0:%lld)  # X %lld, Y %lld%s%s\n", line++,
 				                2 * depth, "", v, num[l], (long long)m->f[l][d],
-				                (long long)m->fx[l][d], (long long)m->fy[l][d]);
+				                (long long)m->fx[l][d], (long long)m->fy[l][d], rg ? "; " : "", rg ? rnote[d] : "");
 			else
 				continue;
 			if (m->type[l] == TRIM__LVL_STORAGE)
