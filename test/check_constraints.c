@@ -919,6 +919,35 @@ END_TEST
 /* whole networks and explorations: the constraints reach every search, the
  * space's mapspace_constraints too, and the resumable sweep's stamp tells
  * constrained and free results apart */
+/* Timeloop's row-stationary Eyeriss constraints on AlexNet conv1 (batch 4):
+ * F = 55 across the 14 columns divides only as 11 (11 x 12 = 132 PEs);
+ * with --imperfect the search finds 14 columns with a ragged last pass, 154
+ * PEs as on the chip (docs/validation.md), and a faster mapping. */
+START_TEST(test_cli_imperfect)
+{
+	int st;
+#define RS_ARGS "map models/networks/alexnet.yaml models/arch/eyeriss.yaml --layer conv1 --phase FW --batch 4 " \
+	        "--goal delay --constraints models/constraints/timeloop-eyeriss-rs.yaml "
+	char *per = capture(RS_ARGS "--format json", &st);
+	ck_assert_msg(st == 0, "%s", per);
+	char *imp = capture(RS_ARGS "--imperfect --format json", &st);
+	ck_assert_msg(st == 0, "%s", imp);
+	ck_assert_msg(strstr(per, "\"active_pes\": 132") && strstr(per, "\"padded_macs\": 421660800"), "%s", per);
+	ck_assert_msg(strstr(imp, "\"active_pes\": 154") && strstr(imp, "\"macs\": 421660800") &&
+	                  strstr(imp, "\"padded_macs\": 429327360") && strstr(imp, "\"exact\": true"), "%s", imp);
+	/* 3200266.67 cycles with 132 PEs; 4 x 2 x 6 x 3 x 2 x 55 x 176 RF steps with 154 */
+	ck_assert_ptr_nonnull(strstr(per, "\"cycles\": 3200266.6666666665"));
+	ck_assert_ptr_nonnull(strstr(imp, "\"cycles\": 2787840,"));
+	free(per);
+	free(imp);
+	char *tab = capture(RS_ARGS "--imperfect", &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_msg(strstr(tab, "for f4 in [0:4)  # ragged: F = 55 in tiles of 14, the last 13"), "%s", tab);
+	free(tab);
+#undef RS_ARGS
+}
+END_TEST
+
 START_TEST(test_neteval_explore)
 {
 	trim_network *net = NULL;
@@ -1040,6 +1069,7 @@ Suite *constraints_suite(void)
 	tcase_add_test(tc, test_presets_definition);
 	tcase_add_test(tc, test_shipped);
 	tcase_add_test(tc, test_cli);
+	tcase_add_test(tc, test_cli_imperfect);
 	tcase_add_test(tc, test_neteval_explore);
 	suite_add_tcase(s, tc);
 	return s;

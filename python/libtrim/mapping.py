@@ -233,7 +233,7 @@ class Eval(_Handle):
 # enum trim_search_option: name -> (value, is a double)
 SEARCH_OPTIONS = {"goal": (0, False), "threads": (1, False), "min_pe_util": (2, True),
                   "min_rf_util": (3, True), "top_k": (4, False), "time_limit": (5, True),
-                  "gap": (6, True)}
+                  "gap": (6, True), "imperfect": (7, False)}
 SEARCH_COUNTS = ("generated", "valid", "evaluated", "unsupported", "pruned", "skipped")
 
 
@@ -278,6 +278,12 @@ class Search(_Handle):
 
     def set_top_k(self, k):
         self.set("top_k", k)
+
+    def set_imperfect(self, on=True):
+        """Also search imperfect factorisations (a dim over more PEs than any
+        divisor fits, a ragged last pass; TRIM_SEARCH_IMPERFECT): a larger
+        space, another index, slower."""
+        self.set("imperfect", 1 if on else 0)
 
     def set_factor(self, level, dim, bound):
         """Force the bound of ``dim`` at ``level`` (0 frees it)."""

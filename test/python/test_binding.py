@@ -643,6 +643,20 @@ class SearchTest(unittest.TestCase):
             s.set(k, v)
         return s.run()
 
+    def test_imperfect(self):
+        conv = self.w.find("conv", "FW")
+        with trim.Search(self.w, conv, self.arch) as s:
+            s.set_goal("delay")
+            n0 = s.size
+            c0 = s.run().top(0)[0]
+            s.set_imperfect(True)  # R = S = 3 over a fan-out that 3 does not divide: ragged rows
+            self.assertGreater(s.size, n0)
+            self.assertLessEqual(s.run().top(0)[0], c0)  # a larger space
+            with self.assertRaises(trim.TrimError):
+                s.set("imperfect", 2)
+            s.set_imperfect(False)
+            self.assertEqual(s.size, n0)
+
     def test_best_evaluates_to_the_reported_cost(self):
         costs = {}
         for goal, field in (("energy", "energy_pj"), ("delay", "cycles"), ("edp", "edp")):
