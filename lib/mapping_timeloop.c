@@ -269,6 +269,10 @@ int trim_mapping_dump_timeloop(const trim_mapping *m, const trim_workloads *w, s
 	                "# levels have these names. Tensors by role: Inputs, Weights, Outputs.\n",
 	                x->layer, trim_phase_name(x->phase), trim_workload_kind_name(x->kind),
 	                trim_version_string(), arch->name);
+	if (trim__mapping_ragged(m, x))
+		trim__sb_puts(&sb, "# An imperfect factorisation: some factors multiply past the problem's bound\n"
+		                   "# (ragged last tiles, docs/model.md); Timeloop calls them residual or imperfect\n"
+		                   "# factors. Not checked against timeloop-model.\n");
 	write_problem(x, &sb);
 	write_mapping(m, x, &sb);
 	return trim__sb_take(&sb, out);

@@ -315,6 +315,25 @@ START_TEST(test_eval_ragged_cli)
 	ck_assert_msg(strstr(tab, "imperfect factorisation: padded MACs 107331840 (1.786% wasted on ragged tiles), "
 	                          "steps 696960") != NULL, "%s", tab);
 	free(tab);
+	/* exported to Timeloop's form, marked, and read back to the same report */
+	char *ex = capture(RAGGED_ARGS "--mapping test/data/mapping/eyeriss-alexnet-conv1-ragged.yaml "
+	                   "--export-timeloop build-ragged-export.yaml", &st);
+	ck_assert_msg(st == 0, "%s", ex);
+	free(ex);
+	char *back = capture(RAGGED_ARGS "--mapping build-ragged-export.yaml --format json", &st);
+	ck_assert_msg(st == 0, "%s", back);
+	FILE *xf = fopen("build-ragged-export.yaml", "r");
+	ck_assert_ptr_nonnull(xf);
+	char head[4096] = "";
+	size_t nh = fread(head, 1, sizeof head - 1, xf);
+	head[nh] = 0;
+	fclose(xf);
+	remove("build-ragged-export.yaml");
+	ck_assert_msg(strstr(head, "# An imperfect factorisation") && strstr(head, "factors: C1 M24 R1 S1 N1 P4 Q55"), "%s", head);
+	own = capture(RAGGED_ARGS "--mapping test/data/mapping/eyeriss-alexnet-conv1-ragged.yaml --format json", &st);
+	ck_assert_str_eq(back, own);
+	free(back);
+	free(own);
 	/* a perfect mapping prints no such line and pads nothing */
 	tab = capture(EVAL_ARGS "--mapping test/data/mapping/eyeriss-conv1.yaml --format json", &st);
 	ck_assert_int_eq(st, 0);
