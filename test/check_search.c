@@ -871,9 +871,9 @@ START_TEST(test_fallback_bound)
 		if (trim__mapping_check(&m, &w, &a) || trim__eval_run(&w, &a, c, &m, &ws, &e))
 			continue; /* misfits and mappings outside the analytic model */
 		f = m;
-		if (trim__factor_bound_compute(&s, fb, &f, &ws.act))
+		if (trim__factor_bound_compute(&s, fb, &f, &ws.act, 7u))
 			continue;
-		trim__factor_bound_prepare_fast(&s, fb, zero_macs, c, &f, &bev);
+		trim__factor_bound_prepare_fast(&s, fb, zero_macs, c, &f, &bev, 7u);
 		ck_assert_int_eq(fb->fast, 0); /* the fallback path */
 		int ch[3] = {0, 0, 0};
 		for (int t = 0; t < 3; t++)

@@ -18,10 +18,11 @@ void trim__factor_bound_plan(const trim__mapspace *s, factor_bound *fbound)
 
 /* Fill fbound for the factors in m (keeps of m are overwritten). Returns 0, or
  * an error that is not a scope error (then no bound is used). */
-int trim__factor_bound_compute(const trim__mapspace *s, factor_bound *fbound, trim__mapping *m, trim__act_ws *ws)
+int trim__factor_bound_compute(const trim__mapspace *s, factor_bound *fbound, trim__mapping *m, trim__act_ws *ws,
+                               unsigned tmask)
 {
 	for (int t = 0; t < 3; t++)
-		for (int c = 0; c < fbound->nch[t]; c++) {
+		for (int c = 0; c < fbound->nch[t] && (tmask >> t & 1); c++) {
 			for (int i = 0; i < fbound->nbit[t]; i++) {
 				int j = fbound->bit[t][i];
 				m->keep[s->byp_level[j]][t] = (c >> (fbound->nbit[t] - 1 - i)) & 1;
@@ -41,7 +42,8 @@ int trim__factor_bound_compute(const trim__mapspace *s, factor_bound *fbound, tr
 /* The per-choice figures of fbound->fast from fbound->lo (after trim__factor_bound_compute): the
  * evaluator's formulas (trim__eval_act) split by tensor. ev: scratch. */
 void trim__factor_bound_prepare_fast(const trim__mapspace *s, factor_bound *fbound, int64_t zero_macs,
-                                     const trim__level_cost *costs, const trim__mapping *m, trim__eval *ev)
+                                     const trim__level_cost *costs, const trim__mapping *m, trim__eval *ev,
+                                     unsigned tmask)
 {
 	const struct trim_arch *a = s->a;
 	const int nl = a->nlevels;
@@ -52,7 +54,7 @@ void trim__factor_bound_prepare_fast(const trim__mapspace *s, factor_bound *fbou
 		return;
 	int first = 1;
 	for (int t = 0; t < 3; t++)
-		for (int c = 0; c < fbound->nch[t]; c++) {
+		for (int c = 0; c < fbound->nch[t] && (tmask >> t & 1); c++) {
 			if (!fbound->ok[t][c])
 				continue;
 			const trim__activity *y = &fbound->lo[t][c];
@@ -229,7 +231,8 @@ int trim__factor_bound_cost(const trim__mapspace *s, const factor_bound *fbound,
  * node bound sees the per-instance compulsory traffic and refills, the
  * order-free counts see the stationarity. */
 void trim__factor_bound_tighten(const trim__mapspace *s, const trim__level_cost *costs, int goal, int64_t zero_macs,
-                                trim__mapping *m, trim__eval *ev, const node_choices *have, factor_bound *fbound)
+                                trim__mapping *m, trim__eval *ev, const node_choices *have, factor_bound *fbound,
+                                unsigned tmask)
 {
 	node_choices own;
 	const node_choices *nc = have;
@@ -239,7 +242,7 @@ void trim__factor_bound_tighten(const trim__mapspace *s, const trim__level_cost 
 		nc = &own;
 	}
 	for (int t = 0; t < 3; t++)
-		for (int c = 0; c < fbound->nch[t] && nc->nch[t] > 0; c++) {
+		for (int c = 0; c < fbound->nch[t] && nc->nch[t] > 0 && (tmask >> t & 1); c++) {
 			unsigned km = 1; /* the outermost level holds every tensor */
 			for (int i = 0; i < fbound->nbit[t]; i++)
 				if (c >> (fbound->nbit[t] - 1 - i) & 1)

@@ -77,6 +77,41 @@ static int tie_cut(const trim__mapspace *s, const trim__level_cost *costs, int g
 	       lbe >= cur;
 }
 
+/* 1 if the factorisation's order-free bounds of tensors torder[0..k] (the
+ * fast figures) and the node bound's of the others (W->leaf_choices: their
+ * cheapest keep choice), with the MACs and the leakage over the compute
+ * cycles, already exceed `bound` (energy and EDP goals). */
+static int partial_cut(const trim__mapspace *s, const int *torder, int k, int goal, double bound, search_worker *W)
+{
+	if (goal == TRIM__GOAL_DELAY)
+		return 0;
+	const factor_bound *fb = &W->fbound;
+	const node_choices *nc = W->leaf_choices;
+	double e = fb->mac_pj + fb->leak * fb->comp_cyc;
+	for (int j = 0; j < 3; j++) {
+		const int t = torder[j];
+		if (!s->w->t[t].present)
+			continue;
+		double emin = HUGE_VAL;
+		if (j <= k) {
+			for (int c = 0; c < fb->nch[t]; c++)
+				if (fb->ok[t][c] && fb->E[t][c] < emin)
+					emin = fb->E[t][c];
+		} else {
+			for (int c = 0; c < nc->nch[t]; c++)
+				if (nc->E[t][c] < emin)
+					emin = nc->E[t][c];
+			if (nc->nch[t] == 0)
+				emin = 0;
+		}
+		if (emin == HUGE_VAL)
+			return 0; /* no in-scope choice: the caller's path decides */
+		e += emin;
+	}
+	double v = goal == TRIM__GOAL_ENERGY ? e : e * fb->comp_cyc;
+	return trim__cut(W, v * (1 - 1e-9), bound);
+}
+
 /* Everything below one factorisation combination. `bound`: a cost that k
  * real mappings reach (a mapping costlier cannot be among the k best). The
  * work depends only on (ac, bound): deterministic for any thread count. */
@@ -99,16 +134,33 @@ void trim__search_factorisation(const trim__mapspace *s, const trim__level_cost 
 	}
 	int lbok = 0, cut_all = 0;
 	if (fits && !nomit) {
-		int rc = trim__factor_bound_compute(s, &W->fbound, m, &W->ws.act);
-		lbok = rc == 0;
-		double lb;
-		if (lbok) {
-			trim__factor_bound_prepare_fast(s, &W->fbound, zero_macs, costs, m, &W->bound_eval);
+		lbok = 1;
+		int early = 0;
+		/* tensor by tensor (input, output, weight): once one is done, the
+		 * others' node-bound figures may already cut the factorisation */
+		static const int torder[3] = {0, 2, 1};
+		const int one_pass = !W->leaf_choices; /* no node figures: all tensors at once */
+		for (int k = 0; k < (one_pass ? 1 : 3) && lbok && !early; k++) {
+			const unsigned tm = one_pass ? 7u : 1u << torder[k];
+			if (!one_pass && !s->w->t[torder[k]].present)
+				continue;
+			lbok = trim__factor_bound_compute(s, &W->fbound, m, &W->ws.act, tm) == 0;
+			if (!lbok)
+				break;
+			trim__factor_bound_prepare_fast(s, &W->fbound, zero_macs, costs, m, &W->bound_eval, tm);
 			if (W->fbound.fast)
 				trim__factor_bound_tighten(s, costs, goal, zero_macs, m, &W->bound_eval, W->leaf_choices,
-				                           &W->fbound);
+				                           &W->fbound, tm);
+			if (!one_pass && k < 2 && W->fbound.fast && partial_cut(s, torder, k, goal, bound, W))
+				early = 1;
 		}
-		if (lbok &&
+		double lb;
+		if (early) {
+			W->st_leaves_cut++;
+			cut_all = 1;
+			if (W->in_tree)
+				return;
+		} else if (lbok &&
 		    (W->fbound.fast ? trim__factor_bound_fast(s, &W->fbound, NULL, goal, &lb)
 		                    : trim__factor_bound_cost(s, &W->fbound, NULL, zero_macs, costs, m, goal, &W->bound_eval,
 		                                              &lb)) == 0 &&
@@ -116,6 +168,10 @@ void trim__search_factorisation(const trim__mapspace *s, const trim__level_cost 
 			/* no bypass choice and no order can reach the bound */
 			W->st_leaves_cut++;
 			cut_all = 1;
+			/* under the tree, what is cut is counted from the distinct
+			 * total (bounded += distinct - generated): nothing to count */
+			if (W->in_tree)
+				return;
 		}
 	}
 	for (uint64_t b = 0; b < nb; b++) {

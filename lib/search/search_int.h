@@ -250,13 +250,16 @@ static inline int trim__keep_choice(const trim__mapspace *s, const factor_bound 
 }
 
 void trim__factor_bound_plan(const trim__mapspace *s, factor_bound *fbound);
-/* Fill fbound for the factors in m (keeps of m are overwritten). Returns 0,
- * or an error that is not a scope error (then no bound is used). */
-int trim__factor_bound_compute(const trim__mapspace *s, factor_bound *fbound, trim__mapping *m, trim__act_ws *ws);
-/* The per-choice figures of fbound->fast (after trim__factor_bound_compute).
- * ev: scratch. */
+/* Fill fbound for the factors in m and the tensors in tmask (keeps of m
+ * are overwritten). Returns 0, or an error that is not a scope error (then
+ * no bound is used). */
+int trim__factor_bound_compute(const trim__mapspace *s, factor_bound *fbound, trim__mapping *m, trim__act_ws *ws,
+                               unsigned tmask);
+/* The per-choice figures of fbound->fast (after trim__factor_bound_compute)
+ * of the tensors in tmask. ev: scratch. */
 void trim__factor_bound_prepare_fast(const trim__mapspace *s, factor_bound *fbound, int64_t zero_macs,
-                                     const trim__level_cost *costs, const trim__mapping *m, trim__eval *ev);
+                                     const trim__level_cost *costs, const trim__mapping *m, trim__eval *ev,
+                                     unsigned tmask);
 /* The evaluator's cycles from the words read and written per level. */
 double trim__words_cycles(const trim__mapspace *s, const factor_bound *fbound, const double *rd, const double *wr);
 /* trim__factor_bound_cost from the per-choice figures (fbound->fast). */
@@ -269,9 +272,11 @@ void trim__factor_bound_cycles(const trim__mapspace *s, const factor_bound *fbou
 int trim__factor_bound_cost(const trim__mapspace *s, const factor_bound *fbound, const int *ch, int64_t zero_macs,
                             const trim__level_cost *costs, const trim__mapping *m, int goal, trim__eval *ev,
                             double *lb);
-/* The per-choice energies raised to the node bound's (have, or computed). */
+/* The per-choice energies of the tensors in tmask raised to the node
+ * bound's (have, or computed). */
 void trim__factor_bound_tighten(const trim__mapspace *s, const trim__level_cost *costs, int goal, int64_t zero_macs,
-                                trim__mapping *m, trim__eval *ev, const node_choices *have, factor_bound *fbound);
+                                trim__mapping *m, trim__eval *ev, const node_choices *have, factor_bound *fbound,
+                                unsigned tmask);
 
 /* ---- per-tensor counts by order class (tensor_cache.c) ------------------- */
 
@@ -340,6 +345,7 @@ typedef struct {
 	size_t child_choices_cap;
 	const struct node_choices *leaf_choices;
 	struct node_counts *node_counts; /* the exact tie test's scratch (allocated on first use) */
+	int in_tree; /* the factorisation is a leaf of the tree (its cuts are counted from the distinct total) */
 	double *result_energies; /* trim__visit_by_result: the result's energies and their prefix minima */
 	size_t result_energies_cap;
 	int err;

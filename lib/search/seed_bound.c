@@ -43,7 +43,7 @@ double trim__seed_bound(const trim__mapspace *s, const trim__level_cost *costs, 
 		uint64_t ac = i * nfc / ns;
 		trim__space_mapping_init(s, m);
 		if (!trim__set_factors(s, trim__combination_factorisation(s, ac), m) ||
-		    trim__factor_bound_compute(s, &W->fbound, m, &W->ws.act))
+		    trim__factor_bound_compute(s, &W->fbound, m, &W->ws.act, 7u))
 			continue;
 		double lb;
 		if (trim__factor_bound_cost(s, &W->fbound, NULL, zero_macs, costs, m, goal, &W->bound_eval, &lb))

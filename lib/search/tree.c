@@ -173,7 +173,9 @@ void trim__tree_visit(const trim__mapspace *s, int64_t *const *trows, const trim
 			W->thr_idx_on = 1;
 			W->thr_idx = W->node.idx[0];
 		}
+		W->in_tree = 1;
 		trim__search_factorisation(s, costs, goal, fc, cur, zero_macs, W);
+		W->in_tree = 0;
 		W->dive_leaves--;
 		W->leaf_choices = NULL;
 		for (size_t j = 0; j < W->item.n; j++)
