@@ -17,7 +17,8 @@
  * Items: an exploration's are its points not yet done (id = point index;
  * points read back from its output directory are not items); a network's
  * are its distinct searches (id = index of the first intra workload of its
- * kind; the identical workloads after it reuse its result).
+ * kind; the identical workloads after it reuse its result); one search's
+ * (trim_work_search, the "One search" calls below) are its tree's top nodes.
  * Results: text carrying the item's figures and best mappings (or its
  * error), stamped with the digests of the inputs and options that change
  * them (the stamps of trim_explorer_set_out_dir and trim_neteval_set_out_dir)
@@ -45,6 +46,7 @@
 #include "trim/common.h"
 #include "trim/explore.h"
 #include "trim/neteval.h"
+#include "trim/search.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -73,6 +75,48 @@ TRIM_API int trim_work_explore_searches(trim_work **out, trim_explorer *ex);
  * (TRIM_EINVAL). */
 TRIM_API int trim_work_network(trim_work **out, trim_neteval *ne);
 TRIM_API void trim_work_free(trim_work *wk);
+
+/** One search spread over processes: the top nodes of its tree as items
+ * (id = the node's place in ascending order of its lower bound; cost: that
+ * bound). After the search's options, factors and constraints are set
+ * (trim/search.h), which must not change after it; builds the tree, bounds
+ * and sorts its top nodes and computes the seed, deterministically, as
+ * trim_search_run does before it searches them (every process that makes
+ * the handle does this work). The search's threads (TRIM_SEARCH_THREADS)
+ * are the runs this process may make at once (one node on each).
+ * Nodes go out as tickets: the collector's trim_work_next gives the next
+ * node with its threshold, any process's trim_work_run_ticket runs it into
+ * a result, the collector's trim_work_merge takes it back (in any order).
+ * trim_work_run does not apply (TRIM_EINVAL). Once every node is recorded,
+ * trim_work_finish sets the search's result: trim_search_report and the
+ * other trim_search_ calls then give exactly what trim_search_run gives with
+ * any thread count. A node's threshold comes from the nodes four or more
+ * places before it, so at most four nodes (beyond those already finished)
+ * can run at any one time, however many processes there are. A search with
+ * no tree (a small or unbounded space) has 0 items: trim_work_finish runs
+ * it whole in the collector. A time limit (TRIM_SEARCH_TIME_LIMIT) or stop
+ * runs on each process's clock from its trim_work_search: the result is a
+ * valid anytime result, not necessarily one process's. The search must
+ * outlive the handle. */
+TRIM_API int trim_work_search(trim_work **out, trim_search *s);
+/** Collector of trim_work_search's work: 1 and the next node's ticket
+ * (*id the node; *ticket text to free with trim_string_free) once the nodes
+ * four places and more before it are recorded; 0 when the next node must
+ * wait for results of nodes handed out before it (merge them, ask again);
+ * 2 when no node is left to hand out (the others were cut by their bound,
+ * or the search stopped, or a node failed). Nodes cut by their bound are
+ * recorded here without a run. Calls must not overlap each other or a
+ * merge. TRIM_EINVAL for work of another kind. */
+TRIM_API int trim_work_next(trim_work *wk, int64_t *id, char **ticket);
+/** Run a ticket of trim_work_next (made by this or another process from
+ * the same search) and record its result here; *result (NULL: not wanted)
+ * gets the result text for the collector's trim_work_merge. A node that
+ * fails (out of memory) is a result too, carrying its error. Runs may
+ * overlap each other, merges and trim_work_next, up to the search's
+ * threads at once (TRIM_EINVAL beyond). TRIM_EPARSE for text that is not a
+ * ticket, TRIM_EINVAL for a ticket of another search (other inputs,
+ * options or libtrim version: the top nodes differ). */
+TRIM_API int trim_work_run_ticket(trim_work *wk, const char *ticket, char **result);
 
 /** Number of items. */
 TRIM_API size_t trim_work_count(const trim_work *wk);

@@ -86,7 +86,8 @@ int trim_cli_run_network(const char *cmd, const char *net_file, const char *arch
                          int dense, int progress, trim_network **net, trim_workloads **w,
                          trim_arch **arch, trim_neteval **ne);
 
-/* How trim explore runs the remaining points and trim network the searches:
+/* How trim explore runs the remaining points, trim network the searches and
+ * trim map its search's top nodes:
  * in this process (NULL, the trim binary) or distributed by the MPI front
  * end (lib/cli/mpi/, the trim-mpi binary), which sets it before calling the
  * command. Each returns 0 with every item recorded (the command then ranks
@@ -95,6 +96,10 @@ int trim_cli_run_network(const char *cmd, const char *net_file, const char *arch
 typedef struct {
 	int (*explore)(trim_explorer *ex, int progress);
 	int (*network)(trim_neteval *ne, int progress);
+	/* trim map: the search's top nodes on the ranks (threads: the search's,
+	 * one node on each); 0 with the search's result set as trim_search_run
+	 * sets it */
+	int (*map)(trim_search *s, int threads, int progress);
 } trim_cli_runner;
 extern const trim_cli_runner *trim_cli_distributed;
 

@@ -292,8 +292,10 @@ int trim_cli_map(int argc, char **argv)
 	if (!rc && !refused) {
 		progress_ctx pc = {s, 0};
 		pthread_t th;
-		int started = progress && pthread_create(&th, NULL, progress_main, &pc) == 0;
-		rc = trim_search_run(s);
+		/* trim-mpi's rank 0 shows its own progress */
+		int started = progress && !trim_cli_distributed && pthread_create(&th, NULL, progress_main, &pc) == 0;
+		/* trim-mpi: the top nodes on MPI ranks (a worker rank ends in there) */
+		rc = trim_cli_distributed ? trim_cli_distributed->map(s, (int)threads, progress) : trim_search_run(s);
 		if (started) {
 			__atomic_store_n(&pc.stop, 1, __ATOMIC_RELAXED);
 			pthread_join(th, NULL);

@@ -9,6 +9,7 @@
 #include "constraints_int.h"
 #include "energy_int.h"
 #include "mapspace_int.h"
+#include "search/share.h"
 #include "trim/search.h"
 
 struct trim_search {
@@ -244,9 +245,29 @@ int trim_search_run(trim_search *s)
 	__atomic_store_n(&s->prog[0], 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->prog[1], 0, __ATOMIC_RELAXED);
 	trim__search_result_free(&s->res);
+	trim__search_result res;
+	int rc = trim__search(&s->space, s->costs, s->goal, s->threads, &res);
+	return trim__search_take_result(s, &res, rc);
+}
+
+/* For lib/search/share.c (the top nodes run by several processes): the
+ * search's inputs, and a result made elsewhere taken as trim_search_run's. */
+void trim__search_parts(trim_search *s, const trim__mapspace **space, const trim__level_cost **costs, int *goal,
+                        int *threads)
+{
+	*space = &s->space;
+	*costs = s->costs;
+	*goal = s->goal;
+	*threads = s->threads;
+}
+
+int trim__search_take_result(trim_search *s, trim__search_result *res, int rc)
+{
+	trim__search_result_free(&s->res);
 	free(s->why_empty);
 	s->why_empty = NULL;
-	int rc = trim__search(&s->space, s->costs, s->goal, s->threads, &s->res);
+	s->res = *res;
+	memset(res, 0, sizeof *res);
 	if (rc == 0 && !s->res.found)
 		rc = trim__search_why_empty(&s->space, s->costs, s->goal, s->threads, s->cons,
 		                            (const int64_t(*)[TRIM_NDIMS])s->upin, &s->res, &s->why_empty);

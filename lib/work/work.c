@@ -3,7 +3,7 @@
  * out, and the text a result travels as between processes:
  *
  *   libtrim work 1
- *   kind explore|network
+ *   kind explore|network|explore-searches|search-nodes
  *   item ID
  *   rc CODE            (0, or the item's TRIM_E error)
  *   resumed 0|1        (read back from an output directory)
@@ -20,15 +20,18 @@
 #include <string.h>
 
 #include "explore_int.h"
+#include "search/share.h"
 #include "work/work_int.h"
 
-static const char *const kind_names[] = {"explore", "network", "explore-searches"};
+static const char *const kind_names[] = {"explore", "network", "explore-searches", "search-nodes"};
+enum { NKINDS = 4 };
 
 void trim_work_free(trim_work *wk)
 {
 	if (!wk)
 		return;
 	trim__work_searches_free(wk);
+	trim__work_nodes_free(wk);
 	for (size_t i = 0; wk->item_msg && i < wk->nobj; i++)
 		free(wk->item_msg[i]);
 	free(wk->item_msg);
@@ -44,11 +47,13 @@ static int recorded_here(const trim_work *wk, int64_t id)
 	switch (wk->kind) {
 	case TRIM__WORK_EXPLORE: return trim__work_explore_recorded(wk, id);
 	case TRIM__WORK_NETWORK: return trim__work_network_recorded(wk, id);
+	case TRIM__WORK_NODES: return trim__work_nodes_recorded(wk, id);
 	default: return trim__work_searches_recorded(wk, id);
 	}
 }
 
-static int work_create(trim_work **out, int kind, trim_explorer *ex, trim_neteval *ne, size_t nobj)
+static int work_create(trim_work **out, int kind, trim_explorer *ex, trim_neteval *ne, size_t nobj,
+                       struct trim__search_share *share)
 {
 	trim_work *wk = trim__calloc(1, sizeof *wk);
 	if (!wk)
@@ -57,6 +62,7 @@ static int work_create(trim_work **out, int kind, trim_explorer *ex, trim_neteva
 	wk->ex = ex;
 	wk->ne = ne;
 	wk->nobj = nobj;
+	wk->share = share;
 	size_t m = nobj ? nobj : 1;
 	wk->ids = trim__calloc(m, sizeof *wk->ids);
 	wk->cost = trim__calloc(m, sizeof *wk->cost);
@@ -66,12 +72,14 @@ static int work_create(trim_work **out, int kind, trim_explorer *ex, trim_neteva
 	int rc = wk->ids && wk->cost && wk->item_rc && wk->item_msg && wk->position ? 0 : TRIM_ENOMEM;
 	if (rc == 0)
 		rc = kind == TRIM__WORK_EXPLORE ? trim__work_explore_items(wk)
-		     : kind == TRIM__WORK_NETWORK ? trim__work_network_items(wk) : trim__work_searches_items(wk);
+		     : kind == TRIM__WORK_NETWORK ? trim__work_network_items(wk)
+		     : kind == TRIM__WORK_NODES ? trim__work_nodes_items(wk) : trim__work_searches_items(wk);
 	if (rc) {
 		trim_work_free(wk);
 		return rc;
 	}
-	trim__work_sort(wk);
+	if (kind != TRIM__WORK_NODES) /* a search's nodes go out in bound order */
+		trim__work_sort(wk);
 	/* every item's place in the run, then only those not done yet */
 	for (size_t i = 0; i < nobj; i++)
 		wk->position[i] = -1;
@@ -94,7 +102,7 @@ int trim_work_explore(trim_work **out, trim_explorer *ex)
 	if (!out || !ex)
 		return trim__error(TRIM_EINVAL, "trim_work_explore: NULL argument");
 	*out = NULL;
-	return work_create(out, TRIM__WORK_EXPLORE, ex, NULL, trim_explorer_count(ex));
+	return work_create(out, TRIM__WORK_EXPLORE, ex, NULL, trim_explorer_count(ex), NULL);
 }
 
 int trim_work_explore_searches(trim_work **out, trim_explorer *ex)
@@ -105,7 +113,7 @@ int trim_work_explore_searches(trim_work **out, trim_explorer *ex)
 	size_t nw = trim_workloads_intra_count(ex->w), np = trim_explorer_count(ex);
 	if (nw && np > SIZE_MAX / 2 / nw)
 		return trim__error(TRIM_ERANGE, "trim_work_explore_searches: %zu points x %zu workloads is too many items", np, nw);
-	return work_create(out, TRIM__WORK_SEARCHES, ex, NULL, np * nw);
+	return work_create(out, TRIM__WORK_SEARCHES, ex, NULL, np * nw, NULL);
 }
 
 int trim_work_network(trim_work **out, trim_neteval *ne)
@@ -116,7 +124,23 @@ int trim_work_network(trim_work **out, trim_neteval *ne)
 	if (trim_neteval_done(ne) > 0)
 		return trim__error(TRIM_EINVAL, "trim_work_network: the evaluation has started (make the items before the "
 		                   "first step)");
-	return work_create(out, TRIM__WORK_NETWORK, NULL, ne, trim_neteval_count(ne));
+	return work_create(out, TRIM__WORK_NETWORK, NULL, ne, trim_neteval_count(ne), NULL);
+}
+
+int trim_work_search(trim_work **out, trim_search *s)
+{
+	if (!out || !s)
+		return trim__error(TRIM_EINVAL, "trim_work_search: NULL argument");
+	*out = NULL;
+	struct trim__search_share *sh = NULL;
+	int rc = trim__search_share_create(&sh, s);
+	if (rc)
+		return rc;
+	rc = work_create(out, TRIM__WORK_NODES, NULL, NULL, (size_t)trim__search_share_nodes(sh), sh);
+	if (rc) /* work_create freed the share with the handle */
+		return rc;
+	(*out)->search = s;
+	return 0;
 }
 
 /* ---- order ------------------------------------------------------------------ */
@@ -176,6 +200,8 @@ int trim_work_position(const trim_work *wk, int64_t id, int64_t *position)
 
 size_t trim_work_done(const trim_work *wk)
 {
+	if (wk && wk->kind == TRIM__WORK_NODES)
+		return trim__work_nodes_done(wk);
 	return wk ? __atomic_load_n(&wk->recorded, __ATOMIC_RELAXED) : 0;
 }
 
@@ -192,6 +218,7 @@ static int valid_id(const trim_work *wk, int64_t id)
 	switch (wk->kind) {
 	case TRIM__WORK_EXPLORE: return trim__work_explore_valid(wk, id);
 	case TRIM__WORK_NETWORK: return trim__work_network_valid(wk, id);
+	case TRIM__WORK_NODES: return trim__work_nodes_valid(wk, id);
 	default: return trim__work_searches_valid(wk, id);
 	}
 }
@@ -206,6 +233,9 @@ static int kind_run(trim_work *wk, int64_t id, trim__work_result *r)
 	switch (wk->kind) {
 	case TRIM__WORK_EXPLORE: return trim__work_explore_run(wk, id, r);
 	case TRIM__WORK_NETWORK: return trim__work_network_run(wk, id, r);
+	case TRIM__WORK_NODES:
+		return trim__error(TRIM_EINVAL, "trim_work_run: a search's top node runs from its ticket (trim_work_next, "
+		                   "trim_work_run_ticket)");
 	default: return trim__work_searches_run(wk, id, r);
 	}
 }
@@ -215,6 +245,7 @@ static int kind_merge(trim_work *wk, trim__work_result *r)
 	switch (wk->kind) {
 	case TRIM__WORK_EXPLORE: return trim__work_explore_merge(wk, r);
 	case TRIM__WORK_NETWORK: return trim__work_network_merge(wk, r);
+	case TRIM__WORK_NODES: return trim__work_nodes_merge(wk, r);
 	default: return trim__work_searches_merge(wk, r);
 	}
 }
@@ -241,7 +272,7 @@ int trim_work_run(trim_work *wk, int64_t id, char **result)
 		return trim__error(TRIM_EINVAL, "trim_work_run: NULL handle");
 	if (!valid_id(wk, id))
 		return trim__error(TRIM_ENOTFOUND, "trim_work_run: %lld is not an item of this %s", (long long)id,
-		                   wk->kind == TRIM__WORK_EXPLORE ? "exploration" : "network evaluation");
+		                   kind_names[wk->kind]);
 	int was = recorded(wk, id);
 	trim__work_result r;
 	memset(&r, 0, sizeof r);
@@ -306,7 +337,7 @@ int trim_work_finish(const trim_work *wk)
 	}
 	if (first_bad >= 0)
 		return trim__error(wk->item_rc[first_bad], "%s", wk->item_msg[first_bad] ? wk->item_msg[first_bad] : "");
-	return 0;
+	return wk->kind == TRIM__WORK_NODES ? trim__work_nodes_finish(wk) : 0;
 }
 
 /* ---- the text of a result ---------------------------------------------------- */
@@ -371,7 +402,7 @@ int trim__work_result_parse(const char *text, trim__work_result *r)
 	int kind = -1;
 	if (!strncmp(p, "libtrim work 1\nkind ", 20)) {
 		p += 20;
-		for (int k = 0; k < 3 && kind < 0; k++) {
+		for (int k = 0; k < NKINDS && kind < 0; k++) {
 			size_t l = strlen(kind_names[k]);
 			if (!strncmp(p, kind_names[k], l) && p[l] == '\n') {
 				kind = k;

@@ -13,7 +13,12 @@
 #include "trim/work.h"
 #include "util/util.h"
 
-enum { TRIM__WORK_EXPLORE = 0, TRIM__WORK_NETWORK = 1, TRIM__WORK_SEARCHES = 2 /* an exploration's searches */ };
+enum {
+	TRIM__WORK_EXPLORE = 0,
+	TRIM__WORK_NETWORK = 1,
+	TRIM__WORK_SEARCHES = 2, /* an exploration's searches */
+	TRIM__WORK_NODES = 3     /* one search's top nodes (work_nodes.c) */
+};
 
 /* One result as it travels: the item, its error (0: none) and message,
  * whether it was read back from an output directory (resumed) after a
@@ -44,6 +49,9 @@ struct trim_work {
 	 * (lib/work/work_searches.c) */
 	size_t nw;
 	void *points;
+	/* TRIM__WORK_NODES: the search and its top nodes (lib/search/share.h) */
+	trim_search *search;
+	struct trim__search_share *share;
 };
 
 /* The result's text, and a text read into *r (pointers into a copy owned by
@@ -83,5 +91,14 @@ int trim__work_network_valid(const trim_work *wk, int64_t id);
 int trim__work_network_recorded(const trim_work *wk, int64_t id);
 int trim__work_network_run(trim_work *wk, int64_t id, trim__work_result *r);
 int trim__work_network_merge(trim_work *wk, trim__work_result *r);
+
+/* One search's top nodes (id = the node's place in bound order). */
+int trim__work_nodes_items(trim_work *wk);
+int trim__work_nodes_valid(const trim_work *wk, int64_t id);
+int trim__work_nodes_recorded(const trim_work *wk, int64_t id);
+int trim__work_nodes_merge(trim_work *wk, trim__work_result *r);
+size_t trim__work_nodes_done(const trim_work *wk);
+int trim__work_nodes_finish(const trim_work *wk);
+void trim__work_nodes_free(trim_work *wk);
 
 #endif

@@ -27,7 +27,7 @@
 #include "cli/mpi/trim_mpi.h"
 #include "trim/work.h"
 
-enum { TAG_REQUEST = 11, TAG_ITEM = 12, TAG_STOP = 13, TAG_BYE = 14 };
+enum { TAG_REQUEST = 11, TAG_ITEM = 12, TAG_STOP = 13, TAG_BYE = TRIM_MPI_TAG_BYE };
 
 int trim_mpi_rank, trim_mpi_size, trim_mpi_threaded;
 static int entered; /* this rank reached the distribution */
@@ -44,7 +44,7 @@ void trim_mpi_quiet_setup(void)
 }
 
 /* This rank reached its work: its own messages count from now on. */
-static void enter(void)
+void trim_mpi_enter(void)
 {
 	entered = 1;
 	if (saved_stderr >= 0) {
@@ -366,11 +366,10 @@ static void run_share(trim_work *wk, const char *cmd)
 	exit(status);
 }
 
-static void stop_everyone(void);
 
 static int run_explore(trim_explorer *ex, int progress)
 {
-	enter();
+	trim_mpi_enter();
 	trim_work *wk = NULL;
 	/* few points for the ranks: hand out their searches (the same choice on every rank) */
 	int searches = trim_mpi_items == TRIM_MPI_ITEMS_SEARCHES ||
@@ -382,7 +381,7 @@ static int run_explore(trim_explorer *ex, int progress)
 		MPI_Abort(MPI_COMM_WORLD, TRIM_CLI_EXIT_FAIL);
 	}
 	if (rc) { /* rank 0 cannot list the items */
-		stop_everyone();
+		trim_mpi_stop_everyone();
 		return rc;
 	}
 	if (trim_mpi_share_n > 0)
@@ -407,7 +406,7 @@ static int run_explore(trim_explorer *ex, int progress)
 
 static int run_network(trim_neteval *ne, int progress)
 {
-	enter();
+	trim_mpi_enter();
 	trim_work *wk = NULL;
 	int rc = trim_work_network(&wk, ne);
 	if (rc && trim_mpi_rank > 0) {
@@ -415,7 +414,7 @@ static int run_network(trim_neteval *ne, int progress)
 		MPI_Abort(MPI_COMM_WORLD, TRIM_CLI_EXIT_FAIL);
 	}
 	if (rc) {
-		stop_everyone();
+		trim_mpi_stop_everyone();
 		return rc;
 	}
 	if (trim_mpi_share_n > 0)
@@ -433,10 +432,10 @@ static int run_network(trim_neteval *ne, int progress)
 	return rc;
 }
 
-const trim_cli_runner trim_mpi_runner = {run_explore, run_network};
+const trim_cli_runner trim_mpi_runner = {run_explore, run_network, trim_mpi_run_map};
 
 /* Rank 0 hands nothing out: every other rank is told to stop as it asks. */
-static void stop_everyone(void)
+void trim_mpi_stop_everyone(void)
 {
 	queue q;
 	memset(&q, 0, sizeof q);
@@ -450,9 +449,9 @@ void trim_mpi_after_command(void)
 	if (entered)
 		return;
 	if (trim_mpi_rank > 0) { /* the command failed here before its work: say so to rank 0 */
-		enter();
+		trim_mpi_enter();
 		MPI_Send("", 0, MPI_CHAR, 0, TAG_BYE, MPI_COMM_WORLD);
 		return;
 	}
-	stop_everyone(); /* rank 0 failed before handing anything out */
+	trim_mpi_stop_everyone(); /* rank 0 failed before handing anything out */
 }

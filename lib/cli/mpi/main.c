@@ -1,9 +1,10 @@
 /*
- * trim-mpi: trim explore and trim network spread over MPI ranks
+ * trim-mpi: trim explore, trim network and trim map spread over MPI ranks
  * (docs/guide.md, "Running on a cluster"). A separate executable, so that
  * neither libtrim nor trim depends on MPI: it runs the trim CLI's own
  * commands (the same options, the same output) with their work handed out
- * by lib/cli/mpi/distribute.c through the work items of trim/work.h.
+ * by lib/cli/mpi/distribute.c (map: lib/cli/mpi/map.c) through the work
+ * items of trim/work.h.
  *
  *   mpirun -n 4 trim-mpi explore NETWORK.yaml SPACE.yaml --threads 2 --out DIR
  *
@@ -18,9 +19,10 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: mpirun -n N trim-mpi explore|network [the options of trim explore / trim network]\n\n"
-	           "Runs trim explore (the architecture points) or trim network (the distinct\n"
-	           "searches) on N MPI ranks: rank 0 hands out the items, largest first, to the\n"
+	fprintf(f, "usage: mpirun -n N trim-mpi explore|network|map [the options of trim explore / network / map]\n\n"
+	           "Runs trim explore (the architecture points), trim network (the distinct\n"
+	           "searches) or trim map (the top nodes of its search tree) on N MPI ranks:\n"
+	           "rank 0 hands out the items, largest first (map: in bound order), to the\n"
 	           "ranks that ask, computes too, and prints the result, byte-identical to trim's.\n"
 	           "--threads N is per rank. With --out DIR on a file system every rank sees,\n"
 	           "each finished item is kept there and a rerun resumes from them.\n"
@@ -29,7 +31,10 @@ static void usage(FILE *f)
 	           "--share K/N (without mpirun: a job array's task K of N) runs only every Nth\n"
 	           "item from the Kth into --out DIR and prints nothing; trim explore|network with\n"
 	           "the same --out DIR then reads them back and prints.\n"
-	           "One search (trim map) is not split across ranks.\n"
+	           "map: a top node goes out once the nodes four places before it are merged (its\n"
+	           "threshold is then the one-process one), so at most four run at once in all,\n"
+	           "one per thread; --time-limit and --gap run on each rank's clock (an anytime\n"
+	           "result, valid but not always the one-process one).\n"
 	           "libtrim %s\n",
 	           trim_version_string());
 }
@@ -125,13 +130,9 @@ static int dispatch(int argc, char **argv)
 		return trim_cli_explore(argc - 1, argv + 1);
 	if (!strcmp(cmd, "network"))
 		return trim_cli_network(argc - 1, argv + 1);
-	if (!strcmp(cmd, "map")) {
-		fprintf(stderr, "trim-mpi map: one search is not split across ranks (its top nodes are divided among\n"
-		                "threads inside the search, which has no API for a share of them); run trim map\n"
-		                "--threads N on one node, or trim-mpi network for a network's searches\n");
-		return TRIM_CLI_EXIT_USAGE;
-	}
-	fprintf(stderr, "trim-mpi: '%s' is not distributed (explore, network)\n", cmd);
+	if (!strcmp(cmd, "map"))
+		return trim_cli_map(argc - 1, argv + 1);
+	fprintf(stderr, "trim-mpi: '%s' is not distributed (explore, network, map)\n", cmd);
 	usage(stderr);
 	return TRIM_CLI_EXIT_USAGE;
 }
