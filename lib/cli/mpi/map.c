@@ -55,6 +55,7 @@ typedef struct {
 	size_t total;
 	double busy_s;          /* seconds of node runs, every rank */
 	size_t ran;             /* nodes run, every rank */
+	size_t *ran_by;         /* per rank */
 } node_queue;
 
 /* Under q->lock: 1 and a ticket, 0 wait, 2 nothing left (or an error). */
@@ -108,6 +109,7 @@ static void *compute(void *arg)
 		pthread_mutex_lock(&q->lock);
 		q->busy_s += now() - t0;
 		q->ran++;
+		q->ran_by[0]++;
 		if (rc && q->rc == 0) {
 			q->rc = rc;
 			fprintf(stderr, "trim-mpi map: %s\n", trim_last_error());
@@ -188,6 +190,7 @@ static void receive(server *sv, const MPI_Status *st)
 		pthread_mutex_lock(&q->lock);
 		q->busy_s += run_s;
 		q->ran++;
+		q->ran_by[src]++;
 		int rc = trim_work_merge(q->wk, result, NULL);
 		if (rc && q->rc == 0) {
 			q->rc = rc;
@@ -243,7 +246,8 @@ static int collect(trim_work *wk, int threads, int progress)
 	sv.q = &q;
 	sv.slots = calloc((size_t)trim_mpi_size, sizeof *sv.slots);
 	sv.stopped = calloc((size_t)trim_mpi_size, sizeof *sv.stopped);
-	if (!sv.slots || !sv.stopped) {
+	q.ran_by = calloc((size_t)trim_mpi_size, sizeof *q.ran_by);
+	if (!sv.slots || !sv.stopped || !q.ran_by) {
 		fprintf(stderr, "trim-mpi: out of memory\n");
 		MPI_Abort(MPI_COMM_WORLD, TRIM_CLI_EXIT_FAIL);
 	}
@@ -271,14 +275,20 @@ static int collect(trim_work *wk, int threads, int progress)
 	if (getenv("TRIM_MPI_TIMES")) {
 		FILE *f = fopen(getenv("TRIM_MPI_TIMES"), "w");
 		if (f) {
-			fprintf(f, "# trim-mpi map: %d ranks, %zu top nodes, %zu searched, %.6f s of node runs, collect %.6f s\n",
-			        trim_mpi_size, q.total, q.ran, q.busy_s, now() - q.t0);
-			fclose(f);
+			fprintf(f, "# trim-mpi map: %d ranks, %zu top nodes, %zu searched, %.6f s of node runs, collect %.6f s\n"
+			        "rank\tnodes_searched\n", trim_mpi_size, q.total, q.ran, q.busy_s, now() - q.t0);
+			for (int r = 0; r < trim_mpi_size; r++)
+				fprintf(f, "%d\t%zu\n", r, q.ran_by[r]);
+			if (fclose(f) != 0)
+				fprintf(stderr, "trim-mpi: cannot write %s (TRIM_MPI_TIMES)\n", getenv("TRIM_MPI_TIMES"));
+		} else {
+			fprintf(stderr, "trim-mpi: cannot write %s (TRIM_MPI_TIMES)\n", getenv("TRIM_MPI_TIMES"));
 		}
 	}
 	free(sv.wait);
 	free(sv.slots);
 	free(sv.stopped);
+	free(q.ran_by);
 	pthread_mutex_destroy(&q.lock);
 	if (q.refused) { /* merged again here: its message becomes this thread's last error */
 		fprintf(stderr, "trim-mpi map: the result from rank %d is refused\n", q.refused_rank);
@@ -286,10 +296,7 @@ static int collect(trim_work *wk, int threads, int progress)
 		free(q.refused);
 		return rc ? rc : q.rc;
 	}
-	if (q.rc) { /* the message again on this thread */
-		return q.rc;
-	}
-	return 0;
+	return q.rc;
 }
 
 /* A worker rank's thread: ask, run, send the result with the next request. */
