@@ -177,7 +177,8 @@ run: all
 bench: $(BENCHBIN) $(if $(MPICC),$(MPIBIN))
 	$(BENCHBIN)
 	@if [ -n "$(MPIRUN)" ] && [ -x $(MPIBIN) ]; then sh test/mpi/bench.sh $(BUILD); \
-	else echo "mpi_explore_speedup_2ranks: -1 (no mpirun and mpicc: make deps installs Open MPI)"; fi
+	else echo "mpi_explore_speedup_2ranks: -1 (no mpirun and mpicc: make deps installs Open MPI)"; \
+	echo "mpi_map_speedup_2ranks: -1 (no mpirun and mpicc: make deps installs Open MPI)"; fi
 
 # Exported symbols of the shared library must all be public trim_ API.
 abi-check: $(SHARED)

@@ -27,7 +27,7 @@
 #include "cli/mpi/trim_mpi.h"
 #include "trim/work.h"
 
-enum { TAG_REQUEST = 11, TAG_ITEM = 12, TAG_STOP = 13, TAG_BYE = TRIM_MPI_TAG_BYE };
+enum { TAG_REQUEST = 11, TAG_ITEM = 12, TAG_STOP = TRIM_MPI_TAG_STOP, TAG_BYE = TRIM_MPI_TAG_BYE };
 
 int trim_mpi_rank, trim_mpi_size, trim_mpi_threaded;
 static int entered; /* this rank reached the distribution */

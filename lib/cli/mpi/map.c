@@ -304,47 +304,73 @@ typedef struct {
 	trim_work *wk;
 	int slot, slots;
 	pthread_mutex_t *mpi; /* MPI_THREAD_SERIALIZED: one call at a time */
+	char *ticket;         /* a first ticket already received (slot 0) */
 } slot_arg;
+
+static void *alloc_or_abort(size_t n)
+{
+	void *p = malloc(n);
+	if (!p) {
+		fprintf(stderr, "trim-mpi: rank %d: out of memory\n", trim_mpi_rank);
+		MPI_Abort(MPI_COMM_WORLD, TRIM_CLI_EXIT_FAIL);
+	}
+	return p;
+}
+
+/* Send the request of thread `slot` with its last result. */
+static void request(const slot_arg *a, const char *result, double run_s)
+{
+	size_t len = (result ? strlen(result) : 0) + 64;
+	char *msg = alloc_or_abort(len);
+	snprintf(msg, len, "%d %d %.6f\n%s", a->slot, a->slots, run_s, result ? result : "");
+	pthread_mutex_lock(a->mpi);
+	MPI_Send(msg, (int)strlen(msg), MPI_CHAR, 0, TAG_NODE_REQUEST, MPI_COMM_WORLD);
+	pthread_mutex_unlock(a->mpi);
+	free(msg);
+}
+
+/* The answer to thread `slot`: a ticket, "" (stop), or (first: rank 0
+ * failed before it could hand out, and answers as for explore) NULL. */
+static char *answer_of(const slot_arg *a, int first)
+{
+	for (;;) {
+		int flag = 0, n = 0;
+		MPI_Status st;
+		char *text = NULL;
+		pthread_mutex_lock(a->mpi);
+		MPI_Iprobe(0, TAG_NODE_TICKET + a->slot, MPI_COMM_WORLD, &flag, &st);
+		if (flag) {
+			MPI_Get_count(&st, MPI_CHAR, &n);
+			text = alloc_or_abort((size_t)n + 1);
+			MPI_Recv(text, n, MPI_CHAR, 0, TAG_NODE_TICKET + a->slot, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			text[n] = '\0';
+		} else if (first) {
+			MPI_Iprobe(0, TRIM_MPI_TAG_STOP, MPI_COMM_WORLD, &flag, &st);
+			if (flag) {
+				int64_t none;
+				MPI_Recv(&none, 1, MPI_INT64_T, 0, TRIM_MPI_TAG_STOP, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			}
+		}
+		pthread_mutex_unlock(a->mpi);
+		if (flag)
+			return text;
+		nap();
+	}
+}
 
 static void *work_slot(void *arg)
 {
 	slot_arg *a = arg;
-	char *result = NULL;
+	char *result = NULL, *ticket = a->ticket;
 	double run_s = 0;
 	for (;;) {
-		size_t len = (result ? strlen(result) : 0) + 64;
-		char *msg = malloc(len);
-		if (!msg) {
-			fprintf(stderr, "trim-mpi: rank %d: out of memory\n", trim_mpi_rank);
-			MPI_Abort(MPI_COMM_WORLD, TRIM_CLI_EXIT_FAIL);
+		if (!ticket) {
+			request(a, result, run_s);
+			trim_string_free(result);
+			result = NULL;
+			ticket = answer_of(a, 0);
 		}
-		snprintf(msg, len, "%d %d %.6f\n%s", a->slot, a->slots, run_s, result ? result : "");
-		pthread_mutex_lock(a->mpi);
-		MPI_Send(msg, (int)strlen(msg), MPI_CHAR, 0, TAG_NODE_REQUEST, MPI_COMM_WORLD);
-		pthread_mutex_unlock(a->mpi);
-		free(msg);
-		trim_string_free(result);
-		result = NULL;
-		int flag = 0, n = 0;
-		MPI_Status st;
-		char *ticket = NULL;
-		while (!flag) {
-			pthread_mutex_lock(a->mpi);
-			MPI_Iprobe(0, TAG_NODE_TICKET + a->slot, MPI_COMM_WORLD, &flag, &st);
-			if (flag) {
-				MPI_Get_count(&st, MPI_CHAR, &n);
-				if (!(ticket = malloc((size_t)n + 1))) {
-					fprintf(stderr, "trim-mpi: rank %d: out of memory\n", trim_mpi_rank);
-					MPI_Abort(MPI_COMM_WORLD, TRIM_CLI_EXIT_FAIL);
-				}
-				MPI_Recv(ticket, n, MPI_CHAR, 0, TAG_NODE_TICKET + a->slot, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-				ticket[n] = '\0';
-			}
-			pthread_mutex_unlock(a->mpi);
-			if (!flag)
-				nap();
-		}
-		if (n == 0) { /* stop */
+		if (!ticket[0]) { /* stop */
 			free(ticket);
 			return NULL;
 		}
@@ -352,6 +378,7 @@ static void *work_slot(void *arg)
 		int rc = trim_work_run_ticket(a->wk, ticket, &result);
 		run_s = now() - t0;
 		free(ticket);
+		ticket = NULL;
 		if (rc) { /* not the node's error: this rank cannot go on */
 			fprintf(stderr, "trim-mpi: rank %d: %s\n", trim_mpi_rank, trim_last_error());
 			MPI_Abort(MPI_COMM_WORLD, TRIM_CLI_EXIT_FAIL);
@@ -359,8 +386,17 @@ static void *work_slot(void *arg)
 	}
 }
 
+static void leave(trim_work *wk)
+{
+	trim_work_free(wk);
+	fflush(NULL);
+	MPI_Finalize();
+	exit(0);
+}
+
 /* A worker rank: one thread per --threads (one without MPI thread support),
- * then the process ends. */
+ * then the process ends. Thread 0 asks first, alone: a rank 0 that failed
+ * before handing out answers that one request with a stop, as for explore. */
 static void work(trim_work *wk, int threads)
 {
 	pthread_mutex_t mpi = PTHREAD_MUTEX_INITIALIZER;
@@ -369,7 +405,10 @@ static void work(trim_work *wk, int threads)
 	pthread_t th[64];
 	int started = 0;
 	for (int i = 0; i < slots; i++)
-		args[i] = (slot_arg){wk, i, slots, &mpi};
+		args[i] = (slot_arg){wk, i, slots, &mpi, NULL};
+	request(&args[0], NULL, 0);
+	if (!(args[0].ticket = answer_of(&args[0], 1)))
+		leave(wk); /* rank 0 stopped everyone */
 	for (int i = 1; i < slots; i++) /* slot 0 on this thread */
 		if (pthread_create(&th[i], NULL, work_slot, &args[i]) == 0)
 			started++;
@@ -380,10 +419,7 @@ static void work(trim_work *wk, int threads)
 	work_slot(&args[0]);
 	for (int i = 1; i <= started; i++)
 		pthread_join(th[i], NULL);
-	trim_work_free(wk);
-	fflush(NULL);
-	MPI_Finalize();
-	exit(0);
+	leave(wk);
 }
 
 int trim_mpi_run_map(trim_search *s, int threads, int progress)

@@ -23,10 +23,11 @@ void trim_mpi_after_command(void);
 
 /* Shared by distribute.c and map.c: this rank reached its work (its own
  * messages count from now on); rank 0 tells every other rank to stop as it
- * asks (nothing to hand out); the tag of a rank that never reached its work. */
+ * asks (nothing to hand out: TRIM_MPI_TAG_STOP); the tag of a rank that
+ * never reached its work. */
 void trim_mpi_enter(void);
 void trim_mpi_stop_everyone(void);
-enum { TRIM_MPI_TAG_BYE = 14 };
+enum { TRIM_MPI_TAG_STOP = 13, TRIM_MPI_TAG_BYE = 14 };
 /* trim map's search spread over the ranks (map.c). */
 int trim_mpi_run_map(trim_search *s, int threads, int progress);
 
