@@ -52,7 +52,10 @@ typedef struct {
 } rent;
 
 struct trim__act_rag {
-	uint64_t gen;       /* one per hop: older entries are free */
+	uint64_t gen;       /* one per preparation (pgen: its P->gen): older entries are free;
+	                     * a group's sums do not depend on the orders, so the orders of
+	                     * one preparation share them (the key names the tensor and hop) */
+	uint64_t pgen;
 	size_t cap, n;      /* memo entries */
 	rent *tab;
 	uint8_t *bits;      /* 2 * nleaf * len: cur and prev bitmaps per leaf */
@@ -211,11 +214,20 @@ static int group_stat(struct trim__act_prep *P, const rgroup *g, int k, int C, c
 	return 0;
 }
 
+/* The last look-up of one group in one direction (consecutive steps mostly
+ * repeat it): its key and a copy of its sums. */
+typedef struct {
+	int on;
+	int64_t key[8];
+	rstat st;
+} rlast;
+
 /* group_stat memoised by what it depends on: per dim, where the previous
  * tiles start relative to the current ones and how far each is from the
- * bound (capped at the leaves' extent: further, nothing is clipped). */
+ * bound (capped at the leaves' extent: further, nothing is clipped). last:
+ * the previous look-up of this group and direction (NULL: none kept). */
 static int group_stat_memo(struct trim__act_prep *P, int gid, const rgroup *g, int k, int C,
-                           const int64_t *bc, const int64_t *bp, const rstat **out)
+                           const int64_t *bc, const int64_t *bp, rlast *last, const rstat **out)
 {
 	struct trim__act_rag *R = P->rag;
 	int64_t key[8] = {gid, bp != NULL, 0, 0, 0, 0, 0, 0};
@@ -229,6 +241,12 @@ static int group_stat_memo(struct trim__act_prep *P, int gid, const rgroup *g, i
 			key[4 + 3 * e] = bp[e] - bc[e];
 		}
 	}
+	if (last && last->on && !memcmp(last->key, key, sizeof key)) {
+		*out = &last->st;
+		return 0;
+	}
+	int rc = 0;
+	const rstat *got = NULL;
 	if (2 * (R->n + 1) > R->cap) {
 		size_t nc = R->cap ? 2 * R->cap : 256;
 		rent *t = calloc(nc, sizeof *t);
@@ -252,21 +270,24 @@ static int group_stat_memo(struct trim__act_prep *P, int gid, const rgroup *g, i
 	for (int z = 0; z < 8; z++)
 		h = (h ^ (uint64_t)key[z]) * 1099511628211ull;
 	size_t s = (size_t)h & (R->cap - 1);
-	while (R->tab[s].gen == R->gen) {
-		if (!memcmp(R->tab[s].key, key, sizeof key)) {
-			*out = &R->tab[s].st;
-			return 0;
-		}
+	while (R->tab[s].gen == R->gen && memcmp(R->tab[s].key, key, sizeof key))
 		s = (s + 1) & (R->cap - 1);
-	}
 	rent *e = &R->tab[s];
-	int rc = group_stat(P, g, k, C, bc, bp, &e->st);
-	if (rc)
-		return rc;
-	e->gen = R->gen;
-	memcpy(e->key, key, sizeof key);
-	R->n++;
-	*out = &e->st;
+	if (e->gen != R->gen) {
+		if ((rc = group_stat(P, g, k, C, bc, bp, &e->st)))
+			return rc;
+		e->gen = R->gen;
+		memcpy(e->key, key, sizeof key);
+		R->n++;
+	}
+	got = &e->st;
+	if (last) {
+		last->on = 1;
+		memcpy(last->key, key, sizeof key);
+		last->st = *got;
+		got = &last->st;
+	}
+	*out = got;
 	return 0;
 }
 
@@ -391,7 +412,7 @@ int64_t trim__act_ragged_steps(const struct trim__act_prep *P, const trim__mappi
 /* The MAC hop: every step is a first step; a product over groups of sums
  * over the group's executed positions. */
 static int mac_hop(struct trim__act_prep *P, const trim__mapping *m, const rgroup *gs, int ng, int k, int C,
-                   int64_t *Fc, int64_t *Mw, int64_t *Uw)
+                   int hid, int64_t *Fc, int64_t *Mw, int64_t *Uw)
 {
 	rstat tot[MAXG];
 	const rstat *pt[MAXG];
@@ -412,7 +433,7 @@ static int mac_hop(struct trim__act_prep *P, const trim__mapping *m, const rgrou
 			for (int64_t v = 0; !rc && v < n[1]; v++) {
 				int64_t bc[2] = {pos[0][u], g->nd > 1 ? pos[1][v] : 0};
 				const rstat *s;
-				rc = group_stat_memo(P, q, g, k, C, bc, NULL, &s);
+				rc = group_stat_memo(P, hid * 32 + q, g, k, C, bc, NULL, NULL, &s);
 				if (rc)
 					break;
 				tot[q].cur += s->cur;
@@ -441,11 +462,14 @@ int trim__act_ragged_hop(trim__act_ws *ws, const trim__mapping *m, int t, int i,
 			return trim__error(TRIM_ENOMEM, "activity: out of memory");
 	}
 	struct trim__act_rag *R = P->rag;
-	R->n = 0;
-	R->gen++; /* every entry free (gen starts at 1; calloc'd entries have 0) */
+	if (R->pgen != P->gen) { /* a new preparation: every entry free (calloc'd entries have gen 0) */
+		R->pgen = P->gen;
+		R->n = 0;
+		R->gen++;
+	}
 	const tprep_t *tp = &P->t[t];
 	const hop_t *h = &tp->hop[i];
-	const int k = h->k, C = h->C;
+	const int k = h->k, C = h->C, hid = t * (TRIM__MAX_LEVELS + 1) + i; /* the hop in the memo's keys */
 	rgroup gs[MAXG + MAXAX];
 	const int ng = groups_of(P, tp, h, gs);
 	*Fc = 0;
@@ -456,7 +480,7 @@ int trim__act_ragged_hop(trim__act_ws *ws, const trim__mapping *m, int t, int i,
 		return 0;
 	}
 	if (h->cmac) {
-		int rc = mac_hop(P, m, gs, ng, k, C, Fc, Mw, Uw);
+		int rc = mac_hop(P, m, gs, ng, k, C, hid, Fc, Mw, Uw);
 		memcpy(Dw, Mw, (size_t)k * sizeof *Dw);
 		Mw[k] = Dw[k] = *Fc;
 		return rc;
@@ -477,6 +501,9 @@ int trim__act_ragged_hop(trim__act_ws *ws, const trim__mapping *m, int t, int i,
 			}
 	int64_t b[TRIM_NDIMS] = {0}, bprev[TRIM_NDIMS];
 	const rstat *sf[MAXG + MAXAX], *sd[MAXG + MAXAX];
+	rlast lf[MAXG + MAXAX], ld2[MAXG + MAXAX];
+	for (int q = 0; q < ng; q++)
+		lf[q].on = ld2[q].on = 0;
 	int64_t drain_fc = 0;
 	int first = 1;
 	for (;;) {
@@ -486,9 +513,9 @@ int trim__act_ragged_hop(trim__act_ws *ws, const trim__mapping *m, int t, int i,
 				bc[e] = b[gs[q].dim[e]];
 				bp[e] = bprev[gs[q].dim[e]];
 			}
-			int rc = group_stat_memo(P, q, &gs[q], k, C, bc, first ? NULL : bp, &sf[q]);
+			int rc = group_stat_memo(P, hid * 32 + q, &gs[q], k, C, bc, first ? NULL : bp, &lf[q], &sf[q]);
 			if (!rc && t == 2 && !first)
-				rc = group_stat_memo(P, q, &gs[q], k, C, bp, bc, &sd[q]);
+				rc = group_stat_memo(P, hid * 32 + q, &gs[q], k, C, bp, bc, &ld2[q], &sd[q]);
 			if (rc)
 				return rc;
 		}
@@ -514,7 +541,7 @@ int trim__act_ragged_hop(trim__act_ws *ws, const trim__mapping *m, int t, int i,
 			int64_t bc[2];
 			for (int e = 0; e < gs[q].nd; e++)
 				bc[e] = bprev[gs[q].dim[e]];
-			int rc = group_stat_memo(P, q, &gs[q], k, C, bc, NULL, &sd[q]);
+			int rc = group_stat_memo(P, hid * 32 + q, &gs[q], k, C, bc, NULL, &ld2[q], &sd[q]);
 			if (rc)
 				return rc;
 		}

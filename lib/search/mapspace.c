@@ -266,13 +266,17 @@ int trim__mapspace_row_ragged(const trim__mapspace *s, int d, int64_t r)
 
 int trim__mapspace_node_ragged(const trim__mapspace *s, int depth, const trim__mapping *m)
 {
+	/* the imperfect rows follow the perfect ones (build_rows) and rows[d]
+	 * ascends (trim__mapspace_filter_rows): they are its tail */
 	for (int d = 0; d < TRIM_NDIMS; d++)
-		for (int64_t ri = 0; ri < s->nrows[d]; ri++) {
+		for (int64_t ri = s->nrows[d] - 1; ri >= 0; ri--) {
 			const int64_t r = s->rows[d][ri];
+			if (!trim__mapspace_row_ragged(s, d, r))
+				break;
 			int match = 1;
 			for (int i = 0; i < depth && match; i++)
 				match = s->fact[d][r * s->nslots + s->tord[i]] == m->f[s->slot[s->tord[i]]][d];
-			if (match && trim__mapspace_row_ragged(s, d, r))
+			if (match)
 				return 1;
 		}
 	return 0;
