@@ -225,7 +225,7 @@ static int g_reserved_on;
 static int g_inexact_runs;
 /* bypass choices the exact-tie rule cut in the k = 1 runs (a test checks
  * that the brute-force cases exercise it) */
-static uint64_t g_tie_cuts, g_tie_nodes, g_ties_tight;
+static uint64_t g_tie_cuts, g_tie_nodes, g_ties_tight, g_joint_higher;
 static node_counts *g_node_counts; /* the exact tie test's scratch */
 
 static void brute_vs_search(void (*mk)(struct trim_arch *, trim__intra *), int goal)
@@ -301,6 +301,14 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 				trim__mapspace_node_lb(&s, c, goal, depth, zero_macs, &p, &ep, &lb);
 				REQUIRE(lb <= cost, "index %llu depth %d: node bound %.17g above the cost %.17g",
 				        (unsigned long long)i, depth, lb, cost);
+				/* so is the bound with the joint order of the known levels */
+				double lbj;
+				trim__node_bound_joint(&s, c, goal, depth, zero_macs, &p, &ep, &lbj);
+				REQUIRE(lbj <= cost, "index %llu depth %d: joint node bound %.17g above the cost %.17g",
+				        (unsigned long long)i, depth, lbj, cost);
+				REQUIRE(lbj >= lb, "index %llu depth %d: joint bound %.17g below the plain one %.17g",
+				        (unsigned long long)i, depth, lbj, lb);
+				g_joint_higher += lbj > lb;
 				/* the exact tie test never claims the node's mappings all cost
 				 * at least a threshold one ulp above m's cost */
 				REQUIRE(!trim__node_tie_cut(&s, c, goal, depth, zero_macs, &p, &ep, nextafter(cost, HUGE_VAL),
@@ -552,7 +560,7 @@ START_TEST(test_search_kinds)
 		{TU_MAXPOOL, TRIM_PHASE_BW, 2, 0},
 	};
 	g_inexact_runs = 0;
-	g_tie_cuts = g_tie_nodes = g_ties_tight = 0;
+	g_tie_cuts = g_tie_nodes = g_ties_tight = g_joint_higher = 0;
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
 		g_kind = kinds[i][0];
 		g_phase = kinds[i][1];
@@ -569,6 +577,9 @@ START_TEST(test_search_kinds)
 	/* the exact tie test sees a tie as one: some node bounds equal, in the
 	 * evaluator's arithmetic, the cost of a mapping below them */
 	ck_assert_uint_gt(g_ties_tight, 0);
+	/* the joint order raises some node bounds (a rule that never binds
+	 * would be dead code) */
+	ck_assert_uint_gt(g_joint_higher, 0);
 }
 END_TEST
 

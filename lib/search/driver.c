@@ -298,11 +298,12 @@ static void print_stats(const search_run *r)
 			below += r->top_lbs[i] <= r->glob.cost[0];
 		fprintf(stderr, "search stats: %lld top nodes with a bound at most the best found\n", (long long)below);
 	}
-	uint64_t v[7] = {0};
+	uint64_t v[7] = {0}, jc = 0;
 	for (int i = 0; i < r->nworkers; i++) {
 		v[0] += ws[i].st_nodes, v[1] += ws[i].st_nodes_cut, v[2] += ws[i].st_leaves;
 		v[3] += ws[i].st_leaves_cut, v[4] += ws[i].st_byp_cut, v[5] += ws[i].st_cls_cut;
 		v[6] += ws[i].st_tie_cut;
+		jc += ws[i].st_joint_cut;
 	}
 	for (int dd = 0; dd < TRIM__MAX_LEVELS; dd++) {
 		uint64_t n = 0, c = 0;
@@ -317,6 +318,7 @@ static void print_stats(const search_run *r)
 	        (unsigned long long)v[0], (unsigned long long)v[1], (unsigned long long)v[2],
 	        (unsigned long long)v[3], (unsigned long long)v[4], (unsigned long long)v[6], (unsigned long long)v[5],
 	        r->seed);
+	fprintf(stderr, "search stats: nodes cut by the joint order %llu\n", (unsigned long long)jc);
 }
 
 int trim__search_end(search_run *r, trim__search_result *out)

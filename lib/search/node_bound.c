@@ -73,18 +73,24 @@ static int64_t fanout_of(const trim__level *L)
  * leakage. */
 
 static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth, int64_t zero_macs,
-                       trim__mapping *m, trim__eval *ev, double *lb, node_choices *out, node_counts *nc);
+                       trim__mapping *m, trim__eval *ev, double *lb, node_choices *out, node_counts *nc, int joint);
 
 void trim__mapspace_node_lb(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
                             int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb)
 {
-	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, NULL, NULL);
+	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, NULL, NULL, 0);
+}
+
+void trim__node_bound_joint(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
+                            int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb)
+{
+	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, NULL, NULL, 1);
 }
 
 void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
                       int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, node_choices *out)
 {
-	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, out, NULL);
+	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, out, NULL, 0);
 }
 
 /* 1 if keep choices cc[t] (masks K) fit the capacities whose tiles are known. */
@@ -110,7 +116,7 @@ static int choices_fit(const trim__mapspace *s, const int *extk, int64_t (*tbyte
 }
 
 static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth, int64_t zero_macs,
-                       trim__mapping *m, trim__eval *ev, double *lb, node_choices *out, node_counts *nc)
+                       trim__mapping *m, trim__eval *ev, double *lb, node_choices *out, node_counts *nc, int joint)
 {
 	if (out)
 		out->nch[0] = out->nch[1] = out->nch[2] = 0;
@@ -207,9 +213,42 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 		if (a->lv[l].type != TRIM__LVL_COMPUTE)
 			pre &= fixed[l];
 	}
+	/* the joint order (joint: docs/model.md, "Bounds"): one loop of each
+	 * known storage level k is its innermost; a tensor indexed by that dim
+	 * alone on an axis then changes tile at every step of k's loops and
+	 * is reused by none of them. Variant 0: every tensor's best order; each
+	 * other variant (k, d): d innermost at k, the other tensors at best.
+	 * The bound takes, per level, the smallest sum over its variants. */
+	int nvar = 1, vk[TRIM__MAX_LEVELS * TRIM_NDIMS + 1], vd[TRIM__MAX_LEVELS * TRIM_NDIMS + 1];
+	double evar[TRIM__MAX_LEVELS * TRIM_NDIMS + 1], ebase[3] = {0, 0, 0};
+	for (int k = 0; joint && k < nl; k++) {
+		if (!known[k] || a->lv[k].type != TRIM__LVL_STORAGE)
+			continue;
+		int loops = 0;
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			loops += m->f[k][d] > 1;
+		for (int d = 0; d < TRIM_NDIMS && loops > 1; d++)
+			if (m->f[k][d] > 1) {
+				vk[nvar] = k;
+				vd[nvar++] = d;
+			}
+	}
+	for (int v = 0; v < nvar; v++)
+		evar[v] = 0;
+	for (int v = 0; v < nvar; v++)
 	for (int t = 0; t < 3; t++) {
 		if (!w->t[t].present)
 			continue;
+		/* a variant changes the tensors indexed by its dim alone, unless
+		 * every loop of its level is on such dims (no reuse to lose) */
+		int all_rel = 1;
+		if (v > 0)
+			for (int d = 0; d < TRIM_NDIMS; d++)
+				all_rel &= m->f[vk[v]][d] == 1 || (s->dsingle[t] >> d & 1);
+		if (v > 0 && (!(s->dsingle[t] >> vd[v] & 1) || all_rel)) {
+			evar[v] += ebase[t];
+			continue;
+		}
 		const int res = t == 2;
 		/* R[l]: words of t that cross the boundary below known storage level l */
 		int64_t R[TRIM__MAX_LEVELS] = {0}, Mv[TRIM__MAX_LEVELS] = {0};
@@ -226,7 +265,7 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 				if (!star)
 					continue;
 				for (int d = 0; d < TRIM_NDIMS; d++)
-					if (s->dsingle[t] >> d & 1)
+					if ((s->dsingle[t] >> d & 1) || (v > 0 && k == vk[v]))
 						M *= m->f[k][d];
 				for (int k2 = 0; k2 < k; k2++)
 					if (a->lv[k2].type == TRIM__LVL_STORAGE)
@@ -314,7 +353,7 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 		for (int l = 1; l < nl; l++)
 			if (a->lv[l].type == TRIM__LVL_STORAGE && a->lv[l].keep[t])
 				kb[nkb++] = l;
-		if (nc && (1 << nkb) > 64)
+		if (nc && v == 0 && (1 << nkb) > 64)
 			nc->complete = 0;
 		int have = 0;
 		double emin = 0;
@@ -463,7 +502,7 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 				if (a->lv[l].type == TRIM__LVL_SPATIAL) {
 					/* cycles: words entering (operands) / leaving upwards (results) */
 					int64_t *o = res ? &x->up_out[l][t] : &x->down_words[l][t];
-					if (!have || dw[l] < *o)
+					if (v == 0 && (!have || dw[l] < *o))
 						*o = dw[l];
 					continue;
 				}
@@ -495,12 +534,12 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 				/* cycles: the counts without the MAC feed (its level depends on the choice) */
 				int64_t *out_rd = res ? &x->updates[l][t] : &x->reads[l][t];
 				int64_t *out_in = res ? &x->drains[l][t] : &x->fills[l][t];
-				if (!have || rd[l] < *out_rd)
+				if (v == 0 && (!have || rd[l] < *out_rd))
 					*out_rd = rd[l];
-				if (!have || in[l] < *out_in)
+				if (v == 0 && (!have || in[l] < *out_in))
 					*out_in = in[l];
 			}
-			if (c < 64) {
+			if (v == 0 && c < 64) {
 				unsigned km = 0;
 				for (int l = 0; l < nl; l++)
 					km |= (unsigned)kept[l] << l;
@@ -519,7 +558,25 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 				emin = e;
 			have = 1;
 		}
-		etensor += emin;
+		if (v == 0) {
+			etensor += emin;
+			ebase[t] = emin;
+		} else {
+			evar[v] += emin;
+		}
+	}
+	/* per level, the cheapest innermost loop */
+	for (int k = 0; k < nl && nvar > 1; k++) {
+		double bk = HUGE_VAL;
+		int any = 0;
+		for (int v = 1; v < nvar; v++)
+			if (vk[v] == k) {
+				any = 1;
+				if (evar[v] < bk)
+					bk = evar[v];
+			}
+		if (any && bk > etensor)
+			etensor = bk;
 	}
 	if (out) {
 		memcpy(out->nch, nch, sizeof nch);
@@ -616,7 +673,7 @@ int trim__node_tie_cut(const trim__mapspace *s, const trim__level_cost *costs, i
 {
 	node_choices ch;
 	double lb;
-	node_bound(s, costs, goal, depth, zero_macs, m, ev, &lb, &ch, nc);
+	node_bound(s, costs, goal, depth, zero_macs, m, ev, &lb, &ch, nc, 0);
 	if (lb == HUGE_VAL)
 		return 1; /* no valid mapping below */
 	if (!nc->complete)

@@ -338,6 +338,7 @@ typedef struct {
 	 * whole, bypass choices cut, order classes cut and evaluated */
 	uint64_t st_d[TRIM__MAX_LEVELS], st_dc[TRIM__MAX_LEVELS]; /* per depth */
 	uint64_t st_nodes, st_nodes_cut, st_leaves, st_leaves_cut, st_byp_cut, st_cls_cut, st_tie_cut;
+	uint64_t st_joint_cut; /* of the nodes cut, by the joint order (trim__node_bound_joint) */
 	/* the node bound's per-choice energies of the leaf children of the
 	 * current node (trim__tree_search_node), and the one of the leaf
 	 * trim__search_factorisation works on */
@@ -444,6 +445,11 @@ void trim__search_factorisation(const trim__mapspace *s, const trim__level_cost 
 
 /* ---- branch and bound over partial factorisations (node_bound.c, tree.c) --- */
 
+/* trim__mapspace_node_lb raised by the joint order of the known levels
+ * (one innermost loop per level for every tensor; docs/model.md, "Bounds"):
+ * valid wherever the node bound is, several times its cost. */
+void trim__node_bound_joint(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
+                            int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb);
 /* trim__mapspace_node_lb, and (out not NULL) its per-choice energies. */
 void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
                       int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, node_choices *out);

@@ -197,6 +197,7 @@ static void counts_add(search_worker *W, const node_tally *c)
 	W->cnt.unsupported += c->cnt.unsupported;
 	W->cnt.bounded += c->cnt.bounded;
 	W->cnt.tie_cuts += c->cnt.tie_cuts;
+	W->cnt.tie_nodes += c->cnt.tie_nodes;
 	if (c->cnt.max_pe_util > W->cnt.max_pe_util)
 		W->cnt.max_pe_util = c->cnt.max_pe_util;
 	if (c->cnt.max_rf_util > W->cnt.max_rf_util)

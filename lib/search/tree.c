@@ -142,6 +142,18 @@ static int tie_cut_child(const trim__mapspace *s, int64_t *const *trows, const t
 	                          W->node_counts);
 }
 
+/* 1 if the child's bound with the joint order of its known levels
+ * (trim__node_bound_joint: dearer, so only for children the plain bound
+ * keeps) cuts it. */
+static int joint_cut(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *costs, int goal, int depth,
+                     const tree_child *c, double cur, int64_t zero_macs, search_worker *W)
+{
+	double lb;
+	trim__tree_node_set(s, trows, depth, c->lo, &W->node_mapping);
+	trim__node_bound_joint(s, costs, goal, depth, zero_macs, &W->node_mapping, &W->bound_eval, &lb);
+	return trim__cut(W, lb, cur);
+}
+
 /* Depth-first below a node (slots < depth fixed, rows [lo, hi)): children
  * best first, a child cut when its bound exceeds the k-th best cost known
  * to this node (the round's bound or the node's own mappings). */
@@ -223,6 +235,12 @@ void trim__tree_visit(const trim__mapspace *s, int64_t *const *trows, const trim
 			W->st_nodes_cut++;
 			W->st_dc[depth + 1]++;
 			continue; /* counted from the distinct total */
+		}
+		if (depth + 1 >= 2 && joint_cut(s, trows, costs, goal, depth + 1, &c[i], cur, zero_macs, W)) {
+			W->st_nodes_cut++;
+			W->st_dc[depth + 1]++;
+			W->st_joint_cut++;
+			continue;
 		}
 		if (tie_cut_child(s, trows, costs, goal, depth + 1, &c[i], rb, cur, zero_macs, W)) {
 			W->st_nodes_cut++;
