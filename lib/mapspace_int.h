@@ -103,6 +103,10 @@ typedef struct {
 	double time_limit;
 	double gap;
 	const int *stop;
+	/* with a time limit: the monotonic second (trim__now) at which to stop
+	 * instead of time_limit after the start (NULL: that), read with atomics
+	 * as the search runs, so that its caller may extend it */
+	const double *deadline_at;
 } trim__mapspace;
 
 int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct trim_arch *a);

@@ -110,6 +110,29 @@ static double search_budget(const trim_neteval *ne, int64_t left, int threads, i
 	return share > 1e-6 ? share : 1e-6; /* 0 would mean no limit */
 }
 
+/* With a time limit, searches running side by side: a search that ends
+ * leaves its time to the others (lib/neteval_state.h). */
+void trim__neteval_share_deadlines(trim_neteval *ne, int64_t started, int slots)
+{
+	double now = now_seconds(), rem = ne->deadline - now;
+	int64_t running = 0;
+	for (size_t j = 0; j < ne->n; j++)
+		running += ne->rec[j].running;
+	int64_t left = ne->share_total - started + running;
+	if (left < 1)
+		left = 1;
+	double at = now + rem * slots / (double)left;
+	if (at > ne->deadline)
+		at = ne->deadline;
+	for (size_t j = 0; j < ne->n; j++) {
+		wrec *r = &ne->rec[j];
+		double cur;
+		__atomic_load(&r->deadline_at, &cur, __ATOMIC_RELAXED);
+		if (r->running && at > cur)
+			__atomic_store(&r->deadline_at, &at, __ATOMIC_RELAXED);
+	}
+}
+
 /* Search workload i (not a reuse) with `threads` threads and time limit
  * `limit`; the result into its record. */
 static void search_one(trim_neteval *ne, size_t i, int threads, double limit)
@@ -142,6 +165,16 @@ static void search_one(trim_neteval *ne, size_t i, int threads, double limit)
 	space.min_rf_util = ne->min_rf_util;
 	space.time_limit = limit;
 	space.gap = ne->gap;
+	if (limit > 0 && ne->share_slots > 0) {
+		/* searches side by side: a deadline the others' ends extend */
+		double at = now_seconds() + limit;
+#pragma omp critical(trim_neteval_deadlines)
+		{
+			__atomic_store(&r->deadline_at, &at, __ATOMIC_RELAXED);
+			r->running = 1;
+		}
+		space.deadline_at = &r->deadline_at;
+	}
 	if ((rc = trim__constraints_apply(ne->cons, &space))) {
 		char what[160];
 		snprintf(what, sizeof what, "%s %s", x->layer, trim_phase_name(x->phase));
@@ -156,6 +189,13 @@ static void search_one(trim_neteval *ne, size_t i, int threads, double limit)
 	}
 	if (rc == 0)
 		rc = trim__search(&space, ne->costs, ne->goal, threads, res);
+	if (space.deadline_at) {
+#pragma omp critical(trim_neteval_deadlines)
+		{
+			r->running = 0;
+			trim__neteval_share_deadlines(ne, __atomic_load_n(&ne->started, __ATOMIC_RELAXED), ne->share_slots);
+		}
+	}
 	if (rc == 0 && !res->found) {
 		char *why = NULL;
 		if (!res->stopped)
@@ -216,13 +256,16 @@ static void search_parallel(trim_neteval *ne)
 			order[k] = order[k - 1], k--;
 		order[k] = i;
 	}
-	int64_t started = 0;
+	ne->started = 0;
+	ne->share_total = (int64_t)m;
+	ne->share_slots = ne->threads;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(ne->threads)
 	for (size_t k = 0; k < m; k++) {
-		int64_t s = __atomic_fetch_add(&started, 1, __ATOMIC_RELAXED);
+		int64_t s = __atomic_fetch_add(&ne->started, 1, __ATOMIC_RELAXED);
 		double limit = search_budget(ne, (int64_t)m - s, 1, ne->threads);
 		search_one(ne, order[k], 1, limit);
 	}
+	ne->share_slots = 0;
 	free(order);
 	free(size);
 }

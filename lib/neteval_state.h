@@ -32,6 +32,8 @@ typedef struct {
 	double best_cost, lower_bound;
 	long reused_from;          /* -1: searched itself */
 	int resumed;               /* 1: read back from the --out directory */
+	int running;               /* its search is running (with a time limit) */
+	double deadline_at;        /* and stops at this monotonic second (extended as others finish) */
 	unsigned char key[TRIM__DIGEST_BYTES]; /* everything the search sees */
 } wrec;
 
@@ -55,6 +57,9 @@ struct trim_neteval {
 	 * nsearch, searches_done of them are done (read from other threads) */
 	int planned;
 	double deadline;         /* monotonic seconds (time_limit), 0: none */
+	int64_t started;         /* searches side by side: started so far, of share_total */
+	int64_t share_total;
+	int share_slots;         /* and the threads they share (0: one search at a time) */
 	int64_t nsearch, searches_done;
 	/* resume (trim_neteval_set_out_dir): the directory (NULL: none), the
 	 * digest of the evaluation's inputs, searches read back and found stale */
@@ -89,6 +94,12 @@ int trim__resume_save(const trim_neteval *ne, size_t i);
  * made by another process of this same run, lib/work/). */
 int trim__resume_text(const trim_neteval *ne, size_t i, trim__sb *sb);
 int trim__resume_parse(trim_neteval *ne, size_t i, char *text, size_t n, const char *path, int any_proof);
+/* Searches side by side with a time limit (lib/neteval_search.c): raise
+ * the deadline of every running search (rec[j].running) to its share of
+ * what remains of the network's (started of share_total started, `slots`
+ * threads): now + remaining * slots / (searches not finished), at most the
+ * network's deadline; never lowered. Called as a search ends. */
+void trim__neteval_share_deadlines(trim_neteval *ne, int64_t started, int slots);
 /* The searches planned (keys, reuse, the resume stamp, the deadline) without
  * running any; idempotent. Then trim__neteval_search runs no parallel phase:
  * each workload not yet searched is searched at its step. */

@@ -6,10 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "trim.h"
 #include "trim/neteval.h"
 #include "trim/search.h"
+#include "neteval_state.h"
 
 #define NET "test/data/neteval/tiny.yaml"
 #define ARCH "test/data/neteval/tiny-arch.yaml"
@@ -418,6 +420,39 @@ START_TEST(test_network_anytime)
 }
 END_TEST
 
+/* searches side by side with a time limit: one that ends leaves its time
+ * to those still running (raised to their share of what remains, at most
+ * the network's deadline, never lowered) */
+START_TEST(test_shared_deadlines)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	const double now = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	trim_neteval *ne = calloc(1, sizeof *ne);
+	ck_assert_ptr_nonnull(ne);
+	wrec rec[4];
+	memset(rec, 0, sizeof rec);
+	ne->rec = rec;
+	ne->n = 4;
+	ne->share_total = 4;
+	ne->deadline = now + 100;
+	/* 3 started, 2 still running with short deadlines, one far off; 1 waiting */
+	rec[0].running = 1, rec[0].deadline_at = now + 1;
+	rec[1].running = 1, rec[1].deadline_at = now + 1000;
+	rec[2].running = 0, rec[2].deadline_at = now + 1;
+	trim__neteval_share_deadlines(ne, 3, 2);
+	/* 3 not finished (2 running, 1 waiting) share ~100 s on 2 threads: ~66 s */
+	ck_assert(rec[0].deadline_at > now + 60 && rec[0].deadline_at < now + 70);
+	ck_assert(rec[1].deadline_at == now + 1000); /* never lowered */
+	ck_assert(rec[2].deadline_at == now + 1);     /* not running: untouched */
+	/* the last one running gets what remains of the network's deadline */
+	rec[1].running = 0;
+	trim__neteval_share_deadlines(ne, 4, 2);
+	ck_assert(rec[0].deadline_at == ne->deadline);
+	free(ne);
+}
+END_TEST
+
 Suite *neteval_suite(void)
 {
 	Suite *s = suite_create("neteval");
@@ -433,6 +468,7 @@ Suite *neteval_suite(void)
 	tcase_add_test(tc, test_search_reuse);
 	tcase_add_test(tc, test_resume);
 	tcase_add_test(tc, test_network_anytime);
+	tcase_add_test(tc, test_shared_deadlines);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -219,6 +219,7 @@ int trim__search_begin(search_run *r, const trim__mapspace *s, const trim__level
 		search_worker *W = &r->ws[i];
 		W->cut_scale = gap > 0 && gap < 1 ? 1 - gap : 1;
 		W->deadline = deadline;
+		W->deadline_at = s->time_limit > 0 ? s->deadline_at : NULL;
 		W->stop = s->stop;
 		W->open_lb = HUGE_VAL;
 		W->cnt.max_pe_util = W->cnt.max_rf_util = -1;

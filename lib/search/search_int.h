@@ -356,6 +356,7 @@ typedef struct {
 	 * smallest bound of what was left unexplored or cut only because of the
 	 * gap (HUGE_VAL: nothing), so min(best, open_lb) bounds every mapping */
 	double cut_scale, deadline;
+	const double *deadline_at; /* the caller's deadline, which it may extend (trim__mapspace) */
 	const int *stop;
 	int stopped;
 	double open_lb;
@@ -384,7 +385,10 @@ static inline int trim__worker_stop(search_worker *W)
 {
 	if (W->stopped)
 		return 1;
-	if ((W->stop && __atomic_load_n(W->stop, __ATOMIC_RELAXED)) || (W->deadline > 0 && trim__now() > W->deadline))
+	double dl = W->deadline;
+	if (W->deadline_at)
+		__atomic_load(W->deadline_at, &dl, __ATOMIC_RELAXED);
+	if ((W->stop && __atomic_load_n(W->stop, __ATOMIC_RELAXED)) || (dl > 0 && trim__now() > dl))
 		W->stopped = 1;
 	return W->stopped;
 }
