@@ -235,6 +235,10 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 	}
 	for (int v = 0; v < nvar; v++)
 		evar[v] = 0;
+	/* per tensor, what the variants share (computed at variant 0) */
+	int64_t v_tile[3][TRIM__MAX_LEVELS], v_share[3][TRIM__MAX_LEVELS], v_forced[3][TRIM__MAX_LEVELS];
+	int64_t v_rsh[3][TRIM__MAX_LEVELS], v_touched[3];
+	int v_rback[3];
 	for (int v = 0; v < nvar; v++)
 	for (int t = 0; t < 3; t++) {
 		if (!w->t[t].present)
@@ -273,26 +277,31 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 							M *= m->f[k2][d];
 				break;
 			}
-			R[l] = M * trim__mapping_tile_elems(m, w, l + 1, t);
+			if (v == 0)
+				v_tile[t][l] = trim__mapping_tile_elems(m, w, l + 1, t);
+			R[l] = M * v_tile[t][l];
 			Mv[l] = M;
 		}
+		int64_t *share = v_share[t], *forced = v_forced[t], *rsh = v_rsh[t];
+		if (v > 0)
+			goto choices; /* the rest is variant 0's */
 		/* per storage level, the share of one instance (spatial levels fixed) */
-		int64_t share[TRIM__MAX_LEVELS] = {0};
+		memset(share, 0, (size_t)nl * sizeof *share);
 		if (allsp)
 			for (int l = 0; l < nl; l++)
 				if (a->lv[l].type == TRIM__LVL_STORAGE)
 					share[l] = inst[l] * share_lower_bound(w, t, pext[l], contig[l]);
-		const int64_t touched = share_lower_bound(w, t, w->bound, ones);
+		v_touched[t] = share_lower_bound(w, t, w->bound, ones);
 		/* results: with the spatial levels fixed and splitting only dims
 		 * that are the sole term of an axis of the result (no overlap, no
 		 * reduction), each holder reads back at least its updates minus
 		 * the result's elements (docs/model.md, "Lower bounds") */
-		int rback = res && allsp;
-		for (int l = 0; rback && l < nl; l++)
+		v_rback[t] = res && allsp;
+		for (int l = 0; v_rback[t] && l < nl; l++)
 			if (a->lv[l].type == TRIM__LVL_SPATIAL)
 				for (int d = 0; d < TRIM_NDIMS; d++)
 					if (m->f[l][d] > 1 && !((s->dsingle[t] & ~s->dwindow[t]) >> d & 1))
-						rback = 0;
+						v_rback[t] = 0;
 		/* forced refills: a holder l below the innermost known storage level
 		 * K, with unknown levels between, whose capacity cannot take t's
 		 * whole per-instance extent below K. Then a storage level between
@@ -300,7 +309,7 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 		 * innermost such level is L* of the *Counts* bound, so l is refilled
 		 * at least (every loop of the levels <= K) x (its instances) x (t's
 		 * per-instance extent below K) times (docs/model.md) */
-		int64_t forced[TRIM__MAX_LEVELS] = {0};
+		memset(forced, 0, (size_t)nl * sizeof *forced);
 		if (allsp && !s->dwindow[t]) {
 			int K = -1;
 			for (int l = 0; l < nl; l++)
@@ -340,7 +349,7 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 		}
 		/* t's elements in one tile of each storage level whose storage
 		 * level above is known (the refill rule below) */
-		int64_t rsh[TRIM__MAX_LEVELS] = {0};
+		memset(rsh, 0, (size_t)nl * sizeof *rsh);
 		for (int l = 0, pv = -1; allsp && l < nl; l++) {
 			if (a->lv[l].type != TRIM__LVL_STORAGE)
 				continue;
@@ -348,6 +357,9 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 				rsh[l] = share_lower_bound(w, t, sfx[l], ones);
 			pv = l;
 		}
+	choices:;
+		const int64_t touched = v_touched[t];
+		const int rback = v_rback[t];
 		/* keep choices: every storage level below the outermost that may hold t */
 		int kb[TRIM__MAX_LEVELS], nkb = 0;
 		for (int l = 1; l < nl; l++)
