@@ -56,7 +56,21 @@ typedef struct {
 	double busy_s;          /* seconds of node runs, every rank */
 	size_t ran;             /* nodes run, every rank */
 	size_t *ran_by;         /* per rank */
+	double *node_s;         /* per node searched: its run seconds (TRIM_MPI_TIMES; -1: not searched) */
+	int *node_rank;
 } node_queue;
+
+/* Under q->lock: node id ran `s` seconds on `rank`. */
+static void note(node_queue *q, int64_t id, int rank, double s)
+{
+	q->busy_s += s;
+	q->ran++;
+	q->ran_by[rank]++;
+	if (id >= 0 && (size_t)id < q->total) {
+		q->node_s[id] = s;
+		q->node_rank[id] = rank;
+	}
+}
 
 /* Under q->lock: 1 and a ticket, 0 wait, 2 nothing left (or an error). */
 static int take(node_queue *q, int64_t *id, char **ticket)
@@ -107,9 +121,7 @@ static void *compute(void *arg)
 		int rc = trim_work_run_ticket(q->wk, ticket, NULL);
 		trim_string_free(ticket);
 		pthread_mutex_lock(&q->lock);
-		q->busy_s += now() - t0;
-		q->ran++;
-		q->ran_by[0]++;
+		note(q, id, 0, now() - t0);
 		if (rc && q->rc == 0) {
 			q->rc = rc;
 			fprintf(stderr, "trim-mpi map: %s\n", trim_last_error());
@@ -188,10 +200,9 @@ static void receive(server *sv, const MPI_Status *st)
 	const char *result = text + at;
 	if (result[0]) {
 		pthread_mutex_lock(&q->lock);
-		q->busy_s += run_s;
-		q->ran++;
-		q->ran_by[src]++;
-		int rc = trim_work_merge(q->wk, result, NULL);
+		int64_t id = -1;
+		int rc = trim_work_merge(q->wk, result, &id);
+		note(q, id, src, run_s);
 		if (rc && q->rc == 0) {
 			q->rc = rc;
 			q->refused = strdup(result);
@@ -247,12 +258,16 @@ static int collect(trim_work *wk, int threads, int progress)
 	sv.slots = calloc((size_t)trim_mpi_size, sizeof *sv.slots);
 	sv.stopped = calloc((size_t)trim_mpi_size, sizeof *sv.stopped);
 	q.ran_by = calloc((size_t)trim_mpi_size, sizeof *q.ran_by);
-	if (!sv.slots || !sv.stopped || !q.ran_by) {
+	q.node_s = malloc((q.total ? q.total : 1) * sizeof *q.node_s);
+	q.node_rank = calloc(q.total ? q.total : 1, sizeof *q.node_rank);
+	if (!sv.slots || !sv.stopped || !q.ran_by || !q.node_s || !q.node_rank) {
 		fprintf(stderr, "trim-mpi: out of memory\n");
 		MPI_Abort(MPI_COMM_WORLD, TRIM_CLI_EXIT_FAIL);
 	}
 	for (int r = 0; r < trim_mpi_size; r++)
 		sv.slots[r] = -1;
+	for (size_t i = 0; i < q.total; i++)
+		q.node_s[i] = -1;
 	pthread_t th[64], server_thread;
 	int n = 0, serving = 0;
 	/* MPI without thread support: rank 0 only hands out (then runs what is left) */
@@ -279,6 +294,10 @@ static int collect(trim_work *wk, int threads, int progress)
 			        "rank\tnodes_searched\n", trim_mpi_size, q.total, q.ran, q.busy_s, now() - q.t0);
 			for (int r = 0; r < trim_mpi_size; r++)
 				fprintf(f, "%d\t%zu\n", r, q.ran_by[r]);
+			fprintf(f, "node\trank\trun_seconds\n"); /* the nodes searched, in bound order */
+			for (size_t i = 0; i < q.total; i++)
+				if (q.node_s[i] >= 0)
+					fprintf(f, "node %zu\t%d\t%.6f\n", i, q.node_rank[i], q.node_s[i]);
 			if (fclose(f) != 0)
 				fprintf(stderr, "trim-mpi: cannot write %s (TRIM_MPI_TIMES)\n", getenv("TRIM_MPI_TIMES"));
 		} else {
@@ -289,6 +308,8 @@ static int collect(trim_work *wk, int threads, int progress)
 	free(sv.slots);
 	free(sv.stopped);
 	free(q.ran_by);
+	free(q.node_s);
+	free(q.node_rank);
 	pthread_mutex_destroy(&q.lock);
 	if (q.refused) { /* merged again here: its message becomes this thread's last error */
 		fprintf(stderr, "trim-mpi map: the result from rank %d is refused\n", q.refused_rank);
