@@ -115,6 +115,29 @@ static int choices_fit(const trim__mapspace *s, const int *extk, int64_t (*tbyte
 	return 1;
 }
 
+/* The cheapest sum over tensors of E[t][choice] whose choices fit the
+ * known tiles (HUGE_VAL: none fits). */
+static double cheapest_fit(const trim__mapspace *s, const int *extk, int64_t (*tbytes)[3], unsigned (*K)[64],
+                           const int *nch, double (*E)[64])
+{
+	const int n0 = nch[0] ? nch[0] : 1, n1 = nch[1] ? nch[1] : 1, n2 = nch[2] ? nch[2] : 1;
+	double best = HUGE_VAL;
+	for (int c0 = 0; c0 < n0; c0++)
+		for (int c1 = 0; c1 < n1; c1++)
+			for (int c2 = 0; c2 < n2; c2++) {
+				const int cc[3] = {c0, c1, c2};
+				double e = 0;
+				for (int t = 0; t < 3; t++)
+					if (nch[t])
+						e += E[t][cc[t]];
+				if (e < best && choices_fit(s, extk, tbytes, K, nch, cc))
+					best = e;
+			}
+	return best;
+}
+
+enum { JOINT_VARIANTS = 24 }; /* at most, else a level is left out */
+
 static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth, int64_t zero_macs,
                        trim__mapping *m, trim__eval *ev, double *lb, node_choices *out, node_counts *nc, int joint)
 {
@@ -219,14 +242,17 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 	 * is reused by none of them. Variant 0: every tensor's best order; each
 	 * other variant (k, d): d innermost at k, the other tensors at best.
 	 * The bound takes, per level, the smallest sum over its variants. */
-	int nvar = 1, vk[TRIM__MAX_LEVELS * TRIM_NDIMS + 1], vd[TRIM__MAX_LEVELS * TRIM_NDIMS + 1];
-	double evar[TRIM__MAX_LEVELS * TRIM_NDIMS + 1], ebase[3] = {0, 0, 0};
+	int nvar = 1, vk[JOINT_VARIANTS], vd[JOINT_VARIANTS];
+	double evar[JOINT_VARIANTS], ebase[3] = {0, 0, 0};
+	double Ev[JOINT_VARIANTS][3][64]; /* a variant's per-choice energies (the capacities combine them) */
 	for (int k = 0; joint && k < nl; k++) {
 		if (!known[k] || a->lv[k].type != TRIM__LVL_STORAGE)
 			continue;
 		int loops = 0;
 		for (int d = 0; d < TRIM_NDIMS; d++)
 			loops += m->f[k][d] > 1;
+		if (loops > 1 && nvar + loops > JOINT_VARIANTS)
+			break; /* every variant of a level, or none */
 		for (int d = 0; d < TRIM_NDIMS && loops > 1; d++)
 			if (m->f[k][d] > 1) {
 				vk[nvar] = k;
@@ -251,6 +277,7 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 				all_rel &= m->f[vk[v]][d] == 1 || (s->dsingle[t] >> d & 1);
 		if (v > 0 && (!(s->dsingle[t] >> vd[v] & 1) || all_rel)) {
 			evar[v] += ebase[t];
+			memcpy(Ev[v][t], Ech[t], (size_t)nch[t] * sizeof **Ech);
 			continue;
 		}
 		const int res = t == 2;
@@ -556,6 +583,7 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 				for (int l = 0; l < nl; l++)
 					km |= (unsigned)kept[l] << l;
 				Ech[t][c] = e;
+				Ev[0][t][c] = e;
 				Kch[t][c] = km;
 				nch[t] = c + 1;
 				if (nc) {
@@ -566,6 +594,8 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 					memcpy(nc->dw[t][c], dw, (size_t)nl * sizeof *dw);
 				}
 			}
+			if (v > 0 && c < 64)
+				Ev[v][t][c] = e;
 			if (!have || e < emin)
 				emin = e;
 			have = 1;
@@ -603,19 +633,21 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 	}
 	/* the cheapest combination of keep choices whose known tiles fit */
 	if (nch[0] <= 64 && nch[1] <= 64 && nch[2] <= 64) {
-		int n0 = nch[0] ? nch[0] : 1, n1 = nch[1] ? nch[1] : 1, n2 = nch[2] ? nch[2] : 1;
-		double best = HUGE_VAL;
-		for (int c0 = 0; c0 < n0; c0++)
-			for (int c1 = 0; c1 < n1; c1++)
-				for (int c2 = 0; c2 < n2; c2++) {
-					const int cc[3] = {c0, c1, c2};
-					double e = 0;
-					for (int t = 0; t < 3; t++)
-						if (nch[t])
-							e += Ech[t][cc[t]];
-					if (e < best && choices_fit(s, extk, tbytes, Kch, nch, cc))
-						best = e;
+		double best = cheapest_fit(s, extk, tbytes, Kch, nch, Ech);
+		/* and per joint level, the cheapest innermost loop of those */
+		for (int k = 0; k < nl && nvar > 1 && best < HUGE_VAL; k++) {
+			double bk = HUGE_VAL;
+			int any = 0;
+			for (int v = 1; v < nvar; v++)
+				if (vk[v] == k) {
+					any = 1;
+					double b = cheapest_fit(s, extk, tbytes, Kch, nch, Ev[v]);
+					if (b < bk)
+						bk = b;
 				}
+			if (any && bk > etensor)
+				etensor = bk;
+		}
 		if (best == HUGE_VAL) {
 			/* no keep choice fits the capacities whose tiles are known:
 			 * no mapping below the node is valid */
