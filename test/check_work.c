@@ -683,6 +683,13 @@ START_TEST(test_search_nodes_refused)
 	ck_assert_int_eq(trim_work_run_ticket(a.wk, "libtrim search node 1\nsearch x\n", NULL), TRIM_EINVAL);
 	ck_assert_int_eq(trim_work_run_ticket(a.wk, "not a ticket", NULL), TRIM_EPARSE);
 	ck_assert_int_eq(trim_work_run(a.wk, 0, NULL), TRIM_EINVAL);
+	/* a ticket whose index is past the space (39 nines: past 128 bits too) */
+	char big[1024];
+	const char *ix = strstr(ta, "\nindex ");
+	ck_assert_ptr_nonnull(ix);
+	snprintf(big, sizeof big, "%.*s\nindex 999999999999999999999999999999999999999%s", (int)(ix - ta), ta,
+	         strstr(ix, "\nindex_on"));
+	ck_assert_int_eq(trim_work_run_ticket(a.wk, big, NULL), TRIM_EPARSE);
 	ck_assert_int_eq(trim_work_run_ticket(b.wk, tb, &ra), 0);
 	trim_string_free(tb);
 	tb = NULL;

@@ -328,12 +328,11 @@ static int parse_index(const trim__mapspace *s, const char **p, trim__index *out
 	if (*q < '0' || *q > '9')
 		return -1;
 	for (; *q >= '0' && *q <= '9'; q++) {
-		if (v > (s->size - (trim__index)(*q - '0')) / 10)
-			return -1; /* not below the size (nor in 128 bits) */
-		v = v * 10 + (trim__index)(*q - '0');
+		const trim__index d = (trim__index)(*q - '0');
+		if (d >= s->size || v > (s->size - 1 - d) / 10)
+			return -1; /* v * 10 + d would not be below the size */
+		v = v * 10 + d;
 	}
-	if (v >= s->size)
-		return -1;
 	*p = q;
 	*out = v;
 	return 0;
@@ -426,6 +425,10 @@ int trim__search_share_next(trim__search_share *sh, int64_t *node, char **ticket
 	omp_set_lock(&sh->lock);
 	while (!sh->stop && q->next < q->n) {
 		const int64_t i = q->next;
+		if (q->finished[i]) { /* its result came before its ticket (a result of another collector's) */
+			q->next++;
+			continue;
+		}
 		if (i >= q->cut_from) { /* cut like the node before it */
 			finish_empty(sh, i);
 			q->next++;
