@@ -116,23 +116,47 @@ static int choices_fit(const trim__mapspace *s, const int *extk, int64_t (*tbyte
 }
 
 /* The cheapest sum over tensors of E[t][choice] whose choices fit the
- * known tiles (HUGE_VAL: none fits). */
+ * known tiles (HUGE_VAL: none fits): the choices of each tensor by
+ * increasing energy, a branch left as soon as it cannot beat the best. */
 static double cheapest_fit(const trim__mapspace *s, const int *extk, int64_t (*tbytes)[3], unsigned (*K)[64],
                            const int *nch, double (*E)[64])
 {
-	const int n0 = nch[0] ? nch[0] : 1, n1 = nch[1] ? nch[1] : 1, n2 = nch[2] ? nch[2] : 1;
-	double best = HUGE_VAL;
-	for (int c0 = 0; c0 < n0; c0++)
-		for (int c1 = 0; c1 < n1; c1++)
-			for (int c2 = 0; c2 < n2; c2++) {
-				const int cc[3] = {c0, c1, c2};
-				double e = 0;
-				for (int t = 0; t < 3; t++)
-					if (nch[t])
-						e += E[t][cc[t]];
-				if (e < best && choices_fit(s, extk, tbytes, K, nch, cc))
-					best = e;
+	int ord[3][64], n[3];
+	double lo[4] = {0, 0, 0, 0}; /* lo[t]: the sum of the cheapest of tensors >= t */
+	for (int t = 0; t < 3; t++) {
+		n[t] = nch[t] ? nch[t] : 1;
+		for (int i = 0; i < n[t]; i++) { /* insertion sort: few choices */
+			int j = i;
+			while (j > 0 && nch[t] && E[t][ord[t][j - 1]] > E[t][i]) {
+				ord[t][j] = ord[t][j - 1];
+				j--;
 			}
+			ord[t][j] = i;
+		}
+	}
+	for (int t = 2; t >= 0; t--)
+		lo[t] = lo[t + 1] + (nch[t] ? E[t][ord[t][0]] : 0);
+	double best = HUGE_VAL;
+	for (int i0 = 0; i0 < n[0]; i0++) {
+		const double e0 = nch[0] ? E[0][ord[0][i0]] : 0;
+		if (e0 + lo[1] >= best)
+			break;
+		for (int i1 = 0; i1 < n[1]; i1++) {
+			const double e1 = e0 + (nch[1] ? E[1][ord[1][i1]] : 0);
+			if (e1 + lo[2] >= best)
+				break;
+			for (int i2 = 0; i2 < n[2]; i2++) {
+				const double e = e1 + (nch[2] ? E[2][ord[2][i2]] : 0);
+				if (e >= best)
+					break;
+				const int cc[3] = {ord[0][i0], ord[1][i1], ord[2][i2]};
+				if (choices_fit(s, extk, tbytes, K, nch, cc)) {
+					best = e; /* the later choices of tensor 2 cost more */
+					break;
+				}
+			}
+		}
+	}
 	return best;
 }
 
