@@ -33,8 +33,8 @@ static void usage(FILE *f)
 	           "the same --out DIR then reads them back and prints.\n"
 	           "map: a top node goes out once the nodes four places before it are merged (its\n"
 	           "threshold is then the one-process one), so at most four run at once in all,\n"
-	           "one per thread; --time-limit and --gap run on each rank's clock (an anytime\n"
-	           "result, valid but not always the one-process one).\n"
+	           "one per thread. --gap gives trim map's bytes too; --time-limit runs on each\n"
+	           "rank's clock (an anytime result, valid but not always the one-process one).\n"
 	           "libtrim %s\n",
 	           trim_version_string());
 }
