@@ -1,6 +1,6 @@
-/* Work items (trim/work.h): an exploration's points and a network's
- * distinct searches run by other "processes" (other handles built from the
- * same inputs), their results merged in any order: the reports are
+/* Work items (trim/work.h): an exploration's points, a network's distinct
+ * searches and one search's top nodes run by other "processes" (other
+ * handles built from the same inputs), their results merged in any order: the reports are
  * byte-identical to one process; results of other inputs, other kinds or
  * garbage are refused; errors travel; an output directory keeps what every
  * process finished. */
@@ -728,6 +728,48 @@ START_TEST(test_search_nodes_refused)
 }
 END_TEST
 
+/* A search without a tree (two storage levels: fewer than three slots): no
+ * nodes to hand out, trim_work_finish runs it whole, as trim_search_run. */
+START_TEST(test_search_nodes_no_tree)
+{
+	static const char flat[] = "schema_version: 1\nname: flat\nclock_mhz: 100\ntechnology: 65nm\nword_bits: 16\n"
+	                           "levels:\n"
+	                           "  - {name: DRAM, type: storage, class: dram, technology: ddr3, read_bw: 2, write_bw: 2}\n"
+	                           "  - {name: RF, type: storage, class: regfile, capacity: 1 KB}\n"
+	                           "  - {name: MAC, type: compute, datatype: int16, zero_gate: true}\n";
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_arch *a = NULL;
+	trim_search *ref = NULL, *s = NULL;
+	trim_work *wk = NULL;
+	ck_assert(trim_network_load(&net, NET) == 0);
+	ck_assert(trim_workloads_create(&w, net, TRIM_MODE_INFERENCE, 0, 0) == 0);
+	ck_assert_msg(trim_arch_load_string(&a, flat, "flat") == 0, "%s", trim_last_error());
+	ck_assert(trim_search_create(&ref, w, 0, a, NULL) == 0 && trim_search_create(&s, w, 0, a, NULL) == 0);
+	ck_assert(trim_search_run(ref) == 0);
+	char *want = sreport(ref);
+	ck_assert(trim_work_search(&wk, s) == 0);
+	ck_assert_uint_eq(trim_work_count(wk), 0);
+	int64_t id = 5;
+	char *t = NULL;
+	ck_assert_int_eq(trim_work_next(wk, &id, &t), 2);
+	ck_assert(id == -1 && t == NULL);
+	ck_assert_int_eq(trim_search_exact(s), -1); /* not run yet */
+	ck_assert_msg(trim_work_finish(wk) == 0, "%s", trim_last_error());
+	char *got = sreport(s);
+	ck_assert_str_eq(got, want);
+	ck_assert_int_eq(trim_work_finish(wk), 0); /* again: nothing changes */
+	free(got);
+	free(want);
+	trim_work_free(wk);
+	trim_search_free(s);
+	trim_search_free(ref);
+	trim_arch_free(a);
+	trim_workloads_free(w);
+	trim_network_free(net);
+}
+END_TEST
+
 Suite *work_suite(void)
 {
 	Suite *s = suite_create("work");
@@ -743,6 +785,7 @@ Suite *work_suite(void)
 	tcase_add_test(tc, test_network_error_travels);
 	tcase_add_test(tc, test_search_nodes_any_order);
 	tcase_add_test(tc, test_search_nodes_refused);
+	tcase_add_test(tc, test_search_nodes_no_tree);
 	suite_add_tcase(s, tc);
 	return s;
 }
