@@ -381,6 +381,27 @@ static int64_t positions(const struct trim__act_prep *P, const trim__mapping *m,
 			st[n] = P->ext[l + 1][d];
 			bd[n++] = m->f[l][d];
 		}
+	if (!pos) {
+		/* counted: the loops on d are a mixed radix (each one's stride
+		 * spans the loops inside it), so per loop the iterations whose
+		 * whole subtree fits count full(inner) each, and the one cut by the
+		 * bound recurses */
+		int64_t full[TRIM__MAX_LEVELS + 1];
+		full[n] = 1;
+		for (int i = n - 1; i >= 0; i--)
+			full[i] = full[i + 1] * bd[i];
+		int64_t cnt = 0, rem = P->D[d];
+		for (int i = 0; i < n && rem > 0; i++) {
+			int64_t nv = (rem + st[i] - 1) / st[i], vf = rem / st[i];
+			nv = nv < bd[i] ? nv : bd[i];
+			vf = vf < nv ? vf : nv;
+			cnt += vf * full[i + 1];
+			if (nv == vf)
+				return cnt;
+			rem -= vf * st[i];
+		}
+		return cnt + 1;
+	}
 	int64_t cnt = 0, b = 0;
 	for (;;) {
 		if (pos)
@@ -452,6 +473,201 @@ static int mac_hop(struct trim__act_prep *P, const trim__mapping *m, const rgrou
 	return 0;
 }
 
+/* ---- the other hops: a sum over the advances of the loops above C ------- */
+
+/* The totals of a set of steps: fills of the child, per S_j the pairs
+ * delivered and those needed below one child, the drains and their pairs. */
+typedef struct {
+	int64_t Fc, Mw[MAXSP], Uw[MAXSP], Dfc, Dw[MAXSP];
+} racc;
+
+static void acc_add(racc *a, const racc *b, int k)
+{
+	a->Fc += b->Fc;
+	a->Dfc += b->Dfc;
+	for (int j = 0; j < k; j++) {
+		a->Mw[j] += b->Mw[j];
+		a->Uw[j] += b->Uw[j];
+		a->Dw[j] += b->Dw[j];
+	}
+}
+
+#define MAXLOOP (TRIM__MAX_LEVELS * TRIM_NDIMS)
+
+/* sub_sum's memo: (loop, distances to the bound) -> totals */
+typedef struct {
+	int used;
+	int z;
+	int64_t r[TRIM_NDIMS];
+	racc acc;
+} smemo;
+
+typedef struct {
+	struct trim__act_prep *P;
+	const rgroup *gs;
+	int ng, k, C, hid, t;
+	int n;                      /* loops above C with bounds > 1, outermost first */
+	int ld[MAXLOOP];
+	int64_t lb[MAXLOOP], ls[MAXLOOP];
+	int64_t cap[MAXLOOP + 1][TRIM_NDIMS];
+	smemo *memo;
+	size_t mcap, mn;
+} walk_t;
+
+/* The totals of one transition (bp NULL: a first step) between steps whose
+ * tiles start at bc and bp, and, a result, the drains of bp's tiles. */
+static int transition(walk_t *W, const int64_t *bc, const int64_t *bp, racc *out)
+{
+	const rstat *sf[MAXG + MAXAX], *sd[MAXG + MAXAX];
+	rstat keep[MAXG + MAXAX], keepd[MAXG + MAXAX]; /* copies: a later look-up may grow the table */
+	for (int q = 0; q < W->ng; q++) {
+		const rgroup *g = &W->gs[q];
+		int64_t c[2], p[2];
+		for (int e = 0; e < g->nd; e++) {
+			c[e] = bc[g->dim[e]];
+			p[e] = bp ? bp[g->dim[e]] : 0;
+		}
+		int rc = group_stat_memo(W->P, W->hid * 32 + q, g, W->k, W->C, c, bp ? p : NULL, NULL, &sf[q]);
+		if (rc)
+			return rc;
+		keep[q] = *sf[q];
+		sf[q] = &keep[q];
+		if (W->t == 2 && bp) {
+			if ((rc = group_stat_memo(W->P, W->hid * 32 + q, g, W->k, W->C, p, c, NULL, &sd[q])))
+				return rc;
+			keepd[q] = *sd[q];
+			sd[q] = &keepd[q];
+		}
+	}
+	add_step(W->ng, W->k, sf, &out->Fc, out->Mw, out->Uw);
+	if (W->t == 2 && bp)
+		add_step(W->ng, W->k, sd, &out->Dfc, out->Dw, NULL);
+	return 0;
+}
+
+/* The drains of the tiles at bp when nothing follows (the end). */
+static int drain_only(walk_t *W, const int64_t *bp, racc *out)
+{
+	const rstat *sd[MAXG + MAXAX];
+	rstat keepd[MAXG + MAXAX];
+	for (int q = 0; q < W->ng; q++) {
+		const rgroup *g = &W->gs[q];
+		int64_t p[2];
+		for (int e = 0; e < g->nd; e++)
+			p[e] = bp[g->dim[e]];
+		int rc = group_stat_memo(W->P, W->hid * 32 + q, g, W->k, W->C, p, NULL, NULL, &sd[q]);
+		if (rc)
+			return rc;
+		keepd[q] = *sd[q];
+		sd[q] = &keepd[q];
+	}
+	add_step(W->ng, W->k, sd, &out->Dfc, out->Dw, NULL);
+	return 0;
+}
+
+/* Where the last executed step of loops z.. starts, from their origin at
+ * distances r to the bounds: each loop at its last iteration that fits. */
+static void last_offsets(const walk_t *W, int z, const int64_t *r, int64_t *off)
+{
+	int64_t rem[TRIM_NDIMS];
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		rem[d] = r[d];
+		off[d] = 0;
+	}
+	for (int i = z; i < W->n; i++) {
+		const int d = W->ld[i];
+		int64_t last = (rem[d] - 1) / W->ls[i];
+		if (last > W->lb[i] - 1)
+			last = W->lb[i] - 1;
+		off[d] += last * W->ls[i];
+		rem[d] -= last * W->ls[i];
+	}
+}
+
+/* The totals of every advance of the loops z.. (not the step they start
+ * from) with their origin at distances r (capped at cap[z]) to the bounds:
+ * per iteration i of loop z the advances inside it (the same for every
+ * origin with the same distances, memoised), and between iterations i - 1
+ * and i the advance of loop z itself. Tiles start, relative to the
+ * origin, where only the distances matter (group_stat_memo's keys). */
+static int sub_sum(walk_t *W, int z, const int64_t *r, racc *out)
+{
+	memset(out, 0, sizeof *out);
+	if (z == W->n)
+		return 0;
+	/* memo */
+	uint64_t h = 1469598103934665603ull ^ (uint64_t)z;
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		h = (h ^ (uint64_t)r[d]) * 1099511628211ull;
+	if (2 * (W->mn + 1) > W->mcap) {
+		size_t nc = W->mcap ? 2 * W->mcap : 64;
+		smemo *t = calloc(nc, sizeof *t);
+		if (!t)
+			return trim__error(TRIM_ENOMEM, "activity: out of memory");
+		for (size_t i = 0; i < W->mcap; i++)
+			if (W->memo[i].used) {
+				uint64_t g = 1469598103934665603ull ^ (uint64_t)W->memo[i].z;
+				for (int d = 0; d < TRIM_NDIMS; d++)
+					g = (g ^ (uint64_t)W->memo[i].r[d]) * 1099511628211ull;
+				size_t s = (size_t)g & (nc - 1);
+				while (t[s].used)
+					s = (s + 1) & (nc - 1);
+				t[s] = W->memo[i];
+			}
+		free(W->memo);
+		W->memo = t;
+		W->mcap = nc;
+	}
+	size_t s = (size_t)h & (W->mcap - 1);
+	while (W->memo[s].used) {
+		if (W->memo[s].z == z && !memcmp(W->memo[s].r, r, sizeof W->memo[s].r)) {
+			*out = W->memo[s].acc;
+			return 0;
+		}
+		s = (s + 1) & (W->mcap - 1);
+	}
+	const int dz = W->ld[z];
+	const int64_t sz = W->ls[z];
+	int64_t org[TRIM_NDIMS];
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		org[d] = W->P->D[d] - r[d];
+	int64_t prev_r[TRIM_NDIMS];
+	for (int64_t i = 0; i < W->lb[z] && i * sz < r[dz]; i++) {
+		int64_t ri[TRIM_NDIMS];
+		for (int d = 0; d < TRIM_NDIMS; d++) {
+			int64_t v = d == dz ? r[d] - i * sz : r[d];
+			ri[d] = v < W->cap[z + 1][d] ? v : W->cap[z + 1][d];
+		}
+		if (i > 0) { /* loop z advances: from the last step of iteration i - 1 */
+			int64_t bp[TRIM_NDIMS], bc[TRIM_NDIMS];
+			last_offsets(W, z + 1, prev_r, bp);
+			for (int d = 0; d < TRIM_NDIMS; d++) {
+				bp[d] += org[d] + (d == dz ? (i - 1) * sz : 0);
+				bc[d] = org[d] + (d == dz ? i * sz : 0);
+			}
+			int rc = transition(W, bc, bp, out);
+			if (rc)
+				return rc;
+		}
+		racc in;
+		int rc = sub_sum(W, z + 1, ri, &in);
+		if (rc)
+			return rc;
+		acc_add(out, &in, W->k);
+		memcpy(prev_r, ri, sizeof prev_r);
+	}
+	/* the table may have grown below: find the slot again */
+	s = (size_t)h & (W->mcap - 1);
+	while (W->memo[s].used)
+		s = (s + 1) & (W->mcap - 1);
+	W->memo[s].used = 1;
+	W->memo[s].z = z;
+	memcpy(W->memo[s].r, r, sizeof W->memo[s].r);
+	W->memo[s].acc = *out;
+	W->mn++;
+	return 0;
+}
+
 int trim__act_ragged_hop(trim__act_ws *ws, const trim__mapping *m, int t, int i, int64_t *Fc,
                          int64_t *Mw, int64_t *Uw, int64_t *Dw)
 {
@@ -475,8 +691,16 @@ int trim__act_ragged_hop(trim__act_ws *ws, const trim__mapping *m, int t, int i,
 	*Fc = 0;
 	for (int j = 0; j < k; j++)
 		Mw[j] = Uw[j] = Dw[j] = 0;
-	if (P->lb) { /* no lower bound for ragged tiles yet: 0 is one */
-		Mw[k] = Dw[k] = 0;
+	if (P->lb) {
+		/* a lower bound for every order: every element the MACs touch
+		 * enters the child and reaches an instance of each S_j at least
+		 * once (and, a result, goes up once); a MAC takes one word (the
+		 * MAC hop's deliveries are its MACs, exactly) */
+		const int64_t T = P->tile[0][t];
+		*Fc = h->cmac ? P->macs : T;
+		for (int j = 0; j < k; j++)
+			Mw[j] = Dw[j] = T;
+		Mw[k] = Dw[k] = *Fc;
 		return 0;
 	}
 	if (h->cmac) {
@@ -486,68 +710,68 @@ int trim__act_ragged_hop(trim__act_ws *ws, const trim__mapping *m, int t, int i,
 		return rc;
 	}
 	/* the temporal loops above C with bounds > 1, outermost first */
-	int ld[TRIM__MAX_LEVELS * TRIM_NDIMS], n = 0;
-	int64_t lb_[TRIM__MAX_LEVELS * TRIM_NDIMS], ls[TRIM__MAX_LEVELS * TRIM_NDIMS];
-	int64_t idx[TRIM__MAX_LEVELS * TRIM_NDIMS] = {0};
+	walk_t W;
+	memset(&W, 0, sizeof W);
+	W.P = P;
+	W.gs = gs;
+	W.ng = ng;
+	W.k = k;
+	W.C = C;
+	W.hid = hid;
+	W.t = t;
 	for (int l = 0; l < C; l++)
 		if (P->type[l] == TRIM__LVL_STORAGE)
 			for (int z = 0; z < TRIM_NDIMS; z++) {
 				int d = m->order[l][z];
 				if (m->f[l][d] > 1) {
-					ld[n] = d;
-					lb_[n] = m->f[l][d];
-					ls[n++] = P->ext[l + 1][d];
+					W.ld[W.n] = d;
+					W.lb[W.n] = m->f[l][d];
+					W.ls[W.n++] = P->ext[l + 1][d];
 				}
 			}
-	int64_t b[TRIM_NDIMS] = {0}, bprev[TRIM_NDIMS];
-	const rstat *sf[MAXG + MAXAX], *sd[MAXG + MAXAX];
-	rlast lf[MAXG + MAXAX], ld2[MAXG + MAXAX];
-	for (int q = 0; q < ng; q++)
-		lf[q].on = ld2[q].on = 0;
-	int64_t drain_fc = 0;
-	int first = 1;
-	for (;;) {
-		for (int q = 0; q < ng; q++) {
-			int64_t bc[2], bp[2];
-			for (int e = 0; e < gs[q].nd; e++) {
-				bc[e] = b[gs[q].dim[e]];
-				bp[e] = bprev[gs[q].dim[e]];
-			}
-			int rc = group_stat_memo(P, hid * 32 + q, &gs[q], k, C, bc, first ? NULL : bp, &lf[q], &sf[q]);
-			if (!rc && t == 2 && !first)
-				rc = group_stat_memo(P, hid * 32 + q, &gs[q], k, C, bp, bc, &ld2[q], &sd[q]);
-			if (rc)
-				return rc;
-		}
-		add_step(ng, k, sf, Fc, Mw, Uw);
-		if (t == 2 && !first)
-			add_step(ng, k, sd, &drain_fc, Dw, NULL);
-		first = 0;
-		memcpy(bprev, b, sizeof b);
-		int z = n - 1;
-		while (z >= 0) {
-			idx[z]++;
-			b[ld[z]] += ls[z];
-			if (idx[z] < lb_[z] && b[ld[z]] < P->D[ld[z]])
-				break;
-			b[ld[z]] -= idx[z] * ls[z];
-			idx[z--] = 0;
-		}
-		if (z < 0)
-			break;
+	/* cap[z][d]: beyond this distance to the bound, the loops z.. and the
+	 * leaves never reach it along d */
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		int64_t w = P->ext[C][d];
+		for (int l = 0; l < C; l++)
+			if (P->type[l] == TRIM__LVL_SPATIAL && P->lprod[l] > 1)
+				w += (P->f[l][d] - 1) * P->ext[l + 1][d];
+		W.cap[W.n][d] = w;
+		for (int z = W.n - 1; z >= 0; z--)
+			W.cap[z][d] = W.cap[z + 1][d] + (W.ld[z] == d ? (W.lb[z] - 1) * W.ls[z] : 0);
 	}
-	if (t == 2) { /* the last tiles drain at the end */
-		for (int q = 0; q < ng; q++) {
-			int64_t bc[2];
-			for (int e = 0; e < gs[q].nd; e++)
-				bc[e] = bprev[gs[q].dim[e]];
-			int rc = group_stat_memo(P, hid * 32 + q, &gs[q], k, C, bc, NULL, &ld2[q], &sd[q]);
-			if (rc)
-				return rc;
-		}
-		add_step(ng, k, sd, &drain_fc, Dw, NULL);
+	/* the first step, every advance (sub_sum), the last tiles' drains */
+	int64_t r0[TRIM_NDIMS], zero[TRIM_NDIMS] = {0}, last[TRIM_NDIMS];
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		r0[d] = P->D[d] < W.cap[0][d] ? P->D[d] : W.cap[0][d];
+	racc tot;
+	memset(&tot, 0, sizeof tot);
+	int rc = transition(&W, zero, NULL, &tot);
+	racc inner;
+	if (!rc)
+		rc = sub_sum(&W, 0, r0, &inner);
+	if (rc)
+		goto out;
+	acc_add(&tot, &inner, k);
+	if (t == 2) {
+		/* origin 0 is D - r0 for the capped dims: only distances matter */
+		int64_t org[TRIM_NDIMS];
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			org[d] = P->D[d] - r0[d];
+		last_offsets(&W, 0, r0, last);
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			last[d] += org[d];
+		rc = drain_only(&W, last, &tot);
+		if (rc)
+			goto out;
 	}
+	*Fc = tot.Fc;
+	memcpy(Mw, tot.Mw, (size_t)k * sizeof *Mw);
+	memcpy(Uw, tot.Uw, (size_t)k * sizeof *Uw);
+	memcpy(Dw, tot.Dw, (size_t)k * sizeof *Dw);
 	Mw[k] = *Fc;
-	Dw[k] = drain_fc;
-	return 0;
+	Dw[k] = tot.Dfc;
+out:
+	free(W.memo);
+	return rc;
 }
