@@ -2,7 +2,8 @@
  * The activity analyst: for a (workload, architecture, mapping) triple, the
  * exact number of MACs, zero MACs, storage accesses and network transfers,
  * computed analytically (never by walking the iterations; an imperfect
- * factorisation's ragged tiles are counted step by step, lib/activity/ragged.c). The semantics
+ * factorisation's ragged tiles are counted per transition between steps,
+ * lib/activity/ragged.c). The semantics
  * are written down in docs/model.md, "Mapping and activity model"; the
  * reference simulator in test/refsim.c implements the same semantics by
  * brute force and test/check_activity.c requires exact equality.

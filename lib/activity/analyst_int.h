@@ -7,7 +7,7 @@
  *                statistics
  *   prepare.c    the order-independent part (per factors and keeps)
  *   orders.c     the order-dependent part (per loop orders)
- *   ragged.c     imperfect factorisations (ragged tiles), step by step
+ *   ragged.c     imperfect factorisations (ragged tiles), per transition
  * The functions shared by these files carry the trim__act_ prefix.
  */
 #ifndef TRIM_ACTIVITY_ANALYST_INT_H

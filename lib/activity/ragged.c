@@ -5,18 +5,19 @@
  * tile is empty is not executed, and an instance with nothing to do at a
  * step holds nothing. The tiles of a step are no longer translates of one
  * base set, so the per-advance closed forms of orders.c do not apply; this
- * file counts the same quantities step by step instead, exactly:
- *  - a hop's counts at a step are sums and differences of products over
- *    "groups" (a tensor axis, or a dim irrelevant to the tensor: position 0
- *    held by an active instance) of per-group sums over the group's
- *    coordinates of the spatial levels above the child (the instances are
- *    a product over dims), exactly as in orders.c;
+ * file counts the same quantities per transition between steps, exactly:
+ *  - a hop's counts at a transition are sums and differences of products
+ *    over "groups" (a tensor axis, or a dim irrelevant to the tensor:
+ *    position 0 held by an active instance) of per-group sums over the
+ *    group's coordinates of the spatial levels above the child (the
+ *    instances are a product over dims), exactly as in orders.c;
  *  - a group's sums depend only on where its dims' tiles start relative to
  *    each other and to the bound, so they are memoised by that key;
  *  - the MAC hop (no reuse between steps) and the step count are products
  *    over dims of sums over each dim's executed positions (the executed
- *    steps are a product over dims); the other hops walk the temporal
- *    loops above the child.
+ *    steps are a product over dims); the other hops sum over the advances
+ *    of the loops above the child recursively, a sub-nest's sum memoised by
+ *    its distances to the bounds (sub_sum): no step is walked.
  * Taken only for ragged mappings: perfect factorisations never come here.
  */
 #include <stdlib.h>
@@ -214,20 +215,13 @@ static int group_stat(struct trim__act_prep *P, const rgroup *g, int k, int C, c
 	return 0;
 }
 
-/* The last look-up of one group in one direction (consecutive steps mostly
- * repeat it): its key and a copy of its sums. */
-typedef struct {
-	int on;
-	int64_t key[8];
-	rstat st;
-} rlast;
-
 /* group_stat memoised by what it depends on: per dim, where the previous
  * tiles start relative to the current ones and how far each is from the
- * bound (capped at the leaves' extent: further, nothing is clipped). last:
- * the previous look-up of this group and direction (NULL: none kept). */
+ * bound (capped at the leaves' extent: further, nothing is clipped). The
+ * result points into the table: copy it before the next look-up (which may
+ * grow the table). */
 static int group_stat_memo(struct trim__act_prep *P, int gid, const rgroup *g, int k, int C,
-                           const int64_t *bc, const int64_t *bp, rlast *last, const rstat **out)
+                           const int64_t *bc, const int64_t *bp, const rstat **out)
 {
 	struct trim__act_rag *R = P->rag;
 	int64_t key[8] = {gid, bp != NULL, 0, 0, 0, 0, 0, 0};
@@ -241,12 +235,7 @@ static int group_stat_memo(struct trim__act_prep *P, int gid, const rgroup *g, i
 			key[4 + 3 * e] = bp[e] - bc[e];
 		}
 	}
-	if (last && last->on && !memcmp(last->key, key, sizeof key)) {
-		*out = &last->st;
-		return 0;
-	}
 	int rc = 0;
-	const rstat *got = NULL;
 	if (2 * (R->n + 1) > R->cap) {
 		size_t nc = R->cap ? 2 * R->cap : 256;
 		rent *t = calloc(nc, sizeof *t);
@@ -280,14 +269,7 @@ static int group_stat_memo(struct trim__act_prep *P, int gid, const rgroup *g, i
 		memcpy(e->key, key, sizeof key);
 		R->n++;
 	}
-	got = &e->st;
-	if (last) {
-		last->on = 1;
-		memcpy(last->key, key, sizeof key);
-		last->st = *got;
-		got = &last->st;
-	}
-	*out = got;
+	*out = &e->st;
 	return 0;
 }
 
@@ -454,7 +436,7 @@ static int mac_hop(struct trim__act_prep *P, const trim__mapping *m, const rgrou
 			for (int64_t v = 0; !rc && v < n[1]; v++) {
 				int64_t bc[2] = {pos[0][u], g->nd > 1 ? pos[1][v] : 0};
 				const rstat *s;
-				rc = group_stat_memo(P, hid * 32 + q, g, k, C, bc, NULL, NULL, &s);
+				rc = group_stat_memo(P, hid * 32 + q, g, k, C, bc, NULL, &s);
 				if (rc)
 					break;
 				tot[q].cur += s->cur;
@@ -527,13 +509,13 @@ static int transition(walk_t *W, const int64_t *bc, const int64_t *bp, racc *out
 			c[e] = bc[g->dim[e]];
 			p[e] = bp ? bp[g->dim[e]] : 0;
 		}
-		int rc = group_stat_memo(W->P, W->hid * 32 + q, g, W->k, W->C, c, bp ? p : NULL, NULL, &sf[q]);
+		int rc = group_stat_memo(W->P, W->hid * 32 + q, g, W->k, W->C, c, bp ? p : NULL, &sf[q]);
 		if (rc)
 			return rc;
 		keep[q] = *sf[q];
 		sf[q] = &keep[q];
 		if (W->t == 2 && bp) {
-			if ((rc = group_stat_memo(W->P, W->hid * 32 + q, g, W->k, W->C, p, c, NULL, &sd[q])))
+			if ((rc = group_stat_memo(W->P, W->hid * 32 + q, g, W->k, W->C, p, c, &sd[q])))
 				return rc;
 			keepd[q] = *sd[q];
 			sd[q] = &keepd[q];
@@ -555,7 +537,7 @@ static int drain_only(walk_t *W, const int64_t *bp, racc *out)
 		int64_t p[2];
 		for (int e = 0; e < g->nd; e++)
 			p[e] = bp[g->dim[e]];
-		int rc = group_stat_memo(W->P, W->hid * 32 + q, g, W->k, W->C, p, NULL, NULL, &sd[q]);
+		int rc = group_stat_memo(W->P, W->hid * 32 + q, g, W->k, W->C, p, NULL, &sd[q]);
 		if (rc)
 			return rc;
 		keepd[q] = *sd[q];
