@@ -308,6 +308,8 @@ double trim_eval_edp(const trim_eval *e) { return e ? e->e.cycles * e->e.energy_
 double trim_eval_pe_utilization(const trim_eval *e) { return e ? e->e.pe_util : -1; }
 int64_t trim_eval_macs(const trim_eval *e) { return e ? e->e.act.macs : -1; }
 int64_t trim_eval_zero_macs(const trim_eval *e) { return e ? e->e.act.zero_macs : -1; }
+int64_t trim_eval_padded_macs(const trim_eval *e) { return e ? trim__mapping_padded_macs(&e->m) : -1; }
+double trim_eval_pe_utilization_real(const trim_eval *e) { return e ? e->e.pe_util_real : -1; }
 const char *trim_eval_bottleneck(const trim_eval *e)
 {
 	return e ? e->arch.lv[e->e.bottleneck].name : NULL;

@@ -381,8 +381,28 @@ START_TEST(test_eval_api)
 	ck_assert(fabs(trim_eval_edp(e) - trim_eval_cycles(e) * trim_eval_energy_pj(e)) < 1e-6 * trim_eval_edp(e));
 	ck_assert(fabs(trim_eval_pe_utilization(e) - 96.0 / 168) < 1e-12);
 	ck_assert_ptr_nonnull(trim_eval_bottleneck(e));
+	/* a perfect factorisation: no padding, no idle PEs */
+	ck_assert_int_eq(trim_eval_padded_macs(e), 442368);
+	ck_assert(trim_eval_pe_utilization_real(e) == trim_eval_pe_utilization(e));
+	ck_assert_int_eq(trim_eval_padded_macs(NULL), -1);
 	trim_eval_free(e);
 	e = NULL;
+	/* E = 16 over 14 columns in 2 passes (14, 2): the padded and the real work */
+	trim_mapping *rg = NULL;
+	ck_assert_int_eq(trim_mapping_load_string(&rg, a,
+	                 "mapping:\n  - level: DRAM\n    temporal: {M: 4}\n  - level: GLB\n"
+	                 "    temporal: {C: 3, E: 2, F: 16}\n  - level: PE array\n    spatial_x: {E: 14}\n"
+	                 "    spatial_y: {R: 3, M: 4}\n  - level: RF\n    temporal: {M: 4, S: 3}\n", "rg.yaml"), 0);
+	ck_assert_msg(trim_eval_mapping(&e, w, idx, a, NULL, rg) == 0, "%s", trim_last_error());
+	ck_assert_int_eq(trim_eval_macs(e), 442368);
+	ck_assert_int_eq(trim_eval_padded_macs(e), 442368 / 16 * 28);
+	ck_assert(fabs(trim_eval_pe_utilization(e) - 168.0 / 168) < 1e-12);
+	/* 4 x 3 x 2 x 16 x 12 steps, 442368 MACs over them on 168 PEs */
+	ck_assert(fabs(trim_eval_pe_utilization_real(e) - 442368.0 / (4 * 3 * 2 * 16 * 12 * 168.0)) < 1e-12);
+	ck_assert(trim_eval_cycles(e) >= 4 * 3 * 2 * 16 * 12);
+	trim_eval_free(e);
+	e = NULL;
+	trim_mapping_free(rg);
 	/* shrink the RF weight spad: the same mapping no longer fits */
 	trim_mapping_free(m);
 	m = NULL;

@@ -41,8 +41,15 @@ TRIM_API double trim_eval_energy_pj(const trim_eval *e);
 /** Energy-delay product, pJ x cycles. */
 TRIM_API double trim_eval_edp(const trim_eval *e);
 TRIM_API double trim_eval_pe_utilization(const trim_eval *e);
+/** The real work: the product of the workload's bounds. */
 TRIM_API int64_t trim_eval_macs(const trim_eval *e);
 TRIM_API int64_t trim_eval_zero_macs(const trim_eval *e);
+/** The padded work of the mapping's loop nest (the product of its bounds):
+ * trim_eval_macs, or more for an imperfect factorisation (ragged tiles). */
+TRIM_API int64_t trim_eval_padded_macs(const trim_eval *e);
+/** The PEs doing real work, on average over the executed steps, / PEs:
+ * trim_eval_pe_utilization less the PEs idle on ragged tiles. */
+TRIM_API double trim_eval_pe_utilization_real(const trim_eval *e);
 /** Name of the level with the most cycles. */
 TRIM_API const char *trim_eval_bottleneck(const trim_eval *e);
 /** Report as TRIM_FORMAT_JSON (every count, the breakdown, temporal

@@ -279,6 +279,8 @@ def _load(path=None):
         "trim_eval_pe_utilization": (ctypes.c_double, [_vp]),
         "trim_eval_macs": (_c_int64, [_vp]),
         "trim_eval_zero_macs": (_c_int64, [_vp]),
+        "trim_eval_padded_macs": (_c_int64, [_vp]),
+        "trim_eval_pe_utilization_real": (ctypes.c_double, [_vp]),
         "trim_eval_bottleneck": (_str, [_vp]),
         "trim_eval_report": (ctypes.c_int, [_vp, ctypes.c_int, _pvp]),
         # search.h

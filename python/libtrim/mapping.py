@@ -195,6 +195,18 @@ class Eval(_Handle):
         return _check_index(lib().trim_eval_zero_macs(self.handle))
 
     @property
+    def padded_macs(self):
+        """MACs of the padded loop nest: ``macs``, or more for an imperfect
+        factorisation (ragged tiles)."""
+        return _check_index(lib().trim_eval_padded_macs(self.handle))
+
+    @property
+    def pe_utilization_real(self):
+        """The PEs doing real work on average over the steps / PEs (below
+        ``pe_utilization`` when PEs idle on ragged tiles)."""
+        return lib().trim_eval_pe_utilization_real(self.handle)
+
+    @property
     def bottleneck(self):
         """Name of the level with the most cycles."""
         return _text(lib().trim_eval_bottleneck(self.handle))

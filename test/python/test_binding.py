@@ -550,6 +550,19 @@ class MappingEvalTest(unittest.TestCase):
             self.assertEqual(e.macs, self.w.intra(self.conv1)["macs"])
             self.assertEqual(e.report_json(), ref)
             self.assertIn(ref["bottleneck"], e.report())
+            # a perfect factorisation pads nothing
+            self.assertEqual((e.padded_macs, e.pe_utilization_real), (e.macs, e.pe_utilization))
+
+    def test_imperfect_factorisation(self):
+        # AlexNet conv1's E = 55 as 4 passes of 14 columns, the last ragged
+        with trim.Network("models/networks/alexnet.yaml") as net, trim.Workloads(net) as w, \
+                trim.Mapping(self.arch, "test/data/mapping/eyeriss-alexnet-conv1-ragged.yaml") as m, \
+                trim.Eval(w, ("conv1", "FW"), self.arch, m) as e:
+            self.assertEqual((e.macs, e.padded_macs), (105415200, 107331840))
+            self.assertEqual(e.pe_utilization, 154 / 168)
+            self.assertEqual(e.pe_utilization_real, 105415200 / (696960 * 168))
+            ref = e.report_json()
+            self.assertEqual((ref["padded_macs"], ref["steps"]), (107331840, 696960))
 
     def test_timeloop_form_round_trip_and_setters(self):
         m = trim.Mapping(self.arch, EYERISS_CONV1)
