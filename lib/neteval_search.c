@@ -96,10 +96,7 @@ static void plan_searches(trim_neteval *ne)
 	ne->planned = 1;
 }
 
-/* The time limit of a search starting now with `threads` threads, when
- * `left` searches (this one included) share what remains of the budget on
- * `slots` threads in all: its share of the thread-seconds left. */
-static double search_budget(const trim_neteval *ne, int64_t left, int threads, int slots)
+double trim__neteval_search_budget(const trim_neteval *ne, int64_t left, int threads, int slots)
 {
 	if (ne->time_limit <= 0)
 		return 0;
@@ -133,38 +130,40 @@ void trim__neteval_share_deadlines(trim_neteval *ne, int64_t started, int slots)
 	}
 }
 
-/* Search workload i (not a reuse) with `threads` threads and time limit
- * `limit`; the result into its record. */
-static void search_one(trim_neteval *ne, size_t i, int threads, double limit)
+int trim__neteval_search_prepare(trim_neteval *ne, size_t i, double limit, trim__mapspace *space,
+                                 trim__search_result **resp, int *rcp)
 {
+	*rcp = 0;
 	wrec *r = &ne->rec[i];
 	const trim__intra *x = trim__workloads_intra(ne->w, i);
+	*resp = NULL;
 	if (ne->out_dir) {
 		int got = trim__resume_load(ne, i);
 		if (got > 0) {
 			__atomic_add_fetch(&ne->resumed, 1, __ATOMIC_RELAXED);
 			__atomic_add_fetch(&ne->searches_done, 1, __ATOMIC_RELAXED);
-			return;
+			return 1;
 		}
 		if (got < 0)
 			__atomic_add_fetch(&ne->stale, 1, __ATOMIC_RELAXED);
 	}
-	trim__mapspace space;
 	trim__search_result *res = trim__calloc(1, sizeof *res);
-	int rc = res ? trim__mapspace_init(&space, x, ne->arch) : TRIM_ENOMEM;
+	int rc = res ? trim__mapspace_init(space, x, ne->arch) : TRIM_ENOMEM;
 	if (!res || rc) {
 		free(res);
 		r->search_rc = rc ? rc : TRIM_ENOMEM;
 		snprintf(r->search_msg, sizeof r->search_msg, "%s", trim_last_error());
 		r->searched = 1;
-		return;
+		__atomic_add_fetch(&ne->searches_done, 1, __ATOMIC_RELAXED);
+		return 1;
 	}
+	*resp = res;
 	if (ne->plan.glb > 0)
-		space.reserved[ne->plan.glb] = ne->plan.reserved[i];
-	space.min_pe_util = ne->min_pe_util;
-	space.min_rf_util = ne->min_rf_util;
-	space.time_limit = limit;
-	space.gap = ne->gap;
+		space->reserved[ne->plan.glb] = ne->plan.reserved[i];
+	space->min_pe_util = ne->min_pe_util;
+	space->min_rf_util = ne->min_rf_util;
+	space->time_limit = limit;
+	space->gap = ne->gap;
 	if (limit > 0 && ne->share_slots > 0) {
 		/* searches side by side: a deadline the others' ends extend */
 		double at = now_seconds() + limit;
@@ -173,23 +172,30 @@ static void search_one(trim_neteval *ne, size_t i, int threads, double limit)
 			__atomic_store(&r->deadline_at, &at, __ATOMIC_RELAXED);
 			r->running = 1;
 		}
-		space.deadline_at = &r->deadline_at;
+		space->deadline_at = &r->deadline_at;
 	}
-	if ((rc = trim__constraints_apply(ne->cons, &space))) {
+	if ((rc = trim__constraints_apply(ne->cons, space))) {
 		char what[160];
 		snprintf(what, sizeof what, "%s %s", x->layer, trim_phase_name(x->phase));
 		trim__error_prefix(what);
 	}
 	if (rc == 0 && ne->max_mappings > 0) {
 		uint64_t distinct = 0;
-		rc = trim__mapspace_distinct(&space, &distinct);
+		rc = trim__mapspace_distinct(space, &distinct);
 		if (rc == 0 && distinct > (uint64_t)ne->max_mappings)
 			rc = trim__error(TRIM_ERANGE, "%s %s: %llu distinct mappings, more than the limit of %lld", x->layer,
 			                 trim_phase_name(x->phase), (unsigned long long)distinct, (long long)ne->max_mappings);
 	}
-	if (rc == 0)
-		rc = trim__search(&space, ne->costs, ne->goal, threads, res);
-	if (space.deadline_at) {
+	*rcp = rc;
+	return 0;
+}
+
+void trim__neteval_search_finish(trim_neteval *ne, size_t i, int threads, trim__mapspace *space,
+                                 trim__search_result *res, int rc)
+{
+	wrec *r = &ne->rec[i];
+	const trim__intra *x = trim__workloads_intra(ne->w, i);
+	if (space->deadline_at) {
 #pragma omp critical(trim_neteval_deadlines)
 		{
 			r->running = 0;
@@ -199,7 +205,7 @@ static void search_one(trim_neteval *ne, size_t i, int threads, double limit)
 	if (rc == 0 && !res->found) {
 		char *why = NULL;
 		if (!res->stopped)
-			trim__search_why_empty(&space, ne->costs, ne->goal, threads, ne->cons, NULL, res, &why);
+			trim__search_why_empty(space, ne->costs, ne->goal, threads, ne->cons, NULL, res, &why);
 		rc = res->stopped ? trim__error(TRIM_ENOFIT, "%s %s: no mapping found within the time limit on %s", x->layer,
 		                                trim_phase_name(x->phase), ne->arch->name)
 		                  : trim__error(TRIM_ENOFIT, "%s %s: no mapping fits %s: %s", x->layer,
@@ -224,10 +230,24 @@ static void search_one(trim_neteval *ne, size_t i, int threads, double limit)
 		snprintf(r->search_msg, sizeof r->search_msg, "%s", trim_last_error());
 	}
 	r->search_rc = rc;
-	trim__mapspace_free(&space);
+	trim__mapspace_free(space);
 	free(res);
 	r->searched = 1;
 	__atomic_add_fetch(&ne->searches_done, 1, __ATOMIC_RELAXED);
+}
+
+/* Search workload i (not a reuse) with `threads` threads and time limit
+ * `limit`; the result into its record. */
+static void search_one(trim_neteval *ne, size_t i, int threads, double limit)
+{
+	trim__mapspace space;
+	trim__search_result *res;
+	int rc;
+	if (trim__neteval_search_prepare(ne, i, limit, &space, &res, &rc))
+		return;
+	if (rc == 0)
+		rc = trim__search(&space, ne->costs, ne->goal, threads, res);
+	trim__neteval_search_finish(ne, i, threads, &space, res, rc);
 }
 
 /* With enough distinct workloads, search them all at once, one thread
@@ -259,12 +279,7 @@ static void search_parallel(trim_neteval *ne)
 	ne->started = 0;
 	ne->share_total = (int64_t)m;
 	ne->share_slots = ne->threads;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(ne->threads)
-	for (size_t k = 0; k < m; k++) {
-		int64_t s = __atomic_fetch_add(&ne->started, 1, __ATOMIC_RELAXED);
-		double limit = search_budget(ne, (int64_t)m - s, 1, ne->threads);
-		search_one(ne, order[k], 1, limit);
-	}
+	trim__neteval_pool(ne, order, m);
 	ne->share_slots = 0;
 	free(order);
 	free(size);
@@ -283,7 +298,7 @@ void trim__neteval_plan(trim_neteval *ne)
 void trim__neteval_search_item(trim_neteval *ne, size_t i)
 {
 	int64_t left = ne->nsearch - __atomic_load_n(&ne->searches_done, __ATOMIC_RELAXED);
-	search_one(ne, i, ne->threads, search_budget(ne, left, ne->threads, ne->threads));
+	search_one(ne, i, ne->threads, trim__neteval_search_budget(ne, left, ne->threads, ne->threads));
 }
 
 int trim__neteval_search(trim_neteval *ne, size_t i)

@@ -60,6 +60,7 @@ struct trim_neteval {
 	int64_t started;         /* searches side by side: started so far, of share_total */
 	int64_t share_total;
 	int share_slots;         /* and the threads they share (0: one search at a time) */
+	int64_t pooled;          /* searches run through the pool of top nodes (lib/neteval_pool.c) */
 	int64_t nsearch, searches_done;
 	/* resume (trim_neteval_set_out_dir): the directory (NULL: none), the
 	 * digest of the evaluation's inputs, searches read back and found stale */
@@ -100,6 +101,23 @@ int trim__resume_parse(trim_neteval *ne, size_t i, char *text, size_t n, const c
  * threads): now + remaining * slots / (searches not finished), at most the
  * network's deadline; never lowered. Called as a search ends. */
 void trim__neteval_share_deadlines(trim_neteval *ne, int64_t started, int slots);
+/* The time limit of a search starting now with `threads` threads, when
+ * `left` searches (this one included) share what remains of the budget on
+ * `slots` threads in all: its share of the thread-seconds left (0: none). */
+double trim__neteval_search_budget(const trim_neteval *ne, int64_t left, int threads, int slots);
+/* The distinct searches order[0 .. m) side by side on the network's
+ * threads, their top nodes in one pool (lib/neteval_pool.c). */
+void trim__neteval_pool(trim_neteval *ne, const size_t *order, size_t m);
+/* One search of workload i in two halves around the search itself (the
+ * network's pool runs it between them, lib/neteval_pool.c): prepare reads
+ * it back from --out (1: the record is complete, nothing to search) or
+ * makes its space (time limit `limit`, constraints, the mapping cap) and
+ * result (0; *rc the set-up's error, which finish records); finish records
+ * the search's result (rc its code) and frees both. */
+int trim__neteval_search_prepare(trim_neteval *ne, size_t i, double limit, trim__mapspace *space,
+                                 trim__search_result **res, int *rc);
+void trim__neteval_search_finish(trim_neteval *ne, size_t i, int threads, trim__mapspace *space,
+                                 trim__search_result *res, int rc);
 /* The searches planned (keys, reuse, the resume stamp, the deadline) without
  * running any; idempotent. Then trim__neteval_search runs no parallel phase:
  * each workload not yet searched is searched at its step. */

@@ -109,21 +109,28 @@ START_TEST(test_totals_and_consistency)
 }
 END_TEST
 
-/* Byte-identical results for 1 and 2 threads. */
+/* Byte-identical results for 1, 2 and 3 threads: one search after the
+ * other on every thread, and the searches side by side with their top
+ * nodes in one pool (lib/neteval_pool.c) */
 START_TEST(test_threads_identical)
 {
-	char *text[2];
-	for (int k = 0; k < 2; k++) {
+	char *text[3];
+	for (int k = 0; k < 3; k++) {
 		fx s;
 		setup(&s, ARCH, k + 1, 1);
 		ck_assert(trim_neteval_set_int(s.ne, TRIM_NET_GOAL, TRIM_GOAL_EDP) == 0);
 		ck_assert(trim_neteval_run(s.ne) == 0);
 		ck_assert(trim_neteval_report(s.ne, TRIM_FORMAT_JSON, &text[k]) == 0);
+		if (k > 0)
+			ck_assert_int_gt(s.ne->pooled, 0);
+		else
+			ck_assert_int_eq(s.ne->pooled, 0);
 		teardown(&s);
 	}
 	ck_assert_str_eq(text[0], text[1]);
-	trim_string_free(text[0]);
-	trim_string_free(text[1]);
+	ck_assert_str_eq(text[0], text[2]);
+	for (int k = 0; k < 3; k++)
+		trim_string_free(text[k]);
 }
 END_TEST
 
