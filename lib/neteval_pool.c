@@ -150,6 +150,8 @@ static int begin_search(search_pool *P, pool_search *S)
 	trim_neteval *ne = P->ne;
 	int64_t started = __atomic_fetch_add(&ne->started, 1, __ATOMIC_RELAXED);
 	double limit = trim__neteval_search_budget(ne, (int64_t)P->m - started, 1, ne->threads);
+	if (ne->first_share > 0 && !ne->rec[S->rec].retry)
+		limit = ne->first_share;
 	if (trim__neteval_search_prepare(ne, S->rec, limit, &S->space, &S->res, &S->rc))
 		return 1;
 	if (S->rc == 0) {

@@ -137,7 +137,7 @@ int trim__neteval_search_prepare(trim_neteval *ne, size_t i, double limit, trim_
 	wrec *r = &ne->rec[i];
 	const trim__intra *x = trim__workloads_intra(ne->w, i);
 	*resp = NULL;
-	if (ne->out_dir) {
+	if (ne->out_dir && !r->retry) {
 		int got = trim__resume_load(ne, i);
 		if (got > 0) {
 			__atomic_add_fetch(&ne->resumed, 1, __ATOMIC_RELAXED);
@@ -250,6 +250,53 @@ static void search_one(trim_neteval *ne, size_t i, int threads, double limit)
 	trim__neteval_search_finish(ne, i, threads, &space, res, rc);
 }
 
+/* With a time limit, the searches that stopped at their share while the
+ * others left time are searched again, side by side, with what is left of
+ * the network's (a later deadline explores a superset of the same tree, so
+ * the answer is at least as good and the bound at least as high); a record
+ * keeps its first result unless the new one is as good or better. */
+static void retry_stopped(trim_neteval *ne, size_t *order, size_t m0)
+{
+	if (ne->time_limit <= 0)
+		return;
+	size_t m = 0;
+	for (size_t k = 0; k < m0; k++) {
+		const wrec *r = &ne->rec[order[k]];
+		if (r->searched && r->search_rc == 0 && r->found && r->stopped && !r->exact)
+			order[m++] = order[k];
+	}
+	/* worth it only with a second or more for each on the threads */
+	if (!m || (ne->deadline - now_seconds()) * ne->threads < (double)m)
+		return;
+	wrec *old = malloc(m * sizeof *old);
+	if (!old)
+		return;
+	__atomic_sub_fetch(&ne->searches_done, (int64_t)m, __ATOMIC_RELAXED); /* counted again */
+	for (size_t k = 0; k < m; k++) {
+		wrec *r = &ne->rec[order[k]];
+		old[k] = *r;
+		r->searched = 0;
+		r->retry = 1;
+	}
+	ne->started = 0;
+	ne->share_total = (int64_t)m;
+	ne->share_slots = ne->threads;
+	trim__neteval_pool(ne, order, m);
+	ne->share_slots = 0;
+	for (size_t k = 0; k < m; k++) {
+		wrec *r = &ne->rec[order[k]];
+		if (r->search_rc || !r->found || r->best_cost > old[k].best_cost ||
+		    (r->best_cost == old[k].best_cost && r->lower_bound < old[k].lower_bound)) {
+			*r = old[k]; /* the first result stays, on disk too */
+			if (ne->out_dir)
+				(void)trim__resume_save(ne, order[k]);
+		}
+		r->retry = 0;
+		r->searched = 1;
+	}
+	free(old);
+}
+
 /* With enough distinct workloads, search them all at once, one thread
  * each: every search's result is the same for any thread count, so the
  * records are too. */
@@ -281,6 +328,7 @@ static void search_parallel(trim_neteval *ne)
 	ne->share_slots = ne->threads;
 	trim__neteval_pool(ne, order, m);
 	ne->share_slots = 0;
+	retry_stopped(ne, order, m);
 	free(order);
 	free(size);
 }

@@ -33,6 +33,7 @@ typedef struct {
 	long reused_from;          /* -1: searched itself */
 	int resumed;               /* 1: read back from the --out directory */
 	int running;               /* its search is running (with a time limit) */
+	int retry;                 /* searched again with the time left (not read back from --out) */
 	double deadline_at;        /* and stops at this monotonic second (extended as others finish) */
 	unsigned char key[TRIM__DIGEST_BYTES]; /* everything the search sees */
 } wrec;
@@ -61,6 +62,7 @@ struct trim_neteval {
 	int64_t share_total;
 	int share_slots;         /* and the threads they share (0: one search at a time) */
 	int64_t pooled;          /* searches run through the pool of top nodes (lib/neteval_pool.c) */
+	double first_share;      /* tests: > 0, every search's limit in the first pass (then the retry) */
 	int64_t nsearch, searches_done;
 	/* resume (trim_neteval_set_out_dir): the directory (NULL: none), the
 	 * digest of the evaluation's inputs, searches read back and found stale */

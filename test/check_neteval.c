@@ -460,6 +460,31 @@ START_TEST(test_shared_deadlines)
 }
 END_TEST
 
+/* With a time limit, the searches stopped at their share while time is
+ * left are searched again with it: a first pass that gives every search
+ * nothing ends, with the retry, where no limit does (exact, same figures) */
+START_TEST(test_retry_stopped)
+{
+	char *text[2];
+	for (int k = 0; k < 2; k++) {
+		fx s;
+		setup(&s, ARCH, 2, 1);
+		if (k) {
+			ck_assert(trim_neteval_set_double(s.ne, TRIM_NET_TIME_LIMIT, 600) == 0);
+			s.ne->first_share = 1e-9;
+		}
+		ck_assert(trim_neteval_run(s.ne) == 0);
+		ck_assert(trim_neteval_report(s.ne, TRIM_FORMAT_JSON, &text[k]) == 0);
+		for (size_t i = 0; i < s.ne->n; i++)
+			ck_assert(s.ne->rec[i].exact || s.ne->rec[i].reused_from >= 0 || !s.ne->rec[i].searched);
+		teardown(&s);
+	}
+	ck_assert_str_eq(text[0], text[1]);
+	trim_string_free(text[0]);
+	trim_string_free(text[1]);
+}
+END_TEST
+
 Suite *neteval_suite(void)
 {
 	Suite *s = suite_create("neteval");
@@ -476,6 +501,7 @@ Suite *neteval_suite(void)
 	tcase_add_test(tc, test_resume);
 	tcase_add_test(tc, test_network_anytime);
 	tcase_add_test(tc, test_shared_deadlines);
+	tcase_add_test(tc, test_retry_stopped);
 	suite_add_tcase(s, tc);
 	return s;
 }
