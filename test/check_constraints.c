@@ -589,6 +589,27 @@ START_TEST(test_brute_imperfect)
 	              trim_last_error());
 	trim_constraints_free(cons);
 	trim__mapspace_free(&s);
+	/* E = 3 and M = 2 on 3 PEs (both on the array below DRAM): nothing fits;
+	 * with the option on, removing either constraint lets a mapping fit (E =
+	 * 3 only with a ragged pass: the relaxed searches have the imperfect
+	 * rows too), and the reason names both */
+	ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
+	ck_assert_int_eq(trim__mapspace_set_imperfect(&s, 1), 0);
+	cons = load("targets:\n  - {target: NoC, type: spatial, factors: E=3}\n"
+	            "  - {target: DRAM, type: spatial, factors: M=2}\n");
+	ck_assert_int_eq(trim__constraints_apply(cons, &s), 0);
+	trim__level_cost c[TRIM__MAX_LEVELS];
+	tu_costs(&a, c);
+	trim__search_result res;
+	ck_assert_int_eq(trim__search(&s, c, TRIM__GOAL_ENERGY, 1, &res), 0);
+	ck_assert(!res.found);
+	char *why = NULL;
+	ck_assert_int_eq(trim__search_why_empty(&s, c, TRIM__GOAL_ENERGY, 1, cons, NULL, &res, &why), 0);
+	ck_assert_msg(why && strstr(why, "removed: c.yaml:2:5: targets[0]; c.yaml:3:5: targets[1]"), "%s", why ? why : "");
+	free(why);
+	trim__search_result_free(&res);
+	trim_constraints_free(cons);
+	trim__mapspace_free(&s);
 }
 END_TEST
 

@@ -36,6 +36,10 @@ static int relaxed_fits(const trim__mapspace *base, const trim__level_cost *cost
 	trim__mapspace r;
 	if (trim__mapspace_init(&r, base->w, base->a))
 		return -1;
+	if (base->imperfect && trim__mapspace_set_imperfect(&r, 1)) { /* the same rows as the search's */
+		trim__mapspace_free(&r);
+		return -1;
+	}
 	memcpy(r.reserved, base->reserved, sizeof r.reserved);
 	r.min_pe_util = base->min_pe_util;
 	r.min_rf_util = base->min_rf_util;
