@@ -225,7 +225,7 @@ static int g_reserved_on;
 static int g_inexact_runs;
 /* bypass choices the exact-tie rule cut in the k = 1 runs (a test checks
  * that the brute-force cases exercise it) */
-static uint64_t g_tie_cuts, g_tie_nodes, g_ties_tight, g_joint_higher;
+static uint64_t g_tie_cuts, g_tie_nodes, g_ties_tight, g_joint_higher, g_stopped_early;
 static node_counts *g_node_counts; /* the exact tie test's scratch */
 
 static void brute_vs_search(void (*mk)(struct trim_arch *, trim__intra *), int goal)
@@ -301,6 +301,15 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 				trim__mapspace_node_lb(&s, c, goal, depth, zero_macs, &p, &ep, &lb);
 				REQUIRE(lb <= cost, "index %llu depth %d: node bound %.17g above the cost %.17g",
 				        (unsigned long long)i, depth, lb, cost);
+				/* the bound that may stop above a cut: the full one below
+				 * the cut, a bound above it that is no higher than the full one */
+				double lba;
+				trim__node_bound_above(&s, c, goal, depth, zero_macs, &p, &ep, &lba, NULL, lb * 2);
+				REQUIRE(lba == lb, "depth %d: bound %.17g with a cut above it, %.17g without", depth, lba, lb);
+				trim__node_bound_above(&s, c, goal, depth, zero_macs, &p, &ep, &lba, NULL, lb * 0.5);
+				REQUIRE(lba <= lb && (goal != TRIM__GOAL_ENERGY || lba > lb * 0.5),
+				        "depth %d: bound %.17g with a cut at half, %.17g without", depth, lba, lb);
+				g_stopped_early += lba < lb;
 				/* so is the bound with the joint order of the known levels */
 				double lbj;
 				trim__node_bound_joint(&s, c, goal, depth, zero_macs, &p, &ep, &lbj);
@@ -560,7 +569,7 @@ START_TEST(test_search_kinds)
 		{TU_MAXPOOL, TRIM_PHASE_BW, 2, 0},
 	};
 	g_inexact_runs = 0;
-	g_tie_cuts = g_tie_nodes = g_ties_tight = g_joint_higher = 0;
+	g_tie_cuts = g_tie_nodes = g_ties_tight = g_joint_higher = g_stopped_early = 0;
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
 		g_kind = kinds[i][0];
 		g_phase = kinds[i][1];
@@ -580,6 +589,8 @@ START_TEST(test_search_kinds)
 	/* the joint order raises some node bounds (a rule that never binds
 	 * would be dead code) */
 	ck_assert_uint_gt(g_joint_higher, 0);
+	/* and the bound that stops above a cut did stop somewhere */
+	ck_assert_uint_gt(g_stopped_early, 0);
 }
 END_TEST
 

@@ -73,24 +73,32 @@ static int64_t fanout_of(const trim__level *L)
  * leakage. */
 
 static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth, int64_t zero_macs,
-                       trim__mapping *m, trim__eval *ev, double *lb, node_choices *out, node_counts *nc, int joint);
+                       trim__mapping *m, trim__eval *ev, double *lb, node_choices *out, node_counts *nc, int joint,
+                       double cut);
 
 void trim__mapspace_node_lb(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
                             int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb)
 {
-	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, NULL, NULL, 0);
+	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, NULL, NULL, 0, HUGE_VAL);
 }
 
 void trim__node_bound_joint(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
                             int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb)
 {
-	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, NULL, NULL, 1);
+	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, NULL, NULL, 1, HUGE_VAL);
+}
+
+void trim__node_bound_above(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
+                            int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, node_choices *out,
+                            double cut)
+{
+	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, out, NULL, 0, cut);
 }
 
 void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
                       int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, node_choices *out)
 {
-	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, out, NULL, 0);
+	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, out, NULL, 0, HUGE_VAL);
 }
 
 /* 1 if keep choices cc[t] (masks K) fit the capacities whose tiles are known. */
@@ -163,7 +171,8 @@ static double cheapest_fit(const trim__mapspace *s, const int *extk, int64_t (*t
 enum { JOINT_VARIANTS = 24 }; /* at most, else a level is left out */
 
 static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth, int64_t zero_macs,
-                       trim__mapping *m, trim__eval *ev, double *lb, node_choices *out, node_counts *nc, int joint)
+                       trim__mapping *m, trim__eval *ev, double *lb, node_choices *out, node_counts *nc, int joint,
+                       double cut)
 {
 	if (out)
 		out->nch[0] = out->nch[1] = out->nch[2] = 0;
@@ -635,6 +644,12 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 		if (v == 0) {
 			etensor += emin;
 			ebase[t] = emin;
+			/* the tensors so far already exceed the caller's cut (energy):
+			 * their sum is a bound, the rest is not needed */
+			if (etensor * (1 - 1e-9) > cut && goal == TRIM__GOAL_ENERGY && nvar == 1) {
+				*lb = etensor * (1 - 1e-9);
+				return;
+			}
 		} else {
 			evar[v] += emin;
 		}
@@ -749,7 +764,7 @@ int trim__node_tie_cut(const trim__mapspace *s, const trim__level_cost *costs, i
 {
 	node_choices ch;
 	double lb;
-	node_bound(s, costs, goal, depth, zero_macs, m, ev, &lb, &ch, nc, 0);
+	node_bound(s, costs, goal, depth, zero_macs, m, ev, &lb, &ch, nc, 0, HUGE_VAL);
 	if (lb == HUGE_VAL)
 		return 1; /* no valid mapping below */
 	if (!nc->complete)

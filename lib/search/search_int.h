@@ -454,6 +454,12 @@ void trim__search_factorisation(const trim__mapspace *s, const trim__level_cost 
  * valid wherever the node bound is, several times its cost. */
 void trim__node_bound_joint(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
                             int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb);
+/* trim__node_bound, but (energy goal) it may stop as soon as the tensors
+ * so far exceed `cut`, returning their sum (out then incomplete): for
+ * children that are cut when above it. */
+void trim__node_bound_above(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
+                            int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, node_choices *out,
+                            double cut);
 /* trim__mapspace_node_lb, and (out not NULL) its per-choice energies. */
 void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
                       int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, node_choices *out);

@@ -214,10 +214,13 @@ void trim__tree_visit(const trim__mapspace *s, int64_t *const *trows, const trim
 	if (depth + 1 <= s->nslots - 1) {
 		/* node_set writes every factor; keeps and orders are not read */
 		trim__space_mapping_init(s, &W->node_mapping);
+		/* exact: a child above the threshold now is cut whatever comes
+		 * later (the threshold only falls), so its bound may stop there */
+		const double above = W->cut_scale == 1 ? trim__cut_threshold(W, &W->node, rb) : HUGE_VAL;
 		for (int64_t i = 0; i < n; i++) {
 			trim__tree_node_set(s, trows, depth + 1, c[i].lo, &W->node_mapping);
-			trim__node_bound(s, costs, goal, depth + 1, zero_macs, &W->node_mapping, &W->bound_eval, &c[i].lb,
-			                 leaves ? &W->child_choices[i] : NULL);
+			trim__node_bound_above(s, costs, goal, depth + 1, zero_macs, &W->node_mapping, &W->bound_eval,
+			                       &c[i].lb, leaves ? &W->child_choices[i] : NULL, above);
 			/* c[i].ord (the enumeration position) is also the child_choices entry */
 		}
 		W->st_nodes += (uint64_t)n;
