@@ -306,8 +306,20 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 	int64_t v_tile[3][TRIM__MAX_LEVELS], v_share[3][TRIM__MAX_LEVELS], v_forced[3][TRIM__MAX_LEVELS];
 	int64_t v_rsh[3][TRIM__MAX_LEVELS], v_touched[3];
 	int v_rback[3];
+	/* the MACs' energy, as the evaluator computes it: with the tensors so
+	 * far, what may already exceed the caller's cut */
+	double emacs = 0;
+	for (int l = 0; l < nl && cut < HUGE_VAL; l++)
+		if (a->lv[l].type == TRIM__LVL_COMPUTE) {
+			const trim__level_cost *c = &costs[l];
+			double gated = a->lv[l].zero_gate ? c->gated_mac_pj : c->mac_pj;
+			emacs = (double)(w->macs - zero_macs) * c->mac_pj + (double)zero_macs * gated;
+		}
+	/* the result first: usually the dearest, so the cut comes soonest */
+	static const int torder[3] = {2, 0, 1};
 	for (int v = 0; v < nvar; v++)
-	for (int t = 0; t < 3; t++) {
+	for (int ti = 0; ti < 3; ti++) {
+		const int t = torder[ti];
 		if (!w->t[t].present)
 			continue;
 		/* a variant changes the tensors indexed by its dim alone, unless
@@ -646,8 +658,8 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 			ebase[t] = emin;
 			/* the tensors so far already exceed the caller's cut (energy):
 			 * their sum is a bound, the rest is not needed */
-			if (etensor * (1 - 1e-9) > cut && goal == TRIM__GOAL_ENERGY && nvar == 1) {
-				*lb = etensor * (1 - 1e-9);
+			if ((emacs + etensor) * (1 - 1e-9) > cut && goal == TRIM__GOAL_ENERGY && nvar == 1) {
+				*lb = (emacs + etensor) * (1 - 1e-9);
 				return;
 			}
 		} else {
