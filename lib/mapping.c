@@ -296,6 +296,10 @@ int trim__mapping_check_shape(const trim__mapping *m, const trim__intra *w,
 				inner = p / outer;
 				break;
 			}
+		if (m->tl_bound[d] && m->tl_bound[d] != w->bound[d])
+			return check_err(m, at, d, TRIM_ESHAPE, "the residuals of %c (Timeloop's D=bound,residual) cover %lld, "
+			                 "the workload bound is %lld", dim_letters[d], (long long)m->tl_bound[d],
+			                 (long long)w->bound[d]);
 		if (over || p < w->bound[d] || (p > w->bound[d] && (outer - 1) * inner >= w->bound[d])) {
 			char buf[256], pb[48];
 			size_t o = 0;

@@ -38,6 +38,9 @@ struct trim_mapping {
 	 * the file, the `mapping:` list, and per level the entry that set its
 	 * bounds (entry index, line, column; line 0: no entry). The checks'
 	 * messages start with file:line:column of the level's entry. */
+	/* Timeloop's residuals: the bound of each dim they cover (0: none given);
+	 * trim__mapping_check requires it to be the workload's */
+	int64_t tl_bound[TRIM_NDIMS];
 	char src[256];
 	int src_list_line, src_list_col;
 	int src_entry[TRIM__MAX_LEVELS], src_line[TRIM__MAX_LEVELS], src_col[TRIM__MAX_LEVELS];

@@ -151,24 +151,42 @@ static void write_problem(const trim__intra *w, trim__sb *sb)
 		trim__sb_printf(sb, "    %s: %lld\n", cs[i].name, (long long)cs[i].value);
 }
 
-/* "C3 M16 ..." (what timeloop-mapper writes; every dim, in the problem's order). */
-static void write_factors(const trim__intra *w, const int64_t *f, trim__sb *sb)
+/* "C3 M16 ..." (what timeloop-mapper writes; every dim, in the problem's
+ * order), with Timeloop's residual "P14,13" where res[d] (NULL: none) is
+ * below the bound. */
+static void write_factors(const trim__intra *w, const int64_t *f, const int64_t *res, trim__sb *sb)
 {
 	trim__sb_puts(sb, "    factors: ");
 	int first = 1;
 	for (int k = 0; k < TRIM_NDIMS; k++)
 		if (tl_has(w, tl_order[k])) {
-			trim__sb_printf(sb, "%s%c%lld", first ? "" : " ", tl_letter[tl_order[k]],
-			                (long long)f[tl_order[k]]);
+			const int d = tl_order[k];
+			trim__sb_printf(sb, "%s%c%lld", first ? "" : " ", tl_letter[d], (long long)f[d]);
+			if (res && res[d] && res[d] != f[d])
+				trim__sb_printf(sb, ",%lld", (long long)res[d]);
 			first = 0;
 		}
 	trim__sb_putc(sb, '\n');
 }
 
+/* An imperfect factorisation's residuals at level l (Timeloop: the
+ * iterations in the last pass of the parent): the digits of the last point
+ * (bound - 1) in the radix of the bounds, plus 1; dig[d] the digit itself. */
+static void residuals(const trim__mapping *m, const trim__intra *w, int l, int64_t *res, int64_t *dig)
+{
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		int64_t stride = 1;
+		for (int k = l + 1; k < m->nlevels; k++)
+			stride *= m->f[k][d];
+		dig[d] = (w->bound[d] - 1) / stride % m->f[l][d];
+		res[d] = dig[d] + 1;
+	}
+}
+
 /* One spatial directive with factors f: X loops first, then Y, then the dims
  * with bound 1, split = the X loops. axis 1: every loop along X, 0: along Y,
  * -1: as fx / fy say. */
-static void write_spatial(const trim__intra *w, const char *target, const int64_t *f,
+static void write_spatial(const trim__intra *w, const char *target, const int64_t *f, const int64_t *res,
                           const int64_t *fx, const int64_t *fy, int axis, trim__sb *sb)
 {
 	char perm[TRIM_NDIMS + 1];
@@ -189,7 +207,7 @@ static void write_spatial(const trim__intra *w, const char *target, const int64_
 	trim__sb_puts(sb, "  - target: ");
 	yq(sb, target);
 	trim__sb_puts(sb, "\n    type: spatial\n");
-	write_factors(w, f, sb);
+	write_factors(w, f, res, sb);
 	trim__sb_printf(sb, "    permutation: %s\n    split: %d\n", perm, split);
 }
 
@@ -205,7 +223,9 @@ static void write_mapping(const trim__mapping *m, const trim__intra *w, trim__sb
 			trim__sb_puts(sb, "  - target: ");
 			yq(sb, m->name[l]);
 			trim__sb_puts(sb, "\n    type: temporal\n");
-			write_factors(w, m->f[l], sb);
+			int64_t res[TRIM_NDIMS], dig[TRIM_NDIMS];
+			residuals(m, w, l, res, dig);
+			write_factors(w, m->f[l], res, sb);
 			trim__sb_puts(sb, "    permutation: "); /* innermost first */
 			for (int k = TRIM_NDIMS - 1; k >= 0; k--)
 				if (tl_has(w, m->order[l][k]))
@@ -234,8 +254,14 @@ static void write_mapping(const trim__mapping *m, const trim__intra *w, trim__sb
 			int both = 0;
 			for (int d = 0; d < TRIM_NDIMS; d++)
 				both |= m->fx[l][d] > 1 && m->fy[l][d] > 1;
+			int64_t res[TRIM_NDIMS], dig[TRIM_NDIMS], rx[TRIM_NDIMS], ry[TRIM_NDIMS];
+			residuals(m, w, l, res, dig);
+			for (int d = 0; d < TRIM_NDIMS; d++) { /* the X loop outside the Y loop */
+				rx[d] = dig[d] / m->fy[l][d] + 1;
+				ry[d] = dig[d] % m->fy[l][d] + 1;
+			}
 			if (!both) {
-				write_spatial(w, target, m->f[l], m->fx[l], m->fy[l], -1, sb);
+				write_spatial(w, target, m->f[l], res, m->fx[l], m->fy[l], -1, sb);
 			} else {
 				/* a dim split over X and Y: Timeloop gives a dim one loop per
 				 * fan-out, so the array is two fan-outs, X then Y */
@@ -243,8 +269,8 @@ static void write_mapping(const trim__mapping *m, const trim__intra *w, trim__sb
 				                "  # below %s and the Y one below a bypass-all level between it and the PEs\n"
 				                "  # (Timeloop's Eyeriss: DummyBuffer): rename the second target to that level\n",
 				                m->name[l], target);
-				write_spatial(w, target, m->fx[l], m->fx[l], m->fy[l], 1, sb);
-				write_spatial(w, m->name[l], m->fy[l], m->fx[l], m->fy[l], 0, sb);
+				write_spatial(w, target, m->fx[l], rx, m->fx[l], m->fy[l], 1, sb);
+				write_spatial(w, m->name[l], m->fy[l], ry, m->fx[l], m->fy[l], 0, sb);
 			}
 		}
 	}
@@ -271,8 +297,8 @@ int trim_mapping_dump_timeloop(const trim_mapping *m, const trim_workloads *w, s
 	                trim_version_string(), arch->name);
 	if (trim__mapping_ragged(m, x))
 		trim__sb_puts(&sb, "# An imperfect factorisation: some factors multiply past the problem's bound\n"
-		                   "# (ragged last tiles, docs/model.md); Timeloop calls them residual or imperfect\n"
-		                   "# factors. Not checked against timeloop-model.\n");
+		                   "# (ragged last tiles, docs/model.md), written with Timeloop's residuals (P14,13:\n"
+		                   "# 13 iterations in the last pass); not run through timeloop-model here.\n");
 	write_problem(x, &sb);
 	write_mapping(m, x, &sb);
 	return trim__sb_take(&sb, out);

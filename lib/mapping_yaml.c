@@ -260,18 +260,21 @@ static int read_own(trim__yctx *c, const trim__ynode *list, trim__mapping *m)
 }
 
 /* "R=3 S=3 P=1 ..." or, as timeloop-mapper writes them, "R3 S3 P1 ..." into
- * f[] (libtrim dims; dims not named stay 1; a dim named twice is an error). */
-static int tl_factors(trim__yctx *c, const trim__ynode *n, int64_t *f)
+ * f[] (libtrim dims; dims not named stay 1; a dim named twice is an error);
+ * Timeloop's residual "P=14,13" (13 iterations in the last pass of its
+ * parent, at most the bound) into res[] (0: none given). */
+static int tl_factors(trim__yctx *c, const trim__ynode *n, int64_t *f, int64_t *res)
 {
 	int named[TRIM_NDIMS] = {0};
 	for (int d = 0; d < TRIM_NDIMS; d++)
-		f[d] = 1;
+		f[d] = 1, res[d] = 0;
 	const char *p = n->str;
 	while (*p) {
 		while (isspace((unsigned char)*p) || *p == ',')
 			p++;
 		if (!*p)
 			break;
+		const char *fp = p; /* this factor, for the messages */
 		int d = tl_dim(*p);
 		const char *num = p + 1 + (p[1] == '=');
 		if (d < 0 || !isdigit((unsigned char)*num))
@@ -289,6 +292,14 @@ static int tl_factors(trim__yctx *c, const trim__ynode *n, int64_t *f)
 			                  (int)(end - p), p, (long long)MAX_BOUND);
 		f[d] = v;
 		p = end;
+		if (p[0] == ',' && isdigit((unsigned char)p[1])) {
+			long long r = strtoll(p + 1, &end, 10);
+			if (r < 1 || r > v || (*end && !isspace((unsigned char)*end) && *end != ','))
+				return trim__yerr(c, n, TRIM_ESCHEMA, "bad factor '%.*s': the residual (after the comma) must be "
+				                  "an integer from 1 to the bound %lld", (int)(end - fp), fp, v);
+			res[d] = r;
+			p = end;
+		}
 	}
 	return 0;
 }
@@ -314,6 +325,11 @@ static int read_timeloop(trim__yctx *c, const trim__ynode *list, trim__mapping *
 {
 	static const char *const types[] = {"temporal", "spatial", "bypass", "datatype", "dataspace", NULL};
 	int rc = 0, spatial_seen[TRIM__MAX_LEVELS] = {0};
+	/* residuals given (Timeloop's "P=14,13"): per level and dim the digit of
+	 * the last point (residual - 1, -1: none given) and its radix */
+	int64_t rdig[TRIM__MAX_LEVELS][TRIM_NDIMS];
+	int any_res[TRIM_NDIMS] = {0};
+	memset(rdig, 0xff, sizeof rdig);
 	for (size_t i = 0; i < list->n && !rc; i++) {
 		const trim__ynode *e = list->items[i];
 		const char *name = NULL;
@@ -356,7 +372,7 @@ static int read_timeloop(trim__yctx *c, const trim__ynode *list, trim__mapping *
 			rc = trim__yerr(c, e, TRIM_ESCHEMA, "temporal directive on %s, which is not a storage level", name);
 			goto next;
 		}
-		int64_t f[TRIM_NDIMS];
+		int64_t f[TRIM_NDIMS], res[TRIM_NDIMS] = {0};
 		const trim__ynode *fn = trim__ymap_get(e, "factors"), *pn = trim__ymap_get(e, "permutation");
 		for (int d = 0; d < TRIM_NDIMS; d++)
 			f[d] = 1;
@@ -364,21 +380,24 @@ static int read_timeloop(trim__yctx *c, const trim__ynode *list, trim__mapping *
 			/* "R=3 S=3 P=1" or a list [R=3, S=3, P=1] (Timeloop accepts both) */
 			trim__yctx_key(c, "factors");
 			if (fn->kind == TRIM__Y_SEQ) {
-				int64_t one[TRIM_NDIMS];
+				int64_t one[TRIM_NDIMS], ores[TRIM_NDIMS];
 				for (size_t k = 0; k < fn->n && !rc; k++) {
 					trim__yctx_index(c, k);
 					rc = trim__yexpect(c, fn->items[k], TRIM__Y_SCALAR);
 					if (!rc)
-						rc = tl_factors(c, fn->items[k], one);
-					for (int d = 0; d < TRIM_NDIMS && !rc; d++)
+						rc = tl_factors(c, fn->items[k], one, ores);
+					for (int d = 0; d < TRIM_NDIMS && !rc; d++) {
 						if (one[d] != 1)
 							f[d] = one[d];
+						if (ores[d])
+							res[d] = ores[d];
+					}
 					trim__yctx_pop(c);
 				}
 			} else {
 				rc = trim__yexpect(c, fn, TRIM__Y_SCALAR);
 				if (!rc)
-					rc = tl_factors(c, fn, f);
+					rc = tl_factors(c, fn, f, res);
 			}
 			trim__yctx_pop(c);
 			if (rc)
@@ -400,6 +419,11 @@ static int read_timeloop(trim__yctx *c, const trim__ynode *list, trim__mapping *
 				ord[k] = "NGMCEFRS"[perm[np - 1 - k]];
 			ord[np] = 0;
 			memcpy(m->f[l], f, sizeof f);
+			for (int d = 0; d < TRIM_NDIMS; d++)
+				if (res[d]) {
+					rdig[l][d] = res[d] - 1;
+					any_res[d] = 1;
+				}
 			note_entry(m, l, i, e);
 			if ((rc = trim__mapping_set_order_str(m, l, ord)))
 				goto next;
@@ -429,6 +453,14 @@ static int read_timeloop(trim__yctx *c, const trim__ynode *list, trim__mapping *
 					                "NGMCEFRS"[d], m->name[L]);
 					goto next;
 				}
+				/* the last point's digit: this directive's loop inside the
+				 * first one's (a second fan-out below the first) */
+				int64_t prev = again ? m->f[L][d] : 1;
+				if (res[d] || (again && rdig[L][d] >= 0)) {
+					int64_t hi = again ? (rdig[L][d] >= 0 ? rdig[L][d] : prev - 1) : 0;
+					rdig[L][d] = hi * f[d] + (res[d] ? res[d] : f[d]) - 1;
+					any_res[d] = 1;
+				}
 				m->f[L][d] = fx * fy; /* one of them is 1, or xy checked it */
 				m->fx[L][d] = fx;
 				m->fy[L][d] = fy;
@@ -437,6 +469,21 @@ static int read_timeloop(trim__yctx *c, const trim__ynode *list, trim__mapping *
 		}
 	next:
 		trim__yctx_pop(c);
+	}
+	/* with residuals, the bound they cover (Timeloop: 1 + the last point,
+	 * sum over levels of digit x the bounds inside): trim__mapping_check
+	 * requires the workload's */
+	for (int d = 0; d < TRIM_NDIMS && !rc; d++) {
+		if (!any_res[d])
+			continue;
+		int64_t last = 0, stride = 1;
+		int over = 0;
+		for (int l = m->nlevels - 1; l >= 0; l--) {
+			int64_t dig = rdig[l][d] >= 0 ? rdig[l][d] : m->f[l][d] - 1, t;
+			over |= __builtin_mul_overflow(dig, stride, &t) || __builtin_add_overflow(last, t, &last) ||
+			        __builtin_mul_overflow(stride, m->f[l][d], &stride);
+		}
+		m->tl_bound[d] = over ? INT64_MAX : last + 1;
 	}
 	return rc;
 }

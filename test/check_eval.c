@@ -329,11 +329,72 @@ START_TEST(test_eval_ragged_cli)
 	head[nh] = 0;
 	fclose(xf);
 	remove("build-ragged-export.yaml");
-	ck_assert_msg(strstr(head, "# An imperfect factorisation") && strstr(head, "factors: C1 M24 R1 S1 N1 P4 Q55"), "%s", head);
+	ck_assert_msg(strstr(head, "# An imperfect factorisation") && strstr(head, "factors: C1 M24 R1 S1 N1 P4 Q55") &&
+	                  strstr(head, "factors: C1 M1 R11 S1 N1 P14,13 Q1"), "%s", head);
 	own = capture(RAGGED_ARGS "--mapping test/data/mapping/eyeriss-alexnet-conv1-ragged.yaml --format json", &st);
 	ck_assert_str_eq(back, own);
 	free(back);
+	/* Timeloop's residuals must cover the bound (1 + 3 x 14 + 11 = 54 does
+	 * not); without residuals the factors alone are read as libtrim's
+	 * imperfect factorisation */
+	static const char *const tl_variants[][2] = {
+		{"P14,12", "the residuals of E (Timeloop's D=bound,residual) cover 54, the workload bound is 55"},
+		{"P14,15", "the residual (after the comma) must be an integer from 1 to the bound 14"},
+		{"P14", NULL}};
+	for (int k = 0; k < 3; k++) {
+		FILE *in = fopen("test/data/mapping/eyeriss-alexnet-conv1-ragged-timeloop.yaml", "r"),
+		     *outf = fopen("build-ragged-variant.yaml", "w");
+		ck_assert(in && outf);
+		char line[512];
+		while (fgets(line, sizeof line, in)) {
+			char *at = strstr(line, "P14,13");
+			if (at && line[0] == ' ')
+				fprintf(outf, "%.*s%s%s", (int)(at - line), line, tl_variants[k][0], at + 6);
+			else
+				fputs(line, outf);
+		}
+		fclose(in);
+		fclose(outf);
+		char *v = capture(RAGGED_ARGS "--mapping build-ragged-variant.yaml --format json", &st);
+		remove("build-ragged-variant.yaml");
+		if (tl_variants[k][1]) {
+			ck_assert_int_eq(st, 2);
+			ck_assert_msg(strstr(v, tl_variants[k][1]) != NULL, "%s", v);
+		} else {
+			ck_assert_msg(st == 0, "%s", v);
+			ck_assert_str_eq(v, own);
+		}
+		free(v);
+	}
 	free(own);
+	/* the ragged dim split over X and Y (7 x 2 columns of the 13 busy of the
+	 * last pass): Timeloop's two fan-outs, X outside Y, with residuals 7 (not
+	 * written) and 1: 1 + 3 x 14 + 6 x 2 + 0 = 55; read back the same */
+	FILE *xy = fopen("build-ragged-xy.yaml", "w");
+	ck_assert_ptr_nonnull(xy);
+	fputs("mapping:\n  - level: DRAM\n    temporal: {M: 24, E: 4, F: 55}\n  - level: GLB\n    temporal: {C: 3, R: 11}\n"
+	      "  - level: PE array\n    spatial_x: {E: 7}\n    spatial_y: {E: 2}\n  - level: RF\n    temporal: {M: 4, S: 11}\n",
+	      xy);
+	fclose(xy);
+	char *xo = capture(RAGGED_ARGS "--mapping build-ragged-xy.yaml --format json", &st);
+	ck_assert_msg(st == 0, "%s", xo);
+	char *xe = capture(RAGGED_ARGS "--mapping build-ragged-xy.yaml --export-timeloop build-ragged-xy-tl.yaml", &st);
+	ck_assert_msg(st == 0, "%s", xe);
+	free(xe);
+	xe = capture(RAGGED_ARGS "--mapping build-ragged-xy-tl.yaml --format json", &st);
+	ck_assert_msg(st == 0, "%s", xe);
+	ck_assert_str_eq(xe, xo);
+	free(xe);
+	free(xo);
+	xy = fopen("build-ragged-xy-tl.yaml", "r");
+	ck_assert_ptr_nonnull(xy);
+	nh = fread(head, 1, sizeof head - 1, xy);
+	head[nh] = 0;
+	fclose(xy);
+	remove("build-ragged-xy.yaml");
+	remove("build-ragged-xy-tl.yaml");
+	ck_assert_msg(strstr(head, "factors: C1 M1 R1 S1 N1 P7 Q1") && strstr(head, "factors: C1 M1 R1 S1 N1 P2,1 Q1"), "%s",
+	              head);
 	/* a perfect mapping prints no such line and pads nothing */
 	tab = capture(EVAL_ARGS "--mapping test/data/mapping/eyeriss-conv1.yaml --format json", &st);
 	ck_assert_int_eq(st, 0);
