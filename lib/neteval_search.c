@@ -167,7 +167,7 @@ int trim__neteval_search_prepare(trim_neteval *ne, size_t i, double limit, trim_
 	if (limit > 0 && ne->share_slots > 0) {
 		/* searches side by side: a deadline the others' ends extend */
 		double at = now_seconds() + limit;
-#pragma omp critical(trim_neteval_deadlines)
+#pragma omp critical
 		{
 			__atomic_store(&r->deadline_at, &at, __ATOMIC_RELAXED);
 			r->running = 1;
@@ -196,7 +196,7 @@ void trim__neteval_search_finish(trim_neteval *ne, size_t i, int threads, trim__
 	wrec *r = &ne->rec[i];
 	const trim__intra *x = trim__workloads_intra(ne->w, i);
 	if (space->deadline_at) {
-#pragma omp critical(trim_neteval_deadlines)
+#pragma omp critical
 		{
 			r->running = 0;
 			trim__neteval_share_deadlines(ne, __atomic_load_n(&ne->started, __ATOMIC_RELAXED), ne->share_slots);
