@@ -225,6 +225,7 @@ static void make_stamp(trim__search_share *sh)
 	trim__digest_int(&d, "goal", r->goal);
 	trim__digest_int(&d, "k", (int64_t)r->k);
 	trim__digest_double(&d, "gap", r->gap);
+	trim__digest_int(&d, "imperfect", r->s->imperfect);
 	trim__digest_int(&d, "nodes", r->ntop);
 	for (int64_t i = 0; i < r->ntop; i++) {
 		trim__digest_update(&d, &r->top[i].lb, sizeof r->top[i].lb);

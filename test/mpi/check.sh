@@ -157,7 +157,9 @@ MAP2="map $R18 models/arch/eyeriss.yaml --layer layer2.0.downsample.0 --phase FW
 MAP3="map $R18 models/arch/eyeriss.yaml --layer layer3.0.downsample.0 --phase FW --goal edp --quiet --format json"
 # --gap does not depend on the clock: the same bytes too
 MAP4="map $R18 models/arch/eyeriss.yaml --layer layer4.0.conv1 --phase FW --goal edp --gap 0.01 --quiet --format json"
-for m in 1 2 3 4; do
+# imperfect factorisations (a ragged pass over Eyeriss' 14 columns) under Timeloop's row-stationary constraints
+MAP5="map models/networks/alexnet.yaml models/arch/eyeriss.yaml --layer conv1 --phase FW --batch 4 --goal delay --constraints models/constraints/timeloop-eyeriss-rs.yaml --imperfect --quiet --format json"
+for m in 1 2 3 4 5; do
 	eval "args=\$MAP$m"
 	$TRIM $args --threads 1 > "$tmp/mref$m" 2> /dev/null
 	for n in 1 2 3; do
