@@ -119,6 +119,11 @@ int trim_explorer_set_int(trim_explorer *ex, int option, int64_t value)
 			return trim__error(TRIM_ERANGE, "max mappings %lld < 0", (long long)value);
 		ex->max_mappings = value;
 		return 0;
+	case TRIM_EX_IMPERFECT:
+		if (value != 0 && value != 1)
+			return trim__error(TRIM_ERANGE, "imperfect %lld (0 or 1)", (long long)value);
+		ex->imperfect = (int)value;
+		return 0;
 	default:
 		if (option >= TRIM_EX_AREA_BUDGET && option <= TRIM_EX_GAP)
 			return trim__error(TRIM_EINVAL, "trim_explorer_set_int: option %d takes a double: use "
@@ -170,7 +175,7 @@ int trim_explorer_set_double(trim_explorer *ex, int option, double value)
 	                                    "TRIM_EX_MIN_PE_UTIL (minimum PE utilisation)",
 	                                    "TRIM_EX_MIN_RF_UTIL (minimum RF utilisation)",
 	                                    "TRIM_EX_TIME_LIMIT (seconds per point)", "TRIM_EX_GAP (search gap)"};
-	if (option >= TRIM_EX_GOAL && option <= TRIM_EX_MAX_MAPPINGS)
+	if (option >= TRIM_EX_GOAL && option <= TRIM_EX_IMPERFECT)
 		return trim__error(TRIM_EINVAL, "trim_explorer_set_double: option %d takes an integer: use "
 		                   "trim_explorer_set_int", option);
 	if (option < TRIM_EX_AREA_BUDGET || option > TRIM_EX_GAP)
@@ -263,6 +268,7 @@ int trim__explore_point_begin(const trim_explorer *ex, size_t i, int inner_threa
 	    (rc = trim_neteval_set_int(ne, TRIM_NET_THREADS, inner_threads)) ||
 	    (rc = trim_neteval_set_int(ne, TRIM_NET_SPARSITY, ex->sparsity)) ||
 	    (rc = trim_neteval_set_int(ne, TRIM_NET_MAX_MAPPINGS, ex->max_mappings)) ||
+	    (rc = trim_neteval_set_int(ne, TRIM_NET_IMPERFECT, ex->imperfect)) ||
 	    (rc = trim_neteval_set_double(ne, TRIM_NET_MIN_PE_UTIL, ex->min_pe)) ||
 	    (rc = trim_neteval_set_double(ne, TRIM_NET_MIN_RF_UTIL, ex->min_rf)) ||
 	    (rc = trim_neteval_set_double(ne, TRIM_NET_TIME_LIMIT, ex->time_limit)) ||

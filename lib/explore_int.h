@@ -47,6 +47,7 @@ struct trim_explorer {
 	const trim_space *space;
 	int goal, threads, sparsity;
 	int64_t max_mappings;
+	int imperfect;           /* TRIM_EX_IMPERFECT */
 	double budget, we, wd, wa, min_pe, min_rf;
 	double time_limit, gap; /* anytime searches (0: exact) */
 	trim_constraints *cons; /* the space's and trim_explorer_set_constraints' (NULL: none) */

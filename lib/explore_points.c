@@ -156,6 +156,7 @@ static void digest_options(const trim_explorer *ex, trim__digest *d)
 	trim__digest_int(d, "word_bits", trim_workloads_word_bits(ex->w));
 	trim__digest_int(d, "sparsity", ex->sparsity);
 	trim__digest_int(d, "max_mappings", ex->max_mappings);
+	trim__digest_int(d, "imperfect", ex->imperfect);
 	trim__digest_double(d, "min_pe_util", ex->min_pe);
 	trim__digest_double(d, "min_rf_util", ex->min_rf);
 	trim__digest_double(d, "time_limit", ex->time_limit); /* an anytime point is not an exact one */

@@ -123,6 +123,11 @@ int trim_neteval_set_int(trim_neteval *ne, int option, int64_t value)
 			return trim__error(TRIM_ERANGE, "max mappings %lld < 0", (long long)value);
 		ne->max_mappings = value;
 		return 0;
+	case TRIM_NET_IMPERFECT:
+		if (value != 0 && value != 1)
+			return trim__error(TRIM_ERANGE, "imperfect %lld (0 or 1)", (long long)value);
+		ne->imperfect = (int)value;
+		return 0;
 	case TRIM_NET_MIN_PE_UTIL:
 	case TRIM_NET_MIN_RF_UTIL:
 	case TRIM_NET_TIME_LIMIT:
@@ -163,6 +168,7 @@ int trim_neteval_set_double(trim_neteval *ne, int option, double value)
 	case TRIM_NET_SPARSITY:
 	case TRIM_NET_CACHE:
 	case TRIM_NET_MAX_MAPPINGS:
+	case TRIM_NET_IMPERFECT:
 		return trim__error(TRIM_EINVAL, "trim_neteval_set_double: option %d (%s) takes an integer: "
 		                   "use trim_neteval_set_int", option, trim_neteval_option_name(option));
 	default: return trim__error(TRIM_EINVAL, "trim_neteval_set_double: unknown option %d", option);
@@ -176,6 +182,7 @@ const char *trim_neteval_option_name(int option)
 	case TRIM_NET_THREADS: return "TRIM_NET_THREADS";
 	case TRIM_NET_SPARSITY: return "TRIM_NET_SPARSITY";
 	case TRIM_NET_MAX_MAPPINGS: return "TRIM_NET_MAX_MAPPINGS";
+	case TRIM_NET_IMPERFECT: return "TRIM_NET_IMPERFECT";
 	case TRIM_NET_MIN_PE_UTIL: return "TRIM_NET_MIN_PE_UTIL";
 	case TRIM_NET_MIN_RF_UTIL: return "TRIM_NET_MIN_RF_UTIL";
 	case TRIM_NET_CACHE: return "TRIM_NET_CACHE";

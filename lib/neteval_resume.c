@@ -63,6 +63,7 @@ void trim__resume_stamp(trim_neteval *ne)
 	trim__digest_double(&d, "min_pe_util", ne->min_pe_util);
 	trim__digest_double(&d, "min_rf_util", ne->min_rf_util);
 	trim__digest_int(&d, "max_mappings", ne->max_mappings);
+	trim__digest_int(&d, "imperfect", ne->imperfect);
 	trim__digest_final(&d, ne->stamp);
 }
 

@@ -158,6 +158,10 @@ int trim__neteval_search_prepare(trim_neteval *ne, size_t i, double limit, trim_
 		return 1;
 	}
 	*resp = res;
+	if (ne->imperfect && (rc = trim__mapspace_set_imperfect(space, 1))) {
+		*rcp = rc;
+		return 0;
+	}
 	if (ne->plan.glb > 0)
 		space->reserved[ne->plan.glb] = ne->plan.reserved[i];
 	space->min_pe_util = ne->min_pe_util;

@@ -47,6 +47,7 @@ struct trim_neteval {
 	trim__cache_plan plan;
 	int goal, threads, use_sparsity;
 	int64_t max_mappings;
+	int imperfect;           /* TRIM_NET_IMPERFECT */
 	double min_pe_util, min_rf_util;
 	double time_limit, gap;  /* anytime search (0: exact) */
 	int cache;               /* reuse identical workloads' searches (default 1) */

@@ -197,9 +197,12 @@ START_TEST(test_resume)
 	teardown(&e);
 	fx h; /* options that change figures come before the directory that is stamped with them */
 	setup(&h, TRIM_EXPLORE_EDP, 1);
+	ck_assert_int_eq(trim_explorer_set_int(h.ex, TRIM_EX_IMPERFECT, 2), TRIM_ERANGE);
+	ck_assert_int_eq(trim_explorer_set_double(h.ex, TRIM_EX_IMPERFECT, 1), TRIM_EINVAL);
 	ck_assert(trim_explorer_set_out_dir(h.ex, out) == 0);
 	ck_assert_int_eq(trim_explorer_set_int(h.ex, TRIM_EX_GOAL, TRIM_EXPLORE_ENERGY), TRIM_EINVAL);
 	ck_assert_int_eq(trim_explorer_set_int(h.ex, TRIM_EX_SPARSITY, 0), TRIM_EINVAL);
+	ck_assert_int_eq(trim_explorer_set_int(h.ex, TRIM_EX_IMPERFECT, 1), TRIM_EINVAL);
 	ck_assert_int_eq(trim_explorer_set_double(h.ex, TRIM_EX_MIN_PE_UTIL, 0.5), TRIM_EINVAL);
 	ck_assert_int_eq(trim_explorer_set_double(h.ex, TRIM_EX_AREA_BUDGET, 1), 0);
 	teardown(&h);

@@ -43,6 +43,7 @@ enum trim_explore_option {
 	TRIM_EX_THREADS = 1,       /**< int, points evaluated at once by trim_explorer_run (1) */
 	TRIM_EX_SPARSITY = 2,      /**< int, 1 (default): sparse figures on zero-skipping hardware */
 	TRIM_EX_MAX_MAPPINGS = 3,  /**< int, refuse workloads with a larger mapspace (0: none) */
+	TRIM_EX_IMPERFECT = 4,     /**< int, 1: imperfect factorisations searched too (TRIM_NET_IMPERFECT; 0) */
 	TRIM_EX_AREA_BUDGET = 10,  /**< double, mm^2: points above it are not ranked (0: none) */
 	TRIM_EX_W_ENERGY = 11,     /**< double, weights of TRIM_EXPLORE_WEIGHTED (1, 1, 0) */
 	TRIM_EX_W_DELAY = 12,

@@ -45,6 +45,9 @@ enum trim_net_option {
 	                                  reuses its result; 0 searches every workload */
 	TRIM_NET_MAX_MAPPINGS = 3,   /**< int: refuse a workload whose distinct mapspace is
 	                                  larger (default 0: no limit) */
+	TRIM_NET_IMPERFECT = 5,      /**< int: 1 also searches imperfect factorisations (a dim spread
+	                                  over more PEs than a divisor fits, a ragged last pass;
+	                                  TRIM_SEARCH_IMPERFECT); 0 (default) perfect ones only */
 	TRIM_NET_MIN_PE_UTIL = 10,   /**< double: TRIM's utilisation constraint, keep only
 	                                  mappings using at least this fraction of the PEs
 	                                  (optional pruning, default 0: off) */

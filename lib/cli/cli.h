@@ -48,6 +48,7 @@ typedef struct {
 	int64_t batch, threads, goal, max_mappings;
 	double min_pe_util, min_rf_util;
 	double time_limit, gap; /* anytime search (0: exact) */
+	int imperfect;          /* --imperfect: imperfect factorisations searched too */
 	const char *out_dir;    /* --out DIR of trim network: finished searches kept, resumed */
 	const char *constraints;
 	const char *dataflow[TRIM_CLI_MAX_DATAFLOW];

@@ -11,7 +11,7 @@
 static const char usage_ex[] =
 	"trim explore [NETWORK.yaml SPACE.yaml] [--goal energy|delay|edp|area|weighted]\n"
 	"         [--weights E,D,A] [--area-budget MM2] [--threads N] [--mode inference|training]\n"
-	"         [--batch N] [--dense] [--max-mappings N] [--min-pe-util F] [--min-rf-util F]\n"
+	"         [--batch N] [--dense] [--imperfect] [--max-mappings N] [--min-pe-util F] [--min-rf-util F]\n"
 	"         [--constraints FILE] [--dataflow PRESET] [--out DIR] [--progress|--quiet]\n"
 	"         [--format table|json|csv] [--report FILE.html] [--breakdown FILE.csv|FILE.json]\n"
 	"         [--time-limit SECONDS] [--gap FRACTION]";
@@ -87,6 +87,10 @@ int trim_cli_explore(int argc, char **argv)
 		}
 		if (!strcmp(o, "--dense")) {
 			dense = 1;
+			continue;
+		}
+		if (!strcmp(o, "--imperfect")) {
+			mo.imperfect = 1;
 			continue;
 		}
 		if (!strcmp(o, "--progress") || !strcmp(o, "--quiet")) {
@@ -177,6 +181,8 @@ int trim_cli_explore(int argc, char **argv)
 		rc = trim_explorer_set_int(ex, TRIM_EX_SPARSITY, !dense);
 	if (rc == 0)
 		rc = trim_explorer_set_int(ex, TRIM_EX_MAX_MAPPINGS, mo.max_mappings);
+	if (rc == 0)
+		rc = trim_explorer_set_int(ex, TRIM_EX_IMPERFECT, mo.imperfect);
 	if (rc == 0)
 		rc = trim_explorer_set_double(ex, TRIM_EX_AREA_BUDGET, budget);
 	if (rc == 0 && goal == TRIM_EXPLORE_WEIGHTED) {

@@ -13,7 +13,7 @@ static const char usage_net[] =
 	"         [--max-mappings N] [--min-pe-util F] [--min-rf-util F] [--constraints FILE]\n"
 	"         [--dataflow PRESET] [--progress|--quiet] [--format table|json|csv]\n"
 	"         [--report FILE.html] [--breakdown FILE.csv|FILE.json]\n"
-	"         [--time-limit SECONDS] [--gap FRACTION] [--out DIR]";
+	"         [--time-limit SECONDS] [--gap FRACTION] [--out DIR] [--imperfect]";
 
 // trim-cli: network: the best mapping of every workload of a network, with totals
 int trim_cli_network(int argc, char **argv)
@@ -43,12 +43,18 @@ int trim_cli_network(int argc, char **argv)
 			       "within G of the optimum: the reports then give the proven lower bound, the\n"
 			       "gap and whether each search is exact. --out DIR keeps every finished\n"
 			       "search in DIR and reads back those of an earlier run made from the same\n"
-			       "inputs (stamped by their content), so a killed run resumes.\n", usage_net);
+			       "inputs (stamped by their content), so a killed run resumes.\n"
+			       "--imperfect also searches imperfect factorisations (a dim spread over more\n"
+			       "PEs than a divisor fits, with a ragged last pass; trim map --imperfect).\n", usage_net);
 			trim_cli_constraints_help();
 			return 0;
 		}
 		if (!strcmp(o, "--dense")) {
 			dense = 1;
+			continue;
+		}
+		if (!strcmp(o, "--imperfect")) {
+			mo.imperfect = 1;
 			continue;
 		}
 		if (!strcmp(o, "--progress") || !strcmp(o, "--quiet")) {

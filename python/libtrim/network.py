@@ -9,7 +9,7 @@ from .mapping import *  # noqa: F401,F403 (the helpers, by __all__)
 # ---- neteval.h --------------------------------------------------------------
 
 NET_OPTIONS = {"goal": (0, False), "threads": (1, False), "sparsity": (2, False),
-               "max_mappings": (3, False), "cache": (4, False), "min_pe_util": (10, True),
+               "max_mappings": (3, False), "cache": (4, False), "imperfect": (5, False), "min_pe_util": (10, True),
                "min_rf_util": (11, True), "time_limit": (12, True), "gap": (13, True)}  # enum trim_net_option: name -> (value, is a double)
 NET_FIELDS = ("cycles", "energy_pj", "edp", "pe_utilization", "active_pes", "dense_cycles",
               "dense_energy_pj", "static_pj", "macs", "generated", "valid", "evaluated",
@@ -251,7 +251,7 @@ class NetEval(_Handle):
 EXPLORE_OPTIONS = {"goal": (0, False), "threads": (1, False), "sparsity": (2, False),
                    "max_mappings": (3, False), "area_budget": (10, True), "w_energy": (11, True),
                    "w_delay": (12, True), "w_area": (13, True), "min_pe_util": (14, True),
-                   "min_rf_util": (15, True)}
+                   "min_rf_util": (15, True), "time_limit": (16, True), "gap": (17, True), "imperfect": (4, False)}
 EXPLORE_FIELDS = ("valid", "rank", "cycles", "seconds", "energy_pj", "static_pj", "edp", "area_mm2",
                   "pe_utilization", "pareto", "fits", "dsp", "bram36", "lut", "ff")  # TRIM_XF_*
 _EXPLORE_FLAGS = ("valid", "pareto", "fits")

@@ -884,6 +884,21 @@ class NetEvalTest(unittest.TestCase):
             with self.assertRaises(trim.TrimError):
                 ne.set_min_pe_util(1.5)
 
+    def test_imperfect(self):
+        # every dim 3 on 2 PEs: a ragged pass over both beats one PE
+        net = trim.Network("test/data/neteval/ragged.yaml")
+        w = trim.Workloads(net)
+        cycles = []
+        for imperfect in (0, 1):
+            with trim.NetEval(net, w, self.arch) as ne:
+                ne.set("goal", "delay")
+                ne.set("imperfect", imperfect)
+                ne.run()
+                cycles.append(ne.cycles)
+        self.assertLess(cycles[1], cycles[0])
+        w.close()
+        net.close()
+
 
 class ConstraintsTest(unittest.TestCase):
     @classmethod
