@@ -368,8 +368,8 @@ typedef struct {
 	 * the evaluator's own summation order reaches that cost and whose
 	 * smallest index is above that index cannot beat it (docs/model.md,
 	 * "Bounds", exact ties) */
-	trim__index rb_idx, thr_idx, seed_idx;
-	int rb_idx_on, thr_idx_on, seed_idx_on;
+	trim__index rb_idx, thr_idx;
+	int rb_idx_on, thr_idx_on;
 } search_worker;
 
 /* Monotonic wall-clock seconds. */
