@@ -376,14 +376,8 @@ static int run_explore(trim_explorer *ex, int progress)
 	               (trim_mpi_items == TRIM_MPI_ITEMS_AUTO && trim_mpi_share_n == 0 &&
 	                trim_explorer_count(ex) < 2 * (size_t)trim_mpi_size);
 	int rc = searches ? trim_work_explore_searches(&wk, ex) : trim_work_explore(&wk, ex);
-	if (rc && trim_mpi_rank > 0) {
-		fprintf(stderr, "trim-mpi: rank %d: %s\n", trim_mpi_rank, trim_last_error());
-		MPI_Abort(MPI_COMM_WORLD, TRIM_CLI_EXIT_FAIL);
-	}
-	if (rc) { /* rank 0 cannot list the items */
-		trim_mpi_stop_everyone();
+	if (trim_mpi_work_made(rc))
 		return rc;
-	}
 	if (trim_mpi_share_n > 0)
 		run_share(wk, "explore");
 	if (rc == 0 && trim_mpi_rank > 0)
@@ -409,14 +403,8 @@ static int run_network(trim_neteval *ne, int progress)
 	trim_mpi_enter();
 	trim_work *wk = NULL;
 	int rc = trim_work_network(&wk, ne);
-	if (rc && trim_mpi_rank > 0) {
-		fprintf(stderr, "trim-mpi: rank %d: %s\n", trim_mpi_rank, trim_last_error());
-		MPI_Abort(MPI_COMM_WORLD, TRIM_CLI_EXIT_FAIL);
-	}
-	if (rc) {
-		trim_mpi_stop_everyone();
+	if (trim_mpi_work_made(rc))
 		return rc;
-	}
 	if (trim_mpi_share_n > 0)
 		run_share(wk, "network");
 	if (rc == 0 && trim_mpi_rank > 0)
@@ -433,6 +421,17 @@ static int run_network(trim_neteval *ne, int progress)
 }
 
 const trim_cli_runner trim_mpi_runner = {run_explore, run_network, trim_mpi_run_map};
+
+int trim_mpi_work_made(int rc)
+{
+	if (rc && trim_mpi_rank > 0) {
+		fprintf(stderr, "trim-mpi: rank %d: %s\n", trim_mpi_rank, trim_last_error());
+		MPI_Abort(MPI_COMM_WORLD, TRIM_CLI_EXIT_FAIL);
+	}
+	if (rc) /* rank 0 cannot list the items */
+		trim_mpi_stop_everyone();
+	return rc;
+}
 
 /* Rank 0 hands nothing out: every other rank is told to stop as it asks. */
 void trim_mpi_stop_everyone(void)

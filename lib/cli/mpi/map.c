@@ -448,14 +448,8 @@ int trim_mpi_run_map(trim_search *s, int threads, int progress)
 	trim_mpi_enter();
 	trim_work *wk = NULL;
 	int rc = trim_work_search(&wk, s);
-	if (rc && trim_mpi_rank > 0) {
-		fprintf(stderr, "trim-mpi: rank %d: %s\n", trim_mpi_rank, trim_last_error());
-		MPI_Abort(MPI_COMM_WORLD, TRIM_CLI_EXIT_FAIL);
-	}
-	if (rc) {
-		trim_mpi_stop_everyone();
+	if (trim_mpi_work_made(rc))
 		return rc;
-	}
 	if (trim_mpi_rank > 0)
 		work(wk, threads);
 	rc = collect(wk, threads, progress);

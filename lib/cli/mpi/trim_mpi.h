@@ -27,6 +27,9 @@ void trim_mpi_after_command(void);
  * never reached its work. */
 void trim_mpi_enter(void);
 void trim_mpi_stop_everyone(void);
+/* After making the work items (rc their code): a rank other than 0 that
+ * failed aborts the job, rank 0 tells the others to stop; returns rc. */
+int trim_mpi_work_made(int rc);
 enum { TRIM_MPI_TAG_STOP = 13, TRIM_MPI_TAG_BYE = 14 };
 /* trim map's search spread over the ranks (map.c). */
 int trim_mpi_run_map(trim_search *s, int threads, int progress);
