@@ -107,6 +107,12 @@ typedef struct {
 	 * instead of time_limit after the start (NULL: that), read with atomics
 	 * as the search runs, so that its caller may extend it */
 	const double *deadline_at;
+	/* a real mapping the caller already knows (hint_on: its index and
+	 * cost, e.g. a stopped search's best): one more seed, so the search
+	 * starts from its cost (lib/search/seed_bound.c) */
+	int hint_on;
+	trim__index hint_index;
+	double hint_cost;
 } trim__mapspace;
 
 int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct trim_arch *a);
@@ -166,6 +172,7 @@ typedef struct {
 	double max_pe_util, max_rf_util;
 	uint64_t tie_cuts; /* bypass choices and subtrees cut by the exact-tie rule (docs/model.md, "Bounds") */
 	uint64_t tie_nodes; /* of which subtrees of the factorisation tree */
+	int hint_used;      /* the caller's known mapping (trim__mapspace.hint_on) was one of the seeds */
 	int found;
 	double best_cost;
 	trim__index best_index;

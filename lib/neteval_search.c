@@ -168,6 +168,11 @@ int trim__neteval_search_prepare(trim_neteval *ne, size_t i, double limit, trim_
 	space->min_rf_util = ne->min_rf_util;
 	space->time_limit = limit;
 	space->gap = ne->gap;
+	if (r->retry && r->found) { /* searched again: from the first pass's best */
+		space->hint_on = 1;
+		space->hint_index = r->index;
+		space->hint_cost = r->best_cost;
+	}
 	if (limit > 0 && ne->share_slots > 0) {
 		/* searches side by side: a deadline the others' ends extend */
 		double at = now_seconds() + limit;

@@ -558,6 +558,49 @@ START_TEST(test_search_conv_delay) { brute_vs_search(case_conv, TRIM__GOAL_DELAY
 END_TEST
 START_TEST(test_search_conv_energy) { brute_vs_search(case_conv, TRIM__GOAL_ENERGY); }
 END_TEST
+
+/* a known mapping handed to the search (hint): the same answer, from its
+ * cost; a hint that is not one of the space's mappings at that cost is
+ * ignored (the same run, counts included) */
+START_TEST(test_search_hint)
+{
+	struct trim_arch a;
+	trim__intra w;
+	trim__mapspace s;
+	trim__level_cost c[TRIM__MAX_LEVELS];
+	case_conv(&a, &w);
+	tu_costs(&a, c);
+	ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
+	trim__search_result r0, r1, r2, r3;
+	ck_assert_int_eq(trim__search(&s, c, TRIM__GOAL_ENERGY, 1, &r0), 0);
+	ck_assert(r0.found && r0.exact);
+	s.hint_on = 1;
+	s.hint_index = r0.best_index;
+	s.hint_cost = r0.best_cost;
+	ck_assert_int_eq(trim__search(&s, c, TRIM__GOAL_ENERGY, 2, &r1), 0);
+	ck_assert(r1.exact && r1.best_cost == r0.best_cost && r1.best_index == r0.best_index);
+	ck_assert(!memcmp(&r1.best, &r0.best, sizeof r0.best));
+	ck_assert_uint_le(r1.evaluated, r0.evaluated);
+	ck_assert_int_eq(r0.hint_used, 0);
+	ck_assert_int_eq(r1.hint_used, 1);
+	s.hint_cost = r0.best_cost * 0.5; /* not its cost: ignored */
+	ck_assert_int_eq(trim__search(&s, c, TRIM__GOAL_ENERGY, 1, &r2), 0);
+	s.hint_cost = r0.best_cost;
+	s.hint_index = s.size; /* past the space: ignored */
+	ck_assert_int_eq(trim__search(&s, c, TRIM__GOAL_ENERGY, 1, &r3), 0);
+	for (int k = 0; k < 2; k++) {
+		const trim__search_result *r = k ? &r3 : &r2;
+		ck_assert(r->best_cost == r0.best_cost && r->best_index == r0.best_index);
+		ck_assert(r->evaluated == r0.evaluated && r->bounded == r0.bounded && r->generated == r0.generated);
+		ck_assert_int_eq(r->hint_used, 0);
+	}
+	trim__search_result_free(&r0);
+	trim__search_result_free(&r1);
+	trim__search_result_free(&r2);
+	trim__search_result_free(&r3);
+	trim__mapspace_free(&s);
+}
+END_TEST
 /* the bounded search equals brute force on conv WG, depthwise with
  * padding, a strided pool, conv BW with stride 2 and padding, FC WG, pool
  * BW, every goal across them (kept small: brute force) */
@@ -943,6 +986,7 @@ Suite *search_suite(void)
 	tcase_add_test(tc, test_search_conv_delay);
 	tcase_add_test(tc, test_search_conv_energy);
 	tcase_add_test(tc, test_search_kinds);
+	tcase_add_test(tc, test_search_hint);
 	tcase_add_test(tc, test_search_reserved);
 	tcase_add_test(tc, test_fallback_bound);
 	tcase_add_test(tc, test_rf_util_partitions);

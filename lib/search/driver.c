@@ -232,6 +232,8 @@ int trim__search_begin(search_run *r, const trim__mapspace *s, const trim__level
 	double bound = HUGE_VAL;
 	if (!err && !s->nobound)
 		bound = trim__seed_bound(s, costs, goal, r->nfc, r->zero_macs, &ws[0], &r->seeds, &r->seed_eval);
+	if (!err && !s->nobound && s->hint_on)
+		bound = trim__seed_hint(s, costs, goal, &ws[0], &r->seeds, &r->seed_eval, &r->hint_used);
 	r->seed = bound;
 	r->seed_thr.cost = bound;
 	/* branch and bound over partial factorisations: the factors of slot 0
@@ -381,6 +383,7 @@ int trim__search_end(search_run *r, trim__search_result *out)
 		out->bounded += W->cnt.bounded;
 		out->tie_cuts += W->cnt.tie_cuts;
 		out->tie_nodes += W->cnt.tie_nodes;
+		out->hint_used = r->hint_used;
 		if (W->cnt.max_pe_util > out->max_pe_util)
 			out->max_pe_util = W->cnt.max_pe_util;
 		if (W->cnt.max_rf_util > out->max_rf_util)

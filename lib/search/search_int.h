@@ -508,6 +508,11 @@ int64_t *trim__tree_rows(const trim__mapspace *s, int d);
  * into *seed_eval. */
 double trim__seed_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, uint64_t nfc,
                         int64_t zero_macs, search_worker *W, top_list *seeds, trim__eval *seed_eval);
+/* The caller's known mapping (s->hint_on) into the seeds when it is one of
+ * this space's valid mappings with that cost (else ignored); the seeds'
+ * k-th best cost. */
+double trim__seed_hint(const trim__mapspace *s, const trim__level_cost *costs, int goal, search_worker *W,
+                       top_list *seeds, trim__eval *seed_eval, int *used);
 
 /* ---- for share.c: the top nodes' schedule and one search's run, shared by
  * trim__search's threads (driver.c) and by processes (share.c, through
@@ -578,6 +583,7 @@ typedef struct {
 	top_list glob, seeds;
 	trim__eval glob_eval, seed_eval;
 	double seed;             /* the sampled seed bound */
+	int hint_used;           /* the caller's known mapping is among the seeds */
 	top_threshold seed_thr;  /* after the dives: every node's threshold starts from it */
 	tree_child *top;
 	int64_t ntop;

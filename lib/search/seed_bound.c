@@ -90,3 +90,23 @@ double trim__seed_bound(const trim__mapspace *s, const trim__level_cost *costs, 
 	}
 	return trim__top_bound(seeds);
 }
+
+double trim__seed_hint(const trim__mapspace *s, const trim__level_cost *costs, int goal, search_worker *W,
+                       top_list *seeds, trim__eval *seed_eval, int *used)
+{
+	*used = 0;
+	trim__mapping *m = &W->m;
+	trim__index idx;
+	if (!s->hint_on || s->hint_index >= s->size || trim__mapspace_decode(s, s->hint_index, m) ||
+	    trim__mapping_check_reserved(m, s->w, s->a, s->reserved) ||
+	    trim__eval_run(s->w, s->a, costs, m, &W->ws, &W->ev) || trim__mapspace_encode(s, m, &idx) ||
+	    idx != s->hint_index || trim__goal_cost(&W->ev, goal) != s->hint_cost) {
+		trim_clear_error();
+		return trim__top_bound(seeds); /* not this space's: ignored */
+	}
+	if (trim__better(s->hint_cost, idx, seeds->n ? seeds->cost[0] : 0, seeds->n ? seeds->idx[0] : 0, seeds->n))
+		*seed_eval = W->ev;
+	trim__top_put(seeds, s->hint_cost, idx, m);
+	*used = 1;
+	return trim__top_bound(seeds);
+}
