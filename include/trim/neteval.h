@@ -33,9 +33,10 @@ typedef struct trim_neteval trim_neteval;
  * the other setter refuses an option with TRIM_EINVAL naming the right one. */
 enum trim_net_option {
 	TRIM_NET_GOAL = 0,           /**< int: TRIM_GOAL_ENERGY (default), _DELAY, _EDP */
-	TRIM_NET_THREADS = 1,        /**< int: threads (default 1): the distinct workloads are searched in
-	                                  parallel, one thread each, when there are at least twice
-	                                  as many as threads; else each search uses them all */
+	TRIM_NET_THREADS = 1,        /**< int: threads (default 1): with at least twice as many distinct
+	                                  workloads as threads, their searches run side by side, the
+	                                  threads taking the ready top nodes of any of them (a pool);
+	                                  else each search uses them all in turn */
 	TRIM_NET_SPARSITY = 2,       /**< int: 1 (default) use the sparse figures when the
 	                                  architecture gates or skips zeros, 0 dense only */
 	TRIM_NET_CACHE = 4,          /**< int: 1 (default) search each distinct workload once: a
