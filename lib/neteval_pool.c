@@ -30,7 +30,6 @@ typedef struct {
 	int stopping;               /* none handed out any more (all taken, stopped, failed) */
 	int ending;                 /* a thread is ending it */
 	int64_t running;            /* its nodes being searched */
-	int64_t done;               /* its nodes searched (progress) */
 } pool_search;
 
 typedef struct {
@@ -61,45 +60,22 @@ static void node_finished(pool_search *S, int64_t i, search_worker *W)
 }
 
 /* Under the lock: S's next node for thread tid (1, into *j), or 0 when
- * none is ready now; nodes cut by their bound are finished on the way, and
- * S stops handing out once they are all taken, it is stopped or it failed. */
+ * none is ready now; S stops handing out once they are all taken, it is
+ * stopped or it failed (trim__schedule_take). */
 static int next_node(pool_search *S, int tid, pool_job *j)
 {
-	search_run *r = &S->run;
-	search_worker *W = &r->ws[tid];
-	while (!S->stopping) {
-		const int64_t i = S->q.next;
-		if (i >= r->ntop || W->err || S->q.abort) {
-			S->stopping = 1;
-			break;
-		}
-		if (i >= S->q.cut_from) { /* cut like the node before it */
-			S->q.next++;
-			node_finished(S, i, W);
-			continue;
-		}
-		if (!trim__schedule_ready(&S->q, i))
-			return 0;
-		if (trim__worker_stop(W)) {
-			/* sorted: no node after i has a smaller bound */
-			trim__note_open(W, r->top[i].lb);
-			S->q.abort = 1;
-			S->stopping = 1;
-			break;
-		}
-		trim__schedule_threshold(&S->q, i, &r->seed_thr, &j->t);
-		S->q.next++;
-		if (trim__schedule_cut(&S->q, i, r->top[i].lb, &j->t, W)) {
-			node_finished(S, i, W);
-			continue;
-		}
-		S->running++;
-		j->kind = JOB_NODE;
-		j->S = S;
-		j->node = i;
-		return 1;
-	}
-	return 0;
+	search_worker *W = &S->run.ws[tid];
+	if (S->stopping)
+		return 0;
+	const int got = W->err ? 2 : trim__schedule_take(&S->q, &S->run, W, &j->node, &j->t);
+	if (got == 2)
+		S->stopping = 1;
+	if (got != 1)
+		return 0;
+	S->running++;
+	j->kind = JOB_NODE;
+	j->S = S;
+	return 1;
 }
 
 /* Under the lock: the next job of thread tid. */
@@ -238,7 +214,7 @@ void trim__neteval_pool(trim_neteval *ne, const size_t *order, size_t m)
 				if (W->err)
 					S->stopping = 1;
 				S->running--;
-				trim__search_progress(&S->space, ++S->done, S->run.ntop);
+				trim__search_progress(&S->space, S->q.finished_count, S->run.ntop);
 				omp_unset_lock(&P.lock);
 			} else { /* JOB_END */
 				end_search(&P, S);

@@ -51,19 +51,6 @@ static void merge_round(search_worker *ws, int threads, top_list *glob, trim__ev
 	}
 }
 
-/* Wait until node i's threshold is known; -1 when the search stopped (or
- * another thread failed) meanwhile. */
-static int schedule_wait(top_schedule *q, int64_t i, search_worker *W)
-{
-	while (!trim__schedule_ready(q, i)) {
-		if (trim__worker_stop(W) || __atomic_load_n(&q->abort, __ATOMIC_RELAXED))
-			return -1;
-		struct timespec ts = {0, 20000};
-		nanosleep(&ts, NULL);
-	}
-	return 0;
-}
-
 /* Node i is done on W (W->keep: its mappings, none if it was cut). */
 static void node_done(top_schedule *q, int64_t i, search_run *r, search_worker *W)
 {
@@ -86,40 +73,32 @@ static void search_top_nodes(search_run *r)
 		return;
 	}
 	trim__search_progress(r->s, 0, ntop);
-	int64_t done = 0;
+	omp_lock_t take; /* taking a node (finishing one takes q.lock) */
+	omp_init_lock(&take);
 #pragma omp parallel num_threads(r->threads)
 	{
 		search_worker *W = &r->ws[omp_get_thread_num()];
 		for (;;) {
-			int64_t i = __atomic_fetch_add(&q.next, 1, __ATOMIC_RELAXED);
-			if (i >= ntop)
-				break;
-			if (W->err) {
-				__atomic_store_n(&q.abort, 1, __ATOMIC_RELAXED);
-				break;
-			}
-			if (i >= __atomic_load_n(&q.cut_from, __ATOMIC_RELAXED)) {
-				node_done(&q, i, r, W); /* cut like the node before it */
-				continue;
-			}
+			int64_t i;
 			top_threshold t;
-			if (trim__worker_stop(W) || schedule_wait(&q, i, W)) {
-				/* sorted: no node after i has a smaller bound */
-				trim__note_open(W, r->top[i].lb);
+			omp_set_lock(&take);
+			const int got = W->err ? 2 : trim__schedule_take(&q, r, W, &i, &t);
+			if (got == 2) /* none left, stopped or failed: nobody takes more */
 				__atomic_store_n(&q.abort, 1, __ATOMIC_RELAXED);
+			omp_unset_lock(&take);
+			if (got == 2)
 				break;
-			}
-			trim__schedule_threshold(&q, i, &r->seed_thr, &t);
-			if (trim__schedule_cut(&q, i, r->top[i].lb, &t, W)) {
-				node_done(&q, i, r, W);
+			if (got == 0) { /* the window: a node before it still runs */
+				struct timespec ts = {0, 20000};
+				nanosleep(&ts, NULL);
 				continue;
 			}
 			trim__search_top_node(r, i, &t, W);
 			node_done(&q, i, r, W);
-			int64_t d = __atomic_add_fetch(&done, 1, __ATOMIC_RELAXED);
-			trim__search_progress(r->s, d, ntop);
+			trim__search_progress(r->s, __atomic_load_n(&q.finished_count, __ATOMIC_RELAXED), ntop);
 		}
 	}
+	omp_destroy_lock(&take);
 	for (int i = 0; i < r->threads; i++)
 		if (r->ws[i].err && !r->err)
 			r->err = r->ws[i].err;

@@ -592,6 +592,15 @@ typedef struct {
 	int err;
 } search_run;
 
+/* Under the caller's lock, without waiting: the next top node of run r for
+ * W, the same for threads (driver.c), processes (share.c) and a network's
+ * pool (lib/neteval_pool.c). 1: taken, *node and its threshold *t; 0: it
+ * must wait for the nodes of the window; 2: none is left to hand out (all
+ * taken, the schedule aborted, or W's search stopped: the first node not
+ * taken is noted open). Nodes cut by their bound, after the first cut one,
+ * or with a result already are finished (empty) on the way. */
+int trim__schedule_take(top_schedule *q, search_run *r, search_worker *W, int64_t *node, top_threshold *t);
+
 /* Up to the top nodes (the workers, the seed, the tree, the dives); extra
  * workers beyond the threads (nworkers - threads) get no caches. 0 or an
  * error (then trim__search_end still frees). */

@@ -135,6 +135,39 @@ int trim__schedule_cut(top_schedule *q, int64_t i, double lb, const top_threshol
 	return 1;
 }
 
+int trim__schedule_take(top_schedule *q, search_run *r, search_worker *W, int64_t *node, top_threshold *t)
+{
+	top_list none = {0};
+	while (q->next < q->n && !__atomic_load_n(&q->abort, __ATOMIC_RELAXED)) {
+		const int64_t i = q->next;
+		if (q->finished[i]) { /* its result came before (another collector's) */
+			q->next++;
+			continue;
+		}
+		if (i < q->cut_from) {
+			if (!trim__schedule_ready(q, i))
+				return 0;
+			if (trim__worker_stop(W)) { /* sorted: no node from i on has a smaller bound */
+				trim__note_open(W, r->top[i].lb);
+				return 2;
+			}
+			trim__schedule_threshold(q, i, &r->seed_thr, t);
+			if (!trim__schedule_cut(q, i, r->top[i].lb, t, W)) {
+				q->next++;
+				*node = i;
+				return 1;
+			}
+		}
+		/* cut by its bound, or after the first cut node: finished empty */
+		q->next++;
+		int rc = trim__schedule_finish(q, i, &none, NULL, &r->glob, &r->glob_eval);
+		if (rc && !W->err)
+			W->err = rc;
+		trim__search_progress(r->s, q->finished_count, q->n);
+	}
+	return 2;
+}
+
 /* ---- one search's top nodes in several processes (share.h) -------------------- */
 
 #include "search/share.h"
@@ -419,46 +452,22 @@ int trim__search_share_next(trim__search_share *sh, int64_t *node, char **ticket
 {
 	*node = -1;
 	*ticket = NULL;
-	search_run *r = &sh->run;
-	top_schedule *q = &sh->q;
 	search_worker *M = merged(sh);
 	int rc = 2;
 	omp_set_lock(&sh->lock);
-	while (!sh->stop && q->next < q->n) {
-		const int64_t i = q->next;
-		if (q->finished[i]) { /* its result came before its ticket (a result of another collector's) */
-			q->next++;
-			continue;
-		}
-		if (i >= q->cut_from) { /* cut like the node before it */
-			finish_empty(sh, i);
-			q->next++;
-			continue;
-		}
-		if (!trim__schedule_ready(q, i)) {
-			rc = 0;
-			break;
-		}
-		if (trim__worker_stop(M)) { /* sorted: no node from i on has a smaller bound */
-			trim__note_open(M, r->top[i].lb);
-			sh->stop = 1;
-			break;
-		}
-		top_threshold t;
-		trim__schedule_threshold(q, i, &r->seed_thr, &t);
-		if (trim__schedule_cut(q, i, r->top[i].lb, &t, M)) {
-			finish_empty(sh, i);
-			q->next++;
-			continue;
-		}
+	int64_t i;
+	top_threshold t;
+	if (!sh->stop && (rc = trim__schedule_take(&sh->q, &sh->run, M, &i, &t)) == 1) {
 		rc = ticket_text(sh, i, &t, ticket);
 		if (rc == 0) {
-			q->next++;
 			*node = i;
 			rc = 1;
+		} else {
+			sh->q.next--; /* not handed out */
 		}
-		break;
 	}
+	if (rc == 2 && M->stopped)
+		sh->stop = 1;
 	omp_unset_lock(&sh->lock);
 	return rc;
 }
