@@ -971,6 +971,135 @@ START_TEST(test_fallback_bound)
 }
 END_TEST
 
+/* A three-level hierarchy for the sibling bounds: DRAM -> GLB (small, so
+ * the capacities bind) -> NoC 2x2 -> RF -> MAC, a conv with six dims > 1. */
+static void case_siblings(struct trim_arch *a, trim__intra *w)
+{
+	tu_arch_init(a, "siblings");
+	trim__level *d = tu_storage(a, "DRAM", 0, 16);
+	d->read_bw = d->write_bw = 2;
+	tu_storage(a, "GLB", 96, 16);
+	tu_spatial(a, "NoC", 2, 2, 1, 1);
+	tu_storage(a, "RF", 24, 16);
+	tu_compute(a, "MAC");
+	tu_arch_finish(a);
+	ck_assert_int_eq(tu_layer(w, g_kind, g_phase, 2, 2, 2, 1, 4, 4, 3, 3, 1, 1, 1), 0);
+}
+
+/* The nodes at depth `depth` below rows [lo, hi): every one whose children
+ * are factorisations gets its children's bounds both ways (one child at a
+ * time, trim__node_bound_above; all at once, trim__leaf_children_bounds),
+ * which must agree: the same bound and choices below the cut, above it both
+ * above the cut and no higher than the full bound. */
+static void siblings_below(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *c, int goal,
+                           int depth, const int32_t *lo, const int32_t *hi, int64_t zero_macs, search_worker *W,
+                           uint64_t *compared, uint64_t *cut)
+{
+	tree_child *ch = NULL;
+	int nv[TRIM_NDIMS];
+	int64_t n = trim__tree_children(s, trows, depth, lo, hi, &ch, nv);
+	ck_assert_int_ge(n, 0);
+	if (depth + 1 < s->nslots - 1) {
+		for (int64_t i = 0; i < n; i++)
+			siblings_below(s, trows, c, goal, depth + 1, ch[i].lo, ch[i].hi, zero_macs, W, compared, cut);
+		free(ch);
+		return;
+	}
+	static uint64_t nodes;
+	if (nodes++ % 4 != 0) { /* every fourth such node: a few seconds */
+		free(ch);
+		return;
+	}
+	node_choices *ref = malloc((size_t)(n > 0 ? n : 1) * sizeof *ref);
+	double *lb = malloc((size_t)(n > 0 ? n : 1) * sizeof *lb), *full = malloc((size_t)(n > 0 ? n : 1) * sizeof *full);
+	W->child_choices = realloc(W->child_choices, (size_t)(n > 0 ? n : 1) * sizeof *W->child_choices);
+	ck_assert(ref && lb && full && W->child_choices);
+	trim__mapping m;
+	trim__eval ev;
+	trim__space_mapping_init(s, &m);
+	trim__space_mapping_init(s, &W->node_mapping);
+	for (int64_t i = 0; i < n; i++) {
+		trim__tree_node_set(s, trows, depth + 1, ch[i].lo, &m);
+		trim__node_bound(s, c, goal, depth + 1, zero_macs, &m, &ev, &full[i], NULL);
+	}
+	/* cuts at no bound, at the median bound, and below every bound */
+	double sorted_mid = n ? full[n / 2] : 0;
+	const double cuts[3] = {HUGE_VAL, sorted_mid, 0};
+	for (int k = 0; k < 3; k++) {
+		for (int64_t i = 0; i < n; i++) {
+			trim__tree_node_set(s, trows, depth + 1, ch[i].lo, &m);
+			trim__node_bound_above(s, c, goal, depth + 1, zero_macs, &m, &ev, &lb[i], &ref[i], cuts[k]);
+		}
+		int rc = trim__leaf_children_bounds(s, trows, c, goal, depth + 1, ch, n, nv, cuts[k], zero_macs, W);
+		ck_assert_int_ge(rc, 0);
+		if (!rc)
+			continue;
+		for (int64_t i = 0; i < n; i++) {
+			if (lb[i] <= cuts[k]) {
+				REQUIRE(ch[i].lb == lb[i], "child %lld: bound %.17g at once, %.17g alone", (long long)i, ch[i].lb,
+				        lb[i]);
+				for (int t = 0; t < 3; t++) {
+					REQUIRE(W->child_choices[i].nch[t] == ref[i].nch[t], "child %lld tensor %d: choices", (long long)i, t);
+					for (int q = 0; q < ref[i].nch[t]; q++)
+						REQUIRE(W->child_choices[i].E[t][q] == ref[i].E[t][q] &&
+						            W->child_choices[i].K[t][q] == ref[i].K[t][q],
+						        "child %lld tensor %d choice %d", (long long)i, t, q);
+				}
+			} else {
+				REQUIRE(ch[i].lb > cuts[k] && ch[i].lb <= full[i], "child %lld: bound %.17g, cut %.17g, full %.17g",
+				        (long long)i, ch[i].lb, cuts[k], full[i]);
+				(*cut)++;
+			}
+			(*compared)++;
+		}
+	}
+	free(ref);
+	free(lb);
+	free(full);
+	free(ch);
+}
+
+START_TEST(test_leaf_children_bounds)
+{
+	static const int kinds[][2] = {{TU_CONV, TRIM_PHASE_FW}, {TU_CONV, TRIM_PHASE_BW}, {TU_CONV, TRIM_PHASE_WG},
+	                               {TU_MAXPOOL, TRIM_PHASE_FW}};
+	uint64_t compared = 0, cut = 0;
+	for (size_t q = 0; q < sizeof kinds / sizeof kinds[0]; q++)
+		for (int goal = 0; goal < 3; goal++) {
+			struct trim_arch a;
+			trim__intra w;
+			trim__mapspace s;
+			trim__level_cost c[TRIM__MAX_LEVELS];
+			g_kind = kinds[q][0];
+			g_phase = kinds[q][1];
+			case_siblings(&a, &w);
+			tu_costs(&a, c);
+			ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
+			int64_t zero_macs = 0;
+			ck_assert_int_eq(trim__activity_zero_macs(&w, &zero_macs), 0);
+			int64_t *trows[TRIM_NDIMS];
+			int32_t lo[TRIM_NDIMS], hi[TRIM_NDIMS];
+			for (int d = 0; d < TRIM_NDIMS; d++) {
+				trows[d] = trim__tree_rows(&s, d);
+				ck_assert_ptr_nonnull(trows[d]);
+				lo[d] = 0;
+				hi[d] = (int32_t)s.nrows[d];
+			}
+			search_worker *W = calloc(1, sizeof *W);
+			ck_assert_ptr_nonnull(W);
+			siblings_below(&s, trows, c, goal, 0, lo, hi, zero_macs, W, &compared, &cut);
+			free(W->child_choices);
+			free(W->leaf_figures);
+			free(W);
+			for (int d = 0; d < TRIM_NDIMS; d++)
+				free(trows[d]);
+			trim__mapspace_free(&s);
+		}
+	ck_assert_uint_gt(compared, 1000);
+	ck_assert_uint_gt(cut, 100);
+}
+END_TEST
+
 Suite *search_suite(void)
 {
 	Suite *s = suite_create("search");
@@ -980,6 +1109,7 @@ Suite *search_suite(void)
 	tcase_add_test(tc, test_wide_index);
 	tcase_add_test(tc, test_order_classes);
 	tcase_add_test(tc, test_search_fc_energy);
+	tcase_add_test(tc, test_leaf_children_bounds);
 	tcase_add_test(tc, test_search_fc_pinned);
 	tcase_add_test(tc, test_search_utilization);
 	tcase_add_test(tc, test_search_fc_edp);

@@ -227,7 +227,7 @@ int trim__search_begin(search_run *r, const trim__mapspace *s, const trim__level
 				err = trim__error(TRIM_ENOMEM, "search: out of memory");
 		}
 		if (!err)
-			r->ntop = trim__tree_children(s, r->trows, 0, lo, hi, &r->top);
+			r->ntop = trim__tree_children(s, r->trows, 0, lo, hi, &r->top, NULL);
 		if (r->ntop == -1)
 			err = trim__error(TRIM_ENOMEM, "search: out of memory");
 		if (r->ntop < 0)
@@ -377,6 +377,7 @@ int trim__search_end(search_run *r, trim__search_result *out)
 		trim__top_free(&W->node);
 		trim__order_class_cache_free(&W->classes);
 		free(W->child_choices);
+		free(W->leaf_figures);
 		free(W->node_counts);
 		free(W->result_energies);
 	}

@@ -236,9 +236,68 @@ typedef struct node_counts {
 	int64_t net[3][64][TRIM__MAX_LEVELS]; /* spatial: words charged for energy */
 	int64_t dw[3][64][TRIM__MAX_LEVELS];  /* spatial: words for cycles */
 	int extk[TRIM__MAX_LEVELS];           /* storage levels whose tiles are known */
-	int64_t tbytes[TRIM__MAX_LEVELS][3];  /* and the bytes of those tiles */
+	int64_t tbytes[3][TRIM__MAX_LEVELS];  /* and the bytes of those tiles, per tensor */
 	int complete;                         /* every tensor has at most 64 keep choices */
 } node_counts;
+
+/* What a node's bound knows before its tensors (node_bound.c): the levels
+ * fixed, and "known" (storage, every level above and itself fixed: the
+ * extents below it are known), the spatial levels' instances and active PEs
+ * when all are fixed (allsp), the extents at and below each level (sfx:
+ * suffix products of the factors) and per instance (pext; contig: the dim
+ * still runs over a contiguous range), the storage levels whose tiles are
+ * known (extk), the MACs' energy as the evaluator computes it. */
+typedef struct {
+	int fixed[TRIM__MAX_LEVELS], known[TRIM__MAX_LEVELS], extk[TRIM__MAX_LEVELS], allsp;
+	int64_t inst[TRIM__MAX_LEVELS + 1], active, steps;
+	int64_t sfx[TRIM__MAX_LEVELS + 1][TRIM_NDIMS];
+	int64_t pext[TRIM__MAX_LEVELS][TRIM_NDIMS];
+	int contig[TRIM__MAX_LEVELS][TRIM_NDIMS];
+	double emacs;
+} node_frame;
+
+/* One tensor's part of a node's bound: per keep choice (at most 64) its
+ * energy and the levels it holds, the cheapest, per level the count-wise
+ * minima over the choices that the cycles read (storage: reads or result
+ * updates, fills or result drains; spatial: the words entering, or results
+ * leaving upwards), and the bytes of its tiles where they are known. */
+typedef struct {
+	int nch;
+	double E[64];
+	unsigned K[64];
+	double emin;
+	int64_t rd[TRIM__MAX_LEVELS], in[TRIM__MAX_LEVELS], net[TRIM__MAX_LEVELS];
+	int64_t tbytes[TRIM__MAX_LEVELS];
+	int complete; /* every keep choice is among the 64 */
+} tensor_figures;
+
+/* The node's frame from its factors in m (depth slots fixed): 0, 1 if a
+ * spatial level does not fit (no valid mapping below), 2 if the node has
+ * ragged completions (no bound). */
+int trim__node_frame(const trim__mapspace *s, const trim__level_cost *costs, int depth, int64_t zero_macs,
+                     const trim__mapping *m, node_frame *f);
+/* The extents of the frame (sfx) for other factors of the same fixed levels. */
+void trim__node_frame_extents(const trim__mapspace *s, const trim__mapping *m, node_frame *f);
+/* Tensor t's figures (variant 0 of the node bound; present tensors). */
+void trim__node_tensor(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                       const trim__mapping *m, int t, tensor_figures *out);
+/* The node's bound from its tensors' figures (tf[t]; etensor: the sum of
+ * their emin in the bound's order) without the joint order; out (not NULL)
+ * gets the per-choice energies. */
+void trim__node_combine(const trim__mapspace *s, const trim__level_cost *costs, int goal, const node_frame *f,
+                        const trim__mapping *m, const tensor_figures *const *tf, double etensor, int64_t zero_macs,
+                        trim__eval *ev, double *lb, node_choices *out);
+/* 1 if keep choices cc[t] of the tensors' figures fit the capacities whose
+ * tiles are known (extk). */
+int trim__choices_fit(const trim__mapspace *s, const int *extk, const int64_t *const *tbytes,
+                      const unsigned *const *K, const int *nch, const int *cc);
+/* trim__node_bound with the counts the tie test evaluates (nc). */
+void trim__node_bound_counts(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
+                             int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, node_choices *out,
+                             node_counts *nc);
+/* The order in which the node bound sums its tensors (the result first:
+ * usually the dearest, so a cut comes soonest). */
+static const int trim__bound_torder[3] = {2, 0, 1};
 
 /* Choice of tensor t under bypass mask b. */
 static inline int trim__keep_choice(const trim__mapspace *s, const factor_bound *fbound, int t, uint64_t b)
@@ -346,6 +405,8 @@ typedef struct {
 	size_t child_choices_cap;
 	const struct node_choices *leaf_choices;
 	struct node_counts *node_counts; /* the exact tie test's scratch (allocated on first use) */
+	tensor_figures *leaf_figures;    /* trim__leaf_children_bounds: per tensor and combination of its dims */
+	size_t leaf_figures_cap;
 	int in_tree; /* the factorisation is a leaf of the tree (its cuts are counted from the distinct total) */
 	double *result_energies; /* trim__visit_by_result: the result's energies and their prefix minima */
 	size_t result_energies_cap;
@@ -480,10 +541,23 @@ typedef struct {
 	int32_t lo[TRIM_NDIMS], hi[TRIM_NDIMS];
 } tree_child;
 
-/* The children of the node whose rows are [lo, hi) per dim: their number
- * (*out allocated), -1 on no memory, -2 if a dim has too many values. */
+/* The children of the node whose rows are [lo, hi) per dim, fixed slots
+ * < depth: every combination of the values at slot `depth` (mixed radix,
+ * the last dim fastest: c[i].ord = i), nvals (not NULL) the number of values
+ * of each dim. Returns their number (*out allocated), -1 on no memory, -2
+ * if a dim has too many values. */
 int64_t trim__tree_children(const trim__mapspace *s, int64_t *const *trows, int depth, const int32_t *lo,
-                            const int32_t *hi, tree_child **out);
+                            const int32_t *hi, tree_child **out, int *nvals);
+/* The bounds of the children of a node that are factorisations (depth:
+ * theirs), when the slot they fix is a storage level: each tensor's
+ * figures depend only on its own dims' factors there, so they are computed
+ * once per combination of those; with the energy goal, a child whose
+ * tensors and MACs exceed `above` gets that sum without the rest. 1 if
+ * done (c[i].lb, and W->child_choices[i] of the children below `above`),
+ * 0 if it does not apply (nothing written), -1 on no memory. */
+int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *costs,
+                               int goal, int depth, tree_child *c, int64_t n, const int *nvals, double above,
+                               int64_t zero_macs, search_worker *W);
 /* qsort order of children: bound, then enumeration position. */
 int trim__tree_child_cmp(const void *p, const void *q);
 /* Factors of the node (tree slots < depth fixed) from its tree rows. */

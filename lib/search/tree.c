@@ -13,11 +13,8 @@ int trim__tree_child_cmp(const void *p, const void *q)
 	return a->ord < b->ord ? -1 : a->ord > b->ord;
 }
 
-/* The children of the node whose rows are [lo, hi) per dim, fixed slots
- * < depth: every combination of the values at slot `depth`. Returns the
- * number (*out allocated), or -1 on no memory. */
 int64_t trim__tree_children(const trim__mapspace *s, int64_t *const *trows, int depth, const int32_t *lo,
-                            const int32_t *hi, tree_child **out)
+                            const int32_t *hi, tree_child **out, int *nvals)
 {
 	const int slot = s->tord[depth];
 	int32_t vlo[TRIM_NDIMS][64], vhi[TRIM_NDIMS][64];
@@ -38,6 +35,8 @@ int64_t trim__tree_children(const trim__mapspace *s, int64_t *const *trows, int 
 		}
 		n *= nv[d];
 	}
+	if (nvals)
+		memcpy(nvals, nv, sizeof nv);
 	tree_child *c = malloc((size_t)(n > 0 ? n : 1) * sizeof *c);
 	if (!c)
 		return -1;
@@ -195,7 +194,8 @@ void trim__tree_visit(const trim__mapspace *s, int64_t *const *trows, const trim
 		return;
 	}
 	tree_child *c = NULL;
-	int64_t n = trim__tree_children(s, trows, depth, lo, hi, &c);
+	int nvals[TRIM_NDIMS];
+	int64_t n = trim__tree_children(s, trows, depth, lo, hi, &c, nvals);
 	if (n < 0) {
 		W->err = n == -1 ? TRIM_ENOMEM : TRIM_ERANGE;
 		return;
@@ -217,7 +217,15 @@ void trim__tree_visit(const trim__mapspace *s, int64_t *const *trows, const trim
 		/* exact: a child above the threshold now is cut whatever comes
 		 * later (the threshold only falls), so its bound may stop there */
 		const double above = W->cut_scale == 1 ? trim__cut_threshold(W, &W->node, rb) : HUGE_VAL;
-		for (int64_t i = 0; i < n; i++) {
+		int done = leaves ? trim__leaf_children_bounds(s, trows, costs, goal, depth + 1, c, n, nvals, above,
+		                                               zero_macs, W)
+		                  : 0;
+		if (done < 0) {
+			free(c);
+			W->err = TRIM_ENOMEM;
+			return;
+		}
+		for (int64_t i = 0; i < n && !done; i++) {
 			trim__tree_node_set(s, trows, depth + 1, c[i].lo, &W->node_mapping);
 			trim__node_bound_above(s, costs, goal, depth + 1, zero_macs, &W->node_mapping, &W->bound_eval,
 			                       &c[i].lb, leaves ? &W->child_choices[i] : NULL, above);

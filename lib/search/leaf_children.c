@@ -1,0 +1,147 @@
+/*
+ * The bounds of a node's children that are factorisations (docs/model.md,
+ * "Bounds", siblings): they differ only in the factors of one storage level
+ * c (the last tree slot takes the rest), and each tensor's part of the node
+ * bound reads only the factors of its own dims there. So each tensor's
+ * figures are computed once per combination of its dims' values, and a
+ * child is the sum of three looked-up parts: most children are cut on that
+ * sum alone, the others get the capacities and cycles (trim__node_combine),
+ * the same bound as trim__node_bound_above.
+ */
+#include "search_int.h"
+
+/* Why the figures of a tensor depend on its own dims alone at c: the words
+ * crossing the boundaries below the known levels multiply the factors of
+ * the dims that are the sole term of an axis of the tensor at c (and of
+ * every dim at the levels above c, fixed here); its tiles and shares are
+ * those of its dims; the spatial levels are fixed; and the forced refills
+ * (a second unknown storage level below c) cannot occur, c being the
+ * innermost storage level but one. */
+static int applies(const trim__mapspace *s, int depth)
+{
+	const struct trim_arch *a = s->a;
+	if (s->imperfect || depth != s->nslots - 1)
+		return 0;
+	const int c = s->slot[s->tord[depth - 1]], last = s->slot[s->tord[depth]];
+	if (a->lv[c].type != TRIM__LVL_STORAGE || a->lv[last].type != TRIM__LVL_STORAGE)
+		return 0;
+	for (int l = c + 1; l < a->nlevels; l++)
+		if (a->lv[l].type == TRIM__LVL_STORAGE && l != last)
+			return 0;
+	return 1;
+}
+
+int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *costs,
+                               int goal, int depth, tree_child *c, int64_t n, const int *nvals, double above,
+                               int64_t zero_macs, search_worker *W)
+{
+	if (n < 2 || !applies(s, depth))
+		return 0;
+	const trim__intra *w = s->w;
+	/* the children's digit strides (the last dim fastest) and, per tensor,
+	 * the strides of its combinations (its dims with several values) */
+	int64_t cstride[TRIM_NDIMS], tstride[3][TRIM_NDIMS], ncomb[3];
+	for (int d = TRIM_NDIMS - 1, st = 1; d >= 0; d--) {
+		cstride[d] = st;
+		st *= nvals[d];
+	}
+	/* a tensor whose dims take fewer combinations than there are children
+	 * is looked up (memo), the others are computed per child */
+	size_t total = 0;
+	int memo[3], any = 0;
+	for (int t = 0; t < 3; t++) {
+		const unsigned dims = s->dsingle[t] | s->dwindow[t];
+		ncomb[t] = 1;
+		for (int d = TRIM_NDIMS - 1; d >= 0; d--) {
+			tstride[t][d] = 0;
+			if ((dims >> d & 1) && nvals[d] > 1) {
+				tstride[t][d] = ncomb[t];
+				ncomb[t] *= nvals[d];
+			}
+		}
+		memo[t] = w->t[t].present && ncomb[t] < n;
+		any |= memo[t];
+		if (memo[t])
+			total += (size_t)ncomb[t];
+	}
+	if (!any)
+		return 0; /* nothing shared */
+	if (total > W->leaf_figures_cap) {
+		tensor_figures *q = realloc(W->leaf_figures, total * sizeof *q);
+		if (!q)
+			return -1;
+		W->leaf_figures = q;
+		W->leaf_figures_cap = total;
+	}
+	trim__mapping *m = &W->node_mapping;
+	node_frame f;
+	trim__tree_node_set(s, trows, depth, c[0].lo, m);
+	if (trim__node_frame(s, costs, depth, zero_macs, m, &f))
+		return 0; /* no spatial fit, or ragged: the plain bound says so */
+	/* the looked-up tensors' figures, combination by combination: the
+	 * child whose other digits are 0 stands for it */
+	tensor_figures *fig[3] = {NULL, NULL, NULL};
+	for (int t = 0, off = 0; t < 3; t++) {
+		if (!memo[t])
+			continue;
+		fig[t] = W->leaf_figures + off;
+		off += (int)ncomb[t];
+		for (int64_t k = 0; k < ncomb[t]; k++) {
+			int64_t child = 0;
+			for (int d = 0; d < TRIM_NDIMS; d++)
+				if (tstride[t][d])
+					child += (k / tstride[t][d] % nvals[d]) * cstride[d];
+			trim__tree_node_set(s, trows, depth, c[child].lo, m);
+			trim__node_frame_extents(s, m, &f);
+			trim__node_tensor(s, costs, &f, m, t, &fig[t][k]);
+		}
+	}
+	tensor_figures absent, own[3]; /* absent: no choice, zero counts; own: computed per child */
+	memset(&absent, 0, sizeof absent);
+	absent.complete = 1;
+	const int energy = goal == TRIM__GOAL_ENERGY;
+	for (int64_t i = 0; i < n; i++) {
+		const tensor_figures *tf[3];
+		int64_t key[3] = {0, 0, 0};
+		for (int d = 0; d < TRIM_NDIMS; d++) {
+			int64_t j = (int64_t)c[i].ord / cstride[d] % nvals[d];
+			for (int t = 0; t < 3; t++)
+				key[t] += j * tstride[t][d];
+		}
+		/* the looked-up tensors first: most children are cut on them */
+		double part = f.emacs;
+		for (int ti = 0; ti < 3; ti++) {
+			const int t = trim__bound_torder[ti];
+			tf[t] = memo[t] ? &fig[t][key[t]] : &absent;
+			if (memo[t])
+				part += tf[t]->emin;
+		}
+		int cut = energy && part * (1 - 1e-9) > above;
+		for (int ti = 0, set = 0; ti < 3 && !cut; ti++) {
+			const int t = trim__bound_torder[ti];
+			if (memo[t] || !w->t[t].present)
+				continue;
+			if (!set) {
+				trim__tree_node_set(s, trows, depth, c[i].lo, m);
+				trim__node_frame_extents(s, m, &f);
+				set = 1;
+			}
+			trim__node_tensor(s, costs, &f, m, t, &own[t]);
+			tf[t] = &own[t];
+			part += own[t].emin;
+			cut = energy && part * (1 - 1e-9) > above;
+		}
+		if (cut) {
+			c[i].lb = part * (1 - 1e-9);
+			W->child_choices[i].nch[0] = W->child_choices[i].nch[1] = W->child_choices[i].nch[2] = 0;
+			continue;
+		}
+		double etensor = 0; /* in the node bound's order: the same bound */
+		for (int ti = 0; ti < 3; ti++)
+			if (w->t[trim__bound_torder[ti]].present)
+				etensor += tf[trim__bound_torder[ti]]->emin;
+		trim__node_combine(s, costs, goal, &f, m, tf, etensor, zero_macs, &W->bound_eval, &c[i].lb,
+		                   &W->child_choices[i]);
+	}
+	return 1;
+}
