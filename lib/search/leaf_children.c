@@ -100,6 +100,9 @@ int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, c
 	memset(&absent, 0, sizeof absent);
 	absent.complete = 1;
 	const int energy = goal == TRIM__GOAL_ENERGY;
+	/* with the energy goal, the MACs and the leakage at their cycles come
+	 * with every child */
+	const double floor = energy ? f.emacs + trim__node_static_floor(s, costs, &f, m, zero_macs, &W->bound_eval) : 0;
 	for (int64_t i = 0; i < n; i++) {
 		const tensor_figures *tf[3];
 		int64_t key[3] = {0, 0, 0};
@@ -109,7 +112,7 @@ int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, c
 				key[t] += j * tstride[t][d];
 		}
 		/* the looked-up tensors first: most children are cut on them */
-		double part = f.emacs;
+		double part = floor;
 		for (int ti = 0; ti < 3; ti++) {
 			const int t = trim__bound_torder[ti];
 			tf[t] = memo[t] ? &fig[t][key[t]] : &absent;

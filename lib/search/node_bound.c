@@ -645,6 +645,36 @@ void trim__node_tensor(const trim__mapspace *s, const trim__level_cost *costs, c
 	tensor_part(s, costs, f, m, t, 0, -1, -1, &r, out, NULL, NULL);
 }
 
+/* What trim__eval_act reads, for the architecture's levels, with no
+ * tensor's counts: the MACs, the active PEs and the instances (the whole
+ * activity is ~10 KB: zeroing all of it was a tenth of the bound's time). */
+static void activity_clear(const trim__mapspace *s, const node_frame *f, int64_t zero_macs, trim__activity *x)
+{
+	const struct trim_arch *a = s->a;
+	const int nl = a->nlevels;
+	x->steps = x->padded_macs = 0;
+	int64_t(*rows[])[3] = {x->tile,       x->fills,      x->reads,    x->updates, x->drains,
+	                       x->down_words, x->down_dests, x->up_words, x->up_out};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+		memset(rows[i], 0, (size_t)nl * sizeof *rows[i]);
+	x->macs = s->w->macs;
+	x->zero_macs = zero_macs;
+	x->active_pes = f->allsp ? f->active : (a->total_pes > 0 ? a->total_pes : 1);
+	for (int l = 0; l < nl; l++)
+		x->instances[l] = f->allsp ? f->inst[l] : (a->lv[l].instances > 0 ? a->lv[l].instances : 1);
+}
+
+double trim__node_static_floor(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                               const trim__mapping *m, int64_t zero_macs, trim__eval *ev)
+{
+	activity_clear(s, f, zero_macs, &ev->act);
+	trim__eval_act(s->w, s->a, costs, m, ev);
+	double e = 0;
+	for (int l = 0; l < s->a->nlevels; l++)
+		e += ev->static_pj[l];
+	return e;
+}
+
 /* The joint order's variants (trim__node_bound_joint): variant v > 0 puts
  * loop d[v] innermost at known level k[v]; E[v][t]: its per-choice
  * energies, e[v] their cheapest sum. */
@@ -706,16 +736,8 @@ static void combine(const trim__mapspace *s, const trim__level_cost *costs, int 
 		if (best > etensor)
 			etensor = best;
 	}
-	/* what trim__eval_act reads, for the architecture's levels (the whole
-	 * activity is ~10 KB: zeroing all of it was a tenth of this bound's time) */
 	trim__activity *x = &ev->act;
-	x->steps = x->padded_macs = 0;
-	{
-		int64_t(*rows[])[3] = {x->tile,       x->fills,      x->reads,    x->updates, x->drains,
-		                       x->down_words, x->down_dests, x->up_words, x->up_out};
-		for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-			memset(rows[i], 0, (size_t)nl * sizeof *rows[i]);
-	}
+	activity_clear(s, f, zero_macs, x);
 	for (int t = 0; t < 3; t++) {
 		if (!w->t[t].present)
 			continue;
@@ -728,11 +750,6 @@ static void combine(const trim__mapspace *s, const trim__level_cost *costs, int 
 				(res ? x->drains : x->fills)[l][t] = tf[t]->in[l];
 			}
 	}
-	x->macs = w->macs;
-	x->zero_macs = zero_macs;
-	x->active_pes = f->allsp ? f->active : (a->total_pes > 0 ? a->total_pes : 1);
-	for (int l = 0; l < nl; l++)
-		x->instances[l] = f->allsp ? f->inst[l] : (a->lv[l].instances > 0 ? a->lv[l].instances : 1);
 	trim__eval_act(w, a, costs, m, ev);
 	double energy = ev->mac_pj + etensor;
 	for (int l = 0; l < nl; l++)

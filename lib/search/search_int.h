@@ -287,6 +287,10 @@ void trim__node_tensor(const trim__mapspace *s, const trim__level_cost *costs, c
 void trim__node_combine(const trim__mapspace *s, const trim__level_cost *costs, int goal, const node_frame *f,
                         const trim__mapping *m, const tensor_figures *const *tf, double etensor, int64_t zero_macs,
                         trim__eval *ev, double *lb, node_choices *out);
+/* The leakage of the node's mappings at least: at the cycles of its MACs
+ * alone (every count adds cycles). */
+double trim__node_static_floor(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                               const trim__mapping *m, int64_t zero_macs, trim__eval *ev);
 /* 1 if keep choices cc[t] of the tensors' figures fit the capacities whose
  * tiles are known (extk). */
 int trim__choices_fit(const trim__mapspace *s, const int *extk, const int64_t *const *tbytes,
