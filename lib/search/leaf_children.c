@@ -117,7 +117,7 @@ int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, c
 			const int t = trim__bound_torder[ti];
 			tf[t] = memo[t] ? &fig[t][key[t]] : &absent;
 			if (memo[t])
-				part += tf[t]->emin;
+				part += tf[t]->emin_fit;
 		}
 		int cut = energy && part * (1 - 1e-9) > above;
 		for (int ti = 0, set = 0; ti < 3 && !cut; ti++) {
@@ -131,7 +131,7 @@ int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, c
 			}
 			trim__node_tensor(s, costs, &f, m, t, &own[t]);
 			tf[t] = &own[t];
-			part += own[t].emin;
+			part += own[t].emin_fit;
 			cut = energy && part * (1 - 1e-9) > above;
 		}
 		if (cut) {

@@ -640,9 +640,27 @@ void trim__node_tensor(const trim__mapspace *s, const trim__level_cost *costs, c
                        const trim__mapping *m, int t, tensor_figures *out)
 {
 	tensor_reuse r;
-	figures_clear(out, s->a->nlevels);
+	const struct trim_arch *a = s->a;
+	figures_clear(out, a->nlevels);
 	tensor_tile_bytes(s, f, t, out->tbytes);
 	tensor_part(s, costs, f, m, t, 0, -1, -1, &r, out, NULL, NULL);
+	/* the cheapest choice whose own tiles fit where they are known: every
+	 * combination that fits has one for this tensor (trim__choices_fit) */
+	out->emin_fit = out->complete ? HUGE_VAL : out->emin;
+	for (int c = 0; c < out->nch && out->complete; c++) {
+		int fits = 1;
+		for (int l = 1; l < a->nlevels && fits; l++) {
+			const trim__level *L = &a->lv[l];
+			if (!f->extk[l] || !(out->K[c] >> l & 1))
+				continue;
+			if (L->partitioned && out->tbytes[l] > L->part_bytes[t])
+				fits = 0;
+			if ((!L->partitioned || s->reserved[l] > 0) && out->tbytes[l] + s->reserved[l] > L->capacity_bytes)
+				fits = 0;
+		}
+		if (fits && out->E[c] < out->emin_fit)
+			out->emin_fit = out->E[c];
+	}
 }
 
 /* What trim__eval_act reads, for the architecture's levels, with no

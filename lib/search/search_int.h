@@ -266,6 +266,7 @@ typedef struct {
 	double E[64];
 	unsigned K[64];
 	double emin;
+	double emin_fit; /* trim__node_tensor: the cheapest whose own tiles fit (HUGE_VAL: none) */
 	int64_t rd[TRIM__MAX_LEVELS], in[TRIM__MAX_LEVELS], net[TRIM__MAX_LEVELS];
 	int64_t tbytes[TRIM__MAX_LEVELS];
 	int complete; /* every keep choice is among the 64 */
