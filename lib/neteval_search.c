@@ -115,11 +115,15 @@ void trim__neteval_share_deadlines(trim_neteval *ne, int64_t started, int slots)
 	int64_t running = 0;
 	for (size_t j = 0; j < ne->n; j++)
 		running += ne->rec[j].running;
-	int64_t left = ne->share_total - started + running;
+	const int64_t waiting = ne->share_total - started;
+	int64_t left = waiting + running;
 	if (left < 1)
 		left = 1;
 	double at = now + rem * slots / (double)left;
-	if (at > ne->deadline)
+	/* once every search has started none waits for the threads, so none
+	 * stops before the network's deadline (to be searched again later)
+	 * unless a test forces the first pass's share */
+	if (at > ne->deadline || (waiting <= 0 && ne->first_share <= 0))
 		at = ne->deadline;
 	for (size_t j = 0; j < ne->n; j++) {
 		wrec *r = &ne->rec[j];
@@ -180,6 +184,8 @@ int trim__neteval_search_prepare(trim_neteval *ne, size_t i, double limit, trim_
 		{
 			__atomic_store(&r->deadline_at, &at, __ATOMIC_RELAXED);
 			r->running = 1;
+			/* the last search to start lifts every running one's deadline */
+			trim__neteval_share_deadlines(ne, __atomic_load_n(&ne->started, __ATOMIC_RELAXED), ne->share_slots);
 		}
 		space->deadline_at = &r->deadline_at;
 	}

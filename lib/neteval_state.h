@@ -102,7 +102,9 @@ int trim__resume_parse(trim_neteval *ne, size_t i, char *text, size_t n, const c
  * the deadline of every running search (rec[j].running) to its share of
  * what remains of the network's (started of share_total started, `slots`
  * threads): now + remaining * slots / (searches not finished), at most the
- * network's deadline; never lowered. Called as a search ends. */
+ * network's deadline, and the network's deadline once every search has
+ * started (unless first_share); never lowered. Called as a search starts
+ * and as one ends. */
 void trim__neteval_share_deadlines(trim_neteval *ne, int64_t started, int slots);
 /* The time limit of a search starting now with `threads` threads, when
  * `left` searches (this one included) share what remains of the budget on

@@ -452,6 +452,13 @@ START_TEST(test_shared_deadlines)
 	ck_assert(rec[0].deadline_at > now + 60 && rec[0].deadline_at < now + 70);
 	ck_assert(rec[1].deadline_at == now + 1000); /* never lowered */
 	ck_assert(rec[2].deadline_at == now + 1);     /* not running: untouched */
+	/* the fourth starts: none waits for the threads any more, so the three
+	 * running (on 2 threads) may all run to the network's deadline */
+	rec[3].running = 1, rec[3].deadline_at = now + 1;
+	trim__neteval_share_deadlines(ne, 4, 2);
+	ck_assert(rec[0].deadline_at == ne->deadline && rec[3].deadline_at == ne->deadline);
+	ck_assert(rec[1].deadline_at == now + 1000);
+	rec[3].running = 0;
 	/* the last one running gets what remains of the network's deadline */
 	rec[1].running = 0;
 	trim__neteval_share_deadlines(ne, 4, 2);

@@ -41,7 +41,7 @@ int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, c
 	/* the children's digit strides (the last dim fastest) and, per tensor,
 	 * the strides of its combinations (its dims with several values) */
 	int64_t cstride[TRIM_NDIMS], tstride[3][TRIM_NDIMS], ncomb[3];
-	for (int d = TRIM_NDIMS - 1, st = 1; d >= 0; d--) {
+	for (int64_t d = TRIM_NDIMS - 1, st = 1; d >= 0; d--) {
 		cstride[d] = st;
 		st *= nvals[d];
 	}
@@ -81,11 +81,11 @@ int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, c
 	/* the looked-up tensors' figures, combination by combination: the
 	 * child whose other digits are 0 stands for it */
 	tensor_figures *fig[3] = {NULL, NULL, NULL};
-	for (int t = 0, off = 0; t < 3; t++) {
+	for (size_t t = 0, off = 0; t < 3; t++) {
 		if (!memo[t])
 			continue;
 		fig[t] = W->leaf_figures + off;
-		off += (int)ncomb[t];
+		off += (size_t)ncomb[t];
 		for (int64_t k = 0; k < ncomb[t]; k++) {
 			int64_t child = 0;
 			for (int d = 0; d < TRIM_NDIMS; d++)
@@ -93,7 +93,7 @@ int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, c
 					child += (k / tstride[t][d] % nvals[d]) * cstride[d];
 			trim__tree_node_set(s, trows, depth, c[child].lo, m);
 			trim__node_frame_extents(s, m, &f);
-			trim__node_tensor(s, costs, &f, m, t, &fig[t][k]);
+			trim__node_tensor(s, costs, &f, m, (int)t, &fig[t][k]);
 		}
 	}
 	tensor_figures absent, own[3]; /* absent: no choice, zero counts; own: computed per child */
@@ -102,7 +102,7 @@ int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, c
 	const int energy = goal == TRIM__GOAL_ENERGY;
 	/* with the energy goal, the MACs and the leakage at their cycles come
 	 * with every child */
-	const double floor = energy ? f.emacs + trim__node_static_floor(s, costs, &f, m, zero_macs, &W->bound_eval) : 0;
+	const double every_child = energy ? f.emacs + trim__node_static_floor(s, costs, &f, m, zero_macs, &W->bound_eval) : 0;
 	for (int64_t i = 0; i < n; i++) {
 		const tensor_figures *tf[3];
 		int64_t key[3] = {0, 0, 0};
@@ -112,7 +112,7 @@ int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, c
 				key[t] += j * tstride[t][d];
 		}
 		/* the looked-up tensors first: most children are cut on them */
-		double part = floor;
+		double part = every_child;
 		for (int ti = 0; ti < 3; ti++) {
 			const int t = trim__bound_torder[ti];
 			tf[t] = memo[t] ? &fig[t][key[t]] : &absent;
