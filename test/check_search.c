@@ -993,7 +993,7 @@ static void case_siblings(struct trim_arch *a, trim__intra *w)
  * above the cut and no higher than the full bound. */
 static void siblings_below(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *c, int goal,
                            int depth, const int32_t *lo, const int32_t *hi, int64_t zero_macs, search_worker *W,
-                           uint64_t *compared, uint64_t *cut)
+                           uint64_t *compared, uint64_t *cut, uint64_t *joint_higher)
 {
 	tree_child *ch = NULL;
 	int nv[TRIM_NDIMS];
@@ -1001,7 +1001,8 @@ static void siblings_below(const trim__mapspace *s, int64_t *const *trows, const
 	ck_assert_int_ge(n, 0);
 	if (depth + 1 < s->nslots - 1) {
 		for (int64_t i = 0; i < n; i++)
-			siblings_below(s, trows, c, goal, depth + 1, ch[i].lo, ch[i].hi, zero_macs, W, compared, cut);
+			siblings_below(s, trows, c, goal, depth + 1, ch[i].lo, ch[i].hi, zero_macs, W, compared, cut,
+			               joint_higher);
 		free(ch);
 		return;
 	}
@@ -1055,6 +1056,20 @@ static void siblings_below(const trim__mapspace *s, int64_t *const *trows, const
 				(*cut)++;
 			}
 			(*compared)++;
+			/* the joint-order bound from the same figures: the same
+			 * below the cut, above it a bound above the cut */
+			double lbj, lbj_ref;
+			trim__tree_node_set(s, trows, depth + 1, ch[i].lo, &m);
+			trim__node_bound_joint(s, c, goal, depth + 1, zero_macs, &m, &ev, &lbj_ref);
+			REQUIRE(trim__leaf_child_joint(s, trows, c, goal, depth + 1, &ch[i], cuts[k], zero_macs, W, &lbj) == 1,
+			        "child %lld: no joint bound from the figures", (long long)i);
+			if (lbj_ref <= cuts[k])
+				REQUIRE(lbj == lbj_ref, "child %lld: joint bound %.17g from the figures, %.17g alone", (long long)i,
+				        lbj, lbj_ref);
+			else
+				REQUIRE(lbj > cuts[k] && lbj <= lbj_ref * (1 + 1e-12),
+				        "child %lld: joint bound %.17g, cut %.17g, full %.17g", (long long)i, lbj, cuts[k], lbj_ref);
+			*joint_higher += lbj_ref > full[i];
 		}
 	}
 	free(ref);
@@ -1067,7 +1082,7 @@ START_TEST(test_leaf_children_bounds)
 {
 	static const int kinds[][2] = {{TU_CONV, TRIM_PHASE_FW}, {TU_CONV, TRIM_PHASE_BW}, {TU_CONV, TRIM_PHASE_WG},
 	                               {TU_MAXPOOL, TRIM_PHASE_FW}};
-	uint64_t compared = 0, cut = 0;
+	uint64_t compared = 0, cut = 0, joint_higher = 0;
 	for (size_t q = 0; q < sizeof kinds / sizeof kinds[0]; q++)
 		for (int goal = 0; goal < 3; goal++) {
 			struct trim_arch a;
@@ -1091,9 +1106,10 @@ START_TEST(test_leaf_children_bounds)
 			}
 			search_worker *W = calloc(1, sizeof *W);
 			ck_assert_ptr_nonnull(W);
-			siblings_below(&s, trows, c, goal, 0, lo, hi, zero_macs, W, &compared, &cut);
+			siblings_below(&s, trows, c, goal, 0, lo, hi, zero_macs, W, &compared, &cut, &joint_higher);
 			free(W->child_choices);
 			free(W->leaf_figures);
+			free(W->leaf_reuse);
 			free(W);
 			for (int d = 0; d < TRIM_NDIMS; d++)
 				free(trows[d]);
@@ -1101,6 +1117,7 @@ START_TEST(test_leaf_children_bounds)
 		}
 	ck_assert_uint_gt(compared, 1000);
 	ck_assert_uint_gt(cut, 100);
+	ck_assert_uint_gt(joint_higher, 100); /* the joint order does bind there */
 }
 END_TEST
 

@@ -378,6 +378,7 @@ int trim__search_end(search_run *r, trim__search_result *out)
 		trim__order_class_cache_free(&W->classes);
 		free(W->child_choices);
 		free(W->leaf_figures);
+		free(W->leaf_reuse);
 		free(W->node_counts);
 		free(W->result_energies);
 	}

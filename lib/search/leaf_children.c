@@ -35,65 +35,70 @@ int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, c
                                int goal, int depth, tree_child *c, int64_t n, const int *nvals, double above,
                                int64_t zero_macs, search_worker *W)
 {
+	W->leaf_on = 0;
 	if (n < 2 || !applies(s, depth))
 		return 0;
 	const trim__intra *w = s->w;
+	struct leaf_memo *L = &W->leaf;
 	/* the children's digit strides (the last dim fastest) and, per tensor,
 	 * the strides of its combinations (its dims with several values) */
-	int64_t cstride[TRIM_NDIMS], tstride[3][TRIM_NDIMS], ncomb[3];
+	int64_t ncomb[3];
 	for (int64_t d = TRIM_NDIMS - 1, st = 1; d >= 0; d--) {
-		cstride[d] = st;
+		L->cstride[d] = st;
+		L->nvals[d] = nvals[d];
 		st *= nvals[d];
 	}
 	/* a tensor whose dims take fewer combinations than there are children
 	 * is looked up (memo), the others are computed per child */
 	size_t total = 0;
-	int memo[3], any = 0;
+	int any = 0;
 	for (int t = 0; t < 3; t++) {
 		const unsigned dims = s->dsingle[t] | s->dwindow[t];
 		ncomb[t] = 1;
 		for (int d = TRIM_NDIMS - 1; d >= 0; d--) {
-			tstride[t][d] = 0;
+			L->tstride[t][d] = 0;
 			if ((dims >> d & 1) && nvals[d] > 1) {
-				tstride[t][d] = ncomb[t];
+				L->tstride[t][d] = ncomb[t];
 				ncomb[t] *= nvals[d];
 			}
 		}
-		memo[t] = w->t[t].present && ncomb[t] < n;
-		any |= memo[t];
-		if (memo[t])
+		L->memo[t] = w->t[t].present && ncomb[t] < n;
+		any |= L->memo[t];
+		L->off[t] = total;
+		if (L->memo[t])
 			total += (size_t)ncomb[t];
 	}
 	if (!any)
 		return 0; /* nothing shared */
 	if (total > W->leaf_figures_cap) {
 		tensor_figures *q = realloc(W->leaf_figures, total * sizeof *q);
-		if (!q)
+		if (q)
+			W->leaf_figures = q;
+		tensor_reuse *r = q ? realloc(W->leaf_reuse, total * sizeof *r) : NULL;
+		if (!r)
 			return -1;
-		W->leaf_figures = q;
+		W->leaf_reuse = r;
 		W->leaf_figures_cap = total;
 	}
 	trim__mapping *m = &W->node_mapping;
-	node_frame f;
+	node_frame *f = &L->f;
 	trim__tree_node_set(s, trows, depth, c[0].lo, m);
-	if (trim__node_frame(s, costs, depth, zero_macs, m, &f))
+	if (trim__node_frame(s, costs, depth, zero_macs, m, f))
 		return 0; /* no spatial fit, or ragged: the plain bound says so */
 	/* the looked-up tensors' figures, combination by combination: the
 	 * child whose other digits are 0 stands for it */
-	tensor_figures *fig[3] = {NULL, NULL, NULL};
-	for (size_t t = 0, off = 0; t < 3; t++) {
-		if (!memo[t])
+	for (int t = 0; t < 3; t++) {
+		if (!L->memo[t])
 			continue;
-		fig[t] = W->leaf_figures + off;
-		off += (size_t)ncomb[t];
 		for (int64_t k = 0; k < ncomb[t]; k++) {
 			int64_t child = 0;
 			for (int d = 0; d < TRIM_NDIMS; d++)
-				if (tstride[t][d])
-					child += (k / tstride[t][d] % nvals[d]) * cstride[d];
+				if (L->tstride[t][d])
+					child += (k / L->tstride[t][d] % nvals[d]) * L->cstride[d];
 			trim__tree_node_set(s, trows, depth, c[child].lo, m);
-			trim__node_frame_extents(s, m, &f);
-			trim__node_tensor(s, costs, &f, m, (int)t, &fig[t][k]);
+			trim__node_frame_extents(s, m, f);
+			trim__node_tensor_reuse(s, costs, f, m, t, &W->leaf_figures[L->off[t] + (size_t)k],
+			                        &W->leaf_reuse[L->off[t] + (size_t)k]);
 		}
 	}
 	tensor_figures absent, own[3]; /* absent: no choice, zero counts; own: computed per child */
@@ -102,34 +107,34 @@ int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, c
 	const int energy = goal == TRIM__GOAL_ENERGY;
 	/* with the energy goal, the MACs and the leakage at their cycles come
 	 * with every child */
-	const double every_child = energy ? f.emacs + trim__node_static_floor(s, costs, &f, m, zero_macs, &W->bound_eval) : 0;
+	L->every_child = energy ? f->emacs + trim__node_static_floor(s, costs, f, m, zero_macs, &W->bound_eval) : 0;
 	for (int64_t i = 0; i < n; i++) {
 		const tensor_figures *tf[3];
 		int64_t key[3] = {0, 0, 0};
 		for (int d = 0; d < TRIM_NDIMS; d++) {
-			int64_t j = (int64_t)c[i].ord / cstride[d] % nvals[d];
+			int64_t j = (int64_t)c[i].ord / L->cstride[d] % nvals[d];
 			for (int t = 0; t < 3; t++)
-				key[t] += j * tstride[t][d];
+				key[t] += j * L->tstride[t][d];
 		}
 		/* the looked-up tensors first: most children are cut on them */
-		double part = every_child;
+		double part = L->every_child;
 		for (int ti = 0; ti < 3; ti++) {
 			const int t = trim__bound_torder[ti];
-			tf[t] = memo[t] ? &fig[t][key[t]] : &absent;
-			if (memo[t])
+			tf[t] = L->memo[t] ? &W->leaf_figures[L->off[t] + (size_t)key[t]] : &absent;
+			if (L->memo[t])
 				part += tf[t]->emin_fit;
 		}
 		int cut = energy && part * (1 - 1e-9) > above;
 		for (int ti = 0, set = 0; ti < 3 && !cut; ti++) {
 			const int t = trim__bound_torder[ti];
-			if (memo[t] || !w->t[t].present)
+			if (L->memo[t] || !w->t[t].present)
 				continue;
 			if (!set) {
 				trim__tree_node_set(s, trows, depth, c[i].lo, m);
-				trim__node_frame_extents(s, m, &f);
+				trim__node_frame_extents(s, m, f);
 				set = 1;
 			}
-			trim__node_tensor(s, costs, &f, m, t, &own[t]);
+			trim__node_tensor(s, costs, f, m, t, &own[t]);
 			tf[t] = &own[t];
 			part += own[t].emin_fit;
 			cut = energy && part * (1 - 1e-9) > above;
@@ -143,8 +148,105 @@ int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, c
 		for (int ti = 0; ti < 3; ti++)
 			if (w->t[trim__bound_torder[ti]].present)
 				etensor += tf[trim__bound_torder[ti]]->emin;
-		trim__node_combine(s, costs, goal, &f, m, tf, etensor, zero_macs, &W->bound_eval, &c[i].lb,
+		trim__node_combine(s, costs, goal, f, m, tf, etensor, NULL, zero_macs, &W->bound_eval, &c[i].lb,
 		                   &W->child_choices[i]);
 	}
+	W->leaf_on = 1;
+	return 1;
+}
+
+/* The cheapest sum over the tensors of energies E[t][choice] whose own
+ * tiles fit (fits_alone), per joint level the cheapest of its variants. */
+static double cheapest_alone(const tensor_figures *const *tf, const double *const *E)
+{
+	double e = 0;
+	for (int ti = 0; ti < 3; ti++) {
+		const int t = trim__bound_torder[ti];
+		if (!tf[t]->nch)
+			continue;
+		if (!tf[t]->complete)
+			return 0; /* some choice is not among the 64: no figure */
+		double b = HUGE_VAL;
+		for (int q = 0; q < tf[t]->nch; q++)
+			if ((tf[t]->fits_alone >> q & 1) && E[t][q] < b)
+				b = E[t][q];
+		e += b;
+	}
+	return e;
+}
+
+int trim__leaf_child_joint(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *costs, int goal,
+                           int depth, const tree_child *c, double cur, int64_t zero_macs, search_worker *W,
+                           double *lb)
+{
+	if (!W->leaf_on)
+		return 0;
+	const trim__intra *w = s->w;
+	struct leaf_memo *L = &W->leaf;
+	trim__mapping *m = &W->node_mapping;
+	trim__tree_node_set(s, trows, depth, c->lo, m);
+	trim__node_frame_extents(s, m, &L->f);
+	/* the child's tensors: looked up, or computed */
+	int64_t key[3] = {0, 0, 0};
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		int64_t j = (int64_t)c->ord / L->cstride[d] % L->nvals[d];
+		for (int t = 0; t < 3; t++)
+			key[t] += j * L->tstride[t][d];
+	}
+	tensor_figures own[3];
+	tensor_reuse own_reuse[3];
+	const tensor_figures *tf[3];
+	tensor_reuse *tr[3];
+	double etensor = 0;
+	for (int ti = 0; ti < 3; ti++) {
+		const int t = trim__bound_torder[ti];
+		if (!w->t[t].present) {
+			memset(&own[t], 0, sizeof own[t]);
+			own[t].complete = 1;
+			tf[t] = &own[t];
+			tr[t] = &own_reuse[t];
+			continue;
+		}
+		if (L->memo[t]) {
+			tf[t] = &W->leaf_figures[L->off[t] + (size_t)key[t]];
+			tr[t] = &W->leaf_reuse[L->off[t] + (size_t)key[t]];
+		} else {
+			trim__node_tensor_reuse(s, costs, &L->f, m, t, &own[t], &own_reuse[t]);
+			tf[t] = &own[t];
+			tr[t] = &own_reuse[t];
+		}
+		etensor += tf[t]->emin;
+	}
+	joint_variants *jv = &W->leaf_joint;
+	trim__joint_variants_of(s, &L->f, m, jv);
+	if (jv->n > 1)
+		etensor = trim__joint_energies(s, costs, &L->f, m, tf, tr, etensor, jv);
+	if (goal == TRIM__GOAL_ENERGY) {
+		/* the terms without combining the tensors under the capacities:
+		 * the plain sum and, per joint level, its cheapest variant, each
+		 * tensor at its cheapest choice whose own tiles fit */
+		const double *E0[3] = {tf[0]->E, tf[1]->E, tf[2]->E};
+		double e = cheapest_alone(tf, E0);
+		for (int k = 0; k < s->a->nlevels && jv->n > 1; k++) {
+			double bk = HUGE_VAL;
+			int lvl = 0;
+			for (int v = 1; v < jv->n; v++)
+				if (jv->k[v] == k) {
+					lvl = 1;
+					const double *Ev[3] = {jv->E[v][0], jv->E[v][1], jv->E[v][2]};
+					double b = cheapest_alone(tf, Ev);
+					if (b < bk)
+						bk = b;
+				}
+			if (lvl && bk > e)
+				e = bk;
+		}
+		double quick = (L->every_child + e) * (1 - 1e-9);
+		if (quick > cur) {
+			*lb = quick;
+			return 1;
+		}
+	}
+	trim__node_combine(s, costs, goal, &L->f, m, tf, etensor, jv, zero_macs, &W->bound_eval, lb, NULL);
 	return 1;
 }

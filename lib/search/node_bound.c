@@ -255,15 +255,6 @@ int trim__node_frame(const trim__mapspace *s, const trim__level_cost *costs, int
 	return 0;
 }
 
-/* What the joint order's variants of a tensor share with its variant 0. */
-typedef struct {
-	int64_t tile[TRIM__MAX_LEVELS];   /* its elements in one tile below each known level */
-	int64_t share[TRIM__MAX_LEVELS];  /* per storage level, the share of its instances */
-	int64_t forced[TRIM__MAX_LEVELS]; /* forced refills */
-	int64_t rsh[TRIM__MAX_LEVELS];    /* its elements in one tile of the levels below a known one */
-	int64_t touched;
-	int rback;
-} tensor_reuse;
 
 /* What every variant of tensor t shares (after r->tile). */
 static void tensor_reuse_of(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t,
@@ -636,17 +627,18 @@ static void figures_clear(tensor_figures *o, int nl)
 		o->rd[l] = o->in[l] = o->net[l] = o->tbytes[l] = 0;
 }
 
-void trim__node_tensor(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
-                       const trim__mapping *m, int t, tensor_figures *out)
+void trim__node_tensor_reuse(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                             const trim__mapping *m, int t, tensor_figures *out, tensor_reuse *r)
 {
-	tensor_reuse r;
 	const struct trim_arch *a = s->a;
 	figures_clear(out, a->nlevels);
 	tensor_tile_bytes(s, f, t, out->tbytes);
-	tensor_part(s, costs, f, m, t, 0, -1, -1, &r, out, NULL, NULL);
-	/* the cheapest choice whose own tiles fit where they are known: every
-	 * combination that fits has one for this tensor (trim__choices_fit) */
+	tensor_part(s, costs, f, m, t, 0, -1, -1, r, out, NULL, NULL);
+	/* the choices whose own tiles fit where they are known, and the
+	 * cheapest of them: every combination that fits has one for this
+	 * tensor (trim__choices_fit) */
 	out->emin_fit = out->complete ? HUGE_VAL : out->emin;
+	out->fits_alone = 0;
 	for (int c = 0; c < out->nch && out->complete; c++) {
 		int fits = 1;
 		for (int l = 1; l < a->nlevels && fits; l++) {
@@ -658,9 +650,18 @@ void trim__node_tensor(const trim__mapspace *s, const trim__level_cost *costs, c
 			if ((!L->partitioned || s->reserved[l] > 0) && out->tbytes[l] + s->reserved[l] > L->capacity_bytes)
 				fits = 0;
 		}
+		if (fits)
+			out->fits_alone |= 1ull << c;
 		if (fits && out->E[c] < out->emin_fit)
 			out->emin_fit = out->E[c];
 	}
+}
+
+void trim__node_tensor(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                       const trim__mapping *m, int t, tensor_figures *out)
+{
+	tensor_reuse r;
+	trim__node_tensor_reuse(s, costs, f, m, t, out, &r);
 }
 
 /* What trim__eval_act reads, for the architecture's levels, with no
@@ -693,15 +694,67 @@ double trim__node_static_floor(const trim__mapspace *s, const trim__level_cost *
 	return e;
 }
 
-/* The joint order's variants (trim__node_bound_joint): variant v > 0 puts
- * loop d[v] innermost at known level k[v]; E[v][t]: its per-choice
- * energies, e[v] their cheapest sum. */
-enum { JOINT_VARIANTS = 24 }; /* at most, else a level is left out */
-typedef struct {
-	int n, k[JOINT_VARIANTS], d[JOINT_VARIANTS];
-	double e[JOINT_VARIANTS];
-	double E[JOINT_VARIANTS][3][64];
-} joint_variants;
+void trim__joint_variants_of(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, joint_variants *jv)
+{
+	const struct trim_arch *a = s->a;
+	int nvar = 1;
+	for (int k = 0; k < a->nlevels; k++) {
+		if (!f->known[k] || a->lv[k].type != TRIM__LVL_STORAGE)
+			continue;
+		int loops = 0;
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			loops += m->f[k][d] > 1;
+		if (loops > 1 && nvar + loops > TRIM__JOINT_VARIANTS)
+			break; /* every variant of a level, or none */
+		for (int d = 0; d < TRIM_NDIMS && loops > 1; d++)
+			if (m->f[k][d] > 1) {
+				jv->k[nvar] = k;
+				jv->d[nvar++] = d;
+			}
+	}
+	jv->n = nvar;
+	for (int v = 0; v < nvar; v++)
+		jv->e[v] = 0;
+}
+
+double trim__joint_energies(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                            const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r,
+                            double etensor, joint_variants *jv)
+{
+	const trim__intra *w = s->w;
+	for (int v = 1; v < jv->n; v++)
+		for (int ti = 0; ti < 3; ti++) {
+			const int t = trim__bound_torder[ti];
+			if (!w->t[t].present)
+				continue;
+			/* a variant changes the tensors indexed by its dim alone,
+			 * unless every loop of its level is on such dims (no reuse
+			 * to lose) */
+			int all_rel = 1;
+			for (int d = 0; d < TRIM_NDIMS; d++)
+				all_rel &= m->f[jv->k[v]][d] == 1 || (s->dsingle[t] >> d & 1);
+			if (!(s->dsingle[t] >> jv->d[v] & 1) || all_rel) {
+				jv->e[v] += tf[t]->emin;
+				memcpy(jv->E[v][t], tf[t]->E, (size_t)tf[t]->nch * sizeof *tf[t]->E);
+				continue;
+			}
+			jv->e[v] += tensor_part(s, costs, f, m, t, v, jv->k[v], jv->d[v], r[t], NULL, jv->E[v][t], NULL);
+		}
+	/* per level, the cheapest innermost loop */
+	for (int k = 0; k < s->a->nlevels && jv->n > 1; k++) {
+		double bk = HUGE_VAL;
+		int any = 0;
+		for (int v = 1; v < jv->n; v++)
+			if (jv->k[v] == k) {
+				any = 1;
+				if (jv->e[v] < bk)
+					bk = jv->e[v];
+			}
+		if (any && bk > etensor)
+			etensor = bk;
+	}
+	return etensor;
+}
 
 /* The bound from the tensors' figures: the cheapest keep combination whose
  * known tiles fit (and per joint level the cheapest innermost loop), the
@@ -779,10 +832,10 @@ static void combine(const trim__mapspace *s, const trim__level_cost *costs, int 
 }
 
 void trim__node_combine(const trim__mapspace *s, const trim__level_cost *costs, int goal, const node_frame *f,
-                        const trim__mapping *m, const tensor_figures *const *tf, double etensor, int64_t zero_macs,
-                        trim__eval *ev, double *lb, node_choices *out)
+                        const trim__mapping *m, const tensor_figures *const *tf, double etensor,
+                        const joint_variants *jv, int64_t zero_macs, trim__eval *ev, double *lb, node_choices *out)
 {
-	combine(s, costs, goal, f, m, tf, etensor, NULL, zero_macs, ev, lb, out, NULL);
+	combine(s, costs, goal, f, m, tf, etensor, jv, zero_macs, ev, lb, out, NULL);
 }
 
 static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth, int64_t zero_macs,
@@ -819,26 +872,9 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 	 * other variant (k, d): d innermost at k, the other tensors at best.
 	 * The bound takes, per level, the smallest sum over its variants. */
 	joint_variants jv_store, *jv = joint ? &jv_store : NULL;
-	int nvar = 1;
-	for (int k = 0; joint && k < nl; k++) {
-		if (!f.known[k] || a->lv[k].type != TRIM__LVL_STORAGE)
-			continue;
-		int loops = 0;
-		for (int d = 0; d < TRIM_NDIMS; d++)
-			loops += m->f[k][d] > 1;
-		if (loops > 1 && nvar + loops > JOINT_VARIANTS)
-			break; /* every variant of a level, or none */
-		for (int d = 0; d < TRIM_NDIMS && loops > 1; d++)
-			if (m->f[k][d] > 1) {
-				jv->k[nvar] = k;
-				jv->d[nvar++] = d;
-			}
-	}
-	if (jv) {
-		jv->n = nvar;
-		for (int v = 0; v < nvar; v++)
-			jv->e[v] = 0;
-	}
+	if (jv)
+		trim__joint_variants_of(s, &f, m, jv);
+	const int nvar = jv ? jv->n : 1;
 	tensor_figures tf[3];
 	tensor_reuse reuse[3];
 	double etensor = 0;
@@ -846,47 +882,23 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 		figures_clear(&tf[t], nl);
 		tensor_tile_bytes(s, &f, t, tf[t].tbytes);
 	}
-	for (int v = 0; v < nvar; v++)
-		for (int ti = 0; ti < 3; ti++) {
-			const int t = trim__bound_torder[ti];
-			if (!w->t[t].present)
-				continue;
-			if (v == 0) {
-				tensor_part(s, costs, &f, m, t, 0, -1, -1, &reuse[t], &tf[t], NULL, nc);
-				etensor += tf[t].emin;
-				/* the tensors so far already exceed the caller's cut
-				 * (energy): their sum is a bound, the rest is not needed */
-				if ((f.emacs + etensor) * (1 - 1e-9) > cut && goal == TRIM__GOAL_ENERGY && nvar == 1) {
-					*lb = (f.emacs + etensor) * (1 - 1e-9);
-					return;
-				}
-				continue;
-			}
-			/* a variant changes the tensors indexed by its dim alone,
-			 * unless every loop of its level is on such dims (no reuse
-			 * to lose) */
-			int all_rel = 1;
-			for (int d = 0; d < TRIM_NDIMS; d++)
-				all_rel &= m->f[jv->k[v]][d] == 1 || (s->dsingle[t] >> d & 1);
-			if (!(s->dsingle[t] >> jv->d[v] & 1) || all_rel) {
-				jv->e[v] += tf[t].emin;
-				memcpy(jv->E[v][t], tf[t].E, (size_t)tf[t].nch * sizeof *tf[t].E);
-				continue;
-			}
-			jv->e[v] += tensor_part(s, costs, &f, m, t, v, jv->k[v], jv->d[v], &reuse[t], NULL, jv->E[v][t], NULL);
+	for (int ti = 0; ti < 3; ti++) {
+		const int t = trim__bound_torder[ti];
+		if (!w->t[t].present)
+			continue;
+		tensor_part(s, costs, &f, m, t, 0, -1, -1, &reuse[t], &tf[t], NULL, nc);
+		etensor += tf[t].emin;
+		/* the tensors so far already exceed the caller's cut (energy):
+		 * their sum is a bound, the rest is not needed */
+		if ((f.emacs + etensor) * (1 - 1e-9) > cut && goal == TRIM__GOAL_ENERGY && nvar == 1) {
+			*lb = (f.emacs + etensor) * (1 - 1e-9);
+			return;
 		}
-	/* per level, the cheapest innermost loop */
-	for (int k = 0; k < nl && nvar > 1; k++) {
-		double bk = HUGE_VAL;
-		int any = 0;
-		for (int v = 1; v < nvar; v++)
-			if (jv->k[v] == k) {
-				any = 1;
-				if (jv->e[v] < bk)
-					bk = jv->e[v];
-			}
-		if (any && bk > etensor)
-			etensor = bk;
+	}
+	if (nvar > 1) {
+		const tensor_figures *tq[3] = {&tf[0], &tf[1], &tf[2]};
+		tensor_reuse *rq[3] = {&reuse[0], &reuse[1], &reuse[2]};
+		etensor = trim__joint_energies(s, costs, &f, m, tq, rq, etensor, jv);
 	}
 	const tensor_figures *tp[3] = {&tf[0], &tf[1], &tf[2]};
 	combine(s, costs, goal, &f, m, tp, etensor, jv, zero_macs, ev, lb, out, nc);

@@ -267,10 +267,32 @@ typedef struct {
 	unsigned K[64];
 	double emin;
 	double emin_fit; /* trim__node_tensor: the cheapest whose own tiles fit (HUGE_VAL: none) */
+	uint64_t fits_alone; /* and bit c: choice c's own tiles fit */
 	int64_t rd[TRIM__MAX_LEVELS], in[TRIM__MAX_LEVELS], net[TRIM__MAX_LEVELS];
 	int64_t tbytes[TRIM__MAX_LEVELS];
 	int complete; /* every keep choice is among the 64 */
 } tensor_figures;
+
+/* What the joint order's variants of a tensor share with its variant 0
+ * (node_bound.c). */
+typedef struct {
+	int64_t tile[TRIM__MAX_LEVELS];   /* its elements in one tile below each known level */
+	int64_t share[TRIM__MAX_LEVELS];  /* per storage level, the share of its instances */
+	int64_t forced[TRIM__MAX_LEVELS]; /* forced refills */
+	int64_t rsh[TRIM__MAX_LEVELS];    /* its elements in one tile of the levels below a known one */
+	int64_t touched;
+	int rback;
+} tensor_reuse;
+
+/* The joint order's variants (trim__node_bound_joint): variant v > 0 puts
+ * loop d[v] innermost at known level k[v]; E[v][t]: its per-choice
+ * energies, e[v] their cheapest sum. */
+enum { TRIM__JOINT_VARIANTS = 24 }; /* at most, else a level is left out */
+typedef struct {
+	int n, k[TRIM__JOINT_VARIANTS], d[TRIM__JOINT_VARIANTS];
+	double e[TRIM__JOINT_VARIANTS];
+	double E[TRIM__JOINT_VARIANTS][3][64];
+} joint_variants;
 
 /* The node's frame from its factors in m (depth slots fixed): 0, 1 if a
  * spatial level does not fit (no valid mapping below), 2 if the node has
@@ -279,15 +301,28 @@ int trim__node_frame(const trim__mapspace *s, const trim__level_cost *costs, int
                      const trim__mapping *m, node_frame *f);
 /* The extents of the frame (sfx) for other factors of the same fixed levels. */
 void trim__node_frame_extents(const trim__mapspace *s, const trim__mapping *m, node_frame *f);
-/* Tensor t's figures (variant 0 of the node bound; present tensors). */
+/* Tensor t's figures (variant 0 of the node bound; present tensors), and
+ * (trim__node_tensor_reuse) what its joint-order variants share. */
 void trim__node_tensor(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
                        const trim__mapping *m, int t, tensor_figures *out);
+void trim__node_tensor_reuse(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                             const trim__mapping *m, int t, tensor_figures *out, tensor_reuse *r);
+/* The joint order's variants at the known storage levels of m (e zeroed). */
+void trim__joint_variants_of(const trim__mapspace *s, const node_frame *f, const trim__mapping *m,
+                             joint_variants *jv);
+/* The variants' energies (jv->e, jv->E) from the tensors' variant-0
+ * figures and reuse; returns etensor (the variant-0 sum) raised, per
+ * level, to the cheapest of its variants. */
+double trim__joint_energies(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                            const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r,
+                            double etensor, joint_variants *jv);
 /* The node's bound from its tensors' figures (tf[t]; etensor: the sum of
  * their emin in the bound's order) without the joint order; out (not NULL)
- * gets the per-choice energies. */
+ * gets the per-choice energies; jv (not NULL): with the joint order's
+ * variants, etensor already raised by them. */
 void trim__node_combine(const trim__mapspace *s, const trim__level_cost *costs, int goal, const node_frame *f,
-                        const trim__mapping *m, const tensor_figures *const *tf, double etensor, int64_t zero_macs,
-                        trim__eval *ev, double *lb, node_choices *out);
+                        const trim__mapping *m, const tensor_figures *const *tf, double etensor,
+                        const joint_variants *jv, int64_t zero_macs, trim__eval *ev, double *lb, node_choices *out);
 /* The leakage of the node's mappings at least: at the cycles of its MACs
  * alone (every count adds cycles). */
 double trim__node_static_floor(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
@@ -410,8 +445,22 @@ typedef struct {
 	size_t child_choices_cap;
 	const struct node_choices *leaf_choices;
 	struct node_counts *node_counts; /* the exact tie test's scratch (allocated on first use) */
-	tensor_figures *leaf_figures;    /* trim__leaf_children_bounds: per tensor and combination of its dims */
+	/* trim__leaf_children_bounds: per tensor and combination of its dims,
+	 * its figures and reuse, kept while the node's children are visited
+	 * (leaf_on) for their joint-order bounds (trim__leaf_child_joint) */
+	tensor_figures *leaf_figures;
+	tensor_reuse *leaf_reuse;
 	size_t leaf_figures_cap;
+	int leaf_on;
+	struct leaf_memo {
+		node_frame f;
+		int memo[3];
+		int nvals[TRIM_NDIMS];
+		int64_t cstride[TRIM_NDIMS], tstride[3][TRIM_NDIMS];
+		size_t off[3];
+		double every_child; /* energy: the MACs and the leakage at their cycles */
+	} leaf;
+	joint_variants leaf_joint; /* trim__leaf_child_joint's scratch */
 	int in_tree; /* the factorisation is a leaf of the tree (its cuts are counted from the distinct total) */
 	double *result_energies; /* trim__visit_by_result: the result's energies and their prefix minima */
 	size_t result_energies_cap;
@@ -563,6 +612,14 @@ int64_t trim__tree_children(const trim__mapspace *s, int64_t *const *trows, int 
 int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *costs,
                                int goal, int depth, tree_child *c, int64_t n, const int *nvals, double above,
                                int64_t zero_macs, search_worker *W);
+/* The joint-order bound of child c (not yet sorted away from its ord) of
+ * the node whose children trim__leaf_children_bounds bounded last
+ * (W->leaf_on), from the same figures: the bound trim__node_bound_joint
+ * gives, or (energy goal) a lower one above cur when a cheaper sum of its
+ * terms already exceeds cur. 1 if done (*lb), 0 if not kept (nothing done). */
+int trim__leaf_child_joint(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *costs, int goal,
+                           int depth, const tree_child *c, double cur, int64_t zero_macs, search_worker *W,
+                           double *lb);
 /* qsort order of children: bound, then enumeration position. */
 int trim__tree_child_cmp(const void *p, const void *q);
 /* Factors of the node (tree slots < depth fixed) from its tree rows. */

@@ -148,8 +148,10 @@ static int joint_cut(const trim__mapspace *s, int64_t *const *trows, const trim_
                      const tree_child *c, double cur, int64_t zero_macs, search_worker *W)
 {
 	double lb;
-	trim__tree_node_set(s, trows, depth, c->lo, &W->node_mapping);
-	trim__node_bound_joint(s, costs, goal, depth, zero_macs, &W->node_mapping, &W->bound_eval, &lb);
+	if (!trim__leaf_child_joint(s, trows, costs, goal, depth, c, cur, zero_macs, W, &lb)) {
+		trim__tree_node_set(s, trows, depth, c->lo, &W->node_mapping);
+		trim__node_bound_joint(s, costs, goal, depth, zero_macs, &W->node_mapping, &W->bound_eval, &lb);
+	}
 	return trim__cut(W, lb, cur);
 }
 
@@ -225,6 +227,7 @@ void trim__tree_visit(const trim__mapspace *s, int64_t *const *trows, const trim
 			W->err = TRIM_ENOMEM;
 			return;
 		}
+		W->leaf_on = done; /* the children's figures stay for their joint bounds */
 		for (int64_t i = 0; i < n && !done; i++) {
 			trim__tree_node_set(s, trows, depth + 1, c[i].lo, &W->node_mapping);
 			trim__node_bound_above(s, costs, goal, depth + 1, zero_macs, &W->node_mapping, &W->bound_eval,
@@ -267,6 +270,7 @@ void trim__tree_visit(const trim__mapspace *s, int64_t *const *trows, const trim
 		if (dive && (W->keep.n || W->dive_leaves <= 0))
 			break; /* a dive stops at its first real mapping, or out of leaves */
 	}
+	W->leaf_on = 0;
 	free(c);
 }
 
