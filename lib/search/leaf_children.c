@@ -31,6 +31,26 @@ static int applies(const trim__mapspace *s, int depth)
 	return 1;
 }
 
+/* Tensor t's looked-up figures for combination `key` of its dims, computed
+ * on first use from the child whose other digits are 0 (W->node_mapping
+ * and the frame's extents are then that child's). */
+static const tensor_figures *memo_figures(const trim__mapspace *s, int64_t *const *trows,
+                                          const trim__level_cost *costs, int depth, int t, int64_t key,
+                                          search_worker *W)
+{
+	struct leaf_memo *L = &W->leaf;
+	const size_t e = L->off[t] + (size_t)key;
+	if (W->leaf_figures[e].nch < 0) {
+		int32_t lo[TRIM_NDIMS];
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			lo[d] = L->vlo[d][L->tstride[t][d] ? key / L->tstride[t][d] % L->nvals[d] : 0];
+		trim__tree_node_set(s, trows, depth, lo, &W->node_mapping);
+		trim__node_frame_extents(s, &W->node_mapping, &L->f);
+		trim__node_tensor_reuse(s, costs, &L->f, &W->node_mapping, t, &W->leaf_figures[e], &W->leaf_reuse[e]);
+	}
+	return &W->leaf_figures[e];
+}
+
 int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *costs,
                                int goal, int depth, tree_child *c, int64_t n, const int *nvals, double above,
                                int64_t zero_macs, search_worker *W)
@@ -85,22 +105,23 @@ int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, c
 	trim__tree_node_set(s, trows, depth, c[0].lo, m);
 	if (trim__node_frame(s, costs, depth, zero_macs, m, f))
 		return 0; /* no spatial fit, or ragged: the plain bound says so */
-	/* the looked-up tensors' figures, combination by combination: the
-	 * child whose other digits are 0 stands for it */
-	for (int t = 0; t < 3; t++) {
-		if (!L->memo[t])
-			continue;
-		for (int64_t k = 0; k < ncomb[t]; k++) {
-			int64_t child = 0;
-			for (int d = 0; d < TRIM_NDIMS; d++)
-				if (L->tstride[t][d])
-					child += (k / L->tstride[t][d] % nvals[d]) * L->cstride[d];
-			trim__tree_node_set(s, trows, depth, c[child].lo, m);
-			trim__node_frame_extents(s, m, f);
-			trim__node_tensor_reuse(s, costs, f, m, t, &W->leaf_figures[L->off[t] + (size_t)k],
-			                        &W->leaf_reuse[L->off[t] + (size_t)k]);
+	/* the looked-up tensors' figures, computed when first needed (nch -1:
+	 * not yet); the tensors with fewer combinations are summed first */
+	for (size_t k = 0; k < total; k++)
+		W->leaf_figures[k].nch = -1;
+	for (int d = 0; d < TRIM_NDIMS; d++) /* each dim's values (the others' first) */
+		for (int j = 0; j < nvals[d]; j++)
+			L->vlo[d][j] = c[(int64_t)j * L->cstride[d]].lo[d];
+	int sum_order[3], nsum = 0;
+	for (int t = 0; t < 3; t++)
+		if (L->memo[t]) {
+			int j = nsum++;
+			while (j > 0 && ncomb[sum_order[j - 1]] > ncomb[t]) {
+				sum_order[j] = sum_order[j - 1];
+				j--;
+			}
+			sum_order[j] = t;
 		}
-	}
 	tensor_figures absent, own[3]; /* absent: no choice, zero counts; own: computed per child */
 	memset(&absent, 0, sizeof absent);
 	absent.complete = 1;
@@ -118,22 +139,21 @@ int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, c
 		}
 		/* the looked-up tensors first: most children are cut on them */
 		double part = L->every_child;
-		for (int ti = 0; ti < 3; ti++) {
-			const int t = trim__bound_torder[ti];
-			tf[t] = L->memo[t] ? &W->leaf_figures[L->off[t] + (size_t)key[t]] : &absent;
-			if (L->memo[t])
-				part += tf[t]->emin_fit;
+		for (int t = 0; t < 3; t++)
+			tf[t] = &absent;
+		int cut = 0;
+		for (int j = 0; j < nsum && !cut; j++) {
+			const int t = sum_order[j];
+			tf[t] = memo_figures(s, trows, costs, depth, t, key[t], W);
+			part += tf[t]->emin_fit;
+			cut = energy && part * (1 - 1e-9) > above;
 		}
-		int cut = energy && part * (1 - 1e-9) > above;
-		for (int ti = 0, set = 0; ti < 3 && !cut; ti++) {
+		for (int ti = 0; ti < 3 && !cut; ti++) {
 			const int t = trim__bound_torder[ti];
 			if (L->memo[t] || !w->t[t].present)
 				continue;
-			if (!set) {
-				trim__tree_node_set(s, trows, depth, c[i].lo, m);
-				trim__node_frame_extents(s, m, f);
-				set = 1;
-			}
+			trim__tree_node_set(s, trows, depth, c[i].lo, m); /* a look-up may have set another child */
+			trim__node_frame_extents(s, m, f);
 			trim__node_tensor(s, costs, f, m, t, &own[t]);
 			tf[t] = &own[t];
 			part += own[t].emin_fit;
@@ -184,9 +204,8 @@ int trim__leaf_child_joint(const trim__mapspace *s, int64_t *const *trows, const
 	const trim__intra *w = s->w;
 	struct leaf_memo *L = &W->leaf;
 	trim__mapping *m = &W->node_mapping;
-	trim__tree_node_set(s, trows, depth, c->lo, m);
-	trim__node_frame_extents(s, m, &L->f);
-	/* the child's tensors: looked up, or computed */
+	/* the child's tensors: looked up (which may set another child in m),
+	 * then computed on the child's own factors */
 	int64_t key[3] = {0, 0, 0};
 	for (int d = 0; d < TRIM_NDIMS; d++) {
 		int64_t j = (int64_t)c->ord / L->cstride[d] % L->nvals[d];
@@ -197,6 +216,13 @@ int trim__leaf_child_joint(const trim__mapspace *s, int64_t *const *trows, const
 	tensor_reuse own_reuse[3];
 	const tensor_figures *tf[3];
 	tensor_reuse *tr[3];
+	for (int t = 0; t < 3; t++)
+		if (w->t[t].present && L->memo[t]) {
+			tf[t] = memo_figures(s, trows, costs, depth, t, key[t], W);
+			tr[t] = &W->leaf_reuse[L->off[t] + (size_t)key[t]];
+		}
+	trim__tree_node_set(s, trows, depth, c->lo, m);
+	trim__node_frame_extents(s, m, &L->f);
 	double etensor = 0;
 	for (int ti = 0; ti < 3; ti++) {
 		const int t = trim__bound_torder[ti];
@@ -207,10 +233,7 @@ int trim__leaf_child_joint(const trim__mapspace *s, int64_t *const *trows, const
 			tr[t] = &own_reuse[t];
 			continue;
 		}
-		if (L->memo[t]) {
-			tf[t] = &W->leaf_figures[L->off[t] + (size_t)key[t]];
-			tr[t] = &W->leaf_reuse[L->off[t] + (size_t)key[t]];
-		} else {
+		if (!L->memo[t]) {
 			trim__node_tensor_reuse(s, costs, &L->f, m, t, &own[t], &own_reuse[t]);
 			tf[t] = &own[t];
 			tr[t] = &own_reuse[t];

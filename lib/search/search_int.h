@@ -457,6 +457,7 @@ typedef struct {
 		int memo[3];
 		int nvals[TRIM_NDIMS];
 		int64_t cstride[TRIM_NDIMS], tstride[3][TRIM_NDIMS];
+		int32_t vlo[TRIM_NDIMS][64]; /* the first row of each dim's values */
 		size_t off[3];
 		double every_child; /* energy: the MACs and the leakage at their cycles */
 	} leaf;
