@@ -242,34 +242,41 @@ int trim__leaf_child_joint(const trim__mapspace *s, int64_t *const *trows, const
 	}
 	joint_variants *jv = &W->leaf_joint;
 	trim__joint_variants_of(s, &L->f, m, jv);
-	if (jv->n > 1)
-		etensor = trim__joint_energies(s, costs, &L->f, m, tf, tr, etensor, jv);
-	if (goal == TRIM__GOAL_ENERGY) {
-		/* the terms without combining the tensors under the capacities:
-		 * the plain sum and, per joint level, its cheapest variant, each
-		 * tensor at its cheapest choice whose own tiles fit */
-		const double *E0[3] = {tf[0]->E, tf[1]->E, tf[2]->E};
-		double e = cheapest_alone(tf, E0);
-		for (int k = 0; k < s->a->nlevels && jv->n > 1; k++) {
-			double bk = HUGE_VAL;
-			int lvl = 0;
-			for (int v = 1; v < jv->n; v++)
-				if (jv->k[v] == k) {
-					lvl = 1;
-					const double *Ev[3] = {jv->E[v][0], jv->E[v][1], jv->E[v][2]};
-					double b = cheapest_alone(tf, Ev);
-					if (b < bk)
-						bk = b;
-				}
-			if (lvl && bk > e)
-				e = bk;
+	/* with the energy goal, level by level (the variants are in level
+	 * order): the terms without combining the tensors under the capacities
+	 * (the plain sum and, per joint level done, its cheapest variant, each
+	 * tensor at its cheapest choice whose own tiles fit) may exceed cur
+	 * before the other levels' variants are computed */
+	const double *E0[3] = {tf[0]->E, tf[1]->E, tf[2]->E};
+	double quick = goal == TRIM__GOAL_ENERGY ? cheapest_alone(tf, E0) : 0;
+	for (int v = 1; v < jv->n;) {
+		int v_end = v;
+		double bk = HUGE_VAL;
+		for (; v_end < jv->n && jv->k[v_end] == jv->k[v]; v_end++) {
+			trim__joint_variant(s, costs, &L->f, m, tf, tr, jv, v_end);
+			if (goal == TRIM__GOAL_ENERGY) {
+				const double *Ev[3] = {jv->E[v_end][0], jv->E[v_end][1], jv->E[v_end][2]};
+				double b = cheapest_alone(tf, Ev);
+				if (b < bk)
+					bk = b;
+			}
 		}
-		double quick = (L->every_child + e) * (1 - 1e-9);
-		if (quick > cur) {
-			*lb = quick;
-			return 1;
+		v = v_end;
+		if (goal == TRIM__GOAL_ENERGY) {
+			if (bk > quick)
+				quick = bk;
+			double q = (L->every_child + quick) * (1 - 1e-9);
+			if (q > cur) {
+				*lb = q;
+				return 1;
+			}
 		}
 	}
+	if (goal == TRIM__GOAL_ENERGY && (L->every_child + quick) * (1 - 1e-9) > cur) {
+		*lb = (L->every_child + quick) * (1 - 1e-9);
+		return 1;
+	}
+	etensor = trim__joint_raise(s, jv, etensor);
 	trim__node_combine(s, costs, goal, &L->f, m, tf, etensor, jv, zero_macs, &W->bound_eval, lb, NULL);
 	return 1;
 }

@@ -717,29 +717,31 @@ void trim__joint_variants_of(const trim__mapspace *s, const node_frame *f, const
 		jv->e[v] = 0;
 }
 
-double trim__joint_energies(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
-                            const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r,
-                            double etensor, joint_variants *jv)
+void trim__joint_variant(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                         const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r,
+                         joint_variants *jv, int v)
 {
 	const trim__intra *w = s->w;
-	for (int v = 1; v < jv->n; v++)
-		for (int ti = 0; ti < 3; ti++) {
-			const int t = trim__bound_torder[ti];
-			if (!w->t[t].present)
-				continue;
-			/* a variant changes the tensors indexed by its dim alone,
-			 * unless every loop of its level is on such dims (no reuse
-			 * to lose) */
-			int all_rel = 1;
-			for (int d = 0; d < TRIM_NDIMS; d++)
-				all_rel &= m->f[jv->k[v]][d] == 1 || (s->dsingle[t] >> d & 1);
-			if (!(s->dsingle[t] >> jv->d[v] & 1) || all_rel) {
-				jv->e[v] += tf[t]->emin;
-				memcpy(jv->E[v][t], tf[t]->E, (size_t)tf[t]->nch * sizeof *tf[t]->E);
-				continue;
-			}
-			jv->e[v] += tensor_part(s, costs, f, m, t, v, jv->k[v], jv->d[v], r[t], NULL, jv->E[v][t], NULL);
+	for (int ti = 0; ti < 3; ti++) {
+		const int t = trim__bound_torder[ti];
+		if (!w->t[t].present)
+			continue;
+		/* a variant changes the tensors indexed by its dim alone, unless
+		 * every loop of its level is on such dims (no reuse to lose) */
+		int all_rel = 1;
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			all_rel &= m->f[jv->k[v]][d] == 1 || (s->dsingle[t] >> d & 1);
+		if (!(s->dsingle[t] >> jv->d[v] & 1) || all_rel) {
+			jv->e[v] += tf[t]->emin;
+			memcpy(jv->E[v][t], tf[t]->E, (size_t)tf[t]->nch * sizeof *tf[t]->E);
+			continue;
 		}
+		jv->e[v] += tensor_part(s, costs, f, m, t, v, jv->k[v], jv->d[v], r[t], NULL, jv->E[v][t], NULL);
+	}
+}
+
+double trim__joint_raise(const trim__mapspace *s, const joint_variants *jv, double etensor)
+{
 	/* per level, the cheapest innermost loop */
 	for (int k = 0; k < s->a->nlevels && jv->n > 1; k++) {
 		double bk = HUGE_VAL;
@@ -754,6 +756,15 @@ double trim__joint_energies(const trim__mapspace *s, const trim__level_cost *cos
 			etensor = bk;
 	}
 	return etensor;
+}
+
+double trim__joint_energies(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                            const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r,
+                            double etensor, joint_variants *jv)
+{
+	for (int v = 1; v < jv->n; v++)
+		trim__joint_variant(s, costs, f, m, tf, r, jv, v);
+	return trim__joint_raise(s, jv, etensor);
 }
 
 /* The bound from the tensors' figures: the cheapest keep combination whose

@@ -316,6 +316,12 @@ void trim__joint_variants_of(const trim__mapspace *s, const node_frame *f, const
 double trim__joint_energies(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
                             const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r,
                             double etensor, joint_variants *jv);
+/* Its two steps: variant v's energies (jv->e[v], jv->E[v]), and etensor
+ * raised per level to the cheapest of its variants (all computed). */
+void trim__joint_variant(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                         const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r,
+                         joint_variants *jv, int v);
+double trim__joint_raise(const trim__mapspace *s, const joint_variants *jv, double etensor);
 /* The node's bound from its tensors' figures (tf[t]; etensor: the sum of
  * their emin in the bound's order) without the joint order; out (not NULL)
  * gets the per-choice energies; jv (not NULL): with the joint order's
