@@ -16,7 +16,12 @@
  *                    classes grouped by the result's projection
  *   factorisation.c  everything below one factorisation (bypass choices,
  *                    fit, bounds, classes)
- *   node_bound.c     the lower bound of a node of the factorisation tree
+ *   node_bound.c     the lower bound of a node of the factorisation tree:
+ *                    its frame, each tensor's part, the joint order's
+ *                    variants, the combination under the capacities
+ *   leaf_children.c  the bounds of a node's leaf children from each
+ *                    tensor's figures per combination of its own dims
+ *   tie_cut.c        exact ties at a node (the evaluator's own arithmetic)
  *   tree.c           branch and bound over partial factorisations
  *   seed_bound.c     a first bound from a sample of real mappings
  *   driver.c         trim__search: rounds, merge, statistics, the result
