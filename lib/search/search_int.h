@@ -17,8 +17,9 @@
  *   factorisation.c  everything below one factorisation (bypass choices,
  *                    fit, bounds, classes)
  *   node_bound.c     the lower bound of a node of the factorisation tree:
- *                    its frame, each tensor's part, the joint order's
- *                    variants, the combination under the capacities
+ *                    its frame, the joint order's variants, the tensors
+ *                    combined under the capacities
+ *   tensor_bound.c   one tensor's part of it (per keep choice)
  *   leaf_children.c  the bounds of a node's leaf children from each
  *                    tensor's figures per combination of its own dims
  *   tie_cut.c        exact ties at a node (the evaluator's own arithmetic)
@@ -312,6 +313,12 @@ void trim__node_tensor(const trim__mapspace *s, const trim__level_cost *costs, c
                        const trim__mapping *m, int t, tensor_figures *out);
 void trim__node_tensor_reuse(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
                              const trim__mapping *m, int t, tensor_figures *out, tensor_reuse *r);
+/* Tensor t's figures emptied, with its tile bytes where they are known
+ * (tensor_bound.c); then (trim__tensor_bound) filled as the node bound's
+ * variant 0, with reuse r and (nc not NULL) every choice's counts. */
+void trim__tensor_figures_clear(const trim__mapspace *s, const node_frame *f, int t, tensor_figures *out);
+void trim__tensor_bound(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                        const trim__mapping *m, int t, tensor_figures *out, tensor_reuse *r, node_counts *nc);
 /* The joint order's variants at the known storage levels of m (e zeroed). */
 void trim__joint_variants_of(const trim__mapspace *s, const node_frame *f, const trim__mapping *m,
                              joint_variants *jv);

@@ -1,0 +1,492 @@
+/*
+ * One tensor's part of the node bound of the factorisation tree
+ * (docs/model.md, "Bounds"): per keep choice its energy and counts over
+ * every completion of the node's factors and every order, the figures
+ * node_bound.c combines; and the same under a variant of the joint order.
+ */
+#include "search_int.h"
+
+/* A lower bound on the elements of tensor t touched by a share of the
+ * workload with ext[d] values of each dim d: a one-term axis has ext
+ * values; a two-term axis c0*d0 + c1*d1 has exactly trim__axis_distinct
+ * when both dims run over a contiguous range (exact[d]), and otherwise at
+ * least ext0 + ext1 - 1 (|A + B| >= |A| + |B| - 1 for sets of integers). */
+static int64_t share_lower_bound(const trim__intra *w, int t, const int64_t *ext, const int *exact)
+{
+	const trim__tensor *T = &w->t[t];
+	if (!T->present)
+		return 0;
+	int64_t n = 1;
+	for (int a = 0; a < T->ndims; a++) {
+		const trim__iexpr *e = &T->idx[a];
+		int64_t v[2];
+		int k = 0, ex = 1;
+		for (int j = 0; j < e->nterms; j++)
+			if (e->coef[j] != 0) {
+				v[k++] = ext[e->dim[j]];
+				ex &= exact[e->dim[j]];
+			}
+		if (k == 1)
+			n *= v[0];
+		else if (k == 2)
+			n *= ex ? trim__axis_distinct(e->coef[0], ext[e->dim[0]], e->coef[1], ext[e->dim[1]])
+			        : v[0] + v[1] - 1;
+	}
+	return n;
+}
+
+static int level_has_loops(const trim__mapping *m, int l)
+{
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if (m->f[l][d] > 1)
+			return 1;
+	return 0;
+}
+
+static int64_t fanout_of(const trim__level *L)
+{
+	return (L->fanout_x > 0 ? L->fanout_x : 1) * (L->fanout_y > 0 ? L->fanout_y : 1);
+}
+
+/* What every variant of tensor t shares (after r->tile). */
+static void tensor_reuse_of(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t,
+                            tensor_reuse *r)
+{
+	const trim__intra *w = s->w;
+	const struct trim_arch *a = s->a;
+	const int nl = a->nlevels, res = t == 2, allsp = f->allsp;
+	const int ones[TRIM_NDIMS] = {1, 1, 1, 1, 1, 1, 1, 1};
+	/* per storage level, the share of one instance (spatial levels fixed) */
+	memset(r->share, 0, (size_t)nl * sizeof *r->share);
+	if (allsp)
+		for (int l = 0; l < nl; l++)
+			if (a->lv[l].type == TRIM__LVL_STORAGE)
+				r->share[l] = f->inst[l] * share_lower_bound(w, t, f->pext[l], f->contig[l]);
+	r->touched = share_lower_bound(w, t, w->bound, ones);
+	/* results: with the spatial levels fixed and splitting only dims that
+	 * are the sole term of an axis of the result (no overlap, no
+	 * reduction), each holder reads back at least its updates minus the
+	 * result's elements (docs/model.md, "Lower bounds") */
+	r->rback = res && allsp;
+	for (int l = 0; r->rback && l < nl; l++)
+		if (a->lv[l].type == TRIM__LVL_SPATIAL)
+			for (int d = 0; d < TRIM_NDIMS; d++)
+				if (m->f[l][d] > 1 && !((s->dsingle[t] & ~s->dwindow[t]) >> d & 1))
+					r->rback = 0;
+	/* forced refills: a holder l below the innermost known storage level
+	 * K, with unknown levels between, whose capacity cannot take t's whole
+	 * per-instance extent below K. Then a storage level between has a loop
+	 * on a dim of t; when every axis of t is one dim, the innermost such
+	 * level is L* of the *Counts* bound, so l is refilled at least (every
+	 * loop of the levels <= K) x (its instances) x (t's per-instance extent
+	 * below K) times (docs/model.md) */
+	memset(r->forced, 0, (size_t)nl * sizeof *r->forced);
+	if (allsp && !s->dwindow[t]) {
+		int K = -1;
+		for (int l = 0; l < nl; l++)
+			if (f->known[l])
+				K = l;
+		if (K >= 0) {
+			int64_t MK = 1, extK[TRIM_NDIMS];
+			for (int d = 0; d < TRIM_NDIMS; d++) {
+				extK[d] = w->bound[d];
+				for (int k = 0; k <= K; k++) {
+					extK[d] /= m->f[k][d];
+					if (a->lv[k].type == TRIM__LVL_STORAGE)
+						MK *= m->f[k][d];
+				}
+			}
+			int unknown = 0;
+			for (int l = K + 1; l < nl; l++) {
+				const trim__level *L = &a->lv[l];
+				if (L->type == TRIM__LVL_SPATIAL) {
+					for (int d = 0; d < TRIM_NDIMS; d++)
+						extK[d] /= m->f[l][d];
+					continue;
+				}
+				if (L->type != TRIM__LVL_STORAGE)
+					continue;
+				if (unknown && L->capacity_bytes > 0 && L->keep[t]) {
+					int64_t bits = L->word_bits > 0 ? L->word_bits : (a->word_bits > 0 ? a->word_bits : 16);
+					int64_t el = share_lower_bound(w, t, extK, ones);
+					int64_t by = (el * bits + 7) / 8 * (L->double_buffer ? 2 : 1);
+					int64_t cap = L->partitioned ? L->part_bytes[t] : L->capacity_bytes - s->reserved[l];
+					if (by > cap)
+						r->forced[l] = MK * f->inst[l] * el;
+				}
+				unknown = 1; /* l's own loops are unknown from here on */
+			}
+		}
+	}
+	/* t's elements in one tile of each storage level whose storage level
+	 * above is known (the refill rule) */
+	memset(r->rsh, 0, (size_t)nl * sizeof *r->rsh);
+	for (int l = 0, pv = -1; allsp && l < nl; l++) {
+		if (a->lv[l].type != TRIM__LVL_STORAGE)
+			continue;
+		if (pv >= 0 && f->known[pv])
+			r->rsh[l] = share_lower_bound(w, t, f->sfx[l], ones);
+		pv = l;
+	}
+}
+
+/* Tensor t's part of the node bound under variant v of the joint order (0:
+ * every tensor's best order; else loop vd innermost at known level vk):
+ * returns the cheapest choice's energy. Variant 0 computes r (what the
+ * others read) and o; the others write their per-choice energies into Ev.
+ * nc (variant 0, not NULL): the counts of every choice. */
+static double tensor_part(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                          const trim__mapping *m, int t, int v, int vk, int vd, tensor_reuse *r, tensor_figures *o,
+                          double *Ev, node_counts *nc)
+{
+	(void)vd;
+	const trim__intra *w = s->w;
+	const struct trim_arch *a = s->a;
+	const int nl = a->nlevels, res = t == 2, allsp = f->allsp;
+	const int *fixed = f->fixed, *known = f->known;
+	const int64_t *inst = f->inst;
+	/* R[l]: words of t that cross the boundary below known storage level l */
+	int64_t R[TRIM__MAX_LEVELS] = {0}, Mv[TRIM__MAX_LEVELS] = {0};
+	for (int l = 0; l < nl; l++) {
+		if (!known[l])
+			continue;
+		int64_t M = 1;
+		for (int k = l; k >= 0; k--) {
+			if (a->lv[k].type != TRIM__LVL_STORAGE)
+				continue;
+			int star = 0;
+			for (int d = 0; d < TRIM_NDIMS; d++)
+				star |= (s->dsingle[t] >> d & 1) && m->f[k][d] > 1;
+			if (!star)
+				continue;
+			for (int d = 0; d < TRIM_NDIMS; d++)
+				if ((s->dsingle[t] >> d & 1) || (v > 0 && k == vk))
+					M *= m->f[k][d];
+			for (int k2 = 0; k2 < k; k2++)
+				if (a->lv[k2].type == TRIM__LVL_STORAGE)
+					for (int d = 0; d < TRIM_NDIMS; d++)
+						M *= m->f[k2][d];
+			break;
+		}
+		if (v == 0)
+			r->tile[l] = trim__mapping_tile_elems(m, w, l + 1, t);
+		R[l] = M * r->tile[l];
+		Mv[l] = M;
+	}
+	if (v == 0)
+		tensor_reuse_of(s, f, m, t, r);
+	const int64_t touched = r->touched;
+	const int rback = r->rback;
+	/* keep choices: every storage level below the outermost that may hold t */
+	int kb[TRIM__MAX_LEVELS], nkb = 0;
+	for (int l = 1; l < nl; l++)
+		if (a->lv[l].type == TRIM__LVL_STORAGE && a->lv[l].keep[t])
+			kb[nkb++] = l;
+	if (nc && v == 0 && (1 << nkb) > 64)
+		nc->complete = 0;
+	int have = 0;
+	double emin = 0;
+	for (int c = 0; c < (1 << nkb); c++) {
+		int kept[TRIM__MAX_LEVELS] = {0};
+		kept[0] = 1;
+		for (int j = 0; j < nkb; j++)
+			kept[kb[j]] = c >> j & 1;
+		int64_t rd[TRIM__MAX_LEVELS], in[TRIM__MAX_LEVELS];
+		int64_t dw[TRIM__MAX_LEVELS];   /* network: words entering (cycles) */
+		int64_t nw[TRIM__MAX_LEVELS];   /* network: words charged (energy) */
+		int64_t rq[TRIM__MAX_LEVELS];   /* results: reads (read-backs and the R + D rule) */
+		for (int l = 0; l < nl; l++)
+			rd[l] = in[l] = dw[l] = nw[l] = rq[l] = 0;
+		int h = 0, prev = -1; /* innermost holder so far; storage level above */
+		rd[0] = touched;
+		for (int l = 0; l < nl; l++) {
+			if (a->lv[l].type != TRIM__LVL_STORAGE)
+				continue;
+			if (kept[l]) {
+				if (prev >= 0 && !known[prev] && allsp && r->forced[l] > in[l])
+					in[l] = r->forced[l];
+				if (prev >= 0 && known[prev]) {
+					in[l] = R[prev]; /* entries into the holder l */
+					if (allsp) {
+						/* every level above l is fixed: at each of the M
+						 * steps every instance of l refills its whole tile
+						 * (the extents at l are known) */
+						int64_t refill = Mv[prev] * inst[l] * r->rsh[l];
+						if (refill > in[l])
+							in[l] = refill;
+					}
+				}
+				if (l > 0 && allsp) {
+					/* the hop (h, l): l's instances each receive their share */
+					int sp = -1, nsp = 0;
+					for (int k = h + 1; k < l; k++)
+						if (a->lv[k].type == TRIM__LVL_SPATIAL && level_has_loops(m, k))
+							sp = k, nsp++;
+					if (r->share[l] > in[l])
+						in[l] = r->share[l];
+					const trim__level *S = sp >= 0 ? &a->lv[sp] : NULL;
+					int mc = S && (res ? S->reduction : S->multicast);
+					int64_t up = nsp == 1 && mc ? r->share[h] : in[l];
+					if (nsp > 1)
+						up = touched; /* outside the model's scope: keep it simple */
+					if (up > rd[h])
+						rd[h] = up;
+					for (int k = h + 1; k < l; k++)
+						if (a->lv[k].type == TRIM__LVL_SPATIAL) {
+							/* operands: words on a bus with multicast,
+							 * deliveries otherwise (the words entering
+							 * each level on the way are >= the parent's
+							 * distinct share); results: every drained
+							 * word enters */
+							int64_t words = res ? in[l]
+							                : (a->lv[k].net == TRIM__NET_BUS && a->lv[k].multicast) ? up : in[l];
+							if (k != sp)
+								words = up;
+							nw[k] = words;
+							dw[k] = up;
+						}
+				}
+				h = l;
+			}
+			if (known[l] && R[l] > rd[h])
+				rd[h] = R[l];
+			prev = l;
+		}
+		/* the innermost holder feeds every MAC */
+		int64_t feed;
+		int direct = 1; /* no spatial level of bounds > 1 (or unknown) below h */
+		for (int l = h + 1; l < nl; l++)
+			if (a->lv[l].type == TRIM__LVL_SPATIAL && (!fixed[l] || level_has_loops(m, l)))
+				direct = 0;
+		double enet = 0;
+		int nsp = 0, sp = -1;
+		int64_t allfan = 1, fan = 1;
+		for (int l = h + 1; l < nl; l++)
+			if (a->lv[l].type == TRIM__LVL_SPATIAL) {
+				nsp++;
+				allfan *= fanout_of(&a->lv[l]);
+				if (res ? a->lv[l].reduction : a->lv[l].multicast)
+					fan *= fanout_of(&a->lv[l]);
+			}
+		if (allsp) {
+			int nbig = 0;
+			for (int l = h + 1; l < nl; l++)
+				if (a->lv[l].type == TRIM__LVL_SPATIAL && level_has_loops(m, l))
+					sp = l, nbig++;
+			if (nbig == 0) {
+				feed = w->macs;
+			} else if (nbig == 1) {
+				const trim__level *S = &a->lv[sp];
+				int64_t sext[TRIM_NDIMS];
+				for (int d = 0; d < TRIM_NDIMS; d++)
+					sext[d] = m->f[sp][d];
+				int mc = res ? S->reduction : S->multicast;
+				/* the spatial tile: one value per index of S per dim, at a
+				 * stride unknown here: |A + B| >= |A| + |B| - 1 */
+				const int nox[TRIM_NDIMS] = {0};
+				feed = mc ? f->steps * inst[h] * share_lower_bound(w, t, sext, nox) : w->macs;
+			} else {
+				feed = w->macs / fan; /* outside the model's scope */
+			}
+			for (int l = h + 1; l < nl; l++) {
+				const trim__level *L = &a->lv[l];
+				if (L->type != TRIM__LVL_SPATIAL)
+					continue;
+				/* operands: the words entering (bus with multicast) or the
+				 * deliveries (MACs) at the level with bounds; the feed at
+				 * the others; results: every MAC's partial sum enters the
+				 * level with bounds */
+				int64_t words = feed;
+				if (l == sp && nbig == 1)
+					words = res ? w->macs : (L->net == TRIM__NET_BUS && L->multicast) ? feed : w->macs;
+				enet += (double)words * costs[l].hop_pj * (costs[l].avg_hops > 0 ? costs[l].avg_hops : 1);
+				nw[l] = words;
+				dw[l] = feed;
+			}
+		} else {
+			feed = w->macs / fan;
+			for (int l = h + 1; l < nl; l++) {
+				const trim__level *L = &a->lv[l];
+				if (L->type != TRIM__LVL_SPATIAL)
+					continue;
+				int64_t fo = fanout_of(L);
+				/* with several spatial levels on the way, one of them may
+				 * carry only what enters the network: MACs / all fan-outs */
+				int64_t words = nsp > 1 ? w->macs / allfan
+				                : res ? w->macs
+				                : L->net == TRIM__NET_BUS && L->multicast ? w->macs / fo : w->macs;
+				enet += (double)words * costs[l].hop_pj * (costs[l].avg_hops > 0 ? costs[l].avg_hops : 1);
+				nw[l] = words;
+			}
+		}
+		for (int l = 0; l < nl; l++)
+			if (a->lv[l].type == TRIM__LVL_SPATIAL && l <= h)
+				enet += (double)nw[l] * costs[l].hop_pj * (costs[l].avg_hops > 0 ? costs[l].avg_hops : 1);
+		int64_t rdc[TRIM__MAX_LEVELS];
+		memcpy(rdc, rd, (size_t)nl * sizeof *rd);
+		if (feed > rdc[h])
+			rdc[h] = feed;
+		double e = enet;
+		for (int l = 0; l < nl; l++) {
+			if (a->lv[l].type == TRIM__LVL_SPATIAL) {
+				/* cycles: words entering (operands) / leaving upwards (results) */
+				if (v == 0 && (!have || dw[l] < o->net[l]))
+					o->net[l] = dw[l];
+				continue;
+			}
+			if (a->lv[l].type != TRIM__LVL_STORAGE)
+				continue;
+			e += res ? (double)rdc[l] * costs[l].update_pj + (double)in[l] * costs[l].read_pj
+			         : (double)rdc[l] * costs[l].read_pj + (double)in[l] * costs[l].write_pj;
+			int64_t rback_words = rback && kept[l] && rdc[l] > touched ? rdc[l] - touched : 0;
+			e += (double)rback_words * costs[l].read_pj;
+			rq[l] = rback_words;
+			/* a result holder below the outermost with no spatial level of
+			 * bounds > 1 (or unknown) between it and its child holder (or
+			 * the MACs): every update is an arrival, and each arrival is
+			 * read back or drained (R + D = U + the parent's read-backs;
+			 * docs/model.md, "Bounds"), both reads of l */
+			if (res && kept[l] && l > 0 && rdc[l] > in[l] + rback_words) {
+				int direct_l = l == h ? direct : 1;
+				for (int k = l + 1; l != h && k < nl && a->lv[k].type != TRIM__LVL_COMPUTE; k++) {
+					if (a->lv[k].type == TRIM__LVL_STORAGE && kept[k])
+						break;
+					if (a->lv[k].type == TRIM__LVL_SPATIAL && (!fixed[k] || level_has_loops(m, k)))
+						direct_l = 0;
+				}
+				if (direct_l) {
+					e += (double)(rdc[l] - in[l] - rback_words) * costs[l].read_pj;
+					rq[l] = rdc[l] - in[l];
+				}
+			}
+			/* cycles: the counts without the MAC feed (its level depends on the choice) */
+			if (v == 0 && (!have || rd[l] < o->rd[l]))
+				o->rd[l] = rd[l];
+			if (v == 0 && (!have || in[l] < o->in[l]))
+				o->in[l] = in[l];
+		}
+		if (v == 0 && c < 64) {
+			unsigned km = 0;
+			for (int l = 0; l < nl; l++)
+				km |= (unsigned)kept[l] << l;
+			o->E[c] = e;
+			o->K[c] = km;
+			o->nch = c + 1;
+			if (nc) {
+				memcpy(nc->a[t][c], rdc, (size_t)nl * sizeof *rdc);
+				memcpy(nc->b[t][c], in, (size_t)nl * sizeof *in);
+				memcpy(nc->r[t][c], rq, (size_t)nl * sizeof *rq);
+				memcpy(nc->net[t][c], nw, (size_t)nl * sizeof *nw);
+				memcpy(nc->dw[t][c], dw, (size_t)nl * sizeof *dw);
+			}
+		}
+		if (v > 0 && c < 64)
+			Ev[c] = e;
+		if (!have || e < emin)
+			emin = e;
+		have = 1;
+	}
+	if (v == 0) {
+		o->emin = emin;
+		o->complete = (1 << nkb) <= 64;
+	}
+	return emin;
+}
+
+/* The tile bytes of tensor t at the levels whose tiles are known. */
+static void tensor_tile_bytes(const trim__mapspace *s, const node_frame *f, int t, int64_t *tbytes)
+{
+	const trim__intra *w = s->w;
+	const struct trim_arch *a = s->a;
+	const int ones[TRIM_NDIMS] = {1, 1, 1, 1, 1, 1, 1, 1};
+	for (int l = 0; l < a->nlevels; l++) {
+		tbytes[l] = 0;
+		if (!f->extk[l] || !w->t[t].present)
+			continue;
+		const trim__level *L = &a->lv[l];
+		int64_t bits = L->word_bits > 0 ? L->word_bits : (a->word_bits > 0 ? a->word_bits : 16);
+		tbytes[l] = (share_lower_bound(w, t, f->sfx[l], ones) * bits + 7) / 8 * (L->double_buffer ? 2 : 1);
+	}
+}
+
+/* Figures of an absent tensor, or zeroed before tensor_part fills them. */
+static void figures_clear(tensor_figures *o, int nl)
+{
+	o->nch = 0;
+	o->emin = 0;
+	o->complete = 1;
+	for (int l = 0; l < nl; l++)
+		o->rd[l] = o->in[l] = o->net[l] = o->tbytes[l] = 0;
+}
+
+void trim__node_tensor_reuse(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                             const trim__mapping *m, int t, tensor_figures *out, tensor_reuse *r)
+{
+	const struct trim_arch *a = s->a;
+	figures_clear(out, a->nlevels);
+	tensor_tile_bytes(s, f, t, out->tbytes);
+	tensor_part(s, costs, f, m, t, 0, -1, -1, r, out, NULL, NULL);
+	/* the choices whose own tiles fit where they are known, and the
+	 * cheapest of them: every combination that fits has one for this
+	 * tensor (trim__choices_fit) */
+	out->emin_fit = out->complete ? HUGE_VAL : out->emin;
+	out->fits_alone = 0;
+	for (int c = 0; c < out->nch && out->complete; c++) {
+		int fits = 1;
+		for (int l = 1; l < a->nlevels && fits; l++) {
+			const trim__level *L = &a->lv[l];
+			if (!f->extk[l] || !(out->K[c] >> l & 1))
+				continue;
+			if (L->partitioned && out->tbytes[l] > L->part_bytes[t])
+				fits = 0;
+			if ((!L->partitioned || s->reserved[l] > 0) && out->tbytes[l] + s->reserved[l] > L->capacity_bytes)
+				fits = 0;
+		}
+		if (fits)
+			out->fits_alone |= 1ull << c;
+		if (fits && out->E[c] < out->emin_fit)
+			out->emin_fit = out->E[c];
+	}
+}
+
+void trim__node_tensor(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                       const trim__mapping *m, int t, tensor_figures *out)
+{
+	tensor_reuse r;
+	trim__node_tensor_reuse(s, costs, f, m, t, out, &r);
+}
+
+void trim__tensor_figures_clear(const trim__mapspace *s, const node_frame *f, int t, tensor_figures *out)
+{
+	figures_clear(out, s->a->nlevels);
+	tensor_tile_bytes(s, f, t, out->tbytes);
+}
+
+void trim__tensor_bound(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                        const trim__mapping *m, int t, tensor_figures *out, tensor_reuse *r, node_counts *nc)
+{
+	tensor_part(s, costs, f, m, t, 0, -1, -1, r, out, NULL, nc);
+}
+
+void trim__joint_variant(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                         const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r,
+                         joint_variants *jv, int v)
+{
+	const trim__intra *w = s->w;
+	for (int ti = 0; ti < 3; ti++) {
+		const int t = trim__bound_torder[ti];
+		if (!w->t[t].present)
+			continue;
+		/* a variant changes the tensors indexed by its dim alone, unless
+		 * every loop of its level is on such dims (no reuse to lose) */
+		int all_rel = 1;
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			all_rel &= m->f[jv->k[v]][d] == 1 || (s->dsingle[t] >> d & 1);
+		if (!(s->dsingle[t] >> jv->d[v] & 1) || all_rel) {
+			jv->e[v] += tf[t]->emin;
+			memcpy(jv->E[v][t], tf[t]->E, (size_t)tf[t]->nch * sizeof *tf[t]->E);
+			continue;
+		}
+		jv->e[v] += tensor_part(s, costs, f, m, t, v, jv->k[v], jv->d[v], r[t], NULL, jv->E[v][t], NULL);
+	}
+}
