@@ -6,7 +6,9 @@
  * figures are computed once per combination of its dims' values, and a
  * child is the sum of three looked-up parts: most children are cut on that
  * sum alone, the others get the capacities and cycles (trim__node_combine),
- * the same bound as trim__node_bound_above.
+ * the same bound as trim__node_bound_above. The figures stay while the
+ * children are visited (W->leaf_on) and give the joint-order bound of those
+ * the plain bound keeps (trim__leaf_child_joint).
  */
 #include "search_int.h"
 

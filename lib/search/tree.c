@@ -227,7 +227,6 @@ void trim__tree_visit(const trim__mapspace *s, int64_t *const *trows, const trim
 			W->err = TRIM_ENOMEM;
 			return;
 		}
-		W->leaf_on = done; /* the children's figures stay for their joint bounds */
 		for (int64_t i = 0; i < n && !done; i++) {
 			trim__tree_node_set(s, trows, depth + 1, c[i].lo, &W->node_mapping);
 			trim__node_bound_above(s, costs, goal, depth + 1, zero_macs, &W->node_mapping, &W->bound_eval,
@@ -270,7 +269,7 @@ void trim__tree_visit(const trim__mapspace *s, int64_t *const *trows, const trim
 		if (dive && (W->keep.n || W->dive_leaves <= 0))
 			break; /* a dive stops at its first real mapping, or out of leaves */
 	}
-	W->leaf_on = 0;
+	W->leaf_on = 0; /* the leaf children's figures (trim__leaf_child_joint) are no longer theirs */
 	free(c);
 }
 
