@@ -13,7 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "activity_int.h"
 #include "constraints_int.h"
+#include "search/search_int.h"
 #include "tcase_util.h"
 #include "trim.h"
 
@@ -136,6 +138,7 @@ static int g_random, g_enofit; /* random constraints: ENOFIT is an answer, and m
 /* the next brute force with imperfect factorisations; what it saw of them:
  * valid ragged classes, and whether the best was one */
 static int g_imperfect;
+static uint64_t g_reuse_checked, g_reuse_equal; /* the stationarity bound's reuse, checked and tight */
 static uint64_t g_ragged_valid;
 static int g_ragged_best;
 
@@ -169,6 +172,8 @@ static void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const
 		return;
 	}
 	ck_assert_msg(rc == 0, "%s", trim_last_error());
+	int64_t zero_macs = 0;
+	ck_assert_int_eq(trim__activity_zero_macs(&w, &zero_macs), 0);
 	cls *seen = malloc(s.size * sizeof *seen);
 	ck_assert_ptr_nonnull(seen);
 	uint64_t inside = 0;
@@ -196,6 +201,39 @@ static void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const
 		        (unsigned long long)i);
 		seen[i].cost = goal == TRIM__GOAL_ENERGY ? e.energy_pj : goal == TRIM__GOAL_DELAY ? e.cycles
 		               : e.energy_pj * e.cycles;
+		/* the bound of every node on the way to it (which reads the
+		 * constraints: the stationarity bound) is at most its cost */
+		for (int depth = 1; depth < s.nslots; depth++) {
+			trim__mapping p;
+			trim__eval ep;
+			double lb;
+			trim__mapspace_node_of(&s, depth, &m, &p);
+			trim__mapspace_node_lb(&s, c, goal, depth, zero_macs, &p, &ep, &lb);
+			REQUIRE(lb <= seen[i].cost, "index %llu depth %d: node bound %.17g above the cost %.17g",
+			        (unsigned long long)i, depth, lb, seen[i].cost);
+			/* its fast path: the most reuse it allows a tensor at its
+			 * level against this mapping's */
+			for (int t = 0; t < 3; t++) {
+				int h;
+				unsigned keep = 0;
+				int64_t rho = trim__stationary_reuse(&s, c, depth, &p, t, 0, &h);
+				if (rho < 0 || !m.keep[h][t])
+					continue;
+				for (int u = 0; u < 3; u++)
+					if (u != t && w.t[u].present && m.keep[h][u])
+						keep |= 1u << u;
+				rho = trim__stationary_reuse(&s, c, depth, &p, t, keep, &h);
+				int64_t own = 1;
+				for (int d = 0; d < TRIM_NDIMS; d++)
+					if (!(w.t[t].relevant >> d & 1))
+						for (int l = h; l < a.nlevels; l++)
+							own *= m.f[l][d];
+				REQUIRE(rho >= own, "index %llu depth %d tensor %d: most reuse %lld below the mapping's %lld",
+				        (unsigned long long)i, depth, t, (long long)rho, (long long)own);
+				g_reuse_checked++;
+				g_reuse_equal += rho == own;
+			}
+		}
 	}
 	ck_assert_uint_gt(inside, 0);
 	ck_assert_msg(g_random || inside < s.size, "%s: nothing cut", yaml); /* the constraints cut something */
@@ -328,6 +366,33 @@ START_TEST(test_brute_max_bypass)
 }
 END_TEST
 
+/* a cap above 1 where the stationarity bound reads it: the weights of a
+ * batch-4 FC are reused at the RF over N, capped at 2 there (so they are
+ * refilled at least MACs / 2 times whatever the capacity allows) */
+static void case_fc_batch(struct trim_arch *a, trim__intra *w)
+{
+	ck_assert_int_eq(tu_case_fc(a, w), 0);
+	ck_assert_int_eq(tu_layer(w, TU_FC, TRIM_PHASE_FW, 4, 2, 2, 1, 1, 1, 1, 1, 1, 1, 0), 0);
+}
+
+START_TEST(test_brute_cap_reuse)
+{
+	ref_t r;
+	ref_init(&r);
+	r.max[3][TRIM_DIM_N] = 2;
+	brute(case_fc_batch, TRIM__GOAL_ENERGY, "targets: [{target: RF, type: temporal, factors: N<=2}]\n", &r);
+	ref_init(&r);
+	r.max[3][TRIM_DIM_N] = 2;
+	r.max[3][TRIM_DIM_C] = 1;
+	brute(case_fc_batch, TRIM__GOAL_EDP, "targets: [{target: RF, type: temporal, factors: N<=2 C<=1}]\n", &r);
+	/* the reuse was checked, and is often exactly a mapping's */
+	fprintf(stderr, "stationarity reuse: %llu checked, %llu tight\n", (unsigned long long)g_reuse_checked,
+	        (unsigned long long)g_reuse_equal);
+	ck_assert_uint_gt(g_reuse_checked, 1000);
+	ck_assert_uint_gt(g_reuse_equal * 10, g_reuse_checked);
+}
+END_TEST
+
 /* permutations: the listed loops innermost, in order, the rest free */
 START_TEST(test_brute_permutation)
 {
@@ -447,6 +512,9 @@ START_TEST(test_brute_random)
 				} else if (k == 2) {
 					fo += (size_t)snprintf(fac + fo, sizeof fac - fo, "%c<=1 ", "NGMCEFRS"[d]);
 					r.max[l][d] = 1;
+				} else if (k == 3) { /* a cap above 1: the stationarity bound reads it */
+					fo += (size_t)snprintf(fac + fo, sizeof fac - fo, "%c<=2 ", "NGMCEFRS"[d]);
+					r.max[l][d] = 2;
 				}
 				if (has_only && (tu_range(&st, 0, 1) || (fixed >> d & 1)))
 					only |= 1u << d;
@@ -1079,6 +1147,7 @@ Suite *constraints_suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_brute_factors);
 	tcase_add_test(tc, test_brute_max_bypass);
+	tcase_add_test(tc, test_brute_cap_reuse);
 	tcase_add_test(tc, test_brute_permutation);
 	tcase_add_test(tc, test_brute_split);
 	tcase_add_test(tc, test_brute_presets);

@@ -435,6 +435,12 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 		etensor = trim__joint_energies(s, costs, &f, m, tq, rq, etensor, jv);
 	}
 	const tensor_figures *tp[3] = {&tf[0], &tf[1], &tf[2]};
+	if (goal != TRIM__GOAL_DELAY) {
+		tensor_reuse *rq[3] = {&reuse[0], &reuse[1], &reuse[2]};
+		double st = trim__stationary_bound(s, costs, &f, m, tp, rq);
+		if (st > etensor)
+			etensor = st;
+	}
 	combine(s, costs, goal, &f, m, tp, etensor, jv, zero_macs, ev, lb, out, nc);
 }
 

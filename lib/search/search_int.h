@@ -334,6 +334,25 @@ void trim__joint_variant(const trim__mapspace *s, const trim__level_cost *costs,
                          const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r,
                          joint_variants *jv, int v);
 double trim__joint_raise(const trim__mapspace *s, const joint_variants *jv, double etensor);
+/* Tensor t's per-choice energies (E; returns the cheapest) with every
+ * choice that keeps it at level h filling (result: draining) h at least
+ * `fills` times, its multicast parent reading at least fills over the
+ * instances that differ only in the dims of mask irr (tensor_bound.c). */
+double trim__tensor_floor_energies(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                                   const trim__mapping *m, int t, tensor_reuse *r, int h, int64_t fills,
+                                   unsigned irr, double *E);
+/* The stationarity bound (stationary_bound.c): a lower bound on the sum
+ * of the tensors' energies from the refills that the capacity of the
+ * innermost storage level with open extents forces (0: none applies). */
+double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                              const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r);
+/* For tests: the most reuse the stationarity bound allows tensor t (whose
+ * axes are one dim each) at the level *h it picks for the node (tree
+ * slots < depth fixed in node), t kept there beside the tensors in mask
+ * keep: the largest product of extents t does not read (0: no tiles fit;
+ * -1, *h = -1: the bound does not apply). */
+int64_t trim__stationary_reuse(const trim__mapspace *s, const trim__level_cost *costs, int depth,
+                               const trim__mapping *node, int t, unsigned keep, int *h);
 /* The node's bound from its tensors' figures (tf[t]; etensor: the sum of
  * their emin in the bound's order) without the joint order; out (not NULL)
  * gets the per-choice energies; jv (not NULL): with the joint order's

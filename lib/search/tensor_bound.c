@@ -134,10 +134,15 @@ static void tensor_reuse_of(const trim__mapspace *s, const node_frame *f, const 
  * every tensor's best order; else loop vd innermost at known level vk):
  * returns the cheapest choice's energy. Variant 0 computes r (what the
  * others read) and o; the others write their per-choice energies into Ev.
- * nc (variant 0, not NULL): the counts of every choice. */
-static double tensor_part(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
-                          const trim__mapping *m, int t, int v, int vk, int vd, tensor_reuse *r, tensor_figures *o,
-                          double *Ev, node_counts *nc)
+ * nc (variant 0, not NULL): the counts of every choice. fh >= 0 (a variant
+ * v > 0 with vk = -1): the choices that keep t at level fh fill (result:
+ * drain) it at least ffl times (stationary_bound.c), and its parent reads
+ * (result: is updated) at least ffl / sfan of those through a multicast
+ * (reducing) spatial level, sfan the instances of fh there that differ
+ * only in the dims of mask irr (t reads none of them). */
+static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                                const trim__mapping *m, int t, int v, int vk, int vd, tensor_reuse *r,
+                                tensor_figures *o, double *Ev, node_counts *nc, int fh, int64_t ffl, unsigned irr)
 {
 	(void)vd;
 	const trim__intra *w = s->w;
@@ -205,6 +210,8 @@ static double tensor_part(const trim__mapspace *s, const trim__level_cost *costs
 			if (kept[l]) {
 				if (prev >= 0 && !known[prev] && allsp && r->forced[l] > in[l])
 					in[l] = r->forced[l];
+				if (l == fh && ffl > in[l])
+					in[l] = ffl;
 				if (prev >= 0 && known[prev]) {
 					in[l] = R[prev]; /* entries into the holder l */
 					if (allsp) {
@@ -227,6 +234,14 @@ static double tensor_part(const trim__mapspace *s, const trim__level_cost *costs
 					const trim__level *S = sp >= 0 ? &a->lv[sp] : NULL;
 					int mc = S && (res ? S->reduction : S->multicast);
 					int64_t up = nsp == 1 && mc ? r->share[h] : in[l];
+					if (l == fh && nsp == 1 && mc) {
+						int64_t sfan = 1;
+						for (int d = 0; d < TRIM_NDIMS; d++)
+							if (irr >> d & 1)
+								sfan *= m->f[sp][d];
+						if ((ffl + sfan - 1) / sfan > up)
+							up = (ffl + sfan - 1) / sfan;
+					}
 					if (nsp > 1)
 						up = touched; /* outside the model's scope: keep it simple */
 					if (up > rd[h])
@@ -391,6 +406,20 @@ static double tensor_part(const trim__mapspace *s, const trim__level_cost *costs
 		o->complete = (1 << nkb) <= 64;
 	}
 	return emin;
+}
+
+static double tensor_part(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                          const trim__mapping *m, int t, int v, int vk, int vd, tensor_reuse *r, tensor_figures *o,
+                          double *Ev, node_counts *nc)
+{
+	return tensor_part_floor(s, costs, f, m, t, v, vk, vd, r, o, Ev, nc, -1, 0, 0);
+}
+
+double trim__tensor_floor_energies(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                                   const trim__mapping *m, int t, tensor_reuse *r, int h, int64_t fills,
+                                   unsigned irr, double *E)
+{
+	return tensor_part_floor(s, costs, f, m, t, 1, -1, -1, r, NULL, E, NULL, h, fills, irr);
 }
 
 /* The tile bytes of tensor t at the levels whose tiles are known. */

@@ -1,0 +1,364 @@
+/*
+ * The stationarity bound of a node of the factorisation tree (docs/model.md,
+ * "Bounds", *Stationarity*): how often a tile must be refilled at a level
+ * whose extents the node leaves open, from the most reuse its capacity (and
+ * the dataflow constraints) allow.
+ *
+ * A tensor t whose every axis is one dim (the weights and outputs of a
+ * convolution, every tensor of a matrix product), kept at storage level h:
+ * the tile of t at h holds prod over t's dims of e[d] words, e[d] the
+ * extent of d at h and below, and is replaced whenever a loop above h
+ * changes one of its indices, so its fills (result: drains) over all
+ * instances are exactly
+ *
+ *     iterations / (prod over the dims t does not read of e[d]) / A,
+ *
+ * iterations the product of the bounds and A the product of the innermost
+ * run of loops above h that t does not read. The first loop of bound > 1
+ * above h (spatial loops do not step in time) is on some dim d*: every
+ * tensor that reads d* then has A = 1. So for each possible d*, the
+ * tensors reading it get the floor iterations / rho, rho the largest
+ * product of the extents they do not read whose tiles fit h together with
+ * the tiles of the other tensors kept there; the bound is the cheapest
+ * over d* and over which tensors h keeps.
+ */
+#include "search_int.h"
+
+/* 1 if every axis of tensor t is one dim (coefficient != 0). */
+static int single_axes(const trim__intra *w, int t)
+{
+	const trim__tensor *T = &w->t[t];
+	if (!T->present)
+		return 0;
+	for (int a = 0; a < T->ndims; a++) {
+		int k = 0;
+		for (int j = 0; j < T->idx[a].nterms; j++)
+			k += T->idx[a].coef[j] != 0;
+		if (k != 1)
+			return 0;
+	}
+	return 1;
+}
+
+/* Bit d: tensor t has an axis on dim d. */
+static unsigned dims_read(const trim__intra *w, int t)
+{
+	const trim__tensor *T = &w->t[t];
+	unsigned u = 0;
+	for (int a = 0; a < T->ndims; a++)
+		for (int j = 0; j < T->idx[a].nterms; j++)
+			if (T->idx[a].coef[j] != 0)
+				u |= 1u << T->idx[a].dim[j];
+	return u;
+}
+
+/* The words of tensor t in a tile of extents e: one per index on a
+ * one-dim axis, the distinct values of a two-dim axis over contiguous
+ * ranges. */
+static int64_t tile_words(const trim__intra *w, int t, const int64_t *e)
+{
+	const trim__tensor *T = &w->t[t];
+	int64_t n = 1;
+	for (int a = 0; a < T->ndims; a++) {
+		const trim__iexpr *x = &T->idx[a];
+		int64_t v[2], c[2];
+		int k = 0;
+		for (int j = 0; j < x->nterms; j++)
+			if (x->coef[j] != 0) {
+				v[k] = e[x->dim[j]];
+				c[k++] = x->coef[j];
+			}
+		if (k == 1)
+			n *= v[0];
+		else if (k == 2)
+			n *= trim__axis_distinct(c[0], v[0], c[1], v[1]);
+	}
+	return n;
+}
+
+/* 1 if the tiles of extents e of the tensors in mask fit level h, by the
+ * rule trim__choices_fit applies to known tiles. */
+static int tiles_fit(const trim__mapspace *s, int h, unsigned mask, const int64_t *e)
+{
+	const struct trim_arch *a = s->a;
+	const trim__level *L = &a->lv[h];
+	if (L->capacity_bytes <= 0)
+		return 1;
+	const int64_t bits = L->word_bits > 0 ? L->word_bits : (a->word_bits > 0 ? a->word_bits : 16);
+	int64_t total = 0;
+	for (int t = 0; t < 3; t++)
+		if (mask >> t & 1) {
+			int64_t b = (tile_words(s->w, t, e) * bits + 7) / 8 * (L->double_buffer ? 2 : 1);
+			if (L->partitioned && b > L->part_bytes[t])
+				return 0;
+			total += b;
+		}
+	if ((!L->partitioned || s->reserved[h] > 0) && total + s->reserved[h] > L->capacity_bytes)
+		return 0;
+	return 1;
+}
+
+/* The extents at h and below that the node allows, per dim: kmin[d] (the
+ * fixed factors at and below h, and the pinned ones) times a divisor of
+ * q[d] / kmin[d] (q: the bound over the fixed and pinned factors above h)
+ * of at most cap[d] (0: any). 0 if the node is inconsistent. */
+static int extents_allowed(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int h, int64_t *q,
+                           int64_t *kmin, int64_t *cap)
+{
+	const struct trim_arch *a = s->a;
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		q[d] = s->w->bound[d];
+		kmin[d] = 1;
+		cap[d] = 1;
+		int capped = 1;
+		for (int l = 0; l < a->nlevels; l++) {
+			const int type = a->lv[l].type;
+			if (type != TRIM__LVL_STORAGE && type != TRIM__LVL_SPATIAL)
+				continue;
+			const int64_t fv = f->fixed[l] ? m->f[l][d] : s->pin[l][d];
+			if (l < h) {
+				if (fv > 0) {
+					if (q[d] % fv)
+						return 0;
+					q[d] /= fv;
+				}
+			} else if (fv > 0) {
+				kmin[d] *= fv;
+			} else if (s->fmax[l][d] > 0 && capped) {
+				cap[d] *= s->fmax[l][d];
+			} else {
+				capped = 0;
+			}
+		}
+		if (q[d] % kmin[d])
+			return 0;
+		cap[d] = capped ? cap[d] * kmin[d] : 0;
+	}
+	return 1;
+}
+
+/* The largest product over the dims in irr of extents allowed at h whose
+ * tiles of the tensors in mask fit (the other dims at their least); 0 if
+ * none fits. A depth-first search over divisors, ascending per dim (tiles
+ * grow with every extent, so the first misfit ends a dim's values). */
+typedef struct {
+	const trim__mapspace *s;
+	int h;
+	unsigned mask;
+	int nd, dim[TRIM_NDIMS];
+	int64_t q[TRIM_NDIMS], kmin[TRIM_NDIMS], cap[TRIM_NDIMS];
+	int64_t e[TRIM_NDIMS];
+	int64_t best;
+} reuse_search;
+
+static void reuse_dfs(reuse_search *r, int i, int64_t prod)
+{
+	if (i == r->nd) {
+		if (prod > r->best)
+			r->best = prod;
+		return;
+	}
+	const int d = r->dim[i];
+	const int64_t n = r->q[d] / r->kmin[d];
+	for (int64_t u = 1; u <= n; u++) {
+		if (n % u)
+			continue;
+		const int64_t v = r->kmin[d] * u;
+		if (r->cap[d] > 0 && v > r->cap[d])
+			break;
+		r->e[d] = v;
+		if (!tiles_fit(r->s, r->h, r->mask, r->e))
+			break;
+		reuse_dfs(r, i + 1, prod * v);
+	}
+	r->e[d] = r->kmin[d];
+}
+
+static int64_t most_reuse(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int h, unsigned mask,
+                          unsigned irr)
+{
+	reuse_search r = {.s = s, .h = h, .mask = mask, .best = 0};
+	if (!extents_allowed(s, f, m, h, r.q, r.kmin, r.cap))
+		return 0;
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		r.e[d] = r.kmin[d];
+		if (irr >> d & 1)
+			r.dim[r.nd++] = d;
+	}
+	if (!tiles_fit(s, h, mask, r.e))
+		return 0;
+	reuse_dfs(&r, 0, 1);
+	return r.best;
+}
+
+/* The innermost storage level with a capacity whose extents the node
+ * leaves open (-1: none). */
+static int open_level(const trim__mapspace *s, const node_frame *f)
+{
+	int h = -1;
+	for (int l = 1; l < s->a->nlevels; l++)
+		if (s->a->lv[l].type == TRIM__LVL_STORAGE && !f->extk[l] && s->a->lv[l].capacity_bytes > 0)
+			h = l;
+	return h;
+}
+
+int64_t trim__stationary_reuse(const trim__mapspace *s, const trim__level_cost *costs, int depth,
+                               const trim__mapping *node, int t, unsigned keep, int *h)
+{
+	node_frame f;
+	*h = -1;
+	if (trim__node_frame(s, costs, depth, 0, node, &f) || !single_axes(s->w, t))
+		return -1;
+	*h = open_level(s, &f);
+	if (*h < 0)
+		return -1;
+	unsigned irr = 0;
+	const unsigned rd = dims_read(s->w, t);
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if (s->w->bound[d] > 1 && !(rd >> d & 1))
+			irr |= 1u << d;
+	return most_reuse(s, &f, node, *h, keep | 1u << t, irr);
+}
+
+/* 1 if dim d may have a loop of bound > 1 at a storage level above h. */
+static int loop_above(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int h, int d)
+{
+	const struct trim_arch *a = s->a;
+	int64_t rest = s->w->bound[d];
+	for (int l = 0; l < a->nlevels; l++)
+		if (f->fixed[l] && (a->lv[l].type == TRIM__LVL_STORAGE || a->lv[l].type == TRIM__LVL_SPATIAL))
+			rest /= m->f[l][d];
+	for (int l = 0; l < h; l++) {
+		if (a->lv[l].type != TRIM__LVL_STORAGE)
+			continue;
+		if (f->fixed[l] ? m->f[l][d] > 1
+		                : rest > 1 && s->pin[l][d] != 1 && s->fmax[l][d] != 1)
+			return 1;
+	}
+	return 0;
+}
+
+double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                              const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r)
+{
+	const trim__intra *w = s->w;
+	if (!f->allsp)
+		return 0;
+	for (int t = 0; t < 3; t++)
+		if (!tf[t]->complete)
+			return 0;
+	const int h = open_level(s, f);
+	if (h < 0)
+		return 0;
+	int64_t iters = 1;
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if (__builtin_mul_overflow(iters, w->bound[d], &iters))
+			return 0;
+	/* per tensor that qualifies, per set of the other tensors kept at h:
+	 * its per-choice energies with the floor (E of the figures when the
+	 * floor changes nothing) */
+	unsigned qual = 0, keepable = 0;
+	unsigned rd[3];
+	const double *EF[3][8];
+	int fits[3][8]; /* t kept at h beside the set p: its tiles may fit */
+	double store[3][8][64];
+	for (int t = 0; t < 3; t++)
+		for (int c = 0; c < tf[t]->nch; c++)
+			if (tf[t]->K[c] >> h & 1)
+				keepable |= 1u << t;
+	for (int t = 0; t < 3; t++) {
+		rd[t] = w->t[t].present ? dims_read(w, t) : 0;
+		for (int p = 0; p < 8; p++) {
+			EF[t][p] = tf[t]->E;
+			fits[t][p] = 1;
+		}
+		if (!(keepable >> t & 1) || !single_axes(w, t))
+			continue;
+		unsigned irr = 0;
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			if (w->bound[d] > 1 && !(rd[t] >> d & 1))
+				irr |= 1u << d;
+		int any = 0;
+		int64_t done_rho[8];
+		for (unsigned p = 0; p < 8; p++) {
+			done_rho[p] = -1;
+			if ((p >> t & 1) || (p & ~keepable))
+				continue;
+			int64_t rho = most_reuse(s, f, m, h, p | 1u << t, irr);
+			done_rho[p] = rho;
+			if (rho <= 0) {
+				fits[t][p] = 0;
+				any = 1;
+				continue;
+			}
+			const int64_t floor = (iters + rho - 1) / rho;
+			if (floor <= r[t]->share[h])
+				continue;
+			/* the same floor as a smaller set: the same energies */
+			int same = -1;
+			for (unsigned p2 = 0; p2 < p; p2++)
+				if (done_rho[p2] == rho && EF[t][p2] != tf[t]->E)
+					same = (int)p2;
+			if (same >= 0) {
+				EF[t][p] = EF[t][same];
+			} else {
+				trim__tensor_floor_energies(s, costs, f, m, t, r[t], h, floor, irr, store[t][p]);
+				EF[t][p] = store[t][p];
+			}
+			any = 1;
+		}
+		if (any)
+			qual |= 1u << t;
+	}
+	if (!qual)
+		return 0;
+	/* the sets of tensors the first loop above h may reload */
+	unsigned vars[TRIM_NDIMS + 1];
+	int nvar = 0;
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		if (w->bound[d] <= 1 || !loop_above(s, f, m, h, d))
+			continue;
+		unsigned v = 0;
+		for (int t = 0; t < 3; t++)
+			if ((qual >> t & 1) && (rd[t] >> d & 1))
+				v |= 1u << t;
+		int seen = 0;
+		for (int i = 0; i < nvar; i++)
+			seen |= vars[i] == v;
+		if (!seen)
+			vars[nvar++] = v;
+	}
+	if (nvar == 0)
+		vars[nvar++] = qual; /* no loop above h: every tile is loaded once per step */
+	double bound = HUGE_VAL;
+	for (int i = 0; i < nvar && bound > 0; i++) {
+		const unsigned v = vars[i];
+		double bv = HUGE_VAL;
+		for (unsigned keep = 0; keep < 8; keep++) {
+			if (keep & ~keepable)
+				continue;
+			double sum = 0;
+			for (int t = 0; t < 3 && sum < HUGE_VAL; t++) {
+				if (!w->t[t].present)
+					continue;
+				const int in = keep >> t & 1;
+				const unsigned others = keep & ~(1u << t);
+				if (in && !fits[t][others]) {
+					sum = HUGE_VAL;
+					break;
+				}
+				const double *E = in && (v >> t & 1) ? EF[t][others] : tf[t]->E;
+				double g = HUGE_VAL;
+				for (int c = 0; c < tf[t]->nch; c++)
+					if ((int)(tf[t]->K[c] >> h & 1) == in && E[c] < g)
+						g = E[c];
+				sum += g;
+			}
+			if (sum < bv)
+				bv = sum;
+		}
+		if (bv < bound)
+			bound = bv;
+	}
+	return bound == HUGE_VAL ? 0 : bound;
+}
