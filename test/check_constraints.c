@@ -211,6 +211,11 @@ static void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const
 			trim__mapspace_node_lb(&s, c, goal, depth, zero_macs, &p, &ep, &lb);
 			REQUIRE(lb <= seen[i].cost, "index %llu depth %d: node bound %.17g above the cost %.17g",
 			        (unsigned long long)i, depth, lb, seen[i].cost);
+			/* and its joint-order bound (which reads the permutation
+			 * constraints) */
+			trim__node_bound_joint(&s, c, goal, depth, zero_macs, &p, &ep, &lb);
+			REQUIRE(lb <= seen[i].cost, "index %llu depth %d: joint bound %.17g above the cost %.17g",
+			        (unsigned long long)i, depth, lb, seen[i].cost);
 			/* its fast path: the most reuse it allows a tensor at its
 			 * level against this mapping's */
 			for (int t = 0; t < 3; t++) {

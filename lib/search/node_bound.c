@@ -254,10 +254,17 @@ void trim__joint_variants_of(const trim__mapspace *s, const node_frame *f, const
 		int loops = 0;
 		for (int d = 0; d < TRIM_NDIMS; d++)
 			loops += m->f[k][d] > 1;
-		if (loops > 1 && nvar + loops > TRIM__JOINT_VARIANTS)
+		/* a permutation constraint's first dim with a loop here is the
+		 * innermost loop of every mapping below: its variant alone */
+		int inner = -1;
+		for (int i = 0; i < s->ncperm[k] && inner < 0; i++)
+			if (m->f[k][s->cperm[k][i]] > 1)
+				inner = s->cperm[k][i];
+		const int nv = inner >= 0 ? 1 : loops;
+		if (loops > 1 && nvar + nv > TRIM__JOINT_VARIANTS)
 			break; /* every variant of a level, or none */
 		for (int d = 0; d < TRIM_NDIMS && loops > 1; d++)
-			if (m->f[k][d] > 1) {
+			if (m->f[k][d] > 1 && (inner < 0 || d == inner)) {
 				jv->k[nvar] = k;
 				jv->d[nvar++] = d;
 			}
