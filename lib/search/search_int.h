@@ -22,6 +22,8 @@
  *   tensor_bound.c   one tensor's part of it (per keep choice)
  *   leaf_children.c  the bounds of a node's leaf children from each
  *                    tensor's figures per combination of its own dims
+ *   stationary_bound.c  the refills a node's open innermost level forces
+ *                    (its capacity and the dataflow constraints)
  *   tie_cut.c        exact ties at a node (the evaluator's own arithmetic)
  *   tree.c           branch and bound over partial factorisations
  *   seed_bound.c     a first bound from a sample of real mappings
