@@ -96,12 +96,28 @@ static void plan_searches(trim_neteval *ne)
 	ne->planned = 1;
 }
 
+/* What a search may use of the rem seconds left when `waiting` searches
+ * (of `left` not finished) have not started, each to run on `threads` of
+ * the `slots` threads: all but half of the fair share of each waiting one
+ * (so at least half of rem), so that a long search stops early, to be
+ * searched again, only when the others would need more. */
+static double after_reserve(double rem, int64_t waiting, int64_t left, int threads, int slots)
+{
+	if (waiting <= 0 || left <= 0)
+		return rem;
+	const double half = rem * slots / threads / (double)left / 2;
+	return rem - (double)waiting * half * threads / slots;
+}
+
 double trim__neteval_search_budget(const trim_neteval *ne, int64_t left, int threads, int slots)
 {
 	if (ne->time_limit <= 0)
 		return 0;
 	double rem = ne->deadline - now_seconds();
 	double share = left > 0 ? rem * slots / threads / (double)left : rem;
+	const double most = after_reserve(rem, left - 1, left, threads, slots);
+	if (share < most)
+		share = most;
 	if (share > rem)
 		share = rem;
 	return share > 1e-6 ? share : 1e-6; /* 0 would mean no limit */
@@ -120,10 +136,12 @@ void trim__neteval_share_deadlines(trim_neteval *ne, int64_t started, int slots)
 	if (left < 1)
 		left = 1;
 	double at = now + rem * slots / (double)left;
-	/* once every search has started none waits for the threads, so none
-	 * stops before the network's deadline (to be searched again later)
-	 * unless a test forces the first pass's share */
-	if (at > ne->deadline || (waiting <= 0 && ne->first_share <= 0))
+	/* and up to the network's deadline less the slices kept for the
+	 * searches waiting for the threads (all of it once every search has
+	 * started, none waiting), unless a test forces the first pass's share */
+	if (ne->first_share <= 0 && now + after_reserve(rem, waiting, left, 1, slots) > at)
+		at = now + after_reserve(rem, waiting, left, 1, slots);
+	if (at > ne->deadline)
 		at = ne->deadline;
 	for (size_t j = 0; j < ne->n; j++) {
 		wrec *r = &ne->rec[j];

@@ -99,16 +99,18 @@ int trim__resume_save(const trim_neteval *ne, size_t i);
 int trim__resume_text(const trim_neteval *ne, size_t i, trim__sb *sb);
 int trim__resume_parse(trim_neteval *ne, size_t i, char *text, size_t n, const char *path, int any_proof);
 /* Searches side by side with a time limit (lib/neteval_search.c): raise
- * the deadline of every running search (rec[j].running) to its share of
- * what remains of the network's (started of share_total started, `slots`
- * threads): now + remaining * slots / (searches not finished), at most the
- * network's deadline, and the network's deadline once every search has
- * started (unless first_share); never lowered. Called as a search starts
+ * the deadline of every running search (rec[j].running) to what remains
+ * of the network's (started of share_total started, `slots` threads) less
+ * half the fair share (remaining * slots / searches not finished) of each
+ * search still waiting, over the slots, and at least to that fair share;
+ * the network's deadline once every search has started; with first_share
+ * (tests) the fair share alone; never lowered. Called as a search starts
  * and as one ends. */
 void trim__neteval_share_deadlines(trim_neteval *ne, int64_t started, int slots);
 /* The time limit of a search starting now with `threads` threads, when
  * `left` searches (this one included) share what remains of the budget on
- * `slots` threads in all: its share of the thread-seconds left (0: none). */
+ * `slots` threads in all: its share of the thread-seconds left, or more:
+ * what remains less half the share of each of the other left - 1 (0: none). */
 double trim__neteval_search_budget(const trim_neteval *ne, int64_t left, int threads, int slots);
 /* The distinct searches order[0 .. m) side by side on the network's
  * threads, their top nodes in one pool (lib/neteval_pool.c). */

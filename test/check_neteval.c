@@ -447,9 +447,21 @@ START_TEST(test_shared_deadlines)
 	rec[0].running = 1, rec[0].deadline_at = now + 1;
 	rec[1].running = 1, rec[1].deadline_at = now + 1000;
 	rec[2].running = 0, rec[2].deadline_at = now + 1;
+	ne->first_share = 1; /* the fair share alone (as in a test's first pass) */
 	trim__neteval_share_deadlines(ne, 3, 2);
 	/* 3 not finished (2 running, 1 waiting) share ~100 s on 2 threads: ~66 s */
 	ck_assert(rec[0].deadline_at > now + 60 && rec[0].deadline_at < now + 70);
+	/* otherwise the network's deadline less half the waiting one's share
+	 * (~66 / 2 s) over the 2 threads: ~83 s */
+	ne->first_share = 0;
+	trim__neteval_share_deadlines(ne, 3, 2);
+	ck_assert(rec[0].deadline_at > now + 82 && rec[0].deadline_at < now + 84);
+	/* 150 waiting keep half their shares of ~1.3 s: ~51 s */
+	ne->share_total = 153;
+	rec[0].deadline_at = now + 1;
+	trim__neteval_share_deadlines(ne, 3, 2);
+	ck_assert(rec[0].deadline_at > now + 49.5 && rec[0].deadline_at < now + 51.5);
+	ne->share_total = 4;
 	ck_assert(rec[1].deadline_at == now + 1000); /* never lowered */
 	ck_assert(rec[2].deadline_at == now + 1);     /* not running: untouched */
 	/* the fourth starts: none waits for the threads any more, so the three
