@@ -206,9 +206,7 @@ static void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const
 		for (int depth = 1; depth < s.nslots; depth++) {
 			trim__mapping p;
 			trim__eval ep;
-			double lb;
-			trim__mapspace_node_of(&s, depth, &m, &p);
-			trim__mapspace_node_lb(&s, c, goal, depth, zero_macs, &p, &ep, &lb);
+			double lb = tu_node_lb(&s, c, goal, depth, zero_macs, &m, &p);
 			REQUIRE(lb <= seen[i].cost, "index %llu depth %d: node bound %.17g above the cost %.17g",
 			        (unsigned long long)i, depth, lb, seen[i].cost);
 			/* and its joint-order bound (which reads the permutation

@@ -94,10 +94,7 @@ static int brute_vs_search(struct trim_arch *a, trim__intra *w, int goal)
 			}
 			for (int depth = 1; depth < s.nslots; depth++) {
 				trim__mapping p;
-				trim__eval ep;
-				double lb;
-				trim__mapspace_node_of(&s, depth, &m, &p);
-				trim__mapspace_node_lb(&s, c, goal, depth, zero_macs, &p, &ep, &lb);
+				double lb = tu_node_lb(&s, c, goal, depth, zero_macs, &m, &p);
 				REQUIRE(lb <= cost, "depth %d: node bound %.17g above the cost %.17g", depth, lb, cost);
 			}
 		}

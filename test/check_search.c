@@ -296,9 +296,7 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 			for (int depth = 1; depth < s.nslots; depth++) {
 				trim__mapping p;
 				trim__eval ep;
-				double lb;
-				trim__mapspace_node_of(&s, depth, &m, &p);
-				trim__mapspace_node_lb(&s, c, goal, depth, zero_macs, &p, &ep, &lb);
+				double lb = tu_node_lb(&s, c, goal, depth, zero_macs, &m, &p);
 				REQUIRE(lb <= cost, "index %llu depth %d: node bound %.17g above the cost %.17g",
 				        (unsigned long long)i, depth, lb, cost);
 				/* the bound that may stop above a cut: the full one below

@@ -9,6 +9,7 @@
 
 #include "arch_int.h"
 #include "energy_int.h"
+#include "mapspace_int.h"
 #include "workload_int.h"
 
 enum { TU_CONV = 0, TU_DEPTHWISE, TU_FC, TU_MAXPOOL, TU_AVGPOOL };
@@ -36,6 +37,10 @@ void tu_costs(const struct trim_arch *a, trim__level_cost *c);
 /* Small search spaces shared by the search and constraint tests; 0 or the
  * error of tu_layer. FC M = 4, C = 2 on DRAM -> GLB -> NoC 2x2 -> RF -> MAC
  * (levels 0-4). */
+/* The node of the branch-and-bound tree above mapping m at depth (its
+ * factors at the first depth tree slots: *node) and the node's bound. */
+double tu_node_lb(const trim__mapspace *s, const trim__level_cost *c, int goal, int depth, int64_t zero_macs,
+                  const trim__mapping *m, trim__mapping *node);
 int tu_case_fc(struct trim_arch *a, trim__intra *w);
 /* A strided conv (C = 2, 3x2 input, 2x2 kernel, stride 1, pad 0: E = 2,
  * F = 1, R = S = 2, a sliding window) on DRAM -> NoC 2x1 -> RF -> MAC
