@@ -14,10 +14,8 @@ static void tile_bytes(const trim__mapspace *s, const trim__mapping *m, int64_t 
 		const trim__level *L = &a->lv[l];
 		if (L->type != TRIM__LVL_STORAGE || L->capacity_bytes <= 0)
 			continue;
-		int64_t bits = L->word_bits > 0 ? L->word_bits : (a->word_bits > 0 ? a->word_bits : 16);
-		int64_t mult = L->double_buffer ? 2 : 1;
 		for (int t = 0; t < 3; t++)
-			tb[l][t] = s->w->t[t].present ? (trim__mapping_tile_elems(m, s->w, l, t) * bits + 7) / 8 * mult : 0;
+			tb[l][t] = s->w->t[t].present ? trim__tile_bytes_at(a, l, trim__mapping_tile_elems(m, s->w, l, t)) : 0;
 	}
 }
 
@@ -29,17 +27,12 @@ static int tiles_fit(const trim__mapspace *s, int64_t (*tb)[3], const trim__mapp
 	const struct trim_arch *a = s->a;
 	for (int l = 0; l < a->nlevels; l++) {
 		const trim__level *L = &a->lv[l];
-		if (L->type != TRIM__LVL_STORAGE || L->capacity_bytes <= 0)
+		if (L->type != TRIM__LVL_STORAGE)
 			continue;
-		int64_t total = 0, res = s->reserved[l];
-		for (int t = 0; t < 3; t++) {
-			if (!m->keep[l][t] || !s->w->t[t].present)
-				continue;
-			if (L->partitioned && tb[l][t] > L->part_bytes[t])
-				return 0;
-			total += tb[l][t];
-		}
-		if ((!L->partitioned || res > 0) && total + res > L->capacity_bytes)
+		int64_t bytes[3];
+		for (int t = 0; t < 3; t++)
+			bytes[t] = m->keep[l][t] && s->w->t[t].present ? tb[l][t] : 0;
+		if (!trim__tiles_fit_level(s, l, bytes))
 			return 0;
 	}
 	return 1;

@@ -63,19 +63,13 @@ void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, in
 int trim__choices_fit(const trim__mapspace *s, const int *extk, const int64_t *const *tbytes,
                       const unsigned *const *K, const int *nch, const int *cc)
 {
-	const struct trim_arch *a = s->a;
-	for (int l = 1; l < a->nlevels; l++) {
+	for (int l = 1; l < s->a->nlevels; l++) {
 		if (!extk[l])
 			continue;
-		const trim__level *L = &a->lv[l];
-		int64_t total = 0;
+		int64_t bytes[3];
 		for (int t = 0; t < 3; t++)
-			if (nch[t] && (K[t][cc[t]] >> l & 1)) {
-				if (L->partitioned && tbytes[t][l] > L->part_bytes[t])
-					return 0;
-				total += tbytes[t][l];
-			}
-		if ((!L->partitioned || s->reserved[l] > 0) && total + s->reserved[l] > L->capacity_bytes)
+			bytes[t] = nch[t] && (K[t][cc[t]] >> l & 1) ? tbytes[t][l] : 0;
+		if (!trim__tiles_fit_level(s, l, bytes))
 			return 0;
 	}
 	return 1;
@@ -442,7 +436,9 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 		etensor = trim__joint_energies(s, costs, &f, m, tq, rq, etensor, jv);
 	}
 	const tensor_figures *tp[3] = {&tf[0], &tf[1], &tf[2]};
-	if (goal != TRIM__GOAL_DELAY) {
+	/* the stationarity bound (not for the exact tie test, which reads the
+	 * counts alone) */
+	if (goal != TRIM__GOAL_DELAY && !nc) {
 		tensor_reuse *rq[3] = {&reuse[0], &reuse[1], &reuse[2]};
 		double st = trim__stationary_bound(s, costs, &f, m, tp, rq);
 		if (st > etensor)

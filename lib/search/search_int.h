@@ -315,6 +315,9 @@ void trim__node_tensor(const trim__mapspace *s, const trim__level_cost *costs, c
                        const trim__mapping *m, int t, tensor_figures *out);
 void trim__node_tensor_reuse(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
                              const trim__mapping *m, int t, tensor_figures *out, tensor_reuse *r);
+/* The words of tensor t in a tile of extents ext (each dim over a
+ * contiguous range: trim__axis_distinct on two-dim axes). */
+int64_t trim__tile_words(const trim__intra *w, int t, const int64_t *ext);
 /* Tensor t's figures emptied, with its tile bytes where they are known
  * (tensor_bound.c); then (trim__tensor_bound) filled as the node bound's
  * variant 0, with reuse r and (nc not NULL) every choice's counts. */
@@ -374,6 +377,34 @@ int trim__choices_fit(const trim__mapspace *s, const int *extk, const int64_t *c
 void trim__node_bound_counts(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
                              int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, node_choices *out,
                              node_counts *nc);
+/* The bytes of a tile of `words` words at storage level l (its word width,
+ * doubled with double buffering), as trim__mapping_check_reserved counts
+ * them; and (trim__tiles_fit_level) 1 if tiles of bytes[t] (0: tensor t not
+ * kept there) fit level l with its cached activations, by the same rule:
+ * each within its partition, and the sum within the capacity (with the
+ * reservation) when the level is shared or holds cached activations. The
+ * search's own copies of that check, separate from the evaluator's. */
+static inline int64_t trim__tile_bytes_at(const struct trim_arch *a, int l, int64_t words)
+{
+	const trim__level *L = &a->lv[l];
+	const int64_t bits = L->word_bits > 0 ? L->word_bits : (a->word_bits > 0 ? a->word_bits : 16);
+	return (words * bits + 7) / 8 * (L->double_buffer ? 2 : 1);
+}
+
+static inline int trim__tiles_fit_level(const trim__mapspace *s, int l, const int64_t *bytes)
+{
+	const trim__level *L = &s->a->lv[l];
+	if (L->capacity_bytes <= 0)
+		return 1;
+	int64_t total = 0;
+	for (int t = 0; t < 3; t++) {
+		if (L->partitioned && bytes[t] > L->part_bytes[t])
+			return 0;
+		total += bytes[t];
+	}
+	return !((!L->partitioned || s->reserved[l] > 0) && total + s->reserved[l] > L->capacity_bytes);
+}
+
 /* The order in which the node bound sums its tensors (the result first:
  * usually the dearest, so a cut comes soonest). */
 static const int trim__bound_torder[3] = {2, 0, 1};

@@ -40,62 +40,13 @@ static int single_axes(const trim__intra *w, int t)
 	return 1;
 }
 
-/* Bit d: tensor t has an axis on dim d. */
-static unsigned dims_read(const trim__intra *w, int t)
-{
-	const trim__tensor *T = &w->t[t];
-	unsigned u = 0;
-	for (int a = 0; a < T->ndims; a++)
-		for (int j = 0; j < T->idx[a].nterms; j++)
-			if (T->idx[a].coef[j] != 0)
-				u |= 1u << T->idx[a].dim[j];
-	return u;
-}
-
-/* The words of tensor t in a tile of extents e: one per index on a
- * one-dim axis, the distinct values of a two-dim axis over contiguous
- * ranges. */
-static int64_t tile_words(const trim__intra *w, int t, const int64_t *e)
-{
-	const trim__tensor *T = &w->t[t];
-	int64_t n = 1;
-	for (int a = 0; a < T->ndims; a++) {
-		const trim__iexpr *x = &T->idx[a];
-		int64_t v[2], c[2];
-		int k = 0;
-		for (int j = 0; j < x->nterms; j++)
-			if (x->coef[j] != 0) {
-				v[k] = e[x->dim[j]];
-				c[k++] = x->coef[j];
-			}
-		if (k == 1)
-			n *= v[0];
-		else if (k == 2)
-			n *= trim__axis_distinct(c[0], v[0], c[1], v[1]);
-	}
-	return n;
-}
-
-/* 1 if the tiles of extents e of the tensors in mask fit level h, by the
- * rule trim__choices_fit applies to known tiles. */
+/* 1 if the tiles of extents e of the tensors in mask fit level h. */
 static int tiles_fit(const trim__mapspace *s, int h, unsigned mask, const int64_t *e)
 {
-	const struct trim_arch *a = s->a;
-	const trim__level *L = &a->lv[h];
-	if (L->capacity_bytes <= 0)
-		return 1;
-	const int64_t bits = L->word_bits > 0 ? L->word_bits : (a->word_bits > 0 ? a->word_bits : 16);
-	int64_t total = 0;
+	int64_t bytes[3];
 	for (int t = 0; t < 3; t++)
-		if (mask >> t & 1) {
-			int64_t b = (tile_words(s->w, t, e) * bits + 7) / 8 * (L->double_buffer ? 2 : 1);
-			if (L->partitioned && b > L->part_bytes[t])
-				return 0;
-			total += b;
-		}
-	if ((!L->partitioned || s->reserved[h] > 0) && total + s->reserved[h] > L->capacity_bytes)
-		return 0;
-	return 1;
+		bytes[t] = mask >> t & 1 ? trim__tile_bytes_at(s->a, h, trim__tile_words(s->w, t, e)) : 0;
+	return trim__tiles_fit_level(s, h, bytes);
 }
 
 /* The extents at h and below that the node allows, per dim: kmin[d] (the
@@ -213,7 +164,7 @@ int64_t trim__stationary_reuse(const trim__mapspace *s, const trim__level_cost *
 	if (*h < 0)
 		return -1;
 	unsigned irr = 0;
-	const unsigned rd = dims_read(s->w, t);
+	const unsigned rd = s->w->t[t].relevant;
 	for (int d = 0; d < TRIM_NDIMS; d++)
 		if (s->w->bound[d] > 1 && !(rd >> d & 1))
 			irr |= 1u << d;
@@ -267,7 +218,7 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
 			if (tf[t]->K[c] >> h & 1)
 				keepable |= 1u << t;
 	for (int t = 0; t < 3; t++) {
-		rd[t] = w->t[t].present ? dims_read(w, t) : 0;
+		rd[t] = w->t[t].present ? w->t[t].relevant : 0;
 		for (int p = 0; p < 8; p++) {
 			EF[t][p] = tf[t]->E;
 			fits[t][p] = 1;
@@ -331,7 +282,7 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
 	if (nvar == 0)
 		vars[nvar++] = qual; /* no loop above h: every tile is loaded once per step */
 	double bound = HUGE_VAL;
-	for (int i = 0; i < nvar && bound > 0; i++) {
+	for (int i = 0; i < nvar; i++) {
 		const unsigned v = vars[i];
 		double bv = HUGE_VAL;
 		for (unsigned keep = 0; keep < 8; keep++) {

@@ -107,9 +107,8 @@ static void tensor_reuse_of(const trim__mapspace *s, const node_frame *f, const 
 				if (L->type != TRIM__LVL_STORAGE)
 					continue;
 				if (unknown && L->capacity_bytes > 0 && L->keep[t]) {
-					int64_t bits = L->word_bits > 0 ? L->word_bits : (a->word_bits > 0 ? a->word_bits : 16);
 					int64_t el = share_lower_bound(w, t, extK, ones);
-					int64_t by = (el * bits + 7) / 8 * (L->double_buffer ? 2 : 1);
+					int64_t by = trim__tile_bytes_at(a, l, el);
 					int64_t cap = L->partitioned ? L->part_bytes[t] : L->capacity_bytes - s->reserved[l];
 					if (by > cap)
 						r->forced[l] = MK * f->inst[l] * el;
@@ -422,20 +421,18 @@ double trim__tensor_floor_energies(const trim__mapspace *s, const trim__level_co
 	return tensor_part_floor(s, costs, f, m, t, 1, -1, -1, r, NULL, E, NULL, h, fills, irr);
 }
 
+int64_t trim__tile_words(const trim__intra *w, int t, const int64_t *ext)
+{
+	const int ones[TRIM_NDIMS] = {1, 1, 1, 1, 1, 1, 1, 1};
+	return share_lower_bound(w, t, ext, ones);
+}
+
 /* The tile bytes of tensor t at the levels whose tiles are known. */
 static void tensor_tile_bytes(const trim__mapspace *s, const node_frame *f, int t, int64_t *tbytes)
 {
-	const trim__intra *w = s->w;
-	const struct trim_arch *a = s->a;
-	const int ones[TRIM_NDIMS] = {1, 1, 1, 1, 1, 1, 1, 1};
-	for (int l = 0; l < a->nlevels; l++) {
-		tbytes[l] = 0;
-		if (!f->extk[l] || !w->t[t].present)
-			continue;
-		const trim__level *L = &a->lv[l];
-		int64_t bits = L->word_bits > 0 ? L->word_bits : (a->word_bits > 0 ? a->word_bits : 16);
-		tbytes[l] = (share_lower_bound(w, t, f->sfx[l], ones) * bits + 7) / 8 * (L->double_buffer ? 2 : 1);
-	}
+	for (int l = 0; l < s->a->nlevels; l++)
+		tbytes[l] = f->extk[l] && s->w->t[t].present ? trim__tile_bytes_at(s->a, l, trim__tile_words(s->w, t, f->sfx[l]))
+		                                             : 0;
 }
 
 /* Figures of an absent tensor, or zeroed before tensor_part fills them. */
@@ -463,13 +460,9 @@ void trim__node_tensor_reuse(const trim__mapspace *s, const trim__level_cost *co
 	for (int c = 0; c < out->nch && out->complete; c++) {
 		int fits = 1;
 		for (int l = 1; l < a->nlevels && fits; l++) {
-			const trim__level *L = &a->lv[l];
-			if (!f->extk[l] || !(out->K[c] >> l & 1))
-				continue;
-			if (L->partitioned && out->tbytes[l] > L->part_bytes[t])
-				fits = 0;
-			if ((!L->partitioned || s->reserved[l] > 0) && out->tbytes[l] + s->reserved[l] > L->capacity_bytes)
-				fits = 0;
+			int64_t bytes[3] = {0, 0, 0};
+			bytes[t] = out->tbytes[l];
+			fits = !f->extk[l] || !(out->K[c] >> l & 1) || trim__tiles_fit_level(s, l, bytes);
 		}
 		if (fits)
 			out->fits_alone |= 1ull << c;
