@@ -396,6 +396,40 @@ START_TEST(test_brute_cap_reuse)
 }
 END_TEST
 
+/* the input-stationary case of the stationarity bound (the inputs' window
+ * axes one word wide at the RF), with a 2x2 array that spreads E and R,
+ * two terms of one input axis: a word of the inputs then reaches two PEs
+ * at once (e + r = 1 for (0, 1) and (1, 0)), so the DRAM reads of the
+ * inputs are not the RF fills over the PEs that differ in M alone */
+static void case_window_spread(struct trim_arch *a, trim__intra *w)
+{
+	tu_arch_init(a, "spread");
+	trim__level *d = tu_storage(a, "DRAM", 0, 16);
+	d->read_bw = d->write_bw = 2;
+	tu_spatial(a, "NoC", 2, 2, 1, 1);
+	tu_storage(a, "RF", 12, 16);
+	tu_compute(a, "MAC");
+	tu_arch_finish(a);
+	ck_assert_int_eq(tu_layer(w, TU_CONV, TRIM_PHASE_FW, 1, 1, 4, 1, 3, 2, 2, 1, 1, 1, 0), 0);
+}
+
+START_TEST(test_brute_window_spread)
+{
+	ref_t r;
+	ref_init(&r);
+	ref_only(&r, 2, "M");
+	r.max[2][TRIM_DIM_M] = 1;
+	r.fix[1][TRIM_DIM_E] = 2;
+	r.fix[1][TRIM_DIM_R] = 2;
+	for (int goal = 0; goal < 3; goal++)
+		brute(case_window_spread, goal,
+		      "targets:\n"
+		      "  - {target: RF, type: temporal, factors: M<=1, only: [M]}\n"
+		      "  - {target: NoC, type: spatial, factors: E=2 R=2}\n",
+		      &r);
+}
+END_TEST
+
 /* permutations: the listed loops innermost, in order, the rest free */
 START_TEST(test_brute_permutation)
 {
@@ -1151,6 +1185,7 @@ Suite *constraints_suite(void)
 	tcase_add_test(tc, test_brute_factors);
 	tcase_add_test(tc, test_brute_max_bypass);
 	tcase_add_test(tc, test_brute_cap_reuse);
+	tcase_add_test(tc, test_brute_window_spread);
 	tcase_add_test(tc, test_brute_permutation);
 	tcase_add_test(tc, test_brute_split);
 	tcase_add_test(tc, test_brute_presets);

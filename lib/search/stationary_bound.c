@@ -21,23 +21,38 @@
  * product of the extents they do not read whose tiles fit h together with
  * the tiles of the other tensors kept there; the bound is the cheapest
  * over d* and over which tensors h keeps.
+ *
+ * A tensor with a sliding window (the inputs of a convolution) qualifies
+ * when the node leaves every dim of its window axes extent 1 at h (as the
+ * input-stationary preset does): its tile is then one word wide on those
+ * axes, so a step that moves one of them replaces the whole tile. With d*
+ * the sole term of an axis of t, every step still changes t's tile (d*
+ * moves or resets), so the floor is the same. With d* in a window axis,
+ * the step on which d* wraps may land on the same word (a carry into the
+ * other term of the axis that undoes it: R of bound 2 into E of stride 1),
+ * but the b* - 1 steps of every b* in which d* moves without wrapping
+ * cannot: the floor is then iterations / rho / 2 (b* >= 2).
  */
 #include "search_int.h"
 
-/* 1 if every axis of tensor t is one dim (coefficient != 0). */
-static int single_axes(const trim__intra *w, int t)
+/* The dims of tensor t in an axis of two or more terms (a sliding window;
+ * coefficient != 0, bound > 1: a dim of bound 1 adds nothing). */
+static unsigned window_dims(const trim__intra *w, int t)
 {
 	const trim__tensor *T = &w->t[t];
-	if (!T->present)
-		return 0;
-	for (int a = 0; a < T->ndims; a++) {
+	unsigned win = 0;
+	for (int a = 0; T->present && a < T->ndims; a++) {
+		unsigned dims = 0;
 		int k = 0;
 		for (int j = 0; j < T->idx[a].nterms; j++)
-			k += T->idx[a].coef[j] != 0;
-		if (k != 1)
-			return 0;
+			if (T->idx[a].coef[j] != 0 && w->bound[T->idx[a].dim[j]] > 1) {
+				dims |= 1u << T->idx[a].dim[j];
+				k++;
+			}
+		if (k > 1)
+			win |= dims;
 	}
-	return 1;
+	return win;
 }
 
 /* 1 if the tiles of extents e of the tensors in mask fit level h. */
@@ -142,6 +157,29 @@ static int64_t most_reuse(const trim__mapspace *s, const node_frame *f, const tr
 	return r.best;
 }
 
+/* 1 if every mapping of the node has extent 1 at h and below on every dim
+ * of mask. */
+static int extents_one(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int h, unsigned mask)
+{
+	int64_t q[TRIM_NDIMS], kmin[TRIM_NDIMS], cap[TRIM_NDIMS];
+	if (!extents_allowed(s, f, m, h, q, kmin, cap))
+		return 0;
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if ((mask >> d & 1) && (kmin[d] != 1 || (q[d] != 1 && cap[d] != 1)))
+			return 0;
+	return 1;
+}
+
+/* 1 if tensor t qualifies at h (the header): every axis one dim, or the
+ * window axes one word wide. */
+static int qualifies(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int h, int t)
+{
+	if (!s->w->t[t].present)
+		return 0;
+	const unsigned win = window_dims(s->w, t);
+	return !win || extents_one(s, f, m, h, win);
+}
+
 /* The innermost storage level with a capacity whose extents the node
  * leaves open (-1: none). */
 static int open_level(const trim__mapspace *s, const node_frame *f)
@@ -158,10 +196,10 @@ int64_t trim__stationary_reuse(const trim__mapspace *s, const trim__level_cost *
 {
 	node_frame f;
 	*h = -1;
-	if (trim__node_frame(s, costs, depth, 0, node, &f) || !single_axes(s->w, t))
+	if (trim__node_frame(s, costs, depth, 0, node, &f))
 		return -1;
 	*h = open_level(s, &f);
-	if (*h < 0)
+	if (*h < 0 || !qualifies(s, &f, node, *h, t))
 		return -1;
 	unsigned irr = 0;
 	const unsigned rd = s->w->t[t].relevant;
@@ -205,25 +243,27 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
 	for (int d = 0; d < TRIM_NDIMS; d++)
 		if (__builtin_mul_overflow(iters, w->bound[d], &iters))
 			return 0;
-	/* per tensor that qualifies, per set of the other tensors kept at h:
-	 * its per-choice energies with the floor (E of the figures when the
-	 * floor changes nothing) */
+	/* per tensor that qualifies, per set p of the other tensors kept at h,
+	 * per floor (0: iterations / rho, 1: half of it, for a first loop in a
+	 * window axis): its per-choice energies with the floor (E of the
+	 * figures when the floor changes nothing) */
 	unsigned qual = 0, keepable = 0;
-	unsigned rd[3];
-	const double *EF[3][8];
+	unsigned rd[3], win[3];
+	const double *EF[3][8][2];
 	int fits[3][8]; /* t kept at h beside the set p: its tiles may fit */
-	double store[3][8][64];
+	double store[3][8][2][64];
 	for (int t = 0; t < 3; t++)
 		for (int c = 0; c < tf[t]->nch; c++)
 			if (tf[t]->K[c] >> h & 1)
 				keepable |= 1u << t;
 	for (int t = 0; t < 3; t++) {
 		rd[t] = w->t[t].present ? w->t[t].relevant : 0;
+		win[t] = window_dims(w, t);
 		for (int p = 0; p < 8; p++) {
-			EF[t][p] = tf[t]->E;
+			EF[t][p][0] = EF[t][p][1] = tf[t]->E;
 			fits[t][p] = 1;
 		}
-		if (!(keepable >> t & 1) || !single_axes(w, t))
+		if (!(keepable >> t & 1) || !qualifies(s, f, m, h, t))
 			continue;
 		unsigned irr = 0;
 		for (int d = 0; d < TRIM_NDIMS; d++)
@@ -242,48 +282,55 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
 				any = 1;
 				continue;
 			}
-			const int64_t floor = (iters + rho - 1) / rho;
-			if (floor <= r[t]->share[h])
-				continue;
-			/* the same floor as a smaller set: the same energies */
-			int same = -1;
-			for (unsigned p2 = 0; p2 < p; p2++)
-				if (done_rho[p2] == rho && EF[t][p2] != tf[t]->E)
-					same = (int)p2;
-			if (same >= 0) {
-				EF[t][p] = EF[t][same];
-			} else {
-				trim__tensor_floor_energies(s, costs, f, m, t, r[t], h, floor, irr, store[t][p]);
-				EF[t][p] = store[t][p];
+			for (int half = 0; half < (win[t] ? 2 : 1); half++) {
+				const int64_t div = half ? 2 * rho : rho;
+				const int64_t floor = (iters + div - 1) / div;
+				if (floor <= r[t]->share[h])
+					continue;
+				/* the same floor as a smaller set: the same energies */
+				int same = -1;
+				for (unsigned p2 = 0; p2 < p; p2++)
+					if (done_rho[p2] == rho && EF[t][p2][half] != tf[t]->E)
+						same = (int)p2;
+				if (same >= 0) {
+					EF[t][p][half] = EF[t][same][half];
+				} else {
+					trim__tensor_floor_energies(s, costs, f, m, t, r[t], h, floor, irr, store[t][p][half]);
+					EF[t][p][half] = store[t][p][half];
+				}
+				any = 1;
 			}
-			any = 1;
 		}
 		if (any)
 			qual |= 1u << t;
 	}
 	if (!qual)
 		return 0;
-	/* the sets of tensors the first loop above h may reload */
-	unsigned vars[TRIM_NDIMS + 1];
+	/* per possible first loop above h: the tensors it reloads with the
+	 * whole floor (v[0]) and with half of it (v[1]: d* in a window axis) */
+	unsigned vars[TRIM_NDIMS + 1][2];
 	int nvar = 0;
 	for (int d = 0; d < TRIM_NDIMS; d++) {
 		if (w->bound[d] <= 1 || !loop_above(s, f, m, h, d))
 			continue;
-		unsigned v = 0;
+		unsigned v[2] = {0, 0};
 		for (int t = 0; t < 3; t++)
 			if ((qual >> t & 1) && (rd[t] >> d & 1))
-				v |= 1u << t;
+				v[win[t] >> d & 1] |= 1u << t;
 		int seen = 0;
 		for (int i = 0; i < nvar; i++)
-			seen |= vars[i] == v;
-		if (!seen)
-			vars[nvar++] = v;
+			seen |= vars[i][0] == v[0] && vars[i][1] == v[1];
+		if (!seen) {
+			vars[nvar][0] = v[0];
+			vars[nvar++][1] = v[1];
+		}
 	}
-	if (nvar == 0)
-		vars[nvar++] = qual; /* no loop above h: every tile is loaded once per step */
+	if (nvar == 0) { /* no loop above h: every tile is loaded once per step */
+		vars[0][0] = qual;
+		vars[nvar++][1] = 0;
+	}
 	double bound = HUGE_VAL;
 	for (int i = 0; i < nvar; i++) {
-		const unsigned v = vars[i];
 		double bv = HUGE_VAL;
 		for (unsigned keep = 0; keep < 8; keep++) {
 			if (keep & ~keepable)
@@ -298,7 +345,10 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
 					sum = HUGE_VAL;
 					break;
 				}
-				const double *E = in && (v >> t & 1) ? EF[t][others] : tf[t]->E;
+				const double *E = !in                      ? tf[t]->E
+				                  : vars[i][0] >> t & 1     ? EF[t][others][0]
+				                  : vars[i][1] >> t & 1     ? EF[t][others][1]
+				                                            : tf[t]->E;
 				double g = HUGE_VAL;
 				for (int c = 0; c < tf[t]->nch; c++)
 					if ((int)(tf[t]->K[c] >> h & 1) == in && E[c] < g)

@@ -129,6 +129,22 @@ static void tensor_reuse_of(const trim__mapspace *s, const node_frame *f, const 
 	}
 }
 
+/* 1 if spatial level sp spreads two dims of one axis of tensor t (then
+ * its instances' tiles may overlap: a word may reach several of them that
+ * differ in a dim t reads). */
+static int window_spread(const trim__intra *w, const trim__mapping *m, int sp, int t)
+{
+	const trim__tensor *T = &w->t[t];
+	for (int a = 0; a < T->ndims; a++) {
+		int k = 0;
+		for (int j = 0; j < T->idx[a].nterms; j++)
+			k += T->idx[a].coef[j] != 0 && m->f[sp][T->idx[a].dim[j]] > 1;
+		if (k > 1)
+			return 1;
+	}
+	return 0;
+}
+
 /* Tensor t's part of the node bound under variant v of the joint order (0:
  * every tensor's best order; else loop vd innermost at known level vk):
  * returns the cheapest choice's energy. Variant 0 computes r (what the
@@ -138,7 +154,8 @@ static void tensor_reuse_of(const trim__mapspace *s, const node_frame *f, const 
  * drain) it at least ffl times (stationary_bound.c), and its parent reads
  * (result: is updated) at least ffl / sfan of those through a multicast
  * (reducing) spatial level, sfan the instances of fh there that differ
- * only in the dims of mask irr (t reads none of them). */
+ * only in the dims of mask irr (t reads none of them), unless that level
+ * spreads two dims of one axis of t (window_spread). */
 static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
                                 const trim__mapping *m, int t, int v, int vk, int vd, tensor_reuse *r,
                                 tensor_figures *o, double *Ev, node_counts *nc, int fh, int64_t ffl, unsigned irr)
@@ -233,7 +250,7 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 					const trim__level *S = sp >= 0 ? &a->lv[sp] : NULL;
 					int mc = S && (res ? S->reduction : S->multicast);
 					int64_t up = nsp == 1 && mc ? r->share[h] : in[l];
-					if (l == fh && nsp == 1 && mc) {
+					if (l == fh && nsp == 1 && mc && !window_spread(w, m, sp, t)) {
 						int64_t sfan = 1;
 						for (int d = 0; d < TRIM_NDIMS; d++)
 							if (irr >> d & 1)
