@@ -403,13 +403,7 @@ END_TEST
  * inputs are not the RF fills over the PEs that differ in M alone */
 static void case_window_spread(struct trim_arch *a, trim__intra *w)
 {
-	tu_arch_init(a, "spread");
-	trim__level *d = tu_storage(a, "DRAM", 0, 16);
-	d->read_bw = d->write_bw = 2;
-	tu_spatial(a, "NoC", 2, 2, 1, 1);
-	tu_storage(a, "RF", 12, 16);
-	tu_compute(a, "MAC");
-	tu_arch_finish(a);
+	tu_arch_rf(a, "spread", 2, 2, 12);
 	ck_assert_int_eq(tu_layer(w, TU_CONV, TRIM_PHASE_FW, 1, 1, 4, 1, 3, 2, 2, 1, 1, 1, 0), 0);
 }
 
@@ -653,13 +647,7 @@ static void case_ragged_fc(struct trim_arch *a, trim__intra *w)
 static void case_ragged_conv(struct trim_arch *a, trim__intra *w)
 {
 	/* E = 5 output rows of a 3-tap filter over 3 PEs (a sliding window) */
-	tu_arch_init(a, "ragged-conv");
-	trim__level *d = tu_storage(a, "DRAM", 0, 16);
-	d->read_bw = d->write_bw = 2;
-	tu_spatial(a, "NoC", 3, 1, 1, 1);
-	tu_storage(a, "RF", 12, 16);
-	tu_compute(a, "MAC");
-	tu_arch_finish(a);
+	tu_arch_rf(a, "ragged-conv", 3, 1, 12);
 	ck_assert_int_eq(tu_layer(w, TU_CONV, TRIM_PHASE_FW, 1, 1, 2, 1, 7, 1, 3, 1, 1, 1, 0), 0);
 }
 

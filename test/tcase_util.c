@@ -278,15 +278,20 @@ int tu_case_fc(struct trim_arch *a, trim__intra *w)
 	return tu_layer(w, TU_FC, TRIM_PHASE_FW, 1, 2, 4, 1, 1, 1, 1, 1, 1, 1, 0);
 }
 
-int tu_case_conv(struct trim_arch *a, trim__intra *w)
+void tu_arch_rf(struct trim_arch *a, const char *name, int64_t nx, int64_t ny, int64_t rf_bytes)
 {
-	tu_arch_init(a, "tiny");
+	tu_arch_init(a, name);
 	trim__level *d = tu_storage(a, "DRAM", 0, 16);
 	d->read_bw = d->write_bw = 2;
-	tu_spatial(a, "NoC", 2, 1, 1, 1);
-	tu_storage(a, "RF", 12, 16);
+	tu_spatial(a, "NoC", nx, ny, 1, 1);
+	tu_storage(a, "RF", rf_bytes, 16);
 	tu_compute(a, "MAC");
 	tu_arch_finish(a);
+}
+
+int tu_case_conv(struct trim_arch *a, trim__intra *w)
+{
+	tu_arch_rf(a, "tiny", 2, 1, 12);
 	return tu_layer(w, TU_CONV, TRIM_PHASE_FW, 1, 2, 1, 1, 3, 2, 2, 2, 1, 1, 0);
 }
 

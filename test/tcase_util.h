@@ -34,13 +34,16 @@ void tu_arch_finish(struct trim_arch *a);
 /* Per-level costs for search tests: DRAM expensive, inner levels cheaper,
  * leakage growing inwards (energy_int.h's trim__level_cost). */
 void tu_costs(const struct trim_arch *a, trim__level_cost *c);
-/* Small search spaces shared by the search and constraint tests; 0 or the
- * error of tu_layer. FC M = 4, C = 2 on DRAM -> GLB -> NoC 2x2 -> RF -> MAC
- * (levels 0-4). */
 /* The node of the branch-and-bound tree above mapping m at depth (its
  * factors at the first depth tree slots: *node) and the node's bound. */
 double tu_node_lb(const trim__mapspace *s, const trim__level_cost *c, int goal, int depth, int64_t zero_macs,
                   const trim__mapping *m, trim__mapping *node);
+/* DRAM (2 words per cycle) -> NoC nx x ny (multicast, reduction) -> RF of
+ * rf_bytes -> MAC (levels 0-3), 16-bit words. */
+void tu_arch_rf(struct trim_arch *a, const char *name, int64_t nx, int64_t ny, int64_t rf_bytes);
+/* Small search spaces shared by the search and constraint tests; 0 or the
+ * error of tu_layer. FC M = 4, C = 2 on DRAM -> GLB -> NoC 2x2 -> RF -> MAC
+ * (levels 0-4). */
 int tu_case_fc(struct trim_arch *a, trim__intra *w);
 /* A strided conv (C = 2, 3x2 input, 2x2 kernel, stride 1, pad 0: E = 2,
  * F = 1, R = S = 2, a sliding window) on DRAM -> NoC 2x1 -> RF -> MAC
