@@ -83,8 +83,11 @@ typedef struct {
 	int ncperm[TRIM__MAX_LEVELS];
 	uint8_t axis[TRIM__MAX_LEVELS][TRIM_NDIMS];
 	/* per tensor: dims that are the only term of some index expression
-	 * (single-term), and the other relevant dims (window dims) */
-	unsigned dsingle[3], dwindow[3];
+	 * (single-term), and the other relevant dims (window dims); dslide:
+	 * the dims of its axes with two or more terms of coefficient != 0
+	 * and bound > 1 (a sliding window that can move; the stationarity
+	 * bound) */
+	unsigned dsingle[3], dwindow[3], dslide[3];
 	/* branch and bound: the slots in the order the tree fixes them (the
 	 * spatial levels first, then the storage levels outermost first; the
 	 * last one, a storage level, takes the rest) */

@@ -190,10 +190,19 @@ int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct tr
 		unsigned any = 0;
 		for (int i = 0; w->t[t].present && i < w->t[t].ndims; i++) {
 			const trim__iexpr *e = &w->t[t].idx[i];
-			for (int j = 0; j < e->nterms; j++)
+			unsigned moving = 0;
+			int nmoving = 0;
+			for (int j = 0; j < e->nterms; j++) {
 				any |= 1u << e->dim[j];
+				if (e->coef[j] != 0 && w->bound[e->dim[j]] > 1) {
+					moving |= 1u << e->dim[j];
+					nmoving++;
+				}
+			}
 			if (e->nterms == 1)
 				s->dsingle[t] |= 1u << e->dim[0];
+			if (nmoving > 1)
+				s->dslide[t] |= moving;
 		}
 		s->dwindow[t] = any & ~s->dsingle[t];
 	}

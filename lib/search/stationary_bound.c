@@ -35,26 +35,6 @@
  */
 #include "search_int.h"
 
-/* The dims of tensor t in an axis of two or more terms (a sliding window;
- * coefficient != 0, bound > 1: a dim of bound 1 adds nothing). */
-static unsigned window_dims(const trim__intra *w, int t)
-{
-	const trim__tensor *T = &w->t[t];
-	unsigned win = 0;
-	for (int a = 0; T->present && a < T->ndims; a++) {
-		unsigned dims = 0;
-		int k = 0;
-		for (int j = 0; j < T->idx[a].nterms; j++)
-			if (T->idx[a].coef[j] != 0 && w->bound[T->idx[a].dim[j]] > 1) {
-				dims |= 1u << T->idx[a].dim[j];
-				k++;
-			}
-		if (k > 1)
-			win |= dims;
-	}
-	return win;
-}
-
 /* 1 if the tiles of extents e of the tensors in mask fit level h. */
 static int tiles_fit(const trim__mapspace *s, int h, unsigned mask, const int64_t *e)
 {
@@ -67,11 +47,17 @@ static int tiles_fit(const trim__mapspace *s, int h, unsigned mask, const int64_
 /* The extents at h and below that the node allows, per dim: kmin[d] (the
  * fixed factors at and below h, and the pinned ones) times a divisor of
  * q[d] / kmin[d] (q: the bound over the fixed and pinned factors above h)
- * of at most cap[d] (0: any). 0 if the node is inconsistent. */
-static int extents_allowed(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int h, int64_t *q,
-                           int64_t *kmin, int64_t *cap)
+ * of at most cap[d] (0: any). */
+typedef struct {
+	int64_t q[TRIM_NDIMS], kmin[TRIM_NDIMS], cap[TRIM_NDIMS];
+} allowed_extents;
+
+/* 0 if the node is inconsistent. */
+static int extents_allowed(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int h,
+                           allowed_extents *x)
 {
 	const struct trim_arch *a = s->a;
+	int64_t *q = x->q, *kmin = x->kmin, *cap = x->cap;
 	for (int d = 0; d < TRIM_NDIMS; d++) {
 		q[d] = s->w->bound[d];
 		kmin[d] = 1;
@@ -112,7 +98,7 @@ typedef struct {
 	int h;
 	unsigned mask;
 	int nd, dim[TRIM_NDIMS];
-	int64_t q[TRIM_NDIMS], kmin[TRIM_NDIMS], cap[TRIM_NDIMS];
+	const int64_t *q, *kmin, *cap;
 	int64_t e[TRIM_NDIMS];
 	int64_t best;
 } reuse_search;
@@ -140,12 +126,9 @@ static void reuse_dfs(reuse_search *r, int i, int64_t prod)
 	r->e[d] = r->kmin[d];
 }
 
-static int64_t most_reuse(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int h, unsigned mask,
-                          unsigned irr)
+static int64_t most_reuse(const trim__mapspace *s, const allowed_extents *x, int h, unsigned mask, unsigned irr)
 {
-	reuse_search r = {.s = s, .h = h, .mask = mask, .best = 0};
-	if (!extents_allowed(s, f, m, h, r.q, r.kmin, r.cap))
-		return 0;
+	reuse_search r = {.s = s, .h = h, .mask = mask, .q = x->q, .kmin = x->kmin, .cap = x->cap, .best = 0};
 	for (int d = 0; d < TRIM_NDIMS; d++) {
 		r.e[d] = r.kmin[d];
 		if (irr >> d & 1)
@@ -157,27 +140,17 @@ static int64_t most_reuse(const trim__mapspace *s, const node_frame *f, const tr
 	return r.best;
 }
 
-/* 1 if every mapping of the node has extent 1 at h and below on every dim
- * of mask. */
-static int extents_one(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int h, unsigned mask)
-{
-	int64_t q[TRIM_NDIMS], kmin[TRIM_NDIMS], cap[TRIM_NDIMS];
-	if (!extents_allowed(s, f, m, h, q, kmin, cap))
-		return 0;
-	for (int d = 0; d < TRIM_NDIMS; d++)
-		if ((mask >> d & 1) && (kmin[d] != 1 || (q[d] != 1 && cap[d] != 1)))
-			return 0;
-	return 1;
-}
-
-/* 1 if tensor t qualifies at h (the header): every axis one dim, or the
- * window axes one word wide. */
-static int qualifies(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int h, int t)
+/* 1 if tensor t qualifies (the header): every axis one dim, or every dim
+ * of its window axes (s->dslide) of extent 1 at h and below in every
+ * mapping of the node. */
+static int qualifies(const trim__mapspace *s, const allowed_extents *x, int t)
 {
 	if (!s->w->t[t].present)
 		return 0;
-	const unsigned win = window_dims(s->w, t);
-	return !win || extents_one(s, f, m, h, win);
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if ((s->dslide[t] >> d & 1) && (x->kmin[d] != 1 || (x->q[d] != 1 && x->cap[d] != 1)))
+			return 0;
+	return 1;
 }
 
 /* The innermost storage level with a capacity whose extents the node
@@ -199,14 +172,17 @@ int64_t trim__stationary_reuse(const trim__mapspace *s, const trim__level_cost *
 	if (trim__node_frame(s, costs, depth, 0, node, &f))
 		return -1;
 	*h = open_level(s, &f);
-	if (*h < 0 || !qualifies(s, &f, node, *h, t))
+	allowed_extents x;
+	if (*h < 0 || !extents_allowed(s, &f, node, *h, &x))
+		return -1;
+	if (!qualifies(s, &x, t))
 		return -1;
 	unsigned irr = 0;
 	const unsigned rd = s->w->t[t].relevant;
 	for (int d = 0; d < TRIM_NDIMS; d++)
 		if (s->w->bound[d] > 1 && !(rd >> d & 1))
 			irr |= 1u << d;
-	return most_reuse(s, &f, node, *h, keep | 1u << t, irr);
+	return most_reuse(s, &x, *h, keep | 1u << t, irr);
 }
 
 /* 1 if dim d may have a loop of bound > 1 at a storage level above h. */
@@ -237,7 +213,8 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
 		if (!tf[t]->complete)
 			return 0;
 	const int h = open_level(s, f);
-	if (h < 0)
+	allowed_extents x;
+	if (h < 0 || !extents_allowed(s, f, m, h, &x))
 		return 0;
 	int64_t iters = 1;
 	for (int d = 0; d < TRIM_NDIMS; d++)
@@ -258,12 +235,12 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
 				keepable |= 1u << t;
 	for (int t = 0; t < 3; t++) {
 		rd[t] = w->t[t].present ? w->t[t].relevant : 0;
-		win[t] = window_dims(w, t);
+		win[t] = s->dslide[t];
 		for (int p = 0; p < 8; p++) {
 			EF[t][p][0] = EF[t][p][1] = tf[t]->E;
 			fits[t][p] = 1;
 		}
-		if (!(keepable >> t & 1) || !qualifies(s, f, m, h, t))
+		if (!(keepable >> t & 1) || !qualifies(s, &x, t))
 			continue;
 		unsigned irr = 0;
 		for (int d = 0; d < TRIM_NDIMS; d++)
@@ -275,7 +252,7 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
 			done_rho[p] = -1;
 			if ((p >> t & 1) || (p & ~keepable))
 				continue;
-			int64_t rho = most_reuse(s, f, m, h, p | 1u << t, irr);
+			int64_t rho = most_reuse(s, &x, h, p | 1u << t, irr);
 			done_rho[p] = rho;
 			if (rho <= 0) {
 				fits[t][p] = 0;
