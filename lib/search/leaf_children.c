@@ -279,6 +279,7 @@ int trim__leaf_child_joint(const trim__mapspace *s, int64_t *const *trows, const
 		return 1;
 	}
 	etensor = trim__joint_raise(s, jv, etensor);
+	etensor = trim__joint_across(s, costs, &L->f, m, tf, tr, jv, etensor);
 	trim__node_combine(s, costs, goal, &L->f, m, tf, etensor, jv, zero_macs, &W->bound_eval, lb, NULL);
 	return 1;
 }

@@ -295,6 +295,107 @@ double trim__joint_energies(const trim__mapspace *s, const trim__level_cost *cos
 	return trim__joint_raise(s, jv, etensor);
 }
 
+/* The joint order across levels (docs/model.md, "Bounds"): every joint
+ * level's innermost loop at once. A tensor's figures under a combination
+ * depend only on the set of levels whose innermost loop moves it
+ * (trim__joint_moves): they are computed once per such set (the empty set:
+ * variant 0's, one level: that level's variant's). The combinations are
+ * tried with each level's variants from the cheapest, and the search stops
+ * as soon as one costs no more than etensor (nothing to raise). */
+enum { ACROSS_LEVELS = 4, ACROSS_COMBOS = 256 };
+double trim__joint_across(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                          const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r,
+                          const joint_variants *jv, double etensor)
+{
+	const trim__intra *w = s->w;
+	int lev[ACROSS_LEVELS], first[ACROSS_LEVELS], nv[ACROSS_LEVELS], nlev = 0;
+	for (int v = 1; v < jv->n; v++) { /* the variants come level by level */
+		if (nlev == 0 || jv->k[v] != lev[nlev - 1]) {
+			if (nlev == ACROSS_LEVELS)
+				return etensor;
+			lev[nlev] = jv->k[v];
+			first[nlev] = v;
+			nv[nlev++] = 0;
+		}
+		nv[nlev - 1]++;
+	}
+	if (nlev < 2)
+		return etensor; /* one level: its variants are the combinations */
+	int64_t ncomb = 1;
+	for (int i = 0; i < nlev; i++)
+		ncomb *= nv[i];
+	if (ncomb > ACROSS_COMBOS)
+		return etensor;
+	/* each level's variants by their cheapest sum */
+	int ord[ACROSS_LEVELS][TRIM__JOINT_VARIANTS];
+	for (int i = 0; i < nlev; i++)
+		for (int j = 0; j < nv[i]; j++) {
+			int v = first[i] + j, q = j;
+			while (q > 0 && jv->e[ord[i][q - 1]] > jv->e[v]) {
+				ord[i][q] = ord[i][q - 1];
+				q--;
+			}
+			ord[i][q] = v;
+		}
+	double Em[3][1 << ACROSS_LEVELS][64], emin[3][1 << ACROSS_LEVELS];
+	const double *Ep[3][1 << ACROSS_LEVELS];
+	for (int t = 0; t < 3; t++) {
+		for (int q = 0; q < 1 << nlev; q++)
+			Ep[t][q] = NULL;
+		Ep[t][0] = tf[t]->E;
+		emin[t][0] = tf[t]->emin;
+		for (int i = 0; w->t[t].present && i < nlev; i++)
+			for (int j = 0; j < nv[i] && !Ep[t][1 << i]; j++) {
+				const int v = first[i] + j;
+				if (!trim__joint_moves(s, m, t, lev[i], jv->d[v]))
+					continue;
+				double e = HUGE_VAL;
+				for (int c = 0; c < tf[t]->nch; c++)
+					if (jv->E[v][t][c] < e)
+						e = jv->E[v][t][c];
+				Ep[t][1 << i] = jv->E[v][t];
+				emin[t][1 << i] = tf[t]->nch ? e : 0;
+			}
+	}
+	const int complete = tf[0]->complete && tf[1]->complete && tf[2]->complete;
+	int pos[ACROSS_LEVELS] = {0};
+	double best = HUGE_VAL;
+	for (;;) {
+		double sum = 0;
+		const double *E[3];
+		for (int t = 0; t < 3; t++) {
+			E[t] = tf[t]->E;
+			if (!w->t[t].present)
+				continue;
+			unsigned q = 0, levels = 0;
+			for (int i = 0; i < nlev; i++)
+				if (trim__joint_moves(s, m, t, lev[i], jv->d[ord[i][pos[i]]])) {
+					q |= 1u << i;
+					levels |= 1u << lev[i];
+				}
+			if (!Ep[t][q]) {
+				emin[t][q] = trim__joint_tensor(s, costs, f, m, t, r[t], levels, Em[t][q]);
+				Ep[t][q] = Em[t][q];
+			}
+			E[t] = Ep[t][q];
+			sum += emin[t][q];
+		}
+		if (sum < best) {
+			const double v = complete ? cheapest_fit(s, f->extk, tf, E) : sum;
+			if (v < best)
+				best = v;
+			if (best <= etensor)
+				return etensor;
+		}
+		int i = nlev - 1;
+		while (i >= 0 && ++pos[i] == nv[i])
+			pos[i--] = 0;
+		if (i < 0)
+			break;
+	}
+	return best > etensor && best < HUGE_VAL ? best : etensor;
+}
+
 /* The bound from the tensors' figures: the cheapest keep combination whose
  * known tiles fit (and per joint level the cheapest innermost loop), the
  * MACs, and the evaluator's cycles and leakage on the count-wise minima. */
@@ -434,6 +535,7 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 		const tensor_figures *tq[3] = {&tf[0], &tf[1], &tf[2]};
 		tensor_reuse *rq[3] = {&reuse[0], &reuse[1], &reuse[2]};
 		etensor = trim__joint_energies(s, costs, &f, m, tq, rq, etensor, jv);
+		etensor = trim__joint_across(s, costs, &f, m, tq, rq, jv, etensor);
 	}
 	const tensor_figures *tp[3] = {&tf[0], &tf[1], &tf[2]};
 	/* the stationarity bound (not for the exact tie test, which reads the

@@ -339,6 +339,20 @@ void trim__joint_variant(const trim__mapspace *s, const trim__level_cost *costs,
                          const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r,
                          joint_variants *jv, int v);
 double trim__joint_raise(const trim__mapspace *s, const joint_variants *jv, double etensor);
+/* 1 if loop d innermost at level k changes tensor t's tile at every step
+ * of k's loops: d is the sole dim of an axis of t and some loop of k is
+ * not. */
+int trim__joint_moves(const trim__mapspace *s, const trim__mapping *m, int t, int k, int d);
+/* Tensor t's per-choice energies (E; returns the cheapest) when every
+ * known level in the mask `levels` has such an innermost loop. */
+double trim__joint_tensor(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                          const trim__mapping *m, int t, tensor_reuse *r, unsigned levels, double *E);
+/* etensor raised to the cheapest combination of one innermost loop at
+ * every joint level at once (after every variant of jv is computed; the
+ * tensors' tiles combined under the capacities when tf is complete). */
+double trim__joint_across(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                          const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r,
+                          const joint_variants *jv, double etensor);
 /* Tensor t's per-choice energies (E; returns the cheapest) with every
  * choice that keeps it at level h filling (result: draining) h at least
  * `fills` times, its multicast parent reading at least fills over the

@@ -146,7 +146,9 @@ static int window_spread(const trim__intra *w, const trim__mapping *m, int sp, i
 }
 
 /* Tensor t's part of the node bound under variant v of the joint order (0:
- * every tensor's best order; else loop vd innermost at known level vk):
+ * every tensor's best order; else, at each known level k of the mask vk, an
+ * innermost loop on a dim t reads alone on an axis, so that every loop of k
+ * refills t's tile below it):
  * returns the cheapest choice's energy. Variant 0 computes r (what the
  * others read) and o; the others write their per-choice energies into Ev.
  * nc (variant 0, not NULL): the counts of every choice. fh >= 0 (a variant
@@ -157,10 +159,9 @@ static int window_spread(const trim__intra *w, const trim__mapping *m, int sp, i
  * only in the dims of mask irr (t reads none of them), unless that level
  * spreads two dims of one axis of t (window_spread). */
 static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
-                                const trim__mapping *m, int t, int v, int vk, int vd, tensor_reuse *r,
+                                const trim__mapping *m, int t, int v, unsigned vk, tensor_reuse *r,
                                 tensor_figures *o, double *Ev, node_counts *nc, int fh, int64_t ffl, unsigned irr)
 {
-	(void)vd;
 	const trim__intra *w = s->w;
 	const struct trim_arch *a = s->a;
 	const int nl = a->nlevels, res = t == 2, allsp = f->allsp;
@@ -181,7 +182,7 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 			if (!star)
 				continue;
 			for (int d = 0; d < TRIM_NDIMS; d++)
-				if ((s->dsingle[t] >> d & 1) || (v > 0 && k == vk))
+				if ((s->dsingle[t] >> d & 1) || (v > 0 && (vk >> k & 1)))
 					M *= m->f[k][d];
 			for (int k2 = 0; k2 < k; k2++)
 				if (a->lv[k2].type == TRIM__LVL_STORAGE)
@@ -258,6 +259,12 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 						if ((ffl + sfan - 1) / sfan > up)
 							up = (ffl + sfan - 1) / sfan;
 					}
+					/* operands: the words crossing below a known storage
+					 * level on the way all enter the network (read once
+					 * for every instance that takes them) */
+					for (int j = h; !res && nsp == 1 && j < sp; j++)
+						if (a->lv[j].type == TRIM__LVL_STORAGE && known[j] && R[j] > up)
+							up = R[j];
 					if (nsp > 1)
 						up = touched; /* outside the model's scope: keep it simple */
 					if (up > rd[h])
@@ -425,17 +432,17 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 }
 
 static double tensor_part(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
-                          const trim__mapping *m, int t, int v, int vk, int vd, tensor_reuse *r, tensor_figures *o,
+                          const trim__mapping *m, int t, int v, unsigned vk, tensor_reuse *r, tensor_figures *o,
                           double *Ev, node_counts *nc)
 {
-	return tensor_part_floor(s, costs, f, m, t, v, vk, vd, r, o, Ev, nc, -1, 0, 0);
+	return tensor_part_floor(s, costs, f, m, t, v, vk, r, o, Ev, nc, -1, 0, 0);
 }
 
 double trim__tensor_floor_energies(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
                                    const trim__mapping *m, int t, tensor_reuse *r, int h, int64_t fills,
                                    unsigned irr, double *E)
 {
-	return tensor_part_floor(s, costs, f, m, t, 1, -1, -1, r, NULL, E, NULL, h, fills, irr);
+	return tensor_part_floor(s, costs, f, m, t, 1, 0, r, NULL, E, NULL, h, fills, irr);
 }
 
 int64_t trim__tile_words(const trim__intra *w, int t, const int64_t *ext)
@@ -468,7 +475,7 @@ void trim__node_tensor_reuse(const trim__mapspace *s, const trim__level_cost *co
 	const struct trim_arch *a = s->a;
 	figures_clear(out, a->nlevels);
 	tensor_tile_bytes(s, f, t, out->tbytes);
-	tensor_part(s, costs, f, m, t, 0, -1, -1, r, out, NULL, NULL);
+	tensor_part(s, costs, f, m, t, 0, 0, r, out, NULL, NULL);
 	/* the choices whose own tiles fit where they are known, and the
 	 * cheapest of them: every combination that fits has one for this
 	 * tensor (trim__choices_fit) */
@@ -504,7 +511,25 @@ void trim__tensor_figures_clear(const trim__mapspace *s, const node_frame *f, in
 void trim__tensor_bound(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
                         const trim__mapping *m, int t, tensor_figures *out, tensor_reuse *r, node_counts *nc)
 {
-	tensor_part(s, costs, f, m, t, 0, -1, -1, r, out, NULL, nc);
+	tensor_part(s, costs, f, m, t, 0, 0, r, out, NULL, nc);
+}
+
+int trim__joint_moves(const trim__mapspace *s, const trim__mapping *m, int t, int k, int d)
+{
+	/* a variant changes the tensors indexed by its dim alone, unless
+	 * every loop of its level is on such dims (no reuse to lose) */
+	if (!(s->dsingle[t] >> d & 1))
+		return 0;
+	for (int e = 0; e < TRIM_NDIMS; e++)
+		if (m->f[k][e] > 1 && !(s->dsingle[t] >> e & 1))
+			return 1;
+	return 0;
+}
+
+double trim__joint_tensor(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                          const trim__mapping *m, int t, tensor_reuse *r, unsigned levels, double *E)
+{
+	return tensor_part(s, costs, f, m, t, 1, levels, r, NULL, E, NULL);
 }
 
 void trim__joint_variant(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
@@ -516,16 +541,11 @@ void trim__joint_variant(const trim__mapspace *s, const trim__level_cost *costs,
 		const int t = trim__bound_torder[ti];
 		if (!w->t[t].present)
 			continue;
-		/* a variant changes the tensors indexed by its dim alone, unless
-		 * every loop of its level is on such dims (no reuse to lose) */
-		int all_rel = 1;
-		for (int d = 0; d < TRIM_NDIMS; d++)
-			all_rel &= m->f[jv->k[v]][d] == 1 || (s->dsingle[t] >> d & 1);
-		if (!(s->dsingle[t] >> jv->d[v] & 1) || all_rel) {
+		if (!trim__joint_moves(s, m, t, jv->k[v], jv->d[v])) {
 			jv->e[v] += tf[t]->emin;
 			memcpy(jv->E[v][t], tf[t]->E, (size_t)tf[t]->nch * sizeof *tf[t]->E);
 			continue;
 		}
-		jv->e[v] += tensor_part(s, costs, f, m, t, v, jv->k[v], jv->d[v], r[t], NULL, jv->E[v][t], NULL);
+		jv->e[v] += tensor_part(s, costs, f, m, t, v, 1u << jv->k[v], r[t], NULL, jv->E[v][t], NULL);
 	}
 }
