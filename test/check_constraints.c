@@ -407,6 +407,16 @@ static void case_window_spread(struct trim_arch *a, trim__intra *w)
 	ck_assert_int_eq(tu_layer(w, TU_CONV, TRIM_PHASE_FW, 1, 1, 4, 1, 3, 2, 2, 1, 1, 1, 0), 0);
 }
 
+/* the same array under a 1x4 filter row over 3 x 4 inputs, one output
+ * channel: the inputs' words dominate, and the array's network words are
+ * bounded by the RF fills over the PEs one multicast word may serve, which
+ * a spread of both E and R makes two, not one */
+static void case_window_spread_row(struct trim_arch *a, trim__intra *w)
+{
+	tu_arch_rf(a, "spread-row", 2, 2, 12);
+	ck_assert_int_eq(tu_layer(w, TU_CONV, TRIM_PHASE_FW, 1, 1, 1, 1, 3, 4, 2, 4, 1, 1, 0), 0);
+}
+
 START_TEST(test_brute_window_spread)
 {
 	ref_t r;
@@ -421,6 +431,11 @@ START_TEST(test_brute_window_spread)
 		      "  - {target: RF, type: temporal, factors: M<=1, only: [M]}\n"
 		      "  - {target: NoC, type: spatial, factors: E=2 R=2}\n",
 		      &r);
+	ref_init(&r);
+	r.fix[1][TRIM_DIM_E] = 2;
+	r.fix[1][TRIM_DIM_R] = 2;
+	for (int goal = 0; goal < 3; goal++)
+		brute(case_window_spread_row, goal, "targets:\n  - {target: NoC, type: spatial, factors: E=2 R=2}\n", &r);
 }
 END_TEST
 

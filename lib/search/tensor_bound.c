@@ -145,6 +145,112 @@ static int window_spread(const trim__intra *w, const trim__mapping *m, int sp, i
 	return 0;
 }
 
+/* The refill steps of tensor t below known storage level l (docs/model.md,
+ * "Bounds", *Counts*): the innermost storage level k <= l with a loop on a
+ * dim of `moving` decides; every step of its loops on those dims (all its
+ * loops when the joint variant puts such a dim innermost there: k in vk)
+ * and of every storage level above it moves t's tile off itself. 1 when no
+ * level has such a loop. */
+static int64_t refill_steps(const trim__mapspace *s, const trim__mapping *m, int l, unsigned moving, int v,
+                            unsigned vk)
+{
+	const struct trim_arch *a = s->a;
+	int64_t M = 1;
+	for (int k = l; k >= 0; k--) {
+		if (a->lv[k].type != TRIM__LVL_STORAGE)
+			continue;
+		int star = 0;
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			star |= (moving >> d & 1) && m->f[k][d] > 1;
+		if (!star)
+			continue;
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			if ((moving >> d & 1) || (v > 0 && (vk >> k & 1)))
+				M *= m->f[k][d];
+		for (int k2 = 0; k2 < k; k2++)
+			if (a->lv[k2].type == TRIM__LVL_STORAGE)
+				for (int d = 0; d < TRIM_NDIMS; d++)
+					M *= m->f[k2][d];
+		break;
+	}
+	return M;
+}
+
+/* The dims every change of which moves the tile of one instance of holder
+ * l (every level above it fixed) off itself: the sole dims of an axis of t,
+ * and a dim d0 of a two-term axis c0 d0 + c1 d1 when no storage level above
+ * l loops on d1 and |c0| >= |c1| (e1 - 1) + 1, e1 the extent of d1 at l and
+ * below: the instance's tiles for two values of d0's loops above l then
+ * start at least |c0| e0 apart on the axis, at least the tile's width
+ * |c0| (e0 - 1) + |c1| (e1 - 1) + 1 there (docs/model.md, "Bounds"). */
+static unsigned moving_dims(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int l)
+{
+	const trim__tensor *T = &s->w->t[t];
+	unsigned mv = s->dsingle[t];
+	for (int ax = 0; ax < T->ndims; ax++) {
+		const trim__iexpr *e = &T->idx[ax];
+		int dd[2], k = 0;
+		int64_t cc[2];
+		for (int j = 0; j < e->nterms; j++)
+			if (e->coef[j] != 0 && k < 2) {
+				dd[k] = e->dim[j];
+				cc[k++] = e->coef[j] < 0 ? -e->coef[j] : e->coef[j];
+			}
+		if (k != 2 || dd[0] == dd[1])
+			continue;
+		for (int i = 0; i < 2; i++) {
+			const int d0 = dd[i], d1 = dd[1 - i];
+			int loops = 0;
+			for (int q = 0; q < l; q++)
+				loops |= s->a->lv[q].type == TRIM__LVL_STORAGE && m->f[q][d1] > 1;
+			if (!loops && cc[i] >= cc[1 - i] * (f->sfx[l][d1] - 1) + 1)
+				mv |= 1u << d0;
+		}
+	}
+	return mv;
+}
+
+/* At most how many instances of holder l below spatial level sp (every
+ * level above l fixed, so that f->sfx holds the extents at l and below sp)
+ * hold one word of operand t at one step, so that one
+ * multicast word serves them: those that differ only in dims t does not
+ * read, times, per two-term axis c0 d0 + c1 d1 with d0 spread by sp (by P),
+ * min(P, ceil(W / (|c0| E0))): W the tile's width on the axis at l, E0 the
+ * extent of d0 below sp (the instances' tiles start |c0| E0 apart). 0 when
+ * sp spreads both dims of an axis (not bounded here). */
+static int64_t multicast_share(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int sp, int t,
+                               int l)
+{
+	const trim__tensor *T = &s->w->t[t];
+	int64_t n = 1;
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if (!(T->relevant >> d & 1))
+			n *= m->f[sp][d];
+	for (int ax = 0; ax < T->ndims; ax++) {
+		const trim__iexpr *e = &T->idx[ax];
+		int dd[2], k = 0;
+		int64_t cc[2];
+		for (int j = 0; j < e->nterms; j++)
+			if (e->coef[j] != 0 && k < 2) {
+				dd[k] = e->dim[j];
+				cc[k++] = e->coef[j] < 0 ? -e->coef[j] : e->coef[j];
+			}
+		if (k != 2)
+			continue;
+		const int s0 = m->f[sp][dd[0]] > 1, s1 = m->f[sp][dd[1]] > 1;
+		if (s0 && s1)
+			return 0;
+		if (!s0 && !s1)
+			continue;
+		const int p = s0 ? 0 : 1;
+		const int64_t width = cc[0] * (f->sfx[l][dd[0]] - 1) + cc[1] * (f->sfx[l][dd[1]] - 1) + 1;
+		const int64_t gap = cc[p] * f->sfx[sp + 1][dd[p]];
+		const int64_t q = (width + gap - 1) / gap, P = m->f[sp][dd[p]];
+		n *= q < P ? q : P;
+	}
+	return n;
+}
+
 /* Tensor t's part of the node bound under variant v of the joint order (0:
  * every tensor's best order; else, at each known level k of the mask vk, an
  * innermost loop on a dim t reads alone on an axis, so that every loop of k
@@ -172,24 +278,7 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 	for (int l = 0; l < nl; l++) {
 		if (!known[l])
 			continue;
-		int64_t M = 1;
-		for (int k = l; k >= 0; k--) {
-			if (a->lv[k].type != TRIM__LVL_STORAGE)
-				continue;
-			int star = 0;
-			for (int d = 0; d < TRIM_NDIMS; d++)
-				star |= (s->dsingle[t] >> d & 1) && m->f[k][d] > 1;
-			if (!star)
-				continue;
-			for (int d = 0; d < TRIM_NDIMS; d++)
-				if ((s->dsingle[t] >> d & 1) || (v > 0 && (vk >> k & 1)))
-					M *= m->f[k][d];
-			for (int k2 = 0; k2 < k; k2++)
-				if (a->lv[k2].type == TRIM__LVL_STORAGE)
-					for (int d = 0; d < TRIM_NDIMS; d++)
-						M *= m->f[k2][d];
-			break;
-		}
+		const int64_t M = refill_steps(s, m, l, s->dsingle[t], v, vk);
 		if (v == 0)
 			r->tile[l] = trim__mapping_tile_elems(m, w, l + 1, t);
 		R[l] = M * r->tile[l];
@@ -235,7 +324,9 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 						/* every level above l is fixed: at each of the M
 						 * steps every instance of l refills its whole tile
 						 * (the extents at l are known) */
-						int64_t refill = Mv[prev] * inst[l] * r->rsh[l];
+						const unsigned mv = moving_dims(s, f, m, t, l);
+						const int64_t steps = mv == s->dsingle[t] ? Mv[prev] : refill_steps(s, m, prev, mv, v, vk);
+						int64_t refill = steps * inst[l] * r->rsh[l];
 						if (refill > in[l])
 							in[l] = refill;
 					}
@@ -265,6 +356,14 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 					for (int j = h; !res && nsp == 1 && j < sp; j++)
 						if (a->lv[j].type == TRIM__LVL_STORAGE && known[j] && R[j] > up)
 							up = R[j];
+					/* and at least the words entering l's instances over
+					 * the most of them one multicast word serves (the
+					 * extents at l known: every level above it fixed) */
+					if (!res && nsp == 1 && mc && prev >= 0 && known[prev]) {
+						const int64_t ms = multicast_share(s, f, m, sp, t, l);
+						if (ms > 0 && (in[l] + ms - 1) / ms > up)
+							up = (in[l] + ms - 1) / ms;
+					}
 					if (nsp > 1)
 						up = touched; /* outside the model's scope: keep it simple */
 					if (up > rd[h])
