@@ -116,6 +116,14 @@ while [ "$(searches)" -lt 3 ] && [ $waited -lt 100 ] && kill -0 $job 2> /dev/nul
 	waited=$((waited + 1))
 done
 kill $job 2> /dev/null || true
+# mpirun may hang once its ranks are gone (seen with Open MPI 4.1 when the
+# TERM arrives as they exit): give it 5 s, then KILL
+waited=0
+while kill -0 $job 2> /dev/null && [ $waited -lt 50 ]; do
+	sleep 0.1
+	waited=$((waited + 1))
+done
+kill -9 $job 2> /dev/null || true
 wait $job || true
 kept=$(searches)
 [ "$kept" -gt 0 ] || fail "the job to kill kept no search in 20 s"
