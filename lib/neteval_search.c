@@ -330,31 +330,61 @@ static void retry_stopped(trim_neteval *ne, size_t *order, size_t m0)
 	free(old);
 }
 
+/* The size of workload i's search for the order of a time-limited pool:
+ * its distinct mappings under the constraints (a fully connected layer at
+ * batch 64 has the most MACs of AlexNet-Cifar and one of its smallest
+ * spaces, searched in a tenth of a second); 2^64 for a count above it, its
+ * MACs if the space cannot be built (the search then says why). */
+static double search_size(const trim_neteval *ne, size_t i)
+{
+	const trim__intra *x = trim__workloads_intra(ne->w, i);
+	trim__mapspace space;
+	uint64_t n = 0;
+	double size = (double)x->macs;
+	if (trim__mapspace_init(&space, x, ne->arch) == 0) {
+		if (trim__constraints_apply(ne->cons, &space) == 0) {
+			int rc = trim__mapspace_distinct(&space, &n);
+			size = rc == 0 ? (double)n : rc == TRIM_ERANGE ? 0x1p64 : size; /* ERANGE: over 2^64 */
+		}
+		trim__mapspace_free(&space);
+	}
+	return size;
+}
+
 /* With enough distinct workloads, search them all at once, one thread
  * each: every search's result is the same for any thread count, so the
  * records are too. */
-static void search_parallel(trim_neteval *ne)
+size_t trim__neteval_search_order(const trim_neteval *ne, size_t *order)
 {
 	size_t m = 0;
-	size_t *order = malloc((ne->n ? ne->n : 1) * sizeof *order);
 	double *size = malloc((ne->n ? ne->n : 1) * sizeof *size);
-	if (!order || !size) {
-		free(order);
-		free(size);
-		return; /* the steps search one by one */
-	}
+	if (!size)
+		return SIZE_MAX;
 	for (size_t i = 0; i < ne->n; i++) {
 		const wrec *r = &ne->rec[i];
 		if (r->reused_from >= 0 || !trim__neteval_in_range(ne, trim__workloads_intra(ne->w, i)->layer_index))
 			continue;
-		/* without a time limit the largest first (the longest searches,
-		 * for the wall time); with one the smallest first, so that what
-		 * they leave of their share goes to the large ones after them */
-		size[i] = (double)trim__workloads_intra(ne->w, i)->macs * (ne->time_limit > 0 ? -1 : 1);
+		/* without a time limit the largest first (MACs: the longest
+		 * searches, for the wall time); with one the smallest first
+		 * (distinct mappings), so that what they leave of their share
+		 * goes to the large ones after them */
+		size[i] = ne->time_limit > 0 ? -search_size(ne, i) : (double)trim__workloads_intra(ne->w, i)->macs;
 		size_t k = m++;
 		while (k > 0 && size[order[k - 1]] < size[i])
 			order[k] = order[k - 1], k--;
 		order[k] = i;
+	}
+	free(size);
+	return m;
+}
+
+static void search_parallel(trim_neteval *ne)
+{
+	size_t *order = malloc((ne->n ? ne->n : 1) * sizeof *order);
+	const size_t m = order ? trim__neteval_search_order(ne, order) : SIZE_MAX;
+	if (m == SIZE_MAX) {
+		free(order);
+		return; /* the steps search one by one */
 	}
 	ne->started = 0;
 	ne->share_total = (int64_t)m;
@@ -363,7 +393,6 @@ static void search_parallel(trim_neteval *ne)
 	ne->share_slots = 0;
 	retry_stopped(ne, order, m);
 	free(order);
-	free(size);
 }
 
 void trim__neteval_plan(trim_neteval *ne)

@@ -86,6 +86,11 @@ int trim__neteval_in_range(const trim_neteval *ne, int layer);
  * index, dense, counts, what the search proved). 0 or an error naming the
  * workload. */
 int trim__neteval_search(trim_neteval *ne, size_t i);
+/* The order in which the pool starts the searches (the workloads that are
+ * searched, not reused, in range): without a time limit the most MACs
+ * first; with one the fewest distinct mappings first. Returns their count
+ * (order: room for ne->n), SIZE_MAX when out of memory. */
+size_t trim__neteval_search_order(const trim_neteval *ne, size_t *order);
 /* Resume files (lib/neteval_resume.c): the inputs' digest into ne->stamp;
  * workload i read back (1), absent (0) or stale (-1); written (0 or an
  * error); the directory made if missing. */

@@ -504,6 +504,52 @@ START_TEST(test_retry_stopped)
 }
 END_TEST
 
+/* The pool's order: without a time limit the most MACs first; with one
+ * the fewest distinct mappings first, so that AlexNet-Cifar's fully
+ * connected layers at batch 64 (the most MACs, a tenth of a second of
+ * search each) start before the convolutions and are not left without
+ * time (they ended a 60 s run with a 76% gap when the order was MACs). */
+START_TEST(test_search_order)
+{
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_arch *a = NULL;
+	ck_assert(trim_network_load(&net, "models/networks/alexnet-cifar.yaml") == 0);
+	ck_assert(trim_workloads_create(&w, net, TRIM_MODE_TRAINING, 64, 0) == 0);
+	ck_assert(trim_arch_load(&a, "models/arch/training-baseline.yaml") == 0);
+	size_t fc7 = 0, conv2 = 0;
+	ck_assert(trim_workloads_find(w, "fc7", TRIM_PHASE_FW, &fc7) == 0);
+	ck_assert(trim_workloads_find(w, "conv2", TRIM_PHASE_FW, &conv2) == 0);
+	for (int limited = 0; limited < 2; limited++) {
+		trim_neteval *ne = NULL;
+		ck_assert(trim_neteval_create(&ne, net, w, a, NULL) == 0);
+		if (limited)
+			ck_assert(trim_neteval_set_double(ne, TRIM_NET_TIME_LIMIT, 60) == 0);
+		trim__neteval_plan(ne);
+		size_t *order = malloc(ne->n * sizeof *order);
+		ck_assert_ptr_nonnull(order);
+		size_t m = trim__neteval_search_order(ne, order);
+		ck_assert(m > 2 && m <= ne->n);
+		size_t at_fc7 = m, at_conv2 = m;
+		for (size_t k = 0; k < m; k++) {
+			at_fc7 = order[k] == fc7 ? k : at_fc7;
+			at_conv2 = order[k] == conv2 ? k : at_conv2;
+			ck_assert(ne->rec[order[k]].reused_from < 0);
+		}
+		ck_assert(at_fc7 < m && at_conv2 < m);
+		if (limited)
+			ck_assert_msg(at_fc7 < at_conv2, "fc7 FW at %zu, conv2 FW at %zu", at_fc7, at_conv2);
+		else
+			ck_assert_uint_eq(at_fc7, 0); /* the most MACs */
+		free(order);
+		trim_neteval_free(ne);
+	}
+	trim_arch_free(a);
+	trim_workloads_free(w);
+	trim_network_free(net);
+}
+END_TEST
+
 /* TRIM_NET_IMPERFECT: every search also has the imperfect factorisations
  * (all dims 3 on 2 PEs: a ragged pass uses both, 2/3 of the cycles), and a
  * result kept in --out without them is not read back with them */
@@ -567,6 +613,7 @@ Suite *neteval_suite(void)
 	tcase_add_test(tc, test_network_anytime);
 	tcase_add_test(tc, test_shared_deadlines);
 	tcase_add_test(tc, test_retry_stopped);
+	tcase_add_test(tc, test_search_order);
 	tcase_add_test(tc, test_imperfect);
 	suite_add_tcase(s, tc);
 	return s;
