@@ -176,6 +176,20 @@ static int64_t refill_steps(const trim__mapspace *s, const trim__mapping *m, int
 	return M;
 }
 
+/* 1 if axis e has two terms on two dims (dd, with |coefficients| cc). */
+static int two_terms(const trim__iexpr *e, int *dd, int64_t *cc)
+{
+	int k = 0;
+	for (int j = 0; j < e->nterms; j++)
+		if (e->coef[j] != 0) {
+			if (k == 2)
+				return 0;
+			dd[k] = e->dim[j];
+			cc[k++] = e->coef[j] < 0 ? -e->coef[j] : e->coef[j];
+		}
+	return k == 2 && dd[0] != dd[1];
+}
+
 /* The dims every change of which moves the tile of one instance of holder
  * l (every level above it fixed) off itself: the sole dims of an axis of t,
  * and a dim d0 of a two-term axis c0 d0 + c1 d1 when no storage level above
@@ -188,15 +202,9 @@ static unsigned moving_dims(const trim__mapspace *s, const node_frame *f, const 
 	const trim__tensor *T = &s->w->t[t];
 	unsigned mv = s->dsingle[t];
 	for (int ax = 0; ax < T->ndims; ax++) {
-		const trim__iexpr *e = &T->idx[ax];
-		int dd[2], k = 0;
+		int dd[2];
 		int64_t cc[2];
-		for (int j = 0; j < e->nterms; j++)
-			if (e->coef[j] != 0 && k < 2) {
-				dd[k] = e->dim[j];
-				cc[k++] = e->coef[j] < 0 ? -e->coef[j] : e->coef[j];
-			}
-		if (k != 2 || dd[0] == dd[1])
+		if (!two_terms(&T->idx[ax], dd, cc))
 			continue;
 		for (int i = 0; i < 2; i++) {
 			const int d0 = dd[i], d1 = dd[1 - i];
@@ -227,15 +235,9 @@ static int64_t multicast_share(const trim__mapspace *s, const node_frame *f, con
 		if (!(T->relevant >> d & 1))
 			n *= m->f[sp][d];
 	for (int ax = 0; ax < T->ndims; ax++) {
-		const trim__iexpr *e = &T->idx[ax];
-		int dd[2], k = 0;
+		int dd[2];
 		int64_t cc[2];
-		for (int j = 0; j < e->nterms; j++)
-			if (e->coef[j] != 0 && k < 2) {
-				dd[k] = e->dim[j];
-				cc[k++] = e->coef[j] < 0 ? -e->coef[j] : e->coef[j];
-			}
-		if (k != 2)
+		if (!two_terms(&T->idx[ax], dd, cc))
 			continue;
 		const int s0 = m->f[sp][dd[0]] > 1, s1 = m->f[sp][dd[1]] > 1;
 		if (s0 && s1)
