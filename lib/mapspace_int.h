@@ -88,6 +88,11 @@ typedef struct {
 	 * and bound > 1 (a sliding window that can move; the stationarity
 	 * bound) */
 	unsigned dsingle[3], dwindow[3], dslide[3];
+	/* per tensor and dim d on an axis of exactly two terms c d + c' d' of
+	 * distinct dims (the first such axis): waxis its axis, wpartner d'
+	 * (-1: none), wcoef |c| (the joint order's sliding windows) */
+	int8_t waxis[3][TRIM_NDIMS], wpartner[3][TRIM_NDIMS];
+	int64_t wcoef[3][TRIM_NDIMS];
 	/* branch and bound: the slots in the order the tree fixes them (the
 	 * spatial levels first, then the storage levels outermost first; the
 	 * last one, a storage level, takes the rest) */

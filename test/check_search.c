@@ -946,6 +946,102 @@ START_TEST(test_joint_across)
 }
 END_TEST
 
+/* The joint order's per-tensor figures against every mapping (brute
+ * force): for each subset of the storage levels, with each one's innermost
+ * loop (bound > 1) of the mapping as the variant's, no tensor's figure for
+ * the mapping's keep choice is above the evaluator's energy of that tensor.
+ * A 1-D strided window on DRAM -> GLB -> NoC 2x1 -> RF, so that the window
+ * dims slide under every level and a level between may loop on them
+ * (input bypassing the GLB); the sliding-window rule raises some figures
+ * (window_higher: a rule that never binds would not be tested). */
+START_TEST(test_joint_window_brute)
+{
+	for (int stride = 1; stride <= 2; stride++) {
+		struct trim_arch a;
+		trim__intra w;
+		tu_arch_init(&a, "window");
+		trim__level *d = tu_storage(&a, "DRAM", 0, 16);
+		d->read_bw = d->write_bw = 2;
+		trim__level *g = tu_storage(&a, "GLB", 64, 16);
+		g->read_bw = g->write_bw = 2;
+		tu_spatial(&a, "NoC", 2, 1, 1, 1);
+		tu_storage(&a, "RF", 16, 16);
+		tu_compute(&a, "MAC");
+		tu_arch_finish(&a);
+		/* M = 2, E = 4, R = 3 (stride 1: 6 input rows; stride 2: 9) */
+		ck_assert_int_eq(tu_layer(&w, TU_CONV, TRIM_PHASE_FW, 1, 1, 2, 1, stride == 1 ? 6 : 9, 1, 3, 1, stride, 1, 0),
+		                 0);
+		trim__mapspace s;
+		trim__level_cost c[TRIM__MAX_LEVELS];
+		tu_costs(&a, c);
+		ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
+		trim__eval_ws ws = {0};
+		int64_t zero_macs = 0;
+		ck_assert_int_eq(trim__activity_zero_macs(&w, &zero_macs), 0);
+		const int nl = a.nlevels, depth = s.nslots - 1;
+		uint64_t checked = 0, window_higher = 0;
+		for (uint64_t i = 0; i < s.size; i += 3) { /* every third: the suite's time */
+			trim__mapping m, node;
+			trim__eval e;
+			REQUIRE(trim__mapspace_decode(&s, i, &m) == 0, "decode");
+			if (trim__mapping_check(&m, &w, &a) != 0)
+				continue;
+			REQUIRE(trim__eval_run(&w, &a, c, &m, &ws, &e) == 0, "%s", trim_last_error());
+			trim__mapspace_node_of(&s, depth, &m, &node);
+			node_frame f;
+			if (trim__node_frame(&s, c, depth, zero_macs, &node, &f) != 0)
+				continue;
+			tensor_figures tf[3];
+			tensor_reuse r[3];
+			for (int t = 0; t < 3; t++) {
+				trim__tensor_figures_clear(&s, &f, t, &tf[t]);
+				trim__tensor_bound(&s, c, &f, &node, t, &tf[t], &r[t], NULL);
+			}
+			/* the mapping's innermost loop at each storage level */
+			int inner_of[TRIM__MAX_LEVELS];
+			unsigned levels = 0;
+			for (int l = 0; l < nl; l++) {
+				inner_of[l] = -1;
+				if (a.lv[l].type != TRIM__LVL_STORAGE)
+					continue;
+				for (int j = 0; j < TRIM_NDIMS; j++)
+					if (m.f[l][m.order[l][j]] > 1)
+						inner_of[l] = m.order[l][j]; /* the last one: innermost */
+				levels |= (unsigned)(inner_of[l] >= 0) << l;
+			}
+			for (int t = 0; t < 3; t++) {
+				double exact = 0;
+				for (int l = 0; l < nl; l++)
+					if (a.lv[l].type != TRIM__LVL_COMPUTE)
+						exact += e.dyn_pj[l][t];
+				int choice = 0, j = 0; /* the keep bits of the levels below the outermost */
+				for (int l = 1; l < nl; l++)
+					if (a.lv[l].type == TRIM__LVL_STORAGE && a.lv[l].keep[t])
+						choice |= m.keep[l][t] << j++;
+				for (unsigned sub = levels;; sub = (sub - 1) & levels) {
+					int inner[TRIM__MAX_LEVELS];
+					for (int l = 0; l < nl; l++)
+						inner[l] = sub >> l & 1 ? inner_of[l] : -1;
+					double E[64];
+					trim__joint_tensor(&s, c, &f, &node, t, &r[t], inner, E);
+					REQUIRE(E[choice] <= exact * (1 + 1e-9),
+					        "stride %d index %llu tensor %d levels %#x: joint figure %.17g above the exact %.17g",
+					        stride, (unsigned long long)i, t, sub, E[choice], exact);
+					window_higher += t == 0 && E[choice] > tf[t].E[choice] * (1 + 1e-9);
+					checked++;
+					if (!sub)
+						break;
+				}
+			}
+		}
+		trim__eval_ws_free(&ws);
+		trim__mapspace_free(&s);
+		ck_assert_uint_gt(checked, 0);
+		ck_assert_uint_gt(window_higher, 0);
+	}
+}
+END_TEST
+
 /* The fallback bound of a factorisation (a tensor with more than
  * TRIM__FAST_CHOICES keep choices: seven levels that may hold it) is never
  * above the exact cost of a mapping with those factors, for its own keep
@@ -1192,6 +1288,7 @@ Suite *search_suite(void)
 	tcase_add_test(tc, test_search_reserved);
 	tcase_add_test(tc, test_fallback_bound);
 	tcase_add_test(tc, test_joint_across);
+	tcase_add_test(tc, test_joint_window_brute);
 	tcase_add_test(tc, test_rf_util_partitions);
 	tcase_add_test(tc, test_why_empty);
 	tcase_add_test(tc, test_map_cli);

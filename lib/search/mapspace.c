@@ -205,6 +205,30 @@ int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct tr
 				s->dslide[t] |= moving;
 		}
 		s->dwindow[t] = any & ~s->dsingle[t];
+		for (int d = 0; d < TRIM_NDIMS; d++) {
+			s->waxis[t][d] = s->wpartner[t][d] = -1;
+			s->wcoef[t][d] = 0;
+		}
+		for (int i = w->t[t].present ? w->t[t].ndims - 1 : -1; i >= 0; i--) { /* the first axis last */
+			const trim__iexpr *e = &w->t[t].idx[i];
+			int dd[2], k = 0;
+			int64_t cc[2];
+			for (int j = 0; j < e->nterms && k <= 2; j++)
+				if (e->coef[j] != 0) {
+					if (k < 2) {
+						dd[k] = e->dim[j];
+						cc[k] = e->coef[j] < 0 ? -e->coef[j] : e->coef[j];
+					}
+					k++;
+				}
+			if (k != 2 || dd[0] == dd[1])
+				continue;
+			for (int q = 0; q < 2; q++) {
+				s->waxis[t][dd[q]] = (int8_t)i;
+				s->wpartner[t][dd[q]] = (int8_t)dd[1 - q];
+				s->wcoef[t][dd[q]] = cc[q];
+			}
+		}
 	}
 	if (s->nslots == 0 || a->lv[0].type != TRIM__LVL_STORAGE)
 		return trim__error(TRIM_EINVAL, "mapspace: the architecture has no outer storage level");

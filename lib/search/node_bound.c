@@ -297,12 +297,30 @@ double trim__joint_energies(const trim__mapspace *s, const trim__level_cost *cos
 
 /* The joint order across levels (docs/model.md, "Bounds"): every joint
  * level's innermost loop at once. A tensor's figures under a combination
- * depend only on the set of levels whose innermost loop moves it
- * (trim__joint_moves): they are computed once per such set (the empty set:
- * variant 0's, one level: that level's variant's). The combinations are
+ * depend only on how each level's innermost loop moves it
+ * (trim__joint_moves: not, a refill at every step, or a sliding window on
+ * that dim): they are computed once per such key (no move anywhere:
+ * variant 0's; one level: that level's variant's). The combinations are
  * tried with each level's variants from the cheapest, and the search stops
  * as soon as one costs no more than etensor (nothing to raise). */
-enum { ACROSS_LEVELS = 4, ACROSS_COMBOS = 256 };
+enum { ACROSS_LEVELS = 4, ACROSS_COMBOS = 256, ACROSS_KEYS = 32 };
+
+/* Tensor t's key under variant v at joint level i: 4 bits per level. */
+static unsigned across_key(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int k, int d,
+                           int i)
+{
+	const int mv = trim__joint_moves(s, f, m, t, k, d);
+	return (unsigned)(mv == 0 ? 0 : mv == 1 ? 1 : 2 + d) << (4 * i);
+}
+
+typedef struct {
+	int n;
+	unsigned key[ACROSS_KEYS];
+	const double *E[ACROSS_KEYS];
+	double emin[ACROSS_KEYS];
+	double own[ACROSS_KEYS][64];
+} across_cache;
+
 double trim__joint_across(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
                           const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r,
                           const joint_variants *jv, double etensor)
@@ -337,24 +355,36 @@ double trim__joint_across(const trim__mapspace *s, const trim__level_cost *costs
 			}
 			ord[i][q] = v;
 		}
-	double Em[3][1 << ACROSS_LEVELS][64], emin[3][1 << ACROSS_LEVELS];
-	const double *Ep[3][1 << ACROSS_LEVELS];
+	/* per tensor, the figures known by key: no move, and each variant's */
+	across_cache cache[3];
+	double scratch[64];
+	unsigned keyv[TRIM__JOINT_VARIANTS][3];
+	for (int i = 0; i < nlev; i++)
+		for (int j = 0; j < nv[i]; j++)
+			for (int t = 0; t < 3; t++)
+				keyv[first[i] + j][t] = w->t[t].present ? across_key(s, f, m, t, lev[i], jv->d[first[i] + j], i) : 0;
 	for (int t = 0; t < 3; t++) {
-		for (int q = 0; q < 1 << nlev; q++)
-			Ep[t][q] = NULL;
-		Ep[t][0] = tf[t]->E;
-		emin[t][0] = tf[t]->emin;
+		across_cache *C = &cache[t];
+		C->n = 1;
+		C->key[0] = 0;
+		C->E[0] = tf[t]->E;
+		C->emin[0] = tf[t]->emin;
 		for (int i = 0; w->t[t].present && i < nlev; i++)
-			for (int j = 0; j < nv[i] && !Ep[t][1 << i]; j++) {
+			for (int j = 0; j < nv[i]; j++) {
 				const int v = first[i] + j;
-				if (!trim__joint_moves(s, m, t, lev[i], jv->d[v]))
+				const unsigned key = keyv[v][t];
+				int known = 0;
+				for (int c = 0; c < C->n && !known; c++)
+					known = C->key[c] == key;
+				if (known || C->n == ACROSS_KEYS)
 					continue;
 				double e = HUGE_VAL;
 				for (int c = 0; c < tf[t]->nch; c++)
 					if (jv->E[v][t][c] < e)
 						e = jv->E[v][t][c];
-				Ep[t][1 << i] = jv->E[v][t];
-				emin[t][1 << i] = tf[t]->nch ? e : 0;
+				C->key[C->n] = key;
+				C->E[C->n] = jv->E[v][t];
+				C->emin[C->n++] = tf[t]->nch ? e : 0;
 			}
 	}
 	const int complete = tf[0]->complete && tf[1]->complete && tf[2]->complete;
@@ -367,18 +397,51 @@ double trim__joint_across(const trim__mapspace *s, const trim__level_cost *costs
 			E[t] = tf[t]->E;
 			if (!w->t[t].present)
 				continue;
-			unsigned q = 0, levels = 0;
-			for (int i = 0; i < nlev; i++)
-				if (trim__joint_moves(s, m, t, lev[i], jv->d[ord[i][pos[i]]])) {
-					q |= 1u << i;
-					levels |= 1u << lev[i];
+			across_cache *C = &cache[t];
+			unsigned key = 0, window = 0;
+			int64_t fills[TRIM__MAX_LEVELS] = {0};
+			for (int i = 0; i < nlev; i++) {
+				const int v = ord[i][pos[i]];
+				const unsigned ki = keyv[v][t];
+				key |= ki;
+				if (ki >> (4 * i) >= 2) {
+					window |= 0xfu << (4 * i);
+					for (int l = 0; l < s->a->nlevels; l++)
+						fills[l] += jv->slide[v][t][l];
 				}
-			if (!Ep[t][q]) {
-				emin[t][q] = trim__joint_tensor(s, costs, f, m, t, r[t], levels, Em[t][q]);
-				Ep[t][q] = Em[t][q];
 			}
-			E[t] = Ep[t][q];
-			sum += emin[t][q];
+			/* windows that fill no level beyond variant 0's fewest over
+			 * the choices keeping it: as without them (the other levels'
+			 * refills only raise those fills) */
+			int changes = 0;
+			for (int l = 0; window && l < s->a->nlevels && !changes; l++)
+				changes = fills[l] > tf[t]->inkeep[l];
+			if (!changes)
+				key &= ~window;
+			int inner[TRIM__MAX_LEVELS];
+			for (int l = 0; l < s->a->nlevels; l++)
+				inner[l] = -1;
+			for (int i = 0; i < nlev; i++)
+				if (!(window >> (4 * i) & 1) || changes)
+					inner[lev[i]] = jv->d[ord[i][pos[i]]];
+			int c = 0;
+			while (c < C->n && C->key[c] != key)
+				c++;
+			double emin;
+			if (c < C->n) {
+				E[t] = C->E[c];
+				emin = C->emin[c];
+			} else {
+				double *dst = C->n < ACROSS_KEYS ? C->own[C->n] : scratch;
+				emin = trim__joint_tensor(s, costs, f, m, t, r[t], inner, dst);
+				if (C->n < ACROSS_KEYS) {
+					C->key[C->n] = key;
+					C->E[C->n] = dst;
+					C->emin[C->n++] = emin;
+				}
+				E[t] = dst;
+			}
+			sum += emin;
 		}
 		if (sum < best) {
 			const double v = complete ? cheapest_fit(s, f->extk, tf, E) : sum;

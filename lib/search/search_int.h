@@ -277,6 +277,7 @@ typedef struct {
 	double emin_fit; /* trim__node_tensor: the cheapest whose own tiles fit (HUGE_VAL: none) */
 	uint64_t fits_alone; /* and bit c: choice c's own tiles fit */
 	int64_t rd[TRIM__MAX_LEVELS], in[TRIM__MAX_LEVELS], net[TRIM__MAX_LEVELS];
+	int64_t inkeep[TRIM__MAX_LEVELS]; /* fills of the level over the choices that keep it (INT64_MAX: none) */
 	int64_t tbytes[TRIM__MAX_LEVELS];
 	int complete; /* every keep choice is among the 64 */
 } tensor_figures;
@@ -300,6 +301,7 @@ typedef struct {
 	int n, k[TRIM__JOINT_VARIANTS], d[TRIM__JOINT_VARIANTS];
 	double e[TRIM__JOINT_VARIANTS];
 	double E[TRIM__JOINT_VARIANTS][3][64];
+	int64_t slide[TRIM__JOINT_VARIANTS][3][TRIM__MAX_LEVELS]; /* trim__window_fills of the variant alone */
 } joint_variants;
 
 /* The node's frame from its factors in m (depth slots fixed): 0, 1 if a
@@ -339,14 +341,23 @@ void trim__joint_variant(const trim__mapspace *s, const trim__level_cost *costs,
                          const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r,
                          joint_variants *jv, int v);
 double trim__joint_raise(const trim__mapspace *s, const joint_variants *jv, double etensor);
-/* 1 if loop d innermost at level k changes tensor t's tile at every step
- * of k's loops: d is the sole dim of an axis of t and some loop of k is
+/* How loop d innermost at level k moves tensor t's tile: 1 at every step
+ * of k's loops (d is the sole dim of an axis of t and some loop of k is
+ * not), 2 by a sliding window (d is one of two dims of an axis of t), 0
  * not. */
-int trim__joint_moves(const trim__mapspace *s, const trim__mapping *m, int t, int k, int d);
+int trim__joint_moves(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int k, int d);
+/* Per storage level (fills[l]), the words the sliding windows of the
+ * innermost loops inner[] (-1: none) fill into all instances of l at
+ * least, when t is kept there (tensor_bound.c, window_slides); the
+ * figures change only where that exceeds variant 0's fewest over the
+ * choices that keep t there (tensor_figures.inkeep). Additive over the
+ * levels of inner[]. */
+void trim__window_fills(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, const int *inner,
+                        int64_t *fills);
 /* Tensor t's per-choice energies (E; returns the cheapest) when every
- * known level in the mask `levels` has such an innermost loop. */
+ * known level k with inner[k] >= 0 has that innermost loop. */
 double trim__joint_tensor(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
-                          const trim__mapping *m, int t, tensor_reuse *r, unsigned levels, double *E);
+                          const trim__mapping *m, int t, tensor_reuse *r, const int *inner, double *E);
 /* etensor raised to the cheapest combination of one innermost loop at
  * every joint level at once (after every variant of jv is computed; the
  * tensors' tiles combined under the capacities when tf is complete). */

@@ -253,6 +253,88 @@ static int64_t multicast_share(const trim__mapspace *s, const node_frame *f, con
 	return n;
 }
 
+/* |(A + delta) \ A| for the values A = c0 [0, e0) + c1 [0, e1) of a
+ * two-term axis (c0, c1, delta > 0): the values a tile moved by delta on
+ * the axis brings in (by a bitmap of the span up to AXIS_SPAN_MAX; above
+ * it, delta when A is a contiguous range, else 0). */
+enum { AXIS_SPAN_MAX = 4096 };
+static int64_t axis_new_values(int64_t c0, int64_t e0, int64_t c1, int64_t e1, int64_t delta)
+{
+	const int64_t span = c0 * (e0 - 1) + c1 * (e1 - 1) + 1, n = trim__axis_distinct(c0, e0, c1, e1);
+	if (delta >= span)
+		return n;
+	if (span > AXIS_SPAN_MAX)
+		return n == span ? delta : 0;
+	unsigned char in[AXIS_SPAN_MAX];
+	memset(in, 0, (size_t)span);
+	for (int64_t i = 0; i < e0; i++)
+		for (int64_t j = 0; j < e1; j++)
+			in[c0 * i + c1 * j] = 1;
+	int64_t fresh = 0;
+	for (int64_t x = 0; x < span; x++)
+		fresh += in[x] && (x + delta >= span || !in[x + delta]);
+	return fresh;
+}
+
+/* The joint order's sliding windows (docs/model.md, "Bounds", *Windowed
+ * operands under the joint order*): at each known level k of mask wk, the
+ * innermost loop is inner[k], a dim d0 of a two-term axis c0 d0 + c1 d1
+ * of t. When no storage level strictly between k and the holder l loops
+ * on d0 or d1, each step of that loop that is not its wrap moves the tile
+ * of one instance of l by |c0| sfx[k+1][d0] on the axis and leaves its
+ * other axes in place or moves them too: it brings at least the values
+ * new on the axis (axis_new_values) times the other axes' values. Those
+ * steps, (f - 1) x (k's other loops) x (every loop of the storage levels
+ * above k), are distinct for distinct k; returns their words per instance
+ * of l (every level above l fixed). */
+static int64_t window_slides(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int l,
+                             unsigned wk, const int *inner)
+{
+	const struct trim_arch *a = s->a;
+	const trim__tensor *T = &s->w->t[t];
+	int64_t words = 0;
+	for (int k = 0; k < l; k++) {
+		if (!(wk >> k & 1) || a->lv[k].type != TRIM__LVL_STORAGE)
+			continue;
+		const int d0 = inner[k], ax = s->waxis[t][d0], d1 = s->wpartner[t][d0];
+		if (d1 < 0 || m->f[k][d0] <= 1)
+			continue;
+		const int64_t c0 = s->wcoef[t][d0], c1 = s->wcoef[t][d1];
+		int between = 0;
+		for (int q = k + 1; q < l; q++)
+			between |= a->lv[q].type == TRIM__LVL_STORAGE && (m->f[q][d0] > 1 || m->f[q][d1] > 1);
+		if (between)
+			continue;
+		int64_t fresh = axis_new_values(c0, f->sfx[l][d0], c1, f->sfx[l][d1], c0 * f->sfx[k + 1][d0]);
+		for (int x = 0; x < T->ndims && fresh > 0; x++) {
+			if (x == ax)
+				continue;
+			const trim__iexpr *e = &T->idx[x];
+			int xd[2];
+			int64_t xc[2];
+			int nz = 0, dz = 0;
+			for (int j = 0; j < e->nterms; j++)
+				if (e->coef[j] != 0)
+					nz++, dz = e->dim[j];
+			if (two_terms(e, xd, xc))
+				fresh *= trim__axis_distinct(xc[0], f->sfx[l][xd[0]], xc[1], f->sfx[l][xd[1]]);
+			else if (nz == 1)
+				fresh *= f->sfx[l][dz];
+			/* else at least one value */
+		}
+		int64_t steps = m->f[k][d0] - 1;
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			if (d != d0)
+				steps *= m->f[k][d];
+		for (int q = 0; q < k; q++)
+			if (a->lv[q].type == TRIM__LVL_STORAGE)
+				for (int d = 0; d < TRIM_NDIMS; d++)
+					steps *= m->f[q][d];
+		words += steps * fresh;
+	}
+	return words;
+}
+
 /* Tensor t's part of the node bound under variant v of the joint order (0:
  * every tensor's best order; else, at each known level k of the mask vk, an
  * innermost loop on a dim t reads alone on an axis, so that every loop of k
@@ -267,7 +349,7 @@ static int64_t multicast_share(const trim__mapspace *s, const node_frame *f, con
  * only in the dims of mask irr (t reads none of them), unless that level
  * spreads two dims of one axis of t (window_spread). */
 static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
-                                const trim__mapping *m, int t, int v, unsigned vk, tensor_reuse *r,
+                                const trim__mapping *m, int t, int v, const int *inner, tensor_reuse *r,
                                 tensor_figures *o, double *Ev, node_counts *nc, int fh, int64_t ffl, unsigned irr)
 {
 	const trim__intra *w = s->w;
@@ -275,6 +357,15 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 	const int nl = a->nlevels, res = t == 2, allsp = f->allsp;
 	const int *fixed = f->fixed, *known = f->known;
 	const int64_t *inst = f->inst;
+	/* the joint levels whose innermost loop refills t at every step (vk)
+	 * and those whose innermost loop slides a window of t (wk) */
+	unsigned vk = 0, wk = 0;
+	for (int k = 0; inner && k < nl; k++)
+		if (inner[k] >= 0) {
+			const int mv = trim__joint_moves(s, f, m, t, k, inner[k]);
+			vk |= (unsigned)(mv == 1) << k;
+			wk |= (unsigned)(mv == 2) << k;
+		}
 	/* R[l]: words of t that cross the boundary below known storage level l */
 	int64_t R[TRIM__MAX_LEVELS] = {0}, Mv[TRIM__MAX_LEVELS] = {0};
 	for (int l = 0; l < nl; l++) {
@@ -299,6 +390,9 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 		nc->complete = 0;
 	int have = 0;
 	double emin = 0;
+	if (v == 0)
+		for (int l = 0; l < nl; l++)
+			o->inkeep[l] = INT64_MAX;
 	for (int c = 0; c < (1 << nkb); c++) {
 		int kept[TRIM__MAX_LEVELS] = {0};
 		kept[0] = 1;
@@ -331,6 +425,11 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 						int64_t refill = steps * inst[l] * r->rsh[l];
 						if (refill > in[l])
 							in[l] = refill;
+						if (wk) {
+							const int64_t slid = inst[l] * window_slides(s, f, m, t, l, wk, inner);
+							if (slid > in[l])
+								in[l] = slid;
+						}
 					}
 				}
 				if (l > 0 && allsp) {
@@ -503,6 +602,8 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 				o->rd[l] = rd[l];
 			if (v == 0 && (!have || in[l] < o->in[l]))
 				o->in[l] = in[l];
+			if (v == 0 && kept[l] && in[l] < o->inkeep[l])
+				o->inkeep[l] = in[l];
 		}
 		if (v == 0 && c < 64) {
 			unsigned km = 0;
@@ -533,17 +634,17 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 }
 
 static double tensor_part(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
-                          const trim__mapping *m, int t, int v, unsigned vk, tensor_reuse *r, tensor_figures *o,
+                          const trim__mapping *m, int t, int v, const int *inner, tensor_reuse *r, tensor_figures *o,
                           double *Ev, node_counts *nc)
 {
-	return tensor_part_floor(s, costs, f, m, t, v, vk, r, o, Ev, nc, -1, 0, 0);
+	return tensor_part_floor(s, costs, f, m, t, v, inner, r, o, Ev, nc, -1, 0, 0);
 }
 
 double trim__tensor_floor_energies(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
                                    const trim__mapping *m, int t, tensor_reuse *r, int h, int64_t fills,
                                    unsigned irr, double *E)
 {
-	return tensor_part_floor(s, costs, f, m, t, 1, 0, r, NULL, E, NULL, h, fills, irr);
+	return tensor_part_floor(s, costs, f, m, t, 1, NULL, r, NULL, E, NULL, h, fills, irr);
 }
 
 int64_t trim__tile_words(const trim__intra *w, int t, const int64_t *ext)
@@ -576,7 +677,7 @@ void trim__node_tensor_reuse(const trim__mapspace *s, const trim__level_cost *co
 	const struct trim_arch *a = s->a;
 	figures_clear(out, a->nlevels);
 	tensor_tile_bytes(s, f, t, out->tbytes);
-	tensor_part(s, costs, f, m, t, 0, 0, r, out, NULL, NULL);
+	tensor_part(s, costs, f, m, t, 0, NULL, r, out, NULL, NULL);
 	/* the choices whose own tiles fit where they are known, and the
 	 * cheapest of them: every combination that fits has one for this
 	 * tensor (trim__choices_fit) */
@@ -612,13 +713,39 @@ void trim__tensor_figures_clear(const trim__mapspace *s, const node_frame *f, in
 void trim__tensor_bound(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
                         const trim__mapping *m, int t, tensor_figures *out, tensor_reuse *r, node_counts *nc)
 {
-	tensor_part(s, costs, f, m, t, 0, 0, r, out, NULL, nc);
+	tensor_part(s, costs, f, m, t, 0, NULL, r, out, NULL, nc);
 }
 
-int trim__joint_moves(const trim__mapspace *s, const trim__mapping *m, int t, int k, int d)
+/* 1 if the sliding-window rule (window_slides) may apply to tensor t under
+ * loop d0 innermost at known level k: the spatial levels are fixed, and a
+ * storage level below k that may hold t, with the storage level above it
+ * known, comes before any storage level looping on the axis's dims. */
+static int window_may_slide(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int k,
+                            int d0)
+{
+	const struct trim_arch *a = s->a;
+	const int d1 = s->wpartner[t][d0];
+	if (!f->allsp || m->f[k][d0] <= 1 || d1 < 0)
+		return 0;
+	for (int l = k + 1, prev = k; l < a->nlevels; l++) {
+		if (a->lv[l].type != TRIM__LVL_STORAGE)
+			continue;
+		if (a->lv[l].keep[t] && f->known[prev])
+			return 1;
+		if (m->f[l][d0] > 1 || m->f[l][d1] > 1)
+			return 0;
+		prev = l;
+	}
+	return 0;
+}
+
+int trim__joint_moves(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int k, int d)
 {
 	/* a variant changes the tensors indexed by its dim alone, unless
-	 * every loop of its level is on such dims (no reuse to lose) */
+	 * every loop of its level is on such dims (no reuse to lose), and
+	 * may slide the windows of those with an axis of two dims, one its dim */
+	if (s->dwindow[t] >> d & 1)
+		return window_may_slide(s, f, m, t, k, d) ? 2 : 0;
 	if (!(s->dsingle[t] >> d & 1))
 		return 0;
 	for (int e = 0; e < TRIM_NDIMS; e++)
@@ -627,10 +754,31 @@ int trim__joint_moves(const trim__mapspace *s, const trim__mapping *m, int t, in
 	return 0;
 }
 
-double trim__joint_tensor(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
-                          const trim__mapping *m, int t, tensor_reuse *r, unsigned levels, double *E)
+void trim__window_fills(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, const int *inner,
+                        int64_t *fills)
 {
-	return tensor_part(s, costs, f, m, t, 1, levels, r, NULL, E, NULL);
+	const struct trim_arch *a = s->a;
+	unsigned wk = 0;
+	for (int k = 0; k < a->nlevels; k++) {
+		fills[k] = 0;
+		if (inner[k] >= 0 && trim__joint_moves(s, f, m, t, k, inner[k]) == 2)
+			wk |= 1u << k;
+	}
+	if (!wk || !f->allsp)
+		return;
+	for (int l = 1, prev = 0; l < a->nlevels; l++) {
+		if (a->lv[l].type != TRIM__LVL_STORAGE)
+			continue;
+		if (a->lv[l].keep[t] && f->known[prev])
+			fills[l] = f->inst[l] * window_slides(s, f, m, t, l, wk, inner);
+		prev = l;
+	}
+}
+
+double trim__joint_tensor(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                          const trim__mapping *m, int t, tensor_reuse *r, const int *inner, double *E)
+{
+	return tensor_part(s, costs, f, m, t, 1, inner, r, NULL, E, NULL);
 }
 
 void trim__joint_variant(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
@@ -638,15 +786,32 @@ void trim__joint_variant(const trim__mapspace *s, const trim__level_cost *costs,
                          joint_variants *jv, int v)
 {
 	const trim__intra *w = s->w;
+	const int nl = s->a->nlevels;
+	int inner[TRIM__MAX_LEVELS];
+	for (int l = 0; l < nl; l++)
+		inner[l] = -1;
+	inner[jv->k[v]] = jv->d[v];
 	for (int ti = 0; ti < 3; ti++) {
 		const int t = trim__bound_torder[ti];
+		int64_t *fills = jv->slide[v][t];
+		for (int l = 0; l < nl; l++)
+			fills[l] = 0;
 		if (!w->t[t].present)
 			continue;
-		if (!trim__joint_moves(s, m, t, jv->k[v], jv->d[v])) {
+		const int mv = trim__joint_moves(s, f, m, t, jv->k[v], jv->d[v]);
+		int changes = mv == 1;
+		if (mv == 2) {
+			/* windows that fill no level beyond variant 0's fewest
+			 * over the choices keeping it: variant 0's figures */
+			trim__window_fills(s, f, m, t, inner, fills);
+			for (int l = 0; l < nl && !changes; l++)
+				changes = fills[l] > tf[t]->inkeep[l];
+		}
+		if (!changes) {
 			jv->e[v] += tf[t]->emin;
 			memcpy(jv->E[v][t], tf[t]->E, (size_t)tf[t]->nch * sizeof *tf[t]->E);
 			continue;
 		}
-		jv->e[v] += tensor_part(s, costs, f, m, t, v, 1u << jv->k[v], r[t], NULL, jv->E[v][t], NULL);
+		jv->e[v] += tensor_part(s, costs, f, m, t, v, inner, r[t], NULL, jv->E[v][t], NULL);
 	}
 }
