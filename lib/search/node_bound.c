@@ -172,6 +172,12 @@ int trim__node_frame(const trim__mapspace *s, const trim__level_cost *costs, int
 	/* the extents at and below each level: suffix products of the factors
 	 * (they multiply to the bounds, node completions included) */
 	trim__node_frame_extents(s, m, f);
+	/* the extents at and below l are every completion's once the levels
+	 * from l down are fixed (all of them with the last slot's rest) */
+	f->sfx_exact[nl] = 1;
+	for (int l = nl - 1; l >= 0; l--)
+		f->sfx_exact[l] = f->sfx_exact[l + 1] &&
+		                  (depth >= s->nslots - 1 || a->lv[l].type == TRIM__LVL_COMPUTE || f->fixed[l]);
 	/* per-instance extents below each level (the bound over the spatial
 	 * factors above it), when the spatial levels are fixed; a dim split by
 	 * a spatial level above no longer runs over a contiguous range */

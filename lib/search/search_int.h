@@ -259,6 +259,7 @@ typedef struct {
 	int fixed[TRIM__MAX_LEVELS], known[TRIM__MAX_LEVELS], extk[TRIM__MAX_LEVELS], allsp;
 	int64_t inst[TRIM__MAX_LEVELS + 1], active, steps;
 	int64_t sfx[TRIM__MAX_LEVELS + 1][TRIM_NDIMS];
+	int sfx_exact[TRIM__MAX_LEVELS + 1]; /* sfx[l] is every completion's: the levels >= l are fixed */
 	int64_t pext[TRIM__MAX_LEVELS][TRIM_NDIMS];
 	int contig[TRIM__MAX_LEVELS][TRIM_NDIMS];
 	double emacs;

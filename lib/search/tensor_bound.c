@@ -253,6 +253,32 @@ static int64_t multicast_share(const trim__mapspace *s, const node_frame *f, con
 	return n;
 }
 
+/* The distinct elements of tensor t that the instances below spatial
+ * level sp touch at one step (the extents below sp known): per axis, a
+ * one-term dim's factor at sp, and for c0 d0 + c1 d1 the values
+ * c0 s0 i + c1 s1 j over the indices i, j of sp, s the dims' extents below
+ * sp (every instance at the same inner indices). */
+static int64_t spatial_tile_words(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int sp)
+{
+	const trim__tensor *T = &s->w->t[t];
+	int64_t n = 1;
+	for (int ax = 0; ax < T->ndims; ax++) {
+		const trim__iexpr *e = &T->idx[ax];
+		int dd[2], k = 0, dz = 0;
+		int64_t cc[2];
+		for (int j = 0; j < e->nterms; j++)
+			if (e->coef[j] != 0)
+				k++, dz = e->dim[j];
+		if (k == 1)
+			n *= m->f[sp][dz];
+		else if (two_terms(e, dd, cc))
+			n *= trim__axis_distinct(cc[0] * f->sfx[sp + 1][dd[0]], m->f[sp][dd[0]], cc[1] * f->sfx[sp + 1][dd[1]],
+			                         m->f[sp][dd[1]]);
+		/* else (one dim twice, or more terms) at least one value */
+	}
+	return n;
+}
+
 /* |(A + delta) \ A| for the values A = c0 [0, e0) + c1 [0, e1) of a
  * two-term axis (c0, c1, delta > 0): the values a tile moved by delta on
  * the axis brings in (by a bitmap of the span up to AXIS_SPAN_MAX; above
@@ -519,10 +545,13 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 				for (int d = 0; d < TRIM_NDIMS; d++)
 					sext[d] = m->f[sp][d];
 				int mc = res ? S->reduction : S->multicast;
-				/* the spatial tile: one value per index of S per dim, at a
-				 * stride unknown here: |A + B| >= |A| + |B| - 1 */
+				/* the spatial tile: one value per index of S per dim, at
+				 * the stride of the extents below S once they are known,
+				 * else at a stride unknown here: |A + B| >= |A| + |B| - 1 */
 				const int nox[TRIM_NDIMS] = {0};
-				feed = mc ? f->steps * inst[h] * share_lower_bound(w, t, sext, nox) : w->macs;
+				const int64_t tile = f->sfx_exact[sp + 1] ? spatial_tile_words(s, f, m, t, sp)
+				                                          : share_lower_bound(w, t, sext, nox);
+				feed = mc ? f->steps * inst[h] * tile : w->macs;
 			} else {
 				feed = w->macs / fan; /* outside the model's scope */
 			}
