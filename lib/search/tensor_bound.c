@@ -218,16 +218,16 @@ static unsigned moving_dims(const trim__mapspace *s, const node_frame *f, const 
 	return mv;
 }
 
-/* At most how many instances of holder l below spatial level sp (every
- * level above l fixed, so that f->sfx holds the extents at l and below sp)
- * hold one word of operand t at one step, so that one
- * multicast word serves them: those that differ only in dims t does not
- * read, times, per two-term axis c0 d0 + c1 d1 with d0 spread by sp (by P),
- * min(P, ceil(W / (|c0| E0))): W the tile's width on the axis at l, E0 the
- * extent of d0 below sp (the instances' tiles start |c0| E0 apart). 0 when
- * sp spreads both dims of an axis (not bounded here). */
+/* At most how many instances of holder l below spatial level sp hold one
+ * word of operand t at one step, so that one multicast word serves them:
+ * those that differ only in dims t does not read, times, per two-term axis
+ * c0 d0 + c1 d1 with d0 spread by sp (by P), min(P, ceil(W / (|c0| E0))): W
+ * the tile's width on the axis at l, E0 the extent of d0 below sp (the
+ * instances' tiles start |c0| E0 apart), which need the extents at l and
+ * below sp (`extents`: every level above l fixed). 0 when sp spreads both
+ * dims of an axis, or one without the extents (not bounded here). */
 static int64_t multicast_share(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int sp, int t,
-                               int l)
+                               int l, int extents)
 {
 	const trim__tensor *T = &s->w->t[t];
 	int64_t n = 1;
@@ -244,6 +244,8 @@ static int64_t multicast_share(const trim__mapspace *s, const node_frame *f, con
 			return 0;
 		if (!s0 && !s1)
 			continue;
+		if (!extents)
+			return 0; /* the tile's width at l is not known */
 		const int p = s0 ? 0 : 1;
 		const int64_t width = cc[0] * (f->sfx[l][dd[0]] - 1) + cc[1] * (f->sfx[l][dd[1]] - 1) + 1;
 		const int64_t gap = cc[p] * f->sfx[sp + 1][dd[p]];
@@ -484,10 +486,9 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 						if (a->lv[j].type == TRIM__LVL_STORAGE && known[j] && R[j] > up)
 							up = R[j];
 					/* and at least the words entering l's instances over
-					 * the most of them one multicast word serves (the
-					 * extents at l known: every level above it fixed) */
-					if (!res && nsp == 1 && mc && prev >= 0 && known[prev]) {
-						const int64_t ms = multicast_share(s, f, m, sp, t, l);
+					 * the most of them one multicast word serves */
+					if (!res && nsp == 1 && mc) {
+						const int64_t ms = multicast_share(s, f, m, sp, t, l, prev >= 0 && known[prev]);
 						if (ms > 0 && (in[l] + ms - 1) / ms > up)
 							up = (in[l] + ms - 1) / ms;
 					}
