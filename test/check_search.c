@@ -1272,7 +1272,7 @@ Suite *search_suite(void)
 {
 	Suite *s = suite_create("search");
 	TCase *tc = tcase_create("core");
-	tcase_set_timeout(tc, 120);
+	tcase_set_timeout(tc, 300); /* the sanitizer pass on a loaded 2-core machine */
 	tcase_add_test(tc, test_index_roundtrip);
 	tcase_add_test(tc, test_wide_index);
 	tcase_add_test(tc, test_order_classes);
