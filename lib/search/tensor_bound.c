@@ -363,6 +363,52 @@ static int64_t window_slides(const trim__mapspace *s, const node_frame *f, const
 	return words;
 }
 
+/* The capacity floor of an operand's crossings (docs/model.md, "Bounds",
+ * *Crossings by capacity*): at each iteration of the loops of a known
+ * storage level K and the levels above it, every element of t's tile below
+ * K is used below K, and the levels below that keep t (choice `kept`) hold
+ * at most their capacities' worth of it from before (instances x capacity
+ * in words, all of it t's); the rest crosses below K during the iteration.
+ * Raises Rc[K] to (those iterations) x (tile - held) where that is more. */
+static void crossing_floor(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, const int *kept,
+                           int t, const tensor_reuse *r, int64_t *Rc)
+{
+	const struct trim_arch *a = s->a;
+	const int nl = a->nlevels;
+	/* not at the level the tree fixes last: its loops on the dims t does
+	 * not read would make t's figures differ between siblings that share
+	 * its own dims' factors (trim__leaf_children_bounds) */
+	const int last = s->nslots >= 2 ? s->slot[s->tord[s->nslots - 2]] : -1;
+	int64_t iters = 1;
+	for (int K = 0; K < nl && (a->lv[K].type != TRIM__LVL_STORAGE || f->known[K]); K++) {
+		if (K == last)
+			break;
+		if (a->lv[K].type != TRIM__LVL_STORAGE)
+			continue;
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			iters *= m->f[K][d];
+		int64_t held = 0;
+		int open = 0;
+		for (int l = K + 1; l < nl && !open; l++) {
+			const trim__level *L = &a->lv[l];
+			if (L->type != TRIM__LVL_STORAGE || !kept[l])
+				continue;
+			if (L->capacity_bytes <= 0) {
+				open = 1;
+				break;
+			}
+			int64_t cap = L->capacity_bytes - s->reserved[l];
+			if (L->partitioned && L->part_bytes[t] < cap)
+				cap = L->part_bytes[t];
+			const int64_t bits = L->word_bits > 0 ? L->word_bits : (a->word_bits > 0 ? a->word_bits : 16);
+			held += f->inst[l] * ((cap > 0 ? cap : 0) * 8 / bits);
+		}
+		const int64_t need = r->tile[K];
+		if (!open && need > held && iters * (need - held) > Rc[K])
+			Rc[K] = iters * (need - held);
+	}
+}
+
 /* Tensor t's part of the node bound under variant v of the joint order (0:
  * every tensor's best order; else, at each known level k of the mask vk, an
  * innermost loop on a dim t reads alone on an axis, so that every loop of k
@@ -434,6 +480,10 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 			rd[l] = in[l] = dw[l] = nw[l] = rq[l] = 0;
 		int h = 0, prev = -1; /* innermost holder so far; storage level above */
 		rd[0] = touched;
+		int64_t Rc[TRIM__MAX_LEVELS]; /* R with this choice's capacity floor */
+		memcpy(Rc, R, sizeof Rc);
+		if (!res && allsp)
+			crossing_floor(s, f, m, kept, t, r, Rc);
 		for (int l = 0; l < nl; l++) {
 			if (a->lv[l].type != TRIM__LVL_STORAGE)
 				continue;
@@ -443,7 +493,7 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 				if (l == fh && ffl > in[l])
 					in[l] = ffl;
 				if (prev >= 0 && known[prev]) {
-					in[l] = R[prev]; /* entries into the holder l */
+					in[l] = Rc[prev]; /* entries into the holder l */
 					if (allsp) {
 						/* every level above l is fixed: at each of the M
 						 * steps every instance of l refills its whole tile
@@ -483,8 +533,8 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 					 * level on the way all enter the network (read once
 					 * for every instance that takes them) */
 					for (int j = h; !res && nsp == 1 && j < sp; j++)
-						if (a->lv[j].type == TRIM__LVL_STORAGE && known[j] && R[j] > up)
-							up = R[j];
+						if (a->lv[j].type == TRIM__LVL_STORAGE && known[j] && Rc[j] > up)
+							up = Rc[j];
 					/* and at least the words entering l's instances over
 					 * the most of them one multicast word serves */
 					if (!res && nsp == 1 && mc) {
@@ -513,8 +563,8 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 				}
 				h = l;
 			}
-			if (known[l] && R[l] > rd[h])
-				rd[h] = R[l];
+			if (known[l] && Rc[l] > rd[h])
+				rd[h] = Rc[l];
 			prev = l;
 		}
 		/* the innermost holder feeds every MAC */
