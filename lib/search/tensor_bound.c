@@ -6,32 +6,40 @@
  */
 #include "search_int.h"
 
+/* A lower bound on the values of axis e over a share of the workload with
+ * ext[d] values of each dim d: a one-term axis has ext values; a two-term
+ * axis c0*d0 + c1*d1 has exactly trim__axis_distinct when both dims run
+ * over a contiguous range (exact[d]), and otherwise at least ext0 + ext1 -
+ * 1 (|A + B| >= |A| + |B| - 1 for sets of integers); others at least 1. */
+static int64_t axis_lower_bound(const trim__iexpr *e, const int64_t *ext, const int *exact)
+{
+	int64_t v[2];
+	int k = 0, ex = 1;
+	for (int j = 0; j < e->nterms; j++)
+		if (e->coef[j] != 0) {
+			if (k < 2)
+				v[k] = ext[e->dim[j]];
+			k++;
+			ex &= exact[e->dim[j]];
+		}
+	if (k == 1)
+		return v[0];
+	if (k == 2)
+		return ex ? trim__axis_distinct(e->coef[0], ext[e->dim[0]], e->coef[1], ext[e->dim[1]]) : v[0] + v[1] - 1;
+	return 1;
+}
+
 /* A lower bound on the elements of tensor t touched by a share of the
- * workload with ext[d] values of each dim d: a one-term axis has ext
- * values; a two-term axis c0*d0 + c1*d1 has exactly trim__axis_distinct
- * when both dims run over a contiguous range (exact[d]), and otherwise at
- * least ext0 + ext1 - 1 (|A + B| >= |A| + |B| - 1 for sets of integers). */
+ * workload with ext[d] values of each dim d: the product of its axes'
+ * (axis_lower_bound). */
 static int64_t share_lower_bound(const trim__intra *w, int t, const int64_t *ext, const int *exact)
 {
 	const trim__tensor *T = &w->t[t];
 	if (!T->present)
 		return 0;
 	int64_t n = 1;
-	for (int a = 0; a < T->ndims; a++) {
-		const trim__iexpr *e = &T->idx[a];
-		int64_t v[2];
-		int k = 0, ex = 1;
-		for (int j = 0; j < e->nterms; j++)
-			if (e->coef[j] != 0) {
-				v[k++] = ext[e->dim[j]];
-				ex &= exact[e->dim[j]];
-			}
-		if (k == 1)
-			n *= v[0];
-		else if (k == 2)
-			n *= ex ? trim__axis_distinct(e->coef[0], ext[e->dim[0]], e->coef[1], ext[e->dim[1]])
-			        : v[0] + v[1] - 1;
-	}
+	for (int a = 0; a < T->ndims; a++)
+		n *= axis_lower_bound(&T->idx[a], ext, exact);
 	return n;
 }
 
@@ -304,8 +312,8 @@ static int64_t axis_new_values(int64_t c0, int64_t e0, int64_t c1, int64_t e1, i
 	return fresh;
 }
 
-/* The joint order's sliding windows (docs/model.md, "Bounds", *Windowed
- * operands under the joint order*): at each known level k of mask wk, the
+/* The joint order's sliding windows (docs/model.md, "Bounds", *Sliding
+ * windows under the joint order*): at each known level k of mask wk, the
  * innermost loop is inner[k], a dim d0 of a two-term axis c0 d0 + c1 d1
  * of t. When no storage level strictly between k and the holder l loops
  * on d0 or d1, each step of that loop that is not its wrap moves the tile
@@ -334,22 +342,10 @@ static int64_t window_slides(const trim__mapspace *s, const node_frame *f, const
 		if (between)
 			continue;
 		int64_t fresh = axis_new_values(c0, f->sfx[l][d0], c1, f->sfx[l][d1], c0 * f->sfx[k + 1][d0]);
-		for (int x = 0; x < T->ndims && fresh > 0; x++) {
-			if (x == ax)
-				continue;
-			const trim__iexpr *e = &T->idx[x];
-			int xd[2];
-			int64_t xc[2];
-			int nz = 0, dz = 0;
-			for (int j = 0; j < e->nterms; j++)
-				if (e->coef[j] != 0)
-					nz++, dz = e->dim[j];
-			if (two_terms(e, xd, xc))
-				fresh *= trim__axis_distinct(xc[0], f->sfx[l][xd[0]], xc[1], f->sfx[l][xd[1]]);
-			else if (nz == 1)
-				fresh *= f->sfx[l][dz];
-			/* else at least one value */
-		}
+		const int ones[TRIM_NDIMS] = {1, 1, 1, 1, 1, 1, 1, 1};
+		for (int x = 0; x < T->ndims; x++)
+			if (x != ax)
+				fresh *= axis_lower_bound(&T->idx[x], f->sfx[l], ones);
 		int64_t steps = m->f[k][d0] - 1;
 		for (int d = 0; d < TRIM_NDIMS; d++)
 			if (d != d0)
