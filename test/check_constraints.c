@@ -139,6 +139,8 @@ static int g_random, g_enofit; /* random constraints: ENOFIT is an answer, and m
  * valid ragged classes, and whether the best was one */
 static int g_imperfect;
 static uint64_t g_reuse_checked, g_reuse_equal; /* the stationarity bound's reuse, checked and tight */
+/* its sliding-window floor: checked against a mapping's fills, above 0, tight */
+static uint64_t g_wfill_checked, g_wfill_raised, g_wfill_equal;
 static uint64_t g_ragged_valid;
 static int g_ragged_best;
 
@@ -235,6 +237,23 @@ static void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const
 				        (unsigned long long)i, depth, t, (long long)rho, (long long)own);
 				g_reuse_checked++;
 				g_reuse_equal += rho == own;
+			}
+			/* the sliding-window floor: at most the fills of the level it
+			 * picks in this mapping, t kept there beside the same tensors */
+			for (int t = 0; t < 3; t++) {
+				int h;
+				if (trim__stationary_window_fills(&s, c, depth, &p, t, 0, &h) < 0 || !m.keep[h][t])
+					continue;
+				unsigned keep = 0;
+				for (int u = 0; u < 3; u++)
+					if (u != t && w.t[u].present && m.keep[h][u])
+						keep |= 1u << u;
+				const int64_t fl = trim__stationary_window_fills(&s, c, depth, &p, t, keep, &h);
+				REQUIRE(fl <= e.act.fills[h][t], "index %llu depth %d tensor %d: window floor %lld above the fills %lld",
+				        (unsigned long long)i, depth, t, (long long)fl, (long long)e.act.fills[h][t]);
+				g_wfill_checked++;
+				g_wfill_raised += fl > 0;
+				g_wfill_equal += fl > 0 && fl == e.act.fills[h][t];
 			}
 		}
 	}
@@ -514,6 +533,13 @@ START_TEST(test_brute_presets)
 			snprintf(yaml, sizeof yaml, "preset: %s\n", defs[i].name);
 			brute(cases[k], (int)((i + k) % 3), yaml, &r);
 		}
+	/* the sliding-window floor was checked, raised above nothing often, and
+	 * is sometimes a mapping's own fills */
+	fprintf(stderr, "window floor: %llu checked, %llu above 0, %llu tight\n", (unsigned long long)g_wfill_checked,
+	        (unsigned long long)g_wfill_raised, (unsigned long long)g_wfill_equal);
+	ck_assert_uint_gt(g_wfill_checked, 1000);
+	ck_assert_uint_gt(g_wfill_raised * 10, g_wfill_checked);
+	ck_assert_uint_gt(g_wfill_equal, 0);
 }
 END_TEST
 

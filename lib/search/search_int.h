@@ -384,6 +384,16 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
  * -1, *h = -1: the bound does not apply). */
 int64_t trim__stationary_reuse(const trim__mapspace *s, const trim__level_cost *costs, int depth,
                                const trim__mapping *node, int t, unsigned keep, int *h);
+/* Twice the least words of tensor t entering the tile of one instance of
+ * a storage level of extents e at a step of a first loop above it on a dim
+ * of dstar (tensor_bound.c; INT64_MAX: t reads none, 0: not bounded). */
+int64_t trim__window_step_words(const trim__mapspace *s, int t, const int64_t *e, unsigned dstar);
+/* For tests: the fills of level *h that the stationarity bound of a
+ * sliding window (stationary_bound.c) gives tensor t kept there beside the
+ * tensors in mask keep, for the node (tree slots < depth fixed in node);
+ * 0: none (no tiles fit, or no floor); -1, *h = -1: it does not apply. */
+int64_t trim__stationary_window_fills(const trim__mapspace *s, const trim__level_cost *costs, int depth,
+                                      const trim__mapping *node, int t, unsigned keep, int *h);
 /* The node's bound from its tensors' figures (tf[t]; etensor: the sum of
  * their emin in the bound's order) without the joint order; out (not NULL)
  * gets the per-choice energies; jv (not NULL): with the joint order's

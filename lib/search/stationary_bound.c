@@ -140,6 +140,116 @@ static int64_t most_reuse(const trim__mapspace *s, const allowed_extents *x, int
 	return r.best;
 }
 
+/* The sliding-window floor (the header's last paragraph): the least,
+ * over the extents allowed at h whose tiles of the tensors in mask fit, of
+ * the steps above h (iters over the product of the extents) times half of
+ * trim__window_step_words. The dims t does not read and those of its
+ * window axes vary (the sole terms stay at their least: they scale the
+ * words and the steps alike, and only grow the tiles); 0 if none fits. */
+typedef struct {
+	const trim__mapspace *s;
+	int h, t;
+	unsigned mask, dstar;
+	int nd, dim[TRIM_NDIMS];
+	const int64_t *q, *kmin, *cap;
+	int64_t e[TRIM_NDIMS];
+	int64_t iters, best, enough; /* stop once best <= enough (no use) */
+} window_search;
+
+static void window_dfs(window_search *r, int i)
+{
+	if (i == r->nd || i < 0) {
+		int64_t ext = 1;
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			ext *= r->e[d];
+		const int64_t words = trim__window_step_words(r->s, r->t, r->e, r->dstar);
+		int64_t fl;
+		if (words == INT64_MAX || __builtin_mul_overflow(r->iters / ext, words, &fl))
+			fl = INT64_MAX;
+		else
+			fl /= 2;
+		if (fl < r->best)
+			r->best = fl;
+		return;
+	}
+	const int d = r->dim[i];
+	const int64_t n = r->q[d] / r->kmin[d];
+	/* the last dim, one t does not read: its largest fitting extent alone
+	 * (it divides the steps and adds no words) */
+	const int last_irr = i == r->nd - 1 && !(r->s->w->t[r->t].relevant >> d & 1);
+	int64_t fit = 0;
+	for (int64_t u = 1; u <= n && r->best > r->enough; u++) {
+		if (n % u)
+			continue;
+		const int64_t v = r->kmin[d] * u;
+		if (r->cap[d] > 0 && v > r->cap[d])
+			break;
+		r->e[d] = v;
+		if (!tiles_fit(r->s, r->h, r->mask, r->e))
+			break;
+		if (last_irr)
+			fit = v;
+		else
+			window_dfs(r, i + 1);
+	}
+	if (fit) {
+		r->e[d] = fit;
+		window_dfs(r, i + 1);
+	}
+	r->e[d] = r->kmin[d];
+}
+
+static int64_t window_fills(const trim__mapspace *s, const allowed_extents *x, int h, unsigned mask, int t,
+                            unsigned dstar, int64_t iters, int64_t enough)
+{
+	window_search r = {.s = s, .h = h, .t = t, .mask = mask, .dstar = dstar, .q = x->q, .kmin = x->kmin,
+	                   .cap = x->cap, .iters = iters, .best = INT64_MAX, .enough = enough};
+	/* the window dims first, then those t does not read */
+	const unsigned vary[2] = {s->dwindow[t], ~s->w->t[t].relevant & 0xffu};
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		r.e[d] = r.kmin[d];
+	for (int k = 0; k < 2; k++)
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			if ((vary[k] >> d & 1) && r.q[d] > r.kmin[d] && (r.cap[d] <= 0 || r.cap[d] > r.kmin[d]))
+				r.dim[r.nd++] = d;
+	if (!tiles_fit(s, h, mask, r.e))
+		return -1;
+	/* first the extents grown greedily, dim after dim: when that floor
+	 * is no use, neither is the least */
+	for (int i = 0; i < r.nd; i++) {
+		const int d = r.dim[i];
+		const int64_t n = r.q[d] / r.kmin[d], e0 = r.e[d];
+		int64_t fit = e0;
+		for (int64_t u = 2; u <= n; u++) {
+			if (n % u)
+				continue;
+			const int64_t v = r.kmin[d] * u;
+			if (r.cap[d] > 0 && v > r.cap[d])
+				break;
+			r.e[d] = v;
+			if (!tiles_fit(s, h, mask, r.e))
+				break;
+			fit = v;
+		}
+		r.e[d] = fit;
+	}
+	window_dfs(&r, -1);
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		r.e[d] = r.kmin[d];
+	window_dfs(&r, 0);
+	return r.best == INT64_MAX || r.best <= enough ? 0 : r.best;
+}
+
+/* 1 if the constraints pin a dim of a window axis of t to 1 at h (or cap
+ * it there at 1): the sliding-window floor is tried only then. */
+static int window_narrowed(const trim__mapspace *s, int h, int t)
+{
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if ((s->dslide[t] >> d & 1) && (s->pin[h][d] == 1 || s->fmax[h][d] == 1))
+			return 1;
+	return 0;
+}
+
 /* 1 if tensor t qualifies (the header): every axis one dim, or every dim
  * of its window axes (s->dslide) of extent 1 at h and below in every
  * mapping of the node. */
@@ -203,6 +313,31 @@ static int loop_above(const trim__mapspace *s, const node_frame *f, const trim__
 	return 0;
 }
 
+int64_t trim__stationary_window_fills(const trim__mapspace *s, const trim__level_cost *costs, int depth,
+                                      const trim__mapping *node, int t, unsigned keep, int *h)
+{
+	node_frame f;
+	*h = -1;
+	if (trim__node_frame(s, costs, depth, 0, node, &f) || !f.allsp)
+		return -1;
+	*h = open_level(s, &f);
+	allowed_extents x;
+	if (*h < 0 || !extents_allowed(s, &f, node, *h, &x) || !s->w->t[t].present || qualifies(s, &x, t)) {
+		*h = -1;
+		return -1;
+	}
+	int64_t iters = 1;
+	unsigned dstar = 0;
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		if (__builtin_mul_overflow(iters, s->w->bound[d], &iters))
+			return -1;
+		if (s->w->bound[d] > 1 && loop_above(s, &f, node, *h, d))
+			dstar |= 1u << d;
+	}
+	const int64_t fl = window_fills(s, &x, *h, keep | 1u << t, t, dstar, iters, 0);
+	return fl < 0 ? 0 : fl;
+}
+
 double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
                               const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r)
 {
@@ -224,7 +359,11 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
 	 * per floor (0: iterations / rho, 1: half of it, for a first loop in a
 	 * window axis): its per-choice energies with the floor (E of the
 	 * figures when the floor changes nothing) */
-	unsigned qual = 0, keepable = 0;
+	unsigned qual = 0, keepable = 0, wfloor = 0;
+	unsigned dstar = 0; /* the dims that may have the first loop above h */
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if (w->bound[d] > 1 && loop_above(s, f, m, h, d))
+			dstar |= 1u << d;
 	unsigned rd[3], win[3];
 	const double *EF[3][8][2];
 	int fits[3][8]; /* t kept at h beside the set p: its tiles may fit */
@@ -240,13 +379,37 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
 			EF[t][p][0] = EF[t][p][1] = tf[t]->E;
 			fits[t][p] = 1;
 		}
-		if (!(keepable >> t & 1) || !qualifies(s, &x, t))
+		if (!(keepable >> t & 1) || !w->t[t].present)
 			continue;
 		unsigned irr = 0;
 		for (int d = 0; d < TRIM_NDIMS; d++)
 			if (w->bound[d] > 1 && !(rd[t] >> d & 1))
 				irr |= 1u << d;
 		int any = 0;
+		if (!qualifies(s, &x, t)) {
+			/* a sliding window wider than one word at h: one floor for
+			 * every first loop that reads it, where the dataflow
+			 * constraints narrow the window at h (its search over the
+			 * extents costs more than it cuts elsewhere) */
+			if (!window_narrowed(s, h, t))
+				continue;
+			for (unsigned p = 0; p < 8; p++) {
+				if ((p >> t & 1) || (p & ~keepable))
+					continue;
+				const int64_t fl = window_fills(s, &x, h, p | 1u << t, t, dstar, iters, r[t]->share[h]);
+				if (fl < 0) {
+					fits[t][p] = 0;
+					any = 1;
+				} else if (fl > r[t]->share[h]) {
+					trim__tensor_floor_energies(s, costs, f, m, t, r[t], h, fl, irr, store[t][p][0]);
+					EF[t][p][0] = store[t][p][0];
+					any = 1;
+				}
+			}
+			if (any)
+				qual |= 1u << t, wfloor |= 1u << t;
+			continue;
+		}
 		int64_t done_rho[8];
 		for (unsigned p = 0; p < 8; p++) {
 			done_rho[p] = -1;
@@ -293,7 +456,7 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
 		unsigned v[2] = {0, 0};
 		for (int t = 0; t < 3; t++)
 			if ((qual >> t & 1) && (rd[t] >> d & 1))
-				v[win[t] >> d & 1] |= 1u << t;
+				v[(wfloor >> t & 1) ? 0 : win[t] >> d & 1] |= 1u << t;
 		int seen = 0;
 		for (int i = 0; i < nvar; i++)
 			seen |= vars[i][0] == v[0] && vars[i][1] == v[1];

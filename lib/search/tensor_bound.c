@@ -359,6 +359,45 @@ static int64_t window_slides(const trim__mapspace *s, const node_frame *f, const
 	return words;
 }
 
+/* Twice the least words of tensor t that enter the tile of one instance
+ * of a storage level with extents e (at it and below) at a step of a first
+ * loop above it on a dim of dstar that t reads (docs/model.md, "Bounds",
+ * *Stationarity of a sliding window*): a dim that is the sole term of an
+ * axis of t replaces the whole tile (twice its words), one of a two-term
+ * axis c0 d0 + c1 d1 brings at least the values new on that axis
+ * (axis_new_values, the shift c0 e[d0]) times the other axes' values at
+ * each step that is not the loop's wrap, at least half of its steps (so
+ * once those words). INT64_MAX when t reads no dim of dstar, 0 when one
+ * reads t otherwise (not bounded). */
+int64_t trim__window_step_words(const trim__mapspace *s, int t, const int64_t *e, unsigned dstar)
+{
+	const trim__tensor *T = &s->w->t[t];
+	const int ones[TRIM_NDIMS] = {1, 1, 1, 1, 1, 1, 1, 1};
+	int64_t least = INT64_MAX, tile = -1;
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		if (!(dstar >> d & 1) || !(T->relevant >> d & 1))
+			continue;
+		int64_t v;
+		if (s->dsingle[t] >> d & 1) {
+			if (tile < 0)
+				tile = share_lower_bound(s->w, t, e, ones);
+			v = 2 * tile;
+		} else if (s->wpartner[t][d] >= 0) {
+			const int ax = s->waxis[t][d], d1 = s->wpartner[t][d];
+			const int64_t c0 = s->wcoef[t][d], c1 = s->wcoef[t][d1];
+			v = axis_new_values(c0, e[d], c1, e[d1], c0 * e[d]);
+			for (int x = 0; x < T->ndims; x++)
+				if (x != ax)
+					v *= axis_lower_bound(&T->idx[x], e, ones);
+		} else {
+			v = 0; /* an axis of more terms, or the dim twice */
+		}
+		if (v < least)
+			least = v;
+	}
+	return least;
+}
+
 /* The capacity floor of an operand's crossings (docs/model.md, "Bounds",
  * *Crossings by capacity*): at each iteration of the loops of a known
  * storage level K and the levels above it, every element of t's tile below
