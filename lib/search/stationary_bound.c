@@ -32,6 +32,15 @@
  * other term of the axis that undoes it: R of bound 2 into E of stride 1),
  * but the b* - 1 steps of every b* in which d* moves without wrapping
  * cannot: the floor is then iterations / rho / 2 (b* >= 2).
+ *
+ * A window wider than one word at h (window_fills, where a dataflow
+ * constraint narrows it there): over all instances the tiles at h take
+ * iterations / prod e steps; a step of d* that is the sole term of an
+ * axis of t brings the whole tile, one of d0 in a window axis c0 d0 +
+ * c1 d1 at least the values new on that axis times the other axes' on
+ * every step that is not its wrap, at least half of them
+ * (trim__window_step_words). The floor is the least of that over the
+ * extents that fit, for every d* that reads t.
  */
 #include "search_int.h"
 
@@ -156,6 +165,27 @@ typedef struct {
 	int64_t iters, best, enough; /* stop once best <= enough (no use) */
 } window_search;
 
+/* The largest extent of d allowed at h whose tiles fit with the other
+ * dims at r->e (0: not even its least); r->e[d] is left at it. */
+static int64_t largest_fitting(window_search *r, int d)
+{
+	const int64_t n = r->q[d] / r->kmin[d];
+	int64_t fit = 0;
+	for (int64_t u = 1; u <= n; u++) {
+		if (n % u)
+			continue;
+		const int64_t v = r->kmin[d] * u;
+		if (r->cap[d] > 0 && v > r->cap[d])
+			break;
+		r->e[d] = v;
+		if (!tiles_fit(r->s, r->h, r->mask, r->e))
+			break;
+		fit = v;
+	}
+	r->e[d] = fit;
+	return fit;
+}
+
 static void window_dfs(window_search *r, int i)
 {
 	if (i == r->nd || i < 0) {
@@ -173,11 +203,15 @@ static void window_dfs(window_search *r, int i)
 		return;
 	}
 	const int d = r->dim[i];
+	if (i == r->nd - 1 && !(r->s->w->t[r->t].relevant >> d & 1)) {
+		/* the last dim, one t does not read: its largest fitting extent
+		 * alone (it divides the steps and adds no words) */
+		if (largest_fitting(r, d))
+			window_dfs(r, i + 1);
+		r->e[d] = r->kmin[d];
+		return;
+	}
 	const int64_t n = r->q[d] / r->kmin[d];
-	/* the last dim, one t does not read: its largest fitting extent alone
-	 * (it divides the steps and adds no words) */
-	const int last_irr = i == r->nd - 1 && !(r->s->w->t[r->t].relevant >> d & 1);
-	int64_t fit = 0;
 	for (int64_t u = 1; u <= n && r->best > r->enough; u++) {
 		if (n % u)
 			continue;
@@ -187,13 +221,6 @@ static void window_dfs(window_search *r, int i)
 		r->e[d] = v;
 		if (!tiles_fit(r->s, r->h, r->mask, r->e))
 			break;
-		if (last_irr)
-			fit = v;
-		else
-			window_dfs(r, i + 1);
-	}
-	if (fit) {
-		r->e[d] = fit;
 		window_dfs(r, i + 1);
 	}
 	r->e[d] = r->kmin[d];
@@ -216,23 +243,8 @@ static int64_t window_fills(const trim__mapspace *s, const allowed_extents *x, i
 		return -1;
 	/* first the extents grown greedily, dim after dim: when that floor
 	 * is no use, neither is the least */
-	for (int i = 0; i < r.nd; i++) {
-		const int d = r.dim[i];
-		const int64_t n = r.q[d] / r.kmin[d], e0 = r.e[d];
-		int64_t fit = e0;
-		for (int64_t u = 2; u <= n; u++) {
-			if (n % u)
-				continue;
-			const int64_t v = r.kmin[d] * u;
-			if (r.cap[d] > 0 && v > r.cap[d])
-				break;
-			r.e[d] = v;
-			if (!tiles_fit(s, h, mask, r.e))
-				break;
-			fit = v;
-		}
-		r.e[d] = fit;
-	}
+	for (int i = 0; i < r.nd; i++)
+		largest_fitting(&r, r.dim[i]); /* at least the least: it fits */
 	window_dfs(&r, -1);
 	for (int d = 0; d < TRIM_NDIMS; d++)
 		r.e[d] = r.kmin[d];
