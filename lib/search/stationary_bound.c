@@ -98,16 +98,39 @@ static int extents_allowed(const trim__mapspace *s, const node_frame *f, const t
 	return 1;
 }
 
+/* The extents of d allowed at h in ascending order, each with the other
+ * dims at e: the next after v (0: the first) whose tiles of the tensors in
+ * mask fit, written to e[d]; 0 when there is none (e[d] then back at its
+ * least). Tiles grow with every extent, so the first misfit ends them. */
+static int64_t next_fitting(const trim__mapspace *s, const allowed_extents *x, int h, unsigned mask, int64_t *e,
+                            int d, int64_t v)
+{
+	const int64_t n = x->q[d] / x->kmin[d];
+	for (int64_t u = v / x->kmin[d] + 1; u <= n; u++) {
+		if (n % u)
+			continue;
+		const int64_t w = x->kmin[d] * u;
+		if (x->cap[d] > 0 && w > x->cap[d])
+			break;
+		e[d] = w;
+		if (!tiles_fit(s, h, mask, e))
+			break;
+		return w;
+	}
+	e[d] = x->kmin[d];
+	return 0;
+}
+
 /* The largest product over the dims in irr of extents allowed at h whose
  * tiles of the tensors in mask fit (the other dims at their least); 0 if
  * none fits. A depth-first search over divisors, ascending per dim (tiles
  * grow with every extent, so the first misfit ends a dim's values). */
 typedef struct {
 	const trim__mapspace *s;
+	const allowed_extents *x;
 	int h;
 	unsigned mask;
 	int nd, dim[TRIM_NDIMS];
-	const int64_t *q, *kmin, *cap;
 	int64_t e[TRIM_NDIMS];
 	int64_t best;
 } reuse_search;
@@ -120,26 +143,16 @@ static void reuse_dfs(reuse_search *r, int i, int64_t prod)
 		return;
 	}
 	const int d = r->dim[i];
-	const int64_t n = r->q[d] / r->kmin[d];
-	for (int64_t u = 1; u <= n; u++) {
-		if (n % u)
-			continue;
-		const int64_t v = r->kmin[d] * u;
-		if (r->cap[d] > 0 && v > r->cap[d])
-			break;
-		r->e[d] = v;
-		if (!tiles_fit(r->s, r->h, r->mask, r->e))
-			break;
+	for (int64_t v = next_fitting(r->s, r->x, r->h, r->mask, r->e, d, 0); v;
+	     v = next_fitting(r->s, r->x, r->h, r->mask, r->e, d, v))
 		reuse_dfs(r, i + 1, prod * v);
-	}
-	r->e[d] = r->kmin[d];
 }
 
 static int64_t most_reuse(const trim__mapspace *s, const allowed_extents *x, int h, unsigned mask, unsigned irr)
 {
-	reuse_search r = {.s = s, .h = h, .mask = mask, .q = x->q, .kmin = x->kmin, .cap = x->cap, .best = 0};
+	reuse_search r = {.s = s, .x = x, .h = h, .mask = mask, .best = 0};
 	for (int d = 0; d < TRIM_NDIMS; d++) {
-		r.e[d] = r.kmin[d];
+		r.e[d] = x->kmin[d];
 		if (irr >> d & 1)
 			r.dim[r.nd++] = d;
 	}
@@ -157,10 +170,10 @@ static int64_t most_reuse(const trim__mapspace *s, const allowed_extents *x, int
  * words and the steps alike, and only grow the tiles); 0 if none fits. */
 typedef struct {
 	const trim__mapspace *s;
+	const allowed_extents *x;
 	int h, t;
 	unsigned mask, dstar;
 	int nd, dim[TRIM_NDIMS];
-	const int64_t *q, *kmin, *cap;
 	int64_t e[TRIM_NDIMS];
 	int64_t iters, best, enough; /* stop once best <= enough (no use) */
 } window_search;
@@ -169,19 +182,10 @@ typedef struct {
  * dims at r->e (0: not even its least); r->e[d] is left at it. */
 static int64_t largest_fitting(window_search *r, int d)
 {
-	const int64_t n = r->q[d] / r->kmin[d];
 	int64_t fit = 0;
-	for (int64_t u = 1; u <= n; u++) {
-		if (n % u)
-			continue;
-		const int64_t v = r->kmin[d] * u;
-		if (r->cap[d] > 0 && v > r->cap[d])
-			break;
-		r->e[d] = v;
-		if (!tiles_fit(r->s, r->h, r->mask, r->e))
-			break;
+	for (int64_t v = next_fitting(r->s, r->x, r->h, r->mask, r->e, d, 0); v;
+	     v = next_fitting(r->s, r->x, r->h, r->mask, r->e, d, v))
 		fit = v;
-	}
 	r->e[d] = fit;
 	return fit;
 }
@@ -208,36 +212,27 @@ static void window_dfs(window_search *r, int i)
 		 * alone (it divides the steps and adds no words) */
 		if (largest_fitting(r, d))
 			window_dfs(r, i + 1);
-		r->e[d] = r->kmin[d];
+		r->e[d] = r->x->kmin[d];
 		return;
 	}
-	const int64_t n = r->q[d] / r->kmin[d];
-	for (int64_t u = 1; u <= n && r->best > r->enough; u++) {
-		if (n % u)
-			continue;
-		const int64_t v = r->kmin[d] * u;
-		if (r->cap[d] > 0 && v > r->cap[d])
-			break;
-		r->e[d] = v;
-		if (!tiles_fit(r->s, r->h, r->mask, r->e))
-			break;
+	for (int64_t v = next_fitting(r->s, r->x, r->h, r->mask, r->e, d, 0); v && r->best > r->enough;
+	     v = next_fitting(r->s, r->x, r->h, r->mask, r->e, d, v))
 		window_dfs(r, i + 1);
-	}
-	r->e[d] = r->kmin[d];
+	r->e[d] = r->x->kmin[d];
 }
 
 static int64_t window_fills(const trim__mapspace *s, const allowed_extents *x, int h, unsigned mask, int t,
                             unsigned dstar, int64_t iters, int64_t enough)
 {
-	window_search r = {.s = s, .h = h, .t = t, .mask = mask, .dstar = dstar, .q = x->q, .kmin = x->kmin,
-	                   .cap = x->cap, .iters = iters, .best = INT64_MAX, .enough = enough};
+	window_search r = {.s = s, .x = x, .h = h, .t = t, .mask = mask, .dstar = dstar, .iters = iters,
+	                   .best = INT64_MAX, .enough = enough};
 	/* the window dims first, then those t does not read */
 	const unsigned vary[2] = {s->dwindow[t], ~s->w->t[t].relevant & 0xffu};
 	for (int d = 0; d < TRIM_NDIMS; d++)
-		r.e[d] = r.kmin[d];
+		r.e[d] = x->kmin[d];
 	for (int k = 0; k < 2; k++)
 		for (int d = 0; d < TRIM_NDIMS; d++)
-			if ((vary[k] >> d & 1) && r.q[d] > r.kmin[d] && (r.cap[d] <= 0 || r.cap[d] > r.kmin[d]))
+			if ((vary[k] >> d & 1) && x->q[d] > x->kmin[d] && (x->cap[d] <= 0 || x->cap[d] > x->kmin[d]))
 				r.dim[r.nd++] = d;
 	if (!tiles_fit(s, h, mask, r.e))
 		return -1;
@@ -247,7 +242,7 @@ static int64_t window_fills(const trim__mapspace *s, const allowed_extents *x, i
 		largest_fitting(&r, r.dim[i]); /* at least the least: it fits */
 	window_dfs(&r, -1);
 	for (int d = 0; d < TRIM_NDIMS; d++)
-		r.e[d] = r.kmin[d];
+		r.e[d] = x->kmin[d];
 	window_dfs(&r, 0);
 	return r.best == INT64_MAX || r.best <= enough ? 0 : r.best;
 }
