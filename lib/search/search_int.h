@@ -20,6 +20,8 @@
  *                    its frame, the joint order's variants, the tensors
  *                    combined under the capacities
  *   tensor_bound.c   one tensor's part of it (per keep choice)
+ *   window_words.c   the words of tiles on their axes: shares, moved
+ *                    windows, the words a step brings
  *   leaf_children.c  the bounds of a node's leaf children from each
  *                    tensor's figures per combination of its own dims
  *   stationary_bound.c  the refills a node's open innermost level forces
@@ -384,9 +386,20 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
  * -1, *h = -1: the bound does not apply). */
 int64_t trim__stationary_reuse(const trim__mapspace *s, const trim__level_cost *costs, int depth,
                                const trim__mapping *node, int t, unsigned keep, int *h);
+/* ---- the words of tiles on their axes (window_words.c) ------------------- */
+
+/* At least the values of axis e over a share with ext[d] values of each
+ * dim d (exact[d]: d runs over a contiguous range), and (share) the
+ * elements of tensor t there. */
+int64_t trim__axis_lower_bound(const trim__iexpr *e, const int64_t *ext, const int *exact);
+int64_t trim__share_lower_bound(const trim__intra *w, int t, const int64_t *ext, const int *exact);
+/* The words the joint order's sliding windows bring to one instance of
+ * holder l of t, the known levels of mask wk having innermost loops inner[]. */
+int64_t trim__window_slides(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int l,
+                            unsigned wk, const int *inner);
 /* Twice the least words of tensor t entering the tile of one instance of
  * a storage level of extents e at a step of a first loop above it on a dim
- * of dstar (tensor_bound.c; INT64_MAX: t reads none, 0: not bounded). */
+ * of dstar (INT64_MAX: t reads none, 0: not bounded). */
 int64_t trim__window_step_words(const trim__mapspace *s, int t, const int64_t *e, unsigned dstar);
 /* For tests: the fills of level *h that the stationarity bound of a
  * sliding window (stationary_bound.c) gives tensor t kept there beside the

@@ -6,43 +6,6 @@
  */
 #include "search_int.h"
 
-/* A lower bound on the values of axis e over a share of the workload with
- * ext[d] values of each dim d: a one-term axis has ext values; a two-term
- * axis c0*d0 + c1*d1 has exactly trim__axis_distinct when both dims run
- * over a contiguous range (exact[d]), and otherwise at least ext0 + ext1 -
- * 1 (|A + B| >= |A| + |B| - 1 for sets of integers); others at least 1. */
-static int64_t axis_lower_bound(const trim__iexpr *e, const int64_t *ext, const int *exact)
-{
-	int64_t v[2];
-	int k = 0, ex = 1;
-	for (int j = 0; j < e->nterms; j++)
-		if (e->coef[j] != 0) {
-			if (k < 2)
-				v[k] = ext[e->dim[j]];
-			k++;
-			ex &= exact[e->dim[j]];
-		}
-	if (k == 1)
-		return v[0];
-	if (k == 2)
-		return ex ? trim__axis_distinct(e->coef[0], ext[e->dim[0]], e->coef[1], ext[e->dim[1]]) : v[0] + v[1] - 1;
-	return 1;
-}
-
-/* A lower bound on the elements of tensor t touched by a share of the
- * workload with ext[d] values of each dim d: the product of its axes'
- * (axis_lower_bound). */
-static int64_t share_lower_bound(const trim__intra *w, int t, const int64_t *ext, const int *exact)
-{
-	const trim__tensor *T = &w->t[t];
-	if (!T->present)
-		return 0;
-	int64_t n = 1;
-	for (int a = 0; a < T->ndims; a++)
-		n *= axis_lower_bound(&T->idx[a], ext, exact);
-	return n;
-}
-
 static int level_has_loops(const trim__mapping *m, int l)
 {
 	for (int d = 0; d < TRIM_NDIMS; d++)
@@ -69,8 +32,8 @@ static void tensor_reuse_of(const trim__mapspace *s, const node_frame *f, const 
 	if (allsp)
 		for (int l = 0; l < nl; l++)
 			if (a->lv[l].type == TRIM__LVL_STORAGE)
-				r->share[l] = f->inst[l] * share_lower_bound(w, t, f->pext[l], f->contig[l]);
-	r->touched = share_lower_bound(w, t, w->bound, ones);
+				r->share[l] = f->inst[l] * trim__share_lower_bound(w, t, f->pext[l], f->contig[l]);
+	r->touched = trim__share_lower_bound(w, t, w->bound, ones);
 	/* results: with the spatial levels fixed and splitting only dims that
 	 * are the sole term of an axis of the result (no overlap, no
 	 * reduction), each holder reads back at least its updates minus the
@@ -115,7 +78,7 @@ static void tensor_reuse_of(const trim__mapspace *s, const node_frame *f, const 
 				if (L->type != TRIM__LVL_STORAGE)
 					continue;
 				if (unknown && L->capacity_bytes > 0 && L->keep[t]) {
-					int64_t el = share_lower_bound(w, t, extK, ones);
+					int64_t el = trim__share_lower_bound(w, t, extK, ones);
 					int64_t by = trim__tile_bytes_at(a, l, el);
 					int64_t cap = L->partitioned ? L->part_bytes[t] : L->capacity_bytes - s->reserved[l];
 					if (by > cap)
@@ -132,7 +95,7 @@ static void tensor_reuse_of(const trim__mapspace *s, const node_frame *f, const 
 		if (a->lv[l].type != TRIM__LVL_STORAGE)
 			continue;
 		if (pv >= 0 && f->known[pv])
-			r->rsh[l] = share_lower_bound(w, t, f->sfx[l], ones);
+			r->rsh[l] = trim__share_lower_bound(w, t, f->sfx[l], ones);
 		pv = l;
 	}
 }
@@ -289,115 +252,6 @@ static int64_t spatial_tile_words(const trim__mapspace *s, const node_frame *f, 
 	return n;
 }
 
-/* |(A + delta) \ A| for the values A = c0 [0, e0) + c1 [0, e1) of a
- * two-term axis (c0, c1, delta > 0): the values a tile moved by delta on
- * the axis brings in (by a bitmap of the span up to AXIS_SPAN_MAX; above
- * it, delta when A is a contiguous range, else 0). */
-enum { AXIS_SPAN_MAX = 4096 };
-static int64_t axis_new_values(int64_t c0, int64_t e0, int64_t c1, int64_t e1, int64_t delta)
-{
-	const int64_t span = c0 * (e0 - 1) + c1 * (e1 - 1) + 1, n = trim__axis_distinct(c0, e0, c1, e1);
-	if (delta >= span)
-		return n;
-	if (span > AXIS_SPAN_MAX)
-		return n == span ? delta : 0;
-	unsigned char in[AXIS_SPAN_MAX];
-	memset(in, 0, (size_t)span);
-	for (int64_t i = 0; i < e0; i++)
-		for (int64_t j = 0; j < e1; j++)
-			in[c0 * i + c1 * j] = 1;
-	int64_t fresh = 0;
-	for (int64_t x = 0; x < span; x++)
-		fresh += in[x] && (x + delta >= span || !in[x + delta]);
-	return fresh;
-}
-
-/* The joint order's sliding windows (docs/model.md, "Bounds", *Sliding
- * windows under the joint order*): at each known level k of mask wk, the
- * innermost loop is inner[k], a dim d0 of a two-term axis c0 d0 + c1 d1
- * of t. When no storage level strictly between k and the holder l loops
- * on d0 or d1, each step of that loop that is not its wrap moves the tile
- * of one instance of l by |c0| sfx[k+1][d0] on the axis and leaves its
- * other axes in place or moves them too: it brings at least the values
- * new on the axis (axis_new_values) times the other axes' values. Those
- * steps, (f - 1) x (k's other loops) x (every loop of the storage levels
- * above k), are distinct for distinct k; returns their words per instance
- * of l (every level above l fixed). */
-static int64_t window_slides(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int l,
-                             unsigned wk, const int *inner)
-{
-	const struct trim_arch *a = s->a;
-	const trim__tensor *T = &s->w->t[t];
-	int64_t words = 0;
-	for (int k = 0; k < l; k++) {
-		if (!(wk >> k & 1) || a->lv[k].type != TRIM__LVL_STORAGE)
-			continue;
-		const int d0 = inner[k], ax = s->waxis[t][d0], d1 = s->wpartner[t][d0];
-		if (d1 < 0 || m->f[k][d0] <= 1)
-			continue;
-		const int64_t c0 = s->wcoef[t][d0], c1 = s->wcoef[t][d1];
-		int between = 0;
-		for (int q = k + 1; q < l; q++)
-			between |= a->lv[q].type == TRIM__LVL_STORAGE && (m->f[q][d0] > 1 || m->f[q][d1] > 1);
-		if (between)
-			continue;
-		int64_t fresh = axis_new_values(c0, f->sfx[l][d0], c1, f->sfx[l][d1], c0 * f->sfx[k + 1][d0]);
-		const int ones[TRIM_NDIMS] = {1, 1, 1, 1, 1, 1, 1, 1};
-		for (int x = 0; x < T->ndims; x++)
-			if (x != ax)
-				fresh *= axis_lower_bound(&T->idx[x], f->sfx[l], ones);
-		int64_t steps = m->f[k][d0] - 1;
-		for (int d = 0; d < TRIM_NDIMS; d++)
-			if (d != d0)
-				steps *= m->f[k][d];
-		for (int q = 0; q < k; q++)
-			if (a->lv[q].type == TRIM__LVL_STORAGE)
-				for (int d = 0; d < TRIM_NDIMS; d++)
-					steps *= m->f[q][d];
-		words += steps * fresh;
-	}
-	return words;
-}
-
-/* Twice the least words of tensor t that enter the tile of one instance
- * of a storage level with extents e (at it and below) at a step of a first
- * loop above it on a dim of dstar that t reads (docs/model.md, "Bounds",
- * *Stationarity of a sliding window*): a dim that is the sole term of an
- * axis of t replaces the whole tile (twice its words), one of a two-term
- * axis c0 d0 + c1 d1 brings at least the values new on that axis
- * (axis_new_values, the shift c0 e[d0]) times the other axes' values at
- * each step that is not the loop's wrap, at least half of its steps (so
- * once those words). INT64_MAX when t reads no dim of dstar, 0 when one
- * reads t otherwise (not bounded). */
-int64_t trim__window_step_words(const trim__mapspace *s, int t, const int64_t *e, unsigned dstar)
-{
-	const trim__tensor *T = &s->w->t[t];
-	const int ones[TRIM_NDIMS] = {1, 1, 1, 1, 1, 1, 1, 1};
-	int64_t least = INT64_MAX, tile = -1;
-	for (int d = 0; d < TRIM_NDIMS; d++) {
-		if (!(dstar >> d & 1) || !(T->relevant >> d & 1))
-			continue;
-		int64_t v;
-		if (s->dsingle[t] >> d & 1) {
-			if (tile < 0)
-				tile = share_lower_bound(s->w, t, e, ones);
-			v = 2 * tile;
-		} else if (s->wpartner[t][d] >= 0) {
-			const int ax = s->waxis[t][d], d1 = s->wpartner[t][d];
-			const int64_t c0 = s->wcoef[t][d], c1 = s->wcoef[t][d1];
-			v = axis_new_values(c0, e[d], c1, e[d1], c0 * e[d]);
-			for (int x = 0; x < T->ndims; x++)
-				if (x != ax)
-					v *= axis_lower_bound(&T->idx[x], e, ones);
-		} else {
-			v = 0; /* an axis of more terms, or the dim twice */
-		}
-		if (v < least)
-			least = v;
-	}
-	return least;
-}
-
 /* The capacity floor of an operand's crossings (docs/model.md, "Bounds",
  * *Crossings by capacity*): at each iteration of the loops of a known
  * storage level K and the levels above it, every element of t's tile below
@@ -539,7 +393,7 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 						if (refill > in[l])
 							in[l] = refill;
 						if (wk) {
-							const int64_t slid = inst[l] * window_slides(s, f, m, t, l, wk, inner);
+							const int64_t slid = inst[l] * trim__window_slides(s, f, m, t, l, wk, inner);
 							if (slid > in[l])
 								in[l] = slid;
 						}
@@ -636,7 +490,7 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 				 * else at a stride unknown here: |A + B| >= |A| + |B| - 1 */
 				const int nox[TRIM_NDIMS] = {0};
 				const int64_t tile = f->sfx_exact[sp + 1] ? spatial_tile_words(s, f, m, t, sp)
-				                                          : share_lower_bound(w, t, sext, nox);
+				                                          : trim__share_lower_bound(w, t, sext, nox);
 				feed = mc ? f->steps * inst[h] * tile : w->macs;
 			} else {
 				feed = w->macs / fan; /* outside the model's scope */
@@ -765,7 +619,7 @@ double trim__tensor_floor_energies(const trim__mapspace *s, const trim__level_co
 int64_t trim__tile_words(const trim__intra *w, int t, const int64_t *ext)
 {
 	const int ones[TRIM_NDIMS] = {1, 1, 1, 1, 1, 1, 1, 1};
-	return share_lower_bound(w, t, ext, ones);
+	return trim__share_lower_bound(w, t, ext, ones);
 }
 
 /* The tile bytes of tensor t at the levels whose tiles are known. */
@@ -831,7 +685,7 @@ void trim__tensor_bound(const trim__mapspace *s, const trim__level_cost *costs, 
 	tensor_part(s, costs, f, m, t, 0, NULL, r, out, NULL, nc);
 }
 
-/* 1 if the sliding-window rule (window_slides) may apply to tensor t under
+/* 1 if the sliding-window rule (trim__window_slides) may apply to tensor t under
  * loop d0 innermost at known level k: the spatial levels are fixed, and a
  * storage level below k that may hold t, with the storage level above it
  * known, comes before any storage level looping on the axis's dims. */
@@ -885,7 +739,7 @@ void trim__window_fills(const trim__mapspace *s, const node_frame *f, const trim
 		if (a->lv[l].type != TRIM__LVL_STORAGE)
 			continue;
 		if (a->lv[l].keep[t] && f->known[prev])
-			fills[l] = f->inst[l] * window_slides(s, f, m, t, l, wk, inner);
+			fills[l] = f->inst[l] * trim__window_slides(s, f, m, t, l, wk, inner);
 		prev = l;
 	}
 }
