@@ -93,6 +93,11 @@ typedef struct {
 	 * (-1: none), wcoef |c| (the joint order's sliding windows) */
 	int8_t waxis[3][TRIM_NDIMS], wpartner[3][TRIM_NDIMS];
 	int64_t wcoef[3][TRIM_NDIMS];
+	/* per tensor: the dims d of such an axis for which the step on which a
+	 * loop on d wraps may leave a window one word wide on the axis in
+	 * place (the stationarity bound then halves its floor; all dims
+	 * without a two-term axis are in it too) */
+	unsigned wreturn[3];
 	/* branch and bound: the slots in the order the tree fixes them (the
 	 * spatial levels first, then the storage levels outermost first; the
 	 * last one, a storage level, takes the rest) */

@@ -901,6 +901,40 @@ END_TEST
 
 /* the presets on a real layer and architecture: the best and the top
  * mappings obey their definitions */
+/* The wraps that may leave a one-word input window in place, worked by
+ * hand (mixed radix on the axis e U + r): R of 2 wrapping into E of
+ * stride 1 may ((e, 1) -> (e + 1, 0)); R and S of 3 over E and F of 13
+ * may not (R moves back 2, E forward 1 or back 12, and a carry into a
+ * second loop on R needs a bound with two factors); at stride 2, R of 3
+ * over E of 4 may (R back 2, E forward 1: 2 x 1 = 1 x 2). */
+static unsigned wrap_returns(int64_t in_h, int64_t in_w, int64_t r, int64_t s, int64_t u)
+{
+	struct trim_arch a;
+	trim__intra w;
+	trim__mapspace sp;
+	tu_arch_rf(&a, "wrap", 2, 2, 12);
+	ck_assert_int_eq(tu_layer(&w, TU_CONV, TRIM_PHASE_FW, 1, 1, 1, 1, in_h, in_w, r, s, u, 1, 0), 0);
+	ck_assert_int_eq(trim__mapspace_init(&sp, &w, &a), 0);
+	const unsigned ret = sp.wreturn[0];
+	trim__mapspace_free(&sp);
+	return ret;
+}
+
+START_TEST(test_window_wrap_returns)
+{
+	const unsigned E = 1u << TRIM_DIM_E, F = 1u << TRIM_DIM_F, R = 1u << TRIM_DIM_R, S = 1u << TRIM_DIM_S;
+	unsigned ret = wrap_returns(5, 5, 2, 2, 1); /* E = F = 4, R = S = 2 */
+	ck_assert_uint_eq(ret & (R | S), R | S);
+	ck_assert_uint_eq(ret & (E | F), E | F); /* E of 4: a carry into its second loop, R forward 1 */
+	ret = wrap_returns(15, 15, 3, 3, 1); /* E = F = 13, R = S = 3 */
+	ck_assert_uint_eq(ret & (E | F | R | S), 0);
+	ret = wrap_returns(9, 9, 3, 3, 2); /* E = F = 4, R = S = 3, stride 2 */
+	ck_assert_uint_eq(ret & (R | S), R | S);
+	/* the dims of no two-term axis count as returning (no claim) */
+	ck_assert_uint_eq(ret & (1u << TRIM_DIM_C), 1u << TRIM_DIM_C);
+}
+END_TEST
+
 START_TEST(test_presets_definition)
 {
 	trim_network *net = NULL;
@@ -1224,6 +1258,7 @@ Suite *constraints_suite(void)
 	tcase_add_test(tc, test_check_errors);
 	tcase_add_test(tc, test_search_enofit);
 	tcase_add_test(tc, test_presets_definition);
+	tcase_add_test(tc, test_window_wrap_returns);
 	tcase_add_test(tc, test_shipped);
 	tcase_add_test(tc, test_cli);
 	tcase_add_test(tc, test_cli_imperfect);

@@ -160,6 +160,45 @@ static int mul_overflows(uint64_t a, uint64_t b, uint64_t *out)
 
 static int space_size(trim__mapspace *s);
 
+/* 1 if the step on which a loop on d0 wraps may leave a window one word
+ * wide on the axis c0 d0 + c1 d1 in place (docs/model.md, "Bounds",
+ * *Stationarity*). The loops above a level step their indices in mixed
+ * radix: at that step d0's index moves by -(B0 - 1) (B0 > 1 the product of
+ * the bounds of its wrapped loops, a divisor of its bound) or, carried into
+ * a higher loop on d0 (a bound with two factors), by +1; d1's by 0, by the
+ * stride of its lowest loop that moved (a divisor s1 < its bound), or by
+ * -(B1 - 1) s1 (B1 s1 a divisor of its bound). The word stays only if
+ * c0 x0 + c1 x1 = 0 for such moves, which needs |c0 x0| = |c1 x1|: 1 when
+ * some pair of magnitudes is equal (whatever the signs). */
+static int64_t smallest_factor(int64_t n)
+{
+	for (int64_t p = 2; p * p <= n; p++)
+		if (n % p == 0)
+			return p;
+	return n;
+}
+
+static int wrap_may_return(const trim__intra *w, int d0, int d1, int64_t c0, int64_t c1)
+{
+	const int64_t b0 = w->bound[d0], b1 = w->bound[d1];
+	for (int64_t m0 = 1; m0 < b0; m0++) {
+		/* x0 = -(B0 - 1), B0 = m0 + 1 dividing b0; or +1 (two loops on d0) */
+		if (!(b0 % (m0 + 1) == 0 || (m0 == 1 && smallest_factor(b0) < b0)))
+			continue;
+		for (int64_t s1 = 1; s1 < b1; s1++) {
+			if (b1 % s1)
+				continue;
+			/* x1 = +s1, or -(B1 - 1) s1 with B1 s1 dividing b1 */
+			if (c0 * m0 == c1 * s1)
+				return 1;
+			for (int64_t B1 = 2; B1 * s1 <= b1; B1++)
+				if (b1 % (B1 * s1) == 0 && c0 * m0 == c1 * (B1 - 1) * s1)
+					return 1;
+		}
+	}
+	return 0;
+}
+
 int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct trim_arch *a)
 {
 	memset(s, 0, sizeof *s);
@@ -229,6 +268,11 @@ int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct tr
 				s->wcoef[t][dd[q]] = cc[q];
 			}
 		}
+		s->wreturn[t] = 0;
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			if (s->wpartner[t][d] < 0 || wrap_may_return(w, d, s->wpartner[t][d], s->wcoef[t][d],
+			                                             s->wcoef[t][s->wpartner[t][d]]))
+				s->wreturn[t] |= 1u << d;
 	}
 	if (s->nslots == 0 || a->lv[0].type != TRIM__LVL_STORAGE)
 		return trim__error(TRIM_EINVAL, "mapspace: the architecture has no outer storage level");

@@ -463,7 +463,7 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
 		unsigned v[2] = {0, 0};
 		for (int t = 0; t < 3; t++)
 			if ((qual >> t & 1) && (rd[t] >> d & 1))
-				v[(wfloor >> t & 1) ? 0 : win[t] >> d & 1] |= 1u << t;
+				v[(wfloor >> t & 1) ? 0 : (win[t] & s->wreturn[t]) >> d & 1] |= 1u << t;
 		int seen = 0;
 		for (int i = 0; i < nvar; i++)
 			seen |= vars[i][0] == v[0] && vars[i][1] == v[1];
