@@ -141,10 +141,18 @@ int64_t trim__window_step_words(const trim__mapspace *s, int t, const int64_t *e
 		} else if (s->wpartner[t][d] >= 0) {
 			const int ax = s->waxis[t][d], d1 = s->wpartner[t][d];
 			const int64_t c0 = s->wcoef[t][d], c1 = s->wcoef[t][d1];
-			v = axis_new_values(c0, e[d], c1, e[d1], c0 * e[d]);
-			for (int x = 0; x < T->ndims; x++)
-				if (x != ax)
-					v *= trim__axis_lower_bound(&T->idx[x], e, ones);
+			if (e[d] == 1 && e[d1] == 1 && !(s->wreturn[t] >> d & 1)) {
+				/* one word wide on the axis, and no wrap returns it:
+				 * every step moves the axis off its word */
+				if (tile < 0)
+					tile = trim__share_lower_bound(s->w, t, e, ones);
+				v = 2 * tile;
+			} else {
+				v = axis_new_values(c0, e[d], c1, e[d1], c0 * e[d]);
+				for (int x = 0; x < T->ndims; x++)
+					if (x != ax)
+						v *= trim__axis_lower_bound(&T->idx[x], e, ones);
+			}
 		} else {
 			v = 0; /* an axis of more terms, or the dim twice */
 		}
