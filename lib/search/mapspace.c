@@ -181,9 +181,11 @@ static int64_t smallest_factor(int64_t n)
 static int wrap_may_return(const trim__intra *w, int d0, int d1, int64_t c0, int64_t c1)
 {
 	const int64_t b0 = w->bound[d0], b1 = w->bound[d1];
-	for (int64_t m0 = 1; m0 < b0; m0++) {
-		/* x0 = -(B0 - 1), B0 = m0 + 1 dividing b0; or +1 (two loops on d0) */
-		if (!(b0 % (m0 + 1) == 0 || (m0 == 1 && smallest_factor(b0) < b0)))
+	const int two_loops = smallest_factor(b0) < b0;
+	for (int64_t B0 = 2; B0 <= b0; B0++) {
+		/* x0 = -(B0 - 1), B0 dividing b0; or +1 (two loops on d0) */
+		const int64_t m0 = b0 % B0 == 0 ? B0 - 1 : B0 == 2 && two_loops ? 1 : 0;
+		if (!m0)
 			continue;
 		for (int64_t s1 = 1; s1 < b1; s1++) {
 			if (b1 % s1)

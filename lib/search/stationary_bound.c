@@ -190,20 +190,26 @@ static int64_t largest_fitting(window_search *r, int d)
 	return fit;
 }
 
+/* The floor at the extents r->e into r->best when less. */
+static void window_floor_at(window_search *r)
+{
+	int64_t ext = 1;
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		ext *= r->e[d];
+	const int64_t words = trim__window_step_words(r->s, r->t, r->e, r->dstar);
+	int64_t fl;
+	if (words == INT64_MAX || __builtin_mul_overflow(r->iters / ext, words, &fl))
+		fl = INT64_MAX;
+	else
+		fl /= 2;
+	if (fl < r->best)
+		r->best = fl;
+}
+
 static void window_dfs(window_search *r, int i)
 {
-	if (i == r->nd || i < 0) {
-		int64_t ext = 1;
-		for (int d = 0; d < TRIM_NDIMS; d++)
-			ext *= r->e[d];
-		const int64_t words = trim__window_step_words(r->s, r->t, r->e, r->dstar);
-		int64_t fl;
-		if (words == INT64_MAX || __builtin_mul_overflow(r->iters / ext, words, &fl))
-			fl = INT64_MAX;
-		else
-			fl /= 2;
-		if (fl < r->best)
-			r->best = fl;
+	if (i == r->nd) {
+		window_floor_at(r);
 		return;
 	}
 	const int d = r->dim[i];
@@ -240,7 +246,7 @@ static int64_t window_fills(const trim__mapspace *s, const allowed_extents *x, i
 	 * is no use, neither is the least */
 	for (int i = 0; i < r.nd; i++)
 		largest_fitting(&r, r.dim[i]); /* at least the least: it fits */
-	window_dfs(&r, -1);
+	window_floor_at(&r);
 	for (int d = 0; d < TRIM_NDIMS; d++)
 		r.e[d] = x->kmin[d];
 	window_dfs(&r, 0);
@@ -320,6 +326,16 @@ static int loop_above(const trim__mapspace *s, const node_frame *f, const trim__
 	return 0;
 }
 
+/* The dims that may have the first loop above h. */
+static unsigned first_loop_dims(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int h)
+{
+	unsigned dstar = 0;
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if (s->w->bound[d] > 1 && loop_above(s, f, m, h, d))
+			dstar |= 1u << d;
+	return dstar;
+}
+
 int64_t trim__stationary_window_fills(const trim__mapspace *s, const trim__level_cost *costs, int depth,
                                       const trim__mapping *node, int t, unsigned keep, int *h)
 {
@@ -334,14 +350,10 @@ int64_t trim__stationary_window_fills(const trim__mapspace *s, const trim__level
 		return -1;
 	}
 	int64_t iters = 1;
-	unsigned dstar = 0;
-	for (int d = 0; d < TRIM_NDIMS; d++) {
+	for (int d = 0; d < TRIM_NDIMS; d++)
 		if (__builtin_mul_overflow(iters, s->w->bound[d], &iters))
 			return -1;
-		if (s->w->bound[d] > 1 && loop_above(s, &f, node, *h, d))
-			dstar |= 1u << d;
-	}
-	const int64_t fl = window_fills(s, &x, *h, keep | 1u << t, t, dstar, iters, 0);
+	const int64_t fl = window_fills(s, &x, *h, keep | 1u << t, t, first_loop_dims(s, &f, node, *h), iters, 0);
 	return fl < 0 ? 0 : fl;
 }
 
@@ -367,10 +379,7 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
 	 * window axis): its per-choice energies with the floor (E of the
 	 * figures when the floor changes nothing) */
 	unsigned qual = 0, keepable = 0, wfloor = 0;
-	unsigned dstar = 0; /* the dims that may have the first loop above h */
-	for (int d = 0; d < TRIM_NDIMS; d++)
-		if (w->bound[d] > 1 && loop_above(s, f, m, h, d))
-			dstar |= 1u << d;
+	const unsigned dstar = first_loop_dims(s, f, m, h);
 	unsigned rd[3], win[3];
 	const double *EF[3][8][2];
 	int fits[3][8]; /* t kept at h beside the set p: its tiles may fit */
@@ -458,7 +467,7 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
 	unsigned vars[TRIM_NDIMS + 1][2];
 	int nvar = 0;
 	for (int d = 0; d < TRIM_NDIMS; d++) {
-		if (w->bound[d] <= 1 || !loop_above(s, f, m, h, d))
+		if (!(dstar >> d & 1))
 			continue;
 		unsigned v[2] = {0, 0};
 		for (int t = 0; t < 3; t++)

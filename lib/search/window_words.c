@@ -119,7 +119,8 @@ int64_t trim__window_slides(const trim__mapspace *s, const node_frame *f, const 
  * of a storage level with extents e (at it and below) at a step of a first
  * loop above it on a dim of dstar that t reads (docs/model.md, "Bounds",
  * *Stationarity of a sliding window*): a dim that is the sole term of an
- * axis of t replaces the whole tile (twice its words), one of a two-term
+ * axis of t replaces the whole tile (twice its words), as does one of an
+ * axis one word wide at e that no wrap returns (s->wreturn); one of a two-term
  * axis c0 d0 + c1 d1 brings at least the values new on that axis
  * (axis_new_values, the shift c0 e[d0]) times the other axes' values at
  * each step that is not the loop's wrap, at least half of its steps (so
@@ -133,26 +134,20 @@ int64_t trim__window_step_words(const trim__mapspace *s, int t, const int64_t *e
 	for (int d = 0; d < TRIM_NDIMS; d++) {
 		if (!(dstar >> d & 1) || !(T->relevant >> d & 1))
 			continue;
+		const int d1 = s->wpartner[t][d];
 		int64_t v;
-		if (s->dsingle[t] >> d & 1) {
+		if ((s->dsingle[t] >> d & 1) || (d1 >= 0 && e[d] == 1 && e[d1] == 1 && !(s->wreturn[t] >> d & 1))) {
+			/* the sole term of an axis, or an axis one word wide that no
+			 * wrap returns: every step moves the tile off itself */
 			if (tile < 0)
 				tile = trim__share_lower_bound(s->w, t, e, ones);
 			v = 2 * tile;
-		} else if (s->wpartner[t][d] >= 0) {
-			const int ax = s->waxis[t][d], d1 = s->wpartner[t][d];
+		} else if (d1 >= 0) {
 			const int64_t c0 = s->wcoef[t][d], c1 = s->wcoef[t][d1];
-			if (e[d] == 1 && e[d1] == 1 && !(s->wreturn[t] >> d & 1)) {
-				/* one word wide on the axis, and no wrap returns it:
-				 * every step moves the axis off its word */
-				if (tile < 0)
-					tile = trim__share_lower_bound(s->w, t, e, ones);
-				v = 2 * tile;
-			} else {
-				v = axis_new_values(c0, e[d], c1, e[d1], c0 * e[d]);
-				for (int x = 0; x < T->ndims; x++)
-					if (x != ax)
-						v *= trim__axis_lower_bound(&T->idx[x], e, ones);
-			}
+			v = axis_new_values(c0, e[d], c1, e[d1], c0 * e[d]);
+			for (int x = 0; x < T->ndims; x++)
+				if (x != s->waxis[t][d])
+					v *= trim__axis_lower_bound(&T->idx[x], e, ones);
 		} else {
 			v = 0; /* an axis of more terms, or the dim twice */
 		}
