@@ -126,6 +126,9 @@ typedef struct {
 	int hint_on;
 	trim__index hint_index;
 	double hint_cost;
+	/* unique per trim__mapspace_init (never 0): the key of what the
+	 * search's per-thread memos keep of this mapspace (stationary_bound.c) */
+	uint64_t memo_id;
 } trim__mapspace;
 
 int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct trim_arch *a);

@@ -10,7 +10,10 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "constraints_int.h"
+#include "energy_int.h"
 #include "mapspace_int.h"
+#include "workload_int.h"
 #include "search/search_int.h"
 #include "search/share.h"
 #include "trim/search.h"
@@ -946,6 +949,144 @@ START_TEST(test_joint_across)
 }
 END_TEST
 
+/* The stationarity bound's memo of its searches over the extents
+ * (lib/search/stationary_bound.c) against the searches themselves: on
+ * nodes of every depth above sampled mappings of AlexNet conv2 (FW, WG)
+ * on Eyeriss under row-stationary and input-stationary (where both the
+ * most-reuse and the sliding-window searches run), every node bound is
+ * the same with the memo (asked twice: the second time from the memo) as
+ * without it; the same after the GLB's reserved bytes change (a key that
+ * left them out would answer with the old capacity: some bound must
+ * change), with a second mapspace of the same workload and other reserved
+ * bytes asked in between; and a whole search gives the same best and the
+ * same counts either way. */
+static void memo_bounds(const trim__mapspace *s, const trim__level_cost *c, int64_t zero_macs, const uint64_t *idx,
+                        int n, double *out)
+{
+	for (int i = 0; i < n; i++) {
+		trim__mapping m, node;
+		trim__eval ev;
+		ck_assert_int_eq(trim__mapspace_decode(s, idx[i], &m), 0);
+		for (int depth = 1; depth < s->nslots; depth++) {
+			trim__mapspace_node_of(s, depth, &m, &node);
+			trim__mapspace_node_lb(s, c, TRIM__GOAL_ENERGY, depth, zero_macs, &node, &ev,
+			                       &out[i * TRIM__MAX_LEVELS + depth]);
+		}
+	}
+}
+
+START_TEST(test_extents_memo)
+{
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_arch *a = NULL;
+	trim_energy *tbl = NULL;
+	ck_assert_int_eq(trim_network_load(&net, "models/networks/alexnet.yaml"), 0);
+	ck_assert_int_eq(trim_workloads_create(&w, net, TRIM_MODE_TRAINING, 1, 0), 0);
+	ck_assert_int_eq(trim_arch_load(&a, "models/arch/eyeriss.yaml"), 0);
+	ck_assert_int_eq(trim_energy_load_for_arch(&tbl, a), 0);
+	trim__level_cost c[TRIM__MAX_LEVELS];
+	ck_assert_int_eq(trim__arch_costs(a, tbl, c), 0);
+	int glb = -1;
+	for (int l = 1; l < a->nlevels && glb < 0; l++)
+		if (a->lv[l].type == TRIM__LVL_STORAGE && a->lv[l].capacity_bytes > 0)
+			glb = l;
+	ck_assert_int_ge(glb, 1);
+	enum { N = 150 };
+	const char *presets[] = {"row-stationary", "input-stationary"};
+	const int phases[] = {TRIM_PHASE_FW, TRIM_PHASE_WG};
+	int reserved_mattered = 0;
+	for (int pi = 0; pi < 2; pi++)
+		for (int ph = 0; ph < 2; ph++) {
+			size_t wi = 0;
+			ck_assert_int_eq(trim_workloads_find(w, "conv2", phases[ph], &wi), 0);
+			const trim__intra *x = trim__workloads_intra(w, wi);
+			trim_constraints *cons = NULL;
+			ck_assert_int_eq(trim_constraints_create(&cons), 0);
+			ck_assert_int_eq(trim_constraints_add_preset(cons, presets[pi]), 0);
+			trim__mapspace s, other;
+			ck_assert_int_eq(trim__mapspace_init(&s, x, a), 0);
+			ck_assert_int_eq(trim__mapspace_init(&other, x, a), 0);
+			ck_assert_int_eq(trim__constraints_apply(cons, &s), 0);
+			ck_assert_int_eq(trim__constraints_apply(cons, &other), 0);
+			ck_assert(s.memo_id != other.memo_id && s.memo_id && other.memo_id);
+			other.reserved[glb] = a->lv[glb].capacity_bytes / 3;
+			int64_t zero_macs = 0;
+			ck_assert_int_eq(trim__activity_zero_macs(x, &zero_macs), 0);
+			/* mappings obeying the constraints: decoded raw indices, kept
+			 * when the constraints' row filters allow their factors */
+			uint64_t idx[N], r = 0x2545f4914f6cdd1dull;
+			int n = 0;
+			for (int tries = 0; n < N && tries < 200000; tries++) {
+				r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+				const uint64_t i = (uint64_t)((trim__index)r % s.size);
+				trim__mapping m;
+				ck_assert_int_eq(trim__mapspace_decode(&s, i, &m), 0);
+				int ok = 1;
+				for (int l = 0; l < a->nlevels && ok; l++)
+					for (int d = 0; d < TRIM_NDIMS && ok; d++)
+						ok = (s.pin[l][d] <= 0 || m.f[l][d] == s.pin[l][d]) &&
+						     (s.fmax[l][d] <= 0 || m.f[l][d] <= s.fmax[l][d]);
+				if (ok)
+					idx[n++] = i;
+			}
+			ck_assert_int_eq(n, N);
+			static double off[N * TRIM__MAX_LEVELS], on1[N * TRIM__MAX_LEVELS], on2[N * TRIM__MAX_LEVELS],
+			    tmp[N * TRIM__MAX_LEVELS];
+			for (int pass = 0; pass < 2; pass++) {
+				s.reserved[glb] = pass ? a->lv[glb].capacity_bytes / 2 : 0;
+				trim__extents_memo_off = 1;
+				memo_bounds(&s, c, zero_macs, idx, N, off);
+				trim__extents_memo_off = 0;
+				const uint64_t h0 = trim__extents_memo_hits();
+				memo_bounds(&s, c, zero_macs, idx, N, on1);
+				memo_bounds(&other, c, zero_macs, idx, N, tmp);
+				memo_bounds(&s, c, zero_macs, idx, N, on2);
+				ck_assert_msg(trim__extents_memo_hits() > h0, "%s conv2 %d: the memo never answered", presets[pi],
+				              ph);
+				for (int k = 0; k < N * TRIM__MAX_LEVELS; k++) {
+					if (k % TRIM__MAX_LEVELS == 0 || k % TRIM__MAX_LEVELS >= s.nslots)
+						continue;
+					ck_assert_msg(memcmp(&off[k], &on1[k], sizeof off[k]) == 0 &&
+					                  memcmp(&off[k], &on2[k], sizeof off[k]) == 0,
+					              "%s conv2 %d pass %d, mapping %d depth %d: %.17g without the memo, %.17g and "
+					              "%.17g with it",
+					              presets[pi], ph, pass, k / TRIM__MAX_LEVELS, k % TRIM__MAX_LEVELS, off[k], on1[k],
+					              on2[k]);
+					if (pass == 1)
+						reserved_mattered |= off[k] != tmp[k] || 0;
+				}
+				if (pass == 0)
+					memcpy(tmp, off, sizeof tmp); /* the bounds with nothing reserved */
+			}
+			if (pi == 0 && ph == 1) {
+				/* a whole search: the same best and counts either way */
+				trim__search_result r0, r1;
+				trim__extents_memo_off = 1;
+				s.reserved[glb] = 0;
+				ck_assert_int_eq(trim__search(&s, c, TRIM__GOAL_ENERGY, 2, &r0), 0);
+				trim__extents_memo_off = 0;
+				ck_assert_int_eq(trim__search(&s, c, TRIM__GOAL_ENERGY, 2, &r1), 0);
+				ck_assert(r0.found && r1.found && r0.exact && r1.exact);
+				ck_assert(r0.best_cost == r1.best_cost && r0.best_index == r1.best_index);
+				ck_assert_uint_eq(r0.generated, r1.generated);
+				ck_assert_uint_eq(r0.evaluated, r1.evaluated);
+				ck_assert_uint_eq(r0.bounded, r1.bounded);
+				trim__search_result_free(&r0);
+				trim__search_result_free(&r1);
+			}
+			trim__mapspace_free(&s);
+			trim__mapspace_free(&other);
+			trim_constraints_free(cons);
+		}
+	ck_assert_msg(reserved_mattered, "the GLB's reserved bytes changed no bound: the check of the key is vacuous");
+	trim_energy_free(tbl);
+	trim_arch_free(a);
+	trim_workloads_free(w);
+	trim_network_free(net);
+}
+END_TEST
+
 /* The joint order's per-tensor figures against every mapping (brute
  * force): for each subset of the storage levels, with each one's innermost
  * loop (bound > 1) of the mapping as the variant's, no tensor's figure for
@@ -1289,6 +1430,7 @@ Suite *search_suite(void)
 	tcase_add_test(tc, test_fallback_bound);
 	tcase_add_test(tc, test_joint_across);
 	tcase_add_test(tc, test_joint_window_brute);
+	tcase_add_test(tc, test_extents_memo);
 	tcase_add_test(tc, test_rf_util_partitions);
 	tcase_add_test(tc, test_why_empty);
 	tcase_add_test(tc, test_map_cli);

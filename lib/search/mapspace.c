@@ -203,9 +203,11 @@ static int wrap_may_return(const trim__intra *w, int d0, int d1, int64_t c0, int
 
 int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct trim_arch *a)
 {
+	static uint64_t memo_ids; /* the last memo_id handed out */
 	memset(s, 0, sizeof *s);
 	s->w = w;
 	s->a = a;
+	s->memo_id = __atomic_add_fetch(&memo_ids, 1, __ATOMIC_RELAXED);
 	for (int l = 0; l < a->nlevels; l++) {
 		if (a->lv[l].type == TRIM__LVL_COMPUTE)
 			continue;

@@ -386,6 +386,11 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
  * -1, *h = -1: the bound does not apply). */
 int64_t trim__stationary_reuse(const trim__mapspace *s, const trim__level_cost *costs, int depth,
                                const trim__mapping *node, int t, unsigned keep, int *h);
+/* For tests: 1 makes the stationarity bound run every search over the
+ * extents instead of asking its per-thread memo (the slow path; set it
+ * before searching), and the memo's hits so far on this thread. */
+extern int trim__extents_memo_off;
+uint64_t trim__extents_memo_hits(void);
 /* ---- the words of tiles on their axes (window_words.c) ------------------- */
 
 /* At least the values of axis e over a share with ext[d] values of each

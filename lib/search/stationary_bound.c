@@ -41,6 +41,12 @@
  * every step that is not its wrap, at least half of them
  * (trim__window_step_words). The floor is the least of that over the
  * extents that fit, for every d* that reads t.
+ *
+ * Both searches over the extents (most_reuse, window_fills) read only the
+ * mapspace, the level, the tensors kept there and the allowed extents of
+ * the dims they vary (the others stay at their least), and siblings in
+ * the tree mostly ask the same: each thread keeps their answers in a small
+ * memo keyed by all of that (extents_memo below).
  */
 #include "search_int.h"
 
@@ -148,7 +154,100 @@ static void reuse_dfs(reuse_search *r, int i, int64_t prod)
 		reuse_dfs(r, i + 1, prod * v);
 }
 
-static int64_t most_reuse(const trim__mapspace *s, const allowed_extents *x, int h, unsigned mask, unsigned irr)
+/* The memo of the searches over the extents: direct-mapped, per thread
+ * (no lock), an entry replaced by the next key that hashes to its slot.
+ * The key holds every input of the search: the mapspace (its memo_id,
+ * unique per trim__mapspace_init, and the bytes reserved at h: the tiles
+ * and capacities are the mapspace's), which search and its arguments,
+ * the least extents of every dim, and the bounds and caps of the dims the
+ * search varies (zero for the others, which it does not read). */
+enum { EXTENTS_MEMO = 1024 };
+typedef struct {
+	uint64_t space;
+	int64_t reserved, enough;
+	int64_t q[TRIM_NDIMS], kmin[TRIM_NDIMS], cap[TRIM_NDIMS];
+	uint64_t args; /* arg, kind, h, t and mask */
+} extents_key;
+typedef struct {
+	extents_key key;
+	int64_t value;
+} extents_entry;
+static _Thread_local extents_entry extents_memo[EXTENTS_MEMO];
+
+int trim__extents_memo_off;
+static _Thread_local uint64_t extents_memo_hits;
+
+uint64_t trim__extents_memo_hits(void)
+{
+	return extents_memo_hits;
+}
+
+static void extents_key_of(extents_key *k, const trim__mapspace *s, const allowed_extents *x, int kind, int h,
+                           unsigned mask, int t, unsigned arg, int64_t enough, unsigned vary)
+{
+	k->space = s->memo_id;
+	k->reserved = s->reserved[h];
+	k->enough = enough;
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		const int v = vary >> d & 1;
+		k->kmin[d] = x->kmin[d];
+		k->q[d] = v ? x->q[d] : 0;
+		k->cap[d] = v ? x->cap[d] : 0;
+	}
+	k->args = (uint64_t)arg | (uint64_t)kind << 32 | (uint64_t)(h & 0xff) << 40 | (uint64_t)(t & 0xff) << 48 |
+	          (uint64_t)(mask & 0xff) << 56;
+}
+
+static int keys_equal(const extents_key *a, const extents_key *b)
+{
+	const uint64_t *p = (const uint64_t *)a, *q = (const uint64_t *)b;
+	for (size_t i = 0; i < sizeof *a / sizeof *p; i++)
+		if (p[i] != q[i])
+			return 0;
+	return 1;
+}
+
+static extents_entry *extents_slot(const extents_key *k)
+{
+	const uint64_t *p = (const uint64_t *)k;
+	uint64_t v = 0;
+	for (size_t i = 0; i < sizeof *k / sizeof *p; i++) {
+		v = (v ^ p[i]) * 0x9e3779b97f4a7c15ull;
+		v ^= v >> 32;
+	}
+	v = (v ^ v >> 30) * 0xbf58476d1ce4e5b9ull; /* splitmix64's finaliser: every bit to the low ones */
+	v = (v ^ v >> 27) * 0x94d049bb133111ebull;
+	v ^= v >> 31;
+	return &extents_memo[v % EXTENTS_MEMO];
+}
+
+/* The memo's value for key k into *value (1), or 0 (then *e is the slot
+ * to fill with extents_put). */
+static int extents_get(const extents_key *k, extents_entry **e, int64_t *value)
+{
+	*e = NULL;
+	if (trim__extents_memo_off || !k->space)
+		return 0;
+	*e = extents_slot(k);
+	if (keys_equal(&(*e)->key, k)) { /* an unused entry's space is 0 */
+		extents_memo_hits++;
+		*value = (*e)->value;
+		return 1;
+	}
+	return 0;
+}
+
+static int64_t extents_put(extents_entry *e, const extents_key *k, int64_t value)
+{
+	if (e) {
+		e->key = *k;
+		e->value = value;
+	}
+	return value;
+}
+
+static int64_t most_reuse_search(const trim__mapspace *s, const allowed_extents *x, int h, unsigned mask,
+                                 unsigned irr)
 {
 	reuse_search r = {.s = s, .x = x, .h = h, .mask = mask, .best = 0};
 	for (int d = 0; d < TRIM_NDIMS; d++) {
@@ -160,6 +259,17 @@ static int64_t most_reuse(const trim__mapspace *s, const allowed_extents *x, int
 		return 0;
 	reuse_dfs(&r, 0, 1);
 	return r.best;
+}
+
+static int64_t most_reuse(const trim__mapspace *s, const allowed_extents *x, int h, unsigned mask, unsigned irr)
+{
+	extents_key k;
+	extents_entry *e;
+	int64_t v;
+	extents_key_of(&k, s, x, 0, h, mask, 0, irr, 0, irr);
+	if (extents_get(&k, &e, &v))
+		return v;
+	return extents_put(e, &k, most_reuse_search(s, x, h, mask, irr));
 }
 
 /* The sliding-window floor (the header's last paragraph): the least,
@@ -227,8 +337,8 @@ static void window_dfs(window_search *r, int i)
 	r->e[d] = r->x->kmin[d];
 }
 
-static int64_t window_fills(const trim__mapspace *s, const allowed_extents *x, int h, unsigned mask, int t,
-                            unsigned dstar, int64_t iters, int64_t enough)
+static int64_t window_fills_search(const trim__mapspace *s, const allowed_extents *x, int h, unsigned mask, int t,
+                                   unsigned dstar, int64_t iters, int64_t enough)
 {
 	window_search r = {.s = s, .x = x, .h = h, .t = t, .mask = mask, .dstar = dstar, .iters = iters,
 	                   .best = INT64_MAX, .enough = enough};
@@ -251,6 +361,19 @@ static int64_t window_fills(const trim__mapspace *s, const allowed_extents *x, i
 		r.e[d] = x->kmin[d];
 	window_dfs(&r, 0);
 	return r.best == INT64_MAX || r.best <= enough ? 0 : r.best;
+}
+
+/* iters is the product of the workload's bounds: the mapspace's. */
+static int64_t window_fills(const trim__mapspace *s, const allowed_extents *x, int h, unsigned mask, int t,
+                            unsigned dstar, int64_t iters, int64_t enough)
+{
+	extents_key k;
+	extents_entry *e;
+	int64_t v;
+	extents_key_of(&k, s, x, 1, h, mask, t, dstar, enough, s->dwindow[t] | (~s->w->t[t].relevant & 0xffu));
+	if (extents_get(&k, &e, &v))
+		return v;
+	return extents_put(e, &k, window_fills_search(s, x, h, mask, t, dstar, iters, enough));
 }
 
 /* 1 if the constraints pin a dim of a window axis of t to 1 at h (or cap
