@@ -98,6 +98,13 @@ typedef struct {
 	 * place (the stationarity bound then halves its floor; all dims
 	 * without a two-term axis are in it too) */
 	unsigned wreturn[3];
+	/* per tensor, its axes of exactly two terms of coefficient != 0 on two
+	 * distinct dims, c0 d0 + c1 d1, in axis order: npair[t] of them, dims
+	 * pdim[t][i][0..1], |coefficients| pcoef[t][i][0..1] (the node bound's
+	 * windowed-operand rules read them at every node) */
+	int npair[3];
+	int8_t pdim[3][TRIM__MAX_TDIMS][2];
+	int64_t pcoef[3][TRIM__MAX_TDIMS][2];
 	/* branch and bound: the slots in the order the tree fixes them (the
 	 * spatial levels first, then the storage levels outermost first; the
 	 * last one, a storage level, takes the rest) */

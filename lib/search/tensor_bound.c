@@ -170,13 +170,10 @@ static int two_terms(const trim__iexpr *e, int *dd, int64_t *cc)
  * |c0| (e0 - 1) + |c1| (e1 - 1) + 1 there (docs/model.md, "Bounds"). */
 static unsigned moving_dims(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int l)
 {
-	const trim__tensor *T = &s->w->t[t];
 	unsigned mv = s->dsingle[t];
-	for (int ax = 0; ax < T->ndims; ax++) {
-		int dd[2];
-		int64_t cc[2];
-		if (!two_terms(&T->idx[ax], dd, cc))
-			continue;
+	for (int ax = 0; ax < s->npair[t]; ax++) {
+		const int dd[2] = {s->pdim[t][ax][0], s->pdim[t][ax][1]};
+		const int64_t *cc = s->pcoef[t][ax];
 		for (int i = 0; i < 2; i++) {
 			const int d0 = dd[i], d1 = dd[1 - i];
 			int loops = 0;
@@ -205,11 +202,9 @@ static int64_t multicast_share(const trim__mapspace *s, const node_frame *f, con
 	for (int d = 0; d < TRIM_NDIMS; d++)
 		if (!(T->relevant >> d & 1))
 			n *= m->f[sp][d];
-	for (int ax = 0; ax < T->ndims; ax++) {
-		int dd[2];
-		int64_t cc[2];
-		if (!two_terms(&T->idx[ax], dd, cc))
-			continue;
+	for (int ax = 0; ax < s->npair[t]; ax++) {
+		const int dd[2] = {s->pdim[t][ax][0], s->pdim[t][ax][1]};
+		const int64_t *cc = s->pcoef[t][ax];
 		const int s0 = m->f[sp][dd[0]] > 1, s1 = m->f[sp][dd[1]] > 1;
 		if (s0 && s1)
 			return 0;
@@ -356,6 +351,16 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 	if (v == 0)
 		for (int l = 0; l < nl; l++)
 			o->inkeep[l] = INT64_MAX;
+	/* what the keep choices share, each computed when first needed (-1:
+	 * not yet): per holder l with every level above fixed, its refill
+	 * steps and its sliding windows' words; per l and the spatial level sp
+	 * on its hop, the instances one multicast word serves; per spatial
+	 * level, the tile of t its instances touch at one step */
+	int64_t steps_at[TRIM__MAX_LEVELS], slid_at[TRIM__MAX_LEVELS], share_at[TRIM__MAX_LEVELS],
+	    tile_at[TRIM__MAX_LEVELS];
+	int share_sp[TRIM__MAX_LEVELS];
+	for (int l = 0; l < nl; l++)
+		steps_at[l] = slid_at[l] = share_at[l] = tile_at[l] = -1;
 	for (int c = 0; c < (1 << nkb); c++) {
 		int kept[TRIM__MAX_LEVELS] = {0};
 		kept[0] = 1;
@@ -387,15 +392,18 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 						/* every level above l is fixed: at each of the M
 						 * steps every instance of l refills its whole tile
 						 * (the extents at l are known) */
-						const unsigned mv = moving_dims(s, f, m, t, l);
-						const int64_t steps = mv == s->dsingle[t] ? Mv[prev] : refill_steps(s, m, prev, mv, v, vk);
-						int64_t refill = steps * inst[l] * r->rsh[l];
+						if (steps_at[l] < 0) {
+							const unsigned mv = moving_dims(s, f, m, t, l);
+							steps_at[l] = mv == s->dsingle[t] ? Mv[prev] : refill_steps(s, m, prev, mv, v, vk);
+						}
+						int64_t refill = steps_at[l] * inst[l] * r->rsh[l];
 						if (refill > in[l])
 							in[l] = refill;
 						if (wk) {
-							const int64_t slid = inst[l] * trim__window_slides(s, f, m, t, l, wk, inner);
-							if (slid > in[l])
-								in[l] = slid;
+							if (slid_at[l] < 0)
+								slid_at[l] = inst[l] * trim__window_slides(s, f, m, t, l, wk, inner);
+							if (slid_at[l] > in[l])
+								in[l] = slid_at[l];
 						}
 					}
 				}
@@ -427,7 +435,11 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 					/* and at least the words entering l's instances over
 					 * the most of them one multicast word serves */
 					if (!res && nsp == 1 && mc) {
-						const int64_t ms = multicast_share(s, f, m, sp, t, l, prev >= 0 && known[prev]);
+						if (share_at[l] < 0 || share_sp[l] != sp) {
+							share_at[l] = multicast_share(s, f, m, sp, t, l, prev >= 0 && known[prev]);
+							share_sp[l] = sp;
+						}
+						const int64_t ms = share_at[l];
 						if (ms > 0 && (in[l] + ms - 1) / ms > up)
 							up = (in[l] + ms - 1) / ms;
 					}
@@ -489,9 +501,10 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 				 * the stride of the extents below S once they are known,
 				 * else at a stride unknown here: |A + B| >= |A| + |B| - 1 */
 				const int nox[TRIM_NDIMS] = {0};
-				const int64_t tile = f->sfx_exact[sp + 1] ? spatial_tile_words(s, f, m, t, sp)
-				                                          : trim__share_lower_bound(w, t, sext, nox);
-				feed = mc ? f->steps * inst[h] * tile : w->macs;
+				if (tile_at[sp] < 0)
+					tile_at[sp] = f->sfx_exact[sp + 1] ? spatial_tile_words(s, f, m, t, sp)
+					                                   : trim__share_lower_bound(w, t, sext, nox);
+				feed = mc ? f->steps * inst[h] * tile_at[sp] : w->macs;
 			} else {
 				feed = w->macs / fan; /* outside the model's scope */
 			}
