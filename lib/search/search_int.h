@@ -25,7 +25,8 @@
  *   leaf_children.c  the bounds of a node's leaf children from each
  *                    tensor's figures per combination of its own dims
  *   stationary_bound.c  the refills a node's open innermost level forces
- *                    (its capacity and the dataflow constraints)
+ *                    (its capacity and the dataflow constraints), its
+ *                    searches over the extents and their per-thread memo
  *   tie_cut.c        exact ties at a node (the evaluator's own arithmetic)
  *   tree.c           branch and bound over partial factorisations
  *   seed_bound.c     a first bound from a sample of real mappings
