@@ -532,7 +532,9 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
 			 * extents costs more than it cuts elsewhere) */
 			if (!window_narrowed(s, h, t))
 				continue;
+			int64_t done_fl[8]; /* the floor whose energies EF[t][p][0] holds (-1: none) */
 			for (unsigned p = 0; p < 8; p++) {
+				done_fl[p] = -1;
 				if ((p >> t & 1) || (p & ~keepable))
 					continue;
 				const int64_t fl = window_fills(s, &x, h, p | 1u << t, t, dstar, iters, r[t]->share[h]);
@@ -540,8 +542,18 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
 					fits[t][p] = 0;
 					any = 1;
 				} else if (fl > r[t]->share[h]) {
-					trim__tensor_floor_energies(s, costs, f, m, t, r[t], h, fl, irr, store[t][p][0]);
-					EF[t][p][0] = store[t][p][0];
+					/* the same floor as a smaller set: the same energies */
+					int same = -1;
+					for (unsigned p2 = 0; p2 < p && same < 0; p2++)
+						if (done_fl[p2] == fl)
+							same = (int)p2;
+					if (same >= 0) {
+						EF[t][p][0] = EF[t][same][0];
+					} else {
+						trim__tensor_floor_energies(s, costs, f, m, t, r[t], h, fl, irr, store[t][p][0]);
+						EF[t][p][0] = store[t][p][0];
+					}
+					done_fl[p] = fl;
 					any = 1;
 				}
 			}
