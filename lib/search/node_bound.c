@@ -272,6 +272,9 @@ void trim__joint_variants_of(const trim__mapspace *s, const node_frame *f, const
 	jv->n = nvar;
 	for (int v = 0; v < nvar; v++)
 		jv->e[v] = 0;
+	for (int t = 0; t < 3; t++)
+		for (int k = 0; k < a->nlevels; k++)
+			jv->refill_v[t][k] = -1;
 }
 
 double trim__joint_raise(const trim__mapspace *s, const joint_variants *jv, double etensor)

@@ -306,6 +306,11 @@ typedef struct {
 	double e[TRIM__JOINT_VARIANTS];
 	double E[TRIM__JOINT_VARIANTS][3][64];
 	int64_t slide[TRIM__JOINT_VARIANTS][3][TRIM__MAX_LEVELS]; /* trim__window_fills of the variant alone */
+	/* tensor t's figures when level k's innermost loop refills it at every
+	 * step are the same whichever loop that is: the variant that computed
+	 * them first (-1: none yet) and their cheapest choice's energy */
+	int refill_v[3][TRIM__MAX_LEVELS];
+	double refill_emin[3][TRIM__MAX_LEVELS];
 } joint_variants;
 
 /* The node's frame from its factors in m (depth slots fixed): 0, 1 if a

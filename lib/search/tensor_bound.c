@@ -794,6 +794,20 @@ void trim__joint_variant(const trim__mapspace *s, const trim__level_cost *costs,
 			memcpy(jv->E[v][t], tf[t]->E, (size_t)tf[t]->nch * sizeof *tf[t]->E);
 			continue;
 		}
-		jv->e[v] += tensor_part(s, costs, f, m, t, v, inner, r[t], NULL, jv->E[v][t], NULL);
+		/* a refill at every step of level k: tensor_part reads only which
+		 * levels refill t (and slide none), so another loop of k that
+		 * refills t gave the same figures */
+		const int k = jv->k[v], src = mv == 1 ? jv->refill_v[t][k] : -1;
+		if (src >= 0) {
+			jv->e[v] += jv->refill_emin[t][k];
+			memcpy(jv->E[v][t], jv->E[src][t], (size_t)tf[t]->nch * sizeof *tf[t]->E);
+			continue;
+		}
+		const double e = tensor_part(s, costs, f, m, t, v, inner, r[t], NULL, jv->E[v][t], NULL);
+		jv->e[v] += e;
+		if (mv == 1) {
+			jv->refill_v[t][k] = v;
+			jv->refill_emin[t][k] = e;
+		}
 	}
 }
