@@ -955,10 +955,10 @@ END_TEST
  * on Eyeriss under row-stationary and input-stationary (where both the
  * most-reuse and the sliding-window searches run), every node bound is
  * the same with the memo (asked twice: the second time from the memo) as
- * without it; the same after the GLB's reserved bytes change (a key that
- * left them out would answer with the old capacity: some bound must
- * change), with a second mapspace of the same workload and other reserved
- * bytes asked in between; and a whole search (conv3 WG) gives the same
+ * without it; the same after the register file's reserved bytes change (a
+ * key that left them out would answer with the old capacity: some bound
+ * must change), with a second mapspace of the same workload and other
+ * reserved bytes asked in between; and a whole search (conv3 WG) gives the same
  * best and the same counts either way. */
 static void memo_bounds(const trim__mapspace *s, const trim__level_cost *c, int64_t zero_macs, const uint64_t *idx,
                         int n, double *out)
@@ -975,6 +975,27 @@ static void memo_bounds(const trim__mapspace *s, const trim__level_cost *c, int6
 	}
 }
 
+/* The stationarity bound's two searches through their test hooks (which
+ * ask the memo), for every tensor and set kept beside it, at depths 1 and
+ * 2 of the first n mappings of idx, into out (2 x 3 x 8 per node). */
+static void memo_hooks(const trim__mapspace *s, const trim__level_cost *c, const uint64_t *idx, int n, int64_t *out)
+{
+	int64_t *o = out;
+	for (int i = 0; i < n; i++) {
+		trim__mapping m, node;
+		ck_assert_int_eq(trim__mapspace_decode(s, idx[i], &m), 0);
+		for (int depth = 1; depth <= 2; depth++) {
+			trim__mapspace_node_of(s, depth, &m, &node);
+			for (int t = 0; t < 3; t++)
+				for (unsigned keep = 0; keep < 8; keep++) {
+					int h;
+					*o++ = keep >> t & 1 ? 0 : trim__stationary_reuse(s, c, depth, &node, t, keep, &h);
+					*o++ = keep >> t & 1 ? 0 : trim__stationary_window_fills(s, c, depth, &node, t, keep, &h);
+				}
+		}
+	}
+}
+
 START_TEST(test_extents_memo)
 {
 	trim_network *net = NULL;
@@ -987,15 +1008,16 @@ START_TEST(test_extents_memo)
 	ck_assert_int_eq(trim_energy_load_for_arch(&tbl, a), 0);
 	trim__level_cost c[TRIM__MAX_LEVELS];
 	ck_assert_int_eq(trim__arch_costs(a, tbl, c), 0);
-	int glb = -1;
-	for (int l = 1; l < a->nlevels && glb < 0; l++)
+	/* the register file: the level whose extents the searches explore */
+	int rf = -1;
+	for (int l = 1; l < a->nlevels; l++)
 		if (a->lv[l].type == TRIM__LVL_STORAGE && a->lv[l].capacity_bytes > 0)
-			glb = l;
-	ck_assert_int_ge(glb, 1);
+			rf = l;
+	ck_assert_int_ge(rf, 1);
 	enum { N = 150 };
 	const char *presets[] = {"row-stationary", "input-stationary"};
 	const int phases[] = {TRIM_PHASE_FW, TRIM_PHASE_WG};
-	int reserved_mattered = 0;
+	int reserved_mattered = 0, memo_changed[2] = {0, 0};
 	for (int pi = 0; pi < 2; pi++)
 		for (int ph = 0; ph < 2; ph++) {
 			size_t wi = 0;
@@ -1010,7 +1032,7 @@ START_TEST(test_extents_memo)
 			ck_assert_int_eq(trim__constraints_apply(cons, &s), 0);
 			ck_assert_int_eq(trim__constraints_apply(cons, &other), 0);
 			ck_assert(s.memo_id != other.memo_id && s.memo_id && other.memo_id);
-			other.reserved[glb] = a->lv[glb].capacity_bytes / 3;
+			other.reserved[rf] = a->lv[rf].capacity_bytes / 3;
 			int64_t zero_macs = 0;
 			ck_assert_int_eq(trim__activity_zero_macs(x, &zero_macs), 0);
 			/* mappings obeying the constraints: decoded raw indices, kept
@@ -1034,7 +1056,7 @@ START_TEST(test_extents_memo)
 			static double off[N * TRIM__MAX_LEVELS], on1[N * TRIM__MAX_LEVELS], on2[N * TRIM__MAX_LEVELS],
 			    tmp[N * TRIM__MAX_LEVELS];
 			for (int pass = 0; pass < 2; pass++) {
-				s.reserved[glb] = pass ? a->lv[glb].capacity_bytes / 2 : 0;
+				s.reserved[rf] = pass ? a->lv[rf].capacity_bytes / 4 : 0;
 				trim__extents_memo_off = 1;
 				memo_bounds(&s, c, zero_macs, idx, N, off);
 				trim__extents_memo_off = 0;
@@ -1059,6 +1081,29 @@ START_TEST(test_extents_memo)
 				if (pass == 0)
 					memcpy(tmp, off, sizeof tmp); /* the bounds with nothing reserved */
 			}
+			/* the searches themselves under three settings asked in turn
+			 * (as loaded; the RF's reserved bytes raised; a cap of 3 on
+			 * F at the RF): with the memo as without it, each setting
+			 * changing some answer (a key that left the reserved bytes or
+			 * the caps out would give the previous setting's) */
+			enum { NH = 40 * 2 * 3 * 8 * 2 };
+			static int64_t h_off[3][NH], h_on[NH];
+			s.reserved[rf] = 0;
+			const int64_t fmax_f = s.fmax[rf][TRIM_DIM_F];
+			for (int set = 0; set < 3; set++) {
+				s.reserved[rf] = set == 1 ? a->lv[rf].capacity_bytes * 3 / 4 : 0;
+				s.fmax[rf][TRIM_DIM_F] = set == 2 ? 3 : fmax_f;
+				trim__extents_memo_off = 1;
+				memo_hooks(&s, c, idx, 40, h_off[set]);
+				trim__extents_memo_off = 0;
+				memo_hooks(&s, c, idx, 40, h_on);
+				ck_assert_msg(!memcmp(h_on, h_off[set], sizeof h_on), "%s conv2 %d setting %d: the memo's answers differ",
+				              presets[pi], ph, set);
+				if (set)
+					memo_changed[set - 1] |= memcmp(h_off[set], h_off[0], sizeof h_on) != 0;
+			}
+			s.reserved[rf] = 0;
+			s.fmax[rf][TRIM_DIM_F] = fmax_f;
 			if (pi == 0 && ph == 1) {
 				/* a whole search (conv3 WG: seconds under the sanitizers):
 				 * the same best and counts either way */
@@ -1084,7 +1129,81 @@ START_TEST(test_extents_memo)
 			trim__mapspace_free(&other);
 			trim_constraints_free(cons);
 		}
-	ck_assert_msg(reserved_mattered, "the GLB's reserved bytes changed no bound: the check of the key is vacuous");
+	ck_assert_msg(reserved_mattered, "the RF's reserved bytes changed no bound: the check of the key is vacuous");
+	ck_assert_msg(memo_changed[0] && memo_changed[1],
+	              "the reserved bytes (%d) or the cap (%d) changed no search's answer: the check of the key is vacuous",
+	              memo_changed[0], memo_changed[1]);
+	trim_energy_free(tbl);
+	trim_arch_free(a);
+	trim_workloads_free(w);
+	trim_network_free(net);
+}
+END_TEST
+
+/* The joint order's reuse of a tensor's figures for a refill at every
+ * step of a level (joint_variants.refill_v) against computing them for
+ * every variant: the joint bound of the nodes at every depth above 150
+ * sampled mappings of AlexNet conv2 (FW, WG) on Eyeriss, without
+ * constraints and under row-stationary, is the same bits either way, and
+ * the reuse happened. */
+START_TEST(test_joint_refill_reuse)
+{
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_arch *a = NULL;
+	trim_energy *tbl = NULL;
+	ck_assert_int_eq(trim_network_load(&net, "models/networks/alexnet.yaml"), 0);
+	ck_assert_int_eq(trim_workloads_create(&w, net, TRIM_MODE_TRAINING, 1, 0), 0);
+	ck_assert_int_eq(trim_arch_load(&a, "models/arch/eyeriss.yaml"), 0);
+	ck_assert_int_eq(trim_energy_load_for_arch(&tbl, a), 0);
+	trim__level_cost c[TRIM__MAX_LEVELS];
+	ck_assert_int_eq(trim__arch_costs(a, tbl, c), 0);
+	const uint64_t r0 = trim__joint_reuses;
+	for (int pi = 0; pi < 2; pi++)
+		for (int ph = 0; ph < 2; ph++) {
+			size_t wi = 0;
+			ck_assert_int_eq(trim_workloads_find(w, "conv2", ph ? TRIM_PHASE_WG : TRIM_PHASE_FW, &wi), 0);
+			const trim__intra *x = trim__workloads_intra(w, wi);
+			trim__mapspace s;
+			ck_assert_int_eq(trim__mapspace_init(&s, x, a), 0);
+			trim_constraints *cons = NULL;
+			if (pi) {
+				ck_assert_int_eq(trim_constraints_create(&cons), 0);
+				ck_assert_int_eq(trim_constraints_add_preset(cons, "row-stationary"), 0);
+				ck_assert_int_eq(trim__constraints_apply(cons, &s), 0);
+			}
+			int64_t zero_macs = 0;
+			ck_assert_int_eq(trim__activity_zero_macs(x, &zero_macs), 0);
+			uint64_t r = 0x9e3779b97f4a7c15ull;
+			for (int n = 0, tries = 0; n < 150 && tries < 200000; tries++) {
+				r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+				trim__mapping m, node;
+				trim__eval ev;
+				ck_assert_int_eq(trim__mapspace_decode(&s, (uint64_t)((trim__index)r % s.size), &m), 0);
+				int ok = 1;
+				for (int l = 0; l < a->nlevels && ok; l++)
+					for (int d = 0; d < TRIM_NDIMS && ok; d++)
+						ok = (s.pin[l][d] <= 0 || m.f[l][d] == s.pin[l][d]) &&
+						     (s.fmax[l][d] <= 0 || m.f[l][d] <= s.fmax[l][d]);
+				if (!ok)
+					continue;
+				n++;
+				for (int depth = 1; depth < s.nslots; depth++) {
+					double on, off;
+					trim__mapspace_node_of(&s, depth, &m, &node);
+					trim__joint_reuse_off = 1;
+					trim__node_bound_joint(&s, c, TRIM__GOAL_ENERGY, depth, zero_macs, &node, &ev, &off);
+					trim__joint_reuse_off = 0;
+					trim__node_bound_joint(&s, c, TRIM__GOAL_ENERGY, depth, zero_macs, &node, &ev, &on);
+					ck_assert_msg(memcmp(&on, &off, sizeof on) == 0,
+					              "conv2 %s %s, depth %d: joint bound %.17g with the reuse, %.17g without",
+					              ph ? "WG" : "FW", pi ? "row-stationary" : "unconstrained", depth, on, off);
+				}
+			}
+			trim_constraints_free(cons);
+			trim__mapspace_free(&s);
+		}
+	ck_assert_msg(trim__joint_reuses > r0, "no joint variant reused a refill's figures: the check is vacuous");
 	trim_energy_free(tbl);
 	trim_arch_free(a);
 	trim_workloads_free(w);
@@ -1436,6 +1555,7 @@ Suite *search_suite(void)
 	tcase_add_test(tc, test_joint_across);
 	tcase_add_test(tc, test_joint_window_brute);
 	tcase_add_test(tc, test_extents_memo);
+	tcase_add_test(tc, test_joint_refill_reuse);
 	tcase_add_test(tc, test_rf_util_partitions);
 	tcase_add_test(tc, test_why_empty);
 	tcase_add_test(tc, test_map_cli);
