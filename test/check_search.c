@@ -975,6 +975,27 @@ static void memo_bounds(const trim__mapspace *s, const trim__level_cost *c, int6
 	}
 }
 
+/* n raw indices of s (a fixed xorshift sequence from seed) whose factors
+ * obey its pins and caps, into idx. */
+static void sample_obeying(const trim__mapspace *s, uint64_t seed, int n, uint64_t *idx)
+{
+	int got = 0;
+	for (int tries = 0; got < n && tries < 200000; tries++) {
+		seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+		const uint64_t i = (uint64_t)((trim__index)seed % s->size);
+		trim__mapping m;
+		ck_assert_int_eq(trim__mapspace_decode(s, i, &m), 0);
+		int ok = 1;
+		for (int l = 0; l < s->a->nlevels && ok; l++)
+			for (int d = 0; d < TRIM_NDIMS && ok; d++)
+				ok = (s->pin[l][d] <= 0 || m.f[l][d] == s->pin[l][d]) &&
+				     (s->fmax[l][d] <= 0 || m.f[l][d] <= s->fmax[l][d]);
+		if (ok)
+			idx[got++] = i;
+	}
+	ck_assert_int_eq(got, n);
+}
+
 /* The stationarity bound's two searches through their test hooks (which
  * ask the memo), for every tensor and set kept beside it, at depths 1 and
  * 2 of the first n mappings of idx, into out (2 x 3 x 8 per node). */
@@ -1037,22 +1058,8 @@ START_TEST(test_extents_memo)
 			ck_assert_int_eq(trim__activity_zero_macs(x, &zero_macs), 0);
 			/* mappings obeying the constraints: decoded raw indices, kept
 			 * when the constraints' row filters allow their factors */
-			uint64_t idx[N], r = 0x2545f4914f6cdd1dull;
-			int n = 0;
-			for (int tries = 0; n < N && tries < 200000; tries++) {
-				r ^= r << 13, r ^= r >> 7, r ^= r << 17;
-				const uint64_t i = (uint64_t)((trim__index)r % s.size);
-				trim__mapping m;
-				ck_assert_int_eq(trim__mapspace_decode(&s, i, &m), 0);
-				int ok = 1;
-				for (int l = 0; l < a->nlevels && ok; l++)
-					for (int d = 0; d < TRIM_NDIMS && ok; d++)
-						ok = (s.pin[l][d] <= 0 || m.f[l][d] == s.pin[l][d]) &&
-						     (s.fmax[l][d] <= 0 || m.f[l][d] <= s.fmax[l][d]);
-				if (ok)
-					idx[n++] = i;
-			}
-			ck_assert_int_eq(n, N);
+			uint64_t idx[N];
+			sample_obeying(&s, 0x2545f4914f6cdd1dull, N, idx);
 			static double off[N * TRIM__MAX_LEVELS], on1[N * TRIM__MAX_LEVELS], on2[N * TRIM__MAX_LEVELS],
 			    tmp[N * TRIM__MAX_LEVELS];
 			for (int pass = 0; pass < 2; pass++) {
@@ -1174,20 +1181,12 @@ START_TEST(test_joint_refill_reuse)
 			}
 			int64_t zero_macs = 0;
 			ck_assert_int_eq(trim__activity_zero_macs(x, &zero_macs), 0);
-			uint64_t r = 0x9e3779b97f4a7c15ull;
-			for (int n = 0, tries = 0; n < 150 && tries < 200000; tries++) {
-				r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+			uint64_t idx[150];
+			sample_obeying(&s, 0x9e3779b97f4a7c15ull, 150, idx);
+			for (int i = 0; i < 150; i++) {
 				trim__mapping m, node;
 				trim__eval ev;
-				ck_assert_int_eq(trim__mapspace_decode(&s, (uint64_t)((trim__index)r % s.size), &m), 0);
-				int ok = 1;
-				for (int l = 0; l < a->nlevels && ok; l++)
-					for (int d = 0; d < TRIM_NDIMS && ok; d++)
-						ok = (s.pin[l][d] <= 0 || m.f[l][d] == s.pin[l][d]) &&
-						     (s.fmax[l][d] <= 0 || m.f[l][d] <= s.fmax[l][d]);
-				if (!ok)
-					continue;
-				n++;
+				ck_assert_int_eq(trim__mapspace_decode(&s, idx[i], &m), 0);
 				for (int depth = 1; depth < s.nslots; depth++) {
 					double on, off;
 					trim__mapspace_node_of(&s, depth, &m, &node);
