@@ -99,9 +99,10 @@ typedef struct {
 	 * without a two-term axis are in it too) */
 	unsigned wreturn[3];
 	/* per tensor, its axes of exactly two terms of coefficient != 0 on two
-	 * distinct dims, c0 d0 + c1 d1, in axis order: npair[t] of them, dims
-	 * pdim[t][i][0..1], |coefficients| pcoef[t][i][0..1] (the node bound's
-	 * windowed-operand rules read them at every node) */
+	 * distinct dims, c0 d0 + c1 d1 (last axis first; the node bound's
+	 * windowed-operand rules, which read them at every node, do not depend
+	 * on the order): npair[t] of them, dims pdim[t][i][0..1],
+	 * |coefficients| pcoef[t][i][0..1] */
 	int npair[3];
 	int8_t pdim[3][TRIM__MAX_TDIMS][2];
 	int64_t pcoef[3][TRIM__MAX_TDIMS][2];

@@ -266,14 +266,11 @@ int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct tr
 				}
 			if (k != 2 || dd[0] == dd[1])
 				continue;
-			/* the pair table in axis order (this loop runs backwards) */
-			memmove(s->pdim[t][1], s->pdim[t][0], (size_t)s->npair[t] * sizeof s->pdim[t][0]);
-			memmove(s->pcoef[t][1], s->pcoef[t][0], (size_t)s->npair[t] * sizeof s->pcoef[t][0]);
-			s->npair[t]++;
 			for (int q = 0; q < 2; q++) {
-				s->pdim[t][0][q] = (int8_t)dd[q];
-				s->pcoef[t][0][q] = cc[q];
+				s->pdim[t][s->npair[t]][q] = (int8_t)dd[q];
+				s->pcoef[t][s->npair[t]][q] = cc[q];
 			}
+			s->npair[t]++;
 			for (int q = 0; q < 2; q++) {
 				s->waxis[t][dd[q]] = (int8_t)i;
 				s->wpartner[t][dd[q]] = (int8_t)dd[1 - q];

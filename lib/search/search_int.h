@@ -344,13 +344,13 @@ void trim__joint_variants_of(const trim__mapspace *s, const node_frame *f, const
 double trim__joint_energies(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
                             const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r,
                             double etensor, joint_variants *jv);
-/* Its two steps: variant v's energies (jv->e[v], jv->E[v]), and etensor
- * raised per level to the cheapest of its variants (all computed). */
 /* For tests: 1 makes every joint variant compute its refilled tensors'
  * figures (the slow path of joint_variants.refill_v), and how many times
  * this thread's variants reused them. */
 extern int trim__joint_reuse_off;
 extern _Thread_local uint64_t trim__joint_reuses;
+/* Its two steps: variant v's energies (jv->e[v], jv->E[v]), and etensor
+ * raised per level to the cheapest of its variants (all computed). */
 void trim__joint_variant(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
                          const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r,
                          joint_variants *jv, int v);
