@@ -402,6 +402,12 @@ int64_t trim__stationary_reuse(const trim__mapspace *s, const trim__level_cost *
  * before searching), and the memo's hits so far on this thread. */
 extern int trim__extents_memo_off;
 uint64_t trim__extents_memo_hits(void);
+/* For tests: a mask of dims (0: off) that the stationarity bound takes as
+ * the only possible first loops above its level (so the bound of one
+ * variant: the dims' own floors alone; set it between searches only), and
+ * the dims that its last call on this thread found may have that loop. */
+extern unsigned trim__stationary_first_only;
+extern _Thread_local unsigned trim__stationary_first_dims;
 /* ---- the words of tiles on their axes (window_words.c) ------------------- */
 
 /* At least the values of axis e over a share with ext[d] values of each
@@ -414,15 +420,17 @@ int64_t trim__share_lower_bound(const trim__intra *w, int t, const int64_t *ext,
 int64_t trim__window_slides(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int l,
                             unsigned wk, const int *inner);
 /* Twice the least words of tensor t entering the tile of one instance of
- * a storage level of extents e at a step of a first loop above it on a dim
- * of dstar (INT64_MAX: t reads none, 0: not bounded). */
-int64_t trim__window_step_words(const trim__mapspace *s, int t, const int64_t *e, unsigned dstar);
+ * a storage level of extents e at a step of a first loop above it on dim
+ * d, into words[d] for each d of dstar that t reads (0: not bounded); the
+ * other entries are left as they are. */
+void trim__window_step_words(const trim__mapspace *s, int t, const int64_t *e, unsigned dstar, int64_t *words);
 /* For tests: the fills of level *h that the stationarity bound of a
  * sliding window (stationary_bound.c) gives tensor t kept there beside the
- * tensors in mask keep, for the node (tree slots < depth fixed in node);
+ * tensors in mask keep, for the node (tree slots < depth fixed in node),
+ * when the first loop above *h is on a dim of the mask first (0: any);
  * 0: none (no tiles fit, or no floor); -1, *h = -1: it does not apply. */
 int64_t trim__stationary_window_fills(const trim__mapspace *s, const trim__level_cost *costs, int depth,
-                                      const trim__mapping *node, int t, unsigned keep, int *h);
+                                      const trim__mapping *node, int t, unsigned keep, unsigned first, int *h);
 /* The node's bound from its tensors' figures (tf[t]; etensor: the sum of
  * their emin in the bound's order) without the joint order; out (not NULL)
  * gets the per-choice energies; jv (not NULL): with the joint order's

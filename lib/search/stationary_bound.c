@@ -39,8 +39,9 @@
  * axis of t brings the whole tile, one of d0 in a window axis c0 d0 +
  * c1 d1 at least the values new on that axis times the other axes' on
  * every step that is not its wrap, at least half of them
- * (trim__window_step_words). The floor is the least of that over the
- * extents that fit, for every d* that reads t.
+ * (trim__window_step_words). The floor of d* is the least of that over
+ * the extents that fit, and the variant of d* charges t that floor (one
+ * search gives every dim's).
  *
  * Both searches over the extents (most_reuse, window_fills) read only the
  * mapspace, the level, the tensors kept there and the allowed extents of
@@ -170,7 +171,7 @@ typedef struct {
 } extents_key;
 typedef struct {
 	extents_key key;
-	int64_t value;
+	int64_t value[TRIM_NDIMS]; /* most reuse: [0]; sliding-window floors: per first-loop dim */
 } extents_entry;
 static _Thread_local extents_entry extents_memo[EXTENTS_MEMO];
 
@@ -231,19 +232,18 @@ static int extents_get(const extents_key *k, extents_entry **e, int64_t *value)
 	*e = extents_slot(k);
 	if (keys_equal(&(*e)->key, k)) { /* an unused entry's space is 0 */
 		extents_memo_hits++;
-		*value = (*e)->value;
+		memcpy(value, (*e)->value, sizeof (*e)->value);
 		return 1;
 	}
 	return 0;
 }
 
-static int64_t extents_put(extents_entry *e, const extents_key *k, int64_t value)
+static void extents_put(extents_entry *e, const extents_key *k, const int64_t *value)
 {
 	if (e) {
 		e->key = *k;
-		e->value = value;
+		memcpy(e->value, value, sizeof e->value);
 	}
-	return value;
 }
 
 static int64_t most_reuse_search(const trim__mapspace *s, const allowed_extents *x, int h, unsigned mask,
@@ -265,28 +265,42 @@ static int64_t most_reuse(const trim__mapspace *s, const allowed_extents *x, int
 {
 	extents_key k;
 	extents_entry *e;
-	int64_t v;
+	int64_t v[TRIM_NDIMS] = {0};
 	extents_key_of(&k, s, x, 0, h, mask, 0, irr, 0, irr);
-	if (extents_get(&k, &e, &v))
-		return v;
-	return extents_put(e, &k, most_reuse_search(s, x, h, mask, irr));
+	if (extents_get(&k, &e, v))
+		return v[0];
+	v[0] = most_reuse_search(s, x, h, mask, irr);
+	extents_put(e, &k, v);
+	return v[0];
 }
 
-/* The sliding-window floor (the header's last paragraph): the least,
- * over the extents allowed at h whose tiles of the tensors in mask fit, of
- * the steps above h (iters over the product of the extents) times half of
- * trim__window_step_words. The dims t does not read and those of its
+/* The sliding-window floor (the header's last paragraph), for each
+ * possible first loop above h on a dim d that t reads: the least, over the
+ * extents allowed at h whose tiles of the tensors in mask fit, of the
+ * steps above h (iters over the product of the extents) times half of
+ * trim__window_step_words for d. The dims t does not read and those of its
  * window axes vary (the sole terms stay at their least: they scale the
- * words and the steps alike, and only grow the tiles); 0 if none fits. */
+ * words and the steps alike, and only grow the tiles). One search gives
+ * every dim's floor. */
 typedef struct {
 	const trim__mapspace *s;
 	const allowed_extents *x;
 	int h, t;
-	unsigned mask, dstar;
+	unsigned mask, dstar; /* dstar: the first-loop dims whose floors are sought (t reads each) */
 	int nd, dim[TRIM_NDIMS];
 	int64_t e[TRIM_NDIMS];
-	int64_t iters, best, enough; /* stop once best <= enough (no use) */
+	int64_t iters, enough; /* stop once every floor is <= enough (no use) */
+	int64_t best[TRIM_NDIMS];
 } window_search;
+
+/* 1 while some dim's floor may still be of use. */
+static int window_open(const window_search *r)
+{
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if ((r->dstar >> d & 1) && r->best[d] > r->enough)
+			return 1;
+	return 0;
+}
 
 /* The largest extent of d allowed at h whose tiles fit with the other
  * dims at r->e (0: not even its least); r->e[d] is left at it. */
@@ -300,20 +314,24 @@ static int64_t largest_fitting(window_search *r, int d)
 	return fit;
 }
 
-/* The floor at the extents r->e into r->best when less. */
+/* The floors at the extents r->e into r->best where less. */
 static void window_floor_at(window_search *r)
 {
-	int64_t ext = 1;
+	int64_t ext = 1, words[TRIM_NDIMS];
 	for (int d = 0; d < TRIM_NDIMS; d++)
 		ext *= r->e[d];
-	const int64_t words = trim__window_step_words(r->s, r->t, r->e, r->dstar);
-	int64_t fl;
-	if (words == INT64_MAX || __builtin_mul_overflow(r->iters / ext, words, &fl))
-		fl = INT64_MAX;
-	else
-		fl /= 2;
-	if (fl < r->best)
-		r->best = fl;
+	trim__window_step_words(r->s, r->t, r->e, r->dstar, words);
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		if (!(r->dstar >> d & 1))
+			continue;
+		int64_t fl;
+		if (__builtin_mul_overflow(r->iters / ext, words[d], &fl))
+			fl = INT64_MAX;
+		else
+			fl /= 2;
+		if (fl < r->best[d])
+			r->best[d] = fl;
+	}
 }
 
 static void window_dfs(window_search *r, int i)
@@ -331,17 +349,21 @@ static void window_dfs(window_search *r, int i)
 		r->e[d] = r->x->kmin[d];
 		return;
 	}
-	for (int64_t v = next_fitting(r->s, r->x, r->h, r->mask, r->e, d, 0); v && r->best > r->enough;
+	for (int64_t v = next_fitting(r->s, r->x, r->h, r->mask, r->e, d, 0); v && window_open(r);
 	     v = next_fitting(r->s, r->x, r->h, r->mask, r->e, d, v))
 		window_dfs(r, i + 1);
 	r->e[d] = r->x->kmin[d];
 }
 
-static int64_t window_fills_search(const trim__mapspace *s, const allowed_extents *x, int h, unsigned mask, int t,
-                                   unsigned dstar, int64_t iters, int64_t enough)
+/* The floors of the dims of dstar (each read by t) into fl (0: none
+ * above enough); -1 if not even the least tiles fit. */
+static int window_fills_search(const trim__mapspace *s, const allowed_extents *x, int h, unsigned mask, int t,
+                               unsigned dstar, int64_t iters, int64_t enough, int64_t *fl)
 {
 	window_search r = {.s = s, .x = x, .h = h, .t = t, .mask = mask, .dstar = dstar, .iters = iters,
-	                   .best = INT64_MAX, .enough = enough};
+	                   .enough = enough};
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		r.best[d] = INT64_MAX;
 	/* the window dims first, then those t does not read */
 	const unsigned vary[2] = {s->dwindow[t], ~s->w->t[t].relevant & 0xffu};
 	for (int d = 0; d < TRIM_NDIMS; d++)
@@ -352,28 +374,48 @@ static int64_t window_fills_search(const trim__mapspace *s, const allowed_extent
 				r.dim[r.nd++] = d;
 	if (!tiles_fit(s, h, mask, r.e))
 		return -1;
-	/* first the extents grown greedily, dim after dim: when that floor
-	 * is no use, neither is the least */
-	for (int i = 0; i < r.nd; i++)
-		largest_fitting(&r, r.dim[i]); /* at least the least: it fits */
-	window_floor_at(&r);
+	if (dstar) {
+		/* first the extents grown greedily, dim after dim: when those
+		 * floors are no use, neither are the least */
+		for (int i = 0; i < r.nd; i++)
+			largest_fitting(&r, r.dim[i]); /* at least the least: it fits */
+		window_floor_at(&r);
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			r.e[d] = x->kmin[d];
+		if (window_open(&r))
+			window_dfs(&r, 0);
+	}
 	for (int d = 0; d < TRIM_NDIMS; d++)
-		r.e[d] = x->kmin[d];
-	window_dfs(&r, 0);
-	return r.best == INT64_MAX || r.best <= enough ? 0 : r.best;
+		if (dstar >> d & 1)
+			fl[d] = r.best[d] == INT64_MAX || r.best[d] <= enough ? 0 : r.best[d];
+	return 0;
 }
 
-/* iters is the product of the workload's bounds: the mapspace's. */
-static int64_t window_fills(const trim__mapspace *s, const allowed_extents *x, int h, unsigned mask, int t,
-                            unsigned dstar, int64_t iters, int64_t enough)
+/* The floors of the first-loop dims of dstar that t reads into fl[d] (0:
+ * none above enough; the other entries untouched); -1 if not even the
+ * least tiles fit. iters is the product of the workload's bounds: the
+ * mapspace's. */
+static int window_fills(const trim__mapspace *s, const allowed_extents *x, int h, unsigned mask, int t,
+                        unsigned dstar, int64_t iters, int64_t enough, int64_t *fl)
 {
+	dstar &= s->w->t[t].relevant;
+	if (!dstar)
+		return tiles_fit(s, h, mask, x->kmin) ? 0 : -1;
 	extents_key k;
 	extents_entry *e;
-	int64_t v;
+	int64_t v[TRIM_NDIMS] = {0};
 	extents_key_of(&k, s, x, 1, h, mask, t, dstar, enough, s->dwindow[t] | (~s->w->t[t].relevant & 0xffu));
-	if (extents_get(&k, &e, &v))
-		return v;
-	return extents_put(e, &k, window_fills_search(s, x, h, mask, t, dstar, iters, enough));
+	if (!extents_get(&k, &e, v)) {
+		if (window_fills_search(s, x, h, mask, t, dstar, iters, enough, v) < 0)
+			v[0] = -1; /* the misfit (a floor is never negative) */
+		extents_put(e, &k, v);
+	}
+	if (v[0] < 0)
+		return -1;
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if (dstar >> d & 1)
+			fl[d] = v[d];
+	return 0;
 }
 
 /* 1 if the constraints pin a dim of a window axis of t to 1 at h (or cap
@@ -460,7 +502,7 @@ static unsigned first_loop_dims(const trim__mapspace *s, const node_frame *f, co
 }
 
 int64_t trim__stationary_window_fills(const trim__mapspace *s, const trim__level_cost *costs, int depth,
-                                      const trim__mapping *node, int t, unsigned keep, int *h)
+                                      const trim__mapping *node, int t, unsigned keep, unsigned first, int *h)
 {
 	node_frame f;
 	*h = -1;
@@ -476,9 +518,34 @@ int64_t trim__stationary_window_fills(const trim__mapspace *s, const trim__level
 	for (int d = 0; d < TRIM_NDIMS; d++)
 		if (__builtin_mul_overflow(iters, s->w->bound[d], &iters))
 			return -1;
-	const int64_t fl = window_fills(s, &x, *h, keep | 1u << t, t, first_loop_dims(s, &f, node, *h), iters, 0);
-	return fl < 0 ? 0 : fl;
+	unsigned dstar = first_loop_dims(s, &f, node, *h) & s->w->t[t].relevant;
+	if (first)
+		dstar &= first;
+	int64_t fl[TRIM_NDIMS], least = INT64_MAX;
+	if (!dstar || window_fills(s, &x, *h, keep | 1u << t, t, dstar, iters, 0, fl) < 0)
+		return 0;
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if ((dstar >> d & 1) && fl[d] < least)
+			least = fl[d];
+	return least;
 }
+
+unsigned trim__stationary_first_only;
+_Thread_local unsigned trim__stationary_first_dims;
+
+/* A possible first loop above h (trim__stationary_bound): the tensors it
+ * reloads with the whole floor (v[0]) and with half of it (v[1]), and
+ * for each windowed tensor the first-loop dim whose floor it takes (wg,
+ * -1: none). */
+typedef struct {
+	unsigned v[2];
+	int wg[3];
+} stationary_variant;
+
+/* The energies of the windowed tensors' floors, per tensor, set of the
+ * other tensors kept at h and first-loop dim: per thread, since they are
+ * too large for the stack of every thread. */
+static _Thread_local double window_floor_store[3][8][TRIM_NDIMS][64];
 
 double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
                               const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r)
@@ -502,11 +569,17 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
 	 * window axis): its per-choice energies with the floor (E of the
 	 * figures when the floor changes nothing) */
 	unsigned qual = 0, keepable = 0, wfloor = 0;
-	const unsigned dstar = first_loop_dims(s, f, m, h);
+	trim__stationary_first_dims = first_loop_dims(s, f, m, h);
+	const unsigned dstar =
+	    trim__stationary_first_dims & (trim__stationary_first_only ? trim__stationary_first_only : ~0u);
 	unsigned rd[3], win[3];
 	const double *EF[3][8][2];
 	int fits[3][8]; /* t kept at h beside the set p: its tiles may fit */
 	double store[3][8][2][64];
+	/* a windowed tensor's floor energies per first-loop dim that reads
+	 * it (wgroup: the first dim with the same energies as each, -1: none) */
+	const double *EW[3][8][TRIM_NDIMS];
+	int wgroup[3][TRIM_NDIMS];
 	for (int t = 0; t < 3; t++)
 		for (int c = 0; c < tf[t]->nch; c++)
 			if (tf[t]->K[c] >> h & 1)
@@ -518,6 +591,8 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
 			EF[t][p][0] = EF[t][p][1] = tf[t]->E;
 			fits[t][p] = 1;
 		}
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			wgroup[t][d] = -1;
 		if (!(keepable >> t & 1) || !w->t[t].present)
 			continue;
 		unsigned irr = 0;
@@ -526,35 +601,59 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
 				irr |= 1u << d;
 		int any = 0;
 		if (!qualifies(s, &x, t)) {
-			/* a sliding window wider than one word at h: one floor for
-			 * every first loop that reads it, where the dataflow
-			 * constraints narrow the window at h (its search over the
-			 * extents costs more than it cuts elsewhere) */
+			/* a sliding window wider than one word at h, where the
+			 * dataflow constraints narrow the window at h (its search
+			 * over the extents costs more than it cuts elsewhere): a
+			 * floor per first loop above h that reads it */
 			if (!window_narrowed(s, h, t))
 				continue;
-			int64_t done_fl[8]; /* the floor whose energies EF[t][p][0] holds (-1: none) */
+			const unsigned dt = dstar & rd[t];
+			int64_t done_fl[8][TRIM_NDIMS]; /* the floor whose energies EW holds (-1: none) */
 			for (unsigned p = 0; p < 8; p++) {
-				done_fl[p] = -1;
+				for (int d = 0; d < TRIM_NDIMS; d++) {
+					done_fl[p][d] = -1;
+					EW[t][p][d] = tf[t]->E;
+				}
 				if ((p >> t & 1) || (p & ~keepable))
 					continue;
-				const int64_t fl = window_fills(s, &x, h, p | 1u << t, t, dstar, iters, r[t]->share[h]);
-				if (fl < 0) {
-					fits[t][p] = 0;
+				int64_t fl[TRIM_NDIMS];
+				if (window_fills(s, &x, h, p | 1u << t, t, dt, iters, r[t]->share[h], fl) < 0) {
+					fits[t][p] = 0; /* the least tiles do not fit */
 					any = 1;
-				} else if (fl > r[t]->share[h]) {
-					/* the same floor as a smaller set: the same energies */
-					int same = -1;
-					for (unsigned p2 = 0; p2 < p && same < 0; p2++)
-						if (done_fl[p2] == fl)
-							same = (int)p2;
-					if (same >= 0) {
-						EF[t][p][0] = EF[t][same][0];
-					} else {
-						trim__tensor_floor_energies(s, costs, f, m, t, r[t], h, fl, irr, store[t][p][0]);
-						EF[t][p][0] = store[t][p][0];
+					continue;
+				}
+				for (int d = 0; d < TRIM_NDIMS; d++) {
+					if (!(dt >> d & 1) || fl[d] <= r[t]->share[h])
+						continue;
+					/* the same floor as before: the same energies */
+					const double *same = NULL;
+					for (unsigned p2 = 0; p2 <= p && !same; p2++)
+						for (int d2 = 0; d2 < (p2 < p ? TRIM_NDIMS : d) && !same; d2++)
+							if (done_fl[p2][d2] == fl[d])
+								same = EW[t][p2][d2];
+					if (!same) {
+						double *E = window_floor_store[t][p][d];
+						trim__tensor_floor_energies(s, costs, f, m, t, r[t], h, fl[d], irr, E);
+						same = E;
 					}
-					done_fl[p] = fl;
+					EW[t][p][d] = same;
+					done_fl[p][d] = fl[d];
 					any = 1;
+				}
+			}
+			/* a first-loop dim whose floors are another's (the sole terms
+			 * of t's axes: each replaces the whole tile) shares its
+			 * variant: the first such dim stands for them */
+			for (int d = 0; d < TRIM_NDIMS; d++) {
+				if (!(dt >> d & 1))
+					continue;
+				wgroup[t][d] = d;
+				for (int d2 = 0; d2 < d && wgroup[t][d] == d; d2++) {
+					int eq = dt >> d2 & 1;
+					for (unsigned p = 0; p < 8 && eq; p++)
+						eq = EW[t][p][d2] == EW[t][p][d];
+					if (eq)
+						wgroup[t][d] = wgroup[t][d2];
 				}
 			}
 			if (any)
@@ -597,28 +696,30 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
 	}
 	if (!qual)
 		return 0;
-	/* per possible first loop above h: the tensors it reloads with the
-	 * whole floor (v[0]) and with half of it (v[1]: d* in a window axis) */
-	unsigned vars[TRIM_NDIMS + 1][2];
+	/* per possible first loop d above h: the tensors it reloads with the
+	 * whole floor (v[0]) and with half of it (v[1]: d in a window axis),
+	 * and the floor group of each windowed tensor that reads d */
+	stationary_variant vars[TRIM_NDIMS + 1];
 	int nvar = 0;
 	for (int d = 0; d < TRIM_NDIMS; d++) {
 		if (!(dstar >> d & 1))
 			continue;
-		unsigned v[2] = {0, 0};
+		stationary_variant v = {{0, 0}, {-1, -1, -1}};
 		for (int t = 0; t < 3; t++)
-			if ((qual >> t & 1) && (rd[t] >> d & 1))
-				v[(wfloor >> t & 1) ? 0 : (win[t] & s->wreturn[t]) >> d & 1] |= 1u << t;
+			if ((qual >> t & 1) && (rd[t] >> d & 1)) {
+				v.v[(wfloor >> t & 1) ? 0 : (win[t] & s->wreturn[t]) >> d & 1] |= 1u << t;
+				if (wfloor >> t & 1)
+					v.wg[t] = wgroup[t][d];
+			}
 		int seen = 0;
-		for (int i = 0; i < nvar; i++)
-			seen |= vars[i][0] == v[0] && vars[i][1] == v[1];
-		if (!seen) {
-			vars[nvar][0] = v[0];
-			vars[nvar++][1] = v[1];
-		}
+		for (int i = 0; i < nvar && !seen; i++)
+			seen = !memcmp(&vars[i], &v, sizeof v);
+		if (!seen)
+			vars[nvar++] = v;
 	}
 	if (nvar == 0) { /* no loop above h: every tile is loaded once per step */
-		vars[0][0] = qual;
-		vars[nvar++][1] = 0;
+		stationary_variant v = {{qual & ~wfloor, 0}, {-1, -1, -1}};
+		vars[nvar++] = v;
 	}
 	double bound = HUGE_VAL;
 	for (int i = 0; i < nvar; i++) {
@@ -636,10 +737,10 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
 					sum = HUGE_VAL;
 					break;
 				}
-				const double *E = !in                      ? tf[t]->E
-				                  : vars[i][0] >> t & 1     ? EF[t][others][0]
-				                  : vars[i][1] >> t & 1     ? EF[t][others][1]
-				                                            : tf[t]->E;
+				const stationary_variant *v = &vars[i];
+				const double *E = !in || !((v->v[0] | v->v[1]) >> t & 1) ? tf[t]->E
+				                  : wfloor >> t & 1                       ? EW[t][others][v->wg[t]]
+				                                                          : EF[t][others][v->v[0] >> t & 1 ? 0 : 1];
 				double g = HUGE_VAL;
 				for (int c = 0; c < tf[t]->nch; c++)
 					if ((int)(tf[t]->K[c] >> h & 1) == in && E[c] < g)

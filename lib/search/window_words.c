@@ -117,20 +117,20 @@ int64_t trim__window_slides(const trim__mapspace *s, const node_frame *f, const 
 
 /* Twice the least words of tensor t that enter the tile of one instance
  * of a storage level with extents e (at it and below) at a step of a first
- * loop above it on a dim of dstar that t reads (docs/model.md, "Bounds",
- * *Stationarity of a sliding window*): a dim that is the sole term of an
- * axis of t replaces the whole tile (twice its words), as does one of an
- * axis one word wide at e that no wrap returns (s->wreturn); one of a two-term
- * axis c0 d0 + c1 d1 brings at least the values new on that axis
- * (axis_new_values, the shift c0 e[d0]) times the other axes' values at
- * each step that is not the loop's wrap, at least half of its steps (so
- * once those words). INT64_MAX when t reads no dim of dstar, 0 when one
- * reads t otherwise (not bounded). */
-int64_t trim__window_step_words(const trim__mapspace *s, int t, const int64_t *e, unsigned dstar)
+ * loop above it on dim d, into words[d] for every d of dstar that t reads
+ * (docs/model.md, "Bounds", *Stationarity of a sliding window*): a dim
+ * that is the sole term of an axis of t replaces the whole tile (twice its
+ * words), as does one of an axis one word wide at e that no wrap returns
+ * (s->wreturn); one of a two-term axis c0 d0 + c1 d1 brings at least the
+ * values new on that axis (axis_new_values, the shift c0 e[d0]) times the
+ * other axes' values at each step that is not the loop's wrap, at least
+ * half of its steps (so once those words); 0 for a dim in an axis of more
+ * terms (not bounded). The other entries are left as they are. */
+void trim__window_step_words(const trim__mapspace *s, int t, const int64_t *e, unsigned dstar, int64_t *words)
 {
 	const trim__tensor *T = &s->w->t[t];
 	const int ones[TRIM_NDIMS] = {1, 1, 1, 1, 1, 1, 1, 1};
-	int64_t least = INT64_MAX, tile = -1;
+	int64_t tile = -1;
 	for (int d = 0; d < TRIM_NDIMS; d++) {
 		if (!(dstar >> d & 1) || !(T->relevant >> d & 1))
 			continue;
@@ -151,8 +151,6 @@ int64_t trim__window_step_words(const trim__mapspace *s, int t, const int64_t *e
 		} else {
 			v = 0; /* an axis of more terms, or the dim twice */
 		}
-		if (v < least)
-			least = v;
+		words[d] = v;
 	}
-	return least;
 }
