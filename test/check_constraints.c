@@ -144,6 +144,9 @@ static uint64_t g_wfill_checked, g_wfill_raised, g_wfill_equal;
 /* ... and where the floor of a mapping's own first loop above the level is
  * above the floor for any first loop */
 static uint64_t g_wfill_own_above;
+/* node bounds checked with the stationarity bound's variant of a mapping's
+ * own first loop alone */
+static uint64_t g_own_loop_checked, g_least_checked;
 static uint64_t g_ragged_valid;
 static int g_ragged_best;
 
@@ -233,6 +236,45 @@ static void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const
 			trim__node_bound_joint(&s, c, goal, depth, zero_macs, &p, &ep, &lb);
 			REQUIRE(lb <= seen[i].cost, "index %llu depth %d: joint bound %.17g above the cost %.17g",
 			        (unsigned long long)i, depth, lb, seen[i].cost);
+			/* and the stationarity bound's variant of this mapping's own
+			 * first loop above the level it picks, alone (its floors
+			 * computed for that loop only); on every seventh mapping, the
+			 * node bound is the least of those variants' bounds, bit for
+			 * bit (so a variant that charges a floor of another loop, or
+			 * one the loop does not reload, fails one check or the
+			 * other) */
+			{
+				int hs;
+				trim__stationary_reuse(&s, c, depth, &p, 0, 0, &hs);
+				const unsigned own = hs > 0 ? first_loop_above(&a, &m, hs) : 0;
+				if (own) {
+					trim__stationary_first_dims = 0;
+					const double full = tu_node_lb(&s, c, goal, depth, zero_macs, &m, &p);
+					const unsigned dims = trim__stationary_first_dims;
+					double least = HUGE_VAL;
+					for (int d = 0; d < TRIM_NDIMS; d++) {
+						if (!((own | (i % 7 ? 0 : dims)) >> d & 1))
+							continue;
+						trim__stationary_first_only = 1u << d;
+						lb = tu_node_lb(&s, c, goal, depth, zero_macs, &m, &p);
+						trim__stationary_first_only = 0;
+						if (own >> d & 1)
+							REQUIRE(lb <= seen[i].cost,
+							        "index %llu depth %d: node bound %.17g for its own first loop above the cost "
+							        "%.17g",
+							        (unsigned long long)i, depth, lb, seen[i].cost);
+						if ((dims >> d & 1) && lb < least)
+							least = lb;
+					}
+					g_own_loop_checked++;
+					if (i % 7 == 0 && dims) {
+						REQUIRE(!memcmp(&full, &least, sizeof full),
+						        "index %llu depth %d: node bound %.17g, the least of its first loops' %.17g",
+						        (unsigned long long)i, depth, full, least);
+						g_least_checked++;
+					}
+				}
+			}
 			/* its fast path: the most reuse it allows a tensor at its
 			 * level against this mapping's */
 			for (int t = 0; t < 3; t++) {
@@ -571,6 +613,8 @@ START_TEST(test_brute_presets)
 	ck_assert_uint_gt(g_wfill_raised * 10, g_wfill_checked);
 	ck_assert_uint_gt(g_wfill_equal, 0);
 	ck_assert_uint_gt(g_wfill_own_above, 0);
+	ck_assert_uint_gt(g_own_loop_checked, 1000);
+	ck_assert_uint_gt(g_least_checked, 100);
 }
 END_TEST
 
