@@ -1017,18 +1017,41 @@ static void memo_hooks(const trim__mapspace *s, const trim__level_cost *c, const
 	}
 }
 
+/* AlexNet (ImageNet) training at batch 1 on Eyeriss, with the energy
+ * table's level costs: the setting of the bound tests below. */
+typedef struct {
+	trim_network *net;
+	trim_workloads *w;
+	trim_arch *a;
+	trim_energy *tbl;
+	trim__level_cost c[TRIM__MAX_LEVELS];
+} alexnet_eyeriss;
+
+static void alexnet_eyeriss_load(alexnet_eyeriss *x)
+{
+	memset(x, 0, sizeof *x);
+	ck_assert_int_eq(trim_network_load(&x->net, "models/networks/alexnet.yaml"), 0);
+	ck_assert_int_eq(trim_workloads_create(&x->w, x->net, TRIM_MODE_TRAINING, 1, 0), 0);
+	ck_assert_int_eq(trim_arch_load(&x->a, "models/arch/eyeriss.yaml"), 0);
+	ck_assert_int_eq(trim_energy_load_for_arch(&x->tbl, x->a), 0);
+	ck_assert_int_eq(trim__arch_costs(x->a, x->tbl, x->c), 0);
+}
+
+static void alexnet_eyeriss_free(alexnet_eyeriss *x)
+{
+	trim_energy_free(x->tbl);
+	trim_arch_free(x->a);
+	trim_workloads_free(x->w);
+	trim_network_free(x->net);
+}
+
 START_TEST(test_extents_memo)
 {
-	trim_network *net = NULL;
-	trim_workloads *w = NULL;
-	trim_arch *a = NULL;
-	trim_energy *tbl = NULL;
-	ck_assert_int_eq(trim_network_load(&net, "models/networks/alexnet.yaml"), 0);
-	ck_assert_int_eq(trim_workloads_create(&w, net, TRIM_MODE_TRAINING, 1, 0), 0);
-	ck_assert_int_eq(trim_arch_load(&a, "models/arch/eyeriss.yaml"), 0);
-	ck_assert_int_eq(trim_energy_load_for_arch(&tbl, a), 0);
-	trim__level_cost c[TRIM__MAX_LEVELS];
-	ck_assert_int_eq(trim__arch_costs(a, tbl, c), 0);
+	alexnet_eyeriss ae;
+	alexnet_eyeriss_load(&ae);
+	trim_workloads *w = ae.w;
+	trim_arch *a = ae.a;
+	const trim__level_cost *c = ae.c;
 	/* the register file: the level whose extents the searches explore */
 	int rf = -1;
 	for (int l = 1; l < a->nlevels; l++)
@@ -1140,10 +1163,7 @@ START_TEST(test_extents_memo)
 	ck_assert_msg(memo_changed[0] && memo_changed[1],
 	              "the reserved bytes (%d) or the cap (%d) changed no search's answer: the check of the key is vacuous",
 	              memo_changed[0], memo_changed[1]);
-	trim_energy_free(tbl);
-	trim_arch_free(a);
-	trim_workloads_free(w);
-	trim_network_free(net);
+	alexnet_eyeriss_free(&ae);
 }
 END_TEST
 
@@ -1159,19 +1179,14 @@ END_TEST
  * floor, the least over the dims, for every first loop). */
 START_TEST(test_window_floor_first_loop)
 {
-	trim_network *net = NULL;
-	trim_workloads *w = NULL;
-	trim_arch *a = NULL;
-	trim_energy *tbl = NULL;
+	alexnet_eyeriss ae;
+	alexnet_eyeriss_load(&ae);
+	trim_workloads *w = ae.w;
+	trim_arch *a = ae.a;
+	const trim__level_cost *c = ae.c;
 	trim_constraints *cons = NULL;
-	ck_assert_int_eq(trim_network_load(&net, "models/networks/alexnet.yaml"), 0);
-	ck_assert_int_eq(trim_workloads_create(&w, net, TRIM_MODE_TRAINING, 1, 0), 0);
-	ck_assert_int_eq(trim_arch_load(&a, "models/arch/eyeriss.yaml"), 0);
-	ck_assert_int_eq(trim_energy_load_for_arch(&tbl, a), 0);
 	ck_assert_int_eq(trim_constraints_create(&cons), 0);
 	ck_assert_int_eq(trim_constraints_add_preset(cons, "row-stationary"), 0);
-	trim__level_cost c[TRIM__MAX_LEVELS];
-	ck_assert_int_eq(trim__arch_costs(a, tbl, c), 0);
 	enum { N = 60 };
 	const int phases[] = {TRIM_PHASE_FW, TRIM_PHASE_BW, TRIM_PHASE_WG};
 	uint64_t compared = 0, split = 0;
@@ -1238,10 +1253,7 @@ START_TEST(test_window_floor_first_loop)
 	ck_assert_uint_gt(compared, 100);
 	ck_assert_uint_gt(split, 0);
 	trim_constraints_free(cons);
-	trim_energy_free(tbl);
-	trim_arch_free(a);
-	trim_workloads_free(w);
-	trim_network_free(net);
+	alexnet_eyeriss_free(&ae);
 }
 END_TEST
 
@@ -1253,16 +1265,11 @@ END_TEST
  * the reuse happened. */
 START_TEST(test_joint_refill_reuse)
 {
-	trim_network *net = NULL;
-	trim_workloads *w = NULL;
-	trim_arch *a = NULL;
-	trim_energy *tbl = NULL;
-	ck_assert_int_eq(trim_network_load(&net, "models/networks/alexnet.yaml"), 0);
-	ck_assert_int_eq(trim_workloads_create(&w, net, TRIM_MODE_TRAINING, 1, 0), 0);
-	ck_assert_int_eq(trim_arch_load(&a, "models/arch/eyeriss.yaml"), 0);
-	ck_assert_int_eq(trim_energy_load_for_arch(&tbl, a), 0);
-	trim__level_cost c[TRIM__MAX_LEVELS];
-	ck_assert_int_eq(trim__arch_costs(a, tbl, c), 0);
+	alexnet_eyeriss ae;
+	alexnet_eyeriss_load(&ae);
+	trim_workloads *w = ae.w;
+	trim_arch *a = ae.a;
+	const trim__level_cost *c = ae.c;
 	const uint64_t r0 = trim__joint_reuses;
 	for (int pi = 0; pi < 2; pi++)
 		for (int ph = 0; ph < 2; ph++) {
@@ -1301,10 +1308,7 @@ START_TEST(test_joint_refill_reuse)
 			trim__mapspace_free(&s);
 		}
 	ck_assert_msg(trim__joint_reuses > r0, "no joint variant reused a refill's figures: the check is vacuous");
-	trim_energy_free(tbl);
-	trim_arch_free(a);
-	trim_workloads_free(w);
-	trim_network_free(net);
+	alexnet_eyeriss_free(&ae);
 }
 END_TEST
 
