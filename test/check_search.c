@@ -229,6 +229,7 @@ static int g_reserved_on;
 static int g_inexact_runs;
 /* bypass choices the exact-tie rule cut in the k = 1 runs (a test checks
  * that the brute-force cases exercise it) */
+static uint64_t g_parts_checked;
 static uint64_t g_tie_cuts, g_tie_nodes, g_ties_tight, g_joint_higher, g_stopped_early;
 static node_counts *g_node_counts; /* the exact tie test's scratch */
 
@@ -320,6 +321,25 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 				REQUIRE(lbj >= lb, "index %llu depth %d: joint bound %.17g below the plain one %.17g",
 				        (unsigned long long)i, depth, lbj, lb);
 				g_joint_higher += lbj > lb;
+				/* each tensor's part of the bound (its cheapest keep choice
+				 * whose own tiles fit) is at most that tensor's energy in
+				 * m: the leaf children's bound takes each tensor's figure
+				 * from the deepest node that has it (trim__leaf_children_bounds) */
+				node_frame f;
+				if (trim__node_frame(&s, c, depth, zero_macs, &p, &f) == 0)
+					for (int t = 0; t < 3; t++) {
+						if (!w.t[t].present)
+							continue;
+						tensor_figures tf;
+						trim__node_tensor(&s, c, &f, &p, t, &tf);
+						double et = 0;
+						for (int l = 0; l < a.nlevels; l++)
+							if (a.lv[l].type != TRIM__LVL_COMPUTE)
+								et += e.dyn_pj[l][t];
+						REQUIRE(tf.emin_fit <= et * (1 + 1e-12), "index %llu depth %d tensor %d: part %.17g above its energy %.17g",
+						        (unsigned long long)i, depth, t, tf.emin_fit, et);
+						g_parts_checked++;
+					}
 				/* the exact tie test never claims the node's mappings all cost
 				 * at least a threshold one ulp above m's cost */
 				REQUIRE(!trim__node_tie_cut(&s, c, goal, depth, zero_macs, &p, &ep, nextafter(cost, HUGE_VAL),
@@ -636,6 +656,8 @@ START_TEST(test_search_kinds)
 	ck_assert_uint_gt(g_joint_higher, 0);
 	/* and the bound that stops above a cut did stop somewhere */
 	ck_assert_uint_gt(g_stopped_early, 0);
+	/* each tensor's figure was checked against its energy */
+	ck_assert_uint_gt(g_parts_checked, 0);
 }
 END_TEST
 
@@ -1499,14 +1521,35 @@ static void case_siblings(struct trim_arch *a, trim__intra *w)
 	ck_assert_int_eq(tu_layer(w, g_kind, g_phase, 2, 2, 2, 1, 4, 4, 3, 3, 1, 1, 1), 0);
 }
 
+/* The figures trim__leaf_children_bounds looked up, and the children above cut. */
+static uint64_t looked_up(const search_worker *W)
+{
+	uint64_t k = 0;
+	for (int t = 0; t < 3; t++)
+		if (W->leaf.memo[t])
+			for (size_t e = 0; e < W->leaf_figures_cap && e < W->leaf.off[t] + W->leaf.ncomb[t]; e++)
+				k += e >= W->leaf.off[t] && W->leaf_figures[e].nch >= 0;
+	return k;
+}
+
+static uint64_t children_cut(const tree_child *ch, int64_t n, double cut)
+{
+	uint64_t k = 0;
+	for (int64_t i = 0; i < n; i++)
+		k += ch[i].lb > cut;
+	return k;
+}
+
 /* The nodes at depth `depth` below rows [lo, hi): every one whose children
  * are factorisations gets its children's bounds both ways (one child at a
  * time, trim__node_bound_above; all at once, trim__leaf_children_bounds),
  * which must agree: the same bound and choices below the cut, above it both
- * above the cut and no higher than the full bound. */
+ * above the cut and no higher than the full bound or the floor with the
+ * parent's figures standing in; with those stand-ins, no fewer children
+ * cut and no more figures looked up than without them. */
 static void siblings_below(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *c, int goal,
                            int depth, const int32_t *lo, const int32_t *hi, int64_t zero_macs, search_worker *W,
-                           uint64_t *compared, uint64_t *cut, uint64_t *joint_higher)
+                           uint64_t *compared, uint64_t *cut, uint64_t *joint_higher, uint64_t *fewer)
 {
 	tree_child *ch = NULL;
 	int nv[TRIM_NDIMS];
@@ -1515,7 +1558,7 @@ static void siblings_below(const trim__mapspace *s, int64_t *const *trows, const
 	if (depth + 1 < s->nslots - 1) {
 		for (int64_t i = 0; i < n; i++)
 			siblings_below(s, trows, c, goal, depth + 1, ch[i].lo, ch[i].hi, zero_macs, W, compared, cut,
-			               joint_higher);
+			               joint_higher, fewer);
 		free(ch);
 		return;
 	}
@@ -1536,6 +1579,35 @@ static void siblings_below(const trim__mapspace *s, int64_t *const *trows, const
 		trim__tree_node_set(s, trows, depth + 1, ch[i].lo, &m);
 		trim__node_bound(s, c, goal, depth + 1, zero_macs, &m, &ev, &full[i], NULL);
 	}
+	/* per child, with the energy goal: the floor with each tensor's figure
+	 * the larger of the child's and the parent's (computed here alone),
+	 * the MACs and the leakage with it */
+	double *floor = malloc((size_t)(n > 0 ? n : 1) * sizeof *floor);
+	ck_assert_ptr_nonnull(floor);
+	for (int64_t i = 0; i < n; i++) {
+		floor[i] = 0;
+		trim__tree_node_set(s, trows, depth + 1, ch[i].lo, &m);
+		node_frame fc, fp;
+		if (trim__node_frame(s, c, depth + 1, zero_macs, &m, &fc)) {
+			floor[i] = HUGE_VAL; /* no spatial fit: no bound to compare */
+			continue;
+		}
+		if (goal == TRIM__GOAL_ENERGY)
+			floor[i] = fc.emacs + trim__node_static_floor(s, c, &fc, &m, zero_macs, &ev);
+		for (int t = 0; t < 3 && goal == TRIM__GOAL_ENERGY; t++) {
+			if (!s->w->t[t].present)
+				continue;
+			tensor_figures own, par;
+			trim__tree_node_set(s, trows, depth + 1, ch[i].lo, &m);
+			trim__node_tensor(s, c, &fc, &m, t, &own);
+			trim__tree_node_set(s, trows, depth, ch[i].lo, &m);
+			if (trim__node_frame(s, c, depth, zero_macs, &m, &fp))
+				memset(&par, 0, sizeof par); /* the parent has no frame: no stand-ins */
+			else
+				trim__node_tensor(s, c, &fp, &m, t, &par);
+			floor[i] += own.emin_fit > par.emin_fit ? own.emin_fit : par.emin_fit;
+		}
+	}
 	/* cuts at no bound, near a middle child's bound, and below every bound
 	 * (near, not at: summed in another order, a bound may round to either
 	 * side of a cut equal to it) */
@@ -1545,12 +1617,24 @@ static void siblings_below(const trim__mapspace *s, int64_t *const *trows, const
 			trim__tree_node_set(s, trows, depth + 1, ch[i].lo, &m);
 			trim__node_bound_above(s, c, goal, depth + 1, zero_macs, &m, &ev, &lb[i], &ref[i], cuts[k]);
 		}
+		/* first without the parent's figures standing in: the figures
+		 * looked up then, and the children's bounds */
+		trim__leaf_stand_ins_off = 1;
 		int rc = trim__leaf_children_bounds(s, trows, c, goal, depth + 1, ch, n, nv, cuts[k], zero_macs, W);
+		trim__leaf_stand_ins_off = 0;
 		ck_assert_int_ge(rc, 0);
 		if (!rc)
 			continue;
+		const uint64_t plain = looked_up(W), plain_cut = children_cut(ch, n, cuts[k]);
+		rc = trim__leaf_children_bounds(s, trows, c, goal, depth + 1, ch, n, nv, cuts[k], zero_macs, W);
+		ck_assert_int_eq(rc, 1);
+		/* at least those children cut, with no more figures looked up */
+		REQUIRE(children_cut(ch, n, cuts[k]) >= plain_cut && looked_up(W) <= plain, "cut %.17g: %llu cut, %llu "
+		        "figures with the stand-ins, %llu and %llu without", cuts[k], (unsigned long long)children_cut(ch, n, cuts[k]),
+		        (unsigned long long)looked_up(W), (unsigned long long)plain_cut, (unsigned long long)plain);
+		*fewer += looked_up(W) < plain;
 		for (int64_t i = 0; i < n; i++) {
-			if (lb[i] <= cuts[k]) {
+			if (ch[i].lb <= cuts[k]) {
 				REQUIRE(ch[i].lb == lb[i], "child %lld: bound %.17g at once, %.17g alone", (long long)i, ch[i].lb,
 				        lb[i]);
 				for (int t = 0; t < 3; t++) {
@@ -1561,11 +1645,16 @@ static void siblings_below(const trim__mapspace *s, int64_t *const *trows, const
 						        "child %lld tensor %d choice %d", (long long)i, t, q);
 				}
 			} else {
-				/* no higher than the full bound but for the rounding of
-				 * sums in another order (far below the bounds' margin) */
-				REQUIRE(ch[i].lb > cuts[k] && ch[i].lb <= full[i] * (1 + 1e-12),
-				        "child %lld: bound %.17g, cut %.17g, full %.17g",
-				        (long long)i, ch[i].lb, cuts[k], full[i]);
+				/* no higher than the larger of the full bound and the
+				 * floor with each tensor's figure the larger of the
+				 * child's and the parent's (the parent's stand in for the
+				 * tensors not looked up), computed here alone, but for the
+				 * rounding of sums in another order (far below the
+				 * bounds' margin) */
+				const double most = full[i] > floor[i] ? full[i] : floor[i];
+				REQUIRE(ch[i].lb > cuts[k] && ch[i].lb <= most * (1 + 1e-12),
+				        "child %lld: bound %.17g, cut %.17g, full %.17g, floor with the parent's figures %.17g",
+				        (long long)i, ch[i].lb, cuts[k], full[i], floor[i]);
 				(*cut)++;
 			}
 			(*compared)++;
@@ -1588,6 +1677,7 @@ static void siblings_below(const trim__mapspace *s, int64_t *const *trows, const
 	free(ref);
 	free(lb);
 	free(full);
+	free(floor);
 	free(ch);
 }
 
@@ -1595,7 +1685,7 @@ START_TEST(test_leaf_children_bounds)
 {
 	static const int kinds[][2] = {{TU_CONV, TRIM_PHASE_FW}, {TU_CONV, TRIM_PHASE_BW}, {TU_CONV, TRIM_PHASE_WG},
 	                               {TU_MAXPOOL, TRIM_PHASE_FW}};
-	uint64_t compared = 0, cut = 0, joint_higher = 0;
+	uint64_t compared = 0, cut = 0, joint_higher = 0, fewer = 0;
 	for (size_t q = 0; q < sizeof kinds / sizeof kinds[0]; q++)
 		for (int goal = 0; goal < 3; goal++) {
 			struct trim_arch a;
@@ -1619,7 +1709,7 @@ START_TEST(test_leaf_children_bounds)
 			}
 			search_worker *W = calloc(1, sizeof *W);
 			ck_assert_ptr_nonnull(W);
-			siblings_below(&s, trows, c, goal, 0, lo, hi, zero_macs, W, &compared, &cut, &joint_higher);
+			siblings_below(&s, trows, c, goal, 0, lo, hi, zero_macs, W, &compared, &cut, &joint_higher, &fewer);
 			free(W->child_choices);
 			free(W->leaf_figures);
 			free(W->leaf_reuse);
@@ -1631,6 +1721,7 @@ START_TEST(test_leaf_children_bounds)
 	ck_assert_uint_gt(compared, 1000);
 	ck_assert_uint_gt(cut, 100);
 	ck_assert_uint_gt(joint_higher, 100); /* the joint order does bind there */
+	ck_assert_uint_gt(fewer, 0);          /* the parent's figures spare look-ups */
 }
 END_TEST
 

@@ -9,6 +9,13 @@
  * the same bound as trim__node_bound_above. The figures stay while the
  * children are visited (W->leaf_on) and give the joint-order bound of those
  * the plain bound keeps (trim__leaf_child_joint).
+ *
+ * Until a child's tensor is looked up, the parent node's figure for that
+ * tensor stands in for it: each tensor's figure at any node is at most
+ * that tensor's energy in every valid mapping below the node (the brute
+ * force checks it), so the child's floor may take, per tensor, the larger
+ * of its own figure and the parent's. A child whose result alone rises
+ * past the cut is then cut before its operands are looked up.
  */
 #include "search_int.h"
 
@@ -53,6 +60,34 @@ static const tensor_figures *memo_figures(const trim__mapspace *s, int64_t *cons
 	return &W->leaf_figures[e];
 }
 
+/* Each present tensor's figure (its cheapest keep choice whose own tiles
+ * fit) at the parent of the children (depth - 1, rows lo), into fig; 0 if
+ * the parent has no frame (then no stand-ins: fig stays 0). Sets m to the
+ * parent. */
+static int parent_figures(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *costs, int depth,
+                          const int32_t *lo, int64_t zero_macs, trim__mapping *m, double *fig)
+{
+	node_frame pf;
+	tensor_figures tf;
+	trim__tree_node_set(s, trows, depth - 1, lo, m);
+	if (trim__node_frame(s, costs, depth - 1, zero_macs, m, &pf))
+		return 0;
+	for (int t = 0; t < 3; t++)
+		if (s->w->t[t].present) {
+			trim__node_tensor(s, costs, &pf, m, t, &tf);
+			fig[t] = tf.emin_fit;
+		}
+	return 1;
+}
+
+int trim__leaf_stand_ins_off;
+
+/* What a tensor's own figure adds to a floor that counted its stand-in. */
+static double above_stand_in(double own, double stand_in)
+{
+	return own > stand_in ? own - stand_in : 0;
+}
+
 int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *costs,
                                int goal, int depth, tree_child *c, int64_t n, const int *nvals, double above,
                                int64_t zero_macs, search_worker *W)
@@ -85,6 +120,7 @@ int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, c
 			}
 		}
 		L->memo[t] = w->t[t].present && ncomb[t] < n;
+		L->ncomb[t] = ncomb[t];
 		any |= L->memo[t];
 		L->off[t] = total;
 		if (L->memo[t])
@@ -114,16 +150,14 @@ int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, c
 	for (int d = 0; d < TRIM_NDIMS; d++) /* each dim's values (the others' first) */
 		for (int j = 0; j < nvals[d]; j++)
 			L->vlo[d][j] = c[(int64_t)j * L->cstride[d]].lo[d];
+	/* in the node bound's order, the result first: its figure rises the
+	 * most once the children's factors are known (on AlexNet-Cifar's
+	 * convolutions at batch 64 this order looks up 13-20% fewer figures
+	 * than the fewest combinations first) */
 	int sum_order[3], nsum = 0;
-	for (int t = 0; t < 3; t++)
-		if (L->memo[t]) {
-			int j = nsum++;
-			while (j > 0 && ncomb[sum_order[j - 1]] > ncomb[t]) {
-				sum_order[j] = sum_order[j - 1];
-				j--;
-			}
-			sum_order[j] = t;
-		}
+	for (int ti = 0; ti < 3; ti++)
+		if (L->memo[trim__bound_torder[ti]])
+			sum_order[nsum++] = trim__bound_torder[ti];
 	tensor_figures absent, own[3]; /* absent: no choice, zero counts; own: computed per child */
 	memset(&absent, 0, sizeof absent);
 	absent.complete = 1;
@@ -131,6 +165,14 @@ int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, c
 	/* with the energy goal, the MACs and the leakage at their cycles come
 	 * with every child */
 	L->every_child = energy ? f->emacs + trim__node_static_floor(s, costs, f, m, zero_macs, &W->bound_eval) : 0;
+	double stand_in[3] = {0, 0, 0}, stand_ins = 0;
+	if (energy && !trim__leaf_stand_ins_off) {
+		if (parent_figures(s, trows, costs, depth, c[0].lo, zero_macs, m, stand_in))
+			for (int t = 0; t < 3; t++)
+				stand_ins += stand_in[t];
+		trim__tree_node_set(s, trows, depth, c[0].lo, m);
+		trim__node_frame_extents(s, m, f);
+	}
 	for (int64_t i = 0; i < n; i++) {
 		const tensor_figures *tf[3];
 		int64_t key[3] = {0, 0, 0};
@@ -139,16 +181,18 @@ int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, c
 			for (int t = 0; t < 3; t++)
 				key[t] += j * L->tstride[t][d];
 		}
-		/* the looked-up tensors first: most children are cut on them */
-		double part = L->every_child;
+		/* the looked-up tensors first: most children are cut on them;
+		 * floor: the parent's figures for the tensors not yet known */
+		double part = L->every_child, floor = L->every_child + stand_ins;
 		for (int t = 0; t < 3; t++)
 			tf[t] = &absent;
-		int cut = 0;
+		int cut = energy && floor * (1 - 1e-9) > above;
 		for (int j = 0; j < nsum && !cut; j++) {
 			const int t = sum_order[j];
 			tf[t] = memo_figures(s, trows, costs, depth, t, key[t], W);
 			part += tf[t]->emin_fit;
-			cut = energy && part * (1 - 1e-9) > above;
+			floor += above_stand_in(tf[t]->emin_fit, stand_in[t]);
+			cut = energy && floor * (1 - 1e-9) > above;
 		}
 		for (int ti = 0; ti < 3 && !cut; ti++) {
 			const int t = trim__bound_torder[ti];
@@ -159,10 +203,11 @@ int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, c
 			trim__node_tensor(s, costs, f, m, t, &own[t]);
 			tf[t] = &own[t];
 			part += own[t].emin_fit;
-			cut = energy && part * (1 - 1e-9) > above;
+			floor += above_stand_in(own[t].emin_fit, stand_in[t]);
+			cut = energy && floor * (1 - 1e-9) > above;
 		}
 		if (cut) {
-			c[i].lb = part * (1 - 1e-9);
+			c[i].lb = floor * (1 - 1e-9);
 			W->child_choices[i].nch[0] = W->child_choices[i].nch[1] = W->child_choices[i].nch[2] = 0;
 			continue;
 		}

@@ -602,6 +602,7 @@ typedef struct {
 		int64_t cstride[TRIM_NDIMS], tstride[3][TRIM_NDIMS];
 		int32_t vlo[TRIM_NDIMS][64]; /* the first row of each dim's values */
 		size_t off[3];
+		int64_t ncomb[3];   /* per tensor, the combinations of its dims' values */
 		double every_child; /* energy: the MACs and the leakage at their cycles */
 	} leaf;
 	joint_variants leaf_joint; /* trim__leaf_child_joint's scratch */
@@ -750,12 +751,15 @@ int64_t trim__tree_children(const trim__mapspace *s, int64_t *const *trows, int 
  * theirs), when the slot they fix is a storage level: each tensor's
  * figures depend only on its own dims' factors there, so they are computed
  * once per combination of those; with the energy goal, a child whose
- * tensors and MACs exceed `above` gets that sum without the rest. 1 if
+ * tensors and MACs exceed `above` gets that sum without the rest (the
+ * parent's figure standing in for each tensor not yet looked up, unless
+ * the test hook trim__leaf_stand_ins_off is set). 1 if
  * done (c[i].lb, and W->child_choices[i] of the children below `above`),
  * 0 if it does not apply (nothing written), -1 on no memory. */
 int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *costs,
                                int goal, int depth, tree_child *c, int64_t n, const int *nvals, double above,
                                int64_t zero_macs, search_worker *W);
+extern int trim__leaf_stand_ins_off;
 /* The joint-order bound of child c (not yet sorted away from its ord) of
  * the node whose children trim__leaf_children_bounds bounded last
  * (W->leaf_on), from the same figures: the bound trim__node_bound_joint
