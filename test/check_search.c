@@ -1619,9 +1619,9 @@ static void siblings_below(const trim__mapspace *s, int64_t *const *trows, const
 		}
 		/* first without the parent's figures standing in: the figures
 		 * looked up then, and the children's bounds */
-		trim__leaf_stand_ins_off = 1;
+		trim__stand_ins_off = 1;
 		int rc = trim__leaf_children_bounds(s, trows, c, goal, depth + 1, ch, n, nv, cuts[k], zero_macs, W);
-		trim__leaf_stand_ins_off = 0;
+		trim__stand_ins_off = 0;
 		ck_assert_int_ge(rc, 0);
 		if (!rc)
 			continue;

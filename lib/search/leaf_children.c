@@ -60,27 +60,7 @@ static const tensor_figures *memo_figures(const trim__mapspace *s, int64_t *cons
 	return &W->leaf_figures[e];
 }
 
-/* Each present tensor's figure (its cheapest keep choice whose own tiles
- * fit) at the parent of the children (depth - 1, rows lo), into fig; 0 if
- * the parent has no frame (then no stand-ins: fig stays 0). Sets m to the
- * parent. */
-static int parent_figures(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *costs, int depth,
-                          const int32_t *lo, int64_t zero_macs, trim__mapping *m, double *fig)
-{
-	node_frame pf;
-	tensor_figures tf;
-	trim__tree_node_set(s, trows, depth - 1, lo, m);
-	if (trim__node_frame(s, costs, depth - 1, zero_macs, m, &pf))
-		return 0;
-	for (int t = 0; t < 3; t++)
-		if (s->w->t[t].present) {
-			trim__node_tensor(s, costs, &pf, m, t, &tf);
-			fig[t] = tf.emin_fit;
-		}
-	return 1;
-}
-
-int trim__leaf_stand_ins_off;
+int trim__stand_ins_off;
 
 /* What a tensor's own figure adds to a floor that counted its stand-in. */
 static double above_stand_in(double own, double stand_in)
@@ -166,8 +146,9 @@ int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, c
 	 * with every child */
 	L->every_child = energy ? f->emacs + trim__node_static_floor(s, costs, f, m, zero_macs, &W->bound_eval) : 0;
 	double stand_in[3] = {0, 0, 0}, stand_ins = 0;
-	if (energy && !trim__leaf_stand_ins_off) {
-		if (parent_figures(s, trows, costs, depth, c[0].lo, zero_macs, m, stand_in))
+	if (energy && !trim__stand_ins_off) {
+		trim__tree_node_set(s, trows, depth - 1, c[0].lo, m); /* the parent */
+		if (trim__node_tensor_floors(s, costs, depth - 1, zero_macs, m, stand_in))
 			for (int t = 0; t < 3; t++)
 				stand_ins += stand_in[t];
 		trim__tree_node_set(s, trows, depth, c[0].lo, m);

@@ -53,6 +53,23 @@ void trim__node_bound_above(const trim__mapspace *s, const trim__level_cost *cos
 	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, out, NULL, 0, cut);
 }
 
+int trim__node_tensor_floors(const trim__mapspace *s, const trim__level_cost *costs, int depth, int64_t zero_macs,
+                             const trim__mapping *m, double *fig)
+{
+	node_frame f;
+	if (trim__node_frame(s, costs, depth, zero_macs, m, &f))
+		return 0;
+	for (int t = 0; t < 3; t++) {
+		fig[t] = 0;
+		if (s->w->t[t].present) {
+			tensor_figures tf;
+			trim__node_tensor(s, costs, &f, m, t, &tf);
+			fig[t] = tf.emin_fit;
+		}
+	}
+	return 1;
+}
+
 void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
                       int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, node_choices *out)
 {

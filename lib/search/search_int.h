@@ -278,8 +278,9 @@ typedef struct {
 	double E[64];
 	unsigned K[64];
 	double emin;
-	double emin_fit; /* trim__node_tensor: the cheapest whose own tiles fit (HUGE_VAL: none) */
-	uint64_t fits_alone; /* and bit c: choice c's own tiles fit */
+	/* trim__node_tensor only (0 after trim__tensor_figures_clear): */
+	double emin_fit;     /* the cheapest whose own tiles fit (HUGE_VAL: none) */
+	uint64_t fits_alone; /* bit c: choice c's own tiles fit */
 	int64_t rd[TRIM__MAX_LEVELS], in[TRIM__MAX_LEVELS], net[TRIM__MAX_LEVELS];
 	int64_t inkeep[TRIM__MAX_LEVELS]; /* fills of the level over the choices that keep it (INT64_MAX: none) */
 	int64_t tbytes[TRIM__MAX_LEVELS];
@@ -720,6 +721,12 @@ void trim__node_bound_joint(const trim__mapspace *s, const trim__level_cost *cos
 void trim__node_bound_above(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
                             int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, node_choices *out,
                             double cut);
+/* Each present tensor's figure at node m (depth): its cheapest keep choice
+ * whose own tiles fit, at most its energy in every valid mapping below m,
+ * into fig (absent tensors: 0). 0 if the node has no frame (a spatial level
+ * does not fit: nothing written). */
+int trim__node_tensor_floors(const trim__mapspace *s, const trim__level_cost *costs, int depth, int64_t zero_macs,
+                             const trim__mapping *m, double *fig);
 /* trim__mapspace_node_lb, and (out not NULL) its per-choice energies. */
 void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
                       int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, node_choices *out);
@@ -753,13 +760,13 @@ int64_t trim__tree_children(const trim__mapspace *s, int64_t *const *trows, int 
  * once per combination of those; with the energy goal, a child whose
  * tensors and MACs exceed `above` gets that sum without the rest (the
  * parent's figure standing in for each tensor not yet looked up, unless
- * the test hook trim__leaf_stand_ins_off is set). 1 if
+ * the test hook trim__stand_ins_off is set). 1 if
  * done (c[i].lb, and W->child_choices[i] of the children below `above`),
  * 0 if it does not apply (nothing written), -1 on no memory. */
 int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *costs,
                                int goal, int depth, tree_child *c, int64_t n, const int *nvals, double above,
                                int64_t zero_macs, search_worker *W);
-extern int trim__leaf_stand_ins_off;
+extern int trim__stand_ins_off;
 /* The joint-order bound of child c (not yet sorted away from its ord) of
  * the node whose children trim__leaf_children_bounds bounded last
  * (W->leaf_on), from the same figures: the bound trim__node_bound_joint

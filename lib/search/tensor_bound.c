@@ -647,22 +647,19 @@ static void tensor_tile_bytes(const trim__mapspace *s, const node_frame *f, int 
 static void figures_clear(tensor_figures *o, int nl)
 {
 	o->nch = 0;
-	o->emin = 0;
+	o->emin = o->emin_fit = 0;
+	o->fits_alone = 0;
 	o->complete = 1;
 	for (int l = 0; l < nl; l++)
 		o->rd[l] = o->in[l] = o->net[l] = o->tbytes[l] = 0;
 }
 
-void trim__node_tensor_reuse(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
-                             const trim__mapping *m, int t, tensor_figures *out, tensor_reuse *r)
+/* The choices whose own tiles fit where they are known, and the cheapest
+ * of them: every combination that fits has one for this tensor
+ * (trim__choices_fit). */
+static void figures_fit(const trim__mapspace *s, const node_frame *f, int t, tensor_figures *out)
 {
 	const struct trim_arch *a = s->a;
-	figures_clear(out, a->nlevels);
-	tensor_tile_bytes(s, f, t, out->tbytes);
-	tensor_part(s, costs, f, m, t, 0, NULL, r, out, NULL, NULL);
-	/* the choices whose own tiles fit where they are known, and the
-	 * cheapest of them: every combination that fits has one for this
-	 * tensor (trim__choices_fit) */
 	out->emin_fit = out->complete ? HUGE_VAL : out->emin;
 	out->fits_alone = 0;
 	for (int c = 0; c < out->nch && out->complete; c++) {
@@ -677,6 +674,15 @@ void trim__node_tensor_reuse(const trim__mapspace *s, const trim__level_cost *co
 		if (fits && out->E[c] < out->emin_fit)
 			out->emin_fit = out->E[c];
 	}
+}
+
+void trim__node_tensor_reuse(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                             const trim__mapping *m, int t, tensor_figures *out, tensor_reuse *r)
+{
+	figures_clear(out, s->a->nlevels);
+	tensor_tile_bytes(s, f, t, out->tbytes);
+	tensor_part(s, costs, f, m, t, 0, NULL, r, out, NULL, NULL);
+	figures_fit(s, f, t, out);
 }
 
 void trim__node_tensor(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,

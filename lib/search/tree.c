@@ -235,11 +235,24 @@ void trim__tree_visit(const trim__mapspace *s, int64_t *const *trows, const trim
 		}
 		W->st_nodes += (uint64_t)n;
 		W->st_d[depth + 1] += (uint64_t)n;
-		qsort(c, (size_t)n, sizeof *c, trim__tree_child_cmp);
+		/* exact: the children above the cut are cut below whatever their
+		 * order, so only the others are sorted (first) */
+		int64_t nsort = n;
+		if (W->cut_scale == 1 && above < HUGE_VAL) {
+			nsort = 0;
+			for (int64_t i = 0; i < n; i++)
+				if (!(c[i].lb > above)) {
+					const tree_child keep = c[i];
+					c[i] = c[nsort];
+					c[nsort++] = keep;
+				}
+		}
+		qsort(c, (size_t)nsort, sizeof *c, trim__tree_child_cmp);
 	}
 	for (int64_t i = 0; i < n && !W->err; i++) {
 		if (trim__worker_stop(W)) {
-			/* children are sorted by bound: the first left is the smallest */
+			/* children are sorted by bound: the first left is the smallest
+			 * (or above the cut, as every one after it) */
 			trim__note_open(W, c[i].lb);
 			break;
 		}
