@@ -1521,14 +1521,13 @@ static void case_siblings(struct trim_arch *a, trim__intra *w)
 	ck_assert_int_eq(tu_layer(w, g_kind, g_phase, 2, 2, 2, 1, 4, 4, 3, 3, 1, 1, 1), 0);
 }
 
-/* The figures trim__leaf_children_bounds looked up, and the children above cut. */
+/* The figures trim__leaf_children_bounds looked up; the children above the cut. */
 static uint64_t looked_up(const search_worker *W)
 {
 	uint64_t k = 0;
 	for (int t = 0; t < 3; t++)
-		if (W->leaf.memo[t])
-			for (size_t e = 0; e < W->leaf_figures_cap && e < W->leaf.off[t] + W->leaf.ncomb[t]; e++)
-				k += e >= W->leaf.off[t] && W->leaf_figures[e].nch >= 0;
+		for (int64_t j = 0; W->leaf.memo[t] && j < W->leaf.ncomb[t]; j++)
+			k += W->leaf_figures[W->leaf.off[t] + (size_t)j].nch >= 0;
 	return k;
 }
 

@@ -124,7 +124,7 @@ int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, c
 	if (trim__node_frame(s, costs, depth, zero_macs, m, f))
 		return 0; /* no spatial fit, or ragged: the plain bound says so */
 	/* the looked-up tensors' figures, computed when first needed (nch -1:
-	 * not yet); the tensors with fewer combinations are summed first */
+	 * not yet) */
 	for (size_t k = 0; k < total; k++)
 		W->leaf_figures[k].nch = -1;
 	for (int d = 0; d < TRIM_NDIMS; d++) /* each dim's values (the others' first) */
