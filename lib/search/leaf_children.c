@@ -163,15 +163,15 @@ int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, c
 				key[t] += j * L->tstride[t][d];
 		}
 		/* the looked-up tensors first: most children are cut on them;
-		 * floor: the parent's figures for the tensors not yet known */
-		double part = L->every_child, floor = L->every_child + stand_ins;
+		 * floor: their figures (each at least its stand-in), the parent's
+		 * figures for the tensors not yet known */
+		double floor = L->every_child + stand_ins;
 		for (int t = 0; t < 3; t++)
 			tf[t] = &absent;
 		int cut = energy && floor * (1 - 1e-9) > above;
 		for (int j = 0; j < nsum && !cut; j++) {
 			const int t = sum_order[j];
 			tf[t] = memo_figures(s, trows, costs, depth, t, key[t], W);
-			part += tf[t]->emin_fit;
 			floor += above_stand_in(tf[t]->emin_fit, stand_in[t]);
 			cut = energy && floor * (1 - 1e-9) > above;
 		}
@@ -183,7 +183,6 @@ int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, c
 			trim__node_frame_extents(s, m, f);
 			trim__node_tensor(s, costs, f, m, t, &own[t]);
 			tf[t] = &own[t];
-			part += own[t].emin_fit;
 			floor += above_stand_in(own[t].emin_fit, stand_in[t]);
 			cut = energy && floor * (1 - 1e-9) > above;
 		}
