@@ -26,7 +26,10 @@ OPT := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 SANLD := -fsanitize=address,undefined
 else
 BUILD ?= build
-OPT := -O2
+# -O3: the search's bounds run about 10% faster than at -O2 (make bench);
+# no loop into memset: the loops over a few memory levels are cheaper than
+# the calls
+OPT := -O3 -fno-tree-loop-distribute-patterns
 SANLD :=
 endif
 

@@ -136,7 +136,7 @@ static int read_slots(trim__yctx *c, const trim__ynode *seq, int *slots)
 static int read_keep(trim__yctx *c, const trim__ynode *e, trim__mapping *m, int l)
 {
 	const trim__ynode *kn = trim__ymap_get(e, "keep"), *bn = trim__ymap_get(e, "bypass");
-	int keep[3], byp[3], rc;
+	int keep[3] = {0}, byp[3] = {0}, rc;
 	if (!kn && !bn)
 		return 0;
 	if (m->type[l] != TRIM__LVL_STORAGE)

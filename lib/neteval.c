@@ -255,7 +255,7 @@ int trim_neteval_set_layers(trim_neteval *ne, const char *first, const char *las
 		return trim__error(TRIM_EINVAL, "trim_neteval_set_layers: NULL argument");
 	if (ne->next > 0)
 		return trim__error(TRIM_EINVAL, "trim_neteval_set_layers: set before the first step");
-	int a, b, rc;
+	int a = 0, b = 0, rc;
 	if ((rc = layer_of(ne, first, &a)) || (rc = layer_of(ne, last, &b)))
 		return rc;
 	if (b < a)

@@ -415,7 +415,7 @@ int trim_sparsity_load_trace(trim_sparsity *sp, const char *path)
 		}
 		trim__layer *L = &copy[li];
 		for (int k = 0; k < n && rc == 0; k++) {
-			double v;
+			double v = 0;
 			int r = 0;
 			switch (map[k]) {
 			case COL_ACT:
