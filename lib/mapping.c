@@ -98,7 +98,9 @@ int64_t trim__axis_distinct(int64_t a, int64_t I, int64_t b, int64_t J)
 		return b == 0 ? 1 : J;
 	if (b == 0 || J == 1)
 		return I;
-	int64_t x = a, y = b;
+	int64_t x = a, y = b == a || a == 1 || b == 1 ? 0 : b; /* gcd(a, b): x */
+	if (!y && a != b)
+		x = 1;
 	while (y) {
 		int64_t t = x % y;
 		x = y;
