@@ -9,6 +9,9 @@
  * the worst, over those networks and every shipped dataflow preset, of the
  * preset's time over the unconstrained time; when the unconstrained run hit
  * the limit the ratio uses the limit (the true ratio is then smaller).
+ * A network run that takes under REPEAT_BELOW seconds, with or without a
+ * preset, is the least of REPEATS runs (at a few seconds, wall time on a
+ * shared machine moves by more than the ratio's margin).
  * TRIM_BENCH_NETWORKS=0 skips this part.
  */
 #include <stdio.h>
@@ -84,6 +87,26 @@ static int run_net(const char *netf, const char *archf, int mode, int64_t batch,
 	return rc;
 }
 
+enum { REPEATS = 3 };
+#define REPEAT_BELOW 20.0
+
+/* run_net, repeated while the least wall time so far is under REPEAT_BELOW
+ * seconds (at most REPEATS runs): the run with the least wall time. */
+static int run_least(const char *netf, const char *archf, int mode, int64_t batch, const char *preset, double limit,
+                     net_run *o)
+{
+	if (run_net(netf, archf, mode, batch, preset, limit, o))
+		return 1;
+	for (int i = 1; i < REPEATS && o->wall < REPEAT_BELOW; i++) {
+		net_run again;
+		if (run_net(netf, archf, mode, batch, preset, limit, &again))
+			return 1;
+		if (again.wall < o->wall)
+			*o = again;
+	}
+	return 0;
+}
+
 int bench_networks(void);
 int bench_networks(void)
 {
@@ -108,12 +131,14 @@ int bench_networks(void)
 		 TRIM_MODE_TRAINING, 1},
 	};
 	const size_t n = sizeof cases / sizeof cases[0];
-	double worst = 0;
+	double worst = 0, worst_cpu = 0;
 	int worst_bounded = 0;
-	printf("\nwhole networks, exact search without constraints, 2 threads, at most %.0f s each:\n", limit);
+	printf("\nwhole networks, exact search without constraints, 2 threads, at most %.0f s each\n"
+	       "(a run under %.0f s: the least of %d runs):\n",
+	       limit, REPEAT_BELOW, REPEATS);
 	for (size_t i = 0; i < n; i++) {
 		net_run r;
-		if (run_net(cases[i].net, cases[i].arch, cases[i].mode, cases[i].batch, NULL, limit, &r))
+		if (run_least(cases[i].net, cases[i].arch, cases[i].mode, cases[i].batch, NULL, limit, &r))
 			continue;
 		printf("%s_seconds: %.3f\n", cases[i].key, r.exact ? r.wall : -1.0);
 		printf("%s_cpu_seconds: %.3f\n", cases[i].key, r.cpu);
@@ -123,7 +148,7 @@ int bench_networks(void)
 		for (size_t p = 0; trim_constraints_preset_name(p); p++) {
 			const char *preset = trim_constraints_preset_name(p);
 			net_run q;
-			if (run_net(cases[i].net, cases[i].arch, cases[i].mode, cases[i].batch, preset, limit, &q))
+			if (run_least(cases[i].net, cases[i].arch, cases[i].mode, cases[i].batch, preset, limit, &q))
 				continue;
 			double ratio = q.wall / (r.wall > 0 ? r.wall : 1e-9);
 			printf("%s_%s_seconds: %.3f%s\n", cases[i].key, preset, q.exact ? q.wall : -1.0,
@@ -132,10 +157,13 @@ int bench_networks(void)
 				worst = ratio;
 				worst_bounded = !r.exact;
 			}
+			if (q.cpu / (r.cpu > 0 ? r.cpu : 1e-9) > worst_cpu)
+				worst_cpu = q.cpu / (r.cpu > 0 ? r.cpu : 1e-9);
 			fflush(stdout);
 		}
 	}
 	printf("preset_over_unconstrained_ratio: %.3f%s\n", worst,
 	       worst_bounded ? " (an upper bound: the unconstrained run hit the limit)" : "");
+	printf("preset_over_unconstrained_cpu_ratio: %.3f\n", worst_cpu);
 	return 0;
 }
