@@ -98,9 +98,13 @@ int64_t trim__axis_distinct(int64_t a, int64_t I, int64_t b, int64_t J)
 		return b == 0 ? 1 : J;
 	if (b == 0 || J == 1)
 		return I;
-	int64_t x = a, y = b == a || a == 1 || b == 1 ? 0 : b; /* gcd(a, b): x */
-	if (!y && a != b)
-		x = 1;
+	/* x = gcd(a, b), without Euclid's loop for the usual strides and
+	 * dilations (a coefficient 1, or both equal) */
+	int64_t x = a, y = b;
+	if (a == 1 || b == 1)
+		x = 1, y = 0;
+	else if (a == b)
+		y = 0;
 	while (y) {
 		int64_t t = x % y;
 		x = y;

@@ -227,9 +227,11 @@ static int g_reserved_on;
 /* anytime runs of the brute-force cases that ended not exact (a test
  * checks that the gap cases do exercise inexact results) */
 static int g_inexact_runs;
+/* tensor figures checked against the tensor's energy in a mapping below
+ * (a test checks that the brute-force cases exercise it) */
+static uint64_t g_parts_checked;
 /* bypass choices the exact-tie rule cut in the k = 1 runs (a test checks
  * that the brute-force cases exercise it) */
-static uint64_t g_parts_checked;
 static uint64_t g_tie_cuts, g_tie_nodes, g_ties_tight, g_joint_higher, g_stopped_early;
 static node_counts *g_node_counts; /* the exact tie test's scratch */
 
