@@ -48,6 +48,7 @@ typedef struct {
 	int slot[TRIM__MAX_LEVELS];         /* levels with loops (storage, spatial) */
 	int64_t nf[TRIM_NDIMS];             /* factorisations of each dim's bound */
 	int64_t *fact[TRIM_NDIMS];          /* nf[d] rows of nslots factors */
+	int64_t nperfect[TRIM_NDIMS];       /* the first rows: the perfect ones, lexicographic */
 	int nbyp;
 	int byp_level[3 * TRIM__MAX_LEVELS], byp_slot[3 * TRIM__MAX_LEVELS];
 	int nord;

@@ -746,6 +746,134 @@ START_TEST(test_map_cli)
 }
 END_TEST
 
+/* The slow obvious tree order: an insertion sort of the allowed rows by
+ * their factors at the tree slots, in tree order (stable). */
+static void tree_rows_slow(const trim__mapspace *s, int d, int64_t *r)
+{
+	for (int64_t i = 0; i < s->nrows[d]; i++) {
+		int64_t v = s->rows[d][i], j = i;
+		while (j > 0) {
+			const int64_t *fu = s->fact[d] + r[j - 1] * s->nslots, *fv = s->fact[d] + v * s->nslots;
+			int c = 0;
+			for (int k = 0; k < s->nslots && !c; k++)
+				c = (fu[s->tord[k]] > fv[s->tord[k]]) - (fu[s->tord[k]] < fv[s->tord[k]]);
+			if (c <= 0)
+				break;
+			r[j] = r[j - 1];
+			j--;
+		}
+		r[j] = v;
+	}
+}
+
+/* The fast paths over a dim's rows against the slow obvious ones, on large
+ * layers of a deep hierarchy (simba-like: eight slots), with imperfect rows
+ * (E = 7 on a 6-wide axis) and a fully connected layer of thousands of rows:
+ * the tree's merge sort gives the insertion sort's order, and every row of
+ * every dim, perfect (binary search) or imperfect (scan), encodes back to
+ * its own index. */
+START_TEST(test_rows_fast_paths)
+{
+	static const char *const layers[][2] = {{"layer4.0.conv2", "imperfect"}, {"fc", ""}};
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_arch *a = NULL;
+	ck_assert_int_eq(trim_network_load(&net, "models/networks/resnet50.yaml"), 0);
+	ck_assert_int_eq(trim_workloads_create(&w, net, TRIM_MODE_INFERENCE, 1, 0), 0);
+	ck_assert_int_eq(trim_arch_load(&a, "models/arch/simba-like.yaml"), 0);
+	int64_t imperfect_rows = 0, rows = 0;
+	for (size_t q = 0; q < 2; q++) {
+		size_t i = 0;
+		ck_assert_int_eq(trim_workloads_find(w, layers[q][0], TRIM_PHASE_FW, &i), 0);
+		trim__mapspace s;
+		ck_assert_int_eq(trim__mapspace_init(&s, trim__workloads_intra(w, i), a), 0);
+		if (layers[q][1][0])
+			ck_assert_int_eq(trim__mapspace_set_imperfect(&s, 1), 0);
+		for (int d = 0; d < TRIM_NDIMS; d++) {
+			int64_t *fast = trim__tree_rows(&s, d), *slow = malloc((size_t)s.nrows[d] * sizeof *slow);
+			ck_assert_ptr_nonnull(fast);
+			ck_assert_ptr_nonnull(slow);
+			tree_rows_slow(&s, d, slow);
+			ck_assert_msg(!memcmp(fast, slow, (size_t)s.nrows[d] * sizeof *fast), "%s: dim %d: tree order differs",
+			              layers[q][0], d);
+			free(fast);
+			free(slow);
+			/* the index of row r of dim d, every other digit 0 */
+			trim__index unit = 1;
+			for (int e = d + 1; e < TRIM_NDIMS; e++)
+				unit *= (trim__index)s.nf[e];
+			unit <<= s.nbyp;
+			for (int k = 0; k < s.nord; k++)
+				unit *= (trim__index)s.nperm;
+			for (int64_t r = 0; r < s.nf[d]; r++) {
+				trim__mapping m;
+				trim__index idx = unit * (trim__index)r, back = 0;
+				REQUIRE(trim__mapspace_decode(&s, idx, &m) == 0, "decode row %lld", (long long)r);
+				REQUIRE(trim__mapspace_encode(&s, &m, &back) == 0, "%s: dim %d row %lld: %s", layers[q][0], d,
+				        (long long)r, trim_last_error());
+				REQUIRE(back == idx, "%s: dim %d: row %lld encodes back to another row", layers[q][0], d,
+				        (long long)r);
+			}
+			imperfect_rows += s.nf[d] - s.nperfect[d];
+			rows += s.nf[d];
+		}
+		trim__mapspace_free(&s);
+	}
+	ck_assert_msg(imperfect_rows > 0 && rows > 10000, "%lld rows, %lld imperfect: the fast paths are not reached",
+	              (long long)rows, (long long)imperfect_rows);
+	trim_arch_free(a);
+	trim_workloads_free(w);
+	trim_network_free(net);
+}
+END_TEST
+
+/* A search told to stop before it starts (a network's time limit spent by
+ * the searches before it) does no more than its set-up needs: the seed's
+ * sample stops once it holds a factorisation, the top nodes are left
+ * unbounded and the root's bound stands for them (the proven lower bound is
+ * exactly the root's: on AlexNet conv2 on Eyeriss the top nodes' bounds are
+ * well above it), and the mapping it returns is real and valid. */
+START_TEST(test_stop_during_setup)
+{
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_arch *a = NULL;
+	size_t i = 0;
+	ck_assert_int_eq(trim_network_load(&net, "models/networks/alexnet.yaml"), 0);
+	ck_assert_int_eq(trim_workloads_create(&w, net, TRIM_MODE_INFERENCE, 1, 0), 0);
+	ck_assert_int_eq(trim_workloads_find(w, "conv2", TRIM_PHASE_FW, &i), 0);
+	ck_assert_int_eq(trim_arch_load(&a, "models/arch/eyeriss.yaml"), 0);
+	const trim__intra *x = trim__workloads_intra(w, i);
+	trim__level_cost c[TRIM__MAX_LEVELS];
+	tu_costs(a, c);
+	trim__mapspace s;
+	ck_assert_int_eq(trim__mapspace_init(&s, x, a), 0);
+	int64_t zero_macs = 0;
+	ck_assert_int_eq(trim__activity_zero_macs(x, &zero_macs), 0);
+	trim__mapping root;
+	trim__eval ev;
+	double root_lb = 0;
+	trim__space_mapping_init(&s, &root);
+	trim__mapspace_node_lb(&s, c, TRIM__GOAL_ENERGY, 0, zero_macs, &root, &ev, &root_lb);
+	const int stop = 1;
+	s.stop = &stop;
+	for (int threads = 1; threads <= 2; threads++) {
+		trim__search_result r;
+		ck_assert_int_eq(trim__search(&s, c, TRIM__GOAL_ENERGY, threads, &r), 0);
+		ck_assert(r.found && r.stopped && !r.exact);
+		ck_assert_msg(r.lower_bound == root_lb, "%d threads: lower bound %.17g, the root's %.17g", threads,
+		              r.lower_bound, root_lb);
+		ck_assert(r.best_cost >= r.lower_bound);
+		ck_assert_int_eq(trim__mapping_check_reserved(&r.best, x, a, s.reserved), 0);
+		trim__search_result_free(&r);
+	}
+	trim__mapspace_free(&s);
+	trim_arch_free(a);
+	trim_workloads_free(w);
+	trim_network_free(net);
+}
+END_TEST
+
 /* Batch 64: the raw mapspace of AlexNet-CIFAR conv2 on Eyeriss has more
  * than 2^64 mappings; the index is wider (128 bits), decodes and encodes
  * back, and reaches the CLI and the C API in decimal. */
@@ -1753,6 +1881,8 @@ Suite *search_suite(void)
 	tcase_add_test(tc, test_rf_util_partitions);
 	tcase_add_test(tc, test_why_empty);
 	tcase_add_test(tc, test_map_cli);
+	tcase_add_test(tc, test_rows_fast_paths);
+	tcase_add_test(tc, test_stop_during_setup);
 	suite_add_tcase(s, tc);
 	return s;
 }

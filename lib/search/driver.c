@@ -236,12 +236,30 @@ int trim__search_begin(search_run *r, const trim__mapspace *s, const trim__level
 	const int64_t ntop = r->ntop;
 	tree_child *top = r->top;
 	if (ntop > 0) {
-#pragma omp parallel for schedule(dynamic, 64) num_threads(r->threads)
+		int late = 0; /* top nodes left unbounded at the time limit */
+#pragma omp parallel for schedule(dynamic, 64) num_threads(r->threads) reduction(+ : late)
 		for (int64_t i = 0; i < ntop; i++) {
 			search_worker *W = &ws[omp_get_thread_num()];
+			if (W->stopped || ((i & 15) == 0 && trim__worker_stop(W))) {
+				top[i].lb = -HUGE_VAL;
+				late++;
+				continue;
+			}
 			trim__space_mapping_init(s, &W->node_mapping);
 			trim__tree_node_set(s, r->trows, 1, top[i].lo, &W->node_mapping);
 			trim__mapspace_node_lb(s, costs, goal, 1, r->zero_macs, &W->node_mapping, &W->bound_eval, &top[i].lb);
+		}
+		if (late) {
+			/* stopped (time limit) before every top node had its bound: the
+			 * root's bound, a bound of every mapping, stands for theirs */
+			double root_lb;
+			trim__space_mapping_init(s, &ws[0].node_mapping);
+			trim__mapspace_node_lb(s, costs, goal, 0, r->zero_macs, &ws[0].node_mapping, &ws[0].bound_eval,
+			                       &root_lb);
+			for (int64_t i = 0; i < ntop; i++)
+				if (top[i].lb == -HUGE_VAL)
+					top[i].lb = root_lb;
+			ws[0].stopped = 1;
 		}
 		qsort(top, (size_t)ntop, sizeof *top, trim__tree_child_cmp);
 		if (getenv("TRIM_SEARCH_STATS") && (r->top_lbs = malloc((size_t)ntop * sizeof *r->top_lbs)))

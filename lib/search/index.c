@@ -142,18 +142,44 @@ int trim__mapspace_decode(const trim__mapspace *s, trim__index index, trim__mapp
 	return 0;
 }
 
+/* The row of dim d whose factors are m's, -1 if none: a binary search over
+ * the perfect rows (lexicographic, slot 0 first), a scan of the imperfect
+ * ones (a seed encodes dozens of mappings; a dim of a large layer has tens
+ * of thousands of rows). */
+static int64_t row_of(const trim__mapspace *s, const trim__mapping *m, int d)
+{
+	const int k = s->nslots;
+	int64_t f[TRIM__MAX_LEVELS], prod = 1;
+	for (int i = 0; i < k; i++) {
+		f[i] = m->f[s->slot[i]][d];
+		prod = f[i] > 0 && prod <= INT64_MAX / f[i] ? prod * f[i] : -1;
+	}
+	if (prod == s->w->bound[d]) {
+		int64_t lo = 0, hi = s->nperfect[d];
+		while (lo < hi) {
+			const int64_t mid = lo + (hi - lo) / 2, *r = s->fact[d] + mid * k;
+			int c = 0;
+			for (int i = 0; i < k && !c; i++)
+				c = (r[i] > f[i]) - (r[i] < f[i]);
+			if (c == 0)
+				return mid;
+			if (c < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+	}
+	for (int64_t r = s->nperfect[d]; r < s->nf[d]; r++)
+		if (!memcmp(s->fact[d] + r * k, f, (size_t)k * sizeof *f))
+			return r;
+	return -1;
+}
+
 int trim__mapspace_encode(const trim__mapspace *s, const trim__mapping *m, trim__index *index)
 {
 	uint64_t fc = 0;
 	for (int d = 0; d < TRIM_NDIMS; d++) {
-		int64_t hit = -1;
-		for (int64_t r = 0; r < s->nf[d] && hit < 0; r++) {
-			int ok = 1;
-			for (int i = 0; i < s->nslots && ok; i++)
-				ok = s->fact[d][r * s->nslots + i] == m->f[s->slot[i]][d];
-			if (ok)
-				hit = r;
-		}
+		const int64_t hit = row_of(s, m, d);
 		if (hit < 0)
 			return trim__error(TRIM_ENOTFOUND, "mapspace: the factors of dim %d are not in the space", d);
 		fc = fc * (uint64_t)s->nf[d] + (uint64_t)hit;

@@ -128,6 +128,7 @@ static int build_rows(trim__mapspace *s, int d)
 	int64_t np = list_factorisations(D, s->nslots, row, 0, NULL, 0);
 	int64_t ni = s->imperfect && D > 2 ? imperfect_rows(s, D, NULL, 0) : 0;
 	s->nf[d] = np + ni;
+	s->nperfect[d] = np;
 	s->fact[d] = malloc((size_t)(s->nf[d] * s->nslots) * sizeof(int64_t));
 	s->rows[d] = malloc((size_t)s->nf[d] * sizeof(int64_t));
 	if (!s->fact[d] || !s->rows[d])

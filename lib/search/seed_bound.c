@@ -40,6 +40,10 @@ double trim__seed_bound(const trim__mapspace *s, const trim__level_cost *costs, 
 	int np = 0;
 	trim__mapping *m = &W->m;
 	for (uint64_t i = 0; i < ns; i++) {
+		/* at the time limit (a search given almost no time), the sample
+		 * so far once it holds a factorisation */
+		if ((i & 31) == 31 && np > 0 && trim__worker_stop(W))
+			break;
 		uint64_t ac = i * nfc / ns;
 		trim__space_mapping_init(s, m);
 		if (!trim__set_factors(s, trim__combination_factorisation(s, ac), m) ||
@@ -63,6 +67,8 @@ double trim__seed_bound(const trim__mapspace *s, const trim__level_cost *costs, 
 			np++;
 	}
 	for (int i = 0; i < np; i++) {
+		if (seeds->n >= seeds->k && trim__worker_stop(W))
+			break; /* the time limit: k real mappings found */
 		uint64_t fc = trim__combination_factorisation(s, pick_ac[i]);
 		for (uint64_t b = 0; b < ((uint64_t)1 << s->nbyp); b++) {
 			if (!trim__bypass_allowed(s, b))
