@@ -4,6 +4,7 @@
 #   make check      build and run every Check suite
 #   make check SANITIZE=1   the same under AddressSanitizer + UBSan (build-asan/)
 #   make run        the README's main job on the shipped default model
+#   make bench      speed keys; make sweep: the whole model zoo, time-limited
 #   make deps       install the Debian packages the build needs (only missing ones)
 #   make install PREFIX=/usr/local
 #   make abi-check  fail on any exported symbol without the trim_ prefix
@@ -76,7 +77,7 @@ CLI := $(BUILD)/bin/trim
 TESTBIN := $(BUILD)/test/check_trim
 BENCHBIN := $(BUILD)/bin/trim-bench
 
-.PHONY: all examples check run bench deps install uninstall install-check doc-check man abi-check header-check api-doc api-doc-check clean
+.PHONY: all examples check run bench sweep deps install uninstall install-check doc-check man abi-check header-check api-doc api-doc-check clean
 all: $(STATIC) $(SHARED) $(CLI)
 
 $(BUILD)/obj/%.o: %.c
@@ -182,6 +183,13 @@ bench: $(BENCHBIN) $(if $(MPICC),$(MPIBIN))
 	@if [ -n "$(MPIRUN)" ] && [ -x $(MPIBIN) ]; then sh test/mpi/bench.sh $(BUILD); \
 	else echo "mpi_explore_speedup_2ranks: -1 (no mpirun and mpicc: make deps installs Open MPI)"; \
 	echo "mpi_map_speedup_2ranks: -1 (no mpirun and mpicc: make deps installs Open MPI)"; fi
+
+# The model zoo as the search's benchmark (docs/model.md, "The zoo sweep"):
+# 208 time-limited trim network runs, one thread each, two side by side.
+SWEEP_BUDGET ?= 10
+SWEEP_TABLE ?=
+sweep: $(CLI)
+	$(PYTHON) test/bench/sweep.py --trim $(CLI) --budget $(SWEEP_BUDGET) --jobs 2 $(if $(SWEEP_TABLE),--table $(SWEEP_TABLE))
 
 # Exported symbols of the shared library must all be public trim_ API.
 abi-check: $(SHARED)
