@@ -49,6 +49,10 @@ typedef struct {
 	int64_t nf[TRIM_NDIMS];             /* factorisations of each dim's bound */
 	int64_t *fact[TRIM_NDIMS];          /* nf[d] rows of nslots factors */
 	int64_t nperfect[TRIM_NDIMS];       /* the first rows: the perfect ones, lexicographic */
+	int64_t share_cap[3][TRIM__MAX_LEVELS]; /* spatial level l, tensor t: the most of l's instances
+	                                     * below one instance above that any rows let need
+	                                     * one element of t (tensor_bound.c) */
+	unsigned share_priv[3];             /* t's private dims (their instances need disjoint elements) */
 	int nbyp;
 	int byp_level[3 * TRIM__MAX_LEVELS], byp_slot[3 * TRIM__MAX_LEVELS];
 	int nord;

@@ -244,6 +244,107 @@ START_TEST(test_simba_like_map)
 }
 END_TEST
 
+/* The most of a spatial level's instances that can need one element of a
+ * tensor (mapspace.share_cap, a product <= the fan-out reached by dynamic
+ * programming) against the obvious enumeration of every combination of the
+ * factors the rows give the dims not private to the tensor. */
+static int64_t share_cap_slow(const int64_t (*vals)[64], const int *nv, unsigned priv, int64_t fan, int d, int64_t p)
+{
+	while (d < TRIM_NDIMS && priv >> d & 1)
+		d++;
+	if (d == TRIM_NDIMS)
+		return p;
+	int64_t best = 0;
+	for (int j = 0; j < nv[d]; j++)
+		if (p * vals[d][j] <= fan) {
+			int64_t q = share_cap_slow(vals, nv, priv, fan, d + 1, p * vals[d][j]);
+			best = q > best ? q : best;
+		}
+	return best;
+}
+
+/* The distinct factors the rows give each dim at slot i. */
+static void slot_values(const trim__mapspace *s, int i, int64_t (*vals)[64], int *nv)
+{
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		nv[d] = 0;
+		for (int64_t r = 0; r < s->nf[d]; r++) {
+			const int64_t v = s->fact[d][r * s->nslots + i];
+			int j = 0;
+			while (j < nv[d] && vals[d][j] != v)
+				j++;
+			if (j == nv[d]) {
+				ck_assert_int_lt(nv[d], 64);
+				vals[d][nv[d]++] = v;
+			}
+		}
+	}
+}
+
+/* ... and by hand on trim-fig2's conv1 (C 3, R S 3, M 16, E F 32) on the
+ * Simba-like design: the lanes (8) reduce at most C x R x S = 3 partial
+ * sums (9 > 8), the chiplet network (16) 9; 8 lanes can share an input
+ * (M 8) or a weight (E 8). */
+START_TEST(test_share_caps)
+{
+	static const char *const nets[][3] = {{"models/networks/trim-fig2.yaml", "conv1", ""},
+	                                      {"models/networks/resnet50.yaml", "layer1.0.conv2", ""},
+	                                      {"models/networks/resnet50.yaml", "layer4.0.conv2", "imperfect"},
+	                                      {"models/networks/gpt2-small.yaml", "h.0.attn.scores", ""}};
+	trim_arch *a = NULL;
+	ck_assert_int_eq(trim_arch_load(&a, "models/arch/simba-like.yaml"), 0);
+	int compared = 0;
+	for (size_t q = 0; q < sizeof nets / sizeof *nets; q++) {
+		trim_network *net = NULL;
+		trim_workloads *w = NULL;
+		size_t i = 0;
+		ck_assert_msg(trim_network_load(&net, nets[q][0]) == 0, "%s", trim_last_error());
+		ck_assert_int_eq(trim_workloads_create(&w, net, TRIM_MODE_TRAINING, 1, 0), 0);
+		if (trim_workloads_find(w, nets[q][1], TRIM_PHASE_FW, &i) != 0)
+			ck_abort_msg("%s: no layer %s", nets[q][0], nets[q][1]);
+		for (int ph = 0; ph < 3; ph++) {
+			size_t j = i;
+			if (ph && trim_workloads_find(w, nets[q][1], ph, &j) != 0)
+				continue;
+			trim__mapspace s;
+			ck_assert_int_eq(trim__mapspace_init(&s, trim__workloads_intra(w, j), a), 0);
+			if (nets[q][2][0])
+				ck_assert_int_eq(trim__mapspace_set_imperfect(&s, 1), 0);
+			for (int k = 0; k < s.nslots; k++) {
+				const int l = s.slot[k];
+				const trim__level *L = &a->lv[l];
+				if (L->type != TRIM__LVL_SPATIAL)
+					continue;
+				int64_t vals[TRIM_NDIMS][64];
+				int nv[TRIM_NDIMS];
+				slot_values(&s, k, vals, nv);
+				for (int t = 0; t < 3; t++) {
+					if (!s.w->t[t].present)
+						continue;
+					const int64_t fan = (int64_t)L->fanout_x * L->fanout_y,
+					              slow = share_cap_slow(vals, nv, s.share_priv[t], fan, 0, 1);
+					ck_assert_msg(s.share_cap[t][l] == slow, "%s %s phase %d level %s tensor %d: cap %lld, enumeration %lld",
+					              nets[q][0], nets[q][1], ph, L->name, t, (long long)s.share_cap[t][l], (long long)slow);
+					compared++;
+				}
+			}
+			if (q == 0 && ph == 0) {
+				const int lanes = trim_arch_level_find(a, "Lanes"), chip = trim_arch_level_find(a, "Chiplet");
+				ck_assert_int_eq(s.share_cap[2][lanes], 3);
+				ck_assert_int_eq(s.share_cap[2][chip], 9);
+				ck_assert_int_eq(s.share_cap[0][lanes], 8);
+				ck_assert_int_eq(s.share_cap[1][lanes], 8);
+			}
+			trim__mapspace_free(&s);
+		}
+		trim_workloads_free(w);
+		trim_network_free(net);
+	}
+	ck_assert_int_ge(compared, 40);
+	trim_arch_free(a);
+}
+END_TEST
+
 /* The Simba-like space (models/arch/spaces/simba-like.yaml: 2x2, 4x4 and
  * 6x6 chiplets x three global buffers) explored on the small network: every
  * point evaluated; for delay, more chiplets are never slower at the same
@@ -502,6 +603,7 @@ Suite *hier_suite(void)
 	tcase_add_test(tc, test_search_keep_nothing);
 	tcase_add_test(tc, test_search_adjacent);
 	tcase_add_test(tc, test_simba_like_map);
+	tcase_add_test(tc, test_share_caps);
 	tcase_add_test(tc, test_simba_like_explore);
 	tcase_add_test(tc, test_simba_like_timeloop_roundtrip);
 	tcase_add_test(tc, test_per_tensor_link_time);

@@ -827,6 +827,60 @@ START_TEST(test_rows_fast_paths)
 }
 END_TEST
 
+/* The X/Y split of a spatial level's factors: trim__spatial_split tries
+ * only the x whose X and Y parts can fit; the same first fit (or none) as
+ * trying every x from 1 to the bound, on random fan-outs, axis pins and
+ * bounds up to 4096. */
+static int spatial_split_slow(const trim__level *L, const uint8_t *axis, const int64_t *f, int d, int64_t px,
+                              int64_t py, int64_t *fx, int64_t *fy)
+{
+	if (d == TRIM_NDIMS)
+		return 1;
+	int64_t X = L->fanout_x > 0 ? L->fanout_x : 1, Y = L->fanout_y > 0 ? L->fanout_y : 1;
+	for (int64_t x = 1; x <= f[d]; x++) {
+		if (f[d] % x || (axis[d] == 1 && x != f[d]) || (axis[d] == 2 && x != 1))
+			continue;
+		int64_t y = f[d] / x;
+		if (px * x > X || py * y > Y)
+			continue;
+		fx[d] = x;
+		fy[d] = y;
+		if (spatial_split_slow(L, axis, f, d + 1, px * x, py * y, fx, fy))
+			return 1;
+	}
+	return 0;
+}
+
+START_TEST(test_spatial_split_fast)
+{
+	uint64_t st = 0x5b117ull;
+	int fits = 0, misfits = 0;
+	for (int it = 0; it < 20000; it++) {
+		trim__level L;
+		memset(&L, 0, sizeof L);
+		L.fanout_x = (int)tu_range(&st, 1, 40);
+		L.fanout_y = (int)tu_range(&st, 0, 3) ? (int)tu_range(&st, 1, 40) : 1;
+		uint8_t axis[TRIM_NDIMS];
+		int64_t f[TRIM_NDIMS], fx[TRIM_NDIMS], fy[TRIM_NDIMS], sx[TRIM_NDIMS], sy[TRIM_NDIMS];
+		for (int d = 0; d < TRIM_NDIMS; d++) {
+			axis[d] = (uint8_t)(tu_range(&st, 0, 5) < 4 ? 0 : tu_range(&st, 1, 2));
+			const int64_t k = tu_range(&st, 0, 9);
+			f[d] = k < 7 ? 1 : k < 9 ? tu_range(&st, 1, 12) : tu_range(&st, 1, 4096);
+		}
+		const int a = trim__spatial_split(&L, axis, f, 0, 1, 1, fx, fy), b = spatial_split_slow(&L, axis, f, 0, 1, 1, sx, sy);
+		ck_assert_int_eq(a, b);
+		if (a) {
+			ck_assert(!memcmp(fx, sx, sizeof fx) && !memcmp(fy, sy, sizeof fy));
+			fits++;
+		} else {
+			misfits++;
+		}
+	}
+	ck_assert_int_gt(fits, 2000);
+	ck_assert_int_gt(misfits, 2000);
+}
+END_TEST
+
 /* A search told to stop before it starts (a network's time limit spent by
  * the searches before it) does no more than its set-up needs: the seed's
  * sample stops once it holds a factorisation, the top nodes are left
@@ -1883,6 +1937,7 @@ Suite *search_suite(void)
 	tcase_add_test(tc, test_map_cli);
 	tcase_add_test(tc, test_rows_fast_paths);
 	tcase_add_test(tc, test_stop_during_setup);
+	tcase_add_test(tc, test_spatial_split_fast);
 	suite_add_tcase(s, tc);
 	return s;
 }

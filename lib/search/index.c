@@ -13,12 +13,17 @@ int trim__spatial_split(const trim__level *L, const uint8_t *axis, const int64_t
 	if (d == TRIM_NDIMS)
 		return 1;
 	int64_t X = L->fanout_x > 0 ? L->fanout_x : 1, Y = L->fanout_y > 0 ? L->fanout_y : 1;
-	for (int64_t x = 1; x <= f[d]; x++) {
+	/* only the x with px x <= X and py (f / x) <= Y: from
+	 * ceil(f / floor(Y / py)) to floor(X / px), in the same order (a large
+	 * dim's bound would take as many steps as its value) */
+	const int64_t ymax = Y / py, xmax = X / px;
+	if (ymax < 1 || xmax < 1)
+		return 0;
+	const int64_t xlo = (f[d] + ymax - 1) / ymax, xhi = f[d] < xmax ? f[d] : xmax;
+	for (int64_t x = xlo; x <= xhi; x++) {
 		if (f[d] % x || (axis[d] == 1 && x != f[d]) || (axis[d] == 2 && x != 1))
 			continue;
 		int64_t y = f[d] / x;
-		if (px * x > X || py * y > Y)
-			continue;
 		fx[d] = x;
 		fy[d] = y;
 		if (trim__spatial_split(L, axis, f, d + 1, px * x, py * y, fx, fy))

@@ -171,6 +171,72 @@ static int space_size(trim__mapspace *s);
  * -(B1 - 1) s1 (B1 s1 a divisor of its bound). The word stays only if
  * c0 x0 + c1 x1 = 0 for such moves, which needs |c0 x0| = |c1 x1|: 1 when
  * some pair of magnitudes is equal (whatever the signs). */
+/* s->share_cap: for each spatial level l and tensor t, the largest product
+ * of l's factors over the dims that are not private to t (a dim is private
+ * when an axis of t has it as its only term: instances that differ in it
+ * need disjoint elements), over every combination of the factors the rows
+ * give those dims at l, at most l's fan-out: the most instances of l under
+ * one parent instance that can need the same element at one step. */
+enum { SHARE_CAP_MAX = 1 << 20 };
+static int share_caps(trim__mapspace *s)
+{
+	const struct trim_arch *a = s->a;
+	const trim__intra *w = s->w;
+	for (int i = 0; i < s->nslots; i++) {
+		const int l = s->slot[i];
+		const trim__level *L = &a->lv[l];
+		if (L->type != TRIM__LVL_SPATIAL)
+			continue;
+		const int64_t fan = (L->fanout_x > 0 ? L->fanout_x : 1) * (L->fanout_y > 0 ? L->fanout_y : 1);
+		for (int t = 0; t < 3; t++) {
+			s->share_cap[t][l] = fan;
+			unsigned priv = 0;
+			for (int x = 0; x < w->t[t].ndims; x++) {
+				const trim__iexpr *e = &w->t[t].idx[x];
+				int k = 0, d0 = -1;
+				for (int j = 0; j < e->nterms; j++)
+					if (e->coef[j] != 0)
+						k++, d0 = e->dim[j];
+				if (k == 1)
+					priv |= 1u << d0;
+			}
+			s->share_priv[t] = priv;
+			if (!w->t[t].present || fan > SHARE_CAP_MAX)
+				continue;
+			/* the products <= fan that the non-private dims' factors reach */
+			unsigned char *on = calloc((size_t)fan + 1, 1), *nx = calloc((size_t)fan + 1, 1);
+			if (!on || !nx) {
+				free(on);
+				free(nx);
+				return trim__error(TRIM_ENOMEM, "mapspace: out of memory");
+			}
+			on[1] = 1;
+			for (int d = 0; d < TRIM_NDIMS; d++) {
+				if (priv >> d & 1 || w->bound[d] == 1)
+					continue;
+				memset(nx, 0, (size_t)fan + 1);
+				for (int64_t r = 0; r < s->nf[d]; r++) {
+					const int64_t v = s->fact[d][r * s->nslots + i];
+					for (int64_t p = 1; p * v <= fan; p++)
+						if (on[p])
+							nx[p * v] = 1;
+				}
+				memcpy(on, nx, (size_t)fan + 1);
+			}
+			int64_t best = 1;
+			for (int64_t p = fan; p >= 1; p--)
+				if (on[p]) {
+					best = p;
+					break;
+				}
+			s->share_cap[t][l] = best;
+			free(on);
+			free(nx);
+		}
+	}
+	return 0;
+}
+
 static int64_t smallest_factor(int64_t n)
 {
 	for (int64_t p = 2; p * p <= n; p++)
@@ -305,6 +371,11 @@ int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct tr
 			s->dims[s->n++] = d;
 	}
 	s->nperm = trim__factorial(s->n);
+	int rc = share_caps(s);
+	if (rc) {
+		trim__mapspace_free(s);
+		return rc;
+	}
 	return space_size(s);
 }
 
@@ -338,6 +409,9 @@ int trim__mapspace_set_imperfect(trim__mapspace *s, int on)
 			return trim__error(TRIM_ENOFIT, "mapspace: no factorisation of %c = %lld obeys the fixed factors",
 			                   "NGMCEFRS"[d], (long long)s->w->bound[d]);
 	}
+	int rc = share_caps(s);
+	if (rc)
+		return rc;
 	if (space_size(s))
 		return TRIM_ERANGE;
 	return 0;

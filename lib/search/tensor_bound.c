@@ -506,20 +506,40 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 					                                   : trim__share_lower_bound(w, t, sext, nox);
 				feed = mc ? f->steps * inst[h] * tile_at[sp] : w->macs;
 			} else {
-				feed = w->macs / fan; /* outside the model's scope */
+				/* several levels with bounds: a node of the delivery tree
+				 * at depth j needs at least the elements its whole subtree
+				 * needs, so the words entering the tree (M_jm, operands)
+				 * and the updates (M_jr, results) are at least M_0, the
+				 * distinct elements over every spatial index below one
+				 * instance of h, at each of the steps. Per dim the indices
+				 * of those levels take prod f values (a loop's values are
+				 * distinct whatever the strides), so the tile is at least
+				 * the share of those extents (|A + B| >= |A| + |B| - 1) */
+				int64_t sext[TRIM_NDIMS];
+				for (int d = 0; d < TRIM_NDIMS; d++) {
+					sext[d] = 1;
+					for (int l = h + 1; l < nl; l++)
+						if (a->lv[l].type == TRIM__LVL_SPATIAL)
+							sext[d] *= m->f[l][d];
+				}
+				const int nox[TRIM_NDIMS] = {0};
+				const int64_t tile = trim__share_lower_bound(w, t, sext, nox);
+				feed = f->steps * inst[h] * tile;
+				if (w->macs / fan > feed)
+					feed = w->macs / fan;
 			}
 			for (int l = h + 1; l < nl; l++) {
 				const trim__level *L = &a->lv[l];
 				if (L->type != TRIM__LVL_SPATIAL)
 					continue;
 				/* operands: the words entering (bus with multicast) or the
-				 * deliveries (MACs) at the level with bounds; the feed at
-				 * the others; results: every MAC's partial sum enters the
-				 * level with bounds */
+				 * deliveries (MACs) at the innermost level with bounds;
+				 * the feed at the others (M_j >= M_0); results: every
+				 * MAC's partial sum enters the innermost level with
+				 * bounds */
 				int64_t words = feed;
-				if (l == sp && nbig == 1)
+				if (l == sp)
 					words = res ? w->macs : (L->net == TRIM__NET_BUS && L->multicast) ? feed : w->macs;
-				enet += (double)words * costs[l].hop_pj * (costs[l].avg_hops > 0 ? costs[l].avg_hops : 1);
 				nw[l] = words;
 				dw[l] = feed;
 			}
@@ -535,9 +555,41 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 				int64_t words = nsp > 1 ? w->macs / allfan
 				                : res ? w->macs
 				                : L->net == TRIM__NET_BUS && L->multicast ? w->macs / fo : w->macs;
-				enet += (double)words * costs[l].hop_pj * (costs[l].avg_hops > 0 ? costs[l].avg_hops : 1);
 				nw[l] = words;
 			}
+		}
+		/* every level on the hop to the MAC: at one step, an element
+		 * needed by a node of the delivery tree at depth j is needed by
+		 * at most prod_d f[S_j][d] of its children over the dims d not
+		 * private to t (children that differ in a private dim need
+		 * disjoint elements), so M_j >= M_{j+1} / that >= MACs / the
+		 * product down to S_{k-1}; operands: a level carries at least
+		 * M_j of its own depth; results: a level receives from below at
+		 * least M_{j+1} (the lowest level every MAC's partial sum) and
+		 * sends up at least M_j. A level not fixed yet: the most any
+		 * rows give (mapspace.share_cap) */
+		int64_t below = 1;
+		for (int l = nl - 1; l > h; l--) {
+			const trim__level *L = &a->lv[l];
+			if (L->type != TRIM__LVL_SPATIAL)
+				continue;
+			int64_t nb = 1;
+			if (fixed[l]) {
+				for (int d = 0; d < TRIM_NDIMS; d++)
+					if (!(s->share_priv[t] >> d & 1))
+						nb *= m->f[l][d];
+			} else {
+				nb = s->share_cap[t][l];
+			}
+			const int64_t incl = below * nb;
+			const int64_t carried = (w->macs + (res ? below : incl) - 1) / (res ? below : incl);
+			const int64_t entering = (w->macs + incl - 1) / incl;
+			if (carried > nw[l])
+				nw[l] = carried;
+			if (entering > dw[l])
+				dw[l] = entering;
+			below = incl;
+			enet += (double)nw[l] * costs[l].hop_pj * (costs[l].avg_hops > 0 ? costs[l].avg_hops : 1);
 		}
 		for (int l = 0; l < nl; l++)
 			if (a->lv[l].type == TRIM__LVL_SPATIAL && l <= h)
