@@ -724,6 +724,19 @@ START_TEST(test_map_cli)
 	big = capture("map test/data/networks/tiny.yaml test/data/arch/tiny.yaml --layer conv9", &st);
 	ck_assert_int_eq(st, 2);
 	free(big);
+	/* a distinct count beyond 64 bits is no reason to refuse the search
+	 * (AlexNet conv2 at batch 64 on simba-like), only a --max-mappings */
+	big = tu_capture("map models/networks/alexnet.yaml models/arch/simba-like.yaml --batch 64 --layer conv2 "
+	                 "--time-limit 0.2 --threads 1", 1, &st);
+	ck_assert_msg(st == 0, "%s", big);
+	ck_assert_ptr_nonnull(strstr(big, "more than 2^64 distinct"));
+	ck_assert_ptr_nonnull(strstr(big, "best: index"));
+	free(big);
+	big = tu_capture("map models/networks/alexnet.yaml models/arch/simba-like.yaml --batch 64 --layer conv2 "
+	                 "--max-mappings 1000000000", 1, &st);
+	ck_assert_int_eq(st, 2);
+	ck_assert_ptr_nonnull(strstr(big, "refused"));
+	free(big);
 	/* custom factors shrink the space: conv1 of AlexNet-CIFAR on Eyeriss with
 	 * the PE array and RF factors fixed (row-stationary-like) is searchable */
 	char *pinned = capture("map models/networks/alexnet-cifar.yaml models/arch/eyeriss.yaml --layer conv1 "

@@ -277,13 +277,15 @@ int trim_cli_map(int argc, char **argv)
 	}
 	if (!rc && !refused) {
 		double size = trim_search_size(s), distinct = trim_search_distinct(s);
-		fprintf(stderr, "trim map: %s %s: mapspace of %.0f raw mappings, %.0f distinct%s\n", layer,
-		        trim_phase_name(phase), size, distinct,
+		char dtext[48];
+		if (distinct < 0) /* beyond 64 bits: the search does not need the count */
+			snprintf(dtext, sizeof dtext, "more than 2^64");
+		else
+			snprintf(dtext, sizeof dtext, "%.0f", distinct);
+		fprintf(stderr, "trim map: %s %s: mapspace of %.0f raw mappings, %s distinct%s\n", layer,
+		        trim_phase_name(phase), size, dtext,
 		        mo.constraints || mo.ndataflow ? " obeying the dataflow constraints" : "");
-		if (distinct < 0) {
-			fprintf(stderr, "trim map: the distinct mapspace cannot be counted in 64 bits: refused\n");
-			refused = 1;
-		} else if (maxmap > 0 && distinct > (double)maxmap) {
+		if (maxmap > 0 && (distinct < 0 || distinct > (double)maxmap)) {
 			fprintf(stderr, "trim map: more than --max-mappings %lld distinct mappings: refused (raise "
 			        "--max-mappings to search it anyway)\n", (long long)maxmap);
 			refused = 1;
