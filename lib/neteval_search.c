@@ -109,11 +109,28 @@ static double after_reserve(double rem, int64_t waiting, int64_t left, int threa
 	return rem - (double)waiting * half * threads / slots;
 }
 
+/* What remains of the network's time limit for the searches to use, less
+ * what the `left` searches will take beyond their limits (set-up and
+ * stopping), at the mean of those finished so far. */
+static double remaining(const trim_neteval *ne, double now, int64_t left)
+{
+	double rem = ne->deadline - now, over = 0;
+	int64_t n = 0;
+#pragma omp critical(trim_neteval_over)
+	{
+		over = ne->over_sum;
+		n = ne->over_n;
+	}
+	if (n > 0 && left > 0)
+		rem -= (double)left * over / (double)n;
+	return rem;
+}
+
 double trim__neteval_search_budget(const trim_neteval *ne, int64_t left, int threads, int slots)
 {
 	if (ne->time_limit <= 0)
 		return 0;
-	double rem = ne->deadline - now_seconds();
+	double rem = remaining(ne, now_seconds(), left);
 	double share = left > 0 ? rem * slots / threads / (double)left : rem;
 	const double most = after_reserve(rem, left - 1, left, threads, slots);
 	if (share < most)
@@ -127,7 +144,7 @@ double trim__neteval_search_budget(const trim_neteval *ne, int64_t left, int thr
  * leaves its time to the others (lib/neteval_state.h). */
 void trim__neteval_share_deadlines(trim_neteval *ne, int64_t started, int slots)
 {
-	double now = now_seconds(), rem = ne->deadline - now;
+	double now = now_seconds();
 	int64_t running = 0;
 	for (size_t j = 0; j < ne->n; j++)
 		running += ne->rec[j].running;
@@ -135,6 +152,7 @@ void trim__neteval_share_deadlines(trim_neteval *ne, int64_t started, int slots)
 	int64_t left = waiting + running;
 	if (left < 1)
 		left = 1;
+	const double rem = remaining(ne, now, (waiting + running + slots - 1) / slots);
 	double at = now + rem * slots / (double)left;
 	/* and up to the network's deadline less the slices kept for the
 	 * searches waiting for the threads (all of it once every search has
@@ -169,6 +187,8 @@ int trim__neteval_search_prepare(trim_neteval *ne, size_t i, double limit, trim_
 		if (got < 0)
 			__atomic_add_fetch(&ne->stale, 1, __ATOMIC_RELAXED);
 	}
+	r->began = now_seconds();
+	r->granted = limit;
 	trim__search_result *res = trim__calloc(1, sizeof *res);
 	int rc = res ? trim__mapspace_init(space, x, ne->arch) : TRIM_ENOMEM;
 	if (!res || rc) {
@@ -228,6 +248,16 @@ void trim__neteval_search_finish(trim_neteval *ne, size_t i, int threads, trim__
 {
 	wrec *r = &ne->rec[i];
 	const trim__intra *x = trim__workloads_intra(ne->w, i);
+	if (r->granted > 0 && space->deadline_at == NULL) {
+		/* the seconds beyond its limit (searches side by side have moving
+		 * deadlines: theirs are not counted) */
+		double over = now_seconds() - r->began - r->granted;
+#pragma omp critical(trim_neteval_over)
+		{
+			ne->over_sum += over > 0 ? over : 0;
+			ne->over_n++;
+		}
+	}
 	if (space->deadline_at) {
 #pragma omp critical
 		{

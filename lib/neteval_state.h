@@ -35,6 +35,7 @@ typedef struct {
 	int running;               /* its search is running (with a time limit) */
 	int retry;                 /* searched again with the time left (not read back from --out) */
 	double deadline_at;        /* and stops at this monotonic second (extended as others finish) */
+	double began, granted;     /* time limit: when its set-up began, the limit it was given */
 	unsigned char key[TRIM__DIGEST_BYTES]; /* everything the search sees */
 } wrec;
 
@@ -64,6 +65,11 @@ struct trim_neteval {
 	int share_slots;         /* and the threads they share (0: one search at a time) */
 	int64_t pooled;          /* searches run through the pool of top nodes (lib/neteval_pool.c) */
 	double first_share;      /* tests: > 0, every search's limit in the first pass (then the retry) */
+	/* time limit: the seconds each search took beyond its limit (set-up,
+	 * stopping), summed over over_n searches; the searches left keep their
+	 * mean back from what remains (trim__neteval_search_budget) */
+	double over_sum;
+	int64_t over_n;
 	int64_t nsearch, searches_done;
 	/* resume (trim_neteval_set_out_dir): the directory (NULL: none), the
 	 * digest of the evaluation's inputs, searches read back and found stale */

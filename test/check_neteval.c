@@ -427,6 +427,36 @@ START_TEST(test_network_anytime)
 }
 END_TEST
 
+/* A network's time limit: each search's share keeps back, for every search
+ * left (itself included), the mean of what the finished ones took beyond
+ * their limits (set-up, stopping), so that the last ends by the deadline. */
+START_TEST(test_budget_keeps_overrun)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	const double now = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	trim_neteval *ne = calloc(1, sizeof *ne);
+	ck_assert_ptr_nonnull(ne);
+	ne->time_limit = 10;
+	ne->deadline = now + 10;
+	/* 4 left on one thread: at least half of what remains (10 less 3
+	 * halves of 2.5 s: 6.25 s) */
+	double b = trim__neteval_search_budget(ne, 4, 1, 1);
+	ck_assert_msg(b > 6.2 && b <= 6.25, "%g", b);
+	/* 4 finished took 0.5 s each beyond their limits: 2 s kept back, 8 s
+	 * shared as before: 8 - 3 x 1 = 5 s */
+	ne->over_sum = 2;
+	ne->over_n = 4;
+	b = trim__neteval_search_budget(ne, 4, 1, 1);
+	ck_assert_msg(b > 4.95 && b <= 5, "%g", b);
+	/* past what remains: the least share, never 0 (no limit) */
+	ne->over_sum = 400;
+	b = trim__neteval_search_budget(ne, 4, 1, 1);
+	ck_assert(b > 0 && b < 1e-3);
+	free(ne);
+}
+END_TEST
+
 /* searches side by side with a time limit: one that ends leaves its time
  * to those still running (raised to their share of what remains, at most
  * the network's deadline, never lowered) */
@@ -612,6 +642,7 @@ Suite *neteval_suite(void)
 	tcase_add_test(tc, test_resume);
 	tcase_add_test(tc, test_network_anytime);
 	tcase_add_test(tc, test_shared_deadlines);
+	tcase_add_test(tc, test_budget_keeps_overrun);
 	tcase_add_test(tc, test_retry_stopped);
 	tcase_add_test(tc, test_search_order);
 	tcase_add_test(tc, test_imperfect);

@@ -527,6 +527,21 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 			ck_assert(rt.best_cost >= best && rt.lower_bound <= best);
 		}
 		trim__search_result_free(&rt);
+		/* and limits that stop anywhere in the set-up or the tree (while
+		 * the children of a node have their bounds, say): whatever the
+		 * point, the bound left is below the optimum */
+		for (double lim = 1e-5; lim < 0.1; lim *= 4) {
+			s.time_limit = lim;
+			ck_assert_int_eq(trim__search(&s, c, goal, 1 + (lim > 1e-3), &rt), 0);
+			s.time_limit = 0;
+			if (rt.found) {
+				ck_assert_int_eq(trim__mapping_check_reserved(&rt.best, &w, &a, s.reserved), 0);
+				ck_assert_msg(rt.best_cost >= best && rt.lower_bound <= best,
+				              "limit %g: best %.17g, bound %.17g, optimum %.17g", lim, rt.best_cost, rt.lower_bound, best);
+			}
+			ck_assert(rt.exact || rt.stopped);
+			trim__search_result_free(&rt);
+		}
 	}
 	/* the best mapping decodes from its index */
 	trim__mapping back;
@@ -834,6 +849,50 @@ START_TEST(test_rows_fast_paths)
 	}
 	ck_assert_msg(imperfect_rows > 0 && rows > 10000, "%lld rows, %lld imperfect: the fast paths are not reached",
 	              (long long)rows, (long long)imperfect_rows);
+	trim_arch_free(a);
+	trim_workloads_free(w);
+	trim_network_free(net);
+}
+END_TEST
+
+/* A search stopped anywhere (time limits from the set-up to the end of
+ * the tree, on AlexNet conv2 on Eyeriss, 0.5 s exact): the bound left for
+ * what it did not explore (a node's own bound for its children not yet
+ * bounded, the root's for the top nodes) is never above the optimum, and
+ * the mapping it returns is real and valid. */
+START_TEST(test_stop_anywhere)
+{
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_arch *a = NULL;
+	size_t i = 0;
+	ck_assert_int_eq(trim_network_load(&net, "models/networks/alexnet.yaml"), 0);
+	ck_assert_int_eq(trim_workloads_create(&w, net, TRIM_MODE_INFERENCE, 1, 0), 0);
+	ck_assert_int_eq(trim_workloads_find(w, "conv2", TRIM_PHASE_FW, &i), 0);
+	ck_assert_int_eq(trim_arch_load(&a, "models/arch/eyeriss.yaml"), 0);
+	const trim__intra *x = trim__workloads_intra(w, i);
+	trim__level_cost c[TRIM__MAX_LEVELS];
+	tu_costs(a, c);
+	trim__mapspace s;
+	ck_assert_int_eq(trim__mapspace_init(&s, x, a), 0);
+	trim__search_result r;
+	ck_assert_int_eq(trim__search(&s, c, TRIM__GOAL_ENERGY, 2, &r), 0);
+	ck_assert(r.found && r.exact);
+	const double opt = r.best_cost;
+	trim__search_result_free(&r);
+	int stopped = 0;
+	for (double lim = 0.002; lim < 0.5; lim *= 1.6) {
+		s.time_limit = lim;
+		ck_assert_int_eq(trim__search(&s, c, TRIM__GOAL_ENERGY, 1, &r), 0);
+		ck_assert(r.found);
+		ck_assert_msg(r.lower_bound <= opt && r.best_cost >= opt, "limit %g: bound %.17g, best %.17g, optimum %.17g",
+		              lim, r.lower_bound, r.best_cost, opt);
+		ck_assert_int_eq(trim__mapping_check_reserved(&r.best, x, a, s.reserved), 0);
+		stopped += r.stopped;
+		trim__search_result_free(&r);
+	}
+	ck_assert_int_ge(stopped, 3);
+	trim__mapspace_free(&s);
 	trim_arch_free(a);
 	trim_workloads_free(w);
 	trim_network_free(net);
@@ -1951,6 +2010,7 @@ Suite *search_suite(void)
 	tcase_add_test(tc, test_rows_fast_paths);
 	tcase_add_test(tc, test_stop_during_setup);
 	tcase_add_test(tc, test_spatial_split_fast);
+	tcase_add_test(tc, test_stop_anywhere);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -217,8 +217,12 @@ int trim__search_begin(search_run *r, const trim__mapspace *s, const trim__level
 	r->seed_thr.cost = bound;
 	/* branch and bound over partial factorisations: the factors of slot 0
 	 * for every dim, then slot 1, ...; needs the distinct total (what is cut
-	 * is counted from it) */
-	if (!err && !s->nobound && s->nslots >= 3 && trim__mapspace_distinct(s, &r->dtotal) == 0) {
+	 * is counted from it). Not built when the time is already up and the
+	 * seed holds a mapping (a network's searches after its deadline): the
+	 * plain loop below stops at once with the root's bound (its rows and
+	 * the distinct count take a large layer tenths of a second) */
+	const int late = r->seeds.n > 0 && trim__worker_stop(&ws[0]);
+	if (!err && !s->nobound && s->nslots >= 3 && !late && trim__mapspace_distinct(s, &r->dtotal) == 0) {
 		int32_t lo[TRIM_NDIMS], hi[TRIM_NDIMS];
 		for (int d = 0; d < TRIM_NDIMS && !err; d++) {
 			lo[d] = 0;
@@ -240,7 +244,7 @@ int trim__search_begin(search_run *r, const trim__mapspace *s, const trim__level
 #pragma omp parallel for schedule(dynamic, 64) num_threads(r->threads) reduction(+ : late)
 		for (int64_t i = 0; i < ntop; i++) {
 			search_worker *W = &ws[omp_get_thread_num()];
-			if (W->stopped || ((i & 15) == 0 && trim__worker_stop(W))) {
+			if (trim__worker_stop(W)) { /* a bound can take a large layer milliseconds */
 				top[i].lb = -HUGE_VAL;
 				late++;
 				continue;

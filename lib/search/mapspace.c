@@ -214,14 +214,22 @@ static int share_caps(trim__mapspace *s)
 			for (int d = 0; d < TRIM_NDIMS; d++) {
 				if (priv >> d & 1 || w->bound[d] == 1)
 					continue;
+				/* the values <= fan the rows give d at l, each once */
 				memset(nx, 0, (size_t)fan + 1);
+				unsigned char *val = nx;
 				for (int64_t r = 0; r < s->nf[d]; r++) {
 					const int64_t v = s->fact[d][r * s->nslots + i];
-					for (int64_t p = 1; p * v <= fan; p++)
-						if (on[p])
-							nx[p * v] = 1;
+					if (v <= fan)
+						val[v] = 1;
 				}
-				memcpy(on, nx, (size_t)fan + 1);
+				for (int64_t p = fan; p >= 1; p--) { /* on[p v] from on[p], p descending */
+					if (!on[p])
+						continue;
+					on[p] = val[1];
+					for (int64_t v = 2; p * v <= fan; v++)
+						if (val[v])
+							on[p * v] = 1;
+				}
 			}
 			int64_t best = 1;
 			for (int64_t p = fan; p >= 1; p--)

@@ -228,6 +228,18 @@ void trim__tree_visit(const trim__mapspace *s, int64_t *const *trows, const trim
 			return;
 		}
 		for (int64_t i = 0; i < n && !done; i++) {
+			if (trim__worker_stop(W)) {
+				/* stopped while bounding the children (a bound can take
+				 * a large layer milliseconds): this node's own bound
+				 * stands for all of them */
+				double lb;
+				trim__space_mapping_init(s, &W->node_mapping);
+				trim__tree_node_set(s, trows, depth, lo, &W->node_mapping);
+				trim__mapspace_node_lb(s, costs, goal, depth, zero_macs, &W->node_mapping, &W->bound_eval, &lb);
+				trim__note_open(W, lb);
+				free(c);
+				return;
+			}
 			trim__tree_node_set(s, trows, depth + 1, c[i].lo, &W->node_mapping);
 			trim__node_bound_above(s, costs, goal, depth + 1, zero_macs, &W->node_mapping, &W->bound_eval,
 			                       &c[i].lb, leaves ? &W->child_choices[i] : NULL, above);
