@@ -585,11 +585,17 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 	if (rc == 2) {
 		/* imperfect factorisations below the node: this bound derives the
 		 * extents below a level from the bound and the factors above it,
-		 * which ragged rows break; no bound, no tie cut (docs/model.md,
-		 * "Imperfect factorisations") */
-		*lb = 0;
+		 * which ragged rows break; the root's bound, which knows no factor
+		 * (the compulsory traffic, the MACs, the networks' floors over any
+		 * rows), stands for it; no tie cut (docs/model.md, "Imperfect
+		 * factorisations") */
 		if (nc)
 			nc->complete = 0;
+		trim__mapspace s0 = *s; /* the root, which is not ragged */
+		s0.imperfect = 0;
+		trim__mapping root;
+		trim__space_mapping_init(&s0, &root);
+		node_bound(&s0, costs, goal, 0, zero_macs, &root, ev, lb, NULL, NULL, 0, cut);
 		return;
 	}
 	/* the joint order (joint: docs/model.md, "Bounds"): one loop of each
