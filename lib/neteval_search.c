@@ -132,7 +132,17 @@ double trim__neteval_search_budget(const trim_neteval *ne, int64_t left, int thr
 		return 0;
 	double rem = remaining(ne, now_seconds(), left);
 	double share = left > 0 ? rem * slots / threads / (double)left : rem;
-	const double most = after_reserve(rem, left - 1, left, threads, slots);
+	double most = after_reserve(rem, left - 1, left, threads, slots);
+	/* and at least half of each waiting one's fair share of the whole
+	 * limit, so that what a search leaves does not shrink geometrically
+	 * (the first of 29 taking half, the next half of the rest...: the last
+	 * ones got nothing and returned their first sampled mapping) */
+	if (ne->nsearch > 0 && left > 1) {
+		const double half0 = ne->time_limit * slots / threads / (double)ne->nsearch / 2;
+		const double kept = rem - (double)(left - 1) * half0 * threads / slots;
+		if (kept < most)
+			most = kept;
+	}
 	if (share < most)
 		share = most;
 	if (share > rem)

@@ -449,6 +449,22 @@ START_TEST(test_budget_keeps_overrun)
 	ne->over_n = 4;
 	b = trim__neteval_search_budget(ne, 4, 1, 1);
 	ck_assert_msg(b > 4.95 && b <= 5, "%g", b);
+	/* 29 searches in all (the whole limit's fair share 10 / 29 s): with
+	 * 28 waiting, 28 halves of it are kept back whatever remains (the
+	 * first takes 10 - 4.83 s), and once half the limit is spent the next
+	 * takes its fair share of what remains, not half of it */
+	ne->over_sum = 0;
+	ne->over_n = 0;
+	ne->nsearch = 29;
+	b = trim__neteval_search_budget(ne, 29, 1, 1);
+	ck_assert_msg(b > 5.15 && b <= 5.18, "%g", b);
+	ne->deadline = now + 4.83;
+	b = trim__neteval_search_budget(ne, 28, 1, 1);
+	ck_assert_msg(b > 0.17 && b < 0.18, "%g", b);
+	ne->deadline = now + 10;
+	ne->nsearch = 0;
+	ne->over_sum = 2;
+	ne->over_n = 4;
 	/* past what remains: the least share, never 0 (no limit) */
 	ne->over_sum = 400;
 	b = trim__neteval_search_budget(ne, 4, 1, 1);

@@ -5,6 +5,16 @@
  */
 #include "search_int.h"
 
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
 /* A t-stationary order at every storage level: the dims > 1 relevant to t
  * outermost, the others inside (then the canonical form). */
 static int stationary_orders(const trim__mapspace *s, trim__mapping *m, int t, order_class_cache *c)
@@ -33,18 +43,25 @@ double trim__seed_bound(const trim__mapspace *s, const trim__level_cost *costs, 
                         uint64_t nfc, int64_t zero_macs, search_worker *W, top_list *seeds,
                         trim__eval *seed_eval)
 {
-	enum { NSAMPLE = 2048, NPICK = 16 };
+	/* at the time limit (a search given almost no time): the sample so far
+	 * once it holds MIN_SAMPLE factorisations and a pick, and the picks'
+	 * mappings of the first MIN_PICKS; the sample is visited in a stride
+	 * order (a step coprime to its size) so that any prefix spreads over
+	 * the whole space; complete, it is the same set and the same picks */
+	enum { NSAMPLE = 2048, NPICK = 16, MIN_SAMPLE = 256, MIN_PICKS = 4 };
 	uint64_t ns = nfc < NSAMPLE ? nfc : NSAMPLE;
+	uint64_t step = 1;
+	if (ns > 2) /* near 0.618 ns (a golden-ratio stride), coprime: ns - 1 always is */
+		for (step = ns * 618 / 1000; gcd_u64(step, ns) != 1; step++)
+			;
 	double pick_lb[NPICK];
 	uint64_t pick_ac[NPICK];
 	int np = 0;
 	trim__mapping *m = &W->m;
-	for (uint64_t i = 0; i < ns; i++) {
-		/* at the time limit (a search given almost no time), the sample
-		 * so far once it holds a factorisation */
-		if ((i & 31) == 31 && np > 0 && trim__worker_stop(W))
+	for (uint64_t i = 0, j = 0; i < ns; i++, j = (j + step) % ns) {
+		if (i >= MIN_SAMPLE && (i & 31) == 0 && np > 0 && trim__worker_stop(W))
 			break;
-		uint64_t ac = i * nfc / ns;
+		uint64_t ac = (uint64_t)((unsigned __int128)j * nfc / ns);
 		trim__space_mapping_init(s, m);
 		if (!trim__set_factors(s, trim__combination_factorisation(s, ac), m) ||
 		    trim__factor_bound_compute(s, &W->fbound, m, &W->ws.act, 7u))
@@ -67,7 +84,7 @@ double trim__seed_bound(const trim__mapspace *s, const trim__level_cost *costs, 
 			np++;
 	}
 	for (int i = 0; i < np; i++) {
-		if (seeds->n >= seeds->k && trim__worker_stop(W))
+		if (i >= MIN_PICKS && seeds->n >= seeds->k && trim__worker_stop(W))
 			break; /* the time limit: k real mappings found */
 		uint64_t fc = trim__combination_factorisation(s, pick_ac[i]);
 		for (uint64_t b = 0; b < ((uint64_t)1 << s->nbyp); b++) {
