@@ -114,13 +114,9 @@ static double after_reserve(double rem, int64_t waiting, int64_t left, int threa
  * stopping), at the mean of those finished so far. */
 static double remaining(const trim_neteval *ne, double now, int64_t left)
 {
-	double rem = ne->deadline - now, over = 0;
-	int64_t n = 0;
-#pragma omp critical(trim_neteval_over)
-	{
-		over = ne->over_sum;
-		n = ne->over_n;
-	}
+	double rem = ne->deadline - now;
+	const int64_t n = __atomic_load_n(&ne->over_n, __ATOMIC_RELAXED);
+	const double over = (double)__atomic_load_n(&ne->over_ns, __ATOMIC_RELAXED) * 1e-9;
 	if (n > 0 && left > 0)
 		rem -= (double)left * over / (double)n;
 	return rem;
@@ -262,11 +258,8 @@ void trim__neteval_search_finish(trim_neteval *ne, size_t i, int threads, trim__
 		/* the seconds beyond its limit (searches side by side have moving
 		 * deadlines: theirs are not counted) */
 		double over = now_seconds() - r->began - r->granted;
-#pragma omp critical(trim_neteval_over)
-		{
-			ne->over_sum += over > 0 ? over : 0;
-			ne->over_n++;
-		}
+		__atomic_add_fetch(&ne->over_ns, (int64_t)((over > 0 ? over : 0) * 1e9), __ATOMIC_RELAXED);
+		__atomic_add_fetch(&ne->over_n, 1, __ATOMIC_RELAXED);
 	}
 	if (space->deadline_at) {
 #pragma omp critical

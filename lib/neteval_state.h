@@ -66,10 +66,9 @@ struct trim_neteval {
 	int64_t pooled;          /* searches run through the pool of top nodes (lib/neteval_pool.c) */
 	double first_share;      /* tests: > 0, every search's limit in the first pass (then the retry) */
 	/* time limit: the seconds each search took beyond its limit (set-up,
-	 * stopping), summed over over_n searches; the searches left keep their
+	 * stopping), summed over over_n searches (over_ns); the searches left keep their
 	 * mean back from what remains (trim__neteval_search_budget) */
-	double over_sum;
-	int64_t over_n;
+	int64_t over_ns, over_n; /* (atomics: nanoseconds) */
 	int64_t nsearch, searches_done;
 	/* resume (trim_neteval_set_out_dir): the directory (NULL: none), the
 	 * digest of the evaluation's inputs, searches read back and found stale */

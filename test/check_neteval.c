@@ -445,7 +445,7 @@ START_TEST(test_budget_keeps_overrun)
 	ck_assert_msg(b > 6.2 && b <= 6.25, "%g", b);
 	/* 4 finished took 0.5 s each beyond their limits: 2 s kept back, 8 s
 	 * shared as before: 8 - 3 x 1 = 5 s */
-	ne->over_sum = 2;
+	ne->over_ns = 2000000000;
 	ne->over_n = 4;
 	b = trim__neteval_search_budget(ne, 4, 1, 1);
 	ck_assert_msg(b > 4.95 && b <= 5, "%g", b);
@@ -453,7 +453,7 @@ START_TEST(test_budget_keeps_overrun)
 	 * 28 waiting, 28 halves of it are kept back whatever remains (the
 	 * first takes 10 - 4.83 s), and once half the limit is spent the next
 	 * takes its fair share of what remains, not half of it */
-	ne->over_sum = 0;
+	ne->over_ns = 0;
 	ne->over_n = 0;
 	ne->nsearch = 29;
 	b = trim__neteval_search_budget(ne, 29, 1, 1);
@@ -463,10 +463,10 @@ START_TEST(test_budget_keeps_overrun)
 	ck_assert_msg(b > 0.17 && b < 0.18, "%g", b);
 	ne->deadline = now + 10;
 	ne->nsearch = 0;
-	ne->over_sum = 2;
+	ne->over_ns = 2000000000;
 	ne->over_n = 4;
 	/* past what remains: the least share, never 0 (no limit) */
-	ne->over_sum = 400;
+	ne->over_ns = 400000000000;
 	b = trim__neteval_search_budget(ne, 4, 1, 1);
 	ck_assert(b > 0 && b < 1e-3);
 	free(ne);
