@@ -199,6 +199,11 @@ int trim__neteval_search_prepare(trim_neteval *ne, size_t i, double limit, trim_
 	int rc = res ? trim__mapspace_init(space, x, ne->arch) : TRIM_ENOMEM;
 	if (!res || rc) {
 		free(res);
+		if (rc) {
+			char what[160];
+			snprintf(what, sizeof what, "%s %s", x->layer, trim_phase_name(x->phase));
+			trim__error_prefix(what);
+		}
 		r->search_rc = rc ? rc : TRIM_ENOMEM;
 		snprintf(r->search_msg, sizeof r->search_msg, "%s", trim_last_error());
 		r->searched = 1;

@@ -403,7 +403,8 @@ static int space_size(trim__mapspace *s)
 	return 0;
 big:
 	trim__mapspace_free(s);
-	return trim__error(TRIM_ERANGE, "mapspace: more than 2^128 raw mappings (no index)");
+	return trim__error(TRIM_ERANGE, "mapspace: more than 2^128 raw mappings, beyond the mapping index's 128 bits: "
+	                                "fix some factors (--factor, or a constraints file) to shrink it");
 }
 
 int trim__mapspace_set_imperfect(trim__mapspace *s, int on)
