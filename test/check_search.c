@@ -907,6 +907,59 @@ START_TEST(test_stop_anywhere)
 }
 END_TEST
 
+/* The top nodes of a large ragged layer (UNet up2.conv1 with imperfect
+ * factors on Eyeriss: millions) are made only while the time lasts: with
+ * the worker stopped, trim__tree_children returns -3 and allocates
+ * nothing; without a stopper, every combination of the dims' values. */
+START_TEST(test_top_nodes_stop)
+{
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_arch *a = NULL;
+	size_t i = 0;
+	ck_assert_int_eq(trim_network_load(&net, "models/networks/unet.yaml"), 0);
+	ck_assert_int_eq(trim_workloads_create(&w, net, TRIM_MODE_INFERENCE, 1, 0), 0);
+	ck_assert_int_eq(trim_workloads_find(w, "up2.conv1", TRIM_PHASE_FW, &i), 0);
+	ck_assert_int_eq(trim_arch_load(&a, "models/arch/eyeriss.yaml"), 0);
+	trim__mapspace s;
+	ck_assert_int_eq(trim__mapspace_init(&s, trim__workloads_intra(w, i), a), 0);
+	ck_assert_int_eq(trim__mapspace_set_imperfect(&s, 1), 0);
+	int64_t *trows[TRIM_NDIMS];
+	int32_t lo[TRIM_NDIMS], hi[TRIM_NDIMS];
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		ck_assert_ptr_nonnull(trows[d] = trim__tree_rows(&s, d));
+		lo[d] = 0;
+		hi[d] = (int32_t)s.nrows[d];
+	}
+	tree_child *c = NULL;
+	int nv[TRIM_NDIMS];
+	const int64_t n = trim__tree_children(&s, trows, 0, lo, hi, &c, nv, NULL);
+	int64_t prod = 1;
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		prod *= nv[d];
+	ck_assert_int_eq(n, prod);
+	ck_assert_int_gt(n, 1 << 20);
+	ck_assert_uint_eq(c[n - 1].ord, (uint64_t)(n - 1));
+	free(c);
+	search_worker *W = calloc(1, sizeof *W); /* large: not on the stack */
+	ck_assert_ptr_nonnull(W);
+	W->stopped = 1;
+	c = NULL;
+	ck_assert_int_eq(trim__tree_children(&s, trows, 0, lo, hi, &c, nv, W), -3);
+	ck_assert_ptr_null(c);
+	W->stopped = 0; /* not stopped: the same children */
+	ck_assert_int_eq(trim__tree_children(&s, trows, 0, lo, hi, &c, nv, W), n);
+	free(c);
+	free(W);
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		free(trows[d]);
+	trim__mapspace_free(&s);
+	trim_arch_free(a);
+	trim_workloads_free(w);
+	trim_network_free(net);
+}
+END_TEST
+
 /* The X/Y split of a spatial level's factors: trim__spatial_split tries
  * only the x whose X and Y parts can fit; the same first fit (or none) as
  * trying every x from 1 to the bound, on random fan-outs, axis pins and
@@ -1816,7 +1869,7 @@ static void siblings_below(const trim__mapspace *s, int64_t *const *trows, const
 {
 	tree_child *ch = NULL;
 	int nv[TRIM_NDIMS];
-	int64_t n = trim__tree_children(s, trows, depth, lo, hi, &ch, nv);
+	int64_t n = trim__tree_children(s, trows, depth, lo, hi, &ch, nv, NULL);
 	ck_assert_int_ge(n, 0);
 	if (depth + 1 < s->nslots - 1) {
 		for (int64_t i = 0; i < n; i++)
@@ -2019,6 +2072,7 @@ Suite *search_suite(void)
 	tcase_add_test(tc, test_stop_during_setup);
 	tcase_add_test(tc, test_spatial_split_fast);
 	tcase_add_test(tc, test_stop_anywhere);
+	tcase_add_test(tc, test_top_nodes_stop);
 	suite_add_tcase(s, tc);
 	return s;
 }

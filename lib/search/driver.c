@@ -230,8 +230,11 @@ int trim__search_begin(search_run *r, const trim__mapspace *s, const trim__level
 			if (!(r->trows[d] = trim__tree_rows(s, d)))
 				err = trim__error(TRIM_ENOMEM, "search: out of memory");
 		}
-		if (!err)
-			r->ntop = trim__tree_children(s, r->trows, 0, lo, hi, &r->top, NULL);
+		/* the top nodes (millions on a large ragged layer) are made only
+		 * while the time lasts; when it runs out first, the plain loop
+		 * below stops at once with the root's bound */
+		if (!err && !(r->seeds.n > 0 && trim__worker_stop(&ws[0])))
+			r->ntop = trim__tree_children(s, r->trows, 0, lo, hi, &r->top, NULL, r->seeds.n > 0 ? &ws[0] : NULL);
 		if (r->ntop == -1)
 			err = trim__error(TRIM_ENOMEM, "search: out of memory");
 		if (r->ntop < 0)
@@ -253,9 +256,22 @@ int trim__search_begin(search_run *r, const trim__mapspace *s, const trim__level
 			trim__tree_node_set(s, r->trows, 1, top[i].lo, &W->node_mapping);
 			trim__mapspace_node_lb(s, costs, goal, 1, r->zero_macs, &W->node_mapping, &W->bound_eval, &top[i].lb);
 		}
+		if (late && r->seeds.n > 0) {
+			/* stopped (time limit) before every top node had its bound,
+			 * with a mapping in hand: the tree is dropped (sorting and
+			 * scheduling millions of top nodes would take the time the
+			 * limit forbids), the plain loop below stops at once with the
+			 * root's bound, a bound of every mapping */
+			free(r->top);
+			r->top = NULL;
+			r->ntop = 0;
+			ws[0].stopped = 1;
+			return r->err = err;
+		}
 		if (late) {
-			/* stopped (time limit) before every top node had its bound: the
-			 * root's bound, a bound of every mapping, stands for theirs */
+			/* stopped before every top node had its bound and before any
+			 * mapping: the root's bound stands for theirs, and the nodes are
+			 * searched in order until one gives a mapping */
 			double root_lb;
 			trim__space_mapping_init(s, &ws[0].node_mapping);
 			trim__mapspace_node_lb(s, costs, goal, 0, r->zero_macs, &ws[0].node_mapping, &ws[0].bound_eval,

@@ -751,9 +751,11 @@ typedef struct {
  * < depth: every combination of the values at slot `depth` (mixed radix,
  * the last dim fastest: c[i].ord = i), nvals (not NULL) the number of values
  * of each dim. Returns their number (*out allocated), -1 on no memory, -2
- * if a dim has too many values. */
+ * if a dim has too many values, -3 if stopper (not NULL: the top nodes,
+ * millions on a large ragged layer) reached its stop while they were made
+ * (nothing allocated). */
 int64_t trim__tree_children(const trim__mapspace *s, int64_t *const *trows, int depth, const int32_t *lo,
-                            const int32_t *hi, tree_child **out, int *nvals);
+                            const int32_t *hi, tree_child **out, int *nvals, search_worker *stopper);
 /* The bounds of the children of a node that are factorisations (depth:
  * theirs), when the slot they fix is a storage level: each tensor's
  * figures depend only on its own dims' factors there, so they are computed

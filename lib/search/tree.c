@@ -14,7 +14,7 @@ int trim__tree_child_cmp(const void *p, const void *q)
 }
 
 int64_t trim__tree_children(const trim__mapspace *s, int64_t *const *trows, int depth, const int32_t *lo,
-                            const int32_t *hi, tree_child **out, int *nvals)
+                            const int32_t *hi, tree_child **out, int *nvals, search_worker *stopper)
 {
 	const int slot = s->tord[depth];
 	int32_t vlo[TRIM_NDIMS][64], vhi[TRIM_NDIMS][64];
@@ -41,6 +41,10 @@ int64_t trim__tree_children(const trim__mapspace *s, int64_t *const *trows, int 
 	if (!c)
 		return -1;
 	for (int64_t i = 0; i < n; i++) {
+		if (stopper && (i & 65535) == 65535 && trim__worker_stop(stopper)) {
+			free(c);
+			return -3;
+		}
 		int64_t r = i;
 		for (int d = TRIM_NDIMS - 1; d >= 0; d--) {
 			int j = (int)(r % nv[d]);
@@ -197,7 +201,7 @@ void trim__tree_visit(const trim__mapspace *s, int64_t *const *trows, const trim
 	}
 	tree_child *c = NULL;
 	int nvals[TRIM_NDIMS];
-	int64_t n = trim__tree_children(s, trows, depth, lo, hi, &c, nvals);
+	int64_t n = trim__tree_children(s, trows, depth, lo, hi, &c, nvals, NULL);
 	if (n < 0) {
 		W->err = n == -1 ? TRIM_ENOMEM : TRIM_ERANGE;
 		return;
