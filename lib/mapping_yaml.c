@@ -292,7 +292,11 @@ static int tl_factors(trim__yctx *c, const trim__ynode *n, int64_t *f, int64_t *
 			                  (int)(end - p), p, (long long)MAX_BOUND);
 		f[d] = v;
 		p = end;
-		if (p[0] == ',' && isdigit((unsigned char)p[1])) {
+		if (p[0] == ',' && !isdigit((unsigned char)p[1]))
+			return trim__yerr(c, n, TRIM_ESCHEMA, "bad factor '%.*s': nothing after the comma (Timeloop's residual: "
+			                  "%.*s,N, N from 1 to the bound %lld the iterations of the last pass)",
+			                  (int)(p + 1 - fp), fp, (int)(p - fp), fp, v);
+		if (p[0] == ',') {
 			long long r = strtoll(p + 1, &end, 10);
 			if (r < 1 || r > v || (*end && !isspace((unsigned char)*end) && *end != ','))
 				return trim__yerr(c, n, TRIM_ESCHEMA, "bad factor '%.*s': the residual (after the comma) must be "

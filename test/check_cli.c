@@ -108,6 +108,78 @@ START_TEST(test_map_hides_loops_of_bound_one)
 }
 END_TEST
 
+/* Every option of every command given twice (issue: two --constraints
+ * files silently kept the second): one that takes a single value is refused
+ * with exit 2 and says so; the repeatable ones (exactly --factor, --dataflow
+ * and --dim, whose usage shows "...") and the flags are not. The options
+ * are read from each command's --help. */
+START_TEST(test_every_option_twice)
+{
+	static const char *const cmds[] = {"arch",  "eval",    "explore",  "fuse",    "import",   "map",
+	                                   "network", "space", "sparsity", "version", "workloads"};
+	int refused = 0, repeatable = 0, flags = 0;
+	for (size_t c = 0; c < sizeof cmds / sizeof *cmds; c++) {
+		char args[1024];
+		int st = 0;
+		snprintf(args, sizeof args, "%s --help", cmds[c]);
+		char *help = tu_capture(args, 0, &st);
+		ck_assert_int_eq(st, 0);
+		char *use = strstr(help, "usage: ");
+		ck_assert_ptr_nonnull(use);
+		char *end = strstr(use, "\n\n");
+		if (end)
+			*end = 0;
+		for (char *p = use; (p = strchr(p, '-'));) {
+			if (!(p[-1] == '[' || p[-1] == ' ' || p[-1] == '|') || !(p[1] == '-' || (p[1] >= 'a' && p[1] <= 'z'))) {
+				p++;
+				continue;
+			}
+			size_t n = 1;
+			while (p[n] == '-' || (p[n] >= 'a' && p[n] <= 'z'))
+				n++;
+			char opt[64];
+			snprintf(opt, sizeof opt, "%.*s", (int)n, p);
+			const int value = p[n] == ' ' && p[n + 1] && p[n + 1] != '[' && p[n + 1] != '-' && p[n + 1] != '\n';
+			const char *close = strchr(p + n, ']');
+			const int repeat = close && !strncmp(close + 1, "...", 3);
+			p += n;
+			if (!strcmp(opt, "--help"))
+				continue;
+			/* a missing file after the options: whatever else is wrong, exit 2 fast */
+			if (value)
+				snprintf(args, sizeof args, "%s %s 1 %s 1 /nonexistent.yaml", cmds[c], opt, opt);
+			else
+				snprintf(args, sizeof args, "%s %s %s /nonexistent.yaml", cmds[c], opt, opt);
+			char *out = tu_capture(args, 1, &st);
+			const int twice = strstr(out, "given twice") != NULL;
+			if (value && !repeat) {
+				ck_assert_msg(st == 2 && twice, "trim %s: exit %d: %s", args, st, out);
+				refused++;
+			} else {
+				ck_assert_msg(!twice, "trim %s: %s", args, out);
+				ck_assert_msg(!repeat || !strcmp(opt, "--factor") || !strcmp(opt, "--dataflow") ||
+				                  !strcmp(opt, "--dim"),
+				              "trim %s: %s repeatable", cmds[c], opt);
+				repeatable += repeat;
+				flags += !value;
+			}
+			free(out);
+		}
+		free(help);
+	}
+	ck_assert_int_ge(refused, 60);
+	ck_assert_int_eq(repeatable, 6); /* --factor; --dataflow of 4 commands; --dim */
+	ck_assert_int_ge(flags, 10);
+	/* the repeatable ones combine: two presets, both applied */
+	int st = 0;
+	char *two = tu_capture("map models/networks/trim-fig2.yaml models/arch/eyeriss.yaml --layer conv1 --phase FW "
+	                       "--dataflow row-stationary --dataflow row-stationary --max-mappings 1",
+	                       1, &st);
+	ck_assert_ptr_null(strstr(two, "given twice"));
+	free(two);
+}
+END_TEST
+
 /* trim map, network and explore default to the same goal, energy */
 START_TEST(test_one_default_goal)
 {
@@ -257,6 +329,7 @@ Suite *cli_suite(void)
 	tcase_add_test(tc, test_columns_fit_the_names);
 	tcase_add_test(tc, test_sparsity_legend);
 	tcase_add_test(tc, test_version_formats);
+	tcase_add_test(tc, test_every_option_twice);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -335,13 +335,15 @@ START_TEST(test_eval_ragged_cli)
 	ck_assert_str_eq(back, own);
 	free(back);
 	/* Timeloop's residuals must cover the bound (1 + 3 x 14 + 11 = 54 does
-	 * not); without residuals the factors alone are read as libtrim's
+	 * not), a comma must have its residual; without residuals the factors alone are read as libtrim's
 	 * imperfect factorisation */
 	static const char *const tl_variants[][2] = {
 		{"P14,12", "the residuals of E (Timeloop's D=bound,residual) cover 54, the workload bound is 55"},
 		{"P14,15", "the residual (after the comma) must be an integer from 1 to the bound 14"},
+		{"P14,", "bad factor 'P14,': nothing after the comma"},
+		{"P14,x", "bad factor 'P14,': nothing after the comma"},
 		{"P14", NULL}};
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < 5; k++) {
 		FILE *in = fopen("test/data/mapping/eyeriss-alexnet-conv1-ragged-timeloop.yaml", "r"),
 		     *outf = fopen("build-ragged-variant.yaml", "w");
 		ck_assert(in && outf);

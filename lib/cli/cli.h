@@ -38,6 +38,15 @@ int trim_cli_goal(const char *cmd, const char *usage, const char *val, int *goal
 int trim_cli_unknown_option(const char *cmd, const char *usage, const char *opt);
 /* "; did you mean 'X'?" for the nearest name seen by `near`, or "". */
 const char *trim_cli_hint(char *buf, size_t size, const trim__nearest *near);
+/* Exit code 2 with a usage error when an option that takes one value (by
+ * the usage text: "[--batch N]") is given twice: the second would silently
+ * replace the first (two --constraints files kept only the second). Options
+ * whose bracket is followed by "..." ("[--dataflow PRESET]...") combine and
+ * may repeat; flags are idempotent. 0 when none is. Called by every command
+ * before it reads its options. */
+int trim_cli_repeated(const char *cmd, const char *usage, int argc, char **argv);
+/* The largest batch (trim_workloads_create's limit), for every command. */
+#define TRIM_CLI_MAX_BATCH (1 << 24)
 /* Options shared by the commands that map workloads (network, sparsity,
  * explore): --mode, --batch, --threads, --goal (energy|delay|edp),
  * --max-mappings, --min-pe-util, --min-rf-util, --constraints FILE,

@@ -8,6 +8,8 @@ static const char usage_arch[] = "trim arch FILE [--table FILE] [--format table|
 // trim-cli: arch: validate an architecture; capacities, energy per access, area or FPGA resources
 int trim_cli_arch(int argc, char **argv)
 {
+	if (trim_cli_repeated("arch", usage_arch, argc, argv))
+		return TRIM_CLI_EXIT_USAGE;
 	const char *file = NULL, *table = NULL;
 	int format = TRIM_FORMAT_TABLE;
 	for (int i = 1; i < argc; i++) {

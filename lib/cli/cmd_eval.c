@@ -11,6 +11,8 @@ static const char usage_eval[] =
 // trim-cli: eval: evaluate a mapping of one workload (counts, cycles, energy); libtrim or Timeloop mapping YAML
 int trim_cli_eval(int argc, char **argv)
 {
+	if (trim_cli_repeated("eval", usage_eval, argc, argv))
+		return TRIM_CLI_EXIT_USAGE;
 	const char *files[2] = {NULL, NULL}, *layer = NULL, *mapfile = NULL, *table = NULL;
 	const char *export_tl = NULL;
 	int format = TRIM_FORMAT_TABLE, phase = -1, mode = TRIM_MODE_DEFAULT, nf = 0;
@@ -49,7 +51,7 @@ int trim_cli_eval(int argc, char **argv)
 				if (trim_cli_mode("eval", usage_eval, v, &mode))
 					return TRIM_CLI_EXIT_USAGE;
 			} else if (!strcmp(o, "--batch")) {
-				if (trim_cli_int("eval", usage_eval, "--batch", v, 1, 1 << 20, &batch))
+				if (trim_cli_int("eval", usage_eval, "--batch", v, 1, TRIM_CLI_MAX_BATCH, &batch))
 					return TRIM_CLI_EXIT_USAGE;
 			} else
 				return trim_cli_unknown_option("eval", usage_eval, o);

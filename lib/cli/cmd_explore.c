@@ -12,7 +12,7 @@ static const char usage_ex[] =
 	"trim explore [NETWORK.yaml SPACE.yaml] [--goal energy|delay|edp|area|weighted]\n"
 	"         [--weights E,D,A] [--area-budget MM2] [--threads N] [--mode inference|training]\n"
 	"         [--batch N] [--dense] [--imperfect] [--max-mappings N] [--min-pe-util F] [--min-rf-util F]\n"
-	"         [--constraints FILE] [--dataflow PRESET] [--out DIR] [--progress|--quiet]\n"
+	"         [--constraints FILE] [--dataflow PRESET]... [--out DIR] [--progress|--quiet]\n"
 	"         [--format table|json|csv] [--report FILE.html] [--breakdown FILE.csv|FILE.json]\n"
 	"         [--time-limit SECONDS] [--gap FRACTION]";
 
@@ -57,6 +57,8 @@ static int no_point_ranked(const trim_explorer *ex, const trim_space *space, cha
 // trim-cli: explore: rank the architectures of a space for a network and a design goal
 int trim_cli_explore(int argc, char **argv)
 {
+	if (trim_cli_repeated("explore", usage_ex, argc, argv))
+		return TRIM_CLI_EXIT_USAGE;
 	const char *files[2] = {NULL, NULL}, *outdir = NULL, *report = NULL, *breakdown = NULL;
 	int format = TRIM_FORMAT_TABLE, nf = 0, dense = 0;
 	int progress = isatty(2);

@@ -117,6 +117,8 @@ static int compare_mapper(const trim_network *net, const trim_arch *arch, const 
 
 int trim_cli_fuse(int argc, char **argv)
 {
+	if (trim_cli_repeated("fuse", usage_fuse, argc, argv))
+		return TRIM_CLI_EXIT_USAGE;
 	const char *files[2] = {NULL, NULL}, *layers = NULL, *parallel = NULL, *plan = NULL;
 	const char *table = NULL;
 	int format = TRIM_FORMAT_TABLE, goal = TRIM_FUSION_GOAL_OFFCHIP, nfiles = 0, mapper = 0;

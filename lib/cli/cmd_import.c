@@ -11,6 +11,8 @@ static const char *const USAGE =
 // trim-cli: import: an ONNX model as a network description (YAML) to read, edit and use
 int trim_cli_import(int argc, char **argv)
 {
+	if (trim_cli_repeated("import", USAGE, argc, argv))
+		return TRIM_CLI_EXIT_USAGE;
 	const char *path = NULL, *out = NULL;
 	trim_onnx_options *o = NULL;
 	if (trim_onnx_options_create(&o))
@@ -37,7 +39,7 @@ int trim_cli_import(int argc, char **argv)
 			i++;
 		} else if (!strcmp(a, "--batch")) {
 			int64_t b;
-			if (trim_cli_int("import", USAGE, a, v, 1, 1 << 24, &b))
+			if (trim_cli_int("import", USAGE, a, v, 1, TRIM_CLI_MAX_BATCH, &b))
 				code = TRIM_CLI_EXIT_USAGE;
 			else
 				trim_onnx_options_set_batch(o, b);

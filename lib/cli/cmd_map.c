@@ -111,6 +111,8 @@ static size_t hide_unit_loops(char *text)
 // trim-cli: map: the best mapping of one workload (exact branch-and-bound search)
 int trim_cli_map(int argc, char **argv)
 {
+	if (trim_cli_repeated("map", usage_map, argc, argv))
+		return TRIM_CLI_EXIT_USAGE;
 	const char *files[2] = {NULL, NULL}, *layer = NULL, *table = NULL;
 	int format = TRIM_FORMAT_TABLE, phase = TRIM_PHASE_FW, mode = TRIM_MODE_DEFAULT, nf = 0;
 	int64_t batch = 0, threads = 1, goal = TRIM_GOAL_ENERGY, maxmap = 0, topk = 1;
@@ -203,7 +205,7 @@ int trim_cli_map(int argc, char **argv)
 				if (trim_cli_mode("map", usage_map, v, &mode))
 					return TRIM_CLI_EXIT_USAGE;
 			} else if (!strcmp(o, "--batch")) {
-				if (trim_cli_int("map", usage_map, "--batch", v, 1, 1 << 20, &batch))
+				if (trim_cli_int("map", usage_map, "--batch", v, 1, TRIM_CLI_MAX_BATCH, &batch))
 					return TRIM_CLI_EXIT_USAGE;
 			} else if (!strcmp(o, "--threads")) {
 				if (trim_cli_int("map", usage_map, "--threads", v, 1, 1024, &threads))

@@ -11,13 +11,15 @@ static const char usage_net[] =
 	"trim network NETWORK.yaml ARCH.yaml [--goal energy|delay|edp] [--threads N]\n"
 	"         [--mode inference|training] [--batch N] [--table FILE] [--trace CSV] [--dense]\n"
 	"         [--max-mappings N] [--min-pe-util F] [--min-rf-util F] [--constraints FILE]\n"
-	"         [--dataflow PRESET] [--progress|--quiet] [--format table|json|csv]\n"
+	"         [--dataflow PRESET]... [--progress|--quiet] [--format table|json|csv]\n"
 	"         [--report FILE.html] [--breakdown FILE.csv|FILE.json]\n"
 	"         [--time-limit SECONDS] [--gap FRACTION] [--out DIR] [--imperfect]";
 
 // trim-cli: network: the best mapping of every workload of a network, with totals
 int trim_cli_network(int argc, char **argv)
 {
+	if (trim_cli_repeated("network", usage_net, argc, argv))
+		return TRIM_CLI_EXIT_USAGE;
 	const char *files[2] = {NULL, NULL}, *table_file = NULL, *trace = NULL;
 	const char *report = NULL, *breakdown = NULL;
 	int format = TRIM_FORMAT_TABLE, nf = 0, dense = 0;

@@ -8,6 +8,8 @@ static const char usage_space[] = "trim space FILE [--format table|json]";
 // trim-cli: space: enumerate an architecture space (designer): points, area or resources, rejections
 int trim_cli_space(int argc, char **argv)
 {
+	if (trim_cli_repeated("space", usage_space, argc, argv))
+		return TRIM_CLI_EXIT_USAGE;
 	const char *file = NULL;
 	int format = TRIM_FORMAT_TABLE;
 	for (int i = 1; i < argc; i++) {

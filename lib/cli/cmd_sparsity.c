@@ -10,7 +10,7 @@
 static const char usage_sp[] =
 	"trim sparsity NETWORK.yaml ARCH.yaml [--trace CSV] [--goal energy|delay|edp] [--threads N]\n"
 	"         [--mode inference|training] [--batch N] [--max-mappings N] [--min-pe-util F] [--min-rf-util F]\n"
-	"         [--constraints FILE] [--dataflow PRESET] [--progress|--quiet]\n"
+	"         [--constraints FILE] [--dataflow PRESET]... [--progress|--quiet]\n"
 	"         [--format table|json]";
 
 typedef struct {
@@ -122,6 +122,8 @@ static void print_table(FILE *o, const trim_workloads *w, const trim_neteval *ne
 // trim-cli: sparsity: what zero gating and skipping buy, dense vs sparse per workload
 int trim_cli_sparsity(int argc, char **argv)
 {
+	if (trim_cli_repeated("sparsity", usage_sp, argc, argv))
+		return TRIM_CLI_EXIT_USAGE;
 	const char *files[2] = {NULL, NULL}, *trace = NULL;
 	int format = TRIM_FORMAT_TABLE, nf = 0, progress = isatty(2);
 	trim_cli_mapopts mo;

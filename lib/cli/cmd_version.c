@@ -8,6 +8,8 @@ static const char usage_version[] = "trim version [--format table|json]";
 // trim-cli: version: print the library version
 int trim_cli_version(int argc, char **argv)
 {
+	if (trim_cli_repeated("version", usage_version, argc, argv))
+		return TRIM_CLI_EXIT_USAGE;
 	int format = TRIM_FORMAT_TABLE;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {

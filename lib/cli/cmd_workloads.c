@@ -10,6 +10,8 @@ static const char *const USAGE =
 // trim-cli: workloads: the task analyst: intra- and inter-layer workloads of a network
 int trim_cli_workloads(int argc, char **argv)
 {
+	if (trim_cli_repeated("workloads", USAGE, argc, argv))
+		return TRIM_CLI_EXIT_USAGE;
 	const char *path = NULL;
 	int mode = TRIM_MODE_DEFAULT, format = TRIM_FORMAT_TABLE;
 	int64_t batch = 0, bits = 0;
@@ -24,7 +26,7 @@ int trim_cli_workloads(int argc, char **argv)
 				return TRIM_CLI_EXIT_USAGE;
 			i++;
 		} else if (!strcmp(a, "--batch")) {
-			if (trim_cli_int("workloads", USAGE, a, v, 1, 1 << 24, &batch))
+			if (trim_cli_int("workloads", USAGE, a, v, 1, TRIM_CLI_MAX_BATCH, &batch))
 				return TRIM_CLI_EXIT_USAGE;
 			i++;
 		} else if (!strcmp(a, "--word-bits")) {

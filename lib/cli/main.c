@@ -164,6 +164,63 @@ int trim_cli_format(const char *cmd, const char *use, const char *val, int allow
 	return 0;
 }
 
+/* The option at usage[p] ('-' first): its name's length, whether it takes a
+ * value (a word follows it in its bracket: "--batch N", "--format a|b";
+ * not "--dense]", "--progress|--quiet", "--mapper [") and whether it may be
+ * repeated (its bracket is followed by "...": "[--dataflow PRESET]..."). */
+static size_t usage_option(const char *usage, size_t p, int *takes_value, int *repeatable)
+{
+	size_t n = 1;
+	while (usage[p + n] == '-' || (usage[p + n] >= 'a' && usage[p + n] <= 'z') ||
+	       (usage[p + n] >= '0' && usage[p + n] <= '9'))
+		n++;
+	const char *after = usage + p + n;
+	*takes_value = after[0] == ' ' && after[1] && after[1] != '[' && after[1] != '-' && after[1] != '\n';
+	const char *close = strchr(after, ']');
+	*repeatable = close && !strncmp(close + 1, "...", 3);
+	return n;
+}
+
+int trim_cli_repeated(const char *cmd, const char *usage, int argc, char **argv)
+{
+	const char *seen[64];
+	int nseen = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (a[0] != '-' || !a[1])
+			continue;
+		/* the option in the usage text: the first place it stands whole */
+		size_t len = strlen(a), p = 0;
+		const char *u = usage;
+		int found = 0, value = 0, repeat = 0;
+		while ((u = strstr(u, a))) {
+			p = (size_t)(u - usage);
+			char next = usage[p + len];
+			if ((p == 0 || usage[p - 1] == '[' || usage[p - 1] == ' ' || usage[p - 1] == '|') &&
+			    (next == ' ' || next == ']' || next == '|' || next == '\0' || next == '\n')) {
+				found = usage_option(usage, p, &value, &repeat) == len;
+				if (found)
+					break;
+			}
+			u += len;
+		}
+		if (!found || !value) /* unknown (the command says so) or a flag (idempotent) */
+			continue;
+		i++; /* its value */
+		if (repeat)
+			continue;
+		for (int k = 0; k < nseen; k++)
+			if (!strcmp(seen[k], a))
+				return trim_cli_usage(cmd, usage,
+				                      "%s given twice: it takes one value (the second would silently "
+				                      "replace the first); give it once",
+				                      a);
+		if (nseen < (int)TRIM__ARRAY_LEN(seen))
+			seen[nseen++] = a;
+	}
+	return 0;
+}
+
 void trim_cli_mapopts_init(trim_cli_mapopts *m)
 {
 	memset(m, 0, sizeof *m);
@@ -186,7 +243,7 @@ int trim_cli_mapopt(const char *cmd, const char *use, const char *o, const char 
 		return trim_cli_mode(cmd, use, v, &m->mode) ? -1 : 1;
 	}
 	if (!strcmp(o, "--batch"))
-		return trim_cli_int(cmd, use, o, v, 1, 1 << 24, &m->batch) ? -1 : 1;
+		return trim_cli_int(cmd, use, o, v, 1, TRIM_CLI_MAX_BATCH, &m->batch) ? -1 : 1;
 	if (!strcmp(o, "--threads"))
 		return trim_cli_int(cmd, use, o, v, 1, 1024, &m->threads) ? -1 : 1;
 	if (!strcmp(o, "--max-mappings"))
