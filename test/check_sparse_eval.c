@@ -376,6 +376,52 @@ START_TEST(test_compressed_and_metadata_traffic)
 }
 END_TEST
 
+/* Bitmap metadata, counted by hand: one bit per dense word of every sparse
+ * operand moved (1/16 of a word per word at 16 bits), at every storage
+ * level's reads, drains and fills and on the network; in BW with the
+ * outputs skipped, the output mask too, one bit per result read once at
+ * DRAM. The metadata's energy is its words at each level's access costs. */
+START_TEST(test_bitmap_and_output_mask_by_hand)
+{
+	for (int bw = 0; bw < 2; bw++) {
+		fx s;
+		setup(&s, ", zero_skip: true, bw_output_skip: true, sparsity: {metadata: bitmap, load_imbalance: false}",
+		      "conv1", bw ? TRIM_PHASE_BW : TRIM_PHASE_FW);
+		trim__sparse_eval r;
+		ck_assert(trim__sparse_adjust(s.x, s.arch, s.costs, s.m, &s.dense, s.f, &r) == 0);
+		const trim__activity *a = &s.dense.act;
+		const double bit = 1.0 / 16;
+		double words = 0, pj = 0;
+		for (int t = 0; t < 2; t++) {
+			if (!(s.f[TRIM_SP_OPERAND0 + t] > 0))
+				continue;
+			for (int l = 0; l < s.arch->nlevels - 1; l++) {
+				if (s.arch->lv[l].type == TRIM__LVL_STORAGE) {
+					double rd = (double)(a->reads[l][t] + a->drains[l][t]), f = (double)a->fills[l][t];
+					words += bit * (rd + f);
+					pj += bit * (rd * s.costs[l].read_pj + f * s.costs[l].write_pj);
+				} else if (s.arch->lv[l].type == TRIM__LVL_SPATIAL) {
+					words += bit * (double)(a->down_words[l][t] + a->up_out[l][t]);
+					pj += bit * s.dense.dyn_pj[l][t];
+				}
+			}
+		}
+		if (bw) { /* dX masked by conv0's ReLU: half the results skipped */
+			ck_assert(s.f[TRIM_SP_OUTPUT] == 0.5);
+			double mask = (double)s.x->t[2].elems * bit;
+			words += mask;
+			pj += mask * s.costs[0].read_pj;
+		}
+		ck_assert(s.f[TRIM_SP_OPERAND0] > 0);
+		ck_assert_msg(fabs(r.metadata_words - words) <= 1e-9 * words, "%s: %.17g vs %.17g", bw ? "BW" : "FW",
+		              r.metadata_words, words);
+		ck_assert_msg(fabs(r.metadata_pj - pj) <= 1e-9 * pj, "%s: %.17g vs %.17g pJ", bw ? "BW" : "FW", r.metadata_pj,
+		              pj);
+		teardown(&s);
+	}
+}
+END_TEST
+
 /* ---- the shipped sparse training accelerator, through `trim sparsity` ---- */
 
 #define SPARSE_ARCH "models/arch/sparse-training.yaml"
@@ -531,6 +577,7 @@ Suite *sparse_eval_suite(void)
 	tcase_add_test(tc, test_lane_imbalance);
 	tcase_add_test(tc, test_lane_model_against_simulation);
 	tcase_add_test(tc, test_compressed_and_metadata_traffic);
+	tcase_add_test(tc, test_bitmap_and_output_mask_by_hand);
 	suite_add_tcase(s, tc);
 	TCase *cli = tcase_create("cli");
 	tcase_set_timeout(cli, 600);
