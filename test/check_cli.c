@@ -180,6 +180,36 @@ START_TEST(test_every_option_twice)
 }
 END_TEST
 
+/* An exact network run is told before it starts when a mapspace is beyond
+ * what exact searches finish (AlexNet at batch 2^24: conv1 FW has 5.1e13
+ * distinct mappings; --max-mappings 1 then refuses it, so nothing long
+ * runs); with a time limit or a gap, or a small space, nothing is said. */
+START_TEST(test_long_exact_warned_before)
+{
+	int st = 0;
+	char *big = tu_capture("network models/networks/alexnet.yaml models/arch/eyeriss.yaml --batch 16777216 "
+	                       "--max-mappings 1",
+	                       1, &st);
+	ck_assert_int_eq(st, 2);
+	const char *w = strstr(big, "warning: trim network: an exact search of more than 1e+13 distinct mappings "
+	                            "(conv1 FW: 5.11e+13)");
+	const char *refused = strstr(big, "more than the limit of 1");
+	ck_assert_msg(w && refused && w < refused, "%s", big);
+	ck_assert_ptr_nonnull(strstr(big, "--time-limit SECONDS bounds the run"));
+	free(big);
+	static const char *const quiet[] = {
+		"network models/networks/alexnet.yaml models/arch/eyeriss.yaml --batch 16777216 --max-mappings 1 "
+		"--time-limit 5",
+		"network models/networks/alexnet.yaml models/arch/eyeriss.yaml --batch 16777216 --max-mappings 1 --gap 0.1",
+		"network test/data/networks/tiny.yaml test/data/neteval/tiny-arch.yaml --quiet"};
+	for (int k = 0; k < 3; k++) {
+		char *o = tu_capture(quiet[k], 1, &st);
+		ck_assert_msg(strstr(o, "exact search of more than") == NULL, "%s: %s", quiet[k], o);
+		free(o);
+	}
+}
+END_TEST
+
 /* trim map, network and explore default to the same goal, energy */
 START_TEST(test_one_default_goal)
 {
@@ -330,6 +360,7 @@ Suite *cli_suite(void)
 	tcase_add_test(tc, test_sparsity_legend);
 	tcase_add_test(tc, test_version_formats);
 	tcase_add_test(tc, test_every_option_twice);
+	tcase_add_test(tc, test_long_exact_warned_before);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -103,6 +103,58 @@ static void *net_progress_main(void *p)
 	return NULL;
 }
 
+/* An exact run (no --time-limit, no --gap) is told before it starts when
+ * one of its mapspaces is beyond what exact searches finish in hours
+ * (TRIM_CLI_LONG_EXACT distinct mappings: on the zoo, docs/zoo.md, the runs
+ * that finish stay below it), with what bounds the run. The counts are the
+ * searches' own (constraints and --imperfect applied), made without
+ * enumerating, in the workloads' order until the first such space (a count
+ * takes a large layer tenths of a second); a workload of the same kind,
+ * phase, bounds, strides and dilations as an earlier one is not counted
+ * again, and one that cannot be set up is left to the run, which reports
+ * it. */
+#define TRIM_CLI_LONG_EXACT 1e13
+static void warn_long_exact(const char *cmd, const trim_workloads *w, const trim_arch *arch,
+                            const trim_energy *table, const trim_constraints *c, const trim_cli_mapopts *mo)
+{
+	if (mo->time_limit > 0 || mo->gap > 0 || getenv("TRIM_NET_TIME_LIMIT") || getenv("TRIM_NET_GAP"))
+		return;
+	trim_energy *own = NULL; /* the architecture's technology, loaded once */
+	if (!table && trim_energy_load_for_arch(&own, arch) == 0)
+		table = own;
+	const size_t n = trim_workloads_intra_count(w);
+	int64_t(*key)[2 + TRIM_NDIMS + 4] = calloc(n ? n : 1, sizeof *key);
+	for (size_t i = 0; key && i < n; i++) {
+		key[i][0] = trim_workloads_intra_kind(w, i);
+		key[i][1] = trim_workloads_intra_phase(w, i);
+		trim_workloads_intra_bounds(w, i, key[i] + 2, TRIM_NDIMS);
+		trim_workloads_intra_strides(w, i, key[i] + 2 + TRIM_NDIMS, 4);
+		size_t j = 0;
+		while (j < i && memcmp(key[j], key[i], sizeof key[i]))
+			j++;
+		if (j < i)
+			continue;
+		trim_search *s = NULL;
+		double d = -1;
+		if (trim_search_create(&s, w, i, arch, table) == 0 &&
+		    (!mo->imperfect || trim_search_set_int(s, TRIM_SEARCH_IMPERFECT, 1) == 0) &&
+		    (!c || trim_search_set_constraints(s, c) == 0))
+			d = trim_search_distinct(s);
+		trim_search_free(s);
+		if (d >= TRIM_CLI_LONG_EXACT) {
+			fprintf(stderr,
+			        "warning: trim %s: an exact search of more than %.0e distinct mappings (%s %s: %.3g): exact "
+			        "searches that large can run for hours; --time-limit SECONDS bounds the run (its report "
+			        "then gives the proven gap), --gap FRACTION stops each search once proven within it\n",
+			        cmd, TRIM_CLI_LONG_EXACT, trim_workloads_intra_layer(w, i),
+			        trim_phase_name(trim_workloads_intra_phase(w, i)), d);
+			break;
+		}
+	}
+	free(key);
+	trim_energy_free(own);
+}
+
 const trim_cli_runner *trim_cli_distributed = NULL;
 
 int trim_cli_run_network(const char *cmd, const char *net_file, const char *arch_file,
@@ -151,6 +203,8 @@ int trim_cli_run_network(const char *cmd, const char *net_file, const char *arch
 		rc = trim_cli_constraints(mo, &c);
 		if (rc == 0 && c)
 			rc = trim_neteval_set_constraints(*ne, c);
+		if (rc == 0)
+			warn_long_exact(cmd, *w, *arch, table, c, mo);
 		trim_constraints_free(c);
 	}
 	trim_energy_free(table); /* the evaluation keeps what it needs */
