@@ -77,7 +77,7 @@ CLI := $(BUILD)/bin/trim
 TESTBIN := $(BUILD)/test/check_trim
 BENCHBIN := $(BUILD)/bin/trim-bench
 
-.PHONY: all examples check run bench sweep deps install uninstall install-check doc-check man abi-check header-check api-doc api-doc-check clean
+.PHONY: mutate all examples check run bench sweep deps install uninstall install-check doc-check man abi-check header-check api-doc api-doc-check clean
 all: $(STATIC) $(SHARED) $(CLI)
 
 $(BUILD)/obj/%.o: %.c
@@ -190,6 +190,15 @@ SWEEP_BUDGET ?= 10
 SWEEP_TABLE ?=
 sweep: $(CLI)
 	$(PYTHON) test/bench/sweep.py --trim $(CLI) --budget $(SWEEP_BUDGET) --jobs 2 $(if $(SWEEP_TABLE),--table $(SWEEP_TABLE))
+
+# Mutation testing (test/mutate/): each mutant of the model rules, the
+# search's bounds and cuts, the sparse evaluation, the resume checks and the
+# ONNX reader applied to a copy of the tree in build-mutate/, rebuilt, and
+# the suites that should catch it run; prints the score. MUTATE_ONLY=PREFIX
+# runs the mutants whose id starts with it.
+MUTATE_ONLY ?=
+mutate:
+	$(PYTHON) test/mutate/run.py $(if $(MUTATE_ONLY),--only $(MUTATE_ONLY))
 
 # Exported symbols of the shared library must all be public trim_ API.
 abi-check: $(SHARED)
