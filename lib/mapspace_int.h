@@ -129,6 +129,10 @@ typedef struct {
 	double time_limit;
 	double gap;
 	const int *stop;
+	/* stop at the stop_after-th place a worker checks for its stop (0:
+	 * never): a time limit that lands at a chosen point, the same on every
+	 * machine, for the tests of what a stopped search proves */
+	uint64_t stop_after;
 	/* with a time limit: the monotonic second (trim__now) at which to stop
 	 * instead of time_limit after the start (NULL: that), read with atomics
 	 * as the search runs, so that its caller may extend it */

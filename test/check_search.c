@@ -232,7 +232,7 @@ static int g_inexact_runs;
 static uint64_t g_parts_checked;
 /* bypass choices the exact-tie rule cut in the k = 1 runs (a test checks
  * that the brute-force cases exercise it) */
-static uint64_t g_tie_cuts, g_tie_nodes, g_ties_tight, g_joint_higher, g_stopped_early;
+static uint64_t g_tie_cuts, g_tie_nodes, g_ties_tight, g_joint_higher, g_stopped_early, g_stop_points;
 static node_counts *g_node_counts; /* the exact tie test's scratch */
 
 static void brute_vs_search(void (*mk)(struct trim_arch *, trim__intra *), int goal)
@@ -542,6 +542,29 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 			ck_assert(rt.exact || rt.stopped);
 			trim__search_result_free(&rt);
 		}
+		/* and a stop at each of the places a worker checks it (the same on
+		 * every machine: the seed's sample, the top nodes' bounds, the
+		 * children of every depth): one thread, every 1st to 24th check,
+		 * then a third further each time, to the end */
+		for (uint64_t at = 1;; at += at < 24 ? 1 : 1 + at / 3) {
+			s.stop_after = at;
+			ck_assert_int_eq(trim__search(&s, c, goal, 1, &rt), 0);
+			s.stop_after = 0;
+			const int stopped = rt.stopped;
+			if (rt.found) {
+				ck_assert_int_eq(trim__mapping_check_reserved(&rt.best, &w, &a, s.reserved), 0);
+				ck_assert_msg(rt.best_cost >= best && rt.lower_bound <= best,
+				              "stopped at check %llu: best %.17g, bound %.17g, optimum %.17g", (unsigned long long)at,
+				              rt.best_cost, rt.lower_bound, best);
+			} else {
+				ck_assert(stopped);
+			}
+			ck_assert(rt.exact != stopped);
+			trim__search_result_free(&rt);
+			if (!stopped)
+				break; /* past the last check: the exact search */
+			g_stop_points++;
+		}
 	}
 	/* the best mapping decodes from its index */
 	trim__mapping back;
@@ -651,7 +674,7 @@ START_TEST(test_search_kinds)
 		{TU_MAXPOOL, TRIM_PHASE_BW, 2, 0},
 	};
 	g_inexact_runs = 0;
-	g_tie_cuts = g_tie_nodes = g_ties_tight = g_joint_higher = g_stopped_early = 0;
+	g_tie_cuts = g_tie_nodes = g_ties_tight = g_joint_higher = g_stopped_early = g_stop_points = 0;
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
 		g_kind = kinds[i][0];
 		g_phase = kinds[i][1];
@@ -675,6 +698,8 @@ START_TEST(test_search_kinds)
 	ck_assert_uint_gt(g_stopped_early, 0);
 	/* each tensor's figure was checked against its energy */
 	ck_assert_uint_gt(g_parts_checked, 0);
+	/* the searches were stopped at many points */
+	ck_assert_uint_gt(g_stop_points, 100);
 }
 END_TEST
 
@@ -900,6 +925,22 @@ START_TEST(test_stop_anywhere)
 		trim__search_result_free(&r);
 	}
 	ck_assert_int_ge(stopped, 3);
+	s.time_limit = 0;
+	/* stops at chosen checks (the same on every machine), where the seed is
+	 * not yet the optimum: a stop among a node's children must leave their
+	 * bounds open, else the bound reported is above the optimum */
+	int below_best = 0;
+	for (uint64_t at = 1; at < (1u << 11); at += 1 + at / 2) {
+		s.stop_after = at;
+		ck_assert_int_eq(trim__search(&s, c, TRIM__GOAL_ENERGY, 1, &r), 0);
+		s.stop_after = 0;
+		ck_assert(r.found);
+		ck_assert_msg(r.lower_bound <= opt && r.best_cost >= opt, "check %llu: bound %.17g, best %.17g, optimum %.17g",
+		              (unsigned long long)at, r.lower_bound, r.best_cost, opt);
+		below_best += r.stopped && r.best_cost > opt;
+		trim__search_result_free(&r);
+	}
+	ck_assert_int_gt(below_best, 0); /* some stops came before the optimum was found */
 	trim__mapspace_free(&s);
 	trim_arch_free(a);
 	trim_workloads_free(w);

@@ -200,6 +200,7 @@ int trim__search_begin(search_run *r, const trim__mapspace *s, const trim__level
 		W->deadline = deadline;
 		W->deadline_at = s->time_limit > 0 ? s->deadline_at : NULL;
 		W->stop = s->stop;
+		W->stop_after = s->stop_after;
 		W->open_lb = HUGE_VAL;
 		W->cnt.max_pe_util = W->cnt.max_rf_util = -1;
 		trim__factor_bound_plan(s, &W->fbound);

@@ -620,6 +620,7 @@ typedef struct {
 	const double *deadline_at; /* the caller's deadline, which it may extend (trim__mapspace) */
 	const int *stop;
 	int stopped;
+	uint64_t stop_after, stop_checks; /* trim__mapspace.stop_after; the checks so far */
 	double open_lb;
 	int64_t dive_leaves; /* leaves a dive may still search (trim__tree_visit) */
 	/* exact ties (k = 1, exact search, the tree): the index of the mapping
@@ -646,6 +647,8 @@ static inline int trim__worker_stop(search_worker *W)
 {
 	if (W->stopped)
 		return 1;
+	if (W->stop_after && ++W->stop_checks >= W->stop_after)
+		return W->stopped = 1;
 	double dl = W->deadline;
 	if (W->deadline_at)
 		__atomic_load(W->deadline_at, &dl, __ATOMIC_RELAXED);
