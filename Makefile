@@ -118,6 +118,24 @@ $(BUILD)/gen/datadir.h: FORCE
 	@printf '#define TRIM_DATADIR "%s"\n#define TRIM_SRCDIR "%s"\n' '$(DATADIR)' '$(CURDIR)' > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 $(BUILD)/obj/lib/datadir.o: $(BUILD)/gen/datadir.h
+
+# The digest of the library's sources (lib/ but the CLI's, and the public
+# headers: the cost model and everything around it), compiled into
+# lib/util/model_digest.c: it stamps every result file a resumed run reads
+# back (docs/guide.md, "Resuming"), so that a library rebuilt with another
+# cost model but the same version number recomputes them. The SHA-256 of
+# `sha256sum` over the files in byte order of their paths: deterministic,
+# computed at every make (a few milliseconds), rewritten only when it
+# changes (so an added, edited or removed source rebuilds it).
+MODEL_SRC = $(sort $(filter-out lib/cli/%,$(wildcard lib/*.[ch] lib/*/*.[ch] lib/*/*/*.[ch])) \
+	$(wildcard include/*.h include/*/*.h))
+$(BUILD)/gen/model_digest.h: FORCE
+	@mkdir -p $(dir $@)
+	@command -v sha256sum >/dev/null || { echo "$@: sha256sum (coreutils) is needed"; exit 1; }
+	@d=$$(sha256sum $(MODEL_SRC) | sha256sum | cut -c1-64) && \
+		printf '#define TRIM__MODEL_DIGEST "%s"\n' "$$d" > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/obj/lib/util/model_digest.o: $(BUILD)/gen/model_digest.h
 FORCE:
 $(BUILD)/obj/test/main.o: $(BUILD)/gen/suites.h
 

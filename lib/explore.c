@@ -67,6 +67,7 @@ int trim_explorer_create(trim_explorer **out, const trim_network *net, const tri
 	ex->net = net;
 	ex->w = w;
 	ex->space = space;
+	ex->library = trim__library_stamp();
 	ex->goal = TRIM_EXPLORE_ENERGY; /* as TRIM_NET_GOAL and TRIM_SEARCH_GOAL (docs/guide.md) */
 	ex->threads = 1;
 	ex->sparsity = 1;

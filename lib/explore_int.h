@@ -30,7 +30,7 @@ typedef struct {
 /* The inputs a point's figures depend on, each stamped by the digest of its
  * content in every point file (docs/guide.md, "Exploring"). */
 enum {
-	TRIM__XIN_LIBRARY,      /* the library's version */
+	TRIM__XIN_LIBRARY,      /* the library's version and the digest of its sources */
 	TRIM__XIN_NETWORK,      /* the network file's bytes and the workloads made of it */
 	TRIM__XIN_SPACE,        /* the space file's bytes */
 	TRIM__XIN_ARCHITECTURE, /* the base architecture file's bytes */
@@ -59,6 +59,7 @@ struct trim_explorer {
 	size_t nranked;
 	char inputs[TRIM__XIN_COUNT][TRIM__DIGEST_HEX]; /* set with the output directory */
 	char *notes; /* why point files were not reused, one line per reason ("" none) */
+	const char *library; /* the stamps' library: trim__library_stamp() (tests: another) */
 };
 
 extern const char *const trim__explore_goal_names[];

@@ -29,7 +29,7 @@ const char *const trim__xin_names[TRIM__XIN_COUNT] = {"library", "network", "spa
                                                       "energy_table", "constraints", "options"};
 /* what the notes call them */
 static const char *const xin_words[TRIM__XIN_COUNT] = {
-	"the library version", "the network", "the space", "the base architecture",
+	"the library (its version or cost model)", "the network", "the space", "the base architecture",
 	"the energy table", "the dataflow constraints",
 	"the options (goal, mode, batch, word bits, sparsity, mapping and search limits)"};
 
@@ -172,7 +172,7 @@ int trim__explore_digest_inputs(trim_explorer *ex)
 		trim__digest_str(&d, "input", trim__xin_names[k]);
 		switch (k) {
 		case TRIM__XIN_LIBRARY:
-			trim__digest_str(&d, "version", trim_version_string());
+			trim__digest_str(&d, "library", ex->library);
 			trim__digest_str(&d, "format", POINT_FORMAT);
 			break;
 		case TRIM__XIN_NETWORK: rc = digest_network(ex, &d); break;

@@ -51,6 +51,7 @@ int trim_neteval_create(trim_neteval **out, const trim_network *net, const trim_
 		return rc;
 	snprintf(ne->network, sizeof ne->network, "%s", trim_network_name(net));
 	ne->use_sparsity = 1;
+	ne->library = trim__library_stamp();
 	ne->cache = 1;
 	ne->last_layer = -1;
 	ne->threads = 1;

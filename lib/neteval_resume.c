@@ -6,7 +6,8 @@
  * its result and closed by a checksum of its own text:
  *
  *   trim-search 1
- *   stamp <sha-256 of the library version, the architecture, its costs
+ *   stamp <sha-256 of the library (version, digest of its sources:
+ *          trim__library_stamp), the architecture, its costs
  *          (energy table), the constraints, goal and options, the workload>
  *   exact 0|1, stopped 0|1, best_cost, lower_bound, index, generated,
  *   valid, evaluated (one "key value" line each)
@@ -42,7 +43,7 @@ void trim__resume_stamp(trim_neteval *ne)
 	const struct trim_arch *a = ne->arch;
 	trim__digest d;
 	trim__digest_init(&d);
-	trim__digest_str(&d, "version", trim_version_string());
+	trim__digest_str(&d, "library", ne->library); /* its version and cost model */
 	trim__digest_str(&d, "arch", a->name);
 	trim__digest_double(&d, "clock", a->clock_mhz);
 	trim__digest_int(&d, "word_bits", a->word_bits);

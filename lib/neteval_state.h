@@ -75,6 +75,7 @@ struct trim_neteval {
 	char *out_dir;
 	unsigned char stamp[TRIM__DIGEST_BYTES];
 	int64_t resumed, stale;
+	const char *library;     /* the stamps' library: trim__library_stamp() (tests: another) */
 	/* totals (valid once next == n) */
 	int finished;
 	double cycles, energy, static_pj, dense_cycles, dense_energy, pe_util;

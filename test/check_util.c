@@ -200,6 +200,27 @@ START_TEST(test_suggestions)
 }
 END_TEST
 
+/* The library's stamp carries the digest of its sources (the Makefile's
+ * build/gen/model_digest.h): the SHA-256 of `sha256sum` over lib/ (but the
+ * CLI's) and include/ in byte order of the paths, computed here again. A
+ * library built from other sources than these fails here (rebuild it). */
+START_TEST(test_model_digest)
+{
+	FILE *p = popen("find lib include -name '*.[ch]' ! -path 'lib/cli/*' | LC_ALL=C sort | xargs sha256sum | "
+	                "sha256sum | cut -c1-64", "r");
+	ck_assert_ptr_nonnull(p);
+	char want[128] = "";
+	ck_assert_ptr_nonnull(fgets(want, sizeof want, p));
+	ck_assert_int_eq(pclose(p), 0);
+	want[strcspn(want, "\n")] = '\0';
+	ck_assert_uint_eq(strlen(want), 64);
+	ck_assert_str_eq(trim__model_digest(), want);
+	char stamp[160];
+	snprintf(stamp, sizeof stamp, "libtrim %s model %s", trim_version_string(), want);
+	ck_assert_str_eq(trim__library_stamp(), stamp);
+}
+END_TEST
+
 /* files are created 0666 less the umask, not 0600 */
 START_TEST(test_write_follows_umask)
 {
@@ -312,6 +333,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, test_file_digests);
 	tcase_add_test(tc, test_suggestions);
 	tcase_add_test(tc, test_write_follows_umask);
+	tcase_add_test(tc, test_model_digest);
 	tcase_add_test(tc, test_cli_output_errors);
 	tcase_add_test(tc, test_cli_suggestions);
 	suite_add_tcase(s, tc);

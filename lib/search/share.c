@@ -253,7 +253,7 @@ static void make_stamp(trim__search_share *sh)
 	trim__digest d;
 	char b[48];
 	trim__digest_init(&d);
-	trim__digest_str(&d, "libtrim", trim_version_string());
+	trim__digest_str(&d, "libtrim", trim__library_stamp());
 	trim__digest_str(&d, "size", trim__index_str(r->s->size, b));
 	trim__digest_int(&d, "goal", r->goal);
 	trim__digest_int(&d, "k", (int64_t)r->k);

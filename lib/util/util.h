@@ -66,6 +66,14 @@ int trim__grow(void **items, size_t *cap, size_t need, size_t elem);
  * *missing (NULL: not wanted) 1 when it does not exist. Free with free(). */
 char *trim__file_text(const char *path, size_t *len, int *missing);
 
+/* ---- the library's identity ------------------------------------------ */
+/* "libtrim VERSION model DIGEST": what stamps every resumable result (the
+ * search files of network --out, the point files of explore --out, the
+ * shared search trees); DIGEST (trim__model_digest, 64 hex digits) is the
+ * SHA-256 the Makefile computes over the library's sources. */
+const char *trim__library_stamp(void);
+const char *trim__model_digest(void);
+
 /* ---- checked 64-bit arithmetic --------------------------------------- */
 /* Saturating helpers return 0 on success, TRIM_ERANGE on overflow. */
 int trim__mul64(int64_t a, int64_t b, int64_t *out);

@@ -23,6 +23,7 @@ FUZZ_CFLAGS = -std=c11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefin
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/obj/%.o)
 # sources the main build generates (under $(BUILD)/gen) exist before any object
 $(FUZZ_LIB_OBJ): | $(filter $(BUILD)/%,$(LIB_SRC))
+$(FUZZ_BUILD)/obj/lib/util/model_digest.o: $(BUILD)/gen/model_digest.h
 FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)
 
 .PHONY: fuzz fuzz-build
