@@ -197,36 +197,13 @@ int trim__explore_digest_inputs(trim_explorer *ex)
 static int note(trim_explorer *ex, const char *path, const char *reason)
 {
 	ex->recomputed++;
-	const char *old = ex->notes ? ex->notes : "";
-	/* the same reason as the last line: count it there */
-	char tail[600];
-	snprintf(tail, sizeof tail, ": %s: recomputed\n", reason);
-	size_t ol = strlen(old), tl = strlen(tail);
-	const char *line_start = ol ? old + ol - 1 : old;
-	while (line_start > old && line_start[-1] != '\n')
-		line_start--;
-	trim__sb sb;
-	trim__sb_init(&sb);
-	if (ol >= tl && !strcmp(old + ol - tl, tail)) {
-		/* "FILE: reason" or "FILE and N more: reason" */
-		const char *more = strstr(line_start, " and ");
-		size_t count = 1;
-		const char *cut = old + ol - tl;
-		if (more && more < cut && sscanf(more, " and %zu more", &count) == 1)
-			cut = more;
-		else
-			count = 0;
-		trim__sb_printf(&sb, "%.*s and %zu more%s", (int)(cut - old), old, count + 1, tail);
-	} else {
-		trim__sb_printf(&sb, "%s%s%s", old, path, tail);
-	}
-	char *text = NULL;
-	int rc = trim__sb_take(&sb, &text);
-	if (rc)
-		return rc;
-	free(ex->notes);
-	ex->notes = text;
-	return 0;
+	return trim__note_add(&ex->notes, path, reason, "recomputed");
+}
+
+static int note_unread(trim_explorer *ex, const char *path)
+{
+	ex->recomputed++;
+	return trim__note_unread(&ex->notes, path, "recomputed");
 }
 
 /* ---- writing and reading ------------------------------------------------------- */
@@ -319,12 +296,6 @@ static const char *str(const trim__ynode *map, const char *key)
 {
 	const trim__ynode *n = trim__ymap_get(map, key);
 	return n && n->kind == TRIM__Y_SCALAR ? n->str : NULL;
-}
-
-/* The whole file, NUL-terminated; NULL with *missing set when there is none. */
-static char *read_text(const char *path, size_t *len, int *missing)
-{
-	return trim__file_text(path, len, missing);
 }
 
 /* The figures of a verified point file. */
@@ -460,11 +431,16 @@ int trim__explore_load_point(trim_explorer *ex, size_t i, trim__xpoint *p)
 		return trim__error(TRIM_ENOMEM, "out of memory");
 	size_t len = 0;
 	int missing = 0, rc = 0;
-	char *text = read_text(path, &len, &missing);
-	if (!text)
-		rc = missing ? 0 : trim_last_error_code();
-	else
+	char *text = trim__result_file_text(path, &len, &missing);
+	if (!text) {
+		/* none, or one that cannot be read (not a regular file, too large):
+		 * recomputed, and its entry replaced by the new file */
+		rc = missing ? 0 : trim_last_error_code() == TRIM_ENOMEM ? TRIM_ENOMEM : note_unread(ex, path);
+		if (rc == 0)
+			trim_clear_error();
+	} else {
 		rc = trim__explore_parse_point(ex, i, text, len, path, p);
+	}
 	free(text);
 	free(path);
 	return rc;

@@ -33,6 +33,7 @@ void trim_neteval_free(trim_neteval *ne)
 	trim__cache_plan_free(&ne->plan);
 	trim_constraints_free(ne->cons);
 	free(ne->out_dir);
+	free(ne->notes);
 	free(ne->rec);
 	free(ne->inter);
 	free(ne);
@@ -219,6 +220,11 @@ int trim_neteval_resumed(const trim_neteval *ne, int64_t *resumed, int64_t *stal
 	*resumed = ne->resumed;
 	*stale = ne->stale;
 	return 0;
+}
+
+const char *trim_neteval_resume_notes(const trim_neteval *ne)
+{
+	return ne && ne->notes ? ne->notes : "";
 }
 
 int trim_neteval_set_constraints(trim_neteval *ne, const trim_constraints *c)

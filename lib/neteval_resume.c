@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "neteval_state.h"
+#include "trim/mapping.h"
 #include "util/util.h"
 
 static void hex_of(const unsigned char *b, size_t n, char *out)
@@ -129,7 +130,76 @@ int trim__resume_save(const trim_neteval *ne, size_t i)
 	return 0;
 }
 
-int trim__resume_parse(trim_neteval *ne, size_t i, char *text, size_t n, const char *path, int any_proof)
+int trim__resume_check_mapping(const trim_neteval *ne, size_t i, const trim__mapping *m, trim__eval *e,
+                               double *cost, char *why, size_t n)
+{
+	const trim__intra *x = trim__workloads_intra(ne->w, i);
+	int64_t reserved[TRIM__MAX_LEVELS] = {0};
+	if (ne->plan.glb > 0)
+		reserved[ne->plan.glb] = ne->plan.reserved[i];
+	if (trim__mapping_check_reserved(m, x, ne->arch, reserved)) {
+		snprintf(why, n, "fails the check trim eval applies (%s)", trim_last_error());
+		return -1;
+	}
+	trim__eval_ws ws;
+	memset(&ws, 0, sizeof ws);
+	int rc = trim__eval_run(x, ne->arch, ne->costs, m, &ws, e);
+	trim__eval_ws_free(&ws);
+	if (rc) {
+		snprintf(why, n, "cannot be evaluated (%s)", trim_last_error());
+		return -1;
+	}
+	*cost = ne->goal == TRIM__GOAL_ENERGY ? e->energy_pj
+	        : ne->goal == TRIM__GOAL_DELAY ? e->cycles
+	                                         : e->energy_pj * e->cycles;
+	return 0;
+}
+
+void trim__resume_take(trim_neteval *ne, size_t i, const trim__mapping *m, const trim__eval *e, double cost)
+{
+	wrec *r = &ne->rec[i];
+	r->found = 1;
+	r->best = *m;
+	r->dense = *e;
+	r->exact = 1;
+	r->stopped = 0;
+	r->best_cost = r->lower_bound = cost;
+	r->generated = r->valid = r->evaluated = 0;
+	r->index = 0;
+	r->search_rc = 0;
+	r->searched = 1;
+	r->resumed = 1;
+}
+
+/* 0 if ib (decimal digits) is the index of m in workload i's mapspace (the
+ * search's, imperfect rows included when the run searches them), else -1
+ * with why. */
+static int check_index(const trim_neteval *ne, size_t i, const trim__mapping *m, const char *ib, char *why,
+                       size_t n)
+{
+	trim__mapspace space;
+	trim__index index = 0;
+	int rc = trim__mapspace_init(&space, trim__workloads_intra(ne->w, i), ne->arch);
+	if (rc == 0 && ne->imperfect)
+		rc = trim__mapspace_set_imperfect(&space, 1);
+	if (rc == 0)
+		rc = trim__mapspace_encode(&space, m, &index);
+	trim__mapspace_free(&space); /* init clears it first: safe after a failure */
+	char b[48];
+	if (rc)
+		snprintf(why, n, "its mapping has no index in the workload's mapspace (%s)", trim_last_error());
+	else if (strcmp(trim__index_str(index, b), ib))
+		snprintf(why, n, "its index %.45s is not the encoding of its mapping (%s)", ib, b);
+	else
+		return 0;
+	return -1;
+}
+
+/* Bit for bit: the cost evaluated is the one recorded. */
+static int same_double(double a, double b) { return !memcmp(&a, &b, sizeof a); }
+
+int trim__resume_parse(trim_neteval *ne, size_t i, char *text, size_t n, const char *path, int any_proof,
+                       char *why, size_t nwhy)
 {
 	char stamp[TRIM__DIGEST_HEX];
 	int used = -1;
@@ -137,11 +207,15 @@ int trim__resume_parse(trim_neteval *ne, size_t i, char *text, size_t n, const c
 	/* the checksum covers every byte before its line */
 	char *cs = n > 74 ? text + n - 74 : NULL; /* "checksum " + 64 hex digits + newline */
 	char sum[TRIM__DIGEST_HEX];
-	if (!cs || strncmp(cs, "checksum ", 9) || text[n - 1] != '\n')
+	if (strlen(text) != n || !cs || strncmp(cs, "checksum ", 9) || text[n - 1] != '\n') {
+		snprintf(why, nwhy, "not a libtrim search file (no checksum)");
 		goto out;
+	}
 	trim__digest_bytes_hex(text, (size_t)(cs - text), sum);
-	if (strncmp(cs + 9, sum, 64))
+	if (strncmp(cs + 9, sum, 64)) {
+		snprintf(why, nwhy, "corrupt or edited (its checksum does not match its content)");
 		goto out;
+	}
 	stamp_of(ne, i, stamp);
 	char st[80], ib[48];
 	int exact = 0, stopped = 0, off = 0;
@@ -151,68 +225,98 @@ int trim__resume_parse(trim_neteval *ne, size_t i, char *text, size_t n, const c
 	if (sscanf(text, "trim-search 1\nstamp %70s\nexact %d\nstopped %d\nbest_cost %lg\nlower_bound %lg\nindex %45s\n"
 	                 "generated %llu\nvalid %llu\nevaluated %llu\nmapping %zu\n%n",
 	           st, &exact, &stopped, &best, &lb, ib, &gen, &val, &ev, &ylen, &off) != 10 || off <= 0 ||
-	    strcmp(st, stamp) || (size_t)off + ylen != (size_t)(cs - text))
+	    (size_t)off + ylen != (size_t)(cs - text)) {
+		snprintf(why, nwhy, "unreadable despite a good checksum");
 		goto out;
-	/* the proof it carries must be what this run asks for */
+	}
+	if (strcmp(st, stamp)) {
+		snprintf(why, nwhy, "made from other inputs (the library or its cost model, the architecture, its "
+		                    "costs, the constraints, the goal, the options or the workload changed)");
+		goto out;
+	}
+	/* the proof it carries must be what this run asks for: exact, or with a
+	 * gap G and no time limit, proven within G */
 	double gap = best > 0 && best > lb ? (best - lb) / best : 0;
-	if (!any_proof && !exact && !(ne->gap > 0 && gap <= ne->gap && ne->time_limit <= 0))
+	if (!any_proof && !exact && !(ne->gap > 0 && gap <= ne->gap && ne->time_limit <= 0)) {
+		if (ne->gap > 0 && ne->time_limit <= 0)
+			snprintf(why, nwhy, "proven only within %.3g of the optimum, this run asks for %.3g", gap, ne->gap);
+		else
+			snprintf(why, nwhy, "not exact (proven within %.3g of the optimum), this run asks for an exact "
+			                    "result", gap);
 		goto out;
+	}
+	int digits = ib[0] != '\0';
 	for (const char *p = ib; *p; p++)
-		if (*p < '0' || *p > '9')
-			goto out;
+		digits &= *p >= '0' && *p <= '9';
+	if (!digits) {
+		snprintf(why, nwhy, "its index is not a number");
+		goto out;
+	}
 	text[off + ylen] = '\0';
-	if (trim_mapping_load_string(&m, (const trim_arch *)ne->arch, text + off, path))
+	if (trim_mapping_load_string(&m, (const trim_arch *)ne->arch, text + off, path)) {
+		snprintf(why, nwhy, "its mapping cannot be read (%s)", trim_last_error());
 		goto out;
-	const trim__intra *x = trim__workloads_intra(ne->w, i);
-	int64_t reserved[TRIM__MAX_LEVELS] = {0};
-	if (ne->plan.glb > 0)
-		reserved[ne->plan.glb] = ne->plan.reserved[i];
-	if (trim__mapping_check_reserved(m, x, ne->arch, reserved))
-		goto out;
-	trim__eval_ws ws;
-	memset(&ws, 0, sizeof ws);
+	}
 	trim__eval e;
-	int rc = trim__eval_run(x, ne->arch, ne->costs, m, &ws, &e);
-	trim__eval_ws_free(&ws);
-	double c = ne->goal == TRIM__GOAL_ENERGY ? e.energy_pj : ne->goal == TRIM__GOAL_DELAY ? e.cycles : e.energy_pj * e.cycles;
-	if (rc || c != best)
+	double c = 0;
+	char how[600];
+	if (trim__resume_check_mapping(ne, i, m, &e, &c, how, sizeof how)) {
+		snprintf(why, nwhy, "its mapping %s", how);
 		goto out;
+	}
+	if (!same_double(c, best)) {
+		snprintf(why, nwhy, "its mapping evaluates to %.17g, not the recorded cost %.17g", c, best);
+		goto out;
+	}
+	if (check_index(ne, i, m, ib, why, nwhy))
+		goto out;
+	trim__resume_take(ne, i, m, &e, best);
 	wrec *r = &ne->rec[i];
-	r->found = 1;
-	r->best = *m;
-	r->dense = e;
 	r->exact = exact;
 	r->stopped = stopped;
-	r->best_cost = best;
 	r->lower_bound = lb;
 	r->generated = gen;
 	r->valid = val;
 	r->evaluated = ev;
-	r->index = 0;
 	for (const char *p = ib; *p; p++)
-		r->index = r->index * 10 + (trim__index)(*p - '0');
-	r->search_rc = 0;
-	r->searched = 1;
-	r->resumed = 1;
+		r->index = r->index * 10 + (trim__index)(*p - '0'); /* fits: it is the encoding of a mapping */
 	used = 1;
 out:
 	trim_mapping_free(m);
+	if (used < 0)
+		trim_clear_error();
 	return used;
 }
 
-/* Workload i from its file: 1 used, 0 absent, -1 there but stale or
- * corrupted (searched again). */
+/* Workload i from its file: 1 used, 0 absent, -1 there but unreadable,
+ * stale or corrupted (searched again; ne->notes says why). */
 int trim__resume_load(trim_neteval *ne, size_t i)
 {
 	char path[4096];
 	if (!path_of(ne, i, path, sizeof path))
 		return 0;
 	size_t n = 0;
-	char *text = trim__file_text(path, &n, NULL);
-	if (!text)
-		return 0;
-	int used = trim__resume_parse(ne, i, text, n, path, 0);
+	int missing = 0, used = -1;
+	char why[768];
+	char *text = trim__result_file_text(path, &n, &missing);
+	const int read = text != NULL;
+	if (read)
+		used = trim__resume_parse(ne, i, text, n, path, 0, why, sizeof why);
 	free(text);
+	if (!read && missing) {
+		trim_clear_error();
+		return 0;
+	}
+	if (used < 0) {
+#pragma omp critical
+		{
+			if (read)
+				(void)trim__note_add(&ne->notes, path, why, "searched again");
+			else
+				(void)trim__note_unread(&ne->notes, path, "searched again");
+		}
+		trim_clear_error();
+	}
 	return used;
 }
 

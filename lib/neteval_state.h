@@ -75,6 +75,7 @@ struct trim_neteval {
 	char *out_dir;
 	unsigned char stamp[TRIM__DIGEST_BYTES];
 	int64_t resumed, stale;
+	char *notes;             /* why: one line per reason (trim_neteval_resume_notes; NULL: none) */
 	const char *library;     /* the stamps' library: trim__library_stamp() (tests: another) */
 	/* totals (valid once next == n) */
 	int finished;
@@ -98,17 +99,33 @@ int trim__neteval_search(trim_neteval *ne, size_t i);
  * (order: room for ne->n), SIZE_MAX when out of memory. */
 size_t trim__neteval_search_order(const trim_neteval *ne, size_t *order);
 /* Resume files (lib/neteval_resume.c): the inputs' digest into ne->stamp;
- * workload i read back (1), absent (0) or stale (-1); written (0 or an
- * error); the directory made if missing. */
+ * workload i read back (1), absent (0) or stale, unreadable or corrupted
+ * (-1, a line in ne->notes); written (0 or an error); the directory made
+ * if missing. */
 void trim__resume_stamp(trim_neteval *ne);
 int trim__resume_load(trim_neteval *ne, size_t i);
 int trim__resume_save(const trim_neteval *ne, size_t i);
 /* The text of workload i's file appended to sb, and workload i's record
  * from such text (modified in place; `path` names it in messages): 1 used,
- * -1 stale or corrupted. any_proof 1 takes a result whatever it proves (one
- * made by another process of this same run, lib/work/). */
+ * -1 stale or corrupted, why (nwhy bytes) says how. It is used only when
+ * its checksum and stamp hold, it carries the proof the run asks for, its
+ * mapping passes the check trim eval applies and evaluates to the recorded
+ * cost bit for bit, and its index is the encoding of its mapping. any_proof
+ * 1 takes a result whatever it proves (one made by another process of this
+ * same run, lib/work/). */
 int trim__resume_text(const trim_neteval *ne, size_t i, trim__sb *sb);
-int trim__resume_parse(trim_neteval *ne, size_t i, char *text, size_t n, const char *path, int any_proof);
+int trim__resume_parse(trim_neteval *ne, size_t i, char *text, size_t n, const char *path, int any_proof,
+                       char *why, size_t nwhy);
+/* A search's result read back (a resume file, lib/work/'s results, an
+ * explore point file's mappings): mapping m of workload i must pass the
+ * check trim eval applies (with the bytes the cache plan reserves): then 0
+ * with its evaluation in *e and the goal's cost in *cost; else -1 with why
+ * ("fails the check trim eval applies (...)"; no record changed). _take
+ * records it as workload i's result (exact, its lower bound its cost, no
+ * search counts, index 0). */
+int trim__resume_check_mapping(const trim_neteval *ne, size_t i, const trim__mapping *m, trim__eval *e,
+                               double *cost, char *why, size_t n);
+void trim__resume_take(trim_neteval *ne, size_t i, const trim__mapping *m, const trim__eval *e, double cost);
 /* Searches side by side with a time limit (lib/neteval_search.c): raise
  * the deadline of every running search (rec[j].running) to what remains
  * of the network's (started of share_total started, `slots` threads) less

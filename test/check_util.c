@@ -200,6 +200,78 @@ START_TEST(test_suggestions)
 }
 END_TEST
 
+/* Result files are read only when regular and at most TRIM__RESULT_FILE_MAX
+ * bytes: a FIFO (no writer: opening it would block), a link to /dev/zero
+ * (endless), a directory or a larger file is refused at once, naming why. */
+START_TEST(test_result_file_text)
+{
+	char dir[] = "/tmp/trim-read-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char path[160];
+	size_t len = 7;
+	int missing = 0;
+	snprintf(path, sizeof path, "%s/ok.txt", dir);
+	ck_assert_int_eq(trim__write_file_atomic(path, "abc\n", 4), 0);
+	char *text = trim__result_file_text(path, &len, &missing);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_str_eq(text, "abc\n");
+	ck_assert_uint_eq(len, 4);
+	free(text);
+	snprintf(path, sizeof path, "%s/none.txt", dir);
+	ck_assert_ptr_null(trim__result_file_text(path, &len, &missing));
+	ck_assert_int_eq(missing, 1);
+	static const struct {
+		const char *name, *why;
+	} cases[] = {{"fifo", "not a regular file (a FIFO)"},
+	             {"zero", "not a regular file (a character device)"},
+	             {"sub", "not a regular file (a directory)"},
+	             {"big", "67108865 bytes, larger than any result file (64 MiB)"}};
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		snprintf(path, sizeof path, "%s/%s", dir, cases[k].name);
+		if (k == 0)
+			ck_assert_int_eq(mkfifo(path, 0600), 0);
+		else if (k == 1)
+			ck_assert_int_eq(symlink("/dev/zero", path), 0);
+		else if (k == 2)
+			ck_assert_int_eq(mkdir(path, 0700), 0);
+		else { /* sparse: one byte past the cap, nothing written */
+			ck_assert_int_eq(trim__write_file_atomic(path, "x", 1), 0);
+			ck_assert_int_eq(truncate(path, (off_t)TRIM__RESULT_FILE_MAX + 1), 0);
+		}
+		missing = 1;
+		ck_assert_ptr_null(trim__result_file_text(path, &len, &missing));
+		ck_assert_int_eq(missing, 0);
+		ck_assert_int_eq(trim_last_error_code(), TRIM_EIO);
+		char want[300];
+		snprintf(want, sizeof want, "%s: %s", path, cases[k].why);
+		ck_assert_str_eq(trim_last_error(), want);
+		/* and the note a resumed run gives */
+		char *notes = NULL;
+		ck_assert_int_eq(trim__note_unread(&notes, path, "recomputed"), 0);
+		snprintf(want, sizeof want, "%s: %s: not read: recomputed\n", path, cases[k].why);
+		ck_assert_str_eq(notes, want);
+		free(notes);
+	}
+	char cmd[200];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+/* Notes on files not reused: a reason shared by consecutive files is
+ * counted on one line. */
+START_TEST(test_notes)
+{
+	char *notes = NULL;
+	ck_assert_int_eq(trim__note_add(&notes, "a", "edited", "recomputed"), 0);
+	ck_assert_int_eq(trim__note_add(&notes, "b", "edited", "recomputed"), 0);
+	ck_assert_int_eq(trim__note_add(&notes, "c", "edited", "recomputed"), 0);
+	ck_assert_int_eq(trim__note_add(&notes, "d", "stale", "recomputed"), 0);
+	ck_assert_str_eq(notes, "a and 2 more: edited: recomputed\nd: stale: recomputed\n");
+	free(notes);
+}
+END_TEST
+
 /* The library's stamp carries the digest of its sources (the Makefile's
  * build/gen/model_digest.h): the SHA-256 of `sha256sum` over lib/ (but the
  * CLI's) and include/ in byte order of the paths, computed here again. A
@@ -333,6 +405,8 @@ Suite *util_suite(void)
 	tcase_add_test(tc, test_file_digests);
 	tcase_add_test(tc, test_suggestions);
 	tcase_add_test(tc, test_write_follows_umask);
+	tcase_add_test(tc, test_result_file_text);
+	tcase_add_test(tc, test_notes);
 	tcase_add_test(tc, test_model_digest);
 	tcase_add_test(tc, test_cli_output_errors);
 	tcase_add_test(tc, test_cli_suggestions);

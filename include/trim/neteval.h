@@ -120,16 +120,24 @@ TRIM_API int trim_neteval_exact(const trim_neteval *ne, double *lower_bound, dou
 /** Keep every finished search in directory `dir` (made if missing; NULL:
  * none) and read back those a previous run left there, so that a killed
  * run resumes where it stopped. A file is reused only when it was made from
- * the same inputs (a digest of the library version, the architecture and
- * its costs, the constraints, goal and options, and the workload itself),
- * its checksum holds, it carries the proof this run asks for (exact, or
- * within TRIM_NET_GAP), and its mapping passes the mapping check and
- * evaluates to the recorded cost; otherwise it is searched again and
- * replaced (trim_neteval_resumed counts both). Before the first step. */
+ * the same inputs (a digest of the library's version and cost model, the
+ * architecture and its costs, the constraints, goal and options, and the
+ * workload itself), its checksum holds, it carries the proof this run asks
+ * for (exact, or without a time limit within TRIM_NET_GAP), its mapping
+ * passes the check trim eval applies and evaluates to the recorded cost bit
+ * for bit, and its index is the encoding of its mapping; otherwise it is
+ * searched again and replaced (trim_neteval_resumed counts both,
+ * trim_neteval_resume_notes says why). Only regular files of at most 64
+ * MiB are read. Before the first step. */
 TRIM_API int trim_neteval_set_out_dir(trim_neteval *ne, const char *dir);
 /** After a run: searches read back from the directory, and files found
- * stale or corrupted (searched again). */
+ * stale, corrupted or unreadable (searched again). */
 TRIM_API int trim_neteval_resumed(const trim_neteval *ne, int64_t *resumed, int64_t *stale);
+/** Why those files were not used: one line per reason, "FILE: its mapping
+ * evaluates to X, not the recorded cost Y: searched again" ("FILE and N
+ * more: ..." when several in a row share it); "" when none. Owned by the
+ * evaluation, valid until it is freed. */
+TRIM_API const char *trim_neteval_resume_notes(const trim_neteval *ne);
 TRIM_API size_t trim_neteval_done(const trim_neteval *ne);
 TRIM_API size_t trim_neteval_count(const trim_neteval *ne);
 

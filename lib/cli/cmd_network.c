@@ -114,6 +114,13 @@ int trim_cli_network(int argc, char **argv)
 			fprintf(stderr, "; %lld stale or corrupted (made from other inputs, or edited): searched again",
 			        (long long)stale);
 		fprintf(stderr, "\n");
+		/* and why, file by file */
+		for (const char *l = trim_neteval_resume_notes(ne); *l;) {
+			const char *e = strchr(l, '\n');
+			int n = e ? (int)(e - l) : (int)strlen(l);
+			fprintf(stderr, "trim network: %.*s\n", n, l);
+			l += n + (e != NULL);
+		}
 	}
 	if (rc == 0 && report)
 		rc = trim_neteval_write_html(ne, report);

@@ -61,10 +61,26 @@ char *trim__strdup(const char *s);
 int trim__grow(void **items, size_t *cap, size_t need, size_t elem);
 
 /* ---- files ------------------------------------------------------------ */
-/* The bytes of a file, NUL-terminated (*len without the NUL); NULL with the
- * error set (TRIM_EIO naming the path and strerror, or TRIM_ENOMEM), and
- * *missing (NULL: not wanted) 1 when it does not exist. Free with free(). */
-char *trim__file_text(const char *path, size_t *len, int *missing);
+/* The largest result file read back (a point file of explore --out, a
+ * search file of network --out): 64 MiB. The largest point files of the
+ * model zoo (a training network's every workload with its mapping) are a
+ * few hundred KiB; a search file is a few KiB. */
+#define TRIM__RESULT_FILE_MAX (64 << 20)
+/* The bytes of a result file, NUL-terminated (*len without the NUL). Only a
+ * regular file (a symbolic link to one is followed) of at most
+ * TRIM__RESULT_FILE_MAX bytes is read: a FIFO, a device or a directory is
+ * never opened, a larger file never read. NULL with the error set
+ * (TRIM_EIO naming the path and why, or TRIM_ENOMEM), and *missing (NULL:
+ * not wanted) 1 when it does not exist. Free with free(). */
+char *trim__result_file_text(const char *path, size_t *len, int *missing);
+/* Append "PATH: reason: action\n" to *notes (NULL: empty), or count it on the
+ * last line when that has the same reason ("PATH and N more: reason:
+ * action"). 0 or TRIM_ENOMEM (*notes unchanged). */
+int trim__note_add(char **notes, const char *path, const char *reason, const char *action);
+/* The same for a file trim__result_file_text did not read: the reason is
+ * its last error without the path ("not a regular file (a FIFO): not
+ * read"). */
+int trim__note_unread(char **notes, const char *path, const char *action);
 
 /* ---- the library's identity ------------------------------------------ */
 /* "libtrim VERSION model DIGEST": what stamps every resumable result (the

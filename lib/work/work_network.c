@@ -81,9 +81,10 @@ int trim__work_search_merge(trim_neteval *ne, size_t j, trim__work_result *r)
 	}
 	char where[96];
 	snprintf(where, sizeof where, "the result of search %lld", (long long)r->id);
-	if (trim__resume_parse(ne, j, r->payload, r->payload_len, where, 1) != 1)
-		return trim__error(TRIM_EINVAL, "trim_work_merge: %s is not a result of this network evaluation (other "
-		                   "inputs or options, or corrupted)", where);
+	char why[768];
+	if (trim__resume_parse(ne, j, r->payload, r->payload_len, where, 1, why, sizeof why) != 1)
+		return trim__error(TRIM_EINVAL, "trim_work_merge: %s is not a result of this network evaluation: %s",
+		                   where, why);
 	rec->resumed = r->resumed;
 	if (r->resumed)
 		__atomic_add_fetch(&ne->resumed, 1, __ATOMIC_RELAXED);
