@@ -98,5 +98,13 @@ int trim__explore_point_begin(const trim_explorer *ex, size_t i, int inner_threa
 int trim__explore_point_end(const trim_explorer *ex, size_t i, const trim_neteval *ne, int run_rc,
                             trim__xpoint *p);
 int trim__explore_mkdirs(const char *dir);
+/* Point i as read back from its file (p: its figures and mappings; text,
+ * len: the file's bytes) checked again (lib/explore_recheck.c): 0 with the
+ * point evaluated again from its mappings in *out, when its file written
+ * again from them is the file byte for byte; 1 with why (n bytes) when it
+ * is not (a mapping that cannot be read, fails the check trim eval applies,
+ * or gives other figures: the point is recomputed); TRIM_ENOMEM. */
+int trim__explore_recheck_point(const trim_explorer *ex, size_t i, const trim__xpoint *p, const char *text,
+                                size_t len, trim__xpoint *out, char *why, size_t n);
 
 #endif

@@ -3,9 +3,11 @@
  * one JSON file per finished point, stamped with the digest of the content
  * of every input its figures depend on (explore_int.h, TRIM__XIN_*) and a
  * checksum of the file's own text. A rerun reuses a file only when every
- * digest and the checksum agree; a stale or corrupt file is recomputed and
- * the explorer says why (trim_explorer_resume_notes). A file of another
- * exploration (another network or space name) is refused.
+ * digest and the checksum agree and the point's mappings give its figures
+ * again (lib/explore_recheck.c); a stale, corrupt, edited or unreadable
+ * file (not a regular file, or larger than TRIM__RESULT_FILE_MAX) is
+ * recomputed and the explorer says why (trim_explorer_resume_notes). A
+ * file of another exploration (another network or space name) is refused.
  */
 #include <errno.h>
 #include <math.h>
@@ -413,9 +415,23 @@ int trim__explore_parse_point(trim_explorer *ex, size_t i, const char *text, siz
 		rc = note(ex, path, why);
 		goto out;
 	}
-	rc = read_figures(path, pt, p);
-	if (rc == 0)
+	if ((rc = read_figures(path, pt, p))) {
+		if (rc != TRIM_ENOMEM) {
+			snprintf(why, sizeof why, "incomplete despite a good checksum (%s)", trim_last_error());
+			rc = note(ex, path, why);
+		}
+		goto out;
+	}
+	/* its figures are used only if its mappings give them now */
+	trim__xpoint now;
+	rc = trim__explore_recheck_point(ex, i, p, text, len, &now, why, sizeof why);
+	if (rc > 0) {
+		rc = note(ex, path, why);
+	} else if (rc == 0) {
+		trim__explore_point_clear(p);
+		*p = now;
 		rc = 1;
+	}
 out:
 	trim__ydoc_free(doc);
 	if (rc <= 0)

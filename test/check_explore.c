@@ -4,11 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "explore_int.h"
 #include "trim.h"
 #include "tcase_util.h"
 #include "trim/explore.h"
+#include "util/digest.h"
 
 #define NET "test/data/neteval/tiny.yaml"
 #define SPACE "test/data/neteval/tiny-space-1pe.yaml"
@@ -340,9 +343,10 @@ static void make_inputs(tmp_inputs *t)
 	free(table);
 }
 
-/* One exploration of the files; *cycles of point 0, the notes copied. */
-static int explore_files(const tmp_inputs *t, int with_dir, double *cycles, char *notes, size_t n,
-                         size_t *resumed)
+/* One exploration of the files; *cycles of point 0, the notes copied;
+ * library: the stamps' library (NULL: this one's, trim__library_stamp). */
+static int explore_files_as(const tmp_inputs *t, int with_dir, double *cycles, char *notes, size_t n,
+                            size_t *resumed, const char *library)
 {
 	trim_network *net = NULL;
 	trim_workloads *w = NULL;
@@ -355,6 +359,8 @@ static int explore_files(const tmp_inputs *t, int with_dir, double *cycles, char
 		rc = trim_space_load(&space, t->space);
 	if (rc == 0)
 		rc = trim_explorer_create(&ex, net, w, space);
+	if (rc == 0 && library)
+		ex->library = library; /* a library built from other sources */
 	if (rc == 0 && with_dir)
 		rc = trim_explorer_set_out_dir(ex, t->out);
 	if (rc == 0) {
@@ -372,6 +378,12 @@ static int explore_files(const tmp_inputs *t, int with_dir, double *cycles, char
 	trim_workloads_free(w);
 	trim_network_free(net);
 	return rc;
+}
+
+static int explore_files(const tmp_inputs *t, int with_dir, double *cycles, char *notes, size_t n,
+                         size_t *resumed)
+{
+	return explore_files_as(t, with_dir, cycles, notes, n, resumed, NULL);
 }
 
 /* Edit an input between two runs with the same names: the rerun recomputes
@@ -446,6 +458,153 @@ START_TEST(test_resume_stale_inputs)
 }
 END_TEST
 
+/* Edit point file `path` as anyone can: the first `from` after `after`
+ * becomes `to`, and its checksum is recomputed (SHA-256 of the text with
+ * the checksum's digits read as zeros). */
+static void edit_point(const char *path, const char *after, const char *from, const char *to)
+{
+	char *t = read_all(path);
+	char *at = strstr(strstr(t, after), from);
+	ck_assert_msg(at != NULL, "%s: no '%s'", path, from);
+	size_t n = strlen(t) + strlen(to) + 1;
+	char *u = malloc(n);
+	snprintf(u, n, "%.*s%s%s", (int)(at - t), t, to, at + strlen(from));
+	char *sum = strstr(u, "\"checksum\": \"") + 13;
+	memset(sum, '0', 64);
+	char hex[TRIM__DIGEST_HEX];
+	trim__digest_bytes_hex(u, strlen(u), hex);
+	memcpy(sum, hex, 64);
+	write_text(path, u);
+	free(u);
+	free(t);
+}
+
+/* The text of the value of the first "key": in point file path after `after`. */
+static void point_value(const char *path, const char *after, const char *key, char *out, size_t n)
+{
+	char *t = read_all(path), want[64];
+	snprintf(want, sizeof want, "\"%s\": ", key);
+	const char *at = strstr(strstr(t, after), want);
+	ck_assert_ptr_nonnull(at);
+	at += strlen(want);
+	snprintf(out, n, "%.*s", (int)strcspn(at, ",}"), at);
+	free(t);
+}
+
+/* A resumed point is used only if its mappings give its figures now: a point
+ * file edited with its checksum recomputed (a figure of the point, of a
+ * level, of a workload; a mapping that fails trim eval's check) is
+ * recomputed, with a fresh run's figures, and the notes name the file and
+ * the first figure that differs. */
+START_TEST(test_resume_rechecked)
+{
+	tmp_inputs t;
+	make_inputs(&t);
+	char notes[4096], pf[160], pg[160], v[64];
+	size_t resumed = 0;
+	double c1 = 0, fresh = 0;
+	ck_assert_msg(explore_files(&t, 1, &c1, notes, sizeof notes, &resumed) == 0, "%s", trim_last_error());
+	ck_assert_int_eq(explore_files(&t, 0, &fresh, notes, sizeof notes, &resumed), 0);
+	snprintf(pf, sizeof pf, "%s/point-000000.json", t.out);
+	snprintf(pg, sizeof pg, "%s/point-000001.json", t.out);
+	static const struct {
+		const char *after, *key, *to, *why; /* to: prepended to the value; why: after "FILE: " */
+	} edits[] = {
+		{"\"point\"", "cycles", "1", "its \"cycles\" is 1%s in the file, its mappings give %s: recomputed\n"},
+		{"\"point\"", "energy_pj", "-", "its \"energy_pj\" is -%s in the file, its mappings give %s: recomputed\n"},
+		{"\"energy_by_level\"", "DRAM", "2", "its \"DRAM\" is 2%s in the file, its mappings give %s: recomputed\n"},
+		{"{\"layer\": \"fc\"", "dense_energy_pj", "9",
+		 "the \"dense_energy_pj\" of workload fc is 9%s in the file, its mappings give %s: recomputed\n"},
+		{"\"mapping\"", NULL, "C: 3", "its mapping of conv FW fails the check trim eval applies ("},
+	};
+	for (size_t k = 0; k < sizeof edits / sizeof edits[0]; k++) {
+		char from[96], to[96], why[400];
+		if (edits[k].key) {
+			point_value(pf, edits[k].after, edits[k].key, v, sizeof v);
+			snprintf(from, sizeof from, "\"%s\": %s", edits[k].key, v);
+			snprintf(to, sizeof to, "\"%s\": %s%s", edits[k].key, edits[k].to, v);
+			snprintf(why, sizeof why, edits[k].why, v, v);
+		} else {
+			snprintf(from, sizeof from, "C: 1");
+			snprintf(to, sizeof to, "%s", edits[k].to);
+			snprintf(why, sizeof why, "%s", edits[k].why);
+		}
+		edit_point(pf, edits[k].after, from, to);
+		ck_assert_int_eq(explore_files(&t, 1, &c1, notes, sizeof notes, &resumed), 0);
+		ck_assert_msg(resumed == 1, "edit %zu: %zu resumed", k, resumed);
+		char line[600];
+		snprintf(line, sizeof line, "%s: %s", pf, why);
+		ck_assert_msg(!strncmp(notes, line, strlen(line)), "edit %zu: %s", k, notes);
+		ck_assert(c1 == fresh);
+	}
+	ck_assert_int_eq(explore_files(&t, 1, &c1, notes, sizeof notes, &resumed), 0);
+	ck_assert_int_eq(resumed, 2); /* recomputed, written again: whole */
+	ck_assert_str_eq(notes, "");
+
+	/* a library built from other sources (another cost model, the same
+	 * version): every point is recomputed, both ways */
+	ck_assert_int_eq(explore_files_as(&t, 1, &c1, notes, sizeof notes, &resumed, "libtrim 0.1.0 model 00"), 0);
+	ck_assert_int_eq(resumed, 0);
+	char want[400];
+	snprintf(want, sizeof want, "%s and 1 more: the library (its version or cost model) changed since it was "
+	         "written: recomputed\n", pf);
+	ck_assert_str_eq(notes, want);
+	ck_assert(c1 == fresh);
+	ck_assert_int_eq(explore_files(&t, 1, &c1, notes, sizeof notes, &resumed), 0);
+	ck_assert_int_eq(resumed, 0);
+	ck_assert_int_eq(explore_files(&t, 1, &c1, notes, sizeof notes, &resumed), 0);
+	ck_assert_int_eq(resumed, 2);
+
+	/* entries that are not regular files, or too large for a point file, are
+	 * not read (no hang on a FIFO, no reading /dev/zero to the end) and are
+	 * replaced */
+	ck_assert_int_eq(unlink(pf), 0);
+	ck_assert_int_eq(mkfifo(pf, 0600), 0);
+	ck_assert_int_eq(unlink(pg), 0);
+	ck_assert_int_eq(symlink("/dev/zero", pg), 0);
+	ck_assert_int_eq(explore_files(&t, 1, &c1, notes, sizeof notes, &resumed), 0);
+	ck_assert_int_eq(resumed, 0);
+	snprintf(want, sizeof want, "%s: not a regular file (a FIFO): not read: recomputed\n%s: not a regular file (a "
+	         "character device): not read: recomputed\n", pf, pg);
+	ck_assert_str_eq(notes, want);
+	ck_assert(c1 == fresh);
+	ck_assert_int_eq(truncate(pf, (off_t)TRIM__RESULT_FILE_MAX + 1), 0);
+	ck_assert_int_eq(explore_files(&t, 1, &c1, notes, sizeof notes, &resumed), 0);
+	ck_assert_int_eq(resumed, 1);
+	snprintf(want, sizeof want, "%s: 67108865 bytes, larger than any result file (64 MiB): not read: recomputed\n",
+	         pf);
+	ck_assert_str_eq(notes, want);
+	struct stat st;
+	ck_assert(lstat(pf, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < 65536);
+	ck_assert(lstat(pg, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < 65536);
+
+	/* the CLI says so on standard error, and prints the fresh ranking */
+	char args[600], fresh_args[600];
+	snprintf(args, sizeof args, "explore %s %s --mode inference --quiet --format csv --out %s", t.net, t.space,
+	         t.out);
+	snprintf(fresh_args, sizeof fresh_args, "explore %s %s --mode inference --quiet --format csv", t.net, t.space);
+	point_value(pf, "\"point\"", "cycles", v, sizeof v);
+	char from[96], to[96];
+	snprintf(from, sizeof from, "\"cycles\": %s", v);
+	snprintf(to, sizeof to, "\"cycles\": 1%s", v);
+	edit_point(pf, "\"point\"", from, to);
+	int code = 0;
+	char *err = tu_capture(args, 1, &code);
+	ck_assert_int_eq(code, 0);
+	snprintf(want, sizeof want, "trim explore: %s: its \"cycles\" is 1%s in the file, its mappings give %s: "
+	         "recomputed\n", pf, v, v);
+	ck_assert_msg(strstr(err, want), "%s", err);
+	free(err);
+	char *out = tu_capture(args, 0, &code), *fresh_out = tu_capture(fresh_args, 0, &code);
+	ck_assert_str_eq(out, fresh_out);
+	free(out);
+	free(fresh_out);
+	char cmd[160];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", t.dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 /* The CLI: the edited network's rerun prints fresh numbers and says why on
  * standard error. */
 START_TEST(test_resume_cli)
@@ -496,6 +655,7 @@ Suite *explore_suite(void)
 	tcase_add_test(tc, test_resume);
 	tcase_add_test(tc, test_resume_stale_inputs);
 	tcase_add_test(tc, test_resume_cli);
+	tcase_add_test(tc, test_resume_rechecked);
 	tcase_add_test(tc, test_every_point_rejected);
 	suite_add_tcase(s, tc);
 	return s;

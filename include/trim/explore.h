@@ -88,12 +88,16 @@ TRIM_API int trim_explorer_set_constraints(trim_explorer *ex, const trim_constra
  * its figures depend on (the network file and its workloads, the space file,
  * the base architecture file, the energy table(s), the dataflow constraints,
  * the options that change figures: search goal, mode, batch, word bits,
- * sparsity, mapping limits, time limit and gap; and the library version)
- * and a checksum of its own text. A file is reused only if all of them
- * agree; a stale or corrupt file is recomputed (and overwritten),
- * trim_explorer_resume_notes says why. A file of another exploration
- * (another network or space name) is refused: TRIM_EINVAL naming it. An
- * input that cannot be read is TRIM_EIO.
+ * sparsity, mapping limits, time limit and gap; and the library: its version
+ * and a digest of its sources) and a checksum of its own text. A file is
+ * reused only if all of them agree and the point's mappings, each passing
+ * the check trim eval applies, evaluate again to its figures bit for bit
+ * (the file written again from them is the file, byte for byte); only
+ * regular files of at most 64 MiB are read. A stale, corrupt, edited or
+ * unreadable file is recomputed (and replaced), trim_explorer_resume_notes
+ * says why. A file of another exploration (another network or space name)
+ * is refused: TRIM_EINVAL naming it. An input that cannot be read is
+ * TRIM_EIO.
  * The options that change figures and the constraints are set before it
  * (after it they are refused with TRIM_EINVAL); the area budget and the
  * weights may follow. */
