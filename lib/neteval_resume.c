@@ -238,7 +238,10 @@ int trim__resume_parse(trim_neteval *ne, size_t i, char *text, size_t n, const c
 	 * gap G and no time limit, proven within G */
 	double gap = best > 0 && best > lb ? (best - lb) / best : 0;
 	if (!any_proof && !exact && !(ne->gap > 0 && gap <= ne->gap && ne->time_limit <= 0)) {
-		if (ne->gap > 0 && ne->time_limit <= 0)
+		if (ne->time_limit > 0)
+			snprintf(why, nwhy, "not exact (proven within %.3g of the optimum), a run with a time limit "
+			                    "reuses only exact results", gap);
+		else if (ne->gap > 0)
 			snprintf(why, nwhy, "proven only within %.3g of the optimum, this run asks for %.3g", gap, ne->gap);
 		else
 			snprintf(why, nwhy, "not exact (proven within %.3g of the optimum), this run asks for an exact "

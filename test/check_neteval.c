@@ -606,7 +606,8 @@ START_TEST(test_resume_gap_rule)
 		{0.5, 0, 1, NULL},
 		{nextafter(g, 0), 0, 0, "proven only within 0.25 of the optimum, this run asks for 0.25: searched again"},
 		{0, 0, 0, "not exact (proven within 0.25 of the optimum), this run asks for an exact result"},
-		{0.5, 60, 0, "not exact (proven within 0.25 of the optimum), this run asks for an exact result"},
+		{0.5, 60, 0, "not exact (proven within 0.25 of the optimum), a run with a time limit reuses only exact "
+		             "results: searched again"},
 	};
 	for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
 		edit_search(f[0], "exact", "0");
