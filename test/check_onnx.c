@@ -1,0 +1,302 @@
+/* ONNX import (lib/onnx/, docs/onnx.md): the models of test/onnx/make_models.py
+ * and test/onnx/export_torch.py, every operator, and every kind of bad model. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "trim.h"
+#include "trim/onnx.h"
+
+/* The models of test/onnx/make_models.py, made once per run (with Debian's
+ * python3-onnx) into TRIM_ONNX_DIR or a fresh directory. */
+static int onnx_tmp; /* the directory is this process's own: removed by onnx_done */
+static const char *onnx_dir(void)
+{
+	static char dir[256];
+	if (dir[0])
+		return dir;
+	const char *env = getenv("TRIM_ONNX_DIR");
+	if (env && env[0]) {
+		snprintf(dir, sizeof dir, "%s", env);
+	} else {
+		snprintf(dir, sizeof dir, "/tmp/trim-onnx-XXXXXX");
+		ck_assert_ptr_nonnull(mkdtemp(dir));
+		onnx_tmp = 1;
+	}
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "/usr/bin/python3 test/onnx/make_models.py %s", dir);
+	ck_assert_msg(system(cmd) == 0, "%s failed (python3-onnx and python3-yaml: make deps)", cmd);
+	return dir;
+}
+
+static void onnx_done(void)
+{
+	if (onnx_tmp) {
+		char cmd[300];
+		snprintf(cmd, sizeof cmd, "rm -rf %s", onnx_dir());
+		ck_assert_int_eq(system(cmd), 0);
+	}
+}
+
+static char *workloads_json(trim_network *net)
+{
+	trim_workloads *w = NULL;
+	char *text = NULL;
+	ck_assert_msg(trim_workloads_create(&w, net, TRIM_MODE_TRAINING, 2, 0) == 0, "%s",
+	              trim_last_error());
+	ck_assert_int_eq(trim_workloads_report(w, TRIM_FORMAT_JSON, &text), 0);
+	trim_workloads_free(w);
+	return text;
+}
+
+/* The shipped ResNet-18, MobileNet-v1 and BERT-base written as ONNX import to
+ * exactly the workloads of their YAML (training, every intra and inter workload). */
+START_TEST(test_onnx_equals_shipped)
+{
+	const char *dir = onnx_dir();
+	static const char *const nets[] = {"resnet18", "mobilenet-v1", "bert-base"};
+	for (size_t k = 0; k < 3; k++) {
+		char yp[300], op[300];
+		snprintf(yp, sizeof yp, "models/networks/%s.yaml", nets[k]);
+		snprintf(op, sizeof op, "%s/%s.onnx", dir, nets[k]);
+		trim_network *a = NULL, *b = NULL;
+		ck_assert_msg(trim_network_load(&a, yp) == 0, "%s", trim_last_error());
+		ck_assert_msg(trim_network_load_onnx(&b, op, NULL) == 0, "%s", trim_last_error());
+		ck_assert_int_eq(trim_network_layer_count(a), trim_network_layer_count(b));
+		char *ja = workloads_json(a), *jb = workloads_json(b);
+		ck_assert_msg(strcmp(ja, jb) == 0, "%s: imported workloads differ from the YAML's",
+		              nets[k]);
+		trim_string_free(ja);
+		trim_string_free(jb);
+		trim_network_free(b);
+		/* trim_network_load takes .onnx too; and the model from memory */
+		ck_assert_msg(trim_network_load(&b, op) == 0, "%s", trim_last_error());
+		ck_assert_int_eq(trim_network_macs(a), trim_network_macs(b));
+		trim_network_free(b);
+		FILE *f = fopen(op, "rb");
+		ck_assert_ptr_nonnull(f);
+		static unsigned char buf[1 << 20];
+		size_t n = fread(buf, 1, sizeof buf, f);
+		fclose(f);
+		ck_assert(n > 0 && n < sizeof buf);
+		ck_assert_msg(trim_network_load_onnx_memory(&b, buf, n, "mem.onnx", NULL) == 0, "%s",
+		              trim_last_error());
+		ck_assert_int_eq(trim_network_params(a), trim_network_params(b));
+		trim_network_free(b);
+		trim_network_free(a);
+	}
+	onnx_done();
+}
+END_TEST
+
+static trim_network *import(const char *file, const trim_onnx_options *o)
+{
+	char path[300];
+	snprintf(path, sizeof path, "%s/%s", onnx_dir(), file);
+	trim_network *net = NULL;
+	ck_assert_msg(trim_network_load_onnx(&net, path, o) == 0, "%s: %s", file, trim_last_error());
+	return net;
+}
+
+static void types_are(const trim_network *net, const char *const *want)
+{
+	size_t n = 0;
+	for (; want[n]; n++) {
+		ck_assert_msg(n < trim_network_layer_count(net), "fewer layers than expected");
+		ck_assert_msg(!strcmp(trim_network_layer_type(net, n), want[n]),
+		              "layer %zu (%s) is a %s, expected %s", n, trim_network_layer_name(net, n),
+		              trim_network_layer_type(net, n), want[n]);
+	}
+	ck_assert_int_eq(trim_network_layer_count(net), n);
+}
+
+/* Every supported operator and decomposed pattern, one small model each. */
+START_TEST(test_onnx_operators)
+{
+	trim_network *net = import("op_conv.onnx", NULL);
+	types_are(net, (const char *const[]){"conv2d", NULL});
+	int64_t s[3];
+	trim_network_layer_shape(net, 0, s, 3);
+	ck_assert(s[0] == 4 && s[1] == 4 && s[2] == 6);
+	ck_assert_int_eq(trim_network_params(net), 6 * 4 * 9 + 6);
+	trim_network_free(net);
+	net = import("op_depthwise.onnx", NULL);
+	types_are(net, (const char *const[]){"depthwise_conv2d", NULL});
+	trim_network_free(net);
+	net = import("op_convtranspose.onnx", NULL);
+	types_are(net, (const char *const[]){"conv2d_transpose", NULL});
+	trim_network_layer_shape(net, 0, s, 3);
+	ck_assert(s[0] == 16 && s[1] == 16 && s[2] == 3);
+	trim_network_free(net);
+	/* Gemm after Flatten of a 1x1 map; Softmax fused into the classifier */
+	net = import("op_pools.onnx", NULL);
+	types_are(net, (const char *const[]){"maxpool2d", "avgpool2d", "global_avgpool", "dense", NULL});
+	trim_network_free(net);
+	/* Clip(0, 6) = ReLU6; x * Sigmoid(x) = Swish; Identity is free */
+	net = import("op_activations.onnx", NULL);
+	types_are(net, (const char *const[]){"conv2d", "batchnorm", "activation", "activation",
+	                                     "activation", "activation", "activation", "dropout", NULL});
+	trim_network_free(net);
+	net = import("op_resize.onnx", NULL);
+	types_are(net, (const char *const[]){"upsample", "upsample", "concat", "split", "split", NULL});
+	trim_network_free(net);
+	/* a 1-D convolution of [N, C, L]; transposed to [N, L, C] it is tokens at no cost */
+	net = import("op_conv1d.onnx", NULL);
+	types_are(net, (const char *const[]){"conv1d", "batchnorm", "dense", NULL});
+	trim_network_layer_shape(net, 0, s, 3);
+	ck_assert(s[0] == 8 && s[1] == 1 && s[2] == 6);
+	ck_assert_int_eq(trim_network_macs(net), 8 * 6 * 4 * 3 + 8 * 6 * 5);
+	trim_network_free(net);
+	net = import("op_upsample9.onnx", NULL);
+	types_are(net, (const char *const[]){"upsample", NULL});
+	trim_network_free(net);
+	net = import("op_transpose.onnx", NULL);
+	types_are(net, (const char *const[]){"transpose", "flatten", NULL});
+	trim_network_layer_shape(net, 0, s, 3);
+	ck_assert(s[0] == 6 && s[1] == 4 && s[2] == 2);
+	trim_network_free(net);
+	/* LayerNorm from ReduceMean/Sub/Pow/Sqrt/Div, tanh-GELU fused into the dense;
+	 * its sequence length is a named dimension */
+	trim_onnx_options *o = NULL;
+	ck_assert_int_eq(trim_onnx_options_create(&o), 0);
+	char path[300];
+	snprintf(path, sizeof path, "%s/op_decomposed.onnx", onnx_dir());
+	ck_assert_int_eq(trim_network_load_onnx(&net, path, o), TRIM_ERANGE);
+	ck_assert_msg(strstr(trim_last_error(), "'seq'"), "%s", trim_last_error());
+	ck_assert_int_eq(trim_onnx_options_set_dim(o, "seq", 6), 0);
+	ck_assert_int_eq(trim_onnx_options_set_batch(o, 3), 0);
+	net = import("op_decomposed.onnx", o);
+	types_are(net, (const char *const[]){"layernorm", "dense", NULL});
+	ck_assert_int_eq(trim_network_batch(net), 3);
+	ck_assert_int_eq(trim_network_macs(net), 6 * 8 * 16);
+	trim_network_free(net);
+	trim_onnx_options_free(o);
+	onnx_done();
+}
+END_TEST
+
+/* Bad models: a clear error naming the file (and the node), nothing loaded;
+ * --passthrough turns an unknown operator into a listed warning. */
+START_TEST(test_onnx_bad)
+{
+	static const struct {
+		const char *file;
+		int code;
+		const char *what;
+	} bad[] = {
+		{"bad_truncated.onnx", TRIM_EPARSE, "not an ONNX model"},
+		{"bad_random.onnx", TRIM_EPARSE, "not an ONNX model"},
+		{"bad_cycle.onnx", TRIM_ESCHEMA, "node 'first' (op_type Relu, opset 17): input 'b' is "
+		                                 "made by node 'second' later"},
+		{"bad_no_shape.onnx", TRIM_ESHAPE, "graph input 'x' has no tensor shape"},
+		{"bad_unknown_dim.onnx", TRIM_ERANGE, "dimension 2 ('height') is unknown"},
+		{"bad_opset.onnx", TRIM_ESCHEMA, "opset 3 is not supported"},
+		{"bad_value_info.onnx", TRIM_ESHAPE, "node 'c' (op_type Conv, opset 17): output 'c': the "
+		                                     "model's value_info gives another shape"},
+		{"bad_unknown_op.onnx", TRIM_ESCHEMA, "node 'my_nms' (op_type NonMaxSuppression, opset 17)"},
+		{"does_not_exist.onnx", TRIM_EIO, "cannot open"},
+	};
+	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		char path[300];
+		snprintf(path, sizeof path, "%s/%s", onnx_dir(), bad[k].file);
+		trim_network *net = (trim_network *)1;
+		int rc = trim_network_load(&net, path);
+		ck_assert_msg(rc == bad[k].code, "%s: %d (%s)", bad[k].file, rc, trim_last_error());
+		ck_assert_ptr_null(net);
+		ck_assert_msg(strstr(trim_last_error(), bad[k].what) && strstr(trim_last_error(), path),
+		              "%s: '%s'", bad[k].file, trim_last_error());
+	}
+	ck_assert_int_eq(trim_network_load_onnx_memory(NULL, "", 0, "x", NULL), TRIM_EINVAL);
+	trim_network *net = NULL;
+	ck_assert_int_eq(trim_network_load_onnx_memory(&net, "", 0, "empty.onnx", NULL), TRIM_EPARSE);
+	trim_onnx_options *o = NULL;
+	ck_assert_int_eq(trim_onnx_options_create(&o), 0);
+	trim_onnx_options_set_passthrough(o, 1);
+	net = import("bad_unknown_op.onnx", o);
+	ck_assert_int_eq(trim_network_warning_count(net), 1);
+	ck_assert(strstr(trim_network_warning(net, 0), "'my_nms'"));
+	trim_workloads *w = NULL;
+	char *text = NULL;
+	ck_assert_int_eq(trim_workloads_create(&w, net, TRIM_MODE_DEFAULT, 0, 0), 0);
+	ck_assert_int_eq(trim_workloads_report(w, TRIM_FORMAT_TABLE, &text), 0);
+	ck_assert(strstr(text, "warning: node 'my_nms'"));
+	trim_string_free(text);
+	ck_assert_int_eq(trim_workloads_report(w, TRIM_FORMAT_JSON, &text), 0);
+	ck_assert(strstr(text, "\"warnings\": [\"node 'my_nms'"));
+	trim_string_free(text);
+	trim_workloads_free(w);
+	trim_network_free(net);
+	trim_onnx_options_free(o);
+	/* the CLI: exit 2, nothing written; trim import writes a loadable description */
+	const char *cli = getenv("TRIM_CLI");
+	if (!cli)
+		cli = "build/bin/trim";
+	char cmd[1024], out[300];
+	snprintf(out, sizeof out, "%s/imported.yaml", onnx_dir());
+	remove(out);
+	snprintf(cmd, sizeof cmd, "%s import %s/bad_cycle.onnx -o %s 2>/dev/null", cli, onnx_dir(), out);
+	ck_assert_int_eq(WEXITSTATUS(system(cmd)), 2);
+	FILE *f = fopen(out, "r");
+	ck_assert_ptr_null(f);
+	snprintf(cmd, sizeof cmd, "%s import %s/resnet18.onnx -o %s", cli, onnx_dir(), out);
+	ck_assert_int_eq(WEXITSTATUS(system(cmd)), 0);
+	ck_assert_int_eq(trim_network_load(&net, out), 0);
+	ck_assert_int_eq(trim_network_params(net), 11689512);
+	trim_network_free(net);
+	snprintf(cmd, sizeof cmd, "%s workloads %s/bad_random.onnx 2>/dev/null", cli, onnx_dir());
+	ck_assert_int_eq(WEXITSTATUS(system(cmd)), 2);
+	snprintf(cmd, sizeof cmd, "%s workloads %s/mobilenet-v1.onnx --mode training >/dev/null", cli,
+	         onnx_dir());
+	ck_assert_int_eq(WEXITSTATUS(system(cmd)), 0);
+	onnx_done();
+}
+END_TEST
+
+/* Models exported from PyTorch (Debian's python3-torch, where installed) import
+ * and map; ResNet-18 and MobileNetV2 keep the shipped networks' MACs. */
+START_TEST(test_onnx_from_pytorch)
+{
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "/usr/bin/python3 test/onnx/export_torch.py %s", onnx_dir());
+	int st = system(cmd);
+	if (WEXITSTATUS(st) == 77) {
+		fprintf(stderr, "test_onnx_from_pytorch: python3-torch not installed, skipped\n");
+		onnx_done();
+		return;
+	}
+	ck_assert_msg(WEXITSTATUS(st) == 0, "%s failed", cmd);
+	static const char *const pairs[][2] = {{"torch_resnet18.onnx", "resnet18.yaml"},
+	                                       {"torch_mobilenet_v2.onnx", "mobilenet-v2.yaml"}};
+	for (size_t k = 0; k < 2; k++) {
+		trim_network *net = import(pairs[k][0], NULL), *ref = NULL;
+		char yp[300];
+		snprintf(yp, sizeof yp, "models/networks/%s", pairs[k][1]);
+		ck_assert_int_eq(trim_network_load(&ref, yp), 0);
+		ck_assert_int_eq(trim_network_macs(net), trim_network_macs(ref));
+		trim_network_free(ref);
+		trim_network_free(net);
+	}
+	const char *cli = getenv("TRIM_CLI");
+	snprintf(cmd, sizeof cmd,
+	         "%s network %s/torch_resnet18.onnx models/arch/eyeriss.yaml --mode training "
+	         "--constraints test/data/constraints/quick-eyeriss.yaml --quiet >/dev/null",
+	         cli ? cli : "build/bin/trim", onnx_dir());
+	ck_assert_int_eq(WEXITSTATUS(system(cmd)), 0);
+	onnx_done();
+}
+END_TEST
+
+Suite *onnx_suite(void)
+{
+	Suite *s = suite_create("onnx");
+	TCase *to = tcase_create("onnx");
+	tcase_set_timeout(to, 120);
+	tcase_add_test(to, test_onnx_equals_shipped);
+	tcase_add_test(to, test_onnx_operators);
+	tcase_add_test(to, test_onnx_bad);
+	tcase_add_test(to, test_onnx_from_pytorch);
+	suite_add_tcase(s, to);
+	return s;
+}
