@@ -177,6 +177,26 @@ START_TEST(test_onnx_operators)
 }
 END_TEST
 
+/* A pointer into the importer's array of values kept across the call that
+ * grows it read freed memory (AddressSanitizer, make check SANITIZE=1, sees
+ * it): Flatten's output is where the array grows in op_cnn.onnx, and a chain
+ * of 70 Flattens crosses every growth up to 64. */
+START_TEST(test_onnx_values_grow)
+{
+	trim_network *net = import("op_cnn.onnx", NULL);
+	types_are(net, (const char *const[]){"conv2d", "batchnorm", "activation", "maxpool2d", "conv2d",
+	                                     "global_avgpool", "dense", NULL});
+	ck_assert_str_eq(trim_network_layer_name(net, 6), "fc");
+	ck_assert_int_eq(trim_network_params(net), 8 * 27 + 2 * 8 + 16 * 72 + 10 * 16 + 10);
+	trim_network_free(net);
+	net = import("op_flatten_chain.onnx", NULL);
+	types_are(net, (const char *const[]){"global_avgpool", "dense", NULL});
+	ck_assert_int_eq(trim_network_macs(net), 4 * 10);
+	trim_network_free(net);
+	onnx_done();
+}
+END_TEST
+
 /* Bad models: a clear error naming the file (and the node), nothing loaded;
  * --passthrough turns an unknown operator into a listed warning. */
 START_TEST(test_onnx_bad)
@@ -295,6 +315,7 @@ Suite *onnx_suite(void)
 	tcase_set_timeout(to, 120);
 	tcase_add_test(to, test_onnx_equals_shipped);
 	tcase_add_test(to, test_onnx_operators);
+	tcase_add_test(to, test_onnx_values_grow);
 	tcase_add_test(to, test_onnx_bad);
 	tcase_add_test(to, test_onnx_from_pytorch);
 	suite_add_tcase(s, to);

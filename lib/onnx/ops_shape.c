@@ -15,22 +15,23 @@ int trim__ox_flatten(tr *t)
 	int x, rc;
 	if ((rc = trim__ox_input_val(t, 0, &x)) || (rc = trim__ox_settle(t, x, &x)) || (rc = trim__ox_need_act(t, x, "input")))
 		return rc;
-	val *X = &t->v[x];
+	/* a copy: the output's value may move t->v (trim__grow) */
+	const val X = t->v[x];
 	int64_t axis = trim__ox_attr_int(t->node, "axis", 1);
 	if (axis != 1)
 		return trim__ox_node_err(t, TRIM_ESCHEMA, "Flatten with axis %lld (only 1: keep the batch)",
 		                (long long)axis);
 	int64_t s[3];
-	trim__ox_lt_shape(X, s);
-	int64_t d[2] = {X->d[0], s[0] * s[1] * s[2]};
-	if (X->layout == LY_NF || (X->layout == LY_NCHW && s[0] == 1 && s[1] == 1)) {
+	trim__ox_lt_shape(&X, s);
+	int64_t d[2] = {X.d[0], s[0] * s[1] * s[2]};
+	if (X.layout == LY_NF || (X.layout == LY_NCHW && s[0] == 1 && s[1] == 1)) {
 		int vi = -1;
-		if ((rc = trim__ox_out_val(t, 0, X->layer, LY_NF, 2, d, &vi)))
+		if ((rc = trim__ox_out_val(t, 0, X.layer, LY_NF, 2, d, &vi)))
 			return rc;
-		t->v[vi].base = X->base;
+		t->v[vi].base = X.base;
 		return 0;
 	}
-	if (X->layout != LY_NCHW)
+	if (X.layout != LY_NCHW)
 		return trim__ox_node_err(t, TRIM_ESHAPE, "Flatten of this tensor is not supported");
 	int li = -1, vi = -1;
 	if ((rc = trim__ox_new_layer(t, "flatten", NODE_NAME(t->node), &x, 1, &li)))

@@ -48,6 +48,10 @@ typedef struct {
 	int use_bias; /* -1: no such key */
 } lay;
 
+/* t->v and t->l grow (trim__grow, which may move them) in trim__ox_add_val,
+ * trim__ox_out_val, trim__ox_alias, trim__ox_new_layer, trim__ox_settle and
+ * trim__ox_apply_act*: a val * or lay * taken before such a call points into
+ * freed memory after it. Keep the index, or a copy of the val. */
 typedef struct {
 	const char *file;
 	const trim_onnx_options *o;

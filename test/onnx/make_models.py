@@ -274,6 +274,20 @@ def operator_models():
     m['decomposed'] = small(ln, [tok], [W('two', [], 2.0), W('eps', [], 1e-5), W('gamma', [8]), W('beta', [8]),
                                         W('w1', [8, 16]), W('b1', [16]), W('three', [], 3.0), W('c1', [], 0.044715),
                                         W('c2', [], 0.7978845608), W('one', [], 1.0), W('half', [], 0.5)], 'decomposed')
+    # Conv-BN-ReLU-Pool-Conv-ReLU-GlobalAvgPool-Flatten-Gemm (convolutions without
+    # bias): Flatten's output is the 17th value, where the importer's array of
+    # values grows (8 -> 16 -> 32); a chain of Flattens crosses the next ones
+    cnn = [N('Conv', ['x', 'w1'], 'c1', kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+           N('BatchNormalization', ['c1', 's', 'bb', 'mu', 'var'], 'bn'), N('Relu', ['bn'], 'r1'),
+           N('MaxPool', ['r1'], 'p', kernel_shape=[2, 2], strides=[2, 2]),
+           N('Conv', ['p', 'w2'], 'c2', kernel_shape=[3, 3], pads=[1, 1, 1, 1]), N('Relu', ['c2'], 'r2'),
+           N('GlobalAveragePool', ['r2'], 'g'), N('Flatten', ['g'], 'f', axis=1),
+           N('Gemm', ['f', 'w3', 'b3'], 'fc', transB=1)]
+    m['cnn'] = small(cnn, [image(3, 16, 16)], [W('w1', [8, 3, 3, 3])] + [W(n, [8]) for n in ('s', 'bb', 'mu', 'var')] +
+                     [W('w2', [16, 8, 3, 3]), W('w3', [10, 16]), W('b3', [10])], 'cnn')
+    chain = [N('GlobalAveragePool', ['x'], 'f0')] + [N('Flatten', ['f%d' % k], 'f%d' % (k + 1), axis=1) for k in range(70)]
+    m['flatten_chain'] = small(chain + [N('Gemm', ['f70', 'w', 'b'], 'fc', transB=1)], [x], [W('w', [10, 4]), W('b', [10])],
+                               'flatten_chain')
     return m
 
 
