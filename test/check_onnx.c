@@ -216,6 +216,19 @@ START_TEST(test_onnx_bad)
 		{"bad_value_info.onnx", TRIM_ESHAPE, "node 'c' (op_type Conv, opset 17): output 'c': the "
 		                                     "model's value_info gives another shape"},
 		{"bad_unknown_op.onnx", TRIM_ESCHEMA, "node 'my_nms' (op_type NonMaxSuppression, opset 17)"},
+		{"bad_rewrites_input.onnx", TRIM_ESCHEMA, "node 'relu_in_place' (op_type Relu, opset 17): "
+		                                          "output 'c' is also its input 0"},
+		{"bad_two_writers.onnx", TRIM_ESCHEMA, "node 'r2' (op_type Sigmoid, opset 17): output 'r' "
+		                                       "is also made by node 'r1' (op_type Relu)"},
+		{"bad_writes_graph_input.onnx", TRIM_ESCHEMA, "node 'rx' (op_type Relu, opset 17): output "
+		                                              "'x' is also a graph input"},
+		{"bad_writes_initializer.onnx", TRIM_ESCHEMA, "node 'rw' (op_type Relu, opset 17): output "
+		                                              "'w' is also an initializer"},
+		{"bad_initializer_twice.onnx", TRIM_ESCHEMA, "initializer 'w' is listed twice"},
+		{"bad_undefined_input.onnx", TRIM_ESCHEMA, "node 'add' (op_type Add, opset 17): input "
+		                                           "'nowhere' is no graph input, initializer or "
+		                                           "node output"},
+		{"bad_no_output.onnx", TRIM_ESCHEMA, "graph output 'y' is made by no node"},
 		{"does_not_exist.onnx", TRIM_EIO, "cannot open"},
 	};
 	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
@@ -234,6 +247,14 @@ START_TEST(test_onnx_bad)
 	trim_onnx_options *o = NULL;
 	ck_assert_int_eq(trim_onnx_options_create(&o), 0);
 	trim_onnx_options_set_passthrough(o, 1);
+	/* --passthrough passes an operator through, never a broken graph */
+	char path[300];
+	snprintf(path, sizeof path, "%s/bad_undefined_input.onnx", onnx_dir());
+	net = (trim_network *)1;
+	ck_assert_int_eq(trim_network_load_onnx(&net, path, o), TRIM_ESCHEMA);
+	ck_assert_ptr_null(net);
+	ck_assert_msg(strstr(trim_last_error(), "input 'nowhere' is no graph input"), "%s",
+	              trim_last_error());
 	net = import("bad_unknown_op.onnx", o);
 	ck_assert_int_eq(trim_network_warning_count(net), 1);
 	ck_assert(strstr(trim_network_warning(net, 0), "'my_nms'"));
@@ -266,6 +287,12 @@ START_TEST(test_onnx_bad)
 	ck_assert_int_eq(trim_network_params(net), 11689512);
 	trim_network_free(net);
 	snprintf(cmd, sizeof cmd, "%s workloads %s/bad_random.onnx 2>/dev/null", cli, onnx_dir());
+	ck_assert_int_eq(WEXITSTATUS(system(cmd)), 2);
+	snprintf(cmd, sizeof cmd, "%s import %s/bad_two_writers.onnx 2>&1 | grep -q \"node 'r2' "
+	         "(op_type Sigmoid, opset 17): output 'r' is also made by node 'r1'\"", cli, onnx_dir());
+	ck_assert_int_eq(WEXITSTATUS(system(cmd)), 0);
+	snprintf(cmd, sizeof cmd, "%s import %s/bad_rewrites_input.onnx >/dev/null 2>&1", cli,
+	         onnx_dir());
 	ck_assert_int_eq(WEXITSTATUS(system(cmd)), 2);
 	snprintf(cmd, sizeof cmd, "%s workloads %s/mobilenet-v1.onnx --mode training >/dev/null", cli,
 	         onnx_dir());

@@ -564,6 +564,8 @@ int trim__onnx_translate(char **out, const Onnx__ModelProto *m, const char *file
 		                 (long long)t.opset);
 	else if (g->n_node == 0)
 		rc = trim__error(TRIM_ESCHEMA, "%s: the graph has no node", file);
+	else
+		rc = trim__ox_check_graph(&t);
 	/* initializers, then the one activation input */
 	for (size_t k = 0; rc == 0 && k < (g ? g->n_initializer : 0); k++) {
 		const Onnx__TensorProto *p = g->initializer[k];

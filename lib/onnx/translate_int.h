@@ -94,6 +94,10 @@ int trim__ox_need_static(tr *t, int vi, const char *what, int nd);
 int trim__ox_apply_act_reads(tr *t, int x, const char *act, int reads);
 int trim__ox_settle(tr *t, int vi, int *out);
 int trim__ox_apply_act(tr *t, int x, const char *act);
+/* graph_check.c: the graph's single assignment, topological order and outputs
+ * (the rules of onnx.checker the translation relies on); 0 or an error naming
+ * the node, input, initializer or output that breaks one. */
+int trim__ox_check_graph(tr *t);
 /* The operators (ops_*.c): translate node t->node; 0 or an error naming it. */
 int trim__ox_conv(tr *t, int transposed);         /* ops_conv.c */
 int trim__ox_pool(tr *t, const char *type);

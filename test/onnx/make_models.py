@@ -306,6 +306,15 @@ def bad_models(out):
     vi.graph.value_info.append(helper.make_tensor_value_info('c', TensorProto.FLOAT, ['N', 4, 7, 8]))
     bad['value_info'] = vi
     bad['unknown_dim'] = small(conv, [helper.make_tensor_value_info('x', TensorProto.FLOAT, ['N', 4, 'height', 8])], wts, 'ud')
+    # what onnx.checker refuses: a tensor assigned twice (single static
+    # assignment), an input made nowhere; and a graph output made by no node
+    bad['rewrites_input'] = small(conv + [N('Relu', ['c'], 'c', name='relu_in_place')], [x], wts, 'ri')
+    bad['two_writers'] = small(conv + [N('Relu', ['c'], 'r', name='r1'), N('Sigmoid', ['c'], 'r', name='r2')], [x], wts, 'tw')
+    bad['writes_graph_input'] = small(conv + [N('Relu', ['c'], 'x', name='rx')], [x], wts, 'wgi')
+    bad['writes_initializer'] = small(conv + [N('Relu', ['c'], 'w', name='rw')], [x], wts, 'wi')
+    bad['initializer_twice'] = small(conv, [x], wts + [W('w', [4, 4, 1, 1])], 'it')
+    bad['undefined_input'] = small(conv + [N('Add', ['c', 'nowhere'], 'sum', name='add')], [x], wts, 'ui')
+    bad['no_output'] = small(conv, [x], wts, 'no', outputs=[helper.make_tensor_value_info('y', TensorProto.FLOAT, None)])
     for k, mdl in bad.items():
         onnx.save(mdl, os.path.join(out, 'bad_%s.onnx' % k))
     good = open(os.path.join(out, 'op_conv.onnx'), 'rb').read()
