@@ -1,6 +1,7 @@
 /* ONNX import (lib/onnx/, docs/onnx.md): the models of test/onnx/make_models.py
  * and test/onnx/export_torch.py, every operator, and every kind of bad model. */
 #include <check.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,6 +142,11 @@ START_TEST(test_onnx_operators)
 	trim_network_free(net);
 	net = import("op_resize.onnx", NULL);
 	types_are(net, (const char *const[]){"upsample", "upsample", "concat", "split", "split", NULL});
+	/* a dead end names the node, not a line of the translated description */
+	ck_assert_int_eq(trim_network_warning_count(net), 1);
+	ck_assert_msg(strstr(trim_network_warning(net, 0), "node 's0' (op_type Split") &&
+	              !strstr(trim_network_warning(net, 0), "line"),
+	              "%s", trim_network_warning(net, 0));
 	trim_network_free(net);
 	/* a 1-D convolution of [N, C, L]; transposed to [N, L, C] it is tokens at no cost */
 	net = import("op_conv1d.onnx", NULL);
@@ -229,6 +235,12 @@ START_TEST(test_onnx_bad)
 		                                           "'nowhere' is no graph input, initializer or "
 		                                           "node output"},
 		{"bad_no_output.onnx", TRIM_ESCHEMA, "graph output 'y' is made by no node"},
+		{"bad_concat_shape.onnx", TRIM_ESHAPE, "node 'cat' (op_type Concat, opset 17): inputs: "
+		                                       "input 1 has shape [4, 4, 4], input 0 has [8, 8, 4]"},
+		{"bad_dim_negative.onnx", TRIM_ERANGE, "graph input 'x': dimension 2 is -5: negative"},
+		{"bad_dim_huge.onnx", TRIM_ERANGE, "graph input 'x': dimension 2 is 1099511627776: too "
+		                                   "large"},
+		{"bad_batch_negative.onnx", TRIM_ERANGE, "graph input 'x': dimension 0 is -5: negative"},
 		{"does_not_exist.onnx", TRIM_EIO, "cannot open"},
 	};
 	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
@@ -239,6 +251,12 @@ START_TEST(test_onnx_bad)
 		ck_assert_msg(rc == bad[k].code, "%s: %d (%s)", bad[k].file, rc, trim_last_error());
 		ck_assert_ptr_null(net);
 		ck_assert_msg(strstr(trim_last_error(), bad[k].what) && strstr(trim_last_error(), path),
+		              "%s: '%s'", bad[k].file, trim_last_error());
+		/* never a line:column of the translated description, which no user saw */
+		const char *at = strstr(trim_last_error(), path) + strlen(path);
+		ck_assert_msg(at[0] != ':' || !isdigit((unsigned char)at[1]), "%s: '%s'", bad[k].file,
+		              trim_last_error());
+		ck_assert_msg(!strstr(trim_last_error(), "unknown") || strstr(bad[k].file, "unknown"),
 		              "%s: '%s'", bad[k].file, trim_last_error());
 	}
 	ck_assert_int_eq(trim_network_load_onnx_memory(NULL, "", 0, "x", NULL), TRIM_EINVAL);
@@ -293,6 +311,13 @@ START_TEST(test_onnx_bad)
 	ck_assert_int_eq(WEXITSTATUS(system(cmd)), 0);
 	snprintf(cmd, sizeof cmd, "%s import %s/bad_rewrites_input.onnx >/dev/null 2>&1", cli,
 	         onnx_dir());
+	ck_assert_int_eq(WEXITSTATUS(system(cmd)), 2);
+	remove(out);
+	snprintf(cmd, sizeof cmd, "%s import %s/bad_concat_shape.onnx -o %s 2>&1 | grep -q \"node "
+	         "'cat' (op_type Concat, opset 17): inputs: \"", cli, onnx_dir(), out);
+	ck_assert_int_eq(WEXITSTATUS(system(cmd)), 0);
+	ck_assert_ptr_null(fopen(out, "r"));
+	snprintf(cmd, sizeof cmd, "%s import %s/bad_concat_shape.onnx >/dev/null 2>&1", cli, onnx_dir());
 	ck_assert_int_eq(WEXITSTATUS(system(cmd)), 2);
 	snprintf(cmd, sizeof cmd, "%s workloads %s/mobilenet-v1.onnx --mode training >/dev/null", cli,
 	         onnx_dir());

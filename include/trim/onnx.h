@@ -8,10 +8,11 @@
  * trim_network_load() takes a `.onnx` file as well, with the default
  * options. docs/onnx.md lists the operators and how each is costed.
  *
- * Errors name the file, the node, its op_type and the model's opset
- * (TRIM_EPARSE for bytes that are not a model, TRIM_ESCHEMA for an operator
- * or opset it cannot cost, TRIM_ESHAPE for shapes that do not fit, TRIM_ERANGE
- * for a dimension it cannot fix).
+ * Errors name the file, the node, its op_type and the model's opset, and the
+ * field at fault (TRIM_EPARSE for bytes that are not a model, TRIM_ESCHEMA for
+ * an operator or opset it cannot cost and for a graph onnx.checker refuses,
+ * TRIM_ESHAPE for shapes that do not fit, TRIM_ERANGE for a dimension that is
+ * unknown, negative or too large); docs/onnx.md lists what is refused.
  *
  * Ownership and threads as everywhere: handles through **out belong to the
  * caller; an options handle may be shared by threads once set up.
@@ -45,8 +46,9 @@ TRIM_API int trim_network_load_onnx(trim_network **out, const char *path,
 /** The same from the bytes of a model in memory; `name` is used in messages. */
 TRIM_API int trim_network_load_onnx_memory(trim_network **out, const void *data, size_t len,
                                            const char *name, const trim_onnx_options *o);
-/** The network description (YAML, docs/schema.md) of an ONNX model file; free *out
- * with trim_string_free. */
+/** The network description (YAML, docs/schema.md) of an ONNX model file, checked
+ * to load (an error it would give names the ONNX node); free *out with
+ * trim_string_free. */
 TRIM_API int trim_onnx_to_yaml(char **out, const char *path, const trim_onnx_options *o);
 
 #ifdef __cplusplus

@@ -76,16 +76,11 @@ int trim_cli_import(int argc, char **argv)
 		return code;
 	}
 	char *yaml = NULL;
-	trim_network *net = NULL;
+	/* a description that loads (trim_onnx_to_yaml checks), or nothing written */
 	int rc = trim_onnx_to_yaml(&yaml, path, o);
-	if (rc == 0) /* check it loads before writing anything */
-		rc = trim_network_load_string(&net, yaml, path);
-	trim_network_free(net);
 	trim_onnx_options_free(o);
-	if (rc) {
-		trim_string_free(yaml);
+	if (rc)
 		return trim_cli_fail(rc);
-	}
 	if (out) {
 		code = trim_cli_write_text("import", out, yaml);
 		trim_string_free(yaml);

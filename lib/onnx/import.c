@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "network_int.h"
 #include "onnx/onnx_int.h"
+#include "onnx/translate_int.h"
 #include "util/util.h"
 
 /* ---- options --------------------------------------------------------------- */
@@ -107,12 +109,92 @@ static int read_file(const char *path, uint8_t **data, size_t *len)
 	return 0;
 }
 
-/* The YAML of a model in memory. */
-static int to_yaml_memory(char **out, const uint8_t *data, size_t len, const char *name,
-                          const trim_onnx_options *o)
+/* ---- errors the network loader finds in a translation --------------------------- */
+
+/* The ONNX field of a key of the network description, where it has another name. */
+static const char *onnx_field(const char *key)
+{
+	static const char *const names[][2] = {
+		{"kernel", "kernel_shape"}, {"pool", "kernel_shape"}, {"padding", "pads"},
+		{"dilation", "dilations"}, {"groups", "group"}, {"sizes", "split"},
+		{"size", "scales"}, {"rate", "ratio"}, {"index", "indices"},
+		{"interpolation", "mode"}, {"filters", "the weight's output channels"},
+		{"depth_multiplier", "the weight's output channels"},
+		{"units", "the weight's output features"}, {"vocab", "the table's rows"},
+	};
+	for (size_t k = 0; k < TRIM__ARRAY_LEN(names); k++)
+		if (!strcmp(names[k][0], key))
+			return names[k][1];
+	return key;
+}
+
+/* The loader's error at a line of the description translated from `file`,
+ * said of the node (or graph input) that line came from: its name, op_type
+ * and field, and libtrim's layer and key. */
+static int cite_origin(int code, const trim__onnx_origin *origin, const char *file)
+{
+	int line;
+	const char *path, *what;
+	if (!trim__error_where(&line, &path, &what))
+		return trim__error_prefix("the network imported from ONNX");
+	char key[64] = "";
+	const char *dot = strchr(path, '.');
+	size_t klen = dot ? strcspn(dot + 1, ".[") : 0;
+	if (dot && klen < sizeof key)
+		snprintf(key, sizeof key, "%.*s", (int)klen, dot + 1);
+	char msg[1024];
+	snprintf(msg, sizeof msg, "%s", what);
+	if ((line == origin->input_line || line == origin->batch_line) && origin->input)
+		return trim__error(code, "%s: graph input '%s': %s: %s", file, origin->input,
+		                   line == origin->input_line ? "shape" : "batch", msg);
+	size_t i = (size_t)(line - origin->first_layer_line);
+	if (line < origin->first_layer_line || i >= origin->nlayers || !origin->layer[i].node)
+		return trim__error_prefix("the network imported from ONNX");
+	const Onnx__NodeProto *n = origin->layer[i].node;
+	const char *field = key[0] ? onnx_field(key) : NULL;
+	char lt[160];
+	snprintf(lt, sizeof lt, "libtrim's layer '%s'%s%s%s%s", origin->layer[i].layer,
+	         key[0] ? ", key '" : "", key, key[0] ? "'" : "",
+	         strchr(msg, '[') ? ", shapes [H, W, C]" : "");
+	return trim__error(code, "%s: node '%s' (op_type %s, opset %lld): %s%s%s (%s)", file,
+	                   NODE_NAME(n), n->op_type ? n->op_type : "?", (long long)origin->opset,
+	                   field ? field : "", field ? ": " : "", msg, lt);
+}
+
+/* A network loaded from a translation: its layers have no line a user wrote
+ * (later errors name the layer and the file), and a warning that cites the
+ * line of a layer names the node instead. */
+static void forget_lines(trim_network *net, const trim__onnx_origin *origin)
+{
+	for (int i = 0; i < net->nlayers; i++)
+		net->layers[i].line = net->layers[i].col = 0;
+	for (int k = 0; k < net->nwarnings; k++) {
+		const char *w = net->warnings[k], *at = strstr(w, " (line "), *rest;
+		int line;
+		if (!at || sscanf(at, " (line %d)", &line) != 1 || !(rest = strstr(at, "): ")))
+			continue;
+		size_t i = (size_t)(line - origin->first_layer_line);
+		if (line < origin->first_layer_line || i >= origin->nlayers || !origin->layer[i].node)
+			continue;
+		const Onnx__NodeProto *n = origin->layer[i].node;
+		char buf[600];
+		snprintf(buf, sizeof buf, "node '%s' (op_type %s, libtrim's layer '%s')%s", NODE_NAME(n),
+		         n->op_type ? n->op_type : "?", origin->layer[i].layer, rest + 1);
+		char *copy = trim__strdup(buf);
+		if (copy) {
+			free(net->warnings[k]);
+			net->warnings[k] = copy;
+		}
+	}
+}
+
+/* A model in memory translated and loaded: the network (net not NULL) and its
+ * description (yaml not NULL). The description is loaded in either case, so
+ * that trim_onnx_to_yaml gives only one that loads. */
+static int import_memory(trim_network **net, char **yaml, const uint8_t *data, size_t len,
+                         const char *name, const trim_onnx_options *o)
 {
 	static const trim_onnx_options defaults = {0};
-	*out = NULL;
 	if (len == 0)
 		return trim__error(TRIM_EPARSE, "%s: empty file, not an ONNX model", name);
 	Onnx__ModelProto *m = onnx__model_proto__unpack(NULL, len, data);
@@ -121,8 +203,27 @@ static int to_yaml_memory(char **out, const uint8_t *data, size_t len, const cha
 		                   "%s: not an ONNX model (the bytes do not decode as a ModelProto: "
 		                   "truncated or another format)",
 		                   name);
-	int rc = trim__onnx_translate(out, m, name, o ? o : &defaults);
+	char *text = NULL;
+	trim__onnx_origin origin = {0};
+	trim_network *loaded = NULL;
+	int rc = trim__onnx_translate(&text, &origin, m, name, o ? o : &defaults);
+	if (rc == 0) {
+		rc = trim_network_load_string(&loaded, text, name);
+		if (rc)
+			rc = cite_origin(rc, &origin, name);
+		else
+			forget_lines(loaded, &origin);
+	}
+	trim__onnx_origin_free(&origin);
 	onnx__model_proto__free_unpacked(m, NULL);
+	if (rc == 0 && net)
+		*net = loaded;
+	else
+		trim_network_free(loaded);
+	if (rc == 0 && yaml)
+		*yaml = text;
+	else
+		trim_string_free(text);
 	return rc;
 }
 
@@ -136,17 +237,8 @@ int trim_onnx_to_yaml(char **out, const char *path, const trim_onnx_options *o)
 	int rc = read_file(path, &data, &len);
 	if (rc)
 		return rc;
-	rc = to_yaml_memory(out, data, len, path, o);
+	rc = import_memory(NULL, out, data, len, path, o);
 	free(data);
-	return rc;
-}
-
-static int load_yaml(trim_network **out, char *yaml, const char *name)
-{
-	int rc = trim_network_load_string(out, yaml, name);
-	if (rc)
-		trim__error_prefix("the network imported from ONNX");
-	trim_string_free(yaml);
 	return rc;
 }
 
@@ -155,9 +247,16 @@ int trim_network_load_onnx(trim_network **out, const char *path, const trim_onnx
 	if (!out)
 		return trim__error(TRIM_EINVAL, "trim_network_load_onnx: out is NULL");
 	*out = NULL;
-	char *yaml;
-	int rc = trim_onnx_to_yaml(&yaml, path, o);
-	return rc ? rc : load_yaml(out, yaml, path);
+	if (!path)
+		return trim__error(TRIM_EINVAL, "trim_network_load_onnx: path is NULL");
+	uint8_t *data = NULL;
+	size_t len = 0;
+	int rc = read_file(path, &data, &len);
+	if (rc)
+		return rc;
+	rc = import_memory(out, NULL, data, len, path, o);
+	free(data);
+	return rc;
 }
 
 int trim_network_load_onnx_memory(trim_network **out, const void *data, size_t len,
@@ -168,7 +267,5 @@ int trim_network_load_onnx_memory(trim_network **out, const void *data, size_t l
 	*out = NULL;
 	if (!name)
 		name = "<memory>";
-	char *yaml;
-	int rc = to_yaml_memory(&yaml, data, len, name, o);
-	return rc ? rc : load_yaml(out, yaml, name);
+	return import_memory(out, NULL, data, len, name, o);
 }

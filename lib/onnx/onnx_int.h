@@ -18,9 +18,27 @@ struct trim_onnx_options {
 	int64_t dim_value[TRIM__ONNX_MAX_NAMED];
 };
 
+/* Where the lines of a translated description come from, so that an error the
+ * network loader finds in it names the ONNX node (and the graph input), never
+ * a line of a text the user did not write. The nodes belong to the model. */
+typedef struct {
+	int64_t opset;
+	const char *input;          /* the graph input's name */
+	int input_line, batch_line; /* the lines of network.input and network.batch */
+	int first_layer_line;       /* layers[i] is on line first_layer_line + i */
+	size_t nlayers;
+	struct trim__onnx_layer_origin {
+		const Onnx__NodeProto *node; /* the node the layer stands for */
+		char layer[TRIM__NAME_LEN_ONNX];
+	} *layer;
+} trim__onnx_origin;
+
+void trim__onnx_origin_free(trim__onnx_origin *origin);
+
 /* The network description (YAML, docs/schema.md) of model m read from `file`;
- * *out is freed with trim_string_free. */
-int trim__onnx_translate(char **out, const Onnx__ModelProto *m, const char *file,
-                         const trim_onnx_options *o);
+ * *out is freed with trim_string_free; *origin (unless NULL) where its lines
+ * come from, freed with trim__onnx_origin_free. */
+int trim__onnx_translate(char **out, trim__onnx_origin *origin, const Onnx__ModelProto *m,
+                         const char *file, const trim_onnx_options *o);
 
 #endif

@@ -418,8 +418,9 @@ int trim__ox_constant(tr *t)
 		return trim__ox_node_err(t, TRIM_ESHAPE, "more than 8 dims");
 	for (size_t k = 0; k < c->n_dims; k++)
 		if (c->dims[k] < 0 || c->dims[k] > INT32_MAX)
-			return trim__ox_node_err(t, TRIM_ESHAPE, "dimension %zu = %lld", k,
-			                         (long long)c->dims[k]);
+			return trim__ox_node_err(t, TRIM_ESHAPE, "value: dimension %zu is %lld: %s", k,
+			                         (long long)c->dims[k], c->dims[k] < 0 ? "negative" :
+			                         "too large (at most 2^31 - 1)");
 	if (t->node->n_output < 1 || !t->node->output[0][0])
 		return trim__ox_node_err(t, TRIM_ESCHEMA, "has no output");
 	int vi, rc = trim__ox_add_val(t, t->node->output[0], &vi);

@@ -51,6 +51,7 @@ int trim__ox_add_val(tr *t, const char *name, int *index)
 	x->layer = -1;
 	x->base = (int)t->nv;
 	x->src = -1;
+	x->node = t->node;
 	*index = (int)t->nv++;
 	return 0;
 }
@@ -178,6 +179,7 @@ int trim__ox_new_layer(tr *t, const char *type, const char *hint, const int *in,
 	memset(L, 0, sizeof *L);
 	layer_name(t, L->name, hint);
 	L->type = type;
+	L->node = t->node;
 	L->use_bias = -1;
 	L->act = "linear";
 	for (int k = 0; k < nin && k < 16; k++)
@@ -395,6 +397,8 @@ int trim__ox_settle(tr *t, int vi, int *out)
 		return rc;
 	t->l[li].act = "sigmoid";
 	t->l[li].act_ok = 1;
+	if (t->v[vi].node)
+		t->l[li].node = t->v[vi].node; /* the Sigmoid node, not its reader */
 	t->v[vi].layer = li;
 	t->v[vi].pat = P_NONE;
 	t->v[vi].base = vi;
@@ -443,10 +447,18 @@ static int graph_input(tr *t, const Onnx__ValueInfoProto *vi)
 		const Onnx__TensorShapeProto__Dimension *d = sh->dim[k];
 		int64_t v = -1;
 		const char *param = NULL;
-		if (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE)
+		if (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE) {
+			/* a value the model gives: a size, never a guess (0 is an unknown
+			 * batch to some exporters) */
 			v = d->dim_value;
-		else if (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM)
+			if (v < 0 || v > INT32_MAX || (v == 0 && k > 0))
+				return trim__error(TRIM_ERANGE, "%s: graph input '%s': dimension %zu is "
+				                   "%lld: %s", t->file, name, k, (long long)v,
+				                   v < 0 ? "negative" : v == 0 ? "an empty tensor" :
+				                   "too large (at most 2^31 - 1)");
+		} else if (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM) {
 			param = d->dim_param;
+		}
 		for (int q = 0; param && q < t->o->ndims; q++)
 			if (!strcmp(t->o->dim_name[q], param))
 				v = t->o->dim_value[q];
@@ -454,12 +466,12 @@ static int graph_input(tr *t, const Onnx__ValueInfoProto *vi)
 			v = t->o->batch;
 		else if (k == 0 && v < 1)
 			v = 1; /* a symbolic batch: 1 unless --batch */
-		if (v < 1 || v > INT32_MAX)
+		if (v < 1)
 			return trim__error(TRIM_ERANGE,
 			                   "%s: graph input '%s': dimension %zu%s%s%s is unknown: fix it "
 			                   "(trim import --dim %s=N, trim_onnx_options_set_dim)",
 			                   t->file, name, k, param ? " ('" : "", param ? param : "",
-			                   param ? "')" : "", param ? param : "NAME");
+			                   param ? "')" : "", param && param[0] ? param : "NAME");
 		X->d[k] = v;
 	}
 	t->batch = X->d[0];
@@ -499,7 +511,24 @@ static int count_readers(tr *t, const char *name)
 
 static void yaml_str(trim__sb *sb, const char *s) { trim__sb_json_str(sb, s); }
 
-static void emit(tr *t, trim__sb *sb, const Onnx__ModelProto *m)
+/* The line the text of sb continues on. */
+static int next_line(const trim__sb *sb)
+{
+	int n = 1;
+	for (size_t i = 0; sb->buf && i < sb->len; i++)
+		n += sb->buf[i] == '\n';
+	return n;
+}
+
+void trim__onnx_origin_free(trim__onnx_origin *origin)
+{
+	if (!origin)
+		return;
+	free(origin->layer);
+	memset(origin, 0, sizeof *origin);
+}
+
+static void emit(tr *t, trim__sb *sb, const Onnx__ModelProto *m, trim__onnx_origin *origin)
 {
 	const Onnx__GraphProto *g = m->graph;
 	trim__sb_printf(sb, "# Imported from %s (ONNX opset %lld", t->file, (long long)t->opset);
@@ -510,6 +539,7 @@ static void emit(tr *t, trim__sb *sb, const Onnx__ModelProto *m)
 	snprintf(name, sizeof name, "%s", g->name && g->name[0] ? g->name : "onnx");
 	yaml_str(sb, name);
 	const int64_t *s = t->input_shape;
+	origin->input_line = next_line(sb) + 1;
 	if (t->input_layout == LY_IDS)
 		trim__sb_printf(sb, "\n  input: [%lld]", (long long)s[0]);
 	else if (t->input_layout == LY_NTF || t->input_layout == LY_NCL)
@@ -517,6 +547,7 @@ static void emit(tr *t, trim__sb *sb, const Onnx__ModelProto *m)
 	else
 		trim__sb_printf(sb, "\n  input: [%lld, %lld, %lld]", (long long)s[0], (long long)s[1],
 		                (long long)s[2]);
+	origin->batch_line = origin->input_line + 1;
 	trim__sb_printf(sb, "\n  batch: %lld\n", (long long)t->batch);
 	if (t->nwarn) {
 		trim__sb_puts(sb, "  warnings: [");
@@ -524,8 +555,13 @@ static void emit(tr *t, trim__sb *sb, const Onnx__ModelProto *m)
 		trim__sb_puts(sb, "]\n");
 	}
 	trim__sb_puts(sb, "layers:\n");
+	origin->first_layer_line = next_line(sb); /* a layer a line */
 	for (size_t i = 0; i < t->nl; i++) {
 		const lay *L = &t->l[i];
+		if (origin->layer) {
+			origin->layer[i].node = L->node;
+			snprintf(origin->layer[i].layer, sizeof origin->layer[i].layer, "%s", L->name);
+		}
 		trim__sb_puts(sb, "  - {name: ");
 		yaml_str(sb, L->name);
 		trim__sb_printf(sb, ", type: %s", L->type);
@@ -546,8 +582,8 @@ static void emit(tr *t, trim__sb *sb, const Onnx__ModelProto *m)
 	}
 }
 
-int trim__onnx_translate(char **out, const Onnx__ModelProto *m, const char *file,
-                         const trim_onnx_options *o)
+int trim__onnx_translate(char **out, trim__onnx_origin *origin, const Onnx__ModelProto *m,
+                         const char *file, const trim_onnx_options *o)
 {
 	tr t = {.file = file, .o = o};
 	trim__sb_init(&t.warn);
@@ -577,8 +613,9 @@ int trim__onnx_translate(char **out, const Onnx__ModelProto *m, const char *file
 		}
 		for (size_t q = 0; q < p->n_dims && rc == 0; q++)
 			if (p->dims[q] < 0 || p->dims[q] > INT32_MAX)
-				rc = trim__error(TRIM_ESHAPE, "%s: initializer '%s' has dimension %zu = %lld",
-				                 file, p->name, q, (long long)p->dims[q]);
+				rc = trim__error(TRIM_ESHAPE, "%s: initializer '%s': dimension %zu is %lld: %s",
+				                 file, p->name, q, (long long)p->dims[q],
+				                 p->dims[q] < 0 ? "negative" : "too large (at most 2^31 - 1)");
 		if (rc == 0 && (rc = trim__ox_add_val(&t, p->name, &vi)) == 0) {
 			t.v[vi].t = p;
 			t.v[vi].nd = (int)p->n_dims;
@@ -628,12 +665,27 @@ int trim__onnx_translate(char **out, const Onnx__ModelProto *m, const char *file
 	if (rc == 0 && t.nl == 0)
 		rc = trim__error(TRIM_ESCHEMA, "%s: no node of the graph is a layer libtrim costs",
 		                 file);
+	trim__onnx_origin where = {0};
+	if (rc == 0 && origin) {
+		where.layer = trim__calloc(t.nl, sizeof *where.layer);
+		if (!where.layer)
+			rc = TRIM_ENOMEM;
+	}
 	if (rc == 0) {
 		trim__sb sb;
 		trim__sb_init(&sb);
-		emit(&t, &sb, m);
+		where.opset = t.opset;
+		where.nlayers = t.nl;
+		for (size_t k = 0; k < g->n_input && !where.input; k++)
+			if (g->input[k]->name && !is_initializer(g, g->input[k]->name))
+				where.input = g->input[k]->name;
+		emit(&t, &sb, m, &where);
 		rc = trim__sb_take(&sb, out);
 	}
+	if (rc == 0 && origin)
+		*origin = where;
+	else
+		trim__onnx_origin_free(&where);
 	trim__sb_free(&t.warn);
 	free(t.v);
 	free(t.l);

@@ -36,6 +36,7 @@ typedef struct {
 	int pat, src; /* pattern stage and the value it started from */
 	int base;     /* the value this one aliases (itself if none) */
 	int readers;  /* node inputs that read it */
+	const Onnx__NodeProto *node; /* the node that made it (NULL: input, initializer) */
 } val;
 
 typedef struct {
@@ -46,6 +47,7 @@ typedef struct {
 	const char *act;
 	int act_ok;   /* accepts `activation` */
 	int use_bias; /* -1: no such key */
+	const Onnx__NodeProto *node; /* the node it stands for (errors name it) */
 } lay;
 
 /* t->v and t->l grow (trim__grow, which may move them) in trim__ox_add_val,

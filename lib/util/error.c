@@ -8,10 +8,15 @@
 
 static _Thread_local char err_msg[TRIM__ERRLEN];
 static _Thread_local int err_code;
+/* where the last error was found, when trim__error_at gave a place */
+static _Thread_local int err_line;
+static _Thread_local char err_path[256];
+static _Thread_local char err_what[TRIM__ERRLEN];
 
 int trim__verror(int code, const char *fmt, va_list ap)
 {
 	err_code = code;
+	err_line = 0;
 	vsnprintf(err_msg, sizeof err_msg, fmt, ap);
 	return code;
 }
@@ -39,8 +44,21 @@ int trim__error_at(int code, const char *file, int line, int col,
 	else
 		snprintf(where, sizeof where, "%s", file ? file : "<input>");
 	if (path && path[0])
-		return trim__error(code, "%s: %s: %s", where, path, what);
-	return trim__error(code, "%s: %s", where, what);
+		trim__error(code, "%s: %s: %s", where, path, what);
+	else
+		trim__error(code, "%s: %s", where, what);
+	err_line = line > 0 ? line : 0;
+	snprintf(err_path, sizeof err_path, "%s", path ? path : "");
+	memcpy(err_what, what, sizeof err_what);
+	return code;
+}
+
+int trim__error_where(int *line, const char **path, const char **what)
+{
+	*line = err_line;
+	*path = err_path;
+	*what = err_what;
+	return err_line > 0;
 }
 
 int trim__error_prefix(const char *prefix)

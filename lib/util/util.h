@@ -25,6 +25,11 @@ int trim__error_at(int code, const char *file, int line, int col,
 	__attribute__((format(printf, 6, 7)));
 /* Prefix the current message with "prefix: " (keeps the code). */
 int trim__error_prefix(const char *prefix);
+/* Where the last error was found, if trim__error_at gave a line: 1 and its
+ * line, key path ("" if none) and message without the place; else 0. For a
+ * caller that knows better what the line stands for (lib/onnx: the node
+ * of a generated description). */
+int trim__error_where(int *line, const char **path, const char **what);
 
 /* ---- "did you mean ..." ---------------------------------------------- */
 /* Every message that rejects an unknown name (key, value, layer, level,

@@ -315,6 +315,13 @@ def bad_models(out):
     bad['initializer_twice'] = small(conv, [x], wts + [W('w', [4, 4, 1, 1])], 'it')
     bad['undefined_input'] = small(conv + [N('Add', ['c', 'nowhere'], 'sum', name='add')], [x], wts, 'ui')
     bad['no_output'] = small(conv, [x], wts, 'no', outputs=[helper.make_tensor_value_info('y', TensorProto.FLOAT, None)])
+    # found by the network loader after the translation: the error names the node
+    bad['concat_shape'] = small(conv + [N('MaxPool', ['x'], 'p', kernel_shape=[2, 2], strides=[2, 2]),
+                                        N('Concat', ['c', 'p'], 'cat', axis=1)], [x], wts, 'cs')
+    # dimensions the model gives that are no size
+    for k, dims in (('dim_negative', ['N', 4, -5, 8]), ('dim_huge', ['N', 4, 2 ** 40, 8]),
+                    ('batch_negative', [-5, 4, 8, 8])):
+        bad[k] = small(conv, [helper.make_tensor_value_info('x', TensorProto.FLOAT, dims)], wts, k)
     for k, mdl in bad.items():
         onnx.save(mdl, os.path.join(out, 'bad_%s.onnx' % k))
     good = open(os.path.join(out, 'op_conv.onnx'), 'rb').read()
