@@ -5,7 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "trim.h"
 #include "trim/onnx.h"
@@ -326,6 +329,62 @@ START_TEST(test_onnx_bad)
 }
 END_TEST
 
+/* The file is checked before it is read: no FIFO (opening one without a
+ * writer would wait), device or directory; nothing over 2 GiB (ONNX's limit)
+ * is allocated for. */
+START_TEST(test_onnx_files)
+{
+	char fifo[300], big[300], cmd[1024];
+	snprintf(fifo, sizeof fifo, "%s/fifo.onnx", onnx_dir());
+	remove(fifo);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	trim_network *net = (trim_network *)1;
+	ck_assert_int_eq(trim_network_load(&net, fifo), TRIM_EIO);
+	ck_assert_ptr_null(net);
+	ck_assert_msg(strstr(trim_last_error(), "a FIFO, not a regular file") &&
+	              strstr(trim_last_error(), fifo), "%s", trim_last_error());
+	const char *cli = getenv("TRIM_CLI");
+	snprintf(cmd, sizeof cmd, "timeout 60 %s workloads %s 2>/dev/null", cli ? cli : "build/bin/trim",
+	         fifo);
+	ck_assert_int_eq(WEXITSTATUS(system(cmd)), 2);
+	remove(fifo);
+	char *yaml = (char *)1;
+	ck_assert_int_eq(trim_onnx_to_yaml(&yaml, "/dev/zero", NULL), TRIM_EIO);
+	ck_assert_ptr_null(yaml);
+	ck_assert_msg(strstr(trim_last_error(), "/dev/zero: a character device"), "%s",
+	              trim_last_error());
+	ck_assert_int_eq(trim_onnx_to_yaml(&yaml, onnx_dir(), NULL), TRIM_EIO);
+	ck_assert_msg(strstr(trim_last_error(), "a directory"), "%s", trim_last_error());
+	/* 2 GiB + 1 of zeros (a sparse file), refused from its size: with the
+	 * address space capped at what the process has plus 256 MiB (not under
+	 * AddressSanitizer, which reserves terabytes) */
+	snprintf(big, sizeof big, "%s/big.onnx", onnx_dir());
+	FILE *f = fopen(big, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(ftruncate(fileno(f), ((off_t)1 << 31) + 1), 0);
+	fclose(f);
+#ifndef __SANITIZE_ADDRESS__
+	long pages = 0;
+	f = fopen("/proc/self/statm", "r");
+	if (f) {
+		if (fscanf(f, "%ld", &pages) != 1)
+			pages = 0;
+		fclose(f);
+	}
+	if (pages > 0) {
+		rlim_t cap = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)256 << 20);
+		struct rlimit rl = {cap, cap};
+		ck_assert_int_eq(setrlimit(RLIMIT_AS, &rl), 0);
+	}
+#endif
+	ck_assert_int_eq(trim_network_load_onnx(&net, big, NULL), TRIM_ERANGE);
+	ck_assert_msg(strstr(trim_last_error(), "2147483649 bytes, larger than 2 GiB"), "%s",
+	              trim_last_error());
+	remove(big);
+	onnx_done();
+}
+END_TEST
+
 /* Models exported from PyTorch (Debian's python3-torch, where installed) import
  * and map; ResNet-18 and MobileNetV2 keep the shipped networks' MACs. */
 START_TEST(test_onnx_from_pytorch)
@@ -369,6 +428,7 @@ Suite *onnx_suite(void)
 	tcase_add_test(to, test_onnx_operators);
 	tcase_add_test(to, test_onnx_values_grow);
 	tcase_add_test(to, test_onnx_bad);
+	tcase_add_test(to, test_onnx_files);
 	tcase_add_test(to, test_onnx_from_pytorch);
 	suite_add_tcase(s, to);
 	return s;

@@ -9,8 +9,10 @@
  * options. docs/onnx.md lists the operators and how each is costed.
  *
  * Errors name the file, the node, its op_type and the model's opset, and the
- * field at fault (TRIM_EPARSE for bytes that are not a model, TRIM_ESCHEMA for
- * an operator or opset it cannot cost and for a graph onnx.checker refuses,
+ * field at fault (TRIM_EPARSE for bytes that are not a model, TRIM_EIO for a
+ * path that is no regular file (a FIFO, a device), TRIM_ERANGE for a file over
+ * 2 GiB, refused before it is read, TRIM_ESCHEMA for an operator or opset it
+ * cannot cost and for a graph onnx.checker refuses,
  * TRIM_ESHAPE for shapes that do not fit, TRIM_ERANGE for a dimension that is
  * unknown, negative or too large); docs/onnx.md lists what is refused.
  *

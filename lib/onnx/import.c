@@ -6,9 +6,12 @@
  * ops_conv.c, ops_matmul.c, ops_elementwise.c and ops_shape.c.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "network_int.h"
 #include "onnx/onnx_int.h"
@@ -69,37 +72,52 @@ int trim_onnx_options_set_passthrough(trim_onnx_options *o, int on)
 
 /* ---- reading the file -------------------------------------------------------- */
 
+/* protobuf's limit on a message, and so on an ONNX model without external data */
+#define ONNX_MAX_BYTES ((int64_t)1 << 31)
+
+static const char *file_kind(mode_t m)
+{
+	return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device" :
+	       S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+/* A model file, whole: a regular file of at most 2 GiB, its size known (fstat)
+ * before anything is allocated. O_NONBLOCK: a FIFO without a writer is
+ * refused instead of waited for (a regular file ignores the flag). */
 static int read_file(const char *path, uint8_t **data, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
 		return trim__error(TRIM_EIO, "%s: cannot open: %s", path, strerror(errno));
-	size_t cap = 1 << 16, n = 0;
-	uint8_t *buf = malloc(cap);
-	int rc = buf ? 0 : trim__error(TRIM_ENOMEM, "out of memory reading %s", path);
-	while (rc == 0) {
-		if (n == cap) {
-			if (cap > ((size_t)1 << 31)) {
-				rc = trim__error(TRIM_ERANGE, "%s: larger than 2 GiB (ONNX's limit)", path);
-				break;
-			}
-			uint8_t *nb = realloc(buf, cap * 2);
-			if (!nb) {
-				rc = trim__error(TRIM_ENOMEM, "out of memory reading %s", path);
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		size_t got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got == 0) {
-			if (ferror(f))
-				rc = trim__error(TRIM_EIO, "%s: read error: %s", path, strerror(errno));
-			break;
-		}
+	struct stat st;
+	uint8_t *buf = NULL;
+	size_t n = 0;
+	int rc = 0;
+	if (fstat(fd, &st) != 0)
+		rc = trim__error(TRIM_EIO, "%s: cannot stat: %s", path, strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		rc = trim__error(TRIM_EIO, "%s: %s, not a regular file: an ONNX model is read from a "
+		                 "file", path, file_kind(st.st_mode));
+	else if ((int64_t)st.st_size > ONNX_MAX_BYTES)
+		rc = trim__error(TRIM_ERANGE, "%s: %lld bytes, larger than 2 GiB (ONNX's limit: larger "
+		                 "models keep their weights as external data)", path,
+		                 (long long)st.st_size);
+	else if (!(buf = malloc(st.st_size > 0 ? (size_t)st.st_size : 1)))
+		rc = trim__error(TRIM_ENOMEM, "out of memory reading %s (%lld bytes)", path,
+		                 (long long)st.st_size);
+	/* the size fstat gave, no more (a file that grows meanwhile is read that far) */
+	while (rc == 0 && n < (size_t)st.st_size) {
+		ssize_t got = read(fd, buf + n, (size_t)st.st_size - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			rc = trim__error(TRIM_EIO, "%s: read error: %s", path, strerror(errno));
+		else if (got == 0)
+			break; /* it shrank meanwhile */
+		else
+			n += (size_t)got;
 	}
-	fclose(f);
+	close(fd);
 	if (rc) {
 		free(buf);
 		return rc;
