@@ -126,6 +126,25 @@ START_TEST(test_onnx_operators)
 	ck_assert(s[0] == 4 && s[1] == 4 && s[2] == 6);
 	ck_assert_int_eq(trim_network_params(net), 6 * 4 * 9 + 6);
 	trim_network_free(net);
+	/* SAME_UPPER: the odd row and column of padding at the end; SAME_LOWER: at the
+	 * beginning; pads [top, left, bottom, right] as [[top, bottom], [left, right]] */
+	char *yaml = NULL;
+	char pads_model[300];
+	snprintf(pads_model, sizeof pads_model, "%s/op_conv_pads.onnx", onnx_dir());
+	ck_assert_msg(trim_onnx_to_yaml(&yaml, pads_model, NULL) == 0, "%s", trim_last_error());
+	static const char *const pads[][2] = {{"\"upper\"", "padding: [[1, 2], [0, 1]]"},
+	                                      {"\"lower\"", "padding: [[2, 1], [1, 0]]"},
+	                                      {"\"explicit\"", "padding: [[1, 2], [0, 3]]"}};
+	for (size_t k = 0; k < 3; k++) {
+		const char *line = strstr(yaml, pads[k][0]), *end = line ? strchr(line, '\n') : NULL;
+		ck_assert_msg(line && end && strstr(line, pads[k][1]) && strstr(line, pads[k][1]) < end,
+		              "%s: %s expected in\n%s", pads[k][0], pads[k][1], yaml);
+	}
+	trim_string_free(yaml);
+	net = import("op_conv_pads.onnx", NULL);
+	trim_network_layer_shape(net, 2, s, 3);
+	ck_assert(s[0] == 11 && s[1] == 13 && s[2] == 4);
+	trim_network_free(net);
 	net = import("op_depthwise.onnx", NULL);
 	types_are(net, (const char *const[]){"depthwise_conv2d", NULL});
 	trim_network_free(net);
@@ -238,6 +257,14 @@ START_TEST(test_onnx_bad)
 		                                           "'nowhere' is no graph input, initializer or "
 		                                           "node output"},
 		{"bad_no_output.onnx", TRIM_ESCHEMA, "graph output 'y' is made by no node"},
+		{"bad_conv_channels.onnx", TRIM_ESHAPE, "node 'conv' (op_type Conv, opset 17): the weight "
+		                                        "expects 3 input channels, the input has 4"},
+		{"bad_conv_group_channels.onnx", TRIM_ESHAPE, "node 'gconv' (op_type Conv, opset 17): the "
+		                                              "weight expects 2 input channels, the input "
+		                                              "has 4"},
+		{"bad_conv1d_channels.onnx", TRIM_ESHAPE, "node 'c1d' (op_type Conv, opset 17): the weight "
+		                                          "expects 3 input channels in 1 groups, the input "
+		                                          "has 4"},
 		{"bad_concat_shape.onnx", TRIM_ESHAPE, "node 'cat' (op_type Concat, opset 17): inputs: "
 		                                       "input 1 has shape [4, 4, 4], input 0 has [8, 8, 4]"},
 		{"bad_dim_negative.onnx", TRIM_ERANGE, "graph input 'x': dimension 2 is -5: negative"},

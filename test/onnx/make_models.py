@@ -274,6 +274,14 @@ def operator_models():
     m['decomposed'] = small(ln, [tok], [W('two', [], 2.0), W('eps', [], 1e-5), W('gamma', [8]), W('beta', [8]),
                                         W('w1', [8, 16]), W('b1', [16]), W('three', [], 3.0), W('c1', [], 0.044715),
                                         W('c2', [], 0.7978845608), W('one', [], 1.0), W('half', [], 0.5)], 'decomposed')
+    # SAME padding of an odd total (kernel 4 x 2 on 8 x 10): SAME_UPPER puts the
+    # extra row and column at the end, SAME_LOWER at the beginning; explicit
+    # pads [top, left, bottom, right], all four different
+    m['conv_pads'] = small([N('Conv', ['x', 'wu'], 'upper', kernel_shape=[4, 2], auto_pad='SAME_UPPER'),
+                            N('Conv', ['upper', 'wl'], 'lower', kernel_shape=[4, 2], auto_pad='SAME_LOWER'),
+                            N('Conv', ['lower', 'we'], 'explicit', kernel_shape=[1, 1], pads=[1, 0, 2, 3])],
+                           [image(4, 8, 10)], [W('wu', [4, 4, 4, 2]), W('wl', [4, 4, 4, 2]), W('we', [4, 4, 1, 1])],
+                           'conv_pads')
     # Conv-BN-ReLU-Pool-Conv-ReLU-GlobalAvgPool-Flatten-Gemm (convolutions without
     # bias): Flatten's output is the 17th value, where the importer's array of
     # values grows (8 -> 16 -> 32); a chain of Flattens crosses the next ones
@@ -315,6 +323,13 @@ def bad_models(out):
     bad['initializer_twice'] = small(conv, [x], wts + [W('w', [4, 4, 1, 1])], 'it')
     bad['undefined_input'] = small(conv + [N('Add', ['c', 'nowhere'], 'sum', name='add')], [x], wts, 'ui')
     bad['no_output'] = small(conv, [x], wts, 'no', outputs=[helper.make_tensor_value_info('y', TensorProto.FLOAT, None)])
+    # a weight for other input channels than the input has (4): plain, grouped, 1-D
+    bad['conv_channels'] = small([N('Conv', ['x', 'w3'], 'conv', kernel_shape=[3, 3])], [x], [W('w3', [6, 3, 3, 3])], 'cc')
+    bad['conv_group_channels'] = small([N('Conv', ['x', 'wg'], 'gconv', kernel_shape=[3, 3], group=2)], [x],
+                                       [W('wg', [6, 1, 3, 3])], 'cg')
+    bad['conv1d_channels'] = small([N('Conv', ['x', 'w1'], 'c1d', kernel_shape=[3])],
+                                   [helper.make_tensor_value_info('x', TensorProto.FLOAT, ['N', 4, 16])],
+                                   [W('w1', [6, 3, 3])], 'c1')
     # found by the network loader after the translation: the error names the node
     bad['concat_shape'] = small(conv + [N('MaxPool', ['x'], 'p', kernel_shape=[2, 2], strides=[2, 2]),
                                         N('Concat', ['c', 'p'], 'cat', axis=1)], [x], wts, 'cs')
