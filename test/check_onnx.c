@@ -412,6 +412,33 @@ START_TEST(test_onnx_files)
 }
 END_TEST
 
+/* Two tiny networks exported by PyTorch, kept in test/data/onnx (the fuzz
+ * harness's seeds): what a real exporter writes (node names like
+ * "/features/features.0/Conv", BatchNorm folded into the Conv, ReLU6 as Clip
+ * with constant inputs, a residual Add) imports without PyTorch. */
+START_TEST(test_onnx_real_exports)
+{
+	trim_network *net = NULL;
+	ck_assert_msg(trim_network_load(&net, "test/data/onnx/torch_tiny_cnn.onnx") == 0, "%s",
+	              trim_last_error());
+	types_are(net, (const char *const[]){"conv2d", "maxpool2d", "conv2d", "global_avgpool", "dense",
+	                                     NULL});
+	ck_assert_int_eq(trim_network_params(net), 8 * 27 + 8 + 16 * 72 + 16 + 16 * 10 + 10);
+	trim_network_free(net);
+	trim_onnx_options *o = NULL;
+	ck_assert_int_eq(trim_onnx_options_create(&o), 0);
+	ck_assert_int_eq(trim_onnx_options_set_batch(o, 4), 0);
+	ck_assert_msg(trim_network_load_onnx(&net, "test/data/onnx/torch_tiny_mobile.onnx", o) == 0,
+	              "%s", trim_last_error());
+	types_are(net, (const char *const[]){"conv2d", "depthwise_conv2d", "conv2d", "add",
+	                                     "global_avgpool", "dense", NULL});
+	ck_assert_int_eq(trim_network_batch(net), 4);
+	ck_assert_int_eq(trim_network_params(net), 8 * 27 + 8 + 8 * 9 + 8 + 8 * 8 + 8 + 8 * 5 + 5);
+	trim_network_free(net);
+	trim_onnx_options_free(o);
+}
+END_TEST
+
 /* Models exported from PyTorch (Debian's python3-torch, where installed) import
  * and map; ResNet-18 and MobileNetV2 keep the shipped networks' MACs. */
 START_TEST(test_onnx_from_pytorch)
@@ -419,8 +446,24 @@ START_TEST(test_onnx_from_pytorch)
 	char cmd[1024];
 	snprintf(cmd, sizeof cmd, "/usr/bin/python3 test/onnx/export_torch.py %s", onnx_dir());
 	int st = system(cmd);
+	/* the tiny networks (PyTorch without torchvision is enough): as the copies kept */
+	static const char *const tiny[] = {"torch_tiny_cnn.onnx", "torch_tiny_mobile.onnx"};
+	for (size_t k = 0; k < 2; k++) {
+		char fresh[300], kept[300];
+		snprintf(fresh, sizeof fresh, "%s/%s", onnx_dir(), tiny[k]);
+		snprintf(kept, sizeof kept, "test/data/onnx/%s", tiny[k]);
+		if (access(fresh, R_OK) != 0)
+			continue;
+		trim_network *a = import(tiny[k], NULL), *b = NULL;
+		ck_assert_int_eq(trim_network_load(&b, kept), 0);
+		ck_assert_int_eq(trim_network_params(a), trim_network_params(b));
+		ck_assert_int_eq(trim_network_macs(a), trim_network_macs(b));
+		trim_network_free(b);
+		trim_network_free(a);
+	}
 	if (WEXITSTATUS(st) == 77) {
-		fprintf(stderr, "test_onnx_from_pytorch: python3-torch not installed, skipped\n");
+		fprintf(stderr, "test_onnx_from_pytorch: python3-torch or python3-torchvision not "
+		        "installed, skipped\n");
 		onnx_done();
 		return;
 	}
@@ -456,6 +499,7 @@ Suite *onnx_suite(void)
 	tcase_add_test(to, test_onnx_values_grow);
 	tcase_add_test(to, test_onnx_bad);
 	tcase_add_test(to, test_onnx_files);
+	tcase_add_test(to, test_onnx_real_exports);
 	tcase_add_test(to, test_onnx_from_pytorch);
 	suite_add_tcase(s, to);
 	return s;

@@ -1,20 +1,66 @@
 #!/usr/bin/python3
-"""Export torchvision's ResNet-18 and MobileNetV2 to ONNX with Debian's
-python3-torch and python3-torchvision (test/check_network.c imports and maps
-them). Exit status 77 when PyTorch is not installed (the test is skipped).
+"""Export torchvision's ResNet-18 and MobileNetV2, and two tiny networks, to
+ONNX with Debian's python3-torch and python3-torchvision (test/check_onnx.c
+imports and maps them). Exit status 77 when PyTorch is not installed (the test
+is skipped).
 
-    /usr/bin/python3 test/onnx/export_torch.py OUTDIR"""
+The tiny ones (a few kB: Conv-BN-ReLU-Pool-Conv-ReLU-GlobalAvgPool-Flatten-Linear,
+and a depthwise-separable block with ReLU6 and a residual add) are kept in
+test/data/onnx/ as real exports for the ONNX fuzz harness's seeds and the tests
+that run without PyTorch; torchvision is needed for the large ones only.
+
+    /usr/bin/python3 test/onnx/export_torch.py OUTDIR [--tiny]"""
 import os
 import sys
 
 try:
     import torch
-    import torchvision
+    from torch import nn
 except ImportError:
     sys.exit(77)
 
+
+class TinyCNN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.features = nn.Sequential(
+            nn.Conv2d(3, 8, 3, padding=1, bias=False), nn.BatchNorm2d(8), nn.ReLU(), nn.MaxPool2d(2),
+            nn.Conv2d(8, 16, 3, padding=1), nn.ReLU(), nn.AdaptiveAvgPool2d(1))
+        self.fc = nn.Linear(16, 10)
+
+    def forward(self, x):
+        return self.fc(torch.flatten(self.features(x), 1))
+
+
+class TinyMobile(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 8, 3, stride=2, padding=1, bias=False), nn.BatchNorm2d(8), nn.ReLU6())
+        self.block = nn.Sequential(
+            nn.Conv2d(8, 8, 3, padding=1, groups=8, bias=False), nn.BatchNorm2d(8), nn.ReLU6(),
+            nn.Conv2d(8, 8, 1, bias=False), nn.BatchNorm2d(8))
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.fc = nn.Linear(8, 5)
+
+    def forward(self, x):
+        y = self.stem(x)
+        y = y + self.block(y)
+        return self.fc(torch.flatten(self.pool(y), 1))
+
+
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
+torch.manual_seed(0)
+for name, net in (('tiny_cnn', TinyCNN()), ('tiny_mobile', TinyMobile())):
+    torch.onnx.export(net.eval(), torch.zeros(1, 3, 16, 16), os.path.join(out, 'torch_%s.onnx' % name),
+                      opset_version=13, input_names=['input'], output_names=['logits'],
+                      dynamic_axes={'input': {0: 'batch'}, 'logits': {0: 'batch'}})
+if '--tiny' in sys.argv[2:]:
+    sys.exit(0)
+try:
+    import torchvision
+except ImportError:
+    sys.exit(77)
 for name, make in (('resnet18', torchvision.models.resnet18), ('mobilenet_v2', torchvision.models.mobilenet_v2)):
     torch.onnx.export(make().eval(), torch.zeros(1, 3, 224, 224),
                       os.path.join(out, 'torch_%s.onnx' % name), opset_version=13)
