@@ -167,7 +167,8 @@ static int cite_origin(int code, const trim__onnx_origin *origin, const char *fi
 		                   line == origin->input_line ? "shape" : "batch", msg);
 	size_t i = (size_t)(line - origin->first_layer_line);
 	if (line < origin->first_layer_line || i >= origin->nlayers || !origin->layer[i].node)
-		return trim__error_prefix("the network imported from ONNX");
+		return trim__error(code, "%s: the network description translated from it: %s%s%s",
+		                   file, path, path[0] ? ": " : "", msg);
 	const Onnx__NodeProto *n = origin->layer[i].node;
 	const char *field = key[0] ? onnx_field(key) : NULL;
 	char lt[160];
