@@ -265,6 +265,8 @@ START_TEST(test_onnx_bad)
 		{"bad_conv1d_channels.onnx", TRIM_ESHAPE, "node 'c1d' (op_type Conv, opset 17): the weight "
 		                                          "expects 3 input channels in 1 groups, the input "
 		                                          "has 4"},
+		{"bad_matmul_one_input.onnx", TRIM_ESCHEMA, "node 'mm' (op_type MatMul, opset 17): "
+		                                            "missing input B"},
 		{"bad_concat_shape.onnx", TRIM_ESHAPE, "node 'cat' (op_type Concat, opset 17): inputs: "
 		                                       "input 1 has shape [4, 4, 4], input 0 has [8, 8, 4]"},
 		{"bad_dim_negative.onnx", TRIM_ERANGE, "graph input 'x': dimension 2 is -5: negative"},

@@ -51,6 +51,8 @@ int trim__ox_matmul(tr *t)
 		return rc;
 	if ((rc = trim__ox_settle(t, a, &a)) || (rc = trim__ox_need_act(t, a, "input A")))
 		return rc;
+	if (b < 0)
+		return trim__ox_node_err(t, TRIM_ESCHEMA, "missing input B");
 	if (t->v[b].t) {
 		if (t->v[b].nd != 2)
 			return trim__ox_node_err(t, TRIM_ESHAPE, "a constant B must be 2-D [K, M]");

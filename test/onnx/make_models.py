@@ -330,6 +330,9 @@ def bad_models(out):
     bad['conv1d_channels'] = small([N('Conv', ['x', 'w1'], 'c1d', kernel_shape=[3])],
                                    [helper.make_tensor_value_info('x', TensorProto.FLOAT, ['N', 4, 16])],
                                    [W('w1', [6, 3, 3])], 'c1')
+    # a MatMul without its second input (found by the fuzzer: it read before the values)
+    bad['matmul_one_input'] = small([N('GlobalAveragePool', ['x'], 'g'), N('Flatten', ['g'], 'f', axis=1),
+                                     N('MatMul', ['f'], 'mm')], [x], [], 'mm')
     # found by the network loader after the translation: the error names the node
     bad['concat_shape'] = small(conv + [N('MaxPool', ['x'], 'p', kernel_shape=[2, 2], strides=[2, 2]),
                                         N('Concat', ['c', 'p'], 'cat', axis=1)], [x], wts, 'cs')
