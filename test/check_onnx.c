@@ -267,6 +267,8 @@ START_TEST(test_onnx_bad)
 		                                          "has 4"},
 		{"bad_matmul_one_input.onnx", TRIM_ESCHEMA, "node 'mm' (op_type MatMul, opset 17): "
 		                                            "missing input B"},
+		{"bad_concat_empty_input.onnx", TRIM_ESCHEMA, "node 'cat' (op_type Concat, opset 17): "
+		                                              "input 1 is empty"},
 		{"bad_concat_shape.onnx", TRIM_ESHAPE, "node 'cat' (op_type Concat, opset 17): inputs: "
 		                                       "input 1 has shape [4, 4, 4], input 0 has [8, 8, 4]"},
 		{"bad_dim_negative.onnx", TRIM_ERANGE, "graph input 'x': dimension 2 is -5: negative"},

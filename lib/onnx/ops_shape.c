@@ -183,7 +183,10 @@ int trim__ox_concat(tr *t)
 	for (size_t k = 0; k < n->n_input; k++) {
 		if ((rc = trim__ox_input_val(t, k, &in[m])) || (rc = trim__ox_settle(t, in[m], &in[m])))
 			return rc;
-		if (in[m] >= 0 && !t->v[in[m]].t && first < 0)
+		if (in[m] < 0)
+			return trim__ox_node_err(t, TRIM_ESCHEMA, "input %zu is empty (Concat has no "
+			                         "optional input)", k);
+		if (!t->v[in[m]].t && first < 0)
 			first = in[m];
 		m++;
 	}

@@ -333,6 +333,8 @@ def bad_models(out):
     # a MatMul without its second input (found by the fuzzer: it read before the values)
     bad['matmul_one_input'] = small([N('GlobalAveragePool', ['x'], 'g'), N('Flatten', ['g'], 'f', axis=1),
                                      N('MatMul', ['f'], 'mm')], [x], [], 'mm')
+    # a Concat with an empty input name (it read before the values too)
+    bad['concat_empty_input'] = small(conv + [N('Concat', ['c', '', 'c'], 'cat', axis=1)], [x], wts, 'ce')
     # found by the network loader after the translation: the error names the node
     bad['concat_shape'] = small(conv + [N('MaxPool', ['x'], 'p', kernel_shape=[2, 2], strides=[2, 2]),
                                         N('Concat', ['c', 'p'], 'cat', axis=1)], [x], wts, 'cs')
