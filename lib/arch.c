@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "arch_int.h"
+#include "util/handle.h"
 #include "util/util.h"
 #include "util/ydoc.h"
 
@@ -540,6 +541,7 @@ static int load_doc(trim_arch **out, trim__ydoc *doc)
 	int rc = TRIM_ENOMEM;
 	if (!a)
 		goto out;
+	TRIM__HANDLE_INIT(a, ARCH);
 	a->file = trim__strdup(trim__ydoc_name(doc));
 	if (!a->file)
 		goto out;
@@ -581,6 +583,7 @@ TRIM_API int trim_arch_load_string(trim_arch **out, const char *yaml, const char
 
 TRIM_API int trim_arch_clone(trim_arch **out, const trim_arch *a)
 {
+	TRIM__HANDLE_CHECK(a, ARCH, TRIM_EINVAL);
 	if (!out || !a)
 		return trim__error(TRIM_EINVAL, "trim_arch_clone: NULL argument");
 	*out = NULL;
@@ -588,6 +591,7 @@ TRIM_API int trim_arch_clone(trim_arch **out, const trim_arch *a)
 	if (!b)
 		return TRIM_ENOMEM;
 	*b = *a;
+	TRIM__HANDLE_INIT(b, ARCH);
 	b->file = a->file ? trim__strdup(a->file) : NULL;
 	if (a->file && !b->file) {
 		free(b);
@@ -599,9 +603,11 @@ TRIM_API int trim_arch_clone(trim_arch **out, const trim_arch *a)
 
 TRIM_API void trim_arch_free(trim_arch *a)
 {
+	TRIM__HANDLE_CHECK_VOID(a, ARCH);
 	if (!a)
 		return;
 	free(a->file);
+	TRIM__HANDLE_POISON(a, ARCH);
 	free(a);
 }
 
@@ -609,21 +615,44 @@ TRIM_API void trim_arch_free(trim_arch *a)
 
 #define LEVEL_OK(a, i) ((a) && (i) >= 0 && (i) < (a)->nlevels)
 
-TRIM_API const char *trim_arch_name(const trim_arch *a) { return a ? a->name : NULL; }
-TRIM_API const char *trim_arch_file(const trim_arch *a) { return a ? a->file : NULL; }
-TRIM_API const char *trim_arch_technology(const trim_arch *a) { return a ? a->technology : NULL; }
-TRIM_API double trim_arch_clock_mhz(const trim_arch *a) { return a ? a->clock_mhz : NAN; }
-TRIM_API int trim_arch_word_bits(const trim_arch *a) { return a ? a->word_bits : TRIM_EINVAL; }
-TRIM_API int64_t trim_arch_total_pes(const trim_arch *a) { return a ? a->total_pes : TRIM_EINVAL; }
-TRIM_API int trim_arch_level_count(const trim_arch *a) { return a ? a->nlevels : TRIM_EINVAL; }
+TRIM_API const char *trim_arch_name(const trim_arch *a)
+{
+	return TRIM__HANDLE_OK(a, ARCH) ? a->name : NULL;
+}
+TRIM_API const char *trim_arch_file(const trim_arch *a)
+{
+	return TRIM__HANDLE_OK(a, ARCH) ? a->file : NULL;
+}
+TRIM_API const char *trim_arch_technology(const trim_arch *a)
+{
+	return TRIM__HANDLE_OK(a, ARCH) ? a->technology : NULL;
+}
+TRIM_API double trim_arch_clock_mhz(const trim_arch *a)
+{
+	return TRIM__HANDLE_OK(a, ARCH) ? a->clock_mhz : NAN;
+}
+TRIM_API int trim_arch_word_bits(const trim_arch *a)
+{
+	return TRIM__HANDLE_OK(a, ARCH) ? a->word_bits : TRIM_EINVAL;
+}
+TRIM_API int64_t trim_arch_total_pes(const trim_arch *a)
+{
+	return TRIM__HANDLE_OK(a, ARCH) ? a->total_pes : TRIM_EINVAL;
+}
+TRIM_API int trim_arch_level_count(const trim_arch *a)
+{
+	return TRIM__HANDLE_OK(a, ARCH) ? a->nlevels : TRIM_EINVAL;
+}
 
 TRIM_API const char *trim_arch_level_name(const trim_arch *a, int i)
 {
+	TRIM__HANDLE_CHECK(a, ARCH, NULL);
 	return LEVEL_OK(a, i) ? a->lv[i].name : NULL;
 }
 
 TRIM_API int trim_arch_level_type(const trim_arch *a, int i)
 {
+	TRIM__HANDLE_CHECK(a, ARCH, TRIM_EINVAL);
 	return LEVEL_OK(a, i) ? a->lv[i].type : trim__error(TRIM_EINVAL, "no level %d", i);
 }
 
@@ -634,6 +663,7 @@ TRIM_API const char *trim_arch_level_type_name(int type)
 
 TRIM_API const char *trim_arch_level_class(const trim_arch *a, int i)
 {
+	TRIM__HANDLE_CHECK(a, ARCH, NULL);
 	if (!LEVEL_OK(a, i))
 		return NULL;
 	return a->lv[i].type == TRIM__LVL_STORAGE ? mem_classes[a->lv[i].mem_class] : "";
@@ -641,6 +671,7 @@ TRIM_API const char *trim_arch_level_class(const trim_arch *a, int i)
 
 TRIM_API int trim_arch_level_find(const trim_arch *a, const char *name)
 {
+	TRIM__HANDLE_CHECK(a, ARCH, TRIM_EINVAL);
 	for (int i = 0; a && name && i < a->nlevels; i++)
 		if (!strcmp(a->lv[i].name, name))
 			return i;
@@ -649,6 +680,7 @@ TRIM_API int trim_arch_level_find(const trim_arch *a, const char *name)
 
 TRIM_API int64_t trim_arch_level_capacity(const trim_arch *a, int i)
 {
+	TRIM__HANDLE_CHECK(a, ARCH, TRIM_EINVAL);
 	if (!LEVEL_OK(a, i))
 		return trim__error(TRIM_EINVAL, "no level %d", i);
 	return a->lv[i].type == TRIM__LVL_STORAGE ? a->lv[i].capacity_bytes : 0;
@@ -656,11 +688,13 @@ TRIM_API int64_t trim_arch_level_capacity(const trim_arch *a, int i)
 
 TRIM_API int64_t trim_arch_level_instances(const trim_arch *a, int i)
 {
+	TRIM__HANDLE_CHECK(a, ARCH, TRIM_EINVAL);
 	return LEVEL_OK(a, i) ? a->lv[i].instances : trim__error(TRIM_EINVAL, "no level %d", i);
 }
 
 TRIM_API int trim_arch_level_word_bits(const trim_arch *a, int i)
 {
+	TRIM__HANDLE_CHECK(a, ARCH, TRIM_EINVAL);
 	if (!LEVEL_OK(a, i))
 		return trim__error(TRIM_EINVAL, "no level %d", i);
 	return a->lv[i].type == TRIM__LVL_STORAGE ? a->lv[i].word_bits : a->word_bits;
@@ -668,6 +702,7 @@ TRIM_API int trim_arch_level_word_bits(const trim_arch *a, int i)
 
 TRIM_API int trim_arch_level_fanout(const trim_arch *a, int i, int64_t *out, size_t n)
 {
+	TRIM__HANDLE_CHECK(a, ARCH, TRIM_EINVAL);
 	if (!LEVEL_OK(a, i) || !out || n < 2)
 		return trim__error(TRIM_EINVAL, "trim_arch_level_fanout: bad argument");
 	if (a->lv[i].type != TRIM__LVL_SPATIAL) {

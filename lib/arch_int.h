@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "trim/arch.h"
+#include "util/handle.h"
 
 #define TRIM__ARCH_NAME_LEN 64
 #define TRIM__MAX_LEVELS 16
@@ -86,6 +87,7 @@ typedef struct {
 } trim__level;
 
 struct trim_arch {
+	uint32_t tag; /* TRIM__H_ARCH (util/handle.h): first, checked by every entry point */
 	char name[TRIM__ARCH_NAME_LEN];
 	char *file;
 	double clock_mhz;

@@ -6,6 +6,7 @@
 
 #include "arch_int.h"
 #include "energy_int.h"
+#include "util/handle.h"
 #include "util/util.h"
 
 static const char *const res_names[4] = {"dsp", "bram36", "lut", "ff"};
@@ -274,6 +275,8 @@ static void json_report(trim__sb *sb, const trim_arch *a, const trim_energy *t,
 TRIM_API int trim_arch_report(const trim_arch *a, const trim_energy *table, int format,
                               char **out)
 {
+	TRIM__HANDLE_CHECK(a, ARCH, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(table, ENERGY, TRIM_EINVAL);
 	trim_energy *own = NULL;
 	trim__level_cost *c = NULL;
 	trim__sb sb;

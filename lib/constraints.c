@@ -28,6 +28,7 @@
 #include <strings.h>
 
 #include "constraints_int.h"
+#include "util/handle.h"
 #include "util/util.h"
 
 enum { CT_TEMPORAL = 0, CT_SPATIAL = 1, CT_BYPASS = 2 };
@@ -54,6 +55,7 @@ typedef struct {
 } ctarget;
 
 struct trim_constraints {
+	uint32_t tag; /* TRIM__H_CONSTRAINTS (util/handle.h): first, checked by every entry point */
 	size_t n, cap;
 	ctarget *t;
 	int npreset;
@@ -130,14 +132,19 @@ int trim_constraints_create(trim_constraints **out)
 	if (!out)
 		return trim__error(TRIM_EINVAL, "trim_constraints_create: NULL argument");
 	*out = trim__calloc(1, sizeof **out);
-	return *out ? 0 : TRIM_ENOMEM;
+	if (!*out)
+		return TRIM_ENOMEM;
+	TRIM__HANDLE_INIT(*out, CONSTRAINTS);
+	return 0;
 }
 
 void trim_constraints_free(trim_constraints *c)
 {
+	TRIM__HANDLE_CHECK_VOID(c, CONSTRAINTS);
 	if (!c)
 		return;
 	free(c->t);
+	TRIM__HANDLE_POISON(c, CONSTRAINTS);
 	free(c);
 }
 
@@ -169,6 +176,7 @@ static int add_preset(trim_constraints *c, int p, const char *src)
 
 int trim_constraints_add_preset(trim_constraints *c, const char *name)
 {
+	TRIM__HANDLE_CHECK(c, CONSTRAINTS, TRIM_EINVAL);
 	if (!c || !name)
 		return trim__error(TRIM_EINVAL, "trim_constraints_add_preset: NULL argument");
 	int p = preset_find(name);
@@ -183,6 +191,8 @@ int trim_constraints_add_preset(trim_constraints *c, const char *name)
 
 int trim_constraints_merge(trim_constraints *c, const trim_constraints *o)
 {
+	TRIM__HANDLE_CHECK(c, CONSTRAINTS, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(o, CONSTRAINTS, TRIM_EINVAL);
 	if (!c || !o)
 		return trim__error(TRIM_EINVAL, "trim_constraints_merge: NULL argument");
 	if (o->n && trim__grow((void **)&c->t, &c->cap, c->n + o->n, sizeof *c->t))
@@ -200,6 +210,7 @@ int trim_constraints_merge(trim_constraints *c, const trim_constraints *o)
 
 int trim_constraints_clone(trim_constraints **out, const trim_constraints *c)
 {
+	TRIM__HANDLE_CHECK(c, CONSTRAINTS, TRIM_EINVAL);
 	if (!out || !c)
 		return trim__error(TRIM_EINVAL, "trim_constraints_clone: NULL argument");
 	int rc = trim_constraints_create(out);
@@ -210,7 +221,10 @@ int trim_constraints_clone(trim_constraints **out, const trim_constraints *c)
 	return rc;
 }
 
-size_t trim_constraints_count(const trim_constraints *c) { return c ? c->n : 0; }
+size_t trim_constraints_count(const trim_constraints *c)
+{
+	return TRIM__HANDLE_OK(c, CONSTRAINTS) ? c->n : 0;
+}
 
 size_t trim__constraints_items(const trim_constraints *c) { return c ? (size_t)c->npreset + c->n : 0; }
 
@@ -252,7 +266,10 @@ int trim__constraints_without(const trim_constraints *c, size_t item, trim_const
 	}
 	return 0;
 }
-size_t trim_constraints_preset_count(const trim_constraints *c) { return c ? (size_t)c->npreset : 0; }
+size_t trim_constraints_preset_count(const trim_constraints *c)
+{
+	return TRIM__HANDLE_OK(c, CONSTRAINTS) ? (size_t)c->npreset : 0;
+}
 
 /* ---- reading ------------------------------------------------------------------ */
 
@@ -858,6 +875,8 @@ static int resolve(const trim_constraints *c, const struct trim_arch *a, cplan *
 
 int trim_constraints_check(const trim_constraints *c, const trim_arch *arch)
 {
+	TRIM__HANDLE_CHECK(c, CONSTRAINTS, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(arch, ARCH, TRIM_EINVAL);
 	if (!c || !arch)
 		return trim__error(TRIM_EINVAL, "trim_constraints_check: NULL argument");
 	cplan *p = malloc(sizeof *p);
@@ -1035,6 +1054,8 @@ static int dump(const trim_constraints *c, const struct trim_arch *a, trim__sb *
 
 int trim_constraints_dump(const trim_constraints *c, const trim_arch *arch, char **out)
 {
+	TRIM__HANDLE_CHECK(c, CONSTRAINTS, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(arch, ARCH, TRIM_EINVAL);
 	if (!c || !out)
 		return trim__error(TRIM_EINVAL, "trim_constraints_dump: NULL argument");
 	*out = NULL;

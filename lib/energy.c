@@ -13,6 +13,7 @@
 #include "arch_int.h"
 #include "datadir_int.h"
 #include "energy_int.h"
+#include "util/handle.h"
 #include "util/util.h"
 #include "util/ydoc.h"
 
@@ -54,6 +55,7 @@ static const char *const datatypes[] = {"int8", "int16", "fp16", "fp32", NULL};
 static const char *const res_keys[] = {"dsp", "bram36", "lut", "ff", NULL};
 
 struct trim_energy {
+	uint32_t tag; /* TRIM__H_ENERGY (util/handle.h): first, checked by every entry point */
 	char *file;
 	char name[64];
 	int fpga;
@@ -115,12 +117,14 @@ static void grid_free(grid *g)
 
 TRIM_API void trim_energy_free(trim_energy *t)
 {
+	TRIM__HANDLE_CHECK_VOID(t, ENERGY);
 	if (!t)
 		return;
 	grid_free(&t->g[0]);
 	grid_free(&t->g[1]);
 	free(t->comps);
 	free(t->file);
+	TRIM__HANDLE_POISON(t, ENERGY);
 	free(t);
 }
 
@@ -905,6 +909,7 @@ static trim_energy *new_table(const char *file)
 	trim_energy *t = trim__calloc(1, sizeof *t);
 	if (!t)
 		return NULL;
+	TRIM__HANDLE_INIT(t, ENERGY);
 	t->file = trim__strdup(file ? file : "<string>");
 	if (!t->file) {
 		free(t);
@@ -1062,6 +1067,7 @@ TRIM_API int trim_energy_resolve(const char *tech, const char *arch_file, char *
 
 TRIM_API int trim_energy_load_for_arch(trim_energy **out, const trim_arch *a)
 {
+	TRIM__HANDLE_CHECK(a, ARCH, TRIM_EINVAL);
 	if (!out || !a)
 		return trim__error(TRIM_EINVAL, "trim_energy_load_for_arch: NULL argument");
 	*out = NULL;
@@ -1082,9 +1088,18 @@ TRIM_API int trim_energy_load_for_arch(trim_energy **out, const trim_arch *a)
 	return rc;
 }
 
-TRIM_API const char *trim_energy_name(const trim_energy *t) { return t ? t->name : NULL; }
-TRIM_API const char *trim_energy_file(const trim_energy *t) { return t ? t->file : NULL; }
-TRIM_API int trim_energy_is_fpga(const trim_energy *t) { return t ? t->fpga : TRIM_EINVAL; }
+TRIM_API const char *trim_energy_name(const trim_energy *t)
+{
+	return TRIM__HANDLE_OK(t, ENERGY) ? t->name : NULL;
+}
+TRIM_API const char *trim_energy_file(const trim_energy *t)
+{
+	return TRIM__HANDLE_OK(t, ENERGY) ? t->file : NULL;
+}
+TRIM_API int trim_energy_is_fpga(const trim_energy *t)
+{
+	return TRIM__HANDLE_OK(t, ENERGY) ? t->fpga : TRIM_EINVAL;
+}
 
 int trim__energy_device(const trim_energy *t, double *avail, const char **device)
 {
@@ -1122,6 +1137,7 @@ static int comp_act(const component *k, const char *act, double *pj)
 TRIM_API int trim_energy_lookup(const trim_energy *t, const char *comp, const char *action,
                                 double cap, int64_t bits, int flags, double *out, size_t n)
 {
+	TRIM__HANDLE_CHECK(t, ENERGY, TRIM_EINVAL);
 	if (!t || !comp || !action || !out || n < 1)
 		return trim__error(TRIM_EINVAL, "trim_energy_lookup: NULL argument");
 	int nclamped = 0, rc;
@@ -1201,6 +1217,7 @@ TRIM_API int trim_energy_lookup(const trim_energy *t, const char *comp, const ch
 TRIM_API int trim_energy_action(const trim_energy *t, const char *comp, const char *action,
                                 double cap, int64_t bits, double *pj)
 {
+	TRIM__HANDLE_CHECK(t, ENERGY, TRIM_EINVAL);
 	return trim_energy_lookup(t, comp, action, cap, bits, TRIM_ENERGY_STRICT, pj, 1);
 }
 
@@ -1242,6 +1259,7 @@ static int area_um2(const trim_energy *t, const char *comp, double cap, int64_t 
 TRIM_API int trim_energy_area(const trim_energy *t, const char *comp, double cap, int64_t bits,
                               double *mm2)
 {
+	TRIM__HANDLE_CHECK(t, ENERGY, TRIM_EINVAL);
 	if (!t || !comp || !mm2)
 		return trim__error(TRIM_EINVAL, "trim_energy_area: NULL argument");
 	double um2 = 0;
@@ -1551,6 +1569,8 @@ static int with_costs(const trim_energy *t, const trim_arch *a, trim__level_cost
 TRIM_API int trim_energy_resources(const trim_energy *t, const trim_arch *a, double *out,
                                    size_t n)
 {
+	TRIM__HANDLE_CHECK(t, ENERGY, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(a, ARCH, TRIM_EINVAL);
 	if (!t || !a || !out || n < 8)
 		return trim__error(TRIM_EINVAL, "trim_energy_resources: bad argument");
 	if (!t->fpga)
@@ -1574,6 +1594,8 @@ TRIM_API int trim_energy_resources(const trim_energy *t, const trim_arch *a, dou
 
 TRIM_API int trim_energy_arch_area(const trim_energy *t, const trim_arch *a, double *mm2)
 {
+	TRIM__HANDLE_CHECK(t, ENERGY, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(a, ARCH, TRIM_EINVAL);
 	if (!t || !a || !mm2)
 		return trim__error(TRIM_EINVAL, "trim_energy_arch_area: NULL argument");
 	trim__level_cost *c = NULL;

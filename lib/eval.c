@@ -10,6 +10,7 @@
 #include "eval_int.h"
 #include "netcost_int.h"
 #include "report/report_int.h"
+#include "util/handle.h"
 
 static const char *const slot_key[3] = {"input", "weight", "output"};
 
@@ -213,6 +214,7 @@ void trim__eval_json(const trim__eval *e, const struct trim_arch *a, const trim_
 /* ---- public API -------------------------------------------------------------- */
 
 struct trim_eval {
+	uint32_t tag; /* TRIM__H_EVAL (util/handle.h): first, checked by every entry point */
 	trim__eval e;
 	struct trim_arch arch; /* copy; file pointer cleared */
 	trim__mapping m;
@@ -238,6 +240,9 @@ int trim__eval_reserved(const trim_workloads *w, size_t i, const struct trim_arc
 int trim_mapping_check(const trim_mapping *m, const trim_workloads *w, size_t i,
                        const trim_arch *arch)
 {
+	TRIM__HANDLE_CHECK(m, MAPPING, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(arch, ARCH, TRIM_EINVAL);
 	if (!m || !w || !arch)
 		return trim__error(TRIM_EINVAL, "trim_mapping_check: NULL argument");
 	const trim__intra *x = trim__workloads_intra(w, i);
@@ -253,6 +258,10 @@ int trim_mapping_check(const trim_mapping *m, const trim_workloads *w, size_t i,
 int trim_eval_mapping(trim_eval **out, const trim_workloads *w, size_t i, const trim_arch *arch,
                       const trim_energy *table, const trim_mapping *m)
 {
+	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(arch, ARCH, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(table, ENERGY, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(m, MAPPING, TRIM_EINVAL);
 	if (!out || !w || !arch || !m)
 		return trim__error(TRIM_EINVAL, "trim_eval_mapping: NULL argument");
 	*out = NULL;
@@ -278,6 +287,8 @@ int trim_eval_mapping(trim_eval **out, const trim_workloads *w, size_t i, const 
 	}
 	costs = trim__calloc((size_t)arch->nlevels, sizeof *costs);
 	e = trim__calloc(1, sizeof *e);
+	if (e)
+		TRIM__HANDLE_INIT(e, EVAL);
 	if (!costs || !e) {
 		rc = TRIM_ENOMEM;
 		goto out;
@@ -301,17 +312,47 @@ out:
 	return rc;
 }
 
-void trim_eval_free(trim_eval *e) { free(e); }
-double trim_eval_cycles(const trim_eval *e) { return e ? e->e.cycles : -1; }
-double trim_eval_energy_pj(const trim_eval *e) { return e ? e->e.energy_pj : -1; }
-double trim_eval_edp(const trim_eval *e) { return e ? e->e.cycles * e->e.energy_pj : -1; }
-double trim_eval_pe_utilization(const trim_eval *e) { return e ? e->e.pe_util : -1; }
-int64_t trim_eval_macs(const trim_eval *e) { return e ? e->e.act.macs : -1; }
-int64_t trim_eval_zero_macs(const trim_eval *e) { return e ? e->e.act.zero_macs : -1; }
-int64_t trim_eval_padded_macs(const trim_eval *e) { return e ? trim__mapping_padded_macs(&e->m) : -1; }
-double trim_eval_pe_utilization_real(const trim_eval *e) { return e ? e->e.pe_util_real : -1; }
+void trim_eval_free(trim_eval *e)
+{
+	TRIM__HANDLE_CHECK_VOID(e, EVAL);
+	TRIM__HANDLE_POISON(e, EVAL);
+	free(e);
+}
+double trim_eval_cycles(const trim_eval *e) { return TRIM__HANDLE_OK(e, EVAL) ? e->e.cycles : -1; }
+double trim_eval_energy_pj(const trim_eval *e)
+{
+	return TRIM__HANDLE_OK(e, EVAL) ? e->e.energy_pj : -1;
+}
+double trim_eval_edp(const trim_eval *e)
+{
+	return TRIM__HANDLE_OK(e, EVAL) ? e->e.cycles * e->e.energy_pj : -1;
+}
+double trim_eval_pe_utilization(const trim_eval *e)
+{
+	return TRIM__HANDLE_OK(e, EVAL) ? e->e.pe_util : -1;
+}
+int64_t trim_eval_macs(const trim_eval *e)
+{
+	TRIM__HANDLE_CHECK(e, EVAL, TRIM_EINVAL);
+	return e ? e->e.act.macs : -1;
+}
+int64_t trim_eval_zero_macs(const trim_eval *e)
+{
+	TRIM__HANDLE_CHECK(e, EVAL, TRIM_EINVAL);
+	return e ? e->e.act.zero_macs : -1;
+}
+int64_t trim_eval_padded_macs(const trim_eval *e)
+{
+	TRIM__HANDLE_CHECK(e, EVAL, TRIM_EINVAL);
+	return e ? trim__mapping_padded_macs(&e->m) : -1;
+}
+double trim_eval_pe_utilization_real(const trim_eval *e)
+{
+	return TRIM__HANDLE_OK(e, EVAL) ? e->e.pe_util_real : -1;
+}
 const char *trim_eval_bottleneck(const trim_eval *e)
 {
+	TRIM__HANDLE_CHECK(e, EVAL, NULL);
 	return e ? e->arch.lv[e->e.bottleneck].name : NULL;
 }
 
@@ -323,6 +364,7 @@ static trim__wview eval_view(const trim_eval *e)
 
 double trim_eval_temporal_utilization(const trim_eval *e)
 {
+	TRIM__HANDLE_CHECK(e, EVAL, -1);
 	if (!e)
 		return -1;
 	trim__wview v = eval_view(e);
@@ -331,6 +373,7 @@ double trim_eval_temporal_utilization(const trim_eval *e)
 
 double trim_eval_compute_cycles(const trim_eval *e)
 {
+	TRIM__HANDLE_CHECK(e, EVAL, -1);
 	if (!e)
 		return -1;
 	trim__wview v = eval_view(e);
@@ -339,6 +382,7 @@ double trim_eval_compute_cycles(const trim_eval *e)
 
 int trim_eval_breakdown(const trim_eval *e, double *counts, double *energy_pj, size_t n)
 {
+	TRIM__HANDLE_CHECK(e, EVAL, TRIM_EINVAL);
 	if (!e)
 		return trim__error(TRIM_EINVAL, "trim_eval_breakdown: NULL handle");
 	size_t need = TRIM__BD_SIZE(e->arch.nlevels);
@@ -364,6 +408,7 @@ static int eval_warnings(const trim_eval *e, trim__warnings *warn)
 
 int trim_eval_warnings(const trim_eval *e, char **out)
 {
+	TRIM__HANDLE_CHECK(e, EVAL, TRIM_EINVAL);
 	if (!e || !out)
 		return trim__error(TRIM_EINVAL, "trim_eval_warnings: NULL argument");
 	*out = NULL;
@@ -400,6 +445,7 @@ static void eval_json_extra(const trim_eval *e, const trim__warnings *warn, trim
 
 int trim_eval_report(const trim_eval *e, int format, char **out)
 {
+	TRIM__HANDLE_CHECK(e, EVAL, TRIM_EINVAL);
 	if (!e || !out)
 		return trim__error(TRIM_EINVAL, "trim_eval_report: NULL argument");
 	*out = NULL;

@@ -19,6 +19,7 @@
 #include "trim/mapping.h"
 #include "trim/neteval.h"
 #include "trim/search.h"
+#include "util/handle.h"
 #include "util/util.h"
 #include "util/ydoc.h"
 
@@ -43,6 +44,7 @@ void trim__explore_point_clear(trim__xpoint *p)
 
 void trim_explorer_free(trim_explorer *ex)
 {
+	TRIM__HANDLE_CHECK_VOID(ex, EXPLORER);
 	if (!ex)
 		return;
 	for (size_t i = 0; i < ex->n; i++)
@@ -52,18 +54,23 @@ void trim_explorer_free(trim_explorer *ex)
 	free(ex->dir);
 	free(ex->notes);
 	trim_constraints_free(ex->cons);
+	TRIM__HANDLE_POISON(ex, EXPLORER);
 	free(ex);
 }
 
 int trim_explorer_create(trim_explorer **out, const trim_network *net, const trim_workloads *w,
                          const trim_space *space)
 {
+	TRIM__HANDLE_CHECK(net, NETWORK, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(space, SPACE, TRIM_EINVAL);
 	if (!out || !net || !w || !space)
 		return trim__error(TRIM_EINVAL, "trim_explorer_create: NULL argument");
 	*out = NULL;
 	trim_explorer *ex = trim__calloc(1, sizeof *ex);
 	if (!ex)
 		return TRIM_ENOMEM;
+	TRIM__HANDLE_INIT(ex, EXPLORER);
 	ex->net = net;
 	ex->w = w;
 	ex->space = space;
@@ -92,6 +99,7 @@ int trim_explorer_create(trim_explorer **out, const trim_network *net, const tri
 
 int trim_explorer_set_int(trim_explorer *ex, int option, int64_t value)
 {
+	TRIM__HANDLE_CHECK(ex, EXPLORER, TRIM_EINVAL);
 	if (!ex)
 		return trim__error(TRIM_EINVAL, "trim_explorer_set_int: NULL handle");
 	if (ex->next > 0 || ex->resumed)
@@ -135,6 +143,8 @@ int trim_explorer_set_int(trim_explorer *ex, int option, int64_t value)
 
 int trim_explorer_set_constraints(trim_explorer *ex, const trim_constraints *c)
 {
+	TRIM__HANDLE_CHECK(ex, EXPLORER, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(c, CONSTRAINTS, TRIM_EINVAL);
 	if (!ex)
 		return trim__error(TRIM_EINVAL, "trim_explorer_set_constraints: NULL handle");
 	if (ex->next > 0 || ex->resumed)
@@ -169,6 +179,7 @@ int trim_explorer_set_constraints(trim_explorer *ex, const trim_constraints *c)
 
 int trim_explorer_set_double(trim_explorer *ex, int option, double value)
 {
+	TRIM__HANDLE_CHECK(ex, EXPLORER, TRIM_EINVAL);
 	if (!ex)
 		return trim__error(TRIM_EINVAL, "trim_explorer_set_double: NULL handle");
 	static const char *const names[] = {"TRIM_EX_AREA_BUDGET (area budget)", "TRIM_EX_W_ENERGY (energy weight)",
@@ -362,6 +373,7 @@ int trim__explore_evaluate_point(const trim_explorer *ex, size_t i, int inner_th
 
 int trim_explorer_set_out_dir(trim_explorer *ex, const char *dir)
 {
+	TRIM__HANDLE_CHECK(ex, EXPLORER, TRIM_EINVAL);
 	if (!ex || !dir || !dir[0])
 		return trim__error(TRIM_EINVAL, "trim_explorer_set_out_dir: NULL argument");
 	if (ex->next > 0)
@@ -487,6 +499,7 @@ static size_t count_done(const trim_explorer *ex)
 
 int trim_explorer_step(trim_explorer *ex, int *done)
 {
+	TRIM__HANDLE_CHECK(ex, EXPLORER, TRIM_EINVAL);
 	if (!ex || !done)
 		return trim__error(TRIM_EINVAL, "trim_explorer_step: NULL argument");
 	while (ex->next < ex->n && ex->pt[ex->next].done)
@@ -508,6 +521,7 @@ int trim_explorer_step(trim_explorer *ex, int *done)
 
 int trim_explorer_run(trim_explorer *ex)
 {
+	TRIM__HANDLE_CHECK(ex, EXPLORER, TRIM_EINVAL);
 	if (!ex)
 		return trim__error(TRIM_EINVAL, "trim_explorer_run: NULL handle");
 	int rc = 0;
@@ -539,22 +553,37 @@ int trim_explorer_run(trim_explorer *ex)
 	return 0;
 }
 
-size_t trim_explorer_done(const trim_explorer *ex) { return ex ? count_done(ex) : 0; }
-size_t trim_explorer_count(const trim_explorer *ex) { return ex ? ex->n : 0; }
-size_t trim_explorer_resumed(const trim_explorer *ex) { return ex ? ex->resumed : 0; }
-size_t trim_explorer_recomputed(const trim_explorer *ex) { return ex ? ex->recomputed : 0; }
+size_t trim_explorer_done(const trim_explorer *ex)
+{
+	return TRIM__HANDLE_OK(ex, EXPLORER) ? count_done(ex) : 0;
+}
+size_t trim_explorer_count(const trim_explorer *ex)
+{
+	return TRIM__HANDLE_OK(ex, EXPLORER) ? ex->n : 0;
+}
+size_t trim_explorer_resumed(const trim_explorer *ex)
+{
+	return TRIM__HANDLE_OK(ex, EXPLORER) ? ex->resumed : 0;
+}
+size_t trim_explorer_recomputed(const trim_explorer *ex)
+{
+	return TRIM__HANDLE_OK(ex, EXPLORER) ? ex->recomputed : 0;
+}
 const char *trim_explorer_resume_notes(const trim_explorer *ex)
 {
+	TRIM__HANDLE_CHECK(ex, EXPLORER, NULL);
 	return ex && ex->notes ? ex->notes : "";
 }
 
 const char *trim_explorer_point_name(const trim_explorer *ex, size_t i)
 {
+	TRIM__HANDLE_CHECK(ex, EXPLORER, NULL);
 	return ex && i < ex->n ? trim_space_point_name(ex->space, i) : NULL;
 }
 
 int trim_explorer_point(const trim_explorer *ex, size_t i, double *out, size_t n)
 {
+	TRIM__HANDLE_CHECK(ex, EXPLORER, TRIM_EINVAL);
 	if (!ex || !out || n < TRIM_XF_COUNT)
 		return trim__error(TRIM_EINVAL, "trim_explorer_point: needs room for %d values", TRIM_XF_COUNT);
 	if (i >= ex->n || !ex->pt[i].done)
@@ -565,6 +594,7 @@ int trim_explorer_point(const trim_explorer *ex, size_t i, double *out, size_t n
 
 int trim_explorer_ranked(const trim_explorer *ex, size_t rank, size_t *index)
 {
+	TRIM__HANDLE_CHECK(ex, EXPLORER, TRIM_EINVAL);
 	if (!ex || !index)
 		return trim__error(TRIM_EINVAL, "trim_explorer_ranked: NULL argument");
 	if (!ex->ranked || rank < 1 || rank > ex->nranked)
@@ -660,6 +690,7 @@ static int need_ranked(const trim_explorer *ex)
 
 int trim_explorer_report(const trim_explorer *ex, int format, char **out)
 {
+	TRIM__HANDLE_CHECK(ex, EXPLORER, TRIM_EINVAL);
 	if (!ex || !out)
 		return trim__error(TRIM_EINVAL, "trim_explorer_report: NULL argument");
 	*out = NULL;
@@ -691,6 +722,7 @@ static int write_one(const char *dir, const char *name, trim__sb *sb)
 
 int trim_explorer_write(const trim_explorer *ex, const char *dir)
 {
+	TRIM__HANDLE_CHECK(ex, EXPLORER, TRIM_EINVAL);
 	if (!ex || !dir)
 		return trim__error(TRIM_EINVAL, "trim_explorer_write: NULL argument");
 	int rc = need_ranked(ex);

@@ -7,6 +7,7 @@
 #include "trim/explore.h"
 #include "trim/neteval.h"
 #include "util/digest.h"
+#include "util/handle.h"
 #include "util/util.h"
 
 typedef struct {
@@ -42,6 +43,7 @@ enum {
 extern const char *const trim__xin_names[TRIM__XIN_COUNT];
 
 struct trim_explorer {
+	uint32_t tag; /* TRIM__H_EXPLORER (util/handle.h): first, checked by every entry point */
 	const trim_network *net;
 	const trim_workloads *w;
 	const trim_space *space;

@@ -13,6 +13,7 @@
 #include "energy_int.h"
 #include "network_int.h"
 #include "trim/fusion.h"
+#include "util/handle.h"
 #include "util/util.h"
 
 #define MAX_CHAIN 64
@@ -31,6 +32,7 @@ typedef struct {
 } fu_layer;
 
 struct trim_fusion {
+	uint32_t tag; /* TRIM__H_FUSION (util/handle.h): first, checked by every entry point */
 	char net[TRIM__NAME_LEN];
 	char hw[TRIM__ARCH_NAME_LEN];
 	int nl;
@@ -48,6 +50,7 @@ typedef struct {
 } fu_lq;
 
 struct trim_fusion_plan {
+	uint32_t tag; /* TRIM__H_FUSION_PLAN (util/handle.h): first, checked by every entry point */
 	trim_fusion f; /* a copy: the plan does not refer to its chain */
 	uint64_t cuts;
 	int ng;
@@ -58,6 +61,7 @@ struct trim_fusion_plan {
 };
 
 struct trim_fusion_result {
+	uint32_t tag; /* TRIM__H_FUSION_RESULT (util/handle.h): first, checked by every entry point */
 	trim_fusion f;
 	int goal, dp;
 	uint64_t considered, over_budget;
@@ -190,6 +194,7 @@ static int no_layer(const trim_network *net, const char *name)
 TRIM_API int trim_fusion_create(trim_fusion **out, const trim_network *net, const char *first,
                                 const char *last)
 {
+	TRIM__HANDLE_CHECK(net, NETWORK, TRIM_EINVAL);
 	trim_fusion *f = NULL;
 	int rc = 0;
 	if (!out || !net)
@@ -237,6 +242,7 @@ TRIM_API int trim_fusion_create(trim_fusion **out, const trim_network *net, cons
 	f = trim__calloc(1, sizeof *f);
 	if (!f)
 		return TRIM_ENOMEM;
+	TRIM__HANDLE_INIT(f, FUSION);
 	snprintf(f->net, sizeof f->net, "%s", net->name);
 	f->nl = b - a + 1;
 	for (int i = a; i <= b; i++) {
@@ -252,28 +258,40 @@ out:
 	return rc;
 }
 
-TRIM_API void trim_fusion_free(trim_fusion *f) { free(f); }
+TRIM_API void trim_fusion_free(trim_fusion *f)
+{
+	TRIM__HANDLE_CHECK_VOID(f, FUSION);
+	TRIM__HANDLE_POISON(f, FUSION);
+	free(f);
+}
 
 TRIM_API int trim_fusion_clone(trim_fusion **out, const trim_fusion *f)
 {
+	TRIM__HANDLE_CHECK(f, FUSION, TRIM_EINVAL);
 	if (!out || !f)
 		return trim__error(TRIM_EINVAL, "trim_fusion_clone: NULL argument");
 	*out = trim__calloc(1, sizeof **out);
 	if (!*out)
 		return TRIM_ENOMEM;
 	**out = *f;
+	TRIM__HANDLE_INIT(*out, FUSION);
 	return 0;
 }
 
-TRIM_API size_t trim_fusion_layer_count(const trim_fusion *f) { return f ? (size_t)f->nl : 0; }
+TRIM_API size_t trim_fusion_layer_count(const trim_fusion *f)
+{
+	return TRIM__HANDLE_OK(f, FUSION) ? (size_t)f->nl : 0;
+}
 
 TRIM_API const char *trim_fusion_layer_name(const trim_fusion *f, size_t i)
 {
+	TRIM__HANDLE_CHECK(f, FUSION, NULL);
 	return f && i < (size_t)f->nl ? f->ly[i].name : NULL;
 }
 
 TRIM_API int trim_fusion_layer_find(const trim_fusion *f, const char *name)
 {
+	TRIM__HANDLE_CHECK(f, FUSION, TRIM_EINVAL);
 	if (!f || !name)
 		return trim__error(TRIM_EINVAL, "trim_fusion_layer_find: NULL argument");
 	for (int i = 0; i < f->nl; i++)
@@ -290,6 +308,7 @@ TRIM_API int trim_fusion_layer_find(const trim_fusion *f, const char *name)
 
 TRIM_API int trim_fusion_set_param(trim_fusion *f, int p, double v)
 {
+	TRIM__HANDLE_CHECK(f, FUSION, TRIM_EINVAL);
 	if (!f)
 		return trim__error(TRIM_EINVAL, "trim_fusion_set_param: NULL handle");
 	if (p < 0 || p >= TRIM_FUSION_NPARAMS)
@@ -308,6 +327,7 @@ TRIM_API int trim_fusion_set_param(trim_fusion *f, int p, double v)
 
 TRIM_API int trim_fusion_get_param(const trim_fusion *f, int p, double *v)
 {
+	TRIM__HANDLE_CHECK(f, FUSION, TRIM_EINVAL);
 	if (!f || !v)
 		return trim__error(TRIM_EINVAL, "trim_fusion_get_param: NULL argument");
 	if (p < 0 || p >= TRIM_FUSION_NPARAMS)
@@ -318,6 +338,7 @@ TRIM_API int trim_fusion_get_param(const trim_fusion *f, int p, double *v)
 
 TRIM_API int trim_fusion_set_parallelism(trim_fusion *f, const char *layer, int64_t ch)
 {
+	TRIM__HANDLE_CHECK(f, FUSION, TRIM_EINVAL);
 	if (!f || !layer)
 		return trim__error(TRIM_EINVAL, "trim_fusion_set_parallelism: NULL argument");
 	int i = trim_fusion_layer_find(f, layer);
@@ -337,6 +358,7 @@ TRIM_API int trim_fusion_set_parallelism(trim_fusion *f, const char *layer, int6
 
 TRIM_API int trim_fusion_set_max_parallelism(trim_fusion *f, int64_t ch)
 {
+	TRIM__HANDLE_CHECK(f, FUSION, TRIM_EINVAL);
 	if (!f)
 		return trim__error(TRIM_EINVAL, "trim_fusion_set_max_parallelism: NULL handle");
 	if (ch < 0)
@@ -349,7 +371,10 @@ TRIM_API int trim_fusion_set_max_parallelism(trim_fusion *f, int64_t ch)
 	return 0;
 }
 
-TRIM_API const char *trim_fusion_hardware_name(const trim_fusion *f) { return f ? f->hw : NULL; }
+TRIM_API const char *trim_fusion_hardware_name(const trim_fusion *f)
+{
+	return TRIM__HANDLE_OK(f, FUSION) ? f->hw : NULL;
+}
 
 /* ---- per-layer model (F1-F6) --------------------------------------------------- */
 
@@ -418,6 +443,7 @@ static void layer_q(const trim_fusion *f, int i, fu_lq *q)
 
 TRIM_API int trim_fusion_layer_metrics(const trim_fusion *f, size_t i, double *out, size_t n)
 {
+	TRIM__HANDLE_CHECK(f, FUSION, TRIM_EINVAL);
 	if (!f || !out)
 		return trim__error(TRIM_EINVAL, "trim_fusion_layer_metrics: NULL argument");
 	if (i >= (size_t)f->nl)
@@ -531,6 +557,7 @@ static void combine(double *acc, const double *gm)
 TRIM_API int trim_fusion_evaluate_cuts(trim_fusion_plan **out, const trim_fusion *f,
                                        uint64_t cuts)
 {
+	TRIM__HANDLE_CHECK(f, FUSION, TRIM_EINVAL);
 	if (!out || !f)
 		return trim__error(TRIM_EINVAL, "trim_fusion_evaluate_cuts: NULL argument");
 	*out = NULL;
@@ -541,6 +568,7 @@ TRIM_API int trim_fusion_evaluate_cuts(trim_fusion_plan **out, const trim_fusion
 	trim_fusion_plan *p = trim__calloc(1, sizeof *p);
 	if (!p)
 		return TRIM_ENOMEM;
+	TRIM__HANDLE_INIT(p, FUSION_PLAN);
 	p->f = *f;
 	p->cuts = cuts;
 	int a = 0;
@@ -586,6 +614,7 @@ static const char *next_tok(const char *s, char *tok, size_t cap)
 TRIM_API int trim_fusion_evaluate(trim_fusion_plan **out, const trim_fusion *f,
                                   const char *groups)
 {
+	TRIM__HANDLE_CHECK(f, FUSION, TRIM_EINVAL);
 	if (!out || !f || !groups)
 		return trim__error(TRIM_EINVAL, "trim_fusion_evaluate: NULL argument");
 	*out = NULL;
@@ -639,17 +668,27 @@ TRIM_API int trim_fusion_evaluate(trim_fusion_plan **out, const trim_fusion *f,
 	return trim_fusion_evaluate_cuts(out, f, cuts);
 }
 
-TRIM_API void trim_fusion_plan_free(trim_fusion_plan *p) { free(p); }
+TRIM_API void trim_fusion_plan_free(trim_fusion_plan *p)
+{
+	TRIM__HANDLE_CHECK_VOID(p, FUSION_PLAN);
+	TRIM__HANDLE_POISON(p, FUSION_PLAN);
+	free(p);
+}
 
-TRIM_API uint64_t trim_fusion_plan_cuts(const trim_fusion_plan *p) { return p ? p->cuts : 0; }
+TRIM_API uint64_t trim_fusion_plan_cuts(const trim_fusion_plan *p)
+{
+	return TRIM__HANDLE_OK(p, FUSION_PLAN) ? p->cuts : 0;
+}
 
 TRIM_API size_t trim_fusion_plan_group_count(const trim_fusion_plan *p)
 {
+	TRIM__HANDLE_CHECK(p, FUSION_PLAN, 0);
 	return p ? (size_t)p->ng : 0;
 }
 
 TRIM_API int trim_fusion_plan_group(const trim_fusion_plan *p, size_t g, int64_t *out, size_t n)
 {
+	TRIM__HANDLE_CHECK(p, FUSION_PLAN, TRIM_EINVAL);
 	if (!p || !out || n < 2)
 		return trim__error(TRIM_EINVAL, "trim_fusion_plan_group: NULL argument or n < 2");
 	if (g >= (size_t)p->ng)
@@ -668,6 +707,7 @@ static int copy_metrics(const double *m, double *out, size_t n)
 
 TRIM_API int trim_fusion_plan_metrics(const trim_fusion_plan *p, double *out, size_t n)
 {
+	TRIM__HANDLE_CHECK(p, FUSION_PLAN, TRIM_EINVAL);
 	if (!p || !out)
 		return trim__error(TRIM_EINVAL, "trim_fusion_plan_metrics: NULL argument");
 	return copy_metrics(p->m, out, n);
@@ -676,6 +716,7 @@ TRIM_API int trim_fusion_plan_metrics(const trim_fusion_plan *p, double *out, si
 TRIM_API int trim_fusion_plan_group_metrics(const trim_fusion_plan *p, size_t g, double *out,
                                             size_t n)
 {
+	TRIM__HANDLE_CHECK(p, FUSION_PLAN, TRIM_EINVAL);
 	if (!p || !out)
 		return trim__error(TRIM_EINVAL, "trim_fusion_plan_group_metrics: NULL argument");
 	if (g >= (size_t)p->ng)
@@ -686,6 +727,7 @@ TRIM_API int trim_fusion_plan_group_metrics(const trim_fusion_plan *p, size_t g,
 TRIM_API int trim_fusion_plan_layer_times(const trim_fusion_plan *p, size_t i, double *out,
                                           size_t n)
 {
+	TRIM__HANDLE_CHECK(p, FUSION_PLAN, TRIM_EINVAL);
 	if (!p || !out)
 		return trim__error(TRIM_EINVAL, "trim_fusion_plan_layer_times: NULL argument");
 	if (i >= (size_t)p->f.nl)
@@ -785,6 +827,7 @@ static void table_row(trim__sb *sb, const trim_fusion *f, const char *tag, uint6
 
 TRIM_API int trim_fusion_plan_report(const trim_fusion_plan *p, int format, char **out)
 {
+	TRIM__HANDLE_CHECK(p, FUSION_PLAN, TRIM_EINVAL);
 	if (!p || !out)
 		return trim__error(TRIM_EINVAL, "trim_fusion_plan_report: NULL argument");
 	*out = NULL;
@@ -1083,6 +1126,7 @@ out:
 
 TRIM_API int trim_fusion_explore(trim_fusion_result **out, const trim_fusion *f, int goal)
 {
+	TRIM__HANDLE_CHECK(f, FUSION, TRIM_EINVAL);
 	if (!out || !f)
 		return trim__error(TRIM_EINVAL, "trim_fusion_explore: NULL argument");
 	*out = NULL;
@@ -1095,6 +1139,7 @@ TRIM_API int trim_fusion_explore(trim_fusion_result **out, const trim_fusion *f,
 	trim_fusion_result *r = trim__calloc(1, sizeof *r);
 	if (!r)
 		return TRIM_ENOMEM;
+	TRIM__HANDLE_INIT(r, FUSION_RESULT);
 	r->f = *f;
 	r->goal = goal;
 	rc = all_groups(f, &gm);
@@ -1187,31 +1232,43 @@ out:
 
 TRIM_API void trim_fusion_result_free(trim_fusion_result *r)
 {
+	TRIM__HANDLE_CHECK_VOID(r, FUSION_RESULT);
 	if (!r)
 		return;
 	free(r->cuts);
 	free(r->m);
 	free(r->pareto);
+	TRIM__HANDLE_POISON(r, FUSION_RESULT);
 	free(r);
 }
 
 TRIM_API uint64_t trim_fusion_result_considered(const trim_fusion_result *r)
 {
+	TRIM__HANDLE_CHECK(r, FUSION_RESULT, 0);
 	return r ? r->considered : 0;
 }
 
-TRIM_API int trim_fusion_result_used_dp(const trim_fusion_result *r) { return r ? r->dp : 0; }
+TRIM_API int trim_fusion_result_used_dp(const trim_fusion_result *r)
+{
+	TRIM__HANDLE_CHECK(r, FUSION_RESULT, TRIM_EINVAL);
+	return r ? r->dp : 0;
+}
 
-TRIM_API size_t trim_fusion_result_plan_count(const trim_fusion_result *r) { return r ? r->n : 0; }
+TRIM_API size_t trim_fusion_result_plan_count(const trim_fusion_result *r)
+{
+	return TRIM__HANDLE_OK(r, FUSION_RESULT) ? r->n : 0;
+}
 
 TRIM_API uint64_t trim_fusion_result_plan_cuts(const trim_fusion_result *r, size_t i)
 {
+	TRIM__HANDLE_CHECK(r, FUSION_RESULT, 0);
 	return r && i < r->n ? r->cuts[i] : 0;
 }
 
 TRIM_API int trim_fusion_result_plan_metrics(const trim_fusion_result *r, size_t i, double *out,
                                              size_t n)
 {
+	TRIM__HANDLE_CHECK(r, FUSION_RESULT, TRIM_EINVAL);
 	if (!r || !out)
 		return trim__error(TRIM_EINVAL, "trim_fusion_result_plan_metrics: NULL argument");
 	if (i >= r->n)
@@ -1221,11 +1278,13 @@ TRIM_API int trim_fusion_result_plan_metrics(const trim_fusion_result *r, size_t
 
 TRIM_API size_t trim_fusion_result_pareto_count(const trim_fusion_result *r)
 {
+	TRIM__HANDLE_CHECK(r, FUSION_RESULT, 0);
 	return r ? r->np : 0;
 }
 
 TRIM_API int trim_fusion_result_pareto(const trim_fusion_result *r, size_t k, size_t *index)
 {
+	TRIM__HANDLE_CHECK(r, FUSION_RESULT, TRIM_EINVAL);
 	if (!r || !index)
 		return trim__error(TRIM_EINVAL, "trim_fusion_result_pareto: NULL argument");
 	if (k >= r->np)
@@ -1247,6 +1306,7 @@ static int plan_index(int64_t v, const char *what, size_t *index)
 
 TRIM_API int trim_fusion_result_best(const trim_fusion_result *r, size_t *index)
 {
+	TRIM__HANDLE_CHECK(r, FUSION_RESULT, TRIM_EINVAL);
 	if (!r)
 		return trim__error(TRIM_EINVAL, "trim_fusion_result_best: NULL result");
 	return plan_index(r->best, "best", index);
@@ -1254,6 +1314,7 @@ TRIM_API int trim_fusion_result_best(const trim_fusion_result *r, size_t *index)
 
 TRIM_API int trim_fusion_result_layer_by_layer(const trim_fusion_result *r, size_t *index)
 {
+	TRIM__HANDLE_CHECK(r, FUSION_RESULT, TRIM_EINVAL);
 	if (!r)
 		return trim__error(TRIM_EINVAL, "trim_fusion_result_layer_by_layer: NULL result");
 	return plan_index(r->lbl, "layer-by-layer", index);
@@ -1270,6 +1331,7 @@ static void json_plan(trim__sb *sb, const trim_fusion_result *r, size_t i)
 
 TRIM_API int trim_fusion_result_report(const trim_fusion_result *r, int format, char **out)
 {
+	TRIM__HANDLE_CHECK(r, FUSION_RESULT, TRIM_EINVAL);
 	if (!r || !out)
 		return trim__error(TRIM_EINVAL, "trim_fusion_result_report: NULL argument");
 	*out = NULL;
@@ -1342,6 +1404,9 @@ static int lookup(const trim_energy *t, const char *comp, const char *act, doubl
 TRIM_API int trim_fusion_set_hardware(trim_fusion *f, const trim_arch *a,
                                       const trim_energy *table)
 {
+	TRIM__HANDLE_CHECK(f, FUSION, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(a, ARCH, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(table, ENERGY, TRIM_EINVAL);
 	if (!f || !a)
 		return trim__error(TRIM_EINVAL, "trim_fusion_set_hardware: NULL argument");
 	trim_energy *own = NULL;

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "mapping_int.h"
+#include "util/handle.h"
 
 static const char dim_letters[TRIM_NDIMS + 1] = "NGMCEFRS";
 static const char *const slot_names[3] = {"input", "weight", "output"};
@@ -26,6 +27,7 @@ int trim__dim_parse(const char *s)
 void trim__mapping_init(trim__mapping *m, const struct trim_arch *a)
 {
 	memset(m, 0, sizeof *m);
+	TRIM__HANDLE_INIT(m, MAPPING);
 	m->nlevels = a->nlevels;
 	for (int l = 0; l < a->nlevels && l < TRIM__MAX_LEVELS; l++) {
 		m->type[l] = a->lv[l].type;
@@ -475,6 +477,7 @@ void trim__mapping_yaml(const trim__mapping *m, trim__sb *sb)
 
 int trim_mapping_create(trim_mapping **out, const trim_arch *arch)
 {
+	TRIM__HANDLE_CHECK(arch, ARCH, TRIM_EINVAL);
 	if (!out || !arch)
 		return trim__error(TRIM_EINVAL, "trim_mapping_create: NULL argument");
 	*out = NULL;
@@ -488,20 +491,36 @@ int trim_mapping_create(trim_mapping **out, const trim_arch *arch)
 	return 0;
 }
 
-void trim_mapping_free(trim_mapping *m) { free(m); }
+void trim_mapping_free(trim_mapping *m)
+{
+	TRIM__HANDLE_CHECK_VOID(m, MAPPING);
+	TRIM__HANDLE_POISON(m, MAPPING);
+	free(m);
+}
 
 int trim_mapping_clone(trim_mapping **out, const trim_mapping *m)
 {
+	TRIM__HANDLE_CHECK(m, MAPPING, TRIM_EINVAL);
 	if (!out || !m)
 		return trim__error(TRIM_EINVAL, "trim_mapping_clone: NULL argument");
+	return trim__mapping_clone_out(out, m);
+}
+
+int trim__mapping_clone_out(trim_mapping **out, const trim__mapping *m)
+{
 	*out = trim__calloc(1, sizeof **out);
 	if (!*out)
 		return TRIM_ENOMEM;
 	memcpy(*out, m, sizeof *m);
+	TRIM__HANDLE_INIT(*out, MAPPING);
 	return 0;
 }
 
-int trim_mapping_levels(const trim_mapping *m) { return m ? m->nlevels : -1; }
+int trim_mapping_levels(const trim_mapping *m)
+{
+	TRIM__HANDLE_CHECK(m, MAPPING, TRIM_EINVAL);
+	return m ? m->nlevels : -1;
+}
 
 static int check_ld(const trim_mapping *m, int level, int dim, int type, const char *fn)
 {
@@ -520,6 +539,7 @@ static int check_ld(const trim_mapping *m, int level, int dim, int type, const c
 
 int trim_mapping_set_temporal(trim_mapping *m, int level, int dim, int64_t bound)
 {
+	TRIM__HANDLE_CHECK(m, MAPPING, TRIM_EINVAL);
 	int rc = check_ld(m, level, dim, TRIM__LVL_STORAGE, "trim_mapping_set_temporal");
 	if (rc)
 		return rc;
@@ -532,6 +552,7 @@ int trim_mapping_set_temporal(trim_mapping *m, int level, int dim, int64_t bound
 
 int trim_mapping_set_spatial(trim_mapping *m, int level, int dim, int64_t fx, int64_t fy)
 {
+	TRIM__HANDLE_CHECK(m, MAPPING, TRIM_EINVAL);
 	int rc = check_ld(m, level, dim, TRIM__LVL_SPATIAL, "trim_mapping_set_spatial");
 	if (rc)
 		return rc;
@@ -547,6 +568,7 @@ int trim_mapping_set_spatial(trim_mapping *m, int level, int dim, int64_t fx, in
 
 int trim_mapping_set_order(trim_mapping *m, int level, const char *order)
 {
+	TRIM__HANDLE_CHECK(m, MAPPING, TRIM_EINVAL);
 	int rc = check_ld(m, level, 0, TRIM__LVL_STORAGE, "trim_mapping_set_order");
 	if (rc)
 		return rc;
@@ -557,6 +579,7 @@ int trim_mapping_set_order(trim_mapping *m, int level, const char *order)
 
 int trim_mapping_set_keep(trim_mapping *m, int level, int slot, int keep)
 {
+	TRIM__HANDLE_CHECK(m, MAPPING, TRIM_EINVAL);
 	int rc = check_ld(m, level, 0, TRIM__LVL_STORAGE, "trim_mapping_set_keep");
 	if (rc)
 		return rc;
@@ -568,6 +591,7 @@ int trim_mapping_set_keep(trim_mapping *m, int level, int slot, int keep)
 
 int64_t trim_mapping_bound(const trim_mapping *m, int level, int dim)
 {
+	TRIM__HANDLE_CHECK(m, MAPPING, TRIM_EINVAL);
 	if (!m || level < 0 || level >= m->nlevels || dim < 0 || dim >= TRIM_NDIMS)
 		return -1;
 	return m->f[level][dim];
@@ -575,6 +599,7 @@ int64_t trim_mapping_bound(const trim_mapping *m, int level, int dim)
 
 int trim_mapping_dump(const trim_mapping *m, int format, char **out)
 {
+	TRIM__HANDLE_CHECK(m, MAPPING, TRIM_EINVAL);
 	if (!m || !out)
 		return trim__error(TRIM_EINVAL, "trim_mapping_dump: NULL argument");
 	*out = NULL;

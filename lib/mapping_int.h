@@ -22,10 +22,12 @@
 
 #include "arch_int.h"
 #include "trim/mapping.h"
+#include "util/handle.h"
 #include "util/util.h"
 #include "workload_int.h"
 
 struct trim_mapping {
+	uint32_t tag; /* TRIM__H_MAPPING (util/handle.h): first, checked by every entry point */
 	int nlevels;
 	int type[TRIM__MAX_LEVELS];                    /* trim__level_type, copied from the arch */
 	char name[TRIM__MAX_LEVELS][TRIM__ARCH_NAME_LEN];
@@ -47,8 +49,13 @@ struct trim_mapping {
 };
 typedef struct trim_mapping trim__mapping;
 
-/* All bounds 1, canonical order N G M C E F R S, keep as the arch allows. */
+/* All bounds 1, canonical order N G M C E F R S, keep as the arch allows
+ * (and the handle's tag set: the mapping may be passed to the public API). */
 void trim__mapping_init(trim__mapping *m, const struct trim_arch *a);
+/* A new handle holding a copy of m, which need not carry the tag (the
+ * search's and the network evaluation's own mappings): trim_mapping_clone,
+ * trim_search_best, trim_neteval_mapping. */
+int trim__mapping_clone_out(trim_mapping **out, const trim__mapping *m);
 /* Level index by name (case-sensitive); -1 if none. */
 /* Tensor slot (0 input, 1 weight, 2 output) of a libtrim or Timeloop
  * data-space name (input(s)/ifmap, weight(s)/filter(s), output(s)/ofmap/psum,

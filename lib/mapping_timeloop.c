@@ -16,6 +16,7 @@
 
 #include "mapping_int.h"
 #include "trim/eval.h"
+#include "util/handle.h"
 
 /* Timeloop's letter of each libtrim dim (N G M C E F R S). */
 static const char tl_letter[TRIM_NDIMS] = {'N', 'G', 'M', 'C', 'P', 'Q', 'R', 'S'};
@@ -279,6 +280,9 @@ static void write_mapping(const trim__mapping *m, const trim__intra *w, trim__sb
 int trim_mapping_dump_timeloop(const trim_mapping *m, const trim_workloads *w, size_t i,
                                const trim_arch *arch, char **out)
 {
+	TRIM__HANDLE_CHECK(m, MAPPING, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(arch, ARCH, TRIM_EINVAL);
 	if (!m || !w || !arch || !out)
 		return trim__error(TRIM_EINVAL, "trim_mapping_dump_timeloop: NULL argument");
 	*out = NULL;

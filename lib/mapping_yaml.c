@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "mapping_int.h"
+#include "util/handle.h"
 #include "util/ydoc.h"
 
 static const char *const own_keys[] = {"schema_version", "mapping", NULL};
@@ -538,6 +539,7 @@ out:
 
 int trim_mapping_load(trim_mapping **out, const trim_arch *arch, const char *path)
 {
+	TRIM__HANDLE_CHECK(arch, ARCH, TRIM_EINVAL);
 	if (!out || !arch || !path)
 		return trim__error(TRIM_EINVAL, "trim_mapping_load: NULL argument");
 	*out = NULL;
@@ -551,6 +553,7 @@ int trim_mapping_load(trim_mapping **out, const trim_arch *arch, const char *pat
 int trim_mapping_load_string(trim_mapping **out, const trim_arch *arch, const char *yaml,
                              const char *name)
 {
+	TRIM__HANDLE_CHECK(arch, ARCH, TRIM_EINVAL);
 	if (!out || !arch || !yaml)
 		return trim__error(TRIM_EINVAL, "trim_mapping_load_string: NULL argument");
 	*out = NULL;

@@ -19,12 +19,14 @@
 #include "trim/neteval.h"
 #include "trim/search.h"
 #include "trim/sparsity.h"
+#include "util/handle.h"
 #include "util/util.h"
 
 static const char *const goal_names[] = {"energy", "delay", "edp"};
 
 void trim_neteval_free(trim_neteval *ne)
 {
+	TRIM__HANDLE_CHECK_VOID(ne, NETEVAL);
 	if (!ne)
 		return;
 	trim_workloads_free(ne->w);
@@ -36,12 +38,17 @@ void trim_neteval_free(trim_neteval *ne)
 	free(ne->notes);
 	free(ne->rec);
 	free(ne->inter);
+	TRIM__HANDLE_POISON(ne, NETEVAL);
 	free(ne);
 }
 
 int trim_neteval_create(trim_neteval **out, const trim_network *net, const trim_workloads *w,
                         const trim_arch *arch, const trim_energy *table)
 {
+	TRIM__HANDLE_CHECK(net, NETWORK, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(arch, ARCH, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(table, ENERGY, TRIM_EINVAL);
 	if (!out || !net || !w || !arch)
 		return trim__error(TRIM_EINVAL, "trim_neteval_create: NULL argument");
 	*out = NULL;
@@ -50,6 +57,7 @@ int trim_neteval_create(trim_neteval **out, const trim_network *net, const trim_
 	int rc = TRIM_ENOMEM;
 	if (!ne)
 		return rc;
+	TRIM__HANDLE_INIT(ne, NETEVAL);
 	snprintf(ne->network, sizeof ne->network, "%s", trim_network_name(net));
 	ne->use_sparsity = 1;
 	ne->library = trim__library_stamp();
@@ -95,6 +103,7 @@ out:
 
 int trim_neteval_set_int(trim_neteval *ne, int option, int64_t value)
 {
+	TRIM__HANDLE_CHECK(ne, NETEVAL, TRIM_EINVAL);
 	if (!ne)
 		return trim__error(TRIM_EINVAL, "trim_neteval_set_int: NULL handle");
 	if (ne->next > 0)
@@ -143,6 +152,7 @@ int trim_neteval_set_int(trim_neteval *ne, int option, int64_t value)
 
 int trim_neteval_set_double(trim_neteval *ne, int option, double value)
 {
+	TRIM__HANDLE_CHECK(ne, NETEVAL, TRIM_EINVAL);
 	if (!ne)
 		return trim__error(TRIM_EINVAL, "trim_neteval_set_double: NULL handle");
 	if (ne->next > 0)
@@ -196,6 +206,7 @@ const char *trim_neteval_option_name(int option)
 
 int trim_neteval_set_out_dir(trim_neteval *ne, const char *dir)
 {
+	TRIM__HANDLE_CHECK(ne, NETEVAL, TRIM_EINVAL);
 	if (!ne)
 		return trim__error(TRIM_EINVAL, "trim_neteval_set_out_dir: NULL handle");
 	if (ne->next > 0)
@@ -215,6 +226,7 @@ int trim_neteval_set_out_dir(trim_neteval *ne, const char *dir)
 
 int trim_neteval_resumed(const trim_neteval *ne, int64_t *resumed, int64_t *stale)
 {
+	TRIM__HANDLE_CHECK(ne, NETEVAL, TRIM_EINVAL);
 	if (!ne || !resumed || !stale)
 		return trim__error(TRIM_EINVAL, "trim_neteval_resumed: NULL argument");
 	*resumed = ne->resumed;
@@ -229,6 +241,8 @@ const char *trim_neteval_resume_notes(const trim_neteval *ne)
 
 int trim_neteval_set_constraints(trim_neteval *ne, const trim_constraints *c)
 {
+	TRIM__HANDLE_CHECK(ne, NETEVAL, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(c, CONSTRAINTS, TRIM_EINVAL);
 	if (!ne)
 		return trim__error(TRIM_EINVAL, "trim_neteval_set_constraints: NULL handle");
 	if (ne->next > 0)
@@ -258,6 +272,7 @@ static int layer_of(const trim_neteval *ne, const char *name, int *index)
 
 int trim_neteval_set_layers(trim_neteval *ne, const char *first, const char *last)
 {
+	TRIM__HANDLE_CHECK(ne, NETEVAL, TRIM_EINVAL);
 	if (!ne || !first || !last)
 		return trim__error(TRIM_EINVAL, "trim_neteval_set_layers: NULL argument");
 	if (ne->next > 0)
@@ -276,6 +291,7 @@ static int in_range(const trim_neteval *ne, int layer) { return trim__neteval_in
 
 int trim_neteval_load_trace(trim_neteval *ne, const char *path)
 {
+	TRIM__HANDLE_CHECK(ne, NETEVAL, TRIM_EINVAL);
 	if (!ne)
 		return trim__error(TRIM_EINVAL, "trim_neteval_load_trace: NULL handle");
 	return trim_sparsity_load_trace(ne->sp, path);
@@ -340,6 +356,7 @@ static void finish(trim_neteval *ne)
 
 int trim_neteval_step(trim_neteval *ne, int *done)
 {
+	TRIM__HANDLE_CHECK(ne, NETEVAL, TRIM_EINVAL);
 	if (!ne || !done)
 		return trim__error(TRIM_EINVAL, "trim_neteval_step: NULL argument");
 	*done = ne->finished;
@@ -379,16 +396,21 @@ int trim_neteval_step(trim_neteval *ne, int *done)
 
 int trim_neteval_run(trim_neteval *ne)
 {
+	TRIM__HANDLE_CHECK(ne, NETEVAL, TRIM_EINVAL);
 	int done = 0, rc = 0;
 	while (rc == 0 && !done)
 		rc = trim_neteval_step(ne, &done);
 	return rc;
 }
 
-size_t trim_neteval_done(const trim_neteval *ne) { return ne ? ne->next : 0; }
+size_t trim_neteval_done(const trim_neteval *ne)
+{
+	return TRIM__HANDLE_OK(ne, NETEVAL) ? ne->next : 0;
+}
 
 double trim_neteval_progress(const trim_neteval *ne)
 {
+	TRIM__HANDLE_CHECK(ne, NETEVAL, -1);
 	if (!ne)
 		return -1;
 	int64_t n = __atomic_load_n(&ne->nsearch, __ATOMIC_RELAXED);
@@ -419,6 +441,7 @@ static double gap_of(double best, double lb) { return best > 0 && best > lb ? (b
 
 int trim_neteval_exact(const trim_neteval *ne, double *lower_bound, double *gap)
 {
+	TRIM__HANDLE_CHECK(ne, NETEVAL, TRIM_EINVAL);
 	if (!ne || !ne->finished) {
 		if (lower_bound)
 			*lower_bound = NAN;
@@ -434,11 +457,15 @@ int trim_neteval_exact(const trim_neteval *ne, double *lower_bound, double *gap)
 		*gap = exact ? 0 : gap_of(best, lb);
 	return exact;
 }
-size_t trim_neteval_count(const trim_neteval *ne) { return ne ? ne->n : 0; }
+size_t trim_neteval_count(const trim_neteval *ne)
+{
+	return TRIM__HANDLE_OK(ne, NETEVAL) ? ne->n : 0;
+}
 
 #define TOTAL(name, field)                                                                 \
 	double trim_neteval_##name(const trim_neteval *ne)                                     \
 	{                                                                                      \
+		TRIM__HANDLE_CHECK(ne, NETEVAL, NAN);                                              \
 		if (!ne || !ne->finished) {                                                        \
 			trim__error(TRIM_EINVAL, "trim_neteval_" #name ": not evaluated yet");         \
 			return NAN;                                                                    \
@@ -454,6 +481,7 @@ TOTAL(pe_utilization, pe_util)
 
 double trim_neteval_seconds(const trim_neteval *ne)
 {
+	TRIM__HANDLE_CHECK(ne, NETEVAL, NAN);
 	if (!ne || !ne->finished) {
 		trim__error(TRIM_EINVAL, "trim_neteval_seconds: not evaluated yet");
 		return NAN;
@@ -463,6 +491,7 @@ double trim_neteval_seconds(const trim_neteval *ne)
 
 int trim_neteval_level_energy(const trim_neteval *ne, double *out, size_t n)
 {
+	TRIM__HANDLE_CHECK(ne, NETEVAL, TRIM_EINVAL);
 	if (!ne || !out)
 		return trim__error(TRIM_EINVAL, "trim_neteval_level_energy: NULL argument");
 	if (n < (size_t)ne->arch->nlevels)
@@ -546,6 +575,7 @@ const trim__inter_cost *trim__neteval_inter_cost(const trim_neteval *ne, size_t 
 
 int trim_neteval_workload(const trim_neteval *ne, size_t i, double *out, size_t n)
 {
+	TRIM__HANDLE_CHECK(ne, NETEVAL, TRIM_EINVAL);
 	if (!ne || !out)
 		return trim__error(TRIM_EINVAL, "trim_neteval_workload: NULL argument");
 	if (n < TRIM_NF_COUNT)
@@ -559,12 +589,13 @@ int trim_neteval_workload(const trim_neteval *ne, size_t i, double *out, size_t 
 
 int trim_neteval_mapping(const trim_neteval *ne, size_t i, trim_mapping **out)
 {
+	TRIM__HANDLE_CHECK(ne, NETEVAL, TRIM_EINVAL);
 	if (!ne || !out)
 		return trim__error(TRIM_EINVAL, "trim_neteval_mapping: NULL argument");
 	*out = NULL;
 	if (i >= ne->next || ne->rec[i].skipped)
 		return trim__error(TRIM_ENOTFOUND, "trim_neteval_mapping: workload %zu is not mapped", i);
-	return trim_mapping_clone(out, &ne->rec[i].best);
+	return trim__mapping_clone_out(out, &ne->rec[i].best);
 }
 
 /* ---- report ----------------------------------------------------------------- */
@@ -760,6 +791,7 @@ static void report_csv(const trim_neteval *ne, trim__sb *sb)
 
 int trim_neteval_report(const trim_neteval *ne, int format, char **out)
 {
+	TRIM__HANDLE_CHECK(ne, NETEVAL, TRIM_EINVAL);
 	if (!ne || !out)
 		return trim__error(TRIM_EINVAL, "trim_neteval_report: NULL argument");
 	*out = NULL;

@@ -13,6 +13,7 @@
 #include "trim/neteval.h"
 #include "trim/sparsity.h"
 #include "util/digest.h"
+#include "util/handle.h"
 
 /* One intra workload's record. */
 typedef struct {
@@ -40,6 +41,7 @@ typedef struct {
 } wrec;
 
 struct trim_neteval {
+	uint32_t tag; /* TRIM__H_NETEVAL (util/handle.h): first, checked by every entry point */
 	char network[TRIM__NAME_LEN];
 	trim_workloads *w;       /* own copy */
 	trim_sparsity *sp;

@@ -5,6 +5,7 @@
 
 #include "network_int.h"
 #include "trim/onnx.h"
+#include "util/handle.h"
 #include "util/util.h"
 #include "util/ydoc.h"
 
@@ -705,6 +706,7 @@ static int load_doc(trim_network **out, trim__ydoc *doc)
 	struct trim_network *net = trim__calloc(1, sizeof *net);
 	if (!net)
 		return TRIM_ENOMEM;
+	TRIM__HANDLE_INIT(net, NETWORK);
 	trim__yctx c;
 	trim__yctx_init(&c, trim__ydoc_name(doc));
 	int rc = parse_network(&c, net, trim__ydoc_root(doc));
@@ -754,6 +756,7 @@ int trim_network_load_string(trim_network **out, const char *yaml, const char *n
 
 void trim_network_free(trim_network *net)
 {
+	TRIM__HANDLE_CHECK_VOID(net, NETWORK);
 	if (!net)
 		return;
 	for (int k = 0; k < net->nwarnings; k++)
@@ -761,37 +764,64 @@ void trim_network_free(trim_network *net)
 	free(net->warnings);
 	free(net->layers);
 	free(net->file);
+	TRIM__HANDLE_POISON(net, NETWORK);
 	free(net);
 }
 
-const char *trim_network_name(const trim_network *net) { return net ? net->name : NULL; }
-int trim_network_mode(const trim_network *net) { return net ? net->mode : TRIM_EINVAL; }
-int64_t trim_network_batch(const trim_network *net) { return net ? net->batch : TRIM_EINVAL; }
-int trim_network_word_bits(const trim_network *net) { return net ? net->word_bits : TRIM_EINVAL; }
-size_t trim_network_layer_count(const trim_network *net) { return net ? (size_t)net->nlayers : 0; }
-int64_t trim_network_params(const trim_network *net) { return net ? net->params : TRIM_EINVAL; }
-int64_t trim_network_macs(const trim_network *net) { return net ? net->macs : TRIM_EINVAL; }
+const char *trim_network_name(const trim_network *net)
+{
+	return TRIM__HANDLE_OK(net, NETWORK) ? net->name : NULL;
+}
+int trim_network_mode(const trim_network *net)
+{
+	return TRIM__HANDLE_OK(net, NETWORK) ? net->mode : TRIM_EINVAL;
+}
+int64_t trim_network_batch(const trim_network *net)
+{
+	return TRIM__HANDLE_OK(net, NETWORK) ? net->batch : TRIM_EINVAL;
+}
+int trim_network_word_bits(const trim_network *net)
+{
+	return TRIM__HANDLE_OK(net, NETWORK) ? net->word_bits : TRIM_EINVAL;
+}
+size_t trim_network_layer_count(const trim_network *net)
+{
+	return TRIM__HANDLE_OK(net, NETWORK) ? (size_t)net->nlayers : 0;
+}
+int64_t trim_network_params(const trim_network *net)
+{
+	return TRIM__HANDLE_OK(net, NETWORK) ? net->params : TRIM_EINVAL;
+}
+int64_t trim_network_macs(const trim_network *net)
+{
+	return TRIM__HANDLE_OK(net, NETWORK) ? net->macs : TRIM_EINVAL;
+}
 size_t trim_network_warning_count(const trim_network *net)
 {
+	TRIM__HANDLE_CHECK(net, NETWORK, 0);
 	return net ? (size_t)net->nwarnings : 0;
 }
 const char *trim_network_warning(const trim_network *net, size_t i)
 {
+	TRIM__HANDLE_CHECK(net, NETWORK, NULL);
 	return net && i < (size_t)net->nwarnings ? net->warnings[i] : NULL;
 }
 
 const char *trim_network_layer_name(const trim_network *net, size_t i)
 {
+	TRIM__HANDLE_CHECK(net, NETWORK, NULL);
 	return net && i < (size_t)net->nlayers ? net->layers[i].name : NULL;
 }
 
 const char *trim_network_layer_type(const trim_network *net, size_t i)
 {
+	TRIM__HANDLE_CHECK(net, NETWORK, NULL);
 	return net && i < (size_t)net->nlayers ? layer_type_names[net->layers[i].type] : NULL;
 }
 
 int trim_network_layer_shape(const trim_network *net, size_t i, int64_t *out, size_t n)
 {
+	TRIM__HANDLE_CHECK(net, NETWORK, TRIM_EINVAL);
 	if (!net || !out || n < 3)
 		return trim__error(TRIM_EINVAL, "trim_network_layer_shape: bad arguments");
 	if (i >= (size_t)net->nlayers)

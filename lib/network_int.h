@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "trim/workload.h"
+#include "util/handle.h"
 #include "workload_int.h"
 
 enum trim__layer_type {
@@ -85,6 +86,7 @@ typedef struct {
 } trim__layer;
 
 struct trim_network {
+	uint32_t tag; /* TRIM__H_NETWORK (util/handle.h): first, checked by every entry point */
 	char name[TRIM__NAME_LEN];
 	char *file;
 	int64_t input[3];

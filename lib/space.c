@@ -9,6 +9,7 @@
 #include "energy_int.h"
 #include "space_int.h"
 #include "trim/space.h"
+#include "util/handle.h"
 #include "util/util.h"
 #include "util/ydoc.h"
 
@@ -48,6 +49,7 @@ typedef struct {
 } point;
 
 struct trim_space {
+	uint32_t tag; /* TRIM__H_SPACE (util/handle.h): first, checked by every entry point */
 	char name[64];
 	char *file;
 	char *base_file;
@@ -67,6 +69,7 @@ struct trim_space {
 
 TRIM_API void trim_space_free(trim_space *s)
 {
+	TRIM__HANDLE_CHECK_VOID(s, SPACE);
 	if (!s)
 		return;
 	trim_arch_free(s->base);
@@ -77,6 +80,7 @@ TRIM_API void trim_space_free(trim_space *s)
 	free(s->file);
 	free(s->base_file);
 	free(s->table_path);
+	TRIM__HANDLE_POISON(s, SPACE);
 	free(s);
 }
 
@@ -717,6 +721,8 @@ TRIM_API int trim_space_load(trim_space **out, const char *path)
 	trim__ydoc *doc = NULL;
 	trim_space *s = trim__calloc(1, sizeof *s);
 	int rc = TRIM_ENOMEM;
+	if (s)
+		TRIM__HANDLE_INIT(s, SPACE);
 	if (!s || !(s->file = trim__strdup(path)))
 		goto out;
 	rc = trim__ydoc_load_file(&doc, path);
@@ -732,31 +738,47 @@ out:
 	return rc;
 }
 
-TRIM_API const char *trim_space_name(const trim_space *s) { return s ? s->name : NULL; }
+TRIM_API const char *trim_space_name(const trim_space *s)
+{
+	return TRIM__HANDLE_OK(s, SPACE) ? s->name : NULL;
+}
 const char *trim__space_file(const trim_space *s) { return s->file; }
 const char *trim__space_base_file(const trim_space *s) { return s->base_file; }
 const char *trim__space_table_path(const trim_space *s) { return s->table_path; }
-TRIM_API const trim_constraints *trim_space_constraints(const trim_space *s) { return s ? s->cons : NULL; }
-TRIM_API uint64_t trim_space_grid_size(const trim_space *s) { return s ? s->grid : 0; }
-TRIM_API uint64_t trim_space_count(const trim_space *s) { return s ? s->nok : 0; }
+TRIM_API const trim_constraints *trim_space_constraints(const trim_space *s)
+{
+	return TRIM__HANDLE_OK(s, SPACE) ? s->cons : NULL;
+}
+TRIM_API uint64_t trim_space_grid_size(const trim_space *s)
+{
+	return TRIM__HANDLE_OK(s, SPACE) ? s->grid : 0;
+}
+TRIM_API uint64_t trim_space_count(const trim_space *s)
+{
+	return TRIM__HANDLE_OK(s, SPACE) ? s->nok : 0;
+}
 
 TRIM_API const char *trim_space_point_name(const trim_space *s, uint64_t i)
 {
+	TRIM__HANDLE_CHECK(s, SPACE, NULL);
 	return s && i < s->nok ? s->pts[s->ok[i]].name : NULL;
 }
 
 TRIM_API uint64_t trim_space_point_grid_index(const trim_space *s, uint64_t i)
 {
+	TRIM__HANDLE_CHECK(s, SPACE, 0);
 	return s && i < s->nok ? s->ok[i] : UINT64_MAX;
 }
 
 TRIM_API double trim_space_point_area(const trim_space *s, uint64_t i)
 {
+	TRIM__HANDLE_CHECK(s, SPACE, NAN);
 	return s && i < s->nok ? s->pts[s->ok[i]].area : NAN;
 }
 
 TRIM_API int trim_space_find(const trim_space *s, const char *name, uint64_t *index)
 {
+	TRIM__HANDLE_CHECK(s, SPACE, TRIM_EINVAL);
 	if (!s || !name || !index)
 		return trim__error(TRIM_EINVAL, "trim_space_find: NULL argument");
 	for (uint64_t i = 0; i < s->nok; i++) {
@@ -770,6 +792,7 @@ TRIM_API int trim_space_find(const trim_space *s, const char *name, uint64_t *in
 
 TRIM_API int trim_space_point_arch(const trim_space *s, uint64_t i, trim_arch **out)
 {
+	TRIM__HANDLE_CHECK(s, SPACE, TRIM_EINVAL);
 	if (!s || !out)
 		return trim__error(TRIM_EINVAL, "trim_space_point_arch: NULL argument");
 	*out = NULL;
@@ -826,6 +849,7 @@ static void json_point(trim__sb *sb, const trim_space *s, const point *p, int fp
 
 TRIM_API int trim_space_report(const trim_space *s, int format, char **out)
 {
+	TRIM__HANDLE_CHECK(s, SPACE, TRIM_EINVAL);
 	if (!s || !out)
 		return trim__error(TRIM_EINVAL, "trim_space_report: NULL argument");
 	*out = NULL;

@@ -13,6 +13,7 @@
 
 #include "network_int.h"
 #include "trim/sparsity.h"
+#include "util/handle.h"
 #include "util/util.h"
 #include "workload_int.h"
 
@@ -21,6 +22,7 @@ typedef struct {
 } wl_ref;
 
 struct trim_sparsity {
+	uint32_t tag; /* TRIM__H_SPARSITY (util/handle.h): first, checked by every entry point */
 	int nlayers;
 	trim__layer *layers;   /* copy of the network's layers (annotations included) */
 	double default_sparsity;
@@ -178,12 +180,15 @@ static void derive(struct trim_sparsity *sp)
 
 int trim_sparsity_create(trim_sparsity **out, const trim_network *net, const trim_workloads *w)
 {
+	TRIM__HANDLE_CHECK(net, NETWORK, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
 	if (!out || !net || !w)
 		return trim__error(TRIM_EINVAL, "trim_sparsity_create: NULL argument");
 	*out = NULL;
 	struct trim_sparsity *sp = trim__calloc(1, sizeof *sp);
 	if (!sp)
 		return TRIM_ENOMEM;
+	TRIM__HANDLE_INIT(sp, SPARSITY);
 	int n = net->nlayers;
 	sp->nlayers = n;
 	sp->default_sparsity = net->default_sparsity;
@@ -218,6 +223,7 @@ int trim_sparsity_create(trim_sparsity **out, const trim_network *net, const tri
 
 void trim_sparsity_free(trim_sparsity *sp)
 {
+	TRIM__HANDLE_CHECK_VOID(sp, SPARSITY);
 	if (!sp)
 		return;
 	free(sp->layers);
@@ -227,11 +233,13 @@ void trim_sparsity_free(trim_sparsity *sp)
 	free(sp->relu_derived);
 	free(sp->wl);
 	free(sp->field);
+	TRIM__HANDLE_POISON(sp, SPARSITY);
 	free(sp);
 }
 
 int trim_sparsity_set_default(trim_sparsity *sp, double zeros)
 {
+	TRIM__HANDLE_CHECK(sp, SPARSITY, TRIM_EINVAL);
 	if (!sp)
 		return trim__error(TRIM_EINVAL, "trim_sparsity_set_default: NULL handle");
 	if (!(zeros >= 0 && zeros < 1))
@@ -243,6 +251,7 @@ int trim_sparsity_set_default(trim_sparsity *sp, double zeros)
 
 int trim_sparsity_workload(const trim_sparsity *sp, size_t i, double *out, size_t n)
 {
+	TRIM__HANDLE_CHECK(sp, SPARSITY, TRIM_EINVAL);
 	if (!sp || !out || n < TRIM_SP_NFIELDS)
 		return trim__error(TRIM_EINVAL, "trim_sparsity_workload: bad arguments");
 	if (i >= sp->nw)
@@ -253,6 +262,7 @@ int trim_sparsity_workload(const trim_sparsity *sp, size_t i, double *out, size_
 
 int trim_sparsity_layer(const trim_sparsity *sp, const char *layer, double *out)
 {
+	TRIM__HANDLE_CHECK(sp, SPARSITY, TRIM_EINVAL);
 	if (!sp || !layer || !out)
 		return trim__error(TRIM_EINVAL, "trim_sparsity_layer: NULL argument");
 	for (int i = 0; i < sp->nlayers; i++) {
@@ -320,6 +330,7 @@ static int cell_fraction(const char *path, int line, const char *cell, int col, 
 
 int trim_sparsity_load_trace(trim_sparsity *sp, const char *path)
 {
+	TRIM__HANDLE_CHECK(sp, SPARSITY, TRIM_EINVAL);
 	if (!sp || !path)
 		return trim__error(TRIM_EINVAL, "trim_sparsity_load_trace: NULL argument");
 	FILE *f = fopen(path, "r");

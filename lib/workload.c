@@ -9,6 +9,7 @@
 
 #include "activity_int.h"
 #include "network_int.h"
+#include "util/handle.h"
 #include "util/util.h"
 #include "workload_int.h"
 #include "workload_build_int.h"
@@ -776,6 +777,7 @@ static int analyse(builder *b)
 int trim_workloads_create(trim_workloads **out, const trim_network *net, int mode,
                           int64_t batch, int word_bits)
 {
+	TRIM__HANDLE_CHECK(net, NETWORK, TRIM_EINVAL);
 	if (!out || !net)
 		return trim__error(TRIM_EINVAL, "trim_workloads_create: NULL argument");
 	*out = NULL;
@@ -792,6 +794,7 @@ int trim_workloads_create(trim_workloads **out, const trim_network *net, int mod
 	int n = net->nlayers, rc = TRIM_ENOMEM;
 	if (!w)
 		return TRIM_ENOMEM;
+	TRIM__HANDLE_INIT(w, WORKLOADS);
 	snprintf(w->network, sizeof w->network, "%s", net->name);
 	w->mode = mode == TRIM_MODE_DEFAULT ? net->mode : mode;
 	w->batch = batch ? batch : net->batch;
@@ -871,6 +874,7 @@ out:
 
 void trim_workloads_free(trim_workloads *w)
 {
+	TRIM__HANDLE_CHECK_VOID(w, WORKLOADS);
 	if (!w)
 		return;
 	for (int k = 0; k < w->nwarnings; k++)
@@ -879,6 +883,7 @@ void trim_workloads_free(trim_workloads *w)
 	free(w->intra);
 	free(w->inter);
 	free(w->cached);
+	TRIM__HANDLE_POISON(w, WORKLOADS);
 	free(w);
 }
 
@@ -899,11 +904,26 @@ void trim_workloads_free(trim_workloads *w)
 		}                                                                     \
 	} while (0)
 
-int trim_workloads_mode(const trim_workloads *w) { return w ? w->mode : TRIM_EINVAL; }
-int64_t trim_workloads_batch(const trim_workloads *w) { return w ? w->batch : TRIM_EINVAL; }
-int trim_workloads_word_bits(const trim_workloads *w) { return w ? w->word_bits : TRIM_EINVAL; }
-size_t trim_workloads_intra_count(const trim_workloads *w) { return w ? w->nintra : 0; }
-size_t trim_workloads_inter_count(const trim_workloads *w) { return w ? w->ninter : 0; }
+int trim_workloads_mode(const trim_workloads *w)
+{
+	return TRIM__HANDLE_OK(w, WORKLOADS) ? w->mode : TRIM_EINVAL;
+}
+int64_t trim_workloads_batch(const trim_workloads *w)
+{
+	return TRIM__HANDLE_OK(w, WORKLOADS) ? w->batch : TRIM_EINVAL;
+}
+int trim_workloads_word_bits(const trim_workloads *w)
+{
+	return TRIM__HANDLE_OK(w, WORKLOADS) ? w->word_bits : TRIM_EINVAL;
+}
+size_t trim_workloads_intra_count(const trim_workloads *w)
+{
+	return TRIM__HANDLE_OK(w, WORKLOADS) ? w->nintra : 0;
+}
+size_t trim_workloads_inter_count(const trim_workloads *w)
+{
+	return TRIM__HANDLE_OK(w, WORKLOADS) ? w->ninter : 0;
+}
 
 const trim__intra *trim__workloads_intra(const trim_workloads *w, size_t i)
 {
@@ -917,6 +937,7 @@ const trim__inter *trim__workloads_inter(const trim_workloads *w, size_t j)
 
 int trim_workloads_find(const trim_workloads *w, const char *layer, int phase, size_t *index)
 {
+	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
 	if (!w || !layer || !index)
 		return trim__error(TRIM_EINVAL, "trim_workloads_find: NULL argument");
 	for (size_t i = 0; i < w->nintra; i++) {
@@ -934,21 +955,25 @@ int trim_workloads_find(const trim_workloads *w, const char *layer, int phase, s
 
 const char *trim_workloads_intra_layer(const trim_workloads *w, size_t i)
 {
+	TRIM__HANDLE_CHECK(w, WORKLOADS, NULL);
 	INTRA_OR(w, i, NULL);
 	return w->intra[i].layer;
 }
 int trim_workloads_intra_phase(const trim_workloads *w, size_t i)
 {
+	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
 	INTRA_OR(w, i, TRIM_EINVAL);
 	return w->intra[i].phase;
 }
 int trim_workloads_intra_kind(const trim_workloads *w, size_t i)
 {
+	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
 	INTRA_OR(w, i, TRIM_EINVAL);
 	return w->intra[i].kind;
 }
 int trim_workloads_intra_bounds(const trim_workloads *w, size_t i, int64_t *out, size_t n)
 {
+	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
 	INTRA_OR(w, i, TRIM_EINVAL);
 	if (!out || n < TRIM_NDIMS)
 		return trim__error(TRIM_EINVAL, "bounds need room for %d values", TRIM_NDIMS);
@@ -957,6 +982,7 @@ int trim_workloads_intra_bounds(const trim_workloads *w, size_t i, int64_t *out,
 }
 int trim_workloads_intra_strides(const trim_workloads *w, size_t i, int64_t *out, size_t n)
 {
+	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
 	INTRA_OR(w, i, TRIM_EINVAL);
 	if (!out || n < 4)
 		return trim__error(TRIM_EINVAL, "strides need room for 4 values");
@@ -968,16 +994,19 @@ int trim_workloads_intra_strides(const trim_workloads *w, size_t i, int64_t *out
 }
 int64_t trim_workloads_intra_macs(const trim_workloads *w, size_t i)
 {
+	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
 	INTRA_OR(w, i, TRIM_EINVAL);
 	return w->intra[i].macs;
 }
 int64_t trim_workloads_intra_zero_macs(const trim_workloads *w, size_t i)
 {
+	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
 	INTRA_OR(w, i, TRIM_EINVAL);
 	return w->intra[i].zero_macs;
 }
 const char *trim_workloads_tensor_name(const trim_workloads *w, size_t i, int slot)
 {
+	TRIM__HANDLE_CHECK(w, WORKLOADS, NULL);
 	INTRA_OR(w, i, NULL);
 	if (slot < 0 || slot > 2 || !w->intra[i].t[slot].present)
 		return NULL;
@@ -985,6 +1014,7 @@ const char *trim_workloads_tensor_name(const trim_workloads *w, size_t i, int sl
 }
 int64_t trim_workloads_tensor_elems(const trim_workloads *w, size_t i, int slot)
 {
+	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
 	INTRA_OR(w, i, TRIM_EINVAL);
 	if (slot < 0 || slot > 2 || !w->intra[i].t[slot].present)
 		return -1;
@@ -992,21 +1022,25 @@ int64_t trim_workloads_tensor_elems(const trim_workloads *w, size_t i, int slot)
 }
 int trim_workloads_inter_op(const trim_workloads *w, size_t j)
 {
+	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
 	INTER_OR(w, j, TRIM_EINVAL);
 	return w->inter[j].op;
 }
 const char *trim_workloads_inter_layer(const trim_workloads *w, size_t j)
 {
+	TRIM__HANDLE_CHECK(w, WORKLOADS, NULL);
 	INTER_OR(w, j, NULL);
 	return w->inter[j].layer;
 }
 int64_t trim_workloads_inter_zeros(const trim_workloads *w, size_t j)
 {
+	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
 	INTER_OR(w, j, TRIM_EINVAL);
 	return w->inter[j].zeros;
 }
 int64_t trim_workloads_inter_bytes(const trim_workloads *w, size_t j)
 {
+	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
 	INTER_OR(w, j, TRIM_EINVAL);
 	const trim__inter *y = &w->inter[j];
 	if (y->op != TRIM__OP_CACHE && y->op != TRIM__OP_SHORTCUT)
@@ -1016,6 +1050,7 @@ int64_t trim_workloads_inter_bytes(const trim_workloads *w, size_t j)
 int trim_workloads_inter_lifetime(const trim_workloads *w, size_t j, int64_t *created,
                                   int64_t *freed)
 {
+	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
 	INTER_OR(w, j, TRIM_EINVAL);
 	if (!created || !freed)
 		return trim__error(TRIM_EINVAL, "NULL output");
@@ -1025,6 +1060,7 @@ int trim_workloads_inter_lifetime(const trim_workloads *w, size_t j, int64_t *cr
 }
 int trim_workloads_cached_bytes(const trim_workloads *w, int64_t *out, size_t n)
 {
+	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
 	if (!w || !out || n < w->nintra)
 		return trim__error(TRIM_EINVAL, "cached bytes need room for %zu values",
 		                   w ? w->nintra : 0);
@@ -1033,10 +1069,12 @@ int trim_workloads_cached_bytes(const trim_workloads *w, int64_t *out, size_t n)
 }
 int64_t trim_workloads_peak_cached_bytes(const trim_workloads *w)
 {
+	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
 	return w ? w->peak_cached : TRIM_EINVAL;
 }
 int64_t trim_workloads_total_macs(const trim_workloads *w)
 {
+	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
 	return w ? w->total_macs : TRIM_EINVAL;
 }
 
@@ -1201,6 +1239,7 @@ static void report_table(const trim_workloads *w, trim__sb *sb)
 
 int trim_workloads_report(const trim_workloads *w, int format, char **out)
 {
+	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
 	if (!w || !out)
 		return trim__error(TRIM_EINVAL, "trim_workloads_report: NULL argument");
 	*out = NULL;

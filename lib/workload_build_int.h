@@ -7,9 +7,11 @@
 #define TRIM_WORKLOAD_BUILD_INT_H
 
 #include "network_int.h"
+#include "util/handle.h"
 #include "workload_int.h"
 
 struct trim_workloads {
+	uint32_t tag; /* TRIM__H_WORKLOADS (util/handle.h): first, checked by every entry point */
 	char network[TRIM__NAME_LEN];
 	char **warnings; /* copies of the network's warnings */
 	int nwarnings;

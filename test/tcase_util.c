@@ -170,6 +170,7 @@ int tu_layer(trim__intra *x, int kind, int phase, int64_t n, int64_t cin, int64_
 void tu_arch_init(struct trim_arch *a, const char *name)
 {
 	memset(a, 0, sizeof *a);
+	TRIM__HANDLE_INIT(a, ARCH); /* the public API checks it (util/handle.h) */
 	snprintf(a->name, sizeof a->name, "%s", name);
 	a->word_bits = 16;
 	a->clock_mhz = 200;

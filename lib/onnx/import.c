@@ -16,6 +16,7 @@
 #include "network_int.h"
 #include "onnx/onnx_int.h"
 #include "onnx/translate_int.h"
+#include "util/handle.h"
 #include "util/util.h"
 
 /* ---- options --------------------------------------------------------------- */
@@ -25,13 +26,22 @@ int trim_onnx_options_create(trim_onnx_options **out)
 	if (!out)
 		return trim__error(TRIM_EINVAL, "trim_onnx_options_create: out is NULL");
 	*out = trim__calloc(1, sizeof **out);
-	return *out ? 0 : TRIM_ENOMEM;
+	if (!*out)
+		return TRIM_ENOMEM;
+	TRIM__HANDLE_INIT(*out, ONNX_OPTIONS);
+	return 0;
 }
 
-void trim_onnx_options_free(trim_onnx_options *o) { free(o); }
+void trim_onnx_options_free(trim_onnx_options *o)
+{
+	TRIM__HANDLE_CHECK_VOID(o, ONNX_OPTIONS);
+	TRIM__HANDLE_POISON(o, ONNX_OPTIONS);
+	free(o);
+}
 
 int trim_onnx_options_set_batch(trim_onnx_options *o, int64_t batch)
 {
+	TRIM__HANDLE_CHECK(o, ONNX_OPTIONS, TRIM_EINVAL);
 	if (!o)
 		return trim__error(TRIM_EINVAL, "trim_onnx_options_set_batch: NULL options");
 	if (batch < 0 || batch > (1 << 24))
@@ -43,6 +53,7 @@ int trim_onnx_options_set_batch(trim_onnx_options *o, int64_t batch)
 
 int trim_onnx_options_set_dim(trim_onnx_options *o, const char *name, int64_t value)
 {
+	TRIM__HANDLE_CHECK(o, ONNX_OPTIONS, TRIM_EINVAL);
 	if (!o || !name || !name[0])
 		return trim__error(TRIM_EINVAL, "trim_onnx_options_set_dim: NULL argument");
 	if (value < 1 || value > INT32_MAX)
@@ -64,6 +75,7 @@ int trim_onnx_options_set_dim(trim_onnx_options *o, const char *name, int64_t va
 
 int trim_onnx_options_set_passthrough(trim_onnx_options *o, int on)
 {
+	TRIM__HANDLE_CHECK(o, ONNX_OPTIONS, TRIM_EINVAL);
 	if (!o)
 		return trim__error(TRIM_EINVAL, "trim_onnx_options_set_passthrough: NULL options");
 	o->passthrough = on != 0;
@@ -248,6 +260,7 @@ static int import_memory(trim_network **net, char **yaml, const uint8_t *data, s
 
 int trim_onnx_to_yaml(char **out, const char *path, const trim_onnx_options *o)
 {
+	TRIM__HANDLE_CHECK(o, ONNX_OPTIONS, TRIM_EINVAL);
 	if (!out || !path)
 		return trim__error(TRIM_EINVAL, "trim_onnx_to_yaml: NULL argument");
 	*out = NULL;
@@ -263,6 +276,7 @@ int trim_onnx_to_yaml(char **out, const char *path, const trim_onnx_options *o)
 
 int trim_network_load_onnx(trim_network **out, const char *path, const trim_onnx_options *o)
 {
+	TRIM__HANDLE_CHECK(o, ONNX_OPTIONS, TRIM_EINVAL);
 	if (!out)
 		return trim__error(TRIM_EINVAL, "trim_network_load_onnx: out is NULL");
 	*out = NULL;
@@ -281,6 +295,7 @@ int trim_network_load_onnx(trim_network **out, const char *path, const trim_onnx
 int trim_network_load_onnx_memory(trim_network **out, const void *data, size_t len,
                                   const char *name, const trim_onnx_options *o)
 {
+	TRIM__HANDLE_CHECK(o, ONNX_OPTIONS, TRIM_EINVAL);
 	if (!out || (!data && len))
 		return trim__error(TRIM_EINVAL, "trim_network_load_onnx_memory: NULL argument");
 	*out = NULL;

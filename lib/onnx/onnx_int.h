@@ -6,11 +6,13 @@
 
 #include "onnx/onnx.pb-c.h" /* generated into $(BUILD)/gen/onnx from libonnx-dev's onnx.proto */
 #include "trim/onnx.h"
+#include "util/handle.h"
 
 #define TRIM__ONNX_MAX_NAMED 16
 #define TRIM__NAME_LEN_ONNX 64 /* = TRIM__NAME_LEN of a layer name */
 
 struct trim_onnx_options {
+	uint32_t tag; /* TRIM__H_ONNX_OPTIONS (util/handle.h): first, checked by every entry point */
 	int64_t batch;   /* 0: the model's */
 	int passthrough; /* unknown operators pass their first input through, with a warning */
 	int ndims;

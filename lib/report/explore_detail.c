@@ -20,6 +20,7 @@
 #include "trim/mapping.h"
 #include "trim/neteval.h"
 #include "trim/sparsity.h"
+#include "util/handle.h"
 #include "workload_int.h"
 
 void trim__xdetail_free(trim__xdetail *d)
@@ -121,6 +122,7 @@ static long find(const trim__xdetail *d, size_t k)
 
 int trim_explorer_workload(const trim_explorer *ex, size_t i, size_t k, double *out, size_t n)
 {
+	TRIM__HANDLE_CHECK(ex, EXPLORER, TRIM_EINVAL);
 	if (!ex || !out)
 		return trim__error(TRIM_EINVAL, "trim_explorer_workload: NULL argument");
 	if (n < TRIM_NF_COUNT)
@@ -166,6 +168,7 @@ int trim_explorer_workload(const trim_explorer *ex, size_t i, size_t k, double *
 int trim_explorer_breakdown(const trim_explorer *ex, size_t i, size_t k, double *counts, double *energy_pj,
                             size_t n)
 {
+	TRIM__HANDLE_CHECK(ex, EXPLORER, TRIM_EINVAL);
 	if (!ex)
 		return trim__error(TRIM_EINVAL, "trim_explorer_breakdown: NULL handle");
 	trim__xdetail d;
@@ -202,6 +205,7 @@ int trim__xdetail_warnings(const trim__xdetail *d, trim__warnings *ws)
 
 int trim_explorer_warnings(const trim_explorer *ex, size_t i, char **out)
 {
+	TRIM__HANDLE_CHECK(ex, EXPLORER, TRIM_EINVAL);
 	if (!ex || !out)
 		return trim__error(TRIM_EINVAL, "trim_explorer_warnings: NULL argument");
 	*out = NULL;
@@ -223,6 +227,7 @@ int trim_explorer_warnings(const trim_explorer *ex, size_t i, char **out)
 
 int trim_explorer_breakdown_report(const trim_explorer *ex, int format, char **out)
 {
+	TRIM__HANDLE_CHECK(ex, EXPLORER, TRIM_EINVAL);
 	if (!ex || !out)
 		return trim__error(TRIM_EINVAL, "trim_explorer_breakdown_report: NULL argument");
 	*out = NULL;
@@ -284,6 +289,7 @@ int trim_explorer_breakdown_report(const trim_explorer *ex, int format, char **o
 
 int trim_explorer_write_html(const trim_explorer *ex, const char *path)
 {
+	TRIM__HANDLE_CHECK(ex, EXPLORER, TRIM_EINVAL);
 	if (!ex || !path)
 		return trim__error(TRIM_EINVAL, "trim_explorer_write_html: NULL argument");
 	if (!ex->ranked)

@@ -6,6 +6,7 @@
 #include "neteval_int.h"
 #include "report/html_int.h"
 #include "trim/workload.h"
+#include "util/handle.h"
 
 int trim__html_detail_json(const trim__html_detail *d, trim__sb *sb)
 {
@@ -90,6 +91,7 @@ int trim__html_detail_json(const trim__html_detail *d, trim__sb *sb)
 
 int trim_neteval_write_html(const trim_neteval *ne, const char *path)
 {
+	TRIM__HANDLE_CHECK(ne, NETEVAL, TRIM_EINVAL);
 	if (!ne || !path)
 		return trim__error(TRIM_EINVAL, "trim_neteval_write_html: NULL argument");
 	trim__neteval_info info;

@@ -11,6 +11,7 @@
 
 #include "neteval_int.h"
 #include "trim/workload.h"
+#include "util/handle.h"
 
 static void workload_name(const trim__intra *x, char *buf, size_t n)
 {
@@ -204,6 +205,7 @@ void trim__netreport_csv(const trim_neteval *ne, trim__sb *sb)
 
 double trim_neteval_temporal_utilization(const trim_neteval *ne)
 {
+	TRIM__HANDLE_CHECK(ne, NETEVAL, NAN);
 	trim__neteval_info info;
 	if (ne)
 		trim__neteval_info_get(ne, &info);
@@ -216,6 +218,7 @@ double trim_neteval_temporal_utilization(const trim_neteval *ne)
 
 int trim_neteval_breakdown(const trim_neteval *ne, size_t i, double *counts, double *energy_pj, size_t n)
 {
+	TRIM__HANDLE_CHECK(ne, NETEVAL, TRIM_EINVAL);
 	if (!ne)
 		return trim__error(TRIM_EINVAL, "trim_neteval_breakdown: NULL handle");
 	trim__neteval_info info;
@@ -233,6 +236,7 @@ int trim_neteval_breakdown(const trim_neteval *ne, size_t i, double *counts, dou
 
 int trim_neteval_inter(const trim_neteval *ne, size_t j, double *out, size_t n)
 {
+	TRIM__HANDLE_CHECK(ne, NETEVAL, TRIM_EINVAL);
 	if (!ne || !out)
 		return trim__error(TRIM_EINVAL, "trim_neteval_inter: NULL argument");
 	if (n < TRIM_NI_COUNT)
@@ -260,6 +264,7 @@ int trim_neteval_inter(const trim_neteval *ne, size_t j, double *out, size_t n)
 
 int trim_neteval_warnings(const trim_neteval *ne, char **out)
 {
+	TRIM__HANDLE_CHECK(ne, NETEVAL, TRIM_EINVAL);
 	if (!ne || !out)
 		return trim__error(TRIM_EINVAL, "trim_neteval_warnings: NULL argument");
 	*out = NULL;
@@ -280,6 +285,7 @@ int trim_neteval_warnings(const trim_neteval *ne, char **out)
 
 int trim_neteval_breakdown_report(const trim_neteval *ne, int format, char **out)
 {
+	TRIM__HANDLE_CHECK(ne, NETEVAL, TRIM_EINVAL);
 	if (!ne || !out)
 		return trim__error(TRIM_EINVAL, "trim_neteval_breakdown_report: NULL argument");
 	*out = NULL;

@@ -11,8 +11,10 @@
 #include "mapspace_int.h"
 #include "search/share.h"
 #include "trim/search.h"
+#include "util/handle.h"
 
 struct trim_search {
+	uint32_t tag; /* TRIM__H_SEARCH (util/handle.h): first, checked by every entry point */
 	trim__intra w;
 	struct trim_arch arch;
 	trim__level_cost costs[TRIM__MAX_LEVELS];
@@ -28,6 +30,9 @@ struct trim_search {
 int trim_search_create(trim_search **out, const trim_workloads *w, size_t i, const trim_arch *arch,
                        const trim_energy *table)
 {
+	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(arch, ARCH, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(table, ENERGY, TRIM_EINVAL);
 	if (!out || !w || !arch)
 		return trim__error(TRIM_EINVAL, "trim_search_create: NULL argument");
 	*out = NULL;
@@ -53,6 +58,7 @@ int trim_search_create(trim_search **out, const trim_workloads *w, size_t i, con
 		rc = TRIM_ENOMEM;
 		goto out;
 	}
+	TRIM__HANDLE_INIT(s, SEARCH);
 	s->w = *x;
 	s->arch = *arch;
 	s->arch.file = NULL;
@@ -76,12 +82,14 @@ out:
 
 void trim_search_free(trim_search *s)
 {
+	TRIM__HANDLE_CHECK_VOID(s, SEARCH);
 	if (!s)
 		return;
 	trim__mapspace_free(&s->space);
 	trim__search_result_free(&s->res);
 	trim_constraints_free(s->cons);
 	free(s->why_empty);
+	TRIM__HANDLE_POISON(s, SEARCH);
 	free(s);
 }
 
@@ -101,6 +109,7 @@ static int restrict_space(trim_search *s)
 
 int trim_search_set_int(trim_search *s, int option, int64_t value)
 {
+	TRIM__HANDLE_CHECK(s, SEARCH, TRIM_EINVAL);
 	if (!s)
 		return trim__error(TRIM_EINVAL, "trim_search_set_int: NULL search");
 	switch (option) {
@@ -142,6 +151,7 @@ int trim_search_set_int(trim_search *s, int option, int64_t value)
 
 int trim_search_set_factor(trim_search *s, int level, int dim, int64_t bound)
 {
+	TRIM__HANDLE_CHECK(s, SEARCH, TRIM_EINVAL);
 	if (!s)
 		return trim__error(TRIM_EINVAL, "trim_search_set_factor: NULL search");
 	if (level < 0 || level >= s->arch.nlevels)
@@ -168,6 +178,8 @@ int trim_search_set_factor(trim_search *s, int level, int dim, int64_t bound)
 
 int trim_search_set_constraints(trim_search *s, const trim_constraints *c)
 {
+	TRIM__HANDLE_CHECK(s, SEARCH, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(c, CONSTRAINTS, TRIM_EINVAL);
 	if (!s)
 		return trim__error(TRIM_EINVAL, "trim_search_set_constraints: NULL search");
 	trim_constraints *own = NULL, *old = s->cons;
@@ -188,6 +200,7 @@ int trim_search_set_constraints(trim_search *s, const trim_constraints *c)
 
 int trim_search_set_double(trim_search *s, int option, double value)
 {
+	TRIM__HANDLE_CHECK(s, SEARCH, TRIM_EINVAL);
 	if (!s)
 		return trim__error(TRIM_EINVAL, "trim_search_set_double: NULL search");
 	if (option == TRIM_SEARCH_TIME_LIMIT) {
@@ -219,10 +232,14 @@ int trim_search_set_double(trim_search *s, int option, double value)
 	return 0;
 }
 
-double trim_search_size(const trim_search *s) { return s ? (double)s->space.size : -1; }
+double trim_search_size(const trim_search *s)
+{
+	return TRIM__HANDLE_OK(s, SEARCH) ? (double)s->space.size : -1;
+}
 
 double trim_search_distinct(const trim_search *s)
 {
+	TRIM__HANDLE_CHECK(s, SEARCH, -1);
 	uint64_t n = 0;
 	if (!s || trim__mapspace_distinct(&s->space, &n))
 		return -1;
@@ -231,6 +248,7 @@ double trim_search_distinct(const trim_search *s)
 
 double trim_search_progress(const trim_search *s)
 {
+	TRIM__HANDLE_CHECK(s, SEARCH, -1);
 	if (!s)
 		return -1;
 	int64_t done = __atomic_load_n(&s->prog[0], __ATOMIC_RELAXED);
@@ -240,6 +258,7 @@ double trim_search_progress(const trim_search *s)
 
 int trim_search_run(trim_search *s)
 {
+	TRIM__HANDLE_CHECK(s, SEARCH, TRIM_EINVAL);
 	if (!s)
 		return trim__error(TRIM_EINVAL, "trim_search_run: NULL search");
 	__atomic_store_n(&s->prog[0], 0, __ATOMIC_RELAXED);
@@ -277,11 +296,13 @@ int trim__search_take_result(trim_search *s, trim__search_result *res, int rc)
 
 const char *trim_search_why_empty(const trim_search *s)
 {
+	TRIM__HANDLE_CHECK(s, SEARCH, NULL);
 	return s && s->ran && !s->res.found ? s->why_empty : NULL;
 }
 
 int trim_search_counts(const trim_search *s, int64_t *out, size_t n)
 {
+	TRIM__HANDLE_CHECK(s, SEARCH, TRIM_EINVAL);
 	if (!s || !out || n < 5)
 		return trim__error(TRIM_EINVAL, "trim_search_counts: NULL argument or n < 5");
 	if (n > 5)
@@ -296,20 +317,27 @@ int trim_search_counts(const trim_search *s, int64_t *out, size_t n)
 
 double trim_search_lower_bound(const trim_search *s)
 {
+	TRIM__HANDLE_CHECK(s, SEARCH, NAN);
 	return s && s->ran && s->res.found ? s->res.lower_bound : NAN;
 }
 
 double trim_search_gap(const trim_search *s)
 {
+	TRIM__HANDLE_CHECK(s, SEARCH, NAN);
 	if (!s || !s->ran || !s->res.found)
 		return NAN;
 	return trim__search_gap(&s->res);
 }
 
-int trim_search_exact(const trim_search *s) { return s && s->ran ? s->res.exact : -1; }
+int trim_search_exact(const trim_search *s)
+{
+	TRIM__HANDLE_CHECK(s, SEARCH, TRIM_EINVAL);
+	return s && s->ran ? s->res.exact : -1;
+}
 
 int trim_search_best(const trim_search *s, trim_mapping **out)
 {
+	TRIM__HANDLE_CHECK(s, SEARCH, TRIM_EINVAL);
 	if (!s || !out)
 		return trim__error(TRIM_EINVAL, "trim_search_best: NULL argument");
 	*out = NULL;
@@ -317,11 +345,12 @@ int trim_search_best(const trim_search *s, trim_mapping **out)
 		return s->ran ? trim__error(TRIM_ENOTFOUND, "trim_search_best: no mapping fits: %s",
 		                            s->why_empty ? s->why_empty : "")
 		              : trim__error(TRIM_ENOTFOUND, "trim_search_best: not run");
-	return trim_mapping_clone(out, &s->res.best);
+	return trim__mapping_clone_out(out, &s->res.best);
 }
 
 uint64_t trim_search_best_index(const trim_search *s)
 {
+	TRIM__HANDLE_CHECK(s, SEARCH, 0);
 	return s && s->ran && s->res.found && s->res.best_index < UINT64_MAX ? (uint64_t)s->res.best_index
 	                                                                        : UINT64_MAX;
 }
@@ -334,10 +363,15 @@ static size_t top_n(const trim_search *s)
 	return s->res.ntop ? s->res.ntop : 1;
 }
 
-size_t trim_search_top_count(const trim_search *s) { return top_n(s); }
+size_t trim_search_top_count(const trim_search *s)
+{
+	TRIM__HANDLE_CHECK(s, SEARCH, 0);
+	return top_n(s);
+}
 
 int trim_search_top(const trim_search *s, size_t i, double *cost, uint64_t *index)
 {
+	TRIM__HANDLE_CHECK(s, SEARCH, TRIM_EINVAL);
 	if (!s || !cost || !index)
 		return trim__error(TRIM_EINVAL, "trim_search_top: NULL argument");
 	if (i >= top_n(s))
@@ -355,6 +389,7 @@ int trim_search_top(const trim_search *s, size_t i, double *cost, uint64_t *inde
 
 int trim_search_index_str(const trim_search *s, size_t i, char *buf, size_t n)
 {
+	TRIM__HANDLE_CHECK(s, SEARCH, TRIM_EINVAL);
 	if (!s || !buf)
 		return trim__error(TRIM_EINVAL, "trim_search_index_str: NULL argument");
 	if (i >= top_n(s))
@@ -369,18 +404,20 @@ int trim_search_index_str(const trim_search *s, size_t i, char *buf, size_t n)
 
 int trim_search_top_mapping(const trim_search *s, size_t i, trim_mapping **out)
 {
+	TRIM__HANDLE_CHECK(s, SEARCH, TRIM_EINVAL);
 	if (!s || !out)
 		return trim__error(TRIM_EINVAL, "trim_search_top_mapping: NULL argument");
 	*out = NULL;
 	if (i >= top_n(s))
 		return trim__error(TRIM_ENOTFOUND, "trim_search_top_mapping: no mapping %zu (%zu kept)", i, top_n(s));
-	return trim_mapping_clone(out, s->res.ntop ? &s->res.top[i] : &s->res.best);
+	return trim__mapping_clone_out(out, s->res.ntop ? &s->res.top[i] : &s->res.best);
 }
 
 static const char *const goal_names[] = {"energy", "delay", "edp"};
 
 int trim_search_report(const trim_search *s, int format, char **out)
 {
+	TRIM__HANDLE_CHECK(s, SEARCH, TRIM_EINVAL);
 	if (!s || !out)
 		return trim__error(TRIM_EINVAL, "trim_search_report: NULL argument");
 	*out = NULL;

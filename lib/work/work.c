@@ -21,6 +21,7 @@
 
 #include "explore_int.h"
 #include "search/share.h"
+#include "util/handle.h"
 #include "work/work_int.h"
 
 static const char *const kind_names[] = {"explore", "network", "explore-searches", "search-nodes"};
@@ -28,6 +29,7 @@ enum { NKINDS = 4 };
 
 void trim_work_free(trim_work *wk)
 {
+	TRIM__HANDLE_CHECK_VOID(wk, WORK);
 	if (!wk)
 		return;
 	trim__work_searches_free(wk);
@@ -39,6 +41,7 @@ void trim_work_free(trim_work *wk)
 	free(wk->position);
 	free(wk->ids);
 	free(wk->cost);
+	TRIM__HANDLE_POISON(wk, WORK);
 	free(wk);
 }
 
@@ -58,6 +61,7 @@ static int work_create(trim_work **out, int kind, trim_explorer *ex, trim_neteva
 	trim_work *wk = trim__calloc(1, sizeof *wk);
 	if (!wk)
 		return TRIM_ENOMEM;
+	TRIM__HANDLE_INIT(wk, WORK);
 	wk->kind = kind;
 	wk->ex = ex;
 	wk->ne = ne;
@@ -99,6 +103,7 @@ static int work_create(trim_work **out, int kind, trim_explorer *ex, trim_neteva
 
 int trim_work_explore(trim_work **out, trim_explorer *ex)
 {
+	TRIM__HANDLE_CHECK(ex, EXPLORER, TRIM_EINVAL);
 	if (!out || !ex)
 		return trim__error(TRIM_EINVAL, "trim_work_explore: NULL argument");
 	*out = NULL;
@@ -107,6 +112,7 @@ int trim_work_explore(trim_work **out, trim_explorer *ex)
 
 int trim_work_explore_searches(trim_work **out, trim_explorer *ex)
 {
+	TRIM__HANDLE_CHECK(ex, EXPLORER, TRIM_EINVAL);
 	if (!out || !ex)
 		return trim__error(TRIM_EINVAL, "trim_work_explore_searches: NULL argument");
 	*out = NULL;
@@ -118,6 +124,7 @@ int trim_work_explore_searches(trim_work **out, trim_explorer *ex)
 
 int trim_work_network(trim_work **out, trim_neteval *ne)
 {
+	TRIM__HANDLE_CHECK(ne, NETEVAL, TRIM_EINVAL);
 	if (!out || !ne)
 		return trim__error(TRIM_EINVAL, "trim_work_network: NULL argument");
 	*out = NULL;
@@ -129,6 +136,7 @@ int trim_work_network(trim_work **out, trim_neteval *ne)
 
 int trim_work_search(trim_work **out, trim_search *s)
 {
+	TRIM__HANDLE_CHECK(s, SEARCH, TRIM_EINVAL);
 	if (!out || !s)
 		return trim__error(TRIM_EINVAL, "trim_work_search: NULL argument");
 	*out = NULL;
@@ -173,10 +181,11 @@ void trim__work_sort(trim_work *wk)
 	free(it);
 }
 
-size_t trim_work_count(const trim_work *wk) { return wk ? wk->n : 0; }
+size_t trim_work_count(const trim_work *wk) { return TRIM__HANDLE_OK(wk, WORK) ? wk->n : 0; }
 
 int trim_work_item(const trim_work *wk, size_t k, int64_t *id, double *cost)
 {
+	TRIM__HANDLE_CHECK(wk, WORK, TRIM_EINVAL);
 	if (!wk || !id)
 		return trim__error(TRIM_EINVAL, "trim_work_item: NULL argument");
 	if (k >= wk->n)
@@ -189,6 +198,7 @@ int trim_work_item(const trim_work *wk, size_t k, int64_t *id, double *cost)
 
 int trim_work_position(const trim_work *wk, int64_t id, int64_t *position)
 {
+	TRIM__HANDLE_CHECK(wk, WORK, TRIM_EINVAL);
 	if (!wk || !position)
 		return trim__error(TRIM_EINVAL, "trim_work_position: NULL argument");
 	if (id < 0 || (size_t)id >= wk->nobj || wk->position[id] < 0)
@@ -200,6 +210,7 @@ int trim_work_position(const trim_work *wk, int64_t id, int64_t *position)
 
 size_t trim_work_done(const trim_work *wk)
 {
+	TRIM__HANDLE_CHECK(wk, WORK, 0);
 	if (wk && wk->kind == TRIM__WORK_NODES)
 		return trim__work_nodes_done(wk);
 	return wk ? __atomic_load_n(&wk->recorded, __ATOMIC_RELAXED) : 0;
@@ -254,6 +265,7 @@ static int kind_merge(trim_work *wk, trim__work_result *r)
 
 int trim_work_status(const trim_work *wk, int64_t id)
 {
+	TRIM__HANDLE_CHECK(wk, WORK, TRIM_EINVAL);
 	if (!wk)
 		return trim__error(TRIM_EINVAL, "trim_work_status: NULL handle");
 	if (!valid_id(wk, id))
@@ -266,6 +278,7 @@ int trim_work_status(const trim_work *wk, int64_t id)
 
 int trim_work_run(trim_work *wk, int64_t id, char **result)
 {
+	TRIM__HANDLE_CHECK(wk, WORK, TRIM_EINVAL);
 	if (result)
 		*result = NULL;
 	if (!wk)
@@ -293,6 +306,7 @@ int trim_work_run(trim_work *wk, int64_t id, char **result)
 
 int trim_work_merge(trim_work *wk, const char *text, int64_t *id)
 {
+	TRIM__HANDLE_CHECK(wk, WORK, TRIM_EINVAL);
 	if (!wk || !text)
 		return trim__error(TRIM_EINVAL, "trim_work_merge: NULL argument");
 	trim__work_result r;
@@ -321,6 +335,7 @@ int trim_work_merge(trim_work *wk, const char *text, int64_t *id)
 
 int trim_work_finish(const trim_work *wk)
 {
+	TRIM__HANDLE_CHECK(wk, WORK, TRIM_EINVAL);
 	if (!wk)
 		return trim__error(TRIM_EINVAL, "trim_work_finish: NULL handle");
 	int64_t first_bad = -1;

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "trim/work.h"
+#include "util/handle.h"
 #include "util/util.h"
 
 enum {
@@ -33,6 +34,7 @@ typedef struct {
 } trim__work_result;
 
 struct trim_work {
+	uint32_t tag; /* TRIM__H_WORK (util/handle.h): first, checked by every entry point */
 	int kind;
 	trim_explorer *ex;
 	trim_neteval *ne;

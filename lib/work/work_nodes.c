@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "search/share.h"
+#include "util/handle.h"
 #include "work/work_int.h"
 
 int trim__work_nodes_items(trim_work *wk)
@@ -54,6 +55,7 @@ void trim__work_nodes_free(trim_work *wk)
 
 int trim_work_next(trim_work *wk, int64_t *id, char **ticket)
 {
+	TRIM__HANDLE_CHECK(wk, WORK, TRIM_EINVAL);
 	if (ticket)
 		*ticket = NULL;
 	if (id)
@@ -67,6 +69,7 @@ int trim_work_next(trim_work *wk, int64_t *id, char **ticket)
 
 int trim_work_run_ticket(trim_work *wk, const char *ticket, char **result)
 {
+	TRIM__HANDLE_CHECK(wk, WORK, TRIM_EINVAL);
 	if (result)
 		*result = NULL;
 	if (!wk || !ticket)
