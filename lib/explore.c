@@ -67,6 +67,9 @@ int trim_explorer_create(trim_explorer **out, const trim_network *net, const tri
 	if (!out || !net || !w || !space)
 		return trim__error(TRIM_EINVAL, "trim_explorer_create: NULL argument");
 	*out = NULL;
+	int rc = trim__workloads_check_origin(w, net, "trim_explorer_create");
+	if (rc)
+		return rc;
 	trim_explorer *ex = trim__calloc(1, sizeof *ex);
 	if (!ex)
 		return TRIM_ENOMEM;
@@ -87,7 +90,7 @@ int trim_explorer_create(trim_explorer **out, const trim_network *net, const tri
 		return TRIM_ENOMEM;
 	}
 	if (trim_space_constraints(space)) {
-		int rc = trim_constraints_clone(&ex->cons, trim_space_constraints(space));
+		rc = trim_constraints_clone(&ex->cons, trim_space_constraints(space));
 		if (rc) {
 			trim_explorer_free(ex);
 			return rc;

@@ -52,9 +52,12 @@ int trim_neteval_create(trim_neteval **out, const trim_network *net, const trim_
 	if (!out || !net || !w || !arch)
 		return trim__error(TRIM_EINVAL, "trim_neteval_create: NULL argument");
 	*out = NULL;
+	int rc = trim__workloads_check_origin(w, net, "trim_neteval_create");
+	if (rc)
+		return rc;
 	trim_energy *own = NULL;
 	trim_neteval *ne = trim__calloc(1, sizeof *ne);
-	int rc = TRIM_ENOMEM;
+	rc = TRIM_ENOMEM;
 	if (!ne)
 		return rc;
 	TRIM__HANDLE_INIT(ne, NETEVAL);

@@ -701,6 +701,24 @@ static int parse_network(trim__yctx *c, struct trim_network *net, const trim__yn
 	return rc < 0 ? rc : 0;
 }
 
+/* The content digest of a description: every node's kind, every scalar's
+ * text (and whether it was quoted), every mapping's keys in order. */
+static void digest_node(trim__digest *d, const trim__ynode *n)
+{
+	trim__digest_int(d, "kind", n->kind);
+	if (n->kind == TRIM__Y_SCALAR) {
+		trim__digest_int(d, "plain", n->plain);
+		trim__digest_str(d, "str", n->str);
+		return;
+	}
+	trim__digest_int(d, "n", (int64_t)n->n);
+	for (size_t i = 0; i < n->n; i++) {
+		if (n->kind == TRIM__Y_MAP)
+			digest_node(d, n->keys[i]);
+		digest_node(d, n->items[i]);
+	}
+}
+
 static int load_doc(trim_network **out, trim__ydoc *doc)
 {
 	struct trim_network *net = trim__calloc(1, sizeof *net);
@@ -711,6 +729,10 @@ static int load_doc(trim_network **out, trim__ydoc *doc)
 	trim__yctx_init(&c, trim__ydoc_name(doc));
 	int rc = parse_network(&c, net, trim__ydoc_root(doc));
 	if (rc == 0) {
+		trim__digest d;
+		trim__digest_init(&d);
+		digest_node(&d, trim__ydoc_root(doc));
+		trim__digest_final(&d, net->digest);
 		net->file = trim__strdup(trim__ydoc_name(doc));
 		if (!net->file)
 			rc = TRIM_ENOMEM;

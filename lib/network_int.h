@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "trim/workload.h"
+#include "util/digest.h"
 #include "util/handle.h"
 #include "workload_int.h"
 
@@ -99,6 +100,10 @@ struct trim_network {
 	double default_sparsity; /* network-wide default for ReLU outputs; < 0 none */
 	char **warnings;         /* `warnings:` (e.g. operators an ONNX import passed through) */
 	int nwarnings;
+	/* SHA-256 of the description's YAML tree (keys, values and their order;
+	 * not comments, layout or the file name): the workloads made from it
+	 * carry it, and what takes a network and workloads compares the two */
+	unsigned char digest[TRIM__DIGEST_BYTES];
 };
 
 const char *trim__layer_type_name(int type);

@@ -185,6 +185,9 @@ int trim_sparsity_create(trim_sparsity **out, const trim_network *net, const tri
 	if (!out || !net || !w)
 		return trim__error(TRIM_EINVAL, "trim_sparsity_create: NULL argument");
 	*out = NULL;
+	int rc = trim__workloads_check_origin(w, net, "trim_sparsity_create");
+	if (rc)
+		return rc;
 	struct trim_sparsity *sp = trim__calloc(1, sizeof *sp);
 	if (!sp)
 		return TRIM_ENOMEM;

@@ -796,6 +796,7 @@ int trim_workloads_create(trim_workloads **out, const trim_network *net, int mod
 		return TRIM_ENOMEM;
 	TRIM__HANDLE_INIT(w, WORKLOADS);
 	snprintf(w->network, sizeof w->network, "%s", net->name);
+	memcpy(w->origin, net->digest, sizeof w->origin);
 	w->mode = mode == TRIM_MODE_DEFAULT ? net->mode : mode;
 	w->batch = batch ? batch : net->batch;
 	w->word_bits = word_bits ? word_bits : net->word_bits;
@@ -923,6 +924,19 @@ size_t trim_workloads_intra_count(const trim_workloads *w)
 size_t trim_workloads_inter_count(const trim_workloads *w)
 {
 	return TRIM__HANDLE_OK(w, WORKLOADS) ? w->ninter : 0;
+}
+
+int trim__workloads_check_origin(const trim_workloads *w, const trim_network *net, const char *fn)
+{
+	if (!memcmp(w->origin, net->digest, sizeof w->origin))
+		return 0;
+	if (!strcmp(w->network, net->name))
+		return trim__error(TRIM_EINVAL, "%s: the workloads were made from another description of "
+		                   "network '%s' (its content differs): make them from this network "
+		                   "with trim_workloads_create", fn, net->name);
+	return trim__error(TRIM_EINVAL, "%s: the workloads were made from network '%s', not from "
+	                   "'%s': make them from this network with trim_workloads_create", fn,
+	                   w->network, net->name);
 }
 
 const trim__intra *trim__workloads_intra(const trim_workloads *w, size_t i)

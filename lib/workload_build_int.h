@@ -26,6 +26,7 @@ struct trim_workloads {
 	int64_t peak_cached;
 	int64_t params, network_macs;
 	int64_t total_macs, total_zero_macs; /* sums over the intra workloads (checked) */
+	unsigned char origin[TRIM__DIGEST_BYTES]; /* the network's digest (trim__workloads_check_origin) */
 };
 
 typedef struct {

@@ -106,6 +106,13 @@ typedef struct {
 	int created, freed;   /* caching: first and last intra index of its lifetime */
 } trim__inter;
 
+/* 0 when w was made from net (trim_workloads_create of a network with the
+ * same description: the same content digest), else TRIM_EINVAL with a
+ * message that starts with fn and names both networks. Called by every
+ * function that takes a network and its workloads (trim_neteval_create,
+ * trim_explorer_create, trim_sparsity_create); both non-NULL. */
+int trim__workloads_check_origin(const trim_workloads *w, const trim_network *net, const char *fn);
+
 /* Read-only view of intra workload i (NULL if out of range), for the mapper. */
 const trim__intra *trim__workloads_intra(const trim_workloads *w, size_t i);
 /* Read-only view of inter workload j (NULL if out of range). */

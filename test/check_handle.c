@@ -3,7 +3,8 @@
  * (TRIM_EINVAL, a message naming the function, the type expected and the
  * type given) before it reads anything else, so nothing crashes and nothing
  * is freed; a freed handle and a foreign pointer are refused the same way;
- * NULL keeps its old meaning. Table-driven: test/handle_calls.h lists every
+ * NULL keeps its old meaning. Workloads are refused by what takes a
+ * network too unless they were made from it. Table-driven: test/handle_calls.h lists every
  * entry point once per handle argument, and each is called with a live
  * handle of each of the 16 other types. */
 #include <check.h>
@@ -294,6 +295,76 @@ START_TEST(test_use_after_free)
 }
 END_TEST
 
+/* What takes a network and workloads (the network evaluation, the explorer,
+ * sparsity) refuses workloads made from another network: trim-fig2 given
+ * alexnet-cifar's workloads ran and reported before. Workloads made from
+ * another load of the same description are accepted; a description of the
+ * same name with other content is not. */
+static int take_both(int which, const trim_network *net, const trim_workloads *w, const trim_arch *a,
+                     const trim_space *sp)
+{
+	trim_neteval *ne = NULL;
+	trim_explorer *ex = NULL;
+	trim_sparsity *spy = NULL;
+	int rc = which == 0   ? trim_neteval_create(&ne, net, w, a, NULL)
+	         : which == 1 ? trim_explorer_create(&ex, net, w, sp)
+	                      : trim_sparsity_create(&spy, net, w);
+	ck_assert(rc != 0 || ne || ex || spy);
+	ck_assert(rc == 0 || (!ne && !ex && !spy));
+	trim_neteval_free(ne);
+	trim_explorer_free(ex);
+	trim_sparsity_free(spy);
+	return rc;
+}
+
+START_TEST(test_workloads_of_another_network)
+{
+	static const char *const fn[] = {"trim_neteval_create", "trim_explorer_create",
+	                                 "trim_sparsity_create"};
+	trim_network *fig2 = NULL, *again = NULL, *alex = NULL, *edited = NULL;
+	trim_workloads *w_fig2 = NULL, *w_alex = NULL;
+	trim_arch *a = NULL;
+	trim_space *sp = NULL;
+	ck_assert(trim_network_load(&fig2, "models/networks/trim-fig2.yaml") == 0);
+	ck_assert(trim_network_load(&again, "models/networks/trim-fig2.yaml") == 0);
+	ck_assert(trim_network_load(&alex, "models/networks/alexnet-cifar.yaml") == 0);
+	ck_assert_msg(trim_network_load_string(&edited,
+	                                       "network: {name: trim-fig2, input: [32, 32, 3]}\n"
+	                                       "layers:\n  - {name: conv1, type: conv2d, filters: 8, "
+	                                       "kernel: 3}\n", "edited.yaml") == 0,
+	              "%s", trim_last_error());
+	ck_assert(trim_workloads_create(&w_fig2, fig2, TRIM_MODE_INFERENCE, 0, 0) == 0);
+	ck_assert(trim_workloads_create(&w_alex, alex, TRIM_MODE_INFERENCE, 0, 0) == 0);
+	ck_assert_msg(trim_arch_load(&a, "models/arch/eyeriss.yaml") == 0, "%s", trim_last_error());
+	ck_assert_msg(trim_space_load(&sp, SPACE) == 0, "%s", trim_last_error());
+	for (int k = 0; k < 3; k++) {
+		char want[256];
+		ck_assert_int_eq(take_both(k, fig2, w_alex, a, sp), TRIM_EINVAL);
+		snprintf(want, sizeof want, "%s: the workloads were made from network 'alexnet-cifar', "
+		         "not from 'trim-fig2'", fn[k]);
+		ck_assert_msg(strstr(trim_last_error(), want) == trim_last_error(), "%s", trim_last_error());
+		ck_assert_int_eq(take_both(k, edited, w_fig2, a, sp), TRIM_EINVAL);
+		snprintf(want, sizeof want, "%s: the workloads were made from another description of "
+		         "network 'trim-fig2'", fn[k]);
+		ck_assert_msg(strstr(trim_last_error(), want) == trim_last_error(), "%s", trim_last_error());
+		ck_assert_msg(take_both(k, fig2, w_fig2, a, sp) == 0, "%s", trim_last_error());
+		ck_assert_msg(take_both(k, again, w_fig2, a, sp) == 0, "%s: %s", fn[k], trim_last_error());
+	}
+	trim_network_free(again);
+	/* the workloads outlive their network (trim/workload.h) and still match a reload */
+	trim_network_free(fig2);
+	ck_assert(trim_network_load(&fig2, "models/networks/trim-fig2.yaml") == 0);
+	ck_assert_msg(take_both(0, fig2, w_fig2, a, sp) == 0, "%s", trim_last_error());
+	trim_space_free(sp);
+	trim_arch_free(a);
+	trim_workloads_free(w_alex);
+	trim_workloads_free(w_fig2);
+	trim_network_free(edited);
+	trim_network_free(alex);
+	trim_network_free(fig2);
+}
+END_TEST
+
 /* test/handle_calls.h lists every function of the public headers (include/trim/) that takes a
  * handle, once per handle argument (read from the headers as written). */
 static int listed(const char *fn, const char *arg)
@@ -379,6 +450,7 @@ Suite *handle_suite(void)
 	tcase_add_test(tc, test_freed_and_foreign);
 	tcase_add_test(tc, test_use_after_free);
 	tcase_add_test(tc, test_table_covers_the_headers);
+	tcase_add_test(tc, test_workloads_of_another_network);
 	suite_add_tcase(s, tc);
 	return s;
 }
