@@ -6,7 +6,10 @@ puts both under one PREFIX), else the dynamic loader's, else a source
 tree's build/lib (``find_library()``). Every failing call raises
 :class:`TrimError` carrying the library's message ("file:line:col: key:
 ..."); an integer that does not fit its C type raises OverflowError and text
-with a NUL byte ValueError (instead of passing a different value). Handles
+with a NUL byte ValueError (instead of passing a different value), and an
+object of another class where a handle is expected (an Arch given as the
+network) TypeError naming the parameter, the class expected and the class
+given, before any C call (the library refuses it too). Handles
 are freed when their Python object is collected, or explicitly with
 ``close()`` / a ``with`` block. Shipped models are found from any directory
 with ``data_path()``.

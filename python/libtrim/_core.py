@@ -558,10 +558,10 @@ class Workloads(_Handle):
 
     def __init__(self, network, mode="default", batch=0, word_bits=0):
         super().__init__()
+        net = _handle(network, Network, "network", "Workloads()")
         if mode not in MODES:
             raise ValueError("mode must be one of %s" % ", ".join(MODES))
-        _check(lib().trim_workloads_create(ctypes.byref(self._h), network.handle, MODES[mode],
-                                           batch, word_bits))
+        _check(lib().trim_workloads_create(ctypes.byref(self._h), net, MODES[mode], batch, word_bits))
 
     def __len__(self):
         return lib().trim_workloads_intra_count(self.handle)
@@ -644,6 +644,27 @@ def _report(fn, *args):
     ptr = _vp()
     _check(fn(*args, ctypes.byref(ptr)))
     return _take_string(ptr)
+
+
+def _class_name(obj):
+    """"libtrim.Arch" for the binding's classes, the type's name ("str") for others."""
+    t = type(obj)
+    return "libtrim.%s" % t.__name__ if isinstance(obj, _Handle) else t.__name__
+
+
+def _handle(obj, cls, param, where, optional=False):
+    """The C handle of ``obj``, given as parameter ``param`` of ``where``
+    ("NetEval()", "Mapping.check()"). TypeError, before any C call, unless
+    ``obj`` is a ``cls`` (or None where ``optional``): a handle of one type
+    passed where the C function expects another would be read as the wrong
+    struct. The message names the parameter, the class expected and the
+    class given."""
+    if obj is None and optional:
+        return None
+    if not isinstance(obj, cls):
+        raise TypeError("%s: %s must be a libtrim.%s%s, not %s" % (
+            where, param, cls.__name__, " or None" if optional else "", _class_name(obj)))
+    return obj.handle
 
 
 def _new(cls):

@@ -102,8 +102,8 @@ class Arch(_Handle):
     def report(self, fmt="table", table=None):
         """``trim_arch_report`` as "table" or "json" text; ``table`` is an
         :class:`Energy` (None: resolved from the technology)."""
-        return _report(lib().trim_arch_report, self.handle, table.handle if table is not None else None,
-                       _format(fmt))
+        t = _handle(table, Energy, "table", "Arch.report()", optional=True)
+        return _report(lib().trim_arch_report, self.handle, t, _format(fmt))
 
     def report_json(self, table=None):
         """The JSON report, parsed."""
@@ -145,8 +145,9 @@ class Energy(_Handle):
     @classmethod
     def for_arch(cls, arch):
         """The table of an architecture's technology (``trim_energy_load_for_arch``)."""
+        a = _handle(arch, Arch, "arch", "Energy.for_arch()")
         t = _new(cls)
-        _check(lib().trim_energy_load_for_arch(ctypes.byref(t._h), arch.handle))
+        _check(lib().trim_energy_load_for_arch(ctypes.byref(t._h), a))
         return t
 
     @classmethod
@@ -194,21 +195,24 @@ class Energy(_Handle):
     def resources(self, arch):
         """FPGA resources of ``arch`` under this (FPGA) table:
         {"used": {dsp, bram36, lut, ff}, "available": {...}, "fits": bool}."""
+        a = _handle(arch, Arch, "arch", "Energy.resources()")
         out = _doubles(8)
-        fits = _check_index(lib().trim_energy_resources(self.handle, arch.handle, out, 8))
+        fits = _check_index(lib().trim_energy_resources(self.handle, a, out, 8))
         return {"used": dict(zip(FPGA_RESOURCES, out[0:4])),
                 "available": dict(zip(FPGA_RESOURCES, out[4:8])),
                 "fits": bool(fits)}
 
     def arch_area(self, arch):
         """Total area in mm^2 of ``arch`` under this (ASIC) table."""
+        a = _handle(arch, Arch, "arch", "Energy.arch_area()")
         v = ctypes.c_double()
-        _check(lib().trim_energy_arch_area(self.handle, arch.handle, ctypes.byref(v)))
+        _check(lib().trim_energy_arch_area(self.handle, a, ctypes.byref(v)))
         return v.value
 
     def report(self, arch, fmt="table"):
         """The architecture report of ``arch`` costed with this table (the C
         API has no report of a table alone: this is ``trim_arch_report``)."""
+        _handle(arch, Arch, "arch", "Energy.report()")
         return arch.report(fmt, self)
 
 
@@ -312,7 +316,9 @@ class Sparsity(_Handle):
 
     def __init__(self, network, workloads):
         super().__init__()
-        _check(lib().trim_sparsity_create(ctypes.byref(self._h), network.handle, workloads.handle))
+        net = _handle(network, Network, "network", "Sparsity()")
+        w = _handle(workloads, Workloads, "workloads", "Sparsity()")
+        _check(lib().trim_sparsity_create(ctypes.byref(self._h), net, w))
 
     def load_trace(self, path):
         _check(lib().trim_sparsity_load_trace(self.handle, os.fsencode(path)))
@@ -389,7 +395,8 @@ class Fusion(_Handle):
 
     def __init__(self, network, first=None, last=None):
         super().__init__()
-        _check(lib().trim_fusion_create(ctypes.byref(self._h), network.handle, _enc(first), _enc(last)))
+        net = _handle(network, Network, "network", "Fusion()")
+        _check(lib().trim_fusion_create(ctypes.byref(self._h), net, _enc(first), _enc(last)))
 
     def clone(self):
         f = _new(Fusion)
@@ -436,8 +443,9 @@ class Fusion(_Handle):
     def set_hardware(self, arch, table=None):
         """Clock, word width, DRAM and FPGA resources from an :class:`Arch`
         and its :class:`Energy` table (None: resolved from the technology)."""
-        _check(lib().trim_fusion_set_hardware(self.handle, arch.handle,
-                                              table.handle if table is not None else None))
+        a = _handle(arch, Arch, "arch", "Fusion.set_hardware()")
+        t = _handle(table, Energy, "table", "Fusion.set_hardware()", optional=True)
+        _check(lib().trim_fusion_set_hardware(self.handle, a, t))
 
     @property
     def hardware_name(self):

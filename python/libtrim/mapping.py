@@ -83,13 +83,13 @@ class Mapping(_Handle):
 
     def __init__(self, arch, path=None, text=None, name="<string>"):
         super().__init__()
+        a = _handle(arch, Arch, "arch", "Mapping()")
         if text is not None:
-            _check(lib().trim_mapping_load_string(ctypes.byref(self._h), arch.handle, text.encode(),
-                                                  name.encode()))
+            _check(lib().trim_mapping_load_string(ctypes.byref(self._h), a, text.encode(), name.encode()))
         elif path is not None:
-            _check(lib().trim_mapping_load(ctypes.byref(self._h), arch.handle, os.fsencode(path)))
+            _check(lib().trim_mapping_load(ctypes.byref(self._h), a, os.fsencode(path)))
         else:
-            _check(lib().trim_mapping_create(ctypes.byref(self._h), arch.handle))
+            _check(lib().trim_mapping_create(ctypes.byref(self._h), a))
         self._levels = tuple(arch.level(i)["name"] for i in range(len(arch)))
 
     def clone(self):
@@ -138,7 +138,9 @@ class Mapping(_Handle):
     def check(self, workloads, i, arch):
         """``trim_mapping_check`` for intra workload ``i`` (an index or
         (layer, phase)): raises TrimError (TRIM_ESHAPE, TRIM_ENOFIT...)."""
-        _check(lib().trim_mapping_check(self.handle, workloads.handle, _windex(workloads, i), arch.handle))
+        w = _handle(workloads, Workloads, "workloads", "Mapping.check()")
+        a = _handle(arch, Arch, "arch", "Mapping.check()")
+        _check(lib().trim_mapping_check(self.handle, w, _windex(workloads, i), a))
 
     def dump(self, fmt="yaml"):
         """libtrim's YAML form ("yaml", loads back) or the loop nest ("table")."""
@@ -164,9 +166,11 @@ class Eval(_Handle):
 
     def __init__(self, workloads, i, arch, mapping, table=None):
         super().__init__()
-        _check(lib().trim_eval_mapping(ctypes.byref(self._h), workloads.handle, _windex(workloads, i),
-                                       arch.handle, table.handle if table is not None else None,
-                                       mapping.handle))
+        w = _handle(workloads, Workloads, "workloads", "Eval()")
+        a = _handle(arch, Arch, "arch", "Eval()")
+        m = _handle(mapping, Mapping, "mapping", "Eval()")
+        t = _handle(table, Energy, "table", "Eval()", optional=True)
+        _check(lib().trim_eval_mapping(ctypes.byref(self._h), w, _windex(workloads, i), a, t, m))
         self._levels = tuple(arch.level(k)["name"] for k in range(len(arch)))
 
     @property
@@ -265,8 +269,10 @@ class Search(_Handle):
 
     def __init__(self, workloads, i, arch, table=None):
         super().__init__()
-        _check(lib().trim_search_create(ctypes.byref(self._h), workloads.handle, _windex(workloads, i),
-                                        arch.handle, table.handle if table is not None else None))
+        w = _handle(workloads, Workloads, "workloads", "Search()")
+        a = _handle(arch, Arch, "arch", "Search()")
+        t = _handle(table, Energy, "table", "Search()", optional=True)
+        _check(lib().trim_search_create(ctypes.byref(self._h), w, _windex(workloads, i), a, t))
         self._levels = tuple(arch.level(k)["name"] for k in range(len(arch)))
 
     def set(self, option, value):
@@ -309,7 +315,7 @@ class Search(_Handle):
         """Dataflow :class:`Constraints` the search must obey (copied; None
         removes them). TrimError TRIM_ENOFIT names the level and dimension
         when no factorisation of this workload obeys them."""
-        _check(lib().trim_search_set_constraints(self.handle, _cons(constraints)))
+        _check(lib().trim_search_set_constraints(self.handle, _cons(constraints, "Search.set_constraints()")))
 
     def _size(self, fn):
         v = fn(self.handle)
@@ -455,7 +461,7 @@ class Constraints(_Handle):
 
     def merge(self, other):
         """Add every target and preset of ``other``."""
-        _check(lib().trim_constraints_merge(self.handle, other.handle))
+        _check(lib().trim_constraints_merge(self.handle, _handle(other, Constraints, "other", "Constraints.merge()")))
         return self
 
     def clone(self):
@@ -474,18 +480,19 @@ class Constraints(_Handle):
     def check(self, arch):
         """Raise TrimError (with file:line:col and key path) unless every target
         fits ``arch`` and nothing contradicts."""
-        _check(lib().trim_constraints_check(self.handle, arch.handle))
+        _check(lib().trim_constraints_check(self.handle, _handle(arch, Arch, "arch", "Constraints.check()")))
 
     def dump(self, arch=None):
         """libtrim's YAML form; with ``arch``, the presets spelled out for it."""
+        a = _handle(arch, Arch, "arch", "Constraints.dump()", optional=True)
         out = _vp()
-        _check(lib().trim_constraints_dump(self.handle, arch.handle if arch is not None else None,
-                                           ctypes.byref(out)))
+        _check(lib().trim_constraints_dump(self.handle, a, ctypes.byref(out)))
         return _take_string(out)
 
 
-def _cons(c):
-    return c.handle if c is not None else None
+def _cons(c, where):
+    """The handle of optional constraints given to ``where`` (TypeError if not Constraints)."""
+    return _handle(c, Constraints, "constraints", where, optional=True)
 
 
 __all__ = [n for n in dict(globals()) if not n.startswith("__")]

@@ -39,8 +39,11 @@ class NetEval(_Handle):
 
     def __init__(self, network, workloads, arch, table=None):
         super().__init__()
-        _check(lib().trim_neteval_create(ctypes.byref(self._h), network.handle, workloads.handle,
-                                         arch.handle, table.handle if table is not None else None))
+        net = _handle(network, Network, "network", "NetEval()")
+        w = _handle(workloads, Workloads, "workloads", "NetEval()")
+        a = _handle(arch, Arch, "arch", "NetEval()")
+        t = _handle(table, Energy, "table", "NetEval()", optional=True)
+        _check(lib().trim_neteval_create(ctypes.byref(self._h), net, w, a, t))
         self._levels = tuple(arch.level(k)["name"] for k in range(len(arch)))
         self._names = [(w["layer"], w["phase"]) for w in (workloads.intra(k) for k in range(len(workloads)))]
 
@@ -82,7 +85,7 @@ class NetEval(_Handle):
     def set_constraints(self, constraints):
         """Dataflow :class:`Constraints` for every workload (copied; None
         removes them); checked against the architecture at once."""
-        _check(lib().trim_neteval_set_constraints(self.handle, _cons(constraints)))
+        _check(lib().trim_neteval_set_constraints(self.handle, _cons(constraints, "NetEval.set_constraints()")))
 
     def step(self):
         """Map the next workload; True when every workload is mapped."""
@@ -285,9 +288,12 @@ class Explorer(_Handle):
 
     def __init__(self, network, workloads, space):
         super().__init__()
+        self._inputs = ()
+        net = _handle(network, Network, "network", "Explorer()")
+        w = _handle(workloads, Workloads, "workloads", "Explorer()")
+        s = _handle(space, Space, "space", "Explorer()")
         self._inputs = (network, workloads, space)
-        _check(lib().trim_explorer_create(ctypes.byref(self._h), network.handle, workloads.handle,
-                                          space.handle))
+        _check(lib().trim_explorer_create(ctypes.byref(self._h), net, w, s))
 
     @property
     def handle(self):
@@ -340,7 +346,7 @@ class Explorer(_Handle):
     def set_constraints(self, constraints):
         """Dataflow :class:`Constraints` for every point, added to the space's
         own ``mapspace_constraints`` (copied; None keeps only the space's)."""
-        _check(lib().trim_explorer_set_constraints(self.handle, _cons(constraints)))
+        _check(lib().trim_explorer_set_constraints(self.handle, _cons(constraints, "Explorer.set_constraints()")))
 
     def set_out_dir(self, path):
         """Make the sweep resumable through ``path`` (created if missing)."""

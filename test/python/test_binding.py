@@ -1138,6 +1138,148 @@ PLOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "exa
 SYSTEM_PYTHON = "/usr/bin/python3"
 
 
+HANDLE_CLASSES = ("Network", "Workloads", "Arch", "Energy", "Space", "Sparsity", "Fusion", "FusionPlan",
+                  "FusionResult", "Mapping", "Eval", "Search", "Constraints", "NetEval", "Explorer")
+
+# Every argument of the package that takes a handle: (where, parameter, class expected,
+# call(objects, value) with that argument replaced by value and the others valid).
+HANDLE_ARGUMENTS = [
+    ("Workloads()", "network", "Network", lambda o, v: trim.Workloads(v)),
+    ("Sparsity()", "network", "Network", lambda o, v: trim.Sparsity(v, o["Workloads"])),
+    ("Sparsity()", "workloads", "Workloads", lambda o, v: trim.Sparsity(o["Network"], v)),
+    ("Fusion()", "network", "Network", lambda o, v: trim.Fusion(v, "conv", "pool")),
+    ("Fusion.set_hardware()", "arch", "Arch", lambda o, v: o["Fusion"].set_hardware(v)),
+    ("Fusion.set_hardware()", "table", "Energy", lambda o, v: o["Fusion"].set_hardware(o["Arch"], v)),
+    ("Arch.report()", "table", "Energy", lambda o, v: o["Arch"].report("table", v)),
+    ("Energy.for_arch()", "arch", "Arch", lambda o, v: trim.Energy.for_arch(v)),
+    ("Energy.resources()", "arch", "Arch", lambda o, v: o["Energy"].resources(v)),
+    ("Energy.arch_area()", "arch", "Arch", lambda o, v: o["Energy"].arch_area(v)),
+    ("Energy.report()", "arch", "Arch", lambda o, v: o["Energy"].report(v)),
+    ("Mapping()", "arch", "Arch", lambda o, v: trim.Mapping(v)),
+    ("Mapping.check()", "workloads", "Workloads", lambda o, v: o["Mapping"].check(v, ("conv", "FW"), o["Arch"])),
+    ("Mapping.check()", "arch", "Arch", lambda o, v: o["Mapping"].check(o["Workloads"], 0, v)),
+    ("Eval()", "workloads", "Workloads", lambda o, v: trim.Eval(v, ("conv", "FW"), o["Arch"], o["Mapping"])),
+    ("Eval()", "arch", "Arch", lambda o, v: trim.Eval(o["Workloads"], 0, v, o["Mapping"])),
+    ("Eval()", "mapping", "Mapping", lambda o, v: trim.Eval(o["Workloads"], 0, o["Arch"], v)),
+    ("Eval()", "table", "Energy", lambda o, v: trim.Eval(o["Workloads"], 0, o["Arch"], o["Mapping"], v)),
+    ("Search()", "workloads", "Workloads", lambda o, v: trim.Search(v, 0, o["Arch"])),
+    ("Search()", "arch", "Arch", lambda o, v: trim.Search(o["Workloads"], 0, v)),
+    ("Search()", "table", "Energy", lambda o, v: trim.Search(o["Workloads"], 0, o["Arch"], v)),
+    ("Search.set_constraints()", "constraints", "Constraints", lambda o, v: o["Search"].set_constraints(v)),
+    ("Constraints.merge()", "other", "Constraints", lambda o, v: o["Constraints"].merge(v)),
+    ("Constraints.check()", "arch", "Arch", lambda o, v: o["Constraints"].check(v)),
+    ("Constraints.dump()", "arch", "Arch", lambda o, v: o["Constraints"].dump(v)),
+    ("NetEval()", "network", "Network", lambda o, v: trim.NetEval(v, o["Workloads"], o["Arch"])),
+    ("NetEval()", "workloads", "Workloads", lambda o, v: trim.NetEval(o["Network"], v, o["Arch"])),
+    ("NetEval()", "arch", "Arch", lambda o, v: trim.NetEval(o["Network"], o["Workloads"], v)),
+    ("NetEval()", "table", "Energy", lambda o, v: trim.NetEval(o["Network"], o["Workloads"], o["Arch"], v)),
+    ("NetEval.set_constraints()", "constraints", "Constraints", lambda o, v: o["NetEval"].set_constraints(v)),
+    ("Explorer()", "network", "Network", lambda o, v: trim.Explorer(v, o["Workloads"], o["Space"])),
+    ("Explorer()", "workloads", "Workloads", lambda o, v: trim.Explorer(o["Network"], v, o["Space"])),
+    ("Explorer()", "space", "Space", lambda o, v: trim.Explorer(o["Network"], o["Workloads"], v)),
+    ("Explorer.set_constraints()", "constraints", "Constraints", lambda o, v: o["Explorer"].set_constraints(v)),
+]
+OPTIONAL_HANDLES = {"table", "constraints"} | {("Constraints.dump()", "arch")}
+
+
+class TypedHandlesTest(unittest.TestCase):
+    """A handle of one class given where another is expected is refused with
+    TypeError (parameter, class expected, class given) before any C call:
+    NetEval and Sparsity with swapped arguments crashed the interpreter, an
+    Arch was taken as a Network, a Mapping given a Network read garbage. The
+    C library refuses them too (test/check_handle.c); workloads of another
+    network are refused by what takes both."""
+
+    @classmethod
+    def setUpClass(cls):
+        net = trim.Network(TINY_NET)
+        w = trim.Workloads(net, mode="inference")
+        arch = trim.Arch(TINY_ARCH)
+        energy = trim.Energy.for_arch(arch)
+        fusion = trim.Fusion(net, "conv", "pool")
+        search = trim.Search(w, 0, arch, energy)
+        search.run()
+        mapping = search.best()
+        cls.o = {"Network": net, "Workloads": w, "Arch": arch, "Energy": energy, "Space": trim.Space(TINY_SPACE),
+                 "Sparsity": trim.Sparsity(net, w), "Fusion": fusion, "FusionPlan": fusion.evaluate(0),
+                 "FusionResult": fusion.explore("offchip"), "Mapping": mapping,
+                 "Eval": trim.Eval(w, 0, arch, mapping, energy), "Search": search,
+                 "Constraints": trim.Constraints(), "NetEval": trim.NetEval(net, w, arch)}
+        cls.o["Explorer"] = trim.Explorer(net, w, cls.o["Space"])
+        assert sorted(cls.o) == sorted(HANDLE_CLASSES), sorted(cls.o)
+
+    @classmethod
+    def tearDownClass(cls):
+        for h in cls.o.values():
+            h.close()
+
+    def test_every_argument_refuses_every_other_class(self):
+        checked = 0
+        for where, param, expected, call in HANDLE_ARGUMENTS:
+            optional = param in OPTIONAL_HANDLES or (where, param) in OPTIONAL_HANDLES
+            wrong = [(self.o[c], "libtrim." + c) for c in HANDLE_CLASSES if c != expected]
+            wrong += [("eyeriss.yaml", "str"), (3, "int")] + ([] if optional else [(None, "NoneType")])
+            for value, given in wrong:
+                with self.subTest(where=where, param=param, given=given):
+                    with self.assertRaises(TypeError) as cm:
+                        call(self.o, value)
+                    self.assertEqual(str(cm.exception), "%s: %s must be a libtrim.%s%s, not %s" % (
+                        where, param, expected, " or None" if optional else "", given))
+                    checked += 1
+        required = sum(1 for w, p, _, _ in HANDLE_ARGUMENTS if p not in OPTIONAL_HANDLES and
+                       (w, p) not in OPTIONAL_HANDLES)
+        self.assertEqual(checked, len(HANDLE_ARGUMENTS) * (len(HANDLE_CLASSES) - 1 + 2) + required)
+        # the objects were not touched: each still answers
+        self.assertEqual(self.o["Network"].name, "tiny")
+        self.assertEqual(len(self.o["Workloads"]), 3)
+        self.assertEqual(len(self.o["Explorer"]), 3)
+
+    def test_the_right_class_passes(self):
+        """The right class reaches C (which may still refuse the call: an ASIC
+        table has no FPGA resources)."""
+        for where, param, expected, call in HANDLE_ARGUMENTS:
+            with self.subTest(where=where, param=param):
+                try:
+                    r = call(self.o, self.o[expected])
+                except trim.TrimError:
+                    continue
+                if isinstance(r, trim._core._Handle) and all(r is not x for x in self.o.values()):
+                    r.close()
+
+    def test_the_table_covers_the_package(self):
+        """Every handle argument the package checks is in HANDLE_ARGUMENTS, and no
+        wrapper passes another object's .handle without the check."""
+        import re
+        src = ""
+        for f in ("_core.py", "hardware.py", "mapping.py", "network.py"):
+            with open(os.path.join(os.path.dirname(trim.__file__), f)) as fh:
+                src += fh.read()
+        checked = set(re.findall(r'_handle\(\w+, (\w+), "(\w+)", "([^"]+)"', src))
+        checked = {(where, param, cls) for cls, param, where in checked}
+        checked |= {(where, "constraints", "Constraints") for where in re.findall(r'_cons\(\w+, "([^"]+)"\)', src)}
+        self.assertEqual(checked, {(w, p, c) for w, p, c, _ in HANDLE_ARGUMENTS})
+        self.assertEqual(re.findall(r"\b(?!self\b)(\w+)\.handle\b", src), ["obj"])  # _handle's own obj.handle
+
+    def test_workloads_of_another_network(self):
+        with trim.Network("models/networks/trim-fig2.yaml") as fig2, \
+                trim.Network("models/networks/alexnet-cifar.yaml") as alex, \
+                trim.Network("models/networks/trim-fig2.yaml") as again:
+            w_alex = trim.Workloads(alex)
+            w_fig2 = trim.Workloads(fig2)
+            a, space = self.o["Arch"], self.o["Space"]
+            for name, make in (("trim_neteval_create", lambda n, w: trim.NetEval(n, w, a)),
+                               ("trim_explorer_create", lambda n, w: trim.Explorer(n, w, space)),
+                               ("trim_sparsity_create", lambda n, w: trim.Sparsity(n, w))):
+                with self.subTest(name=name):
+                    with self.assertRaises(trim.TrimError) as cm:
+                        make(fig2, w_alex)
+                    self.assertEqual(cm.exception.code, trim.TRIM_EINVAL)
+                    self.assertTrue(cm.exception.message.startswith(
+                        "%s: the workloads were made from network 'alexnet-cifar', not from 'trim-fig2'" % name),
+                        cm.exception.message)
+                    make(again, w_fig2).close()  # another load of the same description is fine
+
+
 def system_matplotlib():
     """None if /usr/bin/python3 can import matplotlib, else the reason."""
     if not os.access(SYSTEM_PYTHON, os.X_OK):
