@@ -6,6 +6,10 @@
  *  - the message of the last error of the calling thread is
  *    trim_last_error(): "file:line:column: key.path: what is wrong";
  *  - output handles come first (**out); *_free(NULL) is a no-op;
+ *  - a handle of another type, a freed handle or a pointer the library did
+ *    not make is refused with TRIM_EINVAL before anything is read (typed
+ *    handles; functions that return no code return their value for NULL
+ *    and set the error);
  *  - text returned as `char *` is owned by the caller: free it with
  *    trim_string_free().
  */
@@ -29,7 +33,7 @@ extern "C" {
 enum trim_error_code {
 	TRIM_OK = 0,
 	TRIM_ENOMEM = -1,   /**< out of memory */
-	TRIM_EINVAL = -2,   /**< invalid argument (NULL handle, bad option) */
+	TRIM_EINVAL = -2,   /**< invalid argument (NULL handle, a handle of another type, bad option) */
 	TRIM_EIO = -3,      /**< a file could not be opened, read or written */
 	TRIM_EPARSE = -4,   /**< malformed YAML or CSV */
 	TRIM_ESCHEMA = -5,  /**< unknown or missing key, wrong type or value */

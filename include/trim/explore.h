@@ -71,6 +71,7 @@ enum trim_explore_field {
 
 TRIM_API const char *trim_explore_goal_name(int goal);
 
+/** `w` made from `net` (workloads made from another description: TRIM_EINVAL). */
 TRIM_API int trim_explorer_create(trim_explorer **out, const trim_network *net,
                                   const trim_workloads *w, const trim_space *space);
 TRIM_API void trim_explorer_free(trim_explorer *ex);

@@ -79,7 +79,8 @@ enum trim_net_field {
 	TRIM_NF_COUNT
 };
 
-/** `net` is the network `w` was made from (for its sparsity annotations);
+/** `net` is the network `w` was made from (for its sparsity annotations):
+ * workloads made from another description are refused (TRIM_EINVAL);
  * table NULL: the architecture's technology. */
 TRIM_API int trim_neteval_create(trim_neteval **out, const trim_network *net,
                                  const trim_workloads *w, const trim_arch *arch,

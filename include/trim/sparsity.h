@@ -36,7 +36,8 @@ enum trim_sparsity_field {
 };
 
 /** Sparsity of every intra workload of `w`, from the annotations of `net`
- * (the network `w` was made from). */
+ * (the network `w` was made from: workloads made from another description
+ * are refused with TRIM_EINVAL). */
 TRIM_API int trim_sparsity_create(trim_sparsity **out, const trim_network *net,
                                   const trim_workloads *w);
 /**

@@ -8,7 +8,9 @@
  *
  * Ownership: handles returned through **out belong to the caller and are
  * released with the matching *_free (which accepts NULL). A trim_workloads
- * does not reference its network: the network may be freed first.
+ * does not reference its network: the network may be freed first. It keeps
+ * a digest of the network's description, so that what takes a network and
+ * its workloads refuses workloads made from another one (TRIM_EINVAL).
  * Strings returned as `const char *` live as long as their handle.
  * Thread safety: handles are immutable after creation and may be read from
  * any number of threads at once.
