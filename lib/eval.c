@@ -315,6 +315,8 @@ out:
 void trim_eval_free(trim_eval *e)
 {
 	TRIM__HANDLE_CHECK_VOID(e, EVAL);
+	if (!e)
+		return;
 	TRIM__HANDLE_POISON(e, EVAL);
 	free(e);
 }

@@ -261,6 +261,8 @@ out:
 TRIM_API void trim_fusion_free(trim_fusion *f)
 {
 	TRIM__HANDLE_CHECK_VOID(f, FUSION);
+	if (!f)
+		return;
 	TRIM__HANDLE_POISON(f, FUSION);
 	free(f);
 }
@@ -671,6 +673,8 @@ TRIM_API int trim_fusion_evaluate(trim_fusion_plan **out, const trim_fusion *f,
 TRIM_API void trim_fusion_plan_free(trim_fusion_plan *p)
 {
 	TRIM__HANDLE_CHECK_VOID(p, FUSION_PLAN);
+	if (!p)
+		return;
 	TRIM__HANDLE_POISON(p, FUSION_PLAN);
 	free(p);
 }

@@ -494,6 +494,8 @@ int trim_mapping_create(trim_mapping **out, const trim_arch *arch)
 void trim_mapping_free(trim_mapping *m)
 {
 	TRIM__HANDLE_CHECK_VOID(m, MAPPING);
+	if (!m)
+		return;
 	TRIM__HANDLE_POISON(m, MAPPING);
 	free(m);
 }

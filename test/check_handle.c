@@ -39,7 +39,7 @@ typedef struct {
 typedef int (*caller)(void *h, void *const *F, scratch *S);
 
 typedef struct {
-	const char *function, *argument;
+	const char *function, *argument, *ret;
 	trim__handle_type type;
 	caller call;
 } entry;
@@ -68,7 +68,7 @@ typedef struct {
 #undef R
 
 static const entry entries[] = {
-#define R(ret, fn, arg, type, args) {#fn, #arg, TRIM__H_##type, call_##fn##_##arg},
+#define R(ret, fn, arg, type, args) {#fn, #arg, #ret, TRIM__H_##type, call_##fn##_##arg},
 #include "handle_calls.h"
 #undef R
 };
@@ -226,9 +226,35 @@ START_TEST(test_message)
 END_TEST
 
 /* NULL keeps its meaning: _free(NULL) is a no-op, getters give their value
- * for NULL without the handle message. */
+ * for NULL without the handle message; every entry point takes NULL in each
+ * handle argument without the handle message (and without crashing). */
 START_TEST(test_null_unchanged)
 {
+	handles H;
+	make_handles(&H);
+	for (size_t k = 0; k < sizeof entries / sizeof entries[0]; k++) {
+		const entry *e = &entries[k];
+		scratch *S = calloc(1, sizeof *S);
+		ck_assert_ptr_nonnull(S);
+		trim_clear_error();
+		(void)e->call(NULL, H.h, S);
+		ck_assert_msg(!strstr(trim_last_error(), " handle, expected a "), "%s(%s = NULL): %s", e->function,
+		              e->argument, trim_last_error());
+		if (!strcmp(e->ret, "VOID"))
+			ck_assert_msg(trim_last_error_code() == 0, "%s(NULL): %s", e->function, trim_last_error());
+		/* an optional handle (an energy table, constraints) may be NULL: the call works */
+		trim_string_free(S->text);
+		if (!strcmp(e->function, "trim_eval_mapping"))
+			trim_eval_free(S->out);
+		else if (!strcmp(e->function, "trim_search_create"))
+			trim_search_free(S->out);
+		else if (!strcmp(e->function, "trim_neteval_create"))
+			trim_neteval_free(S->out);
+		else
+			ck_assert_msg(S->out == NULL, "%s(%s = NULL) made a handle", e->function, e->argument);
+		free(S);
+	}
+	free_handles(&H);
 	trim_clear_error();
 	trim_network_free(NULL);
 	trim_workloads_free(NULL);

@@ -35,6 +35,8 @@ int trim_onnx_options_create(trim_onnx_options **out)
 void trim_onnx_options_free(trim_onnx_options *o)
 {
 	TRIM__HANDLE_CHECK_VOID(o, ONNX_OPTIONS);
+	if (!o)
+		return;
 	TRIM__HANDLE_POISON(o, ONNX_OPTIONS);
 	free(o);
 }
