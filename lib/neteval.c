@@ -239,6 +239,7 @@ int trim_neteval_resumed(const trim_neteval *ne, int64_t *resumed, int64_t *stal
 
 const char *trim_neteval_resume_notes(const trim_neteval *ne)
 {
+	TRIM__HANDLE_CHECK(ne, NETEVAL, NULL);
 	return ne && ne->notes ? ne->notes : "";
 }
 
