@@ -16,7 +16,11 @@ for glob in $(awk -v n="$name" '$1 == n":" { $1 = ""; print }' test/fuzz/seeds);
 		[ -f "$f" ] && cp "$f" "$corpus/seed-$(echo "$f" | tr '/' '_')"
 	done
 done
-# the point-file harness writes real point files as its seeds
+# the point-file and search-file harnesses write real files as their seeds
+if [ "$name" = netresume ] && [ -z "$(ls "$corpus")" ]; then
+	TRIM_FUZZ_WRITE_SEEDS="$corpus" "$bin" -runs=0 "$corpus" >/dev/null 2>&1 || true
+	rm -f "$corpus"/*.tmp
+fi
 if [ "$name" = points ] && [ -z "$(ls "$corpus")" ]; then
 	TRIM_FUZZ_WRITE_SEEDS="$corpus" "$bin" -runs=0 "$corpus" >/dev/null 2>&1 || true
 	rm -f "$corpus"/*.csv "$corpus"/results.json "$corpus"/*.tmp*

@@ -147,9 +147,10 @@ MUTANTS = [
     dict(id="onnx-ssa-two", file="lib/onnx/graph_check.c", suites=["onnx"],
          why="a tensor made by two nodes accepted",
          **{"from": "\t\tif (!d || (d->kind == DEF_NODE && d->node == j))\n\t\t\tcontinue;", "to": "\t\tif (!d || d->kind == DEF_NODE)\n\t\t\tcontinue;"}),
-    dict(id="onnx-later-input", file="lib/onnx/graph_check.c", suites=["onnx"],
-         why="an input made by a later node accepted",
-         **{"from": "\t\tif (d->kind == DEF_NODE && d->node >= j)", "to": "\t\tif (0 && d->kind == DEF_NODE && d->node >= j)"}),
+    dict(id="onnx-listed-twice", file="lib/onnx/graph_check.c", suites=["onnx"],
+         why="an initializer listed twice accepted",
+         **{"from": "if (strcmp(a->name, b->name) || b->kind == DEF_NODE || a->kind != b->kind)",
+            "to": "if (1 || strcmp(a->name, b->name) || b->kind == DEF_NODE || a->kind != b->kind)"}),
     # ---- typed handles -----------------------------------------------------
     dict(id="handle-check", file="lib/util/handle.h", suites=["handle"],
          why="a handle of another type taken as the one expected",
