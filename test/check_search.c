@@ -1001,6 +1001,30 @@ START_TEST(test_top_nodes_stop)
 }
 END_TEST
 
+/* The cut rule itself (docs/model.md, *Exact ties*): a node whose bound
+ * equals the threshold is not cut (it may hold a mapping of that very cost
+ * and a smaller index, which exact ties rank first); above it, it is; with a
+ * gap, a node cut only because of the gap is remembered as open (its bound
+ * bounds what it holds), one above the threshold itself is not. */
+START_TEST(test_cut_rule)
+{
+	search_worker *W = calloc(1, sizeof *W);
+	ck_assert_ptr_nonnull(W);
+	W->cut_scale = 1;
+	W->open_lb = HUGE_VAL;
+	ck_assert_int_eq(trim__cut(W, 5.0, 5.0), 0);
+	ck_assert_int_eq(trim__cut(W, nextafter(5.0, 0), 5.0), 0);
+	ck_assert_int_eq(trim__cut(W, nextafter(5.0, 10), 5.0), 1);
+	ck_assert(W->open_lb == HUGE_VAL); /* exact: a cut leaves nothing open */
+	W->cut_scale = 0.9; /* gap 0.1: the threshold passed is 0.9 x the best, 4.5 */
+	ck_assert_int_eq(trim__cut(W, 4.8, 4.5), 1);
+	ck_assert(W->open_lb == 4.8); /* 4.8 x 0.9 <= 4.5: cut for the gap alone */
+	ck_assert_int_eq(trim__cut(W, 6.0, 4.5), 1);
+	ck_assert(W->open_lb == 4.8); /* 6.0 x 0.9 > 4.5: cut on its own */
+	free(W);
+}
+END_TEST
+
 /* The X/Y split of a spatial level's factors: trim__spatial_split tries
  * only the x whose X and Y parts can fit; the same first fit (or none) as
  * trying every x from 1 to the bound, on random fan-outs, axis pins and
@@ -2114,6 +2138,7 @@ Suite *search_suite(void)
 	tcase_add_test(tc, test_spatial_split_fast);
 	tcase_add_test(tc, test_stop_anywhere);
 	tcase_add_test(tc, test_top_nodes_stop);
+	tcase_add_test(tc, test_cut_rule);
 	suite_add_tcase(s, tc);
 	return s;
 }
