@@ -73,7 +73,8 @@ int trim__ox_static_ints(tr *t, const val *x, int64_t *out, size_t cap, size_t *
 	if (!p || cnt > cap)
 		return trim__ox_node_err(t, TRIM_ESCHEMA, "'%s' must be a small constant tensor", x->name);
 	if (p->n_int64_data == cnt) {
-		memcpy(out, p->int64_data, cnt * sizeof *out);
+		if (cnt) /* an empty tensor has no data pointer */
+			memcpy(out, p->int64_data, cnt * sizeof *out);
 	} else if (p->n_int32_data == cnt) {
 		for (size_t k = 0; k < cnt; k++)
 			out[k] = p->int32_data[k];
@@ -306,7 +307,8 @@ const char *trim__ox_attr_str(const Onnx__NodeProto *n, const char *name, char *
 	if (!a || !a->has_s)
 		return NULL;
 	size_t len = a->s.len < cap - 1 ? a->s.len : cap - 1;
-	memcpy(buf, a->s.data, len);
+	if (len) /* an empty string has no data pointer */
+		memcpy(buf, a->s.data, len);
 	buf[len] = '\0';
 	return buf;
 }

@@ -252,6 +252,13 @@ def operator_models():
                         [x], [W('sizes', [2], [4, 4], np.int64)], 'resize',
                         outputs=None)
     m['resize'].graph.node[-1].output.append('s1')
+    # an empty 'split' tensor: split evenly among the outputs (found by the
+    # fuzz harness: the empty tensor has no data pointer)
+    m['split_empty'] = small([N('Conv', ['x', 'w'], 'c', kernel_shape=[1, 1]),
+                              N('Split', ['c', 'sizes'], 's0', axis=1),
+                              N('Add', ['s0', 's1'], 'y')],
+                             [x], [W('w', [4, 4, 1, 1]), W('sizes', [0], [], np.int64)], 'split_empty')
+    m['split_empty'].graph.node[1].output.append('s1')
     seq = helper.make_tensor_value_info('x', TensorProto.FLOAT, ['N', 4, 16])
     m['conv1d'] = small([N('Conv', ['x', 'w', 'b'], 'c1', kernel_shape=[3], pads=[1, 1], strides=[2]),
                          N('Relu', ['c1'], 'r'), N('BatchNormalization', ['r', 's', 'bb', 'mu', 'var'], 'bn'),
