@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Print the sram / regfile grids of energy_tables/{65nm,45nm,fpga-xc7z020}.yaml.
 
 The grids are NOT CACTI output: they are power-law fits anchored at published

@@ -260,20 +260,26 @@ static int import_memory(trim_network **net, char **yaml, const uint8_t *data, s
 	return rc;
 }
 
+/* The model file at path, read (read_file's checks) and imported. */
+static int import_file(trim_network **net, char **yaml, const char *path, const trim_onnx_options *o)
+{
+	uint8_t *data = NULL;
+	size_t len = 0;
+	int rc = read_file(path, &data, &len);
+	if (rc)
+		return rc;
+	rc = import_memory(net, yaml, data, len, path, o);
+	free(data);
+	return rc;
+}
+
 int trim_onnx_to_yaml(char **out, const char *path, const trim_onnx_options *o)
 {
 	TRIM__HANDLE_CHECK(o, ONNX_OPTIONS, TRIM_EINVAL);
 	if (!out || !path)
 		return trim__error(TRIM_EINVAL, "trim_onnx_to_yaml: NULL argument");
 	*out = NULL;
-	uint8_t *data = NULL;
-	size_t len = 0;
-	int rc = read_file(path, &data, &len);
-	if (rc)
-		return rc;
-	rc = import_memory(NULL, out, data, len, path, o);
-	free(data);
-	return rc;
+	return import_file(NULL, out, path, o);
 }
 
 int trim_network_load_onnx(trim_network **out, const char *path, const trim_onnx_options *o)
@@ -284,14 +290,7 @@ int trim_network_load_onnx(trim_network **out, const char *path, const trim_onnx
 	*out = NULL;
 	if (!path)
 		return trim__error(TRIM_EINVAL, "trim_network_load_onnx: path is NULL");
-	uint8_t *data = NULL;
-	size_t len = 0;
-	int rc = read_file(path, &data, &len);
-	if (rc)
-		return rc;
-	rc = import_memory(out, NULL, data, len, path, o);
-	free(data);
-	return rc;
+	return import_file(out, NULL, path, o);
 }
 
 int trim_network_load_onnx_memory(trim_network **out, const void *data, size_t len,

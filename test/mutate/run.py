@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Mutation testing of the model rules, the search's bounds and cuts, the
 sparse evaluation, the resume checks and the ONNX reader (`make mutate`).
 
