@@ -110,6 +110,9 @@ const char *trim__layer_type_name(int type);
 
 /* Parsing helpers shared by network.c and network_layers.c (trim__yctx, ydoc.h). */
 #include "util/ydoc.h"
+/* The whole description at root into net (network.c); network_api.c's loader
+ * calls it, then digests the tree. */
+int trim__net_parse(trim__yctx *c, struct trim_network *net, const trim__ynode *root);
 int trim__net_read_padding(trim__yctx *c, const trim__ynode *map, trim__layer *L);
 int trim__net_window_out(trim__yctx *c, const trim__ynode *node, const trim__layer *L, int a,
                          int64_t *out);
