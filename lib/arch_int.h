@@ -139,7 +139,7 @@ typedef struct {
 	double mac_pj;                       /* compute: per MAC */
 	double gated_mac_pj;                 /* compute: a zero-gated MAC */
 	double area_mm2;
-	/* added with the energy module (lib/energy.c) */
+	/* added with the energy module (lib/energy/) */
 	double transpose_pj, derivative_pj;  /* compute: one use of a training unit (0 if none) */
 	double res[4];                       /* FPGA tables: DSP, BRAM36, LUT, FF of all instances */
 	int clamped;                         /* a lookup was clamped to the table's edge */

@@ -1,6 +1,6 @@
 /*
- * Internal interface of the energy module (lib/energy.c) for the evaluator,
- * the report and the designer.
+ * Internal interface of the energy module (lib/energy/, a map of its files
+ * in lib/energy/energy_local.h) for the evaluator, the report and the designer.
  */
 #ifndef TRIM_ENERGY_INT_H
 #define TRIM_ENERGY_INT_H

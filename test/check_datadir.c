@@ -49,7 +49,7 @@ START_TEST(test_find_from_the_tree_and_elsewhere)
 	snprintf(want, sizeof want, "%s/models/networks/alexnet-cifar.yaml", rroot);
 	ck_assert_str_eq(real, want);
 	trim_string_free(p);
-	/* technology names too (energy.c's resolution uses the same directories) */
+	/* technology names too (lib/energy/load.c's resolution uses the same directories) */
 	ck_assert_int_eq(trim_energy_resolve("45nm", NULL, &p), 0);
 	ck_assert_ptr_nonnull(realpath(p, real));
 	snprintf(want, sizeof want, "%s/energy_tables/45nm.yaml", rroot);

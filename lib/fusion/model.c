@@ -16,7 +16,7 @@ static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 /* ---- per-layer model (F1-F6) --------------------------------------------------- */
 
 /* BRAM18 blocks of a memory `width` bits wide and `depth` entries deep, in
- * the 7-series aspect ratios (the same mapping as lib/energy.c): 512 x 36
+ * the 7-series aspect ratios (the same mapping as lib/energy/costs.c): 512 x 36
  * (or wider, side by side) down to 16K x 1. */
 static double bram18(double width, double depth)
 {
