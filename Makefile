@@ -46,7 +46,7 @@ CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck_pic 
 
 .DEFAULT_GOAL := all
 
-LIB_SRC := $(sort $(wildcard lib/*.c lib/util/*.c lib/report/*.c lib/search/*.c lib/energy/*.c lib/fusion/*.c lib/activity/*.c lib/work/*.c))
+LIB_SRC := $(sort $(wildcard lib/*.c lib/util/*.c lib/report/*.c lib/search/*.c lib/constraints/*.c lib/energy/*.c lib/fusion/*.c lib/activity/*.c lib/work/*.c))
 # ONNX import (lib/onnx/) and the onnx.proto code protobuf-c generates for it
 LIB_SRC += $(sort $(wildcard lib/onnx/*.c)) $(BUILD)/gen/onnx/onnx.pb-c.c
 CLI_SRC := $(sort $(wildcard lib/cli/*.c))

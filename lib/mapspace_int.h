@@ -74,7 +74,7 @@ typedef struct {
 	int imperfect;                      /* 1: imperfect rows too (trim__mapspace_set_imperfect) */
 	int64_t *rows[TRIM_NDIMS];
 	int64_t nrows[TRIM_NDIMS];
-	/* dataflow constraints (lib/constraints.c; all off by default):
+	/* dataflow constraints (lib/constraints/; all off by default):
 	 * fmax[l][d] > 0 caps dim d's bound at level l (a row filter, like pin);
 	 * a bypass choice b is searched iff (b & byp_fixmask) == byp_fixval
 	 * (bit nbyp-1-j is keep bit j, as in the index); the loops (bound > 1)

@@ -1,5 +1,5 @@
 /*
- * Dataflow constraints (lib/constraints.c): the constrained search against
+ * Dataflow constraints (lib/constraints/): the constrained search against
  * brute force over every raw mapping that obeys the constraints (checked
  * by a reference written here, independent of the reader and of the
  * mapspace's filters), the distinct count against the brute-force class
