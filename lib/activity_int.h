@@ -121,5 +121,9 @@ int trim__activity_zero_macs(const trim__intra *w, int64_t *out);
  * so trim__activity_zero_macs then reports the error. Call it again after
  * changing the bounds or the tensors of w. */
 void trim__activity_zero_macs_cache(trim__intra *w);
+/* The same count by enumerating every index point of each component (the
+ * slow, obvious count the tests compare against; no 2^30 cap): 0 or -1 if
+ * the MAC count overflows. */
+int trim__activity_zero_macs_slow(const trim__intra *w, int64_t *out);
 
 #endif
