@@ -51,7 +51,12 @@ typedef enum {
 #define TRIM__TAG_OF(k) (TRIM__TAG_LIVE + (uint32_t)(k))
 
 #define TRIM__HANDLE_INIT(obj, type) ((obj)->tag = TRIM__TAG_OF(TRIM__H_##type))
-#define TRIM__HANDLE_POISON(obj, type) ((obj)->tag = TRIM__TAG_FREED + (uint32_t)TRIM__H_##type)
+/* Written through a volatile lvalue: the store comes right before free(),
+ * and a compiler drops a plain store to memory about to be freed (GCC's
+ * dead-store elimination does), which left the live tag in a freed block
+ * whenever the allocator did not overwrite its first bytes. */
+#define TRIM__HANDLE_POISON(obj, type) \
+	(*(volatile uint32_t *)&(obj)->tag = TRIM__TAG_FREED + (uint32_t)TRIM__H_##type)
 
 /* "trim_network", ... ("?" out of range). */
 const char *trim__handle_type_name(trim__handle_type k);
