@@ -46,9 +46,10 @@ CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck_pic 
 
 .DEFAULT_GOAL := all
 
-LIB_SRC := $(sort $(wildcard lib/*.c lib/util/*.c lib/report/*.c lib/search/*.c lib/constraints/*.c lib/energy/*.c lib/fusion/*.c lib/activity/*.c lib/work/*.c))
-# ONNX import (lib/onnx/) and the onnx.proto code protobuf-c generates for it
-LIB_SRC += $(sort $(wildcard lib/onnx/*.c)) $(BUILD)/gen/onnx/onnx.pb-c.c
+# every feature folder of lib/ (lib/cli/ is the CLI's), ONNX import
+# (lib/network/onnx/) included, and the onnx.proto code protobuf-c generates
+LIB_SRC := $(sort $(filter-out lib/cli/%,$(wildcard lib/*.c lib/*/*.c lib/*/*/*.c)))
+LIB_SRC += $(BUILD)/gen/onnx/onnx.pb-c.c
 CLI_SRC := $(sort $(wildcard lib/cli/*.c))
 TEST_SRC := $(sort $(wildcard test/*.c))
 BENCH_SRC := $(sort $(wildcard test/bench/*.c))
@@ -57,7 +58,7 @@ EXAMPLES := $(patsubst examples/%/main.c,$(BUILD)/bin/example-%,$(EXAMPLE_SRC))
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 
-# ONNX import (lib/onnx/): Debian's onnx.proto (libonnx-dev) compiled by
+# ONNX import (lib/network/onnx/): Debian's onnx.proto (libonnx-dev) compiled by
 # protobuf-c-compiler into $(BUILD)/gen/onnx at build time (never vendored).
 ONNX_PROTO ?= /usr/include/onnx/onnx.proto
 $(BUILD)/gen/onnx/onnx.pb-c.c $(BUILD)/gen/onnx/onnx.pb-c.h &: $(ONNX_PROTO)
@@ -65,7 +66,7 @@ $(BUILD)/gen/onnx/onnx.pb-c.c $(BUILD)/gen/onnx/onnx.pb-c.h &: $(ONNX_PROTO)
 	@test -r $(ONNX_PROTO) || { echo "$(ONNX_PROTO) missing: make deps (libonnx-dev)"; exit 1; }
 	cp $(ONNX_PROTO) $(BUILD)/gen/onnx/onnx.proto
 	cd $(BUILD)/gen/onnx && protoc-c --c_out=. onnx.proto
-$(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard lib/onnx/*.c)): $(BUILD)/gen/onnx/onnx.pb-c.h
+$(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard lib/network/onnx/*.c)): $(BUILD)/gen/onnx/onnx.pb-c.h
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/obj/%.o)
@@ -109,7 +110,7 @@ $(BUILD)/gen/suites.h: $(TEST_SRC) Makefile
 
 $(CLI_OBJ): $(BUILD)/gen/commands.h
 
-# The data directories compiled into lib/datadir.c: the installed one
+# The data directories compiled into lib/util/datadir.c: the installed one
 # (DATADIR, PREFIX/share/trim) and this source tree. Rewritten only when
 # they change, so that `make install PREFIX=...` rebuilds what depends on it.
 DATADIR ?= $(PREFIX)/share/trim
@@ -117,7 +118,7 @@ $(BUILD)/gen/datadir.h: FORCE
 	@mkdir -p $(dir $@)
 	@printf '#define TRIM_DATADIR "%s"\n#define TRIM_SRCDIR "%s"\n' '$(DATADIR)' '$(CURDIR)' > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
-$(BUILD)/obj/lib/datadir.o: $(BUILD)/gen/datadir.h
+$(BUILD)/obj/lib/util/datadir.o: $(BUILD)/gen/datadir.h
 
 # The digest of the library's sources (lib/ but the CLI's, and the public
 # headers: the cost model and everything around it), compiled into

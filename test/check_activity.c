@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "activity_int.h"
+#include "activity/activity_int.h"
 #include "refsim.h"
 #include "tcase_util.h"
 #include "trim.h"

@@ -13,8 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "activity_int.h"
-#include "constraints_int.h"
+#include "activity/activity_int.h"
+#include "constraints/constraints_int.h"
 #include "search/search_int.h"
 #include "tcase_util.h"
 #include "trim.h"

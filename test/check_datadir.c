@@ -1,4 +1,4 @@
-/* The data directories (lib/datadir.c): shipped files and technology names
+/* The data directories (lib/util/datadir.c): shipped files and technology names
  * found from any directory, TRIM_DATA_DIR first, clear errors. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <check.h>

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "energy_int.h"
+#include "energy/energy_int.h"
 #include "trim.h"
 
 /* A small table: 3 capacities x 2 widths, values chosen off any power law. */

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "eval_int.h"
+#include "eval/eval_int.h"
 #include "refsim.h"
 #include "tcase_util.h"
 

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "explore_int.h"
+#include "explore/explore_int.h"
 #include "trim.h"
 #include "tcase_util.h"
 #include "trim/explore.h"

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "network_int.h"
+#include "network/network_int.h"
 #include "trim.h"
 #include "trim/onnx.h"
 #include "trim/work.h"

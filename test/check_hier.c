@@ -12,9 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "activity_int.h"
-#include "eval_int.h"
-#include "mapspace_int.h"
+#include "activity/activity_int.h"
+#include "eval/eval_int.h"
+#include "search/mapspace_int.h"
 #include "refsim.h"
 #include "tcase_util.h"
 #include "trim.h"

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "activity_int.h"
-#include "mapping_int.h"
+#include "activity/activity_int.h"
+#include "mapping/mapping_int.h"
 #include "tcase_util.h"
 #include "trim.h"
 

@@ -4,8 +4,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "energy_int.h"
-#include "netcost_int.h"
+#include "energy/energy_int.h"
+#include "neteval/netcost_int.h"
 #include "trim.h"
 
 /* The caching example of check_workload.c on 8x8 inputs: 32-bit words, cached

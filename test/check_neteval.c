@@ -14,7 +14,7 @@
 #include "trim.h"
 #include "trim/neteval.h"
 #include "trim/search.h"
-#include "neteval_state.h"
+#include "neteval/neteval_state.h"
 #include "tcase_util.h"
 
 #define NET "test/data/neteval/tiny.yaml"
@@ -115,7 +115,7 @@ END_TEST
 
 /* Byte-identical results for 1, 2 and 3 threads: one search after the
  * other on every thread, and the searches side by side with their top
- * nodes in one pool (lib/neteval_pool.c) */
+ * nodes in one pool (lib/neteval/pool.c) */
 START_TEST(test_threads_identical)
 {
 	char *text[3];

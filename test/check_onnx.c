@@ -1,4 +1,4 @@
-/* ONNX import (lib/onnx/, docs/onnx.md): the models of test/onnx/make_models.py
+/* ONNX import (lib/network/onnx/, docs/onnx.md): the models of test/onnx/make_models.py
  * and test/onnx/export_torch.py, every operator, and every kind of bad model. */
 #include <check.h>
 #include <ctype.h>

@@ -13,9 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "activity_int.h"
+#include "activity/activity_int.h"
 #include "trim.h"
-#include "workload_int.h"
+#include "workload/workload_int.h"
 
 #define NET "test/data/neteval/tiny.yaml"
 #define ARCH "test/data/neteval/tiny-arch.yaml"

@@ -10,10 +10,10 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "constraints_int.h"
-#include "energy_int.h"
-#include "mapspace_int.h"
-#include "workload_int.h"
+#include "constraints/constraints_int.h"
+#include "energy/energy_int.h"
+#include "search/mapspace_int.h"
+#include "workload/workload_int.h"
 #include "search/search_int.h"
 #include "search/share.h"
 #include "trim/search.h"

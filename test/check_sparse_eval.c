@@ -7,9 +7,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "energy_int.h"
-#include "mapping_int.h"
-#include "sparse_eval_int.h"
+#include "energy/energy_int.h"
+#include "mapping/mapping_int.h"
+#include "sparsity/sparse_eval_int.h"
 #include "trim.h"
 #include "trim/eval.h"
 #include "trim/mapping.h"

@@ -7,7 +7,7 @@
 #include "tcase_util.h"
 #include "trim.h"
 #include "trim/sparsity.h"
-#include "workload_int.h"
+#include "workload/workload_int.h"
 
 static trim_workloads *analyse(const char *yaml, int mode, trim_network **netp)
 {

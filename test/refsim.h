@@ -8,7 +8,7 @@
 #ifndef TRIM_TEST_REFSIM_H
 #define TRIM_TEST_REFSIM_H
 
-#include "activity_int.h"
+#include "activity/activity_int.h"
 
 /* 0, or a negative code with a message (unsupported or too large case). */
 int refsim_run(const trim__intra *w, const struct trim_arch *a, const trim__mapping *m,

@@ -7,10 +7,10 @@
 
 #include <stdint.h>
 
-#include "arch_int.h"
-#include "energy_int.h"
-#include "mapspace_int.h"
-#include "workload_int.h"
+#include "arch/arch_int.h"
+#include "energy/energy_int.h"
+#include "search/mapspace_int.h"
+#include "workload/workload_int.h"
 
 enum { TU_CONV = 0, TU_DEPTHWISE, TU_FC, TU_MAXPOOL, TU_AVGPOOL };
 

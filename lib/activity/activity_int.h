@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mapping_int.h"
+#include "mapping/mapping_int.h"
 
 typedef struct {
 	int64_t macs;       /* product of the workload's bounds (the real work) */
@@ -116,7 +116,7 @@ int trim__activity_tensors(const trim__intra *w, const struct trim_arch *a, cons
  * is one, else it is counted (an enumeration of the dims of the zero
  * constraints). */
 int trim__activity_zero_macs(const trim__intra *w, int64_t *out);
-/* Count it once and cache it in w (lib/workload.c, when a workload is
+/* Count it once and cache it in w (lib/workload/workload.c, when a workload is
  * built); nothing is cached (and no error is set) when the count fails,
  * so trim__activity_zero_macs then reports the error. Call it again after
  * changing the bounds or the tensors of w. */

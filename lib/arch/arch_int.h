@@ -1,4 +1,8 @@
 /*
+ * lib/arch/: architectures. One concept per file:
+ *   arch.c     the YAML loader with strict validation
+ *   report.c   what `trim arch` prints: levels, costs, area
+ *
  * Internal representation of a hardware organisation (an architecture).
  *
  * Levels are ordered from the outermost (off-chip memory, index 0) to the
@@ -6,10 +10,10 @@
  *   DRAM (storage) -> global buffer (storage) -> NoC (spatial)
  *     -> registers (storage, one instance per PE) -> MAC (compute).
  * A mapping has one temporal sub-mapping per storage level and one spatial
- * sub-mapping per spatial level. The loader (lib/arch.c) validates order and
+ * sub-mapping per spatial level. The loader (lib/arch/arch.c) validates order and
  * sizes; this header is what the mapper and evaluator read.
  *
- * Tensor slots follow lib/workload_int.h: 0 input-like operand, 1 weight-like
+ * Tensor slots follow lib/workload/workload_int.h: 0 input-like operand, 1 weight-like
  * operand, 2 result.
  */
 #ifndef TRIM_ARCH_INT_H
@@ -81,7 +85,7 @@ typedef struct {
 	int sp_lane_buffers;               /* blocks each lane holds (2: double buffered) */
 	int sp_compressed;                 /* sparse operands stored and moved as non-zeros + metadata */
 
-	/* added with the loader (lib/arch.c) */
+	/* added with the loader (lib/arch/arch.c) */
 	char component[64];                /* energy-table component to cost it with; "" = by class */
 	int64_t fanout_total;              /* spatial: fanout_x * fanout_y */
 } trim__level;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "arch_int.h"
-#include "energy_int.h"
+#include "energy/energy_int.h"
 #include "util/handle.h"
 #include "util/util.h"
 

@@ -1,7 +1,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli.h"
 
 static const char usage_eval[] =
 	"trim eval NETWORK.yaml ARCH.yaml --layer NAME --phase FW|BW|WG --mapping MAPPING.yaml\n"

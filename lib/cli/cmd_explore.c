@@ -5,7 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "cli.h"
 #include "trim/explore.h"
 
 static const char usage_ex[] =

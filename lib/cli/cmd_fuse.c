@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli.h"
 
 static const char usage_fuse[] =
 	"trim fuse NETWORK.yaml ARCH.yaml [--layers FIRST:LAST] [--budget-dsp N] [--mapper [--mapper-goal energy|delay|edp] [--threads N]] "

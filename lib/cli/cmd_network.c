@@ -3,7 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "cli.h"
 #include "trim/neteval.h"
 #include "trim/search.h"
 

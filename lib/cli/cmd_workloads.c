@@ -1,7 +1,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli.h"
 
 static const char *const USAGE =
 	"trim workloads NETWORK.yaml [--mode inference|training] [--batch N] [--word-bits B] "

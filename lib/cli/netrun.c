@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "cli.h"
 #include "trim/search.h"
 
 /* trim_workloads_find's message plus the layers that have a workload in

@@ -6,7 +6,7 @@
 #ifndef TRIM_CONSTRAINTS_INT_H
 #define TRIM_CONSTRAINTS_INT_H
 
-#include "mapspace_int.h"
+#include "search/mapspace_int.h"
 #include "trim/constraints.h"
 #include "util/ydoc.h"
 

@@ -21,7 +21,7 @@
  * order classes, spatial axes), so the exact search and the distinct count
  * stay exact over the constrained space.
  *
- * One concept per file (lib/constraints_int.h is the interface to the rest
+ * One concept per file (lib/constraints/constraints_int.h is the interface to the rest
  * of the library):
  *   set.c     the presets (the table, lookup by name) and the set: create,
  *             free, add a preset, merge, clone, its items, a copy without one

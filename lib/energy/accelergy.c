@@ -2,7 +2,7 @@
  * 0.2 to 0.4) and an ART (area reference table) into a table's components. */
 #include <string.h>
 
-#include "energy/energy_local.h"
+#include "energy_local.h"
 #include "util/util.h"
 #include "util/ydoc.h"
 

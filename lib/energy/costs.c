@@ -1,12 +1,12 @@
 /* The per-level costs of an architecture under a table (trim__arch_costs,
- * lib/energy_int.h): storage, networks and compute; and the totals built on
+ * lib/energy/energy_int.h): storage, networks and compute; and the totals built on
  * them, an FPGA's resources and the architecture's area. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "energy/energy_local.h"
+#include "energy_local.h"
 #include "util/handle.h"
 #include "util/util.h"
 

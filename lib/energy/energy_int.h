@@ -5,7 +5,7 @@
 #ifndef TRIM_ENERGY_INT_H
 #define TRIM_ENERGY_INT_H
 
-#include "arch_int.h"
+#include "arch/arch_int.h"
 #include "trim/energy.h"
 
 /*

@@ -1,5 +1,5 @@
 /*
- * Internals of the energy module (lib/energy_int.h is its interface to the
+ * Internals of the energy module (lib/energy/energy_int.h is its interface to the
  * rest of the library; docs/energy.md gives the tables' schema and the
  * model). One concept per file:
  *   table.c      a table's data: its lifetime, the SRAM and register-file

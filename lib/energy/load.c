@@ -6,8 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "datadir_int.h"
-#include "energy/energy_local.h"
+#include "util/datadir_int.h"
+#include "energy_local.h"
 #include "util/handle.h"
 #include "util/util.h"
 #include "util/ydoc.h"

@@ -2,7 +2,7 @@
  * totals, and the energy of one action and the area of one component. */
 #include <string.h>
 
-#include "energy/energy_local.h"
+#include "energy_local.h"
 #include "util/handle.h"
 #include "util/util.h"
 

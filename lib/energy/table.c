@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "energy/energy_local.h"
+#include "energy_local.h"
 #include "util/handle.h"
 #include "util/util.h"
 #include "util/ydoc.h"

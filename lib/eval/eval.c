@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "energy_int.h"
+#include "energy/energy_int.h"
 #include "eval_int.h"
-#include "netcost_int.h"
+#include "neteval/netcost_int.h"
 #include "report/report_int.h"
 #include "util/handle.h"
 

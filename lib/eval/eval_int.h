@@ -1,6 +1,6 @@
 /*
  * The evaluator: cycles, energy and utilisation of one mapping of one
- * intra-layer workload, from the activity counts (lib/activity_int.h) and
+ * intra-layer workload, from the activity counts (lib/activity/activity_int.h) and
  * the per-level costs of an energy table (trim__level_cost, arch_int.h).
  * A pure function of (workload, arch, costs, mapping) writing into a
  * caller-provided result and workspace: no allocation once the workspace
@@ -9,7 +9,7 @@
 #ifndef TRIM_EVAL_INT_H
 #define TRIM_EVAL_INT_H
 
-#include "activity_int.h"
+#include "activity/activity_int.h"
 #include "trim/eval.h"
 
 typedef struct {

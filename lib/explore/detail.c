@@ -12,16 +12,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "energy_int.h"
+#include "energy/energy_int.h"
 #include "explore_int.h"
 #include "report/html_int.h"
-#include "report/xdetail_int.h"
+#include "xdetail_int.h"
 #include "trim/energy.h"
 #include "trim/mapping.h"
 #include "trim/neteval.h"
 #include "trim/sparsity.h"
 #include "util/handle.h"
-#include "workload_int.h"
+#include "workload/workload_int.h"
 
 void trim__xdetail_free(trim__xdetail *d)
 {

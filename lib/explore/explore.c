@@ -10,10 +10,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "arch_int.h"
-#include "constraints_int.h"
+#include "arch/arch_int.h"
+#include "constraints/constraints_int.h"
 #include "explore_int.h"
-#include "report/xdetail_int.h"
+#include "xdetail_int.h"
 #include "trim/energy.h"
 #include "trim/explore.h"
 #include "trim/mapping.h"
@@ -681,7 +681,7 @@ static void points_csv(const trim_explorer *ex, trim__sb *sb)
 
 static void workloads_csv(const trim_explorer *ex, trim__sb *sb)
 {
-	trim__xreport_workloads_csv(ex, sb); /* lib/report/explore_report.c */
+	trim__xreport_workloads_csv(ex, sb); /* lib/explore/report.c */
 }
 
 static int need_ranked(const trim_explorer *ex)

@@ -1,9 +1,16 @@
-/* The explorer's state, shared by lib/explore.c (options, driving, ranking,
- * reports) and lib/explore_points.c (the point files of a resumable sweep). */
+/* lib/explore/: the explorer (TRIM Algorithm 1). One concept per file:
+ *   explore.c    options, driving, ranking, the Pareto front
+ *   points.c     the point files of a resumable exploration (--out)
+ *   recheck.c    a point read back is re-evaluated before it is used
+ *   report.c     utilisation, warnings and detail of every valid point
+ *   detail.c     per-workload figures of the points (xdetail_int.h)
+ *
+ * The explorer's state, shared by lib/explore/explore.c (options, driving, ranking,
+ * reports) and lib/explore/points.c (the point files of a resumable sweep). */
 #ifndef TRIM_EXPLORE_INT_H
 #define TRIM_EXPLORE_INT_H
 
-#include "arch_int.h"
+#include "arch/arch_int.h"
 #include "trim/explore.h"
 #include "trim/neteval.h"
 #include "util/digest.h"
@@ -101,7 +108,7 @@ int trim__explore_point_end(const trim_explorer *ex, size_t i, const trim_neteva
                             trim__xpoint *p);
 int trim__explore_mkdirs(const char *dir);
 /* Point i as read back from its file (p: its figures and mappings; text,
- * len: the file's bytes) checked again (lib/explore_recheck.c): 0 with the
+ * len: the file's bytes) checked again (lib/explore/recheck.c): 0 with the
  * point evaluated again from its mappings in *out, when its file written
  * again from them is the file byte for byte; 1 with why (n bytes) when it
  * is not (a mapping that cannot be read, fails the check trim eval applies,

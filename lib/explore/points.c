@@ -4,7 +4,7 @@
  * of every input its figures depend on (explore_int.h, TRIM__XIN_*) and a
  * checksum of the file's own text. A rerun reuses a file only when every
  * digest and the checksum agree and the point's mappings give its figures
- * again (lib/explore_recheck.c); a stale, corrupt, edited or unreadable
+ * again (lib/explore/recheck.c); a stale, corrupt, edited or unreadable
  * file (not a regular file, or larger than TRIM__RESULT_FILE_MAX) is
  * recomputed and the explorer says why (trim_explorer_resume_notes). A
  * file of another exploration (another network or space name) is refused.
@@ -16,10 +16,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "constraints_int.h"
+#include "constraints/constraints_int.h"
 #include "explore_int.h"
-#include "network_int.h"
-#include "space_int.h"
+#include "network/network_int.h"
+#include "space/space_int.h"
 #include "trim/constraints.h"
 #include "trim/energy.h"
 #include "util/ydoc.h"

@@ -18,9 +18,9 @@
 #include <string.h>
 
 #include "explore_int.h"
-#include "neteval_state.h"
+#include "neteval/neteval_state.h"
 #include "trim/mapping.h"
-#include "workload_int.h"
+#include "workload/workload_int.h"
 
 /* Each distinct workload of ne takes its mapping from p; 0, or 1 with why,
  * or TRIM_ENOMEM. */

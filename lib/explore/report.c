@@ -3,14 +3,14 @@
  * temporal utilisation and warnings of every valid point, the per-workload
  * CSV with bottleneck and energy by level. The hooks trim_explorer_report
  * and trim_explorer_write call; every figure comes from the point's
- * mappings evaluated again (lib/report/explore_detail.c).
+ * mappings evaluated again (lib/explore/detail.c).
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "explore_int.h"
-#include "report/xdetail_int.h"
+#include "xdetail_int.h"
 
 static double detail_temporal(const trim__xdetail *d)
 {

@@ -1,6 +1,6 @@
 /*
  * An explorer point's workloads evaluated again from their best mappings
- * (lib/report/explore_detail.c), for the per-workload accessors, the
+ * (lib/explore/detail.c), for the per-workload accessors, the
  * warnings and the HTML report of an exploration.
  */
 #ifndef TRIM_XDETAIL_INT_H
@@ -26,7 +26,7 @@ int trim__xdetail_make(const trim_explorer *ex, size_t i, trim__xdetail *d);
 void trim__xdetail_free(trim__xdetail *d);
 int trim__xdetail_warnings(const trim__xdetail *d, trim__warnings *ws);
 
-/* Hooks of the explorer's reports (lib/report/explore_report.c): the point
+/* Hooks of the explorer's reports (lib/explore/report.c): the point
  * object just written to sb gains "temporal_utilization" and "warnings"
  * (valid points); the temporal utilisation of point i (NaN if invalid);
  * the best point's warnings under the table; the per-workload CSV. A

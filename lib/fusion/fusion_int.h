@@ -21,9 +21,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arch_int.h"
-#include "energy_int.h"
-#include "network_int.h"
+#include "arch/arch_int.h"
+#include "energy/energy_int.h"
+#include "network/network_int.h"
 #include "trim/fusion.h"
 #include "util/handle.h"
 #include "util/util.h"

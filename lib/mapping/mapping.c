@@ -1,6 +1,6 @@
 /*
  * Mappings: representation, validation, loop-nest printing, YAML writing.
- * (The YAML readers are in lib/mapping_yaml.c.)
+ * (The YAML readers are in lib/mapping/yaml.c.)
  */
 #include <stdarg.h>
 #include <stdio.h>

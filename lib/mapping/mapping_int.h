@@ -1,4 +1,9 @@
 /*
+ * lib/mapping/: mappings. One concept per file:
+ *   mapping.c    representation, validation, loop-nest printing, YAML dump
+ *   yaml.c       reading libtrim's and Timeloop's mapping forms
+ *   timeloop.c   writing a mapping and its workload in Timeloop's format
+ *
  * Internal representation of a mapping: how one intra-layer workload is
  * projected onto an architecture (TRIM section "Mapping").
  *
@@ -20,11 +25,11 @@
 
 #include <stdint.h>
 
-#include "arch_int.h"
+#include "arch/arch_int.h"
 #include "trim/mapping.h"
 #include "util/handle.h"
 #include "util/util.h"
-#include "workload_int.h"
+#include "workload/workload_int.h"
 
 struct trim_mapping {
 	uint32_t tag; /* TRIM__H_MAPPING (util/handle.h): first, checked by every entry point */
@@ -80,7 +85,7 @@ int trim__mapping_set_order_str(trim__mapping *m, int level, const char *order);
  */
 int trim__mapping_check(const trim__mapping *m, const trim__intra *w, const struct trim_arch *a);
 /* The same with reserved[l] bytes of level l's capacity taken by cached
- * intermediate activations (training; lib/netcost.c's cache plan). NULL:
+ * intermediate activations (training; lib/neteval/netcost.c's cache plan). NULL:
  * nothing reserved. */
 int trim__mapping_check_reserved(const trim__mapping *m, const trim__intra *w,
                                  const struct trim_arch *a, const int64_t *reserved);

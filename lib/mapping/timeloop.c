@@ -2,7 +2,7 @@
  * Writing a mapping and its workload in Timeloop's format (one YAML document
  * with `problem:` and `mapping:`), so that timeloop-model can evaluate
  * libtrim's answer. docs/mapping.md ("Timeloop's form", "Export") describes
- * the correspondence; lib/mapping_yaml.c reads the `mapping:` part back.
+ * the correspondence; lib/mapping/yaml.c reads the `mapping:` part back.
  *
  * The problem is written from the workload's own projections (a custom
  * Timeloop shape), so every phase and layer kind exports: FW, BW and WG of

@@ -10,8 +10,8 @@
 
 #include <stdint.h>
 
-#include "arch_int.h"
-#include "workload_int.h"
+#include "arch/arch_int.h"
+#include "workload/workload_int.h"
 
 typedef struct {
 	int glb;                 /* level that holds cached activations and runs preprocessing */

@@ -8,14 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "constraints_int.h"
-#include "energy_int.h"
-#include "mapspace_int.h"
+#include "constraints/constraints_int.h"
+#include "energy/energy_int.h"
+#include "search/mapspace_int.h"
 #include "netcost_int.h"
 #include "neteval_int.h"
 #include "neteval_state.h"
-#include "network_int.h"
-#include "sparse_eval_int.h"
+#include "network/network_int.h"
+#include "sparsity/sparse_eval_int.h"
 #include "trim/neteval.h"
 #include "trim/search.h"
 #include "trim/sparsity.h"
@@ -543,7 +543,7 @@ static void fields(const trim_neteval *ne, const wrec *r, double *f)
 	f[TRIM_NF_REUSED_FROM] = r->skipped ? -1 : (double)r->reused_from;
 }
 
-/* ---- read access for the reports (lib/neteval_int.h) ------------------------ */
+/* ---- read access for the reports (lib/neteval/neteval_int.h) ------------------------ */
 
 void trim__neteval_info_get(const trim_neteval *ne, trim__neteval_info *out)
 {
@@ -790,7 +790,7 @@ static void report_table(const trim_neteval *ne, trim__sb *sb)
 
 static void report_csv(const trim_neteval *ne, trim__sb *sb)
 {
-	trim__netreport_csv(ne, sb); /* lib/report/netreport.c */
+	trim__netreport_csv(ne, sb); /* lib/neteval/report.c */
 }
 
 int trim_neteval_report(const trim_neteval *ne, int format, char **out)

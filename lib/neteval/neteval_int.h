@@ -1,6 +1,6 @@
 /*
  * Read access to a network evaluation's records for the reports
- * (lib/report/): the getters live in lib/neteval.c, next to the struct.
+ * (lib/report/): the getters live in lib/neteval/neteval.c, next to the struct.
  */
 #ifndef TRIM_NETEVAL_INT_H
 #define TRIM_NETEVAL_INT_H
@@ -25,7 +25,7 @@ int trim__neteval_view(const trim_neteval *ne, size_t i, trim__wview *out);
  * outside the layer range or the evaluation has not finished. */
 const trim__inter_cost *trim__neteval_inter_cost(const trim_neteval *ne, size_t j);
 
-/* Report hooks (lib/report/netreport.c) called by trim_neteval_report. */
+/* Report hooks (lib/neteval/report.c) called by trim_neteval_report. */
 void trim__netreport_workload_json(const trim_neteval *ne, size_t i, trim__sb *sb);
 void trim__netreport_totals_json(const trim_neteval *ne, trim__sb *sb);
 void trim__netreport_tail_json(const trim_neteval *ne, trim__sb *sb);

@@ -1,14 +1,25 @@
 /*
- * The state of a network evaluation (lib/neteval.c: options, totals,
- * reports; lib/neteval_search.c: the searches of its workloads, their reuse
+ * lib/neteval/: a network on an architecture (docs/model.md, "Network
+ * evaluation"). One concept per file:
+ *   neteval.c       options, the run, totals and the public accessors
+ *   search.c        one search per distinct workload, reuse between them
+ *   pool.c          the searches side by side on the threads, one node pool
+ *   resume.c        finished searches kept on disk (--out) and re-checked
+ *   netcost.c       inter-layer workloads (netcost_int.h)
+ *   report.c        per-workload breakdowns, utilisation, warnings, JSON
+ * Headers: neteval_state.h (this: the state), neteval_int.h (read access
+ * for the reports), netcost_int.h.
+ *
+ * The state of a network evaluation (lib/neteval/neteval.c: options, totals,
+ * reports; lib/neteval/search.c: the searches of its workloads, their reuse
  * and their parallel run).
  */
 #ifndef TRIM_NETEVAL_STATE_H
 #define TRIM_NETEVAL_STATE_H
 
-#include "mapspace_int.h"
+#include "search/mapspace_int.h"
 #include "netcost_int.h"
-#include "sparse_eval_int.h"
+#include "sparsity/sparse_eval_int.h"
 #include "trim/constraints.h"
 #include "trim/neteval.h"
 #include "trim/sparsity.h"
@@ -65,7 +76,7 @@ struct trim_neteval {
 	int64_t started;         /* searches side by side: started so far, of share_total */
 	int64_t share_total;
 	int share_slots;         /* and the threads they share (0: one search at a time) */
-	int64_t pooled;          /* searches run through the pool of top nodes (lib/neteval_pool.c) */
+	int64_t pooled;          /* searches run through the pool of top nodes (lib/neteval/pool.c) */
 	double first_share;      /* tests: > 0, every search's limit in the first pass (then the retry) */
 	/* time limit: the seconds each search took beyond its limit (set-up,
 	 * stopping), summed over over_n searches (over_ns); the searches left keep their
@@ -100,7 +111,7 @@ int trim__neteval_search(trim_neteval *ne, size_t i);
  * first; with one the fewest distinct mappings first. Returns their count
  * (order: room for ne->n), SIZE_MAX when out of memory. */
 size_t trim__neteval_search_order(const trim_neteval *ne, size_t *order);
-/* Resume files (lib/neteval_resume.c): the inputs' digest into ne->stamp;
+/* Resume files (lib/neteval/resume.c): the inputs' digest into ne->stamp;
  * workload i read back (1), absent (0) or stale, unreadable or corrupted
  * (-1, a line in ne->notes); written (0 or an error); the directory made
  * if missing. */
@@ -128,7 +139,7 @@ int trim__resume_parse(trim_neteval *ne, size_t i, char *text, size_t n, const c
 int trim__resume_check_mapping(const trim_neteval *ne, size_t i, const trim__mapping *m, trim__eval *e,
                                double *cost, char *why, size_t n);
 void trim__resume_take(trim_neteval *ne, size_t i, const trim__mapping *m, const trim__eval *e, double cost);
-/* Searches side by side with a time limit (lib/neteval_search.c): raise
+/* Searches side by side with a time limit (lib/neteval/search.c): raise
  * the deadline of every running search (rec[j].running) to what remains
  * of the network's (started of share_total started, `slots` threads) less
  * half the fair share (remaining * slots / searches not finished) of each
@@ -143,10 +154,10 @@ void trim__neteval_share_deadlines(trim_neteval *ne, int64_t started, int slots)
  * what remains less half the share of each of the other left - 1 (0: none). */
 double trim__neteval_search_budget(const trim_neteval *ne, int64_t left, int threads, int slots);
 /* The distinct searches order[0 .. m) side by side on the network's
- * threads, their top nodes in one pool (lib/neteval_pool.c). */
+ * threads, their top nodes in one pool (lib/neteval/pool.c). */
 void trim__neteval_pool(trim_neteval *ne, const size_t *order, size_t m);
 /* One search of workload i in two halves around the search itself (the
- * network's pool runs it between them, lib/neteval_pool.c): prepare reads
+ * network's pool runs it between them, lib/neteval/pool.c): prepare reads
  * it back from --out (1: the record is complete, nothing to search) or
  * makes its space (time limit `limit`, constraints, the mapping cap) and
  * result (0; *rc the set-up's error, which finish records); finish records

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "constraints_int.h"
+#include "constraints/constraints_int.h"
 #include "neteval_state.h"
 #include "util/util.h"
 
@@ -147,7 +147,7 @@ double trim__neteval_search_budget(const trim_neteval *ne, int64_t left, int thr
 }
 
 /* With a time limit, searches running side by side: a search that ends
- * leaves its time to the others (lib/neteval_state.h). */
+ * leaves its time to the others (lib/neteval/neteval_state.h). */
 void trim__neteval_share_deadlines(trim_neteval *ne, int64_t started, int slots)
 {
 	double now = now_seconds();

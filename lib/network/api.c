@@ -1,6 +1,6 @@
 /* Networks: loading a description (file or string; an .onnx file goes to the
  * ONNX importer), its content digest, freeing, and the public accessors.
- * The parsing itself is in network.c and network_layers.c. */
+ * The parsing itself is in network.c and layers.c. */
 #include <stdlib.h>
 #include <string.h>
 

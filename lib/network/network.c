@@ -1,4 +1,4 @@
-/* Network descriptions: YAML parsing, validation, shape inference (loader: network_api.c). */
+/* Network descriptions: YAML parsing, validation, shape inference (loader: api.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

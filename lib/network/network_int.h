@@ -1,4 +1,10 @@
-/* Internal representation of a loaded network description. */
+/* lib/network/: network descriptions. One concept per file:
+ *   network.c   YAML parsing, validation, shape inference
+ *   layers.c    the layer types of transformers, decoders, sequence models
+ *   api.c       loading (file, string, .onnx), digest, public accessors
+ *   onnx/       the ONNX importer (onnx/onnx_int.h has its own map)
+ *
+ * Internal representation of a loaded network description. */
 #ifndef TRIM_NETWORK_INT_H
 #define TRIM_NETWORK_INT_H
 
@@ -7,7 +13,7 @@
 #include "trim/workload.h"
 #include "util/digest.h"
 #include "util/handle.h"
-#include "workload_int.h"
+#include "workload/workload_int.h"
 
 enum trim__layer_type {
 	TRIM__L_CONV = 0,
@@ -108,9 +114,9 @@ struct trim_network {
 
 const char *trim__layer_type_name(int type);
 
-/* Parsing helpers shared by network.c and network_layers.c (trim__yctx, ydoc.h). */
+/* Parsing helpers shared by network.c and layers.c (trim__yctx, ydoc.h). */
 #include "util/ydoc.h"
-/* The whole description at root into net (network.c); network_api.c's loader
+/* The whole description at root into net (network.c); api.c's loader
  * calls it, then digests the tree. */
 int trim__net_parse(trim__yctx *c, struct trim_network *net, const trim__ynode *root);
 int trim__net_read_padding(trim__yctx *c, const trim__ynode *map, trim__layer *L);

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "report/report_int.h"
+#include "report_int.h"
 
 const char *const trim__slot_names[3] = {"input", "weight", "output"};
 

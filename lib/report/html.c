@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "neteval_int.h"
-#include "report/html_int.h"
+#include "neteval/neteval_int.h"
+#include "html_int.h"
 #include "trim/workload.h"
 #include "util/handle.h"
 

@@ -6,7 +6,7 @@
 #ifndef TRIM_HTML_INT_H
 #define TRIM_HTML_INT_H
 
-#include "report/report_int.h"
+#include "report_int.h"
 
 /* The page: title, and the data as JSON text (escaped for <script> here). */
 void trim__html_page(trim__sb *sb, const char *title, const char *data_json);

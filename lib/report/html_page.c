@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "report/html_int.h"
+#include "html_int.h"
 
 static const char page_css[] =
 	"body{font:14px/1.4 system-ui,sans-serif;margin:1.5em auto;max-width:1100px;color:#222;padding:0 1em}"

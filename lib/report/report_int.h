@@ -9,9 +9,9 @@
 #ifndef TRIM_REPORT_INT_H
 #define TRIM_REPORT_INT_H
 
-#include "eval_int.h"
-#include "netcost_int.h"
-#include "sparse_eval_int.h"
+#include "eval/eval_int.h"
+#include "neteval/netcost_int.h"
+#include "sparsity/sparse_eval_int.h"
 #include "trim/eval.h"
 #include "util/util.h"
 

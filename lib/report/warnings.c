@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report_int.h"
+#include "report_int.h"
 
 void trim__warnings_free(trim__warnings *ws)
 {

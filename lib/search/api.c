@@ -1,15 +1,15 @@
 /*
  * Public face of the mapspace search (the rest of lib/search/; interface:
- * lib/mapspace_int.h).
+ * lib/search/mapspace_int.h).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "constraints_int.h"
-#include "energy_int.h"
+#include "constraints/constraints_int.h"
+#include "energy/energy_int.h"
 #include "mapspace_int.h"
-#include "search/share.h"
+#include "share.h"
 #include "trim/search.h"
 #include "util/handle.h"
 

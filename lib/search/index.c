@@ -1,6 +1,6 @@
 /*
  * The index bijection: a mapping index (mixed radix: factorisations, keep
- * bits, Lehmer codes of the orders; lib/mapspace_int.h) to its mapping and
+ * bits, Lehmer codes of the orders; lib/search/mapspace_int.h) to its mapping and
  * back, and the pieces of a mapping it is made of.
  */
 #include "search_int.h"

@@ -2,7 +2,7 @@
  * The mapspace of one intra-layer workload: the ordered factorisations of
  * every dim's bound over the levels with loops (and, as an option, the
  * imperfect ones that spread a dim over more PEs with a ragged last pass), the keep bits and ordered
- * levels of the index (lib/mapspace_int.h), custom factors (pins), the
+ * levels of the index (lib/search/mapspace_int.h), custom factors (pins), the
  * dataflow constraints' row filter, and the utilisation of a mapping.
  */
 #include "search_int.h"

@@ -33,7 +33,7 @@
 #ifndef TRIM_MAPSPACE_INT_H
 #define TRIM_MAPSPACE_INT_H
 
-#include "eval_int.h"
+#include "eval/eval_int.h"
 
 /* A mapping index (GCC/Clang's 128-bit integer: raw mapspaces of batch-64
  * convolutions exceed 2^64). */

@@ -1,5 +1,5 @@
 /*
- * Internals of the mapspace search (lib/mapspace_int.h is its interface to
+ * Internals of the mapspace search (lib/search/mapspace_int.h is its interface to
  * the rest of the library; docs/model.md, "Mapspace and search", "Bounds"
  * and "Speed", gives the model). One concept per file:
  *   mapspace.c       the mapspace: factorisation tables, pins and dataflow
@@ -890,7 +890,7 @@ typedef struct {
 
 /* Under the caller's lock, without waiting: the next top node of run r for
  * W, the same for threads (driver.c), processes (share.c) and a network's
- * pool (lib/neteval_pool.c). 1: taken, *node and its threshold *t; 0: it
+ * pool (lib/neteval/pool.c). 1: taken, *node and its threshold *t; 0: it
  * must wait for the nodes of the window; 2: none is left to hand out (all
  * taken, the schedule aborted, or W's search stopped: the first node not
  * taken is noted open). Nodes cut by their bound, after the first cut one,

@@ -170,7 +170,7 @@ int trim__schedule_take(top_schedule *q, search_run *r, search_worker *W, int64_
 
 /* ---- one search's top nodes in several processes (share.h) -------------------- */
 
-#include "search/share.h"
+#include "share.h"
 #include "util/digest.h"
 
 /* What one node adds to a search's counts and statistics. */

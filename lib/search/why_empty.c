@@ -19,7 +19,7 @@
  */
 #include <stdio.h>
 
-#include "constraints_int.h"
+#include "constraints/constraints_int.h"
 #include "search_int.h"
 
 /* Seconds each relaxed search may take. */

@@ -1,14 +1,14 @@
 /* The designer: reading a space file (docs/arch.md, "Architecture spaces"):
  * values, targets, ranges, parameters, the mapspace constraints; the grid
- * and its points are lib/space.c. */
+ * and its points are lib/space/space.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch_int.h"
-#include "constraints_int.h"
-#include "energy_int.h"
+#include "arch/arch_int.h"
+#include "constraints/constraints_int.h"
+#include "energy/energy_int.h"
 #include "space_int.h"
 #include "trim/space.h"
 #include "util/handle.h"

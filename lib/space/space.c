@@ -1,14 +1,14 @@
 /* The designer: architecture spaces (docs/arch.md, "Architecture spaces"):
  * the grid, its points, the accessors and the reports; reading the space
- * file is lib/space_parse.c. */
+ * file is lib/space/parse.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch_int.h"
-#include "constraints_int.h"
-#include "energy_int.h"
+#include "arch/arch_int.h"
+#include "constraints/constraints_int.h"
+#include "energy/energy_int.h"
 #include "space_int.h"
 #include "trim/space.h"
 #include "util/handle.h"

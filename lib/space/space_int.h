@@ -1,6 +1,9 @@
-/* Internals of an architecture space: the layout shared by lib/space.c (the
+/* lib/space/: architecture spaces. space.c: the model (grid, points,
+ * accessors, reports); parse.c: reading the space file.
+ *
+ * Internals of an architecture space: the layout shared by lib/space/space.c (the
  * model: the grid, its points, the accessors, the reports) and
- * lib/space_parse.c (reading the space file), and the accessors the
+ * lib/space/parse.c (reading the space file), and the accessors the
  * explorer's input digests use. */
 #ifndef TRIM_SPACE_INT_H
 #define TRIM_SPACE_INT_H
@@ -10,7 +13,7 @@
 
 #include "trim/space.h"
 
-/* The fields a parameter sets (the names of lib/space_parse.c's field_names,
+/* The fields a parameter sets (the names of lib/space/parse.c's field_names,
  * in this order). */
 enum { TRIM__SPACE_FANOUT, TRIM__SPACE_CAPACITY, TRIM__SPACE_WORD_BITS, TRIM__SPACE_LINK_BITS,
        TRIM__SPACE_READ_BW, TRIM__SPACE_WRITE_BW, TRIM__SPACE_ZERO_GATE, TRIM__SPACE_ZERO_SKIP,
@@ -66,7 +69,7 @@ struct trim_space {
 	trim_constraints *cons; /* mapspace_constraints: (NULL: none) */
 };
 
-/* Evaluate every grid point of a parsed space (lib/space.c): its name, its
+/* Evaluate every grid point of a parsed space (lib/space/space.c): its name, its
  * area or FPGA resources, and whether the constraints accept it. */
 int trim__space_evaluate(trim_space *s);
 

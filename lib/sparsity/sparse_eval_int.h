@@ -1,4 +1,8 @@
 /*
+ * lib/sparsity/: ReLU-driven sparsity (GRADIENT_SPARSITY). One concept per file:
+ *   sparsity.c     which operands are sparse, effective MACs, imbalance
+ *   sparse_eval.c  one evaluated mapping's figures adjusted for sparsity
+ *
  * Sparse evaluation: the figures of one evaluated (dense) mapping adjusted
  * for ReLU-driven sparsity on hardware that gates or skips zeros
  * (docs/sparsity.md, "Time and energy").
@@ -6,7 +10,7 @@
 #ifndef TRIM_SPARSE_EVAL_INT_H
 #define TRIM_SPARSE_EVAL_INT_H
 
-#include "eval_int.h"
+#include "eval/eval_int.h"
 #include "trim/sparsity.h"
 
 typedef struct {

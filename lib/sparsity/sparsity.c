@@ -11,11 +11,11 @@
 
 #include <gsl/gsl_cdf.h>
 
-#include "network_int.h"
+#include "network/network_int.h"
 #include "trim/sparsity.h"
 #include "util/handle.h"
 #include "util/util.h"
-#include "workload_int.h"
+#include "workload/workload_int.h"
 
 typedef struct {
 	int layer_index, phase, kind;

@@ -14,7 +14,7 @@
 
 #include "datadir_int.h"
 #include "trim/common.h"
-#include "util/util.h"
+#include "util.h"
 
 #if __has_include("datadir.h")
 #include "datadir.h"

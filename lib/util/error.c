@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/util.h"
+#include "util.h"
 
 #define TRIM__ERRLEN 1024
 

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util/util.h"
+#include "util.h"
 
 /* What a file that is not a regular one is. */
 static const char *kind_of(mode_t mode)

@@ -3,7 +3,7 @@
 #include <gsl/gsl_errno.h>
 #include <pthread.h>
 
-#include "util/util.h"
+#include "util.h"
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static void init(void) { gsl_set_error_handler_off(); }

@@ -1,8 +1,8 @@
 /* The messages of typed handles (util/handle.h). */
 #include <stdio.h>
 
-#include "util/handle.h"
-#include "util/util.h"
+#include "handle.h"
+#include "util.h"
 
 static const char *const type_names[TRIM__H_NTYPES] = {
 	[TRIM__H_NETWORK] = "trim_network",

@@ -3,7 +3,7 @@
  * model_digest.h), so that results made by another cost model are never
  * reused, whatever its version number says. */
 #include "model_digest.h"
-#include "util/util.h"
+#include "util.h"
 
 #define TRIM__STR2(x) #x
 #define TRIM__STR(x) TRIM__STR2(x)

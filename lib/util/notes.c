@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/util.h"
+#include "util.h"
 
 int trim__note_add(char **notes, const char *path, const char *reason, const char *action)
 {

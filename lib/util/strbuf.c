@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util/util.h"
+#include "util.h"
 
 void trim__sb_init(trim__sb *sb) { memset(sb, 0, sizeof *sb); }
 

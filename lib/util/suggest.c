@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/util.h"
+#include "util.h"
 
 #define LONGEST 64 /* names longer than this are compared on their first 64 bytes */
 

@@ -27,7 +27,7 @@ int trim__error_at(int code, const char *file, int line, int col,
 int trim__error_prefix(const char *prefix);
 /* Where the last error was found, if trim__error_at gave a line: 1 and its
  * line, key path ("" if none) and message without the place; else 0. For a
- * caller that knows better what the line stands for (lib/onnx: the node
+ * caller that knows better what the line stands for (lib/network/onnx: the node
  * of a generated description). */
 int trim__error_where(int *line, const char **path, const char **what);
 

@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <yaml.h>
 
-#include "util/util.h"
-#include "util/ydoc.h"
+#include "util.h"
+#include "ydoc.h"
 
 struct trim__ydoc {
 	char *name;

@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explore_int.h"
+#include "explore/explore_int.h"
 #include "search/share.h"
 #include "util/handle.h"
-#include "work/work_int.h"
+#include "work_int.h"
 
 static const char *const kind_names[] = {"explore", "network", "explore-searches", "search-nodes"};
 enum { NKINDS = 4 };

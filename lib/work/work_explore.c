@@ -1,19 +1,19 @@
 /*
  * The items of an exploration (trim/work.h): its points not yet done. A
- * result's payload is the point's file text (lib/explore_points.c), so a
+ * result's payload is the point's file text (lib/explore/points.c), so a
  * merged point is exactly a point read back from an output directory.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "constraints_int.h"
-#include "explore_int.h"
-#include "mapspace_int.h"
-#include "space_int.h"
+#include "constraints/constraints_int.h"
+#include "explore/explore_int.h"
+#include "search/mapspace_int.h"
+#include "space/space_int.h"
 #include "trim/space.h"
-#include "work/work_int.h"
-#include "workload_int.h"
+#include "work_int.h"
+#include "workload/workload_int.h"
 
 /* The expected cost of point i, only to hand the large ones out first: the
  * distinct mappings of every workload of the network on its architecture

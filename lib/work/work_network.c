@@ -1,7 +1,7 @@
 /*
  * The items of a network evaluation (trim/work.h): its distinct searches.
  * A result's payload is the search's resume file text
- * (lib/neteval_resume.c), so a merged search is checked as a search read
+ * (lib/neteval/resume.c), so a merged search is checked as a search read
  * back from an output directory is: stamp, checksum, the mapping's check and
  * its cost evaluated again.
  */
@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "neteval_state.h"
-#include "work/work_int.h"
-#include "workload_int.h"
+#include "neteval/neteval_state.h"
+#include "work_int.h"
+#include "workload/workload_int.h"
 
 int trim__work_network_items(trim_work *wk)
 {

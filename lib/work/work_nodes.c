@@ -11,7 +11,7 @@
 
 #include "search/share.h"
 #include "util/handle.h"
-#include "work/work_int.h"
+#include "work_int.h"
 
 int trim__work_nodes_items(trim_work *wk)
 {

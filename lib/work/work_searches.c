@@ -2,7 +2,7 @@
  * The items of an exploration cut finer (trim_work_explore_searches): the
  * distinct searches of every point's network evaluation, id = point x
  * intra workloads + workload. A process keeps, per point it has touched, the
- * point's architecture figures and its evaluation (lib/explore.c's
+ * point's architecture figures and its evaluation (lib/explore/explore.c's
  * trim__explore_point_begin); a search result is recorded in it as in a
  * network's work (work_network.c), and when every search of the point is
  * recorded the point is finished there exactly as the explorer finishes it
@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explore_int.h"
-#include "neteval_state.h"
-#include "work/work_int.h"
-#include "workload_int.h"
+#include "explore/explore_int.h"
+#include "neteval/neteval_state.h"
+#include "work_int.h"
+#include "workload/workload_int.h"
 
 typedef struct {
 	trim_neteval *ne; /* NULL: not started, or finished */

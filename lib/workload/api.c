@@ -1,13 +1,13 @@
 /*
  * The task analyst's public API: the names of dimensions, phases, modes and
  * workload kinds, trim_workloads_create / _free, the accessors and the
- * reports (JSON, CSV, table). The analysis itself is lib/workload.c.
+ * reports (JSON, CSV, table). The analysis itself is lib/workload/workload.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "network_int.h"
+#include "network/network_int.h"
 #include "util/handle.h"
 #include "util/util.h"
 #include "workload_int.h"

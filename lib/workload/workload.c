@@ -2,15 +2,15 @@
  * The task analyst: network -> intra-layer workloads (one generic loop nest
  * per layer and phase) and inter-layer workloads (preprocessing, caching).
  * docs/model.md, "Workloads", gives every phase's loop nest. Tensors and the
- * zero-MAC count are lib/workload_tensors.c; trim_workloads_create, the
- * accessors and the reports lib/workload_api.c.
+ * zero-MAC count are lib/workload/tensors.c; trim_workloads_create, the
+ * accessors and the reports lib/workload/api.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "activity_int.h"
-#include "network_int.h"
+#include "activity/activity_int.h"
+#include "network/network_int.h"
 #include "util/handle.h"
 #include "util/util.h"
 #include "workload_int.h"
@@ -118,7 +118,7 @@ int trim__wl_has_weights(const trim__layer *L)
 	       L->type == TRIM__L_CONV1D || L->type == TRIM__L_CONV_T;
 }
 
-/* Layers whose work workload_layers.c builds. */
+/* Layers whose work layers.c builds. */
 static int built_elsewhere(const trim__layer *L)
 {
 	switch (L->type) {

@@ -1,13 +1,13 @@
 /*
  * The task analyst's builder, shared by workload.c (CONV / FC / POOL / add,
- * the analysis), workload_layers.c (the layer types of transformers and
- * decoders), workload_tensors.c (index expressions, zero axes) and
- * workload_api.c (trim_workloads_create). Internal.
+ * the analysis), layers.c (the layer types of transformers and
+ * decoders), tensors.c (index expressions, zero axes) and
+ * api.c (trim_workloads_create). Internal.
  */
 #ifndef TRIM_WORKLOAD_BUILD_INT_H
 #define TRIM_WORKLOAD_BUILD_INT_H
 
-#include "network_int.h"
+#include "network/network_int.h"
 #include "util/handle.h"
 #include "workload_int.h"
 
@@ -53,11 +53,11 @@ trim__inter *trim__wl_new_inter(builder *b, int op, const trim__layer *L, int li
                                 const char *tensor);
 void trim__wl_shape4(int64_t *s, int64_t n, int64_t c, int64_t h, int64_t w);
 int64_t trim__wl_prod4(builder *b, const int64_t *s);
-/* workload_tensors.c: a tensor's name and index expressions. */
+/* tensors.c: a tensor's name and index expressions. */
 void trim__wl_tname(trim__tensor *t, const char *name);
 void trim__wl_ix1(trim__tensor *t, int d, int64_t extent);
 void trim__wl_ix2(trim__tensor *t, int d1, int64_t c1, int d2, int64_t c2, int64_t extent);
-/* workload_tensors.c: the real (not padded, not inserted) positions in
+/* tensors.c: the real (not padded, not inserted) positions in
  * [0, extent) of a zero axis, in closed form. */
 int64_t trim__wl_axis_real(const trim__zaxis *z, int64_t extent);
 int trim__wl_kind_of(const trim__layer *L);
@@ -73,11 +73,11 @@ int trim__wl_add_cache(builder *b, int op, int producer, const trim__layer *user
 int trim__wl_created_at(const builder *b, int li);
 int64_t trim__wl_out_elems(builder *b, int li);
 /* The analysis over the network's layers (workload.c), called once by
- * trim_workloads_create (workload_api.c) on a builder whose per-layer index
+ * trim_workloads_create (api.c) on a builder whose per-layer index
  * arrays it has set up: 0 or a negative TRIM_E* code. */
 int trim__wl_analyse(builder *b);
 
-/* workload_layers.c: the FW, backward and caching work of matmul,
+/* layers.c: the FW, backward and caching work of matmul,
  * conv2d_transpose, upsample, layernorm, softmax, embedding, transpose and
  * split (0 for every other type). */
 int trim__wl_forward_more(builder *b, const trim__layer *L, int li);

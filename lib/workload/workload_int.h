@@ -1,4 +1,12 @@
 /*
+ * lib/workload/: the task analyst. One concept per file:
+ *   workload.c   network -> intra- and inter-layer workloads, the build
+ *   layers.c     the nests of transformer and decoder layer types
+ *   tensors.c    derived tensor fields, index expressions, zero counts
+ *   api.c        the public API: names, create / free, accessors, dumps
+ * Headers: workload_int.h (this: the workload the rest of lib/ reads),
+ * workload_build_int.h (the builder the files above share).
+ *
  * Internal representation of intra- and inter-layer workloads.
  *
  * ONE generic workload type serves every layer kind and phase. An

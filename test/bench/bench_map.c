@@ -16,8 +16,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "energy_int.h"
-#include "mapspace_int.h"
+#include "energy/energy_int.h"
+#include "search/mapspace_int.h"
 #include "trim.h"
 
 int bench_networks(void); /* bench_networks.c: whole networks */

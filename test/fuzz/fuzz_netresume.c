@@ -1,5 +1,5 @@
 /* The search files of a resumable network run (trim network --out DIR,
- * lib/neteval_resume.c): the input, its checksum made right (so that the
+ * lib/neteval/resume.c): the input, its checksum made right (so that the
  * mutations reach the reader, not only the checksum test), is read back as
  * the result of the tiny network's first workload: header, stamp, proof,
  * index, mapping YAML, the re-check (trim eval's check, the cost bit for
@@ -8,7 +8,7 @@
  * directory (test/fuzz/run.sh does). */
 #include "fuzz.h"
 
-#include "neteval_state.h"
+#include "neteval/neteval_state.h"
 #include "util/digest.h"
 
 #define NET "test/data/neteval/tiny.yaml"
@@ -42,7 +42,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_text(data, size);
-	/* the checksum line as lib/neteval_resume.c writes it: the SHA-256 of
+	/* the checksum line as lib/neteval/resume.c writes it: the SHA-256 of
 	 * every byte before it */
 	if (size > 74 && !strncmp(text + size - 74, "checksum ", 9) && text[size - 1] == '\n') {
 		char sum[TRIM__DIGEST_HEX];

@@ -38,7 +38,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-/* The checksum as lib/explore_points.c computes it (SHA-256 of the text with
+/* The checksum as lib/explore/points.c computes it (SHA-256 of the text with
  * its own 64 digits read as zeros), through the library's digest. */
 #include "util/digest.h"
 static void fix_checksum(char *text, size_t len)

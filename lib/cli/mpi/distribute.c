@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/mpi/trim_mpi.h"
+#include "trim_mpi.h"
 #include "trim/work.h"
 
 enum { TAG_REQUEST = 11, TAG_ITEM = 12, TAG_STOP = TRIM_MPI_TAG_STOP, TAG_BYE = TRIM_MPI_TAG_BYE };

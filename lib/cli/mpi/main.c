@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/mpi/trim_mpi.h"
+#include "trim_mpi.h"
 
 static void usage(FILE *f)
 {

@@ -24,7 +24,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
-#include "cli/mpi/trim_mpi.h"
+#include "trim_mpi.h"
 #include "trim/work.h"
 
 enum { TAG_NODE_REQUEST = 21, TAG_NODE_TICKET = 1000 };

@@ -1,5 +1,5 @@
 /*
- * The rules of onnx.checker that the translation (lib/onnx/translate.c) relies
+ * The rules of onnx.checker that the translation (lib/network/onnx/translate.c) relies
  * on, checked on the whole graph before it (docs/onnx.md, "What is refused"):
  * every tensor is assigned once (single static assignment: one graph input,
  * one initializer or one output of one node), every node input is made before
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "onnx/translate_int.h"
+#include "translate_int.h"
 
 enum def_kind { DEF_INPUT, DEF_INITIALIZER, DEF_NODE };
 

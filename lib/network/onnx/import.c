@@ -2,7 +2,7 @@
  * ONNX import: a ModelProto (protobuf-c, the onnx.proto of libonnx-dev
  * compiled at build time) translated into the network description of
  * docs/schema.md, which the ordinary loader then reads. docs/onnx.md lists
- * the operators; lib/onnx/ops.c dispatches them one node at a time to
+ * the operators; lib/network/onnx/ops.c dispatches them one node at a time to
  * ops_conv.c, ops_matmul.c, ops_elementwise.c and ops_shape.c.
  */
 #include <errno.h>
@@ -13,9 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "network_int.h"
-#include "onnx/onnx_int.h"
-#include "onnx/translate_int.h"
+#include "network/network_int.h"
+#include "onnx_int.h"
+#include "translate_int.h"
 #include "util/handle.h"
 #include "util/util.h"
 

@@ -1,4 +1,13 @@
-/* ONNX import, internal (lib/onnx/). */
+/* ONNX import, internal (lib/network/onnx/). One concept per file:
+ *   import.c           reading a ModelProto, the file checks, the entry points
+ *   graph_check.c      the onnx.checker rules the translation relies on
+ *   translate.c        graph -> network description, node by node
+ *   ops.c              the operator table and the shared node helpers
+ *   ops_conv.c         Conv, ConvTranspose and the pools
+ *   ops_matmul.c       Gemm and MatMul
+ *   ops_elementwise.c  Add, Mul, Div, activations, normalisations
+ *   ops_shape.c        Flatten, Reshape, Transpose, Concat, Split, ...
+ * translate_int.h is what the operators share. */
 #ifndef TRIM_ONNX_INT_H
 #define TRIM_ONNX_INT_H
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "onnx/translate_int.h"
+#include "translate_int.h"
 
 int trim__ox_simple_layer(tr *t, const char *type)
 {

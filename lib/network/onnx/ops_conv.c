@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "onnx/translate_int.h"
+#include "translate_int.h"
 
 int trim__ox_conv_pads(tr *t, const val *x, const int64_t *k, const int64_t *s, const int64_t *dl,
                        int64_t *pad, int transposed)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "onnx/translate_int.h"
+#include "translate_int.h"
 
 static int same_lt_shape(const val *a, const val *b)
 {

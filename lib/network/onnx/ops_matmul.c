@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "onnx/translate_int.h"
+#include "translate_int.h"
 
 static int dense(tr *t, int x, int64_t K, int64_t units, int bias)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "onnx/translate_int.h"
+#include "translate_int.h"
 
 int trim__ox_flatten(tr *t)
 {

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "onnx/translate_int.h"
+#include "translate_int.h"
 
 
 int trim__ox_node_err(tr *t, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

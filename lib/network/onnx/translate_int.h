@@ -1,9 +1,9 @@
-/* ONNX translation, internal: the values and layers lib/onnx/translate.c keeps
- * and the helpers the operators (lib/onnx/ops*.c) translate nodes with. */
+/* ONNX translation, internal: the values and layers lib/network/onnx/translate.c keeps
+ * and the helpers the operators (lib/network/onnx/ops*.c) translate nodes with. */
 #ifndef TRIM_ONNX_TRANSLATE_INT_H
 #define TRIM_ONNX_TRANSLATE_INT_H
 
-#include "onnx/onnx_int.h"
+#include "onnx_int.h"
 #include "util/util.h"
 
 enum layout {
