@@ -323,6 +323,36 @@ START_TEST(test_sparsity_legend)
 }
 END_TEST
 
+/* trim sparsity says whether its mappings are proven optimal: exact on a tiny
+ * network, not proven (with the lower bound and gap) on VGG-16 stopped by
+ * --time-limit after a second (4.8e13 distinct mappings in conv1_2 alone) */
+START_TEST(test_sparsity_search_line)
+{
+	int st = 0;
+	char *s = tu_capture("sparsity test/data/networks/tiny.yaml test/data/neteval/tiny-arch.yaml --quiet", 0, &st);
+	ck_assert_msg(st == 0, "%s", s);
+	ck_assert_ptr_nonnull(strstr(s, "search: exact"));
+	free(s);
+	char *j = tu_capture("sparsity test/data/networks/tiny.yaml test/data/neteval/tiny-arch.yaml --quiet --format json", 0,
+	                     &st);
+	ck_assert_msg(st == 0, "%s", j);
+	ck_assert_ptr_nonnull(strstr(j, "\"search\": {\"exact\": true, \"lower_bound\": "));
+	ck_assert_ptr_nonnull(strstr(j, "\"gap\": 0}"));
+	free(j);
+	char *v = tu_capture("sparsity models/networks/vgg16.yaml models/arch/sparse-training.yaml --quiet --time-limit 1", 0,
+	                     &st);
+	ck_assert_msg(st == 0, "%s", v);
+	const char *line = strstr(v, "search: NOT proven optimal (time limit or --gap): proven lower bound ");
+	ck_assert_msg(line != NULL, "%s", v);
+	double gap = 0;
+	const char *g = strstr(line, "gap ");
+	ck_assert_ptr_nonnull(g);
+	ck_assert_int_eq(sscanf(g, "gap %lf%%", &gap), 1);
+	ck_assert(gap > 0 && gap < 100);
+	free(v);
+}
+END_TEST
+
 START_TEST(test_version_formats)
 {
 	int st = 0;
@@ -358,6 +388,7 @@ Suite *cli_suite(void)
 	tcase_add_test(tc, test_one_default_goal_in_the_api);
 	tcase_add_test(tc, test_columns_fit_the_names);
 	tcase_add_test(tc, test_sparsity_legend);
+	tcase_add_test(tc, test_sparsity_search_line);
 	tcase_add_test(tc, test_version_formats);
 	tcase_add_test(tc, test_every_option_twice);
 	tcase_add_test(tc, test_long_exact_warned_before);

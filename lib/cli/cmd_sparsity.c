@@ -10,8 +10,8 @@
 static const char usage_sp[] =
 	"trim sparsity NETWORK.yaml ARCH.yaml [--trace CSV] [--goal energy|delay|edp] [--threads N]\n"
 	"         [--mode inference|training] [--batch N] [--max-mappings N] [--min-pe-util F] [--min-rf-util F]\n"
-	"         [--constraints FILE] [--dataflow PRESET]... [--progress|--quiet]\n"
-	"         [--format table|json]";
+	"         [--constraints FILE] [--dataflow PRESET]... [--time-limit SECONDS] [--gap FRACTION]\n"
+	"         [--progress|--quiet] [--format table|json]";
 
 typedef struct {
 	double dc, c, de, e;
@@ -71,10 +71,14 @@ static void print_json(FILE *o, const trim_workloads *w, const trim_neteval *ne,
 	char *warn = NULL; /* the design's warnings (docs/guide.md, "Reports") */
 	if (trim_neteval_warnings(ne, &warn))
 		warn = NULL;
+	double lb = 0, gap = 0;
+	int exact = trim_neteval_exact(ne, &lb, &gap);
 	fprintf(o,
 	        "},\n  \"totals\": {\"dense_cycles\": %.17g, \"cycles\": %.17g, \"dense_energy_pj\": %.17g, "
-	        "\"energy_pj\": %.17g, \"speedup\": %.17g, \"energy_saving\": %.17g},\n  \"warnings\": %s\n}\n",
-	        dc, c, de, e, ratio(dc, c), ratio(de, e), warn ? warn : "[]");
+	        "\"energy_pj\": %.17g, \"speedup\": %.17g, \"energy_saving\": %.17g},\n"
+	        "  \"search\": {\"exact\": %s, \"lower_bound\": %.17g, \"gap\": %.17g},\n  \"warnings\": %s\n}\n",
+	        dc, c, de, e, ratio(dc, c), ratio(de, e), exact == 1 ? "true" : "false", lb, gap,
+	        warn ? warn : "[]");
 	trim_string_free(warn);
 }
 
@@ -116,6 +120,12 @@ static void print_table(FILE *o, const trim_workloads *w, const trim_neteval *ne
 	fprintf(o, "total (with inter-layer work): speedup %.4gx, energy saving %.4gx\n",
 	        ratio(trim_neteval_dense_cycles(ne), trim_neteval_cycles(ne)),
 	        ratio(trim_neteval_dense_energy_pj(ne), trim_neteval_energy_pj(ne)));
+	double lb = 0, gap = 0;
+	if (trim_neteval_exact(ne, &lb, &gap) == 1)
+		fprintf(o, "search: exact (every mapping proven optimal for the goal)\n");
+	else
+		fprintf(o, "search: NOT proven optimal (time limit or --gap): proven lower bound %.6g, gap %.3g%%\n",
+		        lb, 100 * gap);
 	trim_cli_print_warnings(o, ne);
 }
 
@@ -133,7 +143,10 @@ int trim_cli_sparsity(int argc, char **argv)
 		if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
 			printf("usage: %s\n\nMaps every workload (trim network) and compares the dense figures with\n"
 			       "the sparse ones the architecture's zero gating / skipping / BW output\n"
-			       "skipping gives for the network's ReLU sparsity (docs/sparsity.md).\n", usage_sp);
+			       "skipping gives for the network's ReLU sparsity (docs/sparsity.md).\n"
+			       "--time-limit S shares S seconds among the searches and --gap G stops each\n"
+			       "once its best is proven within G of the optimum (as in trim network); the\n"
+			       "report then says whether the mappings are proven optimal, and the gap.\n", usage_sp);
 			trim_cli_constraints_help();
 			return 0;
 		}
