@@ -213,6 +213,99 @@ START_TEST(bad_architecture)
 }
 END_TEST
 
+/* Timeloop architecture files read unchanged (lib/arch/timeloop.c): 0.4's
+ * nodes (Timeloop's own Eyeriss-like example) and a 0.3 subtree, level by
+ * level; what cannot be translated is refused naming the Timeloop file's line
+ * and column; trim import prints the translation. */
+static void expect_level(const trim_arch *a, int i, const char *name, int type, int64_t cap, int bits)
+{
+	ck_assert_msg(!strcmp(trim_arch_level_name(a, i), name), "level %d: %s, expected %s", i,
+	              trim_arch_level_name(a, i), name);
+	ck_assert_int_eq(trim_arch_level_type(a, i), type);
+	if (type == TRIM_LEVEL_STORAGE) {
+		ck_assert_int_eq(trim_arch_level_capacity(a, i), cap);
+		ck_assert_int_eq(trim_arch_level_word_bits(a, i), bits);
+	}
+}
+
+START_TEST(timeloop_files)
+{
+	trim_arch *a = NULL;
+	int64_t f[2];
+	ck_assert_msg(trim_arch_load(&a, "test/data/timeloop-v4/arch.yaml") == 0, "%s", trim_last_error());
+	ck_assert_int_eq(trim_arch_level_count(a), 8);
+	expect_level(a, 0, "DRAM", TRIM_LEVEL_STORAGE, 0, 8);
+	expect_level(a, 1, "shared_glb", TRIM_LEVEL_STORAGE, 131072, 8);   /* 16384 x 64 bits */
+	expect_level(a, 2, "inter_PE_column_spatial", TRIM_LEVEL_SPATIAL, 0, 0);
+	expect_level(a, 3, "inter_PE_spatial", TRIM_LEVEL_SPATIAL, 0, 0);
+	expect_level(a, 4, "ifmap_spad", TRIM_LEVEL_STORAGE, 24, 8);        /* 12 x 16 bits */
+	expect_level(a, 5, "weights_spad", TRIM_LEVEL_STORAGE, 384, 8);
+	expect_level(a, 6, "psum_spad", TRIM_LEVEL_STORAGE, 32, 16);        /* 16 16-bit words */
+	expect_level(a, 7, "mac", TRIM_LEVEL_COMPUTE, 0, 0);
+	ck_assert_int_eq(trim_arch_level_fanout(a, 2, f, 2), 0);
+	ck_assert(f[0] == 14 && f[1] == 1);
+	ck_assert_int_eq(trim_arch_level_fanout(a, 3, f, 2), 0);
+	ck_assert(f[0] == 1 && f[1] == 12);
+	ck_assert_int_eq(trim_arch_total_pes(a), 168);
+	ck_assert_str_eq(trim_arch_name(a), "arch");
+	trim_arch_free(a);
+	a = NULL;
+	ck_assert_msg(trim_arch_load(&a, "test/data/timeloop-v3/arch.yaml") == 0, "%s", trim_last_error());
+	ck_assert_int_eq(trim_arch_level_count(a), 9);
+	expect_level(a, 1, "shared_glb", TRIM_LEVEL_STORAGE, 65536 * 2, 16);
+	expect_level(a, 2, "inter_DummyBuffer_spatial", TRIM_LEVEL_SPATIAL, 0, 0);
+	expect_level(a, 3, "DummyBuffer", TRIM_LEVEL_STORAGE, 32, 16);
+	expect_level(a, 4, "inter_PE_spatial", TRIM_LEVEL_SPATIAL, 0, 0);
+	ck_assert_int_eq(trim_arch_level_fanout(a, 4, f, 2), 0);
+	ck_assert(f[0] == 1 && f[1] == 12);
+	ck_assert_int_eq(trim_arch_total_pes(a), 168);
+	trim_arch_free(a);
+	/* the translation, printed and checked */
+	char *y = NULL;
+	ck_assert_int_eq(trim_arch_timeloop_yaml(&y, "test/data/timeloop-v4/arch.yaml"), 0);
+	ck_assert_ptr_nonnull(strstr(y, "{name: \"shared_glb\", type: storage, class: sram, entries: 131072, "
+	                                "word_bits: 8, block_size: 8, read_bw: 16, write_bw: 16, keep: [input, output]}"));
+	ck_assert_ptr_nonnull(strstr(y, "link_bits: unlimited"));
+	trim_string_free(y);
+	ck_assert_int_eq(trim_arch_timeloop_yaml(&y, "models/arch/eyeriss.yaml"), TRIM_ESCHEMA);
+	ck_assert_ptr_null(y);
+	/* refused, with the Timeloop file's position */
+	static const struct {
+		const char *yaml, *where, *msg;
+	} bad[] = {
+		{"architecture:\n  version: 0.4\n  nodes:\n  - {name: DRAM, class: DRAM, attributes: {type: LPDDR4, "
+		 "width: 64, datawidth: 8}}\n  - {name: noc, class: XY_NoC, attributes: {datawidth: 8}}\n"
+		 "  - {name: mac, class: intmac, attributes: {multiplier_width: 8}}\n",
+		 "tl.yaml:5:", "of class 'XY_NoC': libtrim reads storage classes"},
+		{"architecture:\n  version: 0.4\n  nodes:\n  - {name: DRAM, class: DRAM, attributes: {type: LPDDR4, "
+		 "width: 64, datawidth: 8}}\n  - {name: buf, class: SRAM, attributes: {depth: 'a * 2', width: 64, "
+		 "datawidth: 8}}\n  - {name: mac, class: intmac, attributes: {multiplier_width: 8}}\n",
+		 "tl.yaml:5:", "not a whole number"},
+		{"architecture:\n  version: 0.4\n  nodes:\n  - {name: DRAM, class: DRAM, attributes: {type: LPDDR4, "
+		 "width: 60, datawidth: 8}}\n  - {name: mac, class: intmac, attributes: {multiplier_width: 8}}\n",
+		 "tl.yaml:4:", "width 60 is not a multiple of datawidth 8"},
+		{"architecture:\n  version: 0.4\n  nodes:\n  - {name: DRAM, class: DRAM, attributes: {type: GDDR6, "
+		 "width: 64, datawidth: 8}}\n  - {name: mac, class: intmac, attributes: {multiplier_width: 8}}\n",
+		 "tl.yaml:4:", "DRAM type 'GDDR6': libtrim knows DDR3, LPDDR4 and HBM2"},
+		{"architecture:\n  version: 0.4\n  nodes:\n  - {name: DRAM, class: DRAM, attributes: {type: LPDDR4, "
+		 "width: 64, datawidth: 8}}\n",
+		 "tl.yaml:2:", "no MAC component"},
+		{"architecture:\n  version: 0.3\n  subtree:\n  - name: sys\n    local:\n    - {name: DRAM, class: DRAM, "
+		 "attributes: {width: 64, word-bits: 8}}\n    - {name: 'buf[0..9]', class: SRAM, attributes: {memory_depth: 4, "
+		 "width: 8, word-bits: 8, meshX: 4}}\n    - {name: mac, class: intmac, attributes: {datawidth: 8}}\n",
+		 "tl.yaml:7:", "meshX 4 of 'buf' does not divide its fan-out 10"},
+	};
+	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+		a = NULL;
+		int rc = trim_arch_load_string(&a, bad[k].yaml, "tl.yaml");
+		const char *msg = trim_last_error();
+		ck_assert_msg(rc == TRIM_ESCHEMA, "case %zu: rc %d (%s)", k, rc, msg);
+		ck_assert_ptr_null(a);
+		ck_assert_msg(strstr(msg, bad[k].where) && strstr(msg, bad[k].msg), "case %zu: '%s'", k, msg);
+	}
+}
+END_TEST
+
 START_TEST(missing_file)
 {
 	trim_arch *a = NULL;
@@ -394,6 +487,7 @@ Suite *arch_suite(void)
 	tcase_add_test(tc, per_tensor_networks_load);
 	tcase_add_loop_test(tc, bad_architecture, 0, (int)(sizeof bad / sizeof bad[0]));
 	tcase_add_test(tc, missing_file);
+	tcase_add_test(tc, timeloop_files);
 	tcase_add_test(tc, unknown_technology);
 	tcase_add_test(tc, technology_path_and_data_dir);
 	tcase_add_test(tc, cli_arch);

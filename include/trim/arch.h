@@ -42,6 +42,12 @@ TRIM_API int trim_arch_load(trim_arch **out, const char *path);
 /** The same from YAML text; `name` stands for the file in messages and
  * relative technology paths are resolved from the current directory. */
 TRIM_API int trim_arch_load_string(trim_arch **out, const char *yaml, const char *name);
+/** A Timeloop architecture file (version 0.3 `subtree` or 0.4 `nodes`;
+ * trim_arch_load reads one directly) translated into libtrim's description:
+ * *yaml is set to text the caller frees with trim_string_free. The
+ * translation is checked: it loads. Errors name the Timeloop file's line and
+ * column (TRIM_ESCHEMA for what has no translation, e.g. a network component). */
+TRIM_API int trim_arch_timeloop_yaml(char **yaml, const char *path);
 /** A deep copy. */
 TRIM_API int trim_arch_clone(trim_arch **out, const trim_arch *a);
 TRIM_API void trim_arch_free(trim_arch *a);

@@ -262,6 +262,8 @@ static int parse_spatial(trim__yctx *c, const trim__ynode *m, trim__level *lv)
 		if (rc)
 			goto out;
 		v = sum;
+	} else if (lk && lk->kind == TRIM__Y_SCALAR && !strcmp(lk->str, "unlimited")) {
+		v = 0; /* no link time and no link area (Timeloop's default network) */
 	} else {
 		TRY(trim__yget_int(c, m, "link_bits", 0, 1, 1 << 20, &v));
 	}
@@ -535,8 +537,67 @@ int trim__arch_finish(trim_arch *a)
 	return 0;
 }
 
+static int load_doc(trim_arch **out, trim__ydoc *doc);
+
+/* A Timeloop architecture file: its translation loaded in its place (named
+ * as the file, so that relative paths resolve from its folder). */
+static int load_timeloop(trim_arch **out, trim__ydoc *doc)
+{
+	trim__yctx c;
+	trim__sb sb;
+	trim__ydoc *tr = NULL;
+	trim__yctx_init(&c, trim__ydoc_name(doc));
+	trim__sb_init(&sb);
+	int rc = trim__arch_from_timeloop(&c, trim__ydoc_root(doc), trim__ydoc_name(doc), &sb);
+	if (rc == 0 && sb.failed)
+		rc = trim__error(TRIM_ENOMEM, "out of memory");
+	if (rc == 0)
+		rc = trim__ydoc_load_string(&tr, sb.buf, sb.len, trim__ydoc_name(doc));
+	if (rc == 0) {
+		rc = load_doc(out, tr);
+		if (rc)
+			rc = trim__error(rc, "%s (in the translation of the Timeloop architecture %s: `trim import %s` "
+			                 "prints it)", trim_last_error(), trim__ydoc_name(doc), trim__ydoc_name(doc));
+	}
+	trim__ydoc_free(tr);
+	trim__sb_free(&sb);
+	return rc;
+}
+
+TRIM_API int trim_arch_timeloop_yaml(char **yaml, const char *path)
+{
+	trim__ydoc *doc = NULL;
+	if (!yaml || !path)
+		return trim__error(TRIM_EINVAL, "trim_arch_timeloop_yaml: NULL argument");
+	*yaml = NULL;
+	int rc = trim__ydoc_load_file(&doc, path);
+	if (rc == 0 && !trim__arch_is_timeloop(trim__ydoc_root(doc)))
+		rc = trim__error(TRIM_ESCHEMA, "%s: not a Timeloop architecture (no root key 'architecture')", path);
+	if (rc == 0) {
+		trim__yctx c;
+		trim__sb sb;
+		trim__yctx_init(&c, path);
+		trim__sb_init(&sb);
+		rc = trim__arch_from_timeloop(&c, trim__ydoc_root(doc), path, &sb);
+		if (rc == 0 && sb.failed)
+			rc = trim__error(TRIM_ENOMEM, "out of memory");
+		trim_arch *a = NULL;
+		if (rc == 0)
+			rc = trim_arch_load_string(&a, sb.buf, path); /* the translation loads */
+		trim_arch_free(a);
+		if (rc == 0)
+			*yaml = sb.buf;
+		else
+			trim__sb_free(&sb);
+	}
+	trim__ydoc_free(doc);
+	return rc;
+}
+
 static int load_doc(trim_arch **out, trim__ydoc *doc)
 {
+	if (trim__arch_is_timeloop(trim__ydoc_root(doc)))
+		return load_timeloop(out, doc);
 	trim_arch *a = trim__calloc(1, sizeof *a);
 	int rc = TRIM_ENOMEM;
 	if (!a)

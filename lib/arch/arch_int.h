@@ -23,6 +23,8 @@
 
 #include "trim/arch.h"
 #include "util/handle.h"
+#include "util/util.h"
+#include "util/ydoc.h"
 
 #define TRIM__ARCH_NAME_LEN 64
 #define TRIM__MAX_LEVELS 16
@@ -150,5 +152,12 @@ typedef struct {
 	int uncosted;                        /* spatial: the table has no entry for this network
 	                                        (no component, no `noc`): its energy is 0 */
 } trim__level_cost;
+
+/* Timeloop architecture files (lib/arch/timeloop.c): whether a parsed file
+ * is one (a root `architecture:` key, no `schema_version`), and its
+ * translation into libtrim's description, appended to `out` (errors name
+ * the Timeloop file's line and column). */
+int trim__arch_is_timeloop(const trim__ynode *root);
+int trim__arch_from_timeloop(trim__yctx *c, const trim__ynode *root, const char *file, trim__sb *out);
 
 #endif

@@ -3,10 +3,12 @@
 #include <string.h>
 
 #include "cli.h"
+#include "trim/arch.h"
 #include "trim/onnx.h"
 
 static const char *const USAGE =
-	"trim import MODEL.onnx [-o NET.yaml] [--batch N] [--dim NAME=N]... [--passthrough]";
+	"trim import MODEL.onnx [-o NET.yaml] [--batch N] [--dim NAME=N]... [--passthrough]\n"
+	"       trim import TIMELOOP_ARCH.yaml [-o ARCH.yaml]";
 
 // trim-cli: import: an ONNX model as a network description (YAML) to read, edit and use
 int trim_cli_import(int argc, char **argv)
@@ -28,7 +30,11 @@ int trim_cli_import(int argc, char **argv)
 			       "--batch N fixes the graph input's first dimension; --dim NAME=N a named\n"
 			       "(symbolic) one; --passthrough turns operators libtrim cannot cost into\n"
 			       "zero-cost pass-throughs, listed as warnings. Every command that takes a\n"
-			       "network also takes MODEL.onnx directly (a named batch then is 1).\n",
+			       "network also takes MODEL.onnx directly (a named batch then is 1).\n"
+			       "A Timeloop architecture file (version 0.3 or 0.4 YAML) is translated into\n"
+			       "libtrim's architecture description instead (docs/arch.md, \"Timeloop\n"
+			       "architecture files\"); every command that takes an architecture also\n"
+			       "reads it directly.\n",
 			       USAGE);
 			trim_onnx_options_free(o);
 			return 0;
@@ -76,8 +82,10 @@ int trim_cli_import(int argc, char **argv)
 		return code;
 	}
 	char *yaml = NULL;
-	/* a description that loads (trim_onnx_to_yaml checks), or nothing written */
-	int rc = trim_onnx_to_yaml(&yaml, path, o);
+	/* a description that loads (both translations check), or nothing written */
+	size_t pl = strlen(path);
+	int timeloop = (pl > 5 && !strcmp(path + pl - 5, ".yaml")) || (pl > 4 && !strcmp(path + pl - 4, ".yml"));
+	int rc = timeloop ? trim_arch_timeloop_yaml(&yaml, path) : trim_onnx_to_yaml(&yaml, path, o);
 	trim_onnx_options_free(o);
 	if (rc)
 		return trim_cli_fail(rc);

@@ -13,6 +13,13 @@
 /* ---- costs of an architecture ---------------------------------------------------- */
 
 /* Prefix the current error with the level's position. */
+/* A component's energy per idle cycle: Accelergy's `idle` action, or `leak`
+ * (the name Accelergy 0.4 and Timeloop's ERTs use; per global cycle too). */
+static int idle_act(const component *k, double *v)
+{
+	return trim__energy_comp_act(k, "idle", v) == 0 ? 0 : trim__energy_comp_act(k, "leak", v);
+}
+
 static int at_level(const trim_arch *a, int i, int rc)
 {
 	char where[512];
@@ -90,7 +97,7 @@ static int cost_storage(const trim_arch *a, const trim_energy *t, const trim__le
 		o->update_pj /= block;
 		if (k->has_leak)
 			o->leak_pj_per_cycle = k->leak_uw / a->clock_mhz;
-		else if (trim__energy_comp_act(k, "idle", &v) == 0)
+		else if (idle_act(k, &v) == 0)
 			o->leak_pj_per_cycle = v;
 		o->area_mm2 = k->has_area ? k->area_um2 * 1e-6 * inst : 0;
 		return 0;
@@ -180,7 +187,7 @@ static int cost_spatial(const trim_arch *a, const trim_energy *t, const trim__le
 		double v;
 		if (k->has_leak)
 			o->leak_pj_per_cycle = k->leak_uw / a->clock_mhz;
-		else if (trim__energy_comp_act(k, "idle", &v) == 0)
+		else if (idle_act(k, &v) == 0)
 			o->leak_pj_per_cycle = v;
 		o->area_mm2 = k->has_area ? k->area_um2 * 1e-6 * (double)lv->instances : 0;
 		return 0;
@@ -213,16 +220,17 @@ static int cost_compute(const trim_arch *a, const trim_energy *t, const trim__le
 	if (k) {
 		double v;
 		if (trim__energy_comp_act(k, "mac", &o->mac_pj) != 0 &&
-		    trim__energy_comp_act(k, "mac_random", &o->mac_pj) != 0)
-			return trim__error(TRIM_ENOTFOUND, "component '%s' has no 'mac' or "
-			                   "'mac_random' action", k->name);
+		    trim__energy_comp_act(k, "mac_random", &o->mac_pj) != 0 &&
+		    trim__energy_comp_act(k, "compute", &o->mac_pj) != 0)
+			return trim__error(TRIM_ENOTFOUND, "component '%s' has no 'mac', 'mac_random' or "
+			                   "'compute' action", k->name);
 		o->gated_mac_pj = trim__energy_comp_act(k, "gated", &v) == 0 ? v
 		                  : trim__energy_comp_act(k, "mac_gated", &v) == 0 ? v : o->mac_pj;
 		o->area_mm2 = k->has_area ? k->area_um2 * 1e-6 * macs : 0;
 		/* leakage per MAC unit and cycle, like a storage component's idle */
 		if (k->has_leak)
 			o->leak_pj_per_cycle = k->leak_uw * lv->macs_per_cycle / a->clock_mhz;
-		else if (trim__energy_comp_act(k, "idle", &v) == 0)
+		else if (idle_act(k, &v) == 0)
 			o->leak_pj_per_cycle = v * lv->macs_per_cycle;
 	} else {
 		int d = trim__energy_kind_index(lv->datatype, trim__energy_datatypes);

@@ -140,9 +140,22 @@ static int read_keep(trim__yctx *c, const trim__ynode *e, trim__mapping *m, int 
 	int keep[3] = {0}, byp[3] = {0}, rc;
 	if (!kn && !bn)
 		return 0;
-	if (m->type[l] != TRIM__LVL_STORAGE)
-		return trim__yerr(c, kn ? kn : bn, TRIM_ESCHEMA, "level %s is not a storage level: no keep/bypass",
+	if (m->type[l] != TRIM__LVL_STORAGE) {
+		/* Timeloop 0.4 writes a datatype directive for every level of its
+		 * flattened hierarchy, a container's (a spatial level here) keeping
+		 * nothing: that says nothing, and is read as such */
+		if (kn) {
+			trim__yctx_key(c, "keep");
+			rc = read_slots(c, kn, keep);
+			trim__yctx_pop(c);
+			if (rc)
+				return rc;
+		}
+		if (kn && !keep[0] && !keep[1] && !keep[2])
+			return 0;
+		return trim__yerr(c, kn ? kn : bn, TRIM_ESCHEMA, "level %s is not a storage level: it keeps nothing",
 		                  m->name[l]);
+	}
 	if (kn) {
 		trim__yctx_key(c, "keep");
 		rc = read_slots(c, kn, keep);
@@ -373,9 +386,6 @@ static int read_timeloop(trim__yctx *c, const trim__ynode *list, trim__mapping *
 				rc = trim__yerr(c, e, TRIM_ESCHEMA, "no spatial level directly below %s for a spatial directive", name);
 				goto next;
 			}
-		} else if (type == 0 && m->type[l] != TRIM__LVL_STORAGE) {
-			rc = trim__yerr(c, e, TRIM_ESCHEMA, "temporal directive on %s, which is not a storage level", name);
-			goto next;
 		}
 		int64_t f[TRIM_NDIMS], res[TRIM_NDIMS] = {0};
 		const trim__ynode *fn = trim__ymap_get(e, "factors"), *pn = trim__ymap_get(e, "permutation");
@@ -417,6 +427,20 @@ static int read_timeloop(trim__yctx *c, const trim__ynode *list, trim__mapping *
 			trim__yctx_pop(c);
 			if (rc)
 				goto next;
+		}
+		if (type == 0 && m->type[l] != TRIM__LVL_STORAGE) {
+			/* a Timeloop 0.4 container's temporal directive: all its
+			 * factors are 1 (a container has no temporal loops) */
+			int ones = 1;
+			for (int d = 0; d < TRIM_NDIMS; d++)
+				ones &= f[d] == 1 && !res[d];
+			if (!ones)
+				rc = trim__yerr(c, e, TRIM_ESCHEMA,
+				                "temporal directive on %s, which is not a storage level (only factors of 1 "
+				                "are accepted there, as Timeloop writes for a container)", name);
+			else
+				note_entry(m, l, i, e);
+			goto next;
 		}
 		if (type == 0) {
 			char ord[TRIM_NDIMS + 1];
