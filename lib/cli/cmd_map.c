@@ -279,13 +279,17 @@ int trim_cli_map(int argc, char **argv)
 	}
 	if (!rc && !refused) {
 		double size = trim_search_size(s), distinct = trim_search_distinct(s);
-		char dtext[48];
+		char dtext[48], stext[48];
+		/* whole numbers while a double holds them exactly (2^53), else 4 digits:
+		 * "%.0f" printed made-up low digits */
+		const double exact = 9007199254740992.0;
 		if (distinct < 0) /* beyond 64 bits: the search does not need the count */
 			snprintf(dtext, sizeof dtext, "more than 2^64");
 		else
-			snprintf(dtext, sizeof dtext, "%.0f", distinct);
-		fprintf(stderr, "trim map: %s %s: mapspace of %.0f raw mappings, %s distinct%s\n", layer,
-		        trim_phase_name(phase), size, dtext,
+			snprintf(dtext, sizeof dtext, distinct < exact ? "%.0f" : "about %.4g", distinct);
+		snprintf(stext, sizeof stext, size < exact ? "%.0f" : "about %.4g", size);
+		fprintf(stderr, "trim map: %s %s: mapspace of %s raw mappings, %s distinct%s\n", layer,
+		        trim_phase_name(phase), stext, dtext,
 		        mo.constraints || mo.ndataflow ? " obeying the dataflow constraints" : "");
 		if (maxmap > 0 && (distinct < 0 || distinct > (double)maxmap)) {
 			fprintf(stderr, "trim map: more than --max-mappings %lld distinct mappings: refused (raise "
