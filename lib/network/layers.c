@@ -233,73 +233,101 @@ static int parse_split(trim__yctx *c, trim__layer *L, const trim__ynode *ln)
 	return 0;
 }
 
-int trim__parse_layer_more(trim__yctx *c, struct trim_network *net, trim__layer *L,
-                           const trim__ynode *ln)
+/* ---- the shape functions of these kinds (network_int.h's table) ---------- */
+
+int trim__shape_matmul(trim__yctx *c, struct trim_network *net, trim__layer *L, const trim__ynode *ln)
 {
-	int rc = 0;
-	int64_t C = L->in[2];
-	switch (L->type) {
-	case TRIM__L_MATMUL:
-		return parse_matmul(c, net, L, ln);
-	case TRIM__L_LAYERNORM:
-		if (__builtin_mul_overflow(C, 2, &L->params)) /* scale and shift per feature */
-			return trim__net_overflow(c, ln, L, "parameters");
-		return 0;
-	case TRIM__L_SOFTMAX:
-		return 0;
-	case TRIM__L_UPSAMPLE: {
-		L->scale[0] = L->scale[1] = 2;
-		if ((rc = trim__yget_ints(c, ln, "size", 0, 1, 1 << 16, 2, L->scale)) < 0)
-			return rc;
-		if ((rc = trim__yget_enum(c, ln, "interpolation", 0, interp_names, &L->interp)) < 0)
-			return rc;
-		for (int a = 0; a < 2; a++)
-			if (__builtin_mul_overflow(L->in[a], L->scale[a], &L->out[a]))
-				return trim__net_overflow(c, ln, L, "output size");
-		L->flat = 0;
-		return 0;
+	return parse_matmul(c, net, L, ln);
+}
+
+/* scale and shift per feature */
+int trim__shape_layernorm(trim__yctx *c, struct trim_network *net, trim__layer *L, const trim__ynode *ln)
+{
+	(void)net;
+	if (__builtin_mul_overflow(L->in[2], 2, &L->params))
+		return trim__net_overflow(c, ln, L, "parameters");
+	return 0;
+}
+
+int trim__shape_upsample(trim__yctx *c, struct trim_network *net, trim__layer *L, const trim__ynode *ln)
+{
+	(void)net;
+	int rc;
+	L->scale[0] = L->scale[1] = 2;
+	if ((rc = trim__yget_ints(c, ln, "size", 0, 1, 1 << 16, 2, L->scale)) < 0)
+		return rc;
+	if ((rc = trim__yget_enum(c, ln, "interpolation", 0, interp_names, &L->interp)) < 0)
+		return rc;
+	for (int a = 0; a < 2; a++)
+		if (__builtin_mul_overflow(L->in[a], L->scale[a], &L->out[a]))
+			return trim__net_overflow(c, ln, L, "output size");
+	L->flat = 0;
+	return 0;
+}
+
+int trim__shape_conv_t(trim__yctx *c, struct trim_network *net, trim__layer *L, const trim__ynode *ln)
+{
+	(void)net;
+	return parse_conv_t(c, L, ln);
+}
+
+int trim__shape_embedding(trim__yctx *c, struct trim_network *net, trim__layer *L, const trim__ynode *ln)
+{
+	(void)net;
+	int rc;
+	if (L->in[2] != 1)
+		return trim__yerr(c, ln, TRIM_ESHAPE,
+		                  "embedding looks up token ids: it needs [tokens] or [H, W, 1], got "
+		                  "%lld channels", (long long)L->in[2]);
+	if ((rc = trim__yget_int(c, ln, "vocab", 1, 1, INT32_MAX, &L->vocab)) < 0 ||
+	    (rc = trim__yget_int(c, ln, "units", 1, 1, INT32_MAX, &L->units)) < 0)
+		return rc;
+	L->out[2] = L->units;
+	if (__builtin_mul_overflow(L->vocab, L->units, &L->params))
+		return trim__net_overflow(c, ln, L, "parameters");
+	L->flat = 0;
+	return 0;
+}
+
+int trim__shape_reshape(trim__yctx *c, struct trim_network *net, trim__layer *L, const trim__ynode *ln)
+{
+	(void)net;
+	return parse_reshape(c, L, ln);
+}
+
+int trim__shape_transpose(trim__yctx *c, struct trim_network *net, trim__layer *L, const trim__ynode *ln)
+{
+	(void)net;
+	int64_t p[3] = {0, 1, 2};
+	int rc;
+	if ((rc = trim__yget_ints(c, ln, "perm", 1, 0, 2, 3, p)) < 0)
+		return rc;
+	if (p[0] == p[1] || p[1] == p[2] || p[0] == p[2])
+		return trim__yerr(c, trim__ymap_get(ln, "perm"), TRIM_ESCHEMA,
+		                  "perm must be a permutation of [0, 1, 2] (H, W, C)");
+	for (int k = 0; k < 3; k++) {
+		L->perm[k] = (int)p[k];
+		L->out[k] = L->in[p[k]];
 	}
-	case TRIM__L_CONV_T:
-		return parse_conv_t(c, L, ln);
-	case TRIM__L_EMBEDDING:
-		if (C != 1)
-			return trim__yerr(c, ln, TRIM_ESHAPE,
-			                  "embedding looks up token ids: it needs [tokens] or [H, W, 1], got "
-			                  "%lld channels", (long long)C);
-		if ((rc = trim__yget_int(c, ln, "vocab", 1, 1, INT32_MAX, &L->vocab)) < 0 ||
-		    (rc = trim__yget_int(c, ln, "units", 1, 1, INT32_MAX, &L->units)) < 0)
-			return rc;
-		L->out[2] = L->units;
-		if (__builtin_mul_overflow(L->vocab, L->units, &L->params))
-			return trim__net_overflow(c, ln, L, "parameters");
-		L->flat = 0;
-		return 0;
-	case TRIM__L_RESHAPE:
-		return parse_reshape(c, L, ln);
-	case TRIM__L_TRANSPOSE: {
-		int64_t p[3] = {0, 1, 2};
-		if ((rc = trim__yget_ints(c, ln, "perm", 1, 0, 2, 3, p)) < 0)
-			return rc;
-		if (p[0] == p[1] || p[1] == p[2] || p[0] == p[2])
-			return trim__yerr(c, trim__ymap_get(ln, "perm"), TRIM_ESCHEMA,
-			                  "perm must be a permutation of [0, 1, 2] (H, W, C)");
-		for (int k = 0; k < 3; k++) {
-			L->perm[k] = (int)p[k];
-			L->out[k] = L->in[p[k]];
-		}
-		L->flat = 0;
-		return 0;
-	}
-	case TRIM__L_SPLIT:
-		return parse_split(c, L, ln);
-	case TRIM__L_PARAMETER:
-		if ((rc = trim__net_read_shape(c, ln, "shape", 1, L->out)) != 0)
-			return rc;
-		memcpy(L->in, L->out, sizeof L->in);
-		if (trim__net_product(&L->params, 3, L->out))
-			return trim__net_overflow(c, ln, L, "parameters");
-		return 0;
-	default:
-		return 0;
-	}
+	L->flat = 0;
+	return 0;
+}
+
+int trim__shape_split(trim__yctx *c, struct trim_network *net, trim__layer *L, const trim__ynode *ln)
+{
+	(void)net;
+	return parse_split(c, L, ln);
+}
+
+/* a learned tensor with no input: its shape is its output */
+int trim__shape_parameter(trim__yctx *c, struct trim_network *net, trim__layer *L, const trim__ynode *ln)
+{
+	(void)net;
+	int rc;
+	if ((rc = trim__net_read_shape(c, ln, "shape", 1, L->out)) != 0)
+		return rc;
+	memcpy(L->in, L->out, sizeof L->in);
+	if (trim__net_product(&L->params, 3, L->out))
+		return trim__net_overflow(c, ln, L, "parameters");
+	return 0;
 }

@@ -7,77 +7,13 @@
 #include "util/util.h"
 #include "util/ydoc.h"
 
-static const char *const layer_type_names[] = {
-	"conv2d", "depthwise_conv2d", "dense", "maxpool2d", "avgpool2d", "global_avgpool",
-	"batchnorm", "flatten", "dropout", "add", "concat", "activation", "matmul", "layernorm",
-	"softmax", "upsample", "conv2d_transpose", "conv1d", "embedding", "reshape", "transpose",
-	"split", "parameter", NULL};
-
 static const char *const act_names[] = {"linear", "relu", "relu6", "sigmoid", "tanh", "swish",
                                         "softmax", "gelu", "silu", "hardswish", NULL};
 static const char *const mode_names[] = {"inference", "training", NULL};
 
 const char *trim__layer_type_name(int type)
 {
-	return type >= 0 && type < TRIM__L_COUNT ? layer_type_names[type] : "?";
-}
-
-/* Keys each layer type accepts (besides the common ones). */
-static const char *const *layer_keys(int type)
-{
-	static const char *const conv[] = {"name", "type", "inputs", "in_shape", "filters",
-	                                   "kernel", "strides", "padding", "dilation", "groups",
-	                                   "activation", "use_bias", "sparsity", NULL};
-	static const char *const dw[] = {"name", "type", "inputs", "in_shape", "kernel",
-	                                 "strides", "padding", "dilation", "depth_multiplier",
-	                                 "activation", "use_bias", "sparsity", NULL};
-	static const char *const dense[] = {"name", "type", "inputs", "in_shape", "units",
-	                                    "activation", "use_bias", "sparsity", NULL};
-	static const char *const pool[] = {"name", "type", "inputs", "in_shape", "pool",
-	                                   "strides", "padding", NULL};
-	static const char *const plain[] = {"name", "type", "inputs", "in_shape", NULL};
-	static const char *const dropout[] = {"name", "type", "inputs", "in_shape", "rate", NULL};
-	static const char *const merge[] = {"name", "type", "inputs", "in_shape", "activation", "sparsity",
-	                                   NULL};
-	static const char *const concat[] = {"name", "type", "inputs", "in_shape", "axis", NULL};
-	static const char *const act[] = {"name", "type", "inputs", "in_shape", "activation",
-	                                   "sparsity", NULL};
-	static const char *const matmul[] = {"name", "type", "inputs", "in_shape", "heads",
-	                                     "transpose_b", NULL};
-	static const char *const upsample[] = {"name", "type", "inputs", "in_shape", "size",
-	                                       "interpolation", NULL};
-	static const char *const convt[] = {"name", "type", "inputs", "in_shape", "filters",
-	                                    "kernel", "strides", "padding", "output_padding",
-	                                    "groups", "activation", "use_bias", "sparsity", NULL};
-	static const char *const embedding[] = {"name", "type", "inputs", "in_shape", "vocab",
-	                                        "units", NULL};
-	static const char *const reshape[] = {"name", "type", "inputs", "in_shape", "shape", NULL};
-	static const char *const transpose[] = {"name", "type", "inputs", "in_shape", "perm", NULL};
-	static const char *const split[] = {"name", "type", "inputs", "in_shape", "axis", "sizes",
-	                                    "index", NULL};
-	static const char *const parameter[] = {"name", "type", "shape", NULL};
-	switch (type) {
-	case TRIM__L_CONV: return conv;
-	case TRIM__L_DEPTHWISE: return dw;
-	case TRIM__L_DENSE: return dense;
-	case TRIM__L_MAXPOOL:
-	case TRIM__L_AVGPOOL: return pool;
-	case TRIM__L_DROPOUT: return dropout;
-	case TRIM__L_ADD: return merge;
-	case TRIM__L_CONCAT: return concat;
-	case TRIM__L_ACTIVATION:
-	case TRIM__L_BATCHNORM: return act; /* BatchNorm with a fused activation (BN + ReLU) */
-	case TRIM__L_MATMUL: return matmul;
-	case TRIM__L_UPSAMPLE: return upsample;
-	case TRIM__L_CONV_T: return convt;
-	case TRIM__L_CONV1D: return conv;
-	case TRIM__L_EMBEDDING: return embedding;
-	case TRIM__L_RESHAPE: return reshape;
-	case TRIM__L_TRANSPOSE: return transpose;
-	case TRIM__L_SPLIT: return split;
-	case TRIM__L_PARAMETER: return parameter;
-	default: return plain;
-	}
+	return type >= 0 && type < TRIM__L_COUNT ? trim__layer_kinds[type].name : "?";
 }
 
 static int find_layer(const struct trim_network *net, int upto, const char *name)
@@ -226,6 +162,186 @@ static int read_sparsity(trim__yctx *c, const trim__ynode *ln, trim__layer *L)
 	return rc < 0 ? rc : 0;
 }
 
+/* ---- the shape functions of the CNN layer kinds (network_int.h's table) ---- */
+
+/* conv2d, depthwise_conv2d, conv1d */
+int trim__shape_conv(trim__yctx *c, struct trim_network *net, trim__layer *L, const trim__ynode *ln)
+{
+	(void)net;
+	int64_t C = L->in[2], Ho = 0, Wo = 0;
+	int rc;
+	if ((rc = need_spatial(c, ln, L)) != 0)
+		return rc;
+	if (L->type == TRIM__L_CONV1D && L->in[1] != 1)
+		return trim__yerr(c, ln, TRIM_ESHAPE,
+		                  "conv1d slides along rows: it needs a [steps, channels] input "
+		                  "([H, 1, C]), got [%lld, %lld, %lld]",
+		                  (long long)L->in[0], (long long)L->in[1], (long long)L->in[2]);
+	if (L->type != TRIM__L_DEPTHWISE) {
+		if ((rc = trim__yget_int(c, ln, "filters", 1, 1, INT32_MAX, &L->filters)) < 0)
+			return rc;
+		if ((rc = trim__yget_int(c, ln, "groups", 0, 1, INT32_MAX, &L->groups)) < 0)
+			return rc;
+	} else {
+		if ((rc = trim__yget_int(c, ln, "depth_multiplier", 0, 1, 1 << 16, &L->depth_multiplier)) < 0)
+			return rc;
+		L->groups = C;
+		L->filters = C * L->depth_multiplier;
+	}
+	if (L->type == TRIM__L_CONV1D) {
+		/* one integer each: along rows; the column axis is trivial */
+		if ((rc = trim__yget_int(c, ln, "kernel", 1, 1, 1 << 16, &L->kernel[0])) < 0 ||
+		    (rc = trim__yget_int(c, ln, "strides", 0, 1, 1 << 16, &L->stride[0])) < 0 ||
+		    (rc = trim__yget_int(c, ln, "dilation", 0, 1, 1 << 16, &L->dilation[0])) < 0)
+			return rc;
+	} else {
+		if ((rc = trim__yget_ints(c, ln, "kernel", 1, 1, 1 << 16, 2, L->kernel)) < 0)
+			return rc;
+		if ((rc = trim__yget_ints(c, ln, "strides", 0, 1, 1 << 16, 2, L->stride)) < 0)
+			return rc;
+		if ((rc = trim__yget_ints(c, ln, "dilation", 0, 1, 1 << 16, 2, L->dilation)) < 0)
+			return rc;
+	}
+	if (C % L->groups || L->filters % L->groups) {
+		trim__yctx_key(c, L->type == TRIM__L_CONV ? "groups" : "depth_multiplier");
+		return trim__yerr(c, trim__ymap_get(ln, "groups"), TRIM_ESHAPE,
+		                  "groups %lld must divide the input channels %lld and the filters "
+		                  "%lld",
+		                  (long long)L->groups, (long long)C, (long long)L->filters);
+	}
+	if ((rc = trim__net_read_padding(c, ln, L)) != 0)
+		return rc;
+	if (L->type == TRIM__L_CONV1D)
+		L->pad[2] = L->pad[3] = 0;
+	if ((rc = trim__net_window_out(c, ln, L, 0, &Ho)) || (rc = trim__net_window_out(c, ln, L, 1, &Wo)))
+		return rc;
+	L->out[0] = Ho;
+	L->out[1] = Wo;
+	L->out[2] = L->filters;
+	int64_t pf[4] = {L->kernel[0], L->kernel[1], C / L->groups, L->filters};
+	int64_t mf[6] = {Ho, Wo, L->filters, C / L->groups, L->kernel[0], L->kernel[1]};
+	if (trim__net_product(&L->params, 4, pf) ||
+	    __builtin_add_overflow(L->params, L->use_bias ? L->filters : 0, &L->params))
+		return trim__net_overflow(c, ln, L, "parameters");
+	if (trim__net_product(&L->macs, 6, mf))
+		return trim__net_overflow(c, ln, L, "MACs per sample");
+	L->flat = 0;
+	return 0;
+}
+
+/* dense: over the last axis; a [H, W, C] input (tokens x features, H x W
+ * tokens) gives [H, W, units], its H x W positions folded into the batch */
+int trim__shape_dense(trim__yctx *c, struct trim_network *net, trim__layer *L, const trim__ynode *ln)
+{
+	(void)net;
+	int64_t C = L->in[2];
+	int rc;
+	if ((rc = trim__yget_int(c, ln, "units", 1, 1, INT32_MAX, &L->units)) < 0)
+		return rc;
+	L->tokens = L->flat ? 1 : L->in[0] * L->in[1];
+	if (L->flat) {
+		L->out[0] = L->out[1] = 1;
+	}
+	L->out[2] = L->units;
+	L->filters = L->units;
+	if (__builtin_mul_overflow(C, L->units, &L->params))
+		return trim__net_overflow(c, ln, L, "parameters");
+	if (__builtin_mul_overflow(L->params, L->tokens, &L->macs))
+		return trim__net_overflow(c, ln, L, "MACs per sample");
+	if (__builtin_add_overflow(L->params, L->use_bias ? L->units : 0, &L->params))
+		return trim__net_overflow(c, ln, L, "parameters");
+	return 0;
+}
+
+/* maxpool2d, avgpool2d */
+int trim__shape_pool(trim__yctx *c, struct trim_network *net, trim__layer *L, const trim__ynode *ln)
+{
+	(void)net;
+	int64_t Ho = 0, Wo = 0;
+	int rc;
+	if ((rc = need_spatial(c, ln, L)) != 0)
+		return rc;
+	if ((rc = trim__yget_ints(c, ln, "pool", 1, 1, 1 << 16, 2, L->kernel)) < 0)
+		return rc;
+	L->stride[0] = L->kernel[0];
+	L->stride[1] = L->kernel[1];
+	if ((rc = trim__yget_ints(c, ln, "strides", 0, 1, 1 << 16, 2, L->stride)) < 0)
+		return rc;
+	if ((rc = trim__net_read_padding(c, ln, L)) != 0)
+		return rc;
+	if ((rc = trim__net_window_out(c, ln, L, 0, &Ho)) || (rc = trim__net_window_out(c, ln, L, 1, &Wo)))
+		return rc;
+	L->out[0] = Ho;
+	L->out[1] = Wo;
+	return 0;
+}
+
+int trim__shape_global_avgpool(trim__yctx *c, struct trim_network *net, trim__layer *L,
+                               const trim__ynode *ln)
+{
+	(void)net;
+	int rc;
+	if ((rc = need_spatial(c, ln, L)) != 0)
+		return rc;
+	L->kernel[0] = L->in[0];
+	L->kernel[1] = L->in[1];
+	L->out[0] = L->out[1] = 1;
+	L->flat = 1;
+	return 0;
+}
+
+int trim__shape_batchnorm(trim__yctx *c, struct trim_network *net, trim__layer *L, const trim__ynode *ln)
+{
+	(void)net;
+	if (__builtin_mul_overflow(L->in[2], 2, &L->params))
+		return trim__net_overflow(c, ln, L, "parameters");
+	return 0;
+}
+
+int trim__shape_flatten(trim__yctx *c, struct trim_network *net, trim__layer *L, const trim__ynode *ln)
+{
+	(void)net;
+	L->out[0] = L->out[1] = 1;
+	if (trim__net_product(&L->out[2], 3, L->in))
+		return trim__net_overflow(c, ln, L, "output elements");
+	L->flat = 1;
+	return 0;
+}
+
+int trim__shape_dropout(trim__yctx *c, struct trim_network *net, trim__layer *L, const trim__ynode *ln)
+{
+	(void)net;
+	int rc = trim__yget_double(c, ln, "rate", 0, 0, 0.999999, &L->rate);
+	return rc < 0 ? rc : 0;
+}
+
+/* the output is the input's shape (add, activation, softmax) */
+int trim__shape_same(trim__yctx *c, struct trim_network *net, trim__layer *L, const trim__ynode *ln)
+{
+	(void)c, (void)net, (void)L, (void)ln;
+	return 0;
+}
+
+/* concat along channels, or along rows (axis 1, tokens); the inputs' shapes
+ * and the axis are checked by parse_layer */
+int trim__shape_concat(trim__yctx *c, struct trim_network *net, trim__layer *L, const trim__ynode *ln)
+{
+	int64_t concat_axis = -1;
+	int rc = trim__yget_int(c, ln, "axis", 0, -1, 3, &concat_axis);
+	if (rc < 0)
+		return rc;
+	int ax = concat_axis == 1 ? 0 : 2;
+	int64_t sum = 0;
+	for (int k = 0; k < L->ninputs; k++)
+		if (__builtin_add_overflow(sum,
+		                           L->inputs[k] == TRIM__NET_INPUT ? net->input[ax]
+		                                                            : net->layers[L->inputs[k]].out[ax],
+		                           &sum))
+			return trim__net_overflow(c, ln, L, "output size");
+	L->out[ax] = sum;
+	return 0;
+}
+
 static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const trim__ynode *ln)
 {
 	trim__layer *L = &net->layers[i];
@@ -234,10 +350,11 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 		return rc;
 	L->line = ln->line;
 	L->col = ln->col;
-	rc = trim__yget_enum(c, ln, "type", 1, layer_type_names, &L->type);
+	rc = trim__yget_enum(c, ln, "type", 1, trim__layer_kind_names, &L->type);
 	if (rc < 0)
 		return rc;
-	if ((rc = trim__ymap_check(c, ln, layer_keys(L->type))) != 0)
+	const trim__layer_kind *K = &trim__layer_kinds[L->type];
+	if ((rc = trim__ymap_check(c, ln, K->keys)) != 0)
 		return rc;
 
 	const char *name = NULL;
@@ -256,7 +373,7 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 			                  "duplicate layer name '%s'", name);
 		snprintf(L->name, sizeof L->name, "%s", name);
 	} else {
-		snprintf(L->name, sizeof L->name, "%s%d", layer_type_names[L->type], i);
+		snprintf(L->name, sizeof L->name, "%s%d", K->name, i);
 		if (find_layer(net, i, L->name) >= 0)
 			return trim__yerr(c, ln, TRIM_ESCHEMA, "default name '%s' clashes; name the layer",
 			                  L->name);
@@ -264,10 +381,10 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 
 	/* inputs */
 	const trim__ynode *in = trim__ymap_get(ln, "inputs");
-	if (L->type == TRIM__L_PARAMETER) {
+	if (K->max_inputs == 0) {
 		L->ninputs = 0;
 		L->inputs[0] = TRIM__NET_INPUT;
-		return trim__parse_layer_more(c, net, L, ln);
+		return K->shape(c, net, L, ln);
 	}
 	if (in) {
 		trim__yctx_key(c, "inputs");
@@ -311,15 +428,12 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 		L->ninputs = 1;
 		L->inputs[0] = i == 0 ? TRIM__NET_INPUT : i - 1;
 	}
-	int multi = L->type == TRIM__L_ADD || L->type == TRIM__L_CONCAT || L->type == TRIM__L_MATMUL;
-	if (multi && L->ninputs < 2)
-		return trim__yerr(c, in ? in : ln, TRIM_ESCHEMA, "%s needs at least two inputs",
-		                  layer_type_names[L->type]);
-	if (L->type == TRIM__L_MATMUL && L->ninputs != 2)
-		return trim__yerr(c, in, TRIM_ESCHEMA, "matmul takes exactly two inputs [a, b]");
-	if (!multi && L->ninputs != 1)
-		return trim__yerr(c, in, TRIM_ESCHEMA, "%s takes exactly one input",
-		                  layer_type_names[L->type]);
+	if (K->min_inputs >= 2 && L->ninputs < 2)
+		return trim__yerr(c, in ? in : ln, TRIM_ESCHEMA, "%s needs at least two inputs", K->name);
+	if (K->min_inputs == 2 && K->max_inputs == 2 && L->ninputs != 2)
+		return trim__yerr(c, in, TRIM_ESCHEMA, "%s takes exactly two inputs [a, b]", K->name);
+	if (K->max_inputs == 1 && L->ninputs != 1)
+		return trim__yerr(c, in, TRIM_ESCHEMA, "%s takes exactly one input", K->name);
 
 	/* input shape */
 	int in_flat;
@@ -393,146 +507,8 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 		return rc;
 
 	memcpy(L->out, L->in, sizeof L->out);
-	int64_t C = L->in[2], Ho, Wo;
-	switch (L->type) {
-	case TRIM__L_CONV:
-	case TRIM__L_DEPTHWISE:
-	case TRIM__L_CONV1D:
-		if ((rc = need_spatial(c, ln, L)) != 0)
-			return rc;
-		if (L->type == TRIM__L_CONV1D && L->in[1] != 1)
-			return trim__yerr(c, ln, TRIM_ESHAPE,
-			                  "conv1d slides along rows: it needs a [steps, channels] input "
-			                  "([H, 1, C]), got [%lld, %lld, %lld]",
-			                  (long long)L->in[0], (long long)L->in[1], (long long)L->in[2]);
-		if (L->type != TRIM__L_DEPTHWISE) {
-			if ((rc = trim__yget_int(c, ln, "filters", 1, 1, INT32_MAX, &L->filters)) < 0)
-				return rc;
-			if ((rc = trim__yget_int(c, ln, "groups", 0, 1, INT32_MAX, &L->groups)) < 0)
-				return rc;
-		} else {
-			if ((rc = trim__yget_int(c, ln, "depth_multiplier", 0, 1, 1 << 16,
-			                         &L->depth_multiplier)) < 0)
-				return rc;
-			L->groups = C;
-			L->filters = C * L->depth_multiplier;
-		}
-		if (L->type == TRIM__L_CONV1D) {
-			/* one integer each: along rows; the column axis is trivial */
-			if ((rc = trim__yget_int(c, ln, "kernel", 1, 1, 1 << 16, &L->kernel[0])) < 0 ||
-			    (rc = trim__yget_int(c, ln, "strides", 0, 1, 1 << 16, &L->stride[0])) < 0 ||
-			    (rc = trim__yget_int(c, ln, "dilation", 0, 1, 1 << 16, &L->dilation[0])) < 0)
-				return rc;
-		} else {
-			if ((rc = trim__yget_ints(c, ln, "kernel", 1, 1, 1 << 16, 2, L->kernel)) < 0)
-				return rc;
-			if ((rc = trim__yget_ints(c, ln, "strides", 0, 1, 1 << 16, 2, L->stride)) < 0)
-				return rc;
-			if ((rc = trim__yget_ints(c, ln, "dilation", 0, 1, 1 << 16, 2, L->dilation)) < 0)
-				return rc;
-		}
-		if (C % L->groups || L->filters % L->groups) {
-			trim__yctx_key(c, L->type == TRIM__L_CONV ? "groups" : "depth_multiplier");
-			return trim__yerr(c, trim__ymap_get(ln, "groups"), TRIM_ESHAPE,
-			                  "groups %lld must divide the input channels %lld and the filters "
-			                  "%lld",
-			                  (long long)L->groups, (long long)C, (long long)L->filters);
-		}
-		if ((rc = trim__net_read_padding(c, ln, L)) != 0)
-			return rc;
-		if (L->type == TRIM__L_CONV1D)
-			L->pad[2] = L->pad[3] = 0;
-		if ((rc = trim__net_window_out(c, ln, L, 0, &Ho)) || (rc = trim__net_window_out(c, ln, L, 1, &Wo)))
-			return rc;
-		L->out[0] = Ho;
-		L->out[1] = Wo;
-		L->out[2] = L->filters;
-		{
-			int64_t pf[4] = {L->kernel[0], L->kernel[1], C / L->groups, L->filters};
-			int64_t mf[6] = {Ho, Wo, L->filters, C / L->groups, L->kernel[0], L->kernel[1]};
-			if (trim__net_product(&L->params, 4, pf) ||
-			    __builtin_add_overflow(L->params, L->use_bias ? L->filters : 0, &L->params))
-				return trim__net_overflow(c, ln, L, "parameters");
-			if (trim__net_product(&L->macs, 6, mf))
-				return trim__net_overflow(c, ln, L, "MACs per sample");
-		}
-		L->flat = 0;
-		break;
-	case TRIM__L_DENSE:
-		/* over the last axis: a [H, W, C] input (tokens x features, H x W tokens)
-		 * gives [H, W, units], its H x W positions folded into the batch */
-		if ((rc = trim__yget_int(c, ln, "units", 1, 1, INT32_MAX, &L->units)) < 0)
-			return rc;
-		L->tokens = L->flat ? 1 : L->in[0] * L->in[1];
-		if (L->flat) {
-			L->out[0] = L->out[1] = 1;
-		}
-		L->out[2] = L->units;
-		L->filters = L->units;
-		if (__builtin_mul_overflow(C, L->units, &L->params))
-			return trim__net_overflow(c, ln, L, "parameters");
-		if (__builtin_mul_overflow(L->params, L->tokens, &L->macs))
-			return trim__net_overflow(c, ln, L, "MACs per sample");
-		if (__builtin_add_overflow(L->params, L->use_bias ? L->units : 0, &L->params))
-			return trim__net_overflow(c, ln, L, "parameters");
-		break;
-	case TRIM__L_MAXPOOL:
-	case TRIM__L_AVGPOOL:
-		if ((rc = need_spatial(c, ln, L)) != 0)
-			return rc;
-		if ((rc = trim__yget_ints(c, ln, "pool", 1, 1, 1 << 16, 2, L->kernel)) < 0)
-			return rc;
-		L->stride[0] = L->kernel[0];
-		L->stride[1] = L->kernel[1];
-		if ((rc = trim__yget_ints(c, ln, "strides", 0, 1, 1 << 16, 2, L->stride)) < 0)
-			return rc;
-		if ((rc = trim__net_read_padding(c, ln, L)) != 0)
-			return rc;
-		if ((rc = trim__net_window_out(c, ln, L, 0, &Ho)) || (rc = trim__net_window_out(c, ln, L, 1, &Wo)))
-			return rc;
-		L->out[0] = Ho;
-		L->out[1] = Wo;
-		break;
-	case TRIM__L_GLOBAL_AVGPOOL:
-		if ((rc = need_spatial(c, ln, L)) != 0)
-			return rc;
-		L->kernel[0] = L->in[0];
-		L->kernel[1] = L->in[1];
-		L->out[0] = L->out[1] = 1;
-		L->flat = 1;
-		break;
-	case TRIM__L_BATCHNORM:
-		if (__builtin_mul_overflow(C, 2, &L->params))
-			return trim__net_overflow(c, ln, L, "parameters");
-		break;
-	case TRIM__L_FLATTEN:
-		L->out[0] = L->out[1] = 1;
-		if (trim__net_product(&L->out[2], 3, L->in))
-			return trim__net_overflow(c, ln, L, "output elements");
-		L->flat = 1;
-		break;
-	case TRIM__L_DROPOUT:
-		if ((rc = trim__yget_double(c, ln, "rate", 0, 0, 0.999999, &L->rate)) < 0)
-			return rc;
-		break;
-	case TRIM__L_CONCAT: {
-		int ax = concat_axis == 1 ? 0 : 2;
-		int64_t sum = 0;
-		for (int k = 0; k < L->ninputs; k++)
-			if (__builtin_add_overflow(sum,
-			                           L->inputs[k] == TRIM__NET_INPUT
-			                               ? net->input[ax]
-			                               : net->layers[L->inputs[k]].out[ax],
-			                           &sum))
-				return trim__net_overflow(c, ln, L, "output size");
-		L->out[ax] = sum;
-		break;
-	}
-	default:
-		if ((rc = trim__parse_layer_more(c, net, L, ln)) != 0)
-			return rc;
-		break;
-	}
+	if ((rc = K->shape(c, net, L, ln)) != 0)
+		return rc;
 	return read_sparsity(c, ln, L);
 }
 

@@ -1,6 +1,7 @@
 /* lib/network/: network descriptions. One concept per file:
- *   network.c   YAML parsing, validation, shape inference
- *   layers.c    the layer types of transformers, decoders, sequence models
+ *   network.c   YAML parsing, validation, shape inference; the CNN kinds' shapes
+ *   kinds.c     the layer kinds' table: keys, inputs, shape function
+ *   layers.c    the shapes of transformer, decoder and sequence-model kinds
  *   api.c       loading (file, string, .onnx), digest, public accessors
  *   onnx/       the ONNX importer (onnx/onnx_int.h has its own map)
  *
@@ -15,30 +16,40 @@
 #include "util/handle.h"
 #include "workload/workload_int.h"
 
+/* The layer kinds, one row each: its enum (TRIM__L_<E>), its YAML `type`, the
+ * keys it accepts (an array in kinds.c), how many inputs it takes and the
+ * function that reads its parameters and infers its output (kinds.c's table,
+ * trim__layer_kinds). A new layer type is a row here, its keys and shape
+ * function, and its loop nests in lib/workload/. The order is the enum's. */
+#define TRIM__LAYER_KINDS(X)                                                              \
+	X(CONV, "conv2d", keys_conv, 1, 1, trim__shape_conv)                                    \
+	X(DEPTHWISE, "depthwise_conv2d", keys_depthwise, 1, 1, trim__shape_conv)                \
+	X(DENSE, "dense", keys_dense, 1, 1, trim__shape_dense)                                  \
+	X(MAXPOOL, "maxpool2d", keys_pool, 1, 1, trim__shape_pool)                              \
+	X(AVGPOOL, "avgpool2d", keys_pool, 1, 1, trim__shape_pool)                              \
+	X(GLOBAL_AVGPOOL, "global_avgpool", keys_plain, 1, 1, trim__shape_global_avgpool)       \
+	X(BATCHNORM, "batchnorm", keys_act, 1, 1, trim__shape_batchnorm) /* + fused ReLU */     \
+	X(FLATTEN, "flatten", keys_plain, 1, 1, trim__shape_flatten)                            \
+	X(DROPOUT, "dropout", keys_dropout, 1, 1, trim__shape_dropout)                          \
+	X(ADD, "add", keys_merge, 2, TRIM__MAX_INPUTS, trim__shape_same)                        \
+	X(CONCAT, "concat", keys_concat, 2, TRIM__MAX_INPUTS, trim__shape_concat)               \
+	X(ACTIVATION, "activation", keys_act, 1, 1, trim__shape_same)                           \
+	X(MATMUL, "matmul", keys_matmul, 2, 2, trim__shape_matmul) /* heads as groups */        \
+	X(LAYERNORM, "layernorm", keys_plain, 1, 1, trim__shape_layernorm)                      \
+	X(SOFTMAX, "softmax", keys_plain, 1, 1, trim__shape_same)                               \
+	X(UPSAMPLE, "upsample", keys_upsample, 1, 1, trim__shape_upsample) /* nearest, bilinear */ \
+	X(CONV_T, "conv2d_transpose", keys_conv_t, 1, 1, trim__shape_conv_t)                    \
+	X(CONV1D, "conv1d", keys_conv, 1, 1, trim__shape_conv) /* along rows (k x 1) */         \
+	X(EMBEDDING, "embedding", keys_embedding, 1, 1, trim__shape_embedding) /* a lookup */   \
+	X(RESHAPE, "reshape", keys_reshape, 1, 1, trim__shape_reshape) /* a view */             \
+	X(TRANSPOSE, "transpose", keys_transpose, 1, 1, trim__shape_transpose) /* H, W, C */    \
+	X(SPLIT, "split", keys_split, 1, 1, trim__shape_split) /* one piece, along channels */  \
+	X(PARAMETER, "parameter", keys_parameter, 0, 0, trim__shape_parameter) /* no input */
+
 enum trim__layer_type {
-	TRIM__L_CONV = 0,
-	TRIM__L_DEPTHWISE,
-	TRIM__L_DENSE,
-	TRIM__L_MAXPOOL,
-	TRIM__L_AVGPOOL,
-	TRIM__L_GLOBAL_AVGPOOL,
-	TRIM__L_BATCHNORM,
-	TRIM__L_FLATTEN,
-	TRIM__L_DROPOUT,
-	TRIM__L_ADD,
-	TRIM__L_CONCAT,
-	TRIM__L_ACTIVATION,
-	TRIM__L_MATMUL,      /* product of two activations, heads as groups */
-	TRIM__L_LAYERNORM,
-	TRIM__L_SOFTMAX,
-	TRIM__L_UPSAMPLE,    /* nearest or bilinear */
-	TRIM__L_CONV_T,      /* conv2d_transpose */
-	TRIM__L_CONV1D,      /* a conv2d along rows (kernel k x 1) */
-	TRIM__L_EMBEDDING,   /* a table lookup */
-	TRIM__L_RESHAPE,     /* a view: no data moves */
-	TRIM__L_TRANSPOSE,   /* a permutation of H, W, C: data moves */
-	TRIM__L_SPLIT,       /* one piece of a split along channels: data moves */
-	TRIM__L_PARAMETER,   /* a learned tensor with no input (class token, positions) */
+#define TRIM__X_ENUM(e, name, keys, lo, hi, fn) TRIM__L_##e,
+	TRIM__LAYER_KINDS(TRIM__X_ENUM)
+#undef TRIM__X_ENUM
 	TRIM__L_COUNT
 };
 
@@ -130,9 +141,23 @@ int trim__net_overflow(trim__yctx *c, const trim__ynode *ln, const trim__layer *
 /* A shape [H, W, C], [T, F] (T tokens of F features: [T, 1, F]) or [T] ([T, 1, 1]). */
 int trim__net_read_shape(trim__yctx *c, const trim__ynode *map, const char *key, int required,
                          int64_t *out);
-/* The keys and shapes of the layer types added for modern networks (matmul, ...);
- * fills L->out, params, macs. */
-int trim__parse_layer_more(trim__yctx *c, struct trim_network *net, trim__layer *L,
-                           const trim__ynode *ln);
+/* A layer kind's shape function: reads the kind's own keys and fills
+ * L->out, params, macs (the common keys, inputs and L->in are read). */
+typedef int (*trim__layer_shape_fn)(trim__yctx *c, struct trim_network *net, trim__layer *L,
+                                    const trim__ynode *ln);
+typedef struct {
+	const char *name;              /* the YAML `type` */
+	const char *const *keys;       /* every key it accepts, NULL-terminated */
+	int min_inputs, max_inputs;    /* 0, 0: it reads none (a parameter) */
+	trim__layer_shape_fn shape;
+} trim__layer_kind;
+/* TRIM__L_COUNT rows in enum order, then a row of NULLs; and the names alone
+ * (NULL-terminated) for the `type` key's choices (kinds.c). */
+extern const trim__layer_kind trim__layer_kinds[TRIM__L_COUNT + 1];
+extern const char *const trim__layer_kind_names[TRIM__L_COUNT + 1];
+#define TRIM__X_DECL(e, name, keys, lo, hi, fn) \
+	int fn(trim__yctx *c, struct trim_network *net, trim__layer *L, const trim__ynode *ln);
+TRIM__LAYER_KINDS(TRIM__X_DECL)
+#undef TRIM__X_DECL
 
 #endif
