@@ -126,6 +126,7 @@ int trim__sb_take(trim__sb *sb, char **out)
 		*out = NULL;
 		return trim__error(TRIM_ENOMEM, "out of memory building text");
 	}
+	sb->buf[sb->len] = '\0'; /* also an empty text: nothing written yet */
 	*out = sb->buf;
 	memset(sb, 0, sizeof *sb);
 	return 0;
