@@ -134,7 +134,9 @@ START_TEST(per_tensor_networks_load)
 	ck_assert_int_eq(trim_arch_report(b, NULL, TRIM_FORMAT_TABLE, &text_b), 0);
 	ck_assert_ptr_null(strstr(text_b, "one network per tensor"));
 	ck_assert_ptr_nonnull(strstr(text, "total area:"));
-	ck_assert_str_eq(strstr(text, "total area:"), strstr(text_b, "total area:"));
+	const char *area = strstr(text, "total area:"), *area_b = strstr(text_b, "total area:");
+	size_t len = strcspn(area, "\n");
+	ck_assert_msg(len == strcspn(area_b, "\n") && !strncmp(area, area_b, len), "%.40s vs %.40s", area, area_b);
 	trim_string_free(text);
 	trim_string_free(text_b);
 	trim_string_free(json);
@@ -475,6 +477,130 @@ START_TEST(eyeriss_validation)
 }
 END_TEST
 
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *b = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(b);
+	size_t got = fread(b, 1, (size_t)n, f);
+	b[got] = '\0';
+	fclose(f);
+	return b;
+}
+
+/* The roofline of test/data/arch/roofline.yaml, worked by hand (its header):
+ * peak 16 PEs x 2 = 32 MACs per cycle; each figure is the denominator of the
+ * evaluator's cycles_l (docs/model.md) and the peak over it. */
+START_TEST(roofline_hand_worked)
+{
+	trim_arch *a = NULL;
+	char *text = NULL;
+	ck_assert_int_eq(trim_arch_load(&a, "test/data/arch/roofline.yaml"), 0);
+	ck_assert_int_eq(trim_arch_report(a, NULL, TRIM_FORMAT_JSON, &text), 0);
+	static const char *const want[] = {
+		"\"roofline\":{\"peak_macs_per_cycle\":32,\"binds_first\":\"DRAM\",\"levels\":[",
+		"{\"name\":\"DRAM\",\"read_words_per_cycle\":2,\"write_words_per_cycle\":1,\"read_macs_per_word\":16,"
+		"\"write_macs_per_word\":32,\"macs_per_word\":32}",
+		"{\"name\":\"GLB\",\"read_words_per_cycle\":4,\"write_words_per_cycle\":4,\"read_macs_per_word\":8,"
+		"\"write_macs_per_word\":8,\"macs_per_word\":8}",
+		"{\"name\":\"Array\",\"link_words_per_cycle\":{\"input\":2,\"weight\":2,\"output\":2},\"shared_link\":true,"
+		"\"delivered_words_per_cycle\":32,\"macs_per_word\":16}",
+		"{\"name\":\"RF\",\"read_words_per_cycle\":16,\"write_words_per_cycle\":16,\"read_macs_per_word\":2,"
+		"\"write_macs_per_word\":2,\"macs_per_word\":2}]}",
+		",\"warnings\":[]}\n"};
+	for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
+		ck_assert_msg(strstr(text, want[k]) != NULL, "%s\nnot in\n%s", want[k], text);
+	trim_string_free(text);
+	ck_assert_int_eq(trim_arch_report(a, NULL, TRIM_FORMAT_TABLE, &text), 0);
+	ck_assert_msg(strstr(text, "\nroofline: peak 32 MACs per cycle (16 PEs x 2)\n") != NULL, "%s", text);
+	const char *dram = strstr(text, "\n  DRAM ");
+	ck_assert_msg(dram && strstr(dram, "read 2, write 1") && strstr(dram, "read 16, write 32  <- binds first\n") &&
+	                      strstr(dram, "read 16, write 32  <- binds first\n") < strchr(dram + 1, '\n') + 1,
+	              "%s", text);
+	ck_assert_msg(strstr(text, "link 2 (multicast: up to 32 arrive)") != NULL, "%s", text);
+	ck_assert_ptr_null(strstr(text, "warning:"));
+	trim_string_free(text);
+	trim_arch_free(a);
+
+	/* one network per tensor: 1, 2 and 4 words per cycle, 32, 16 and 8 MACs per word */
+	char *yaml = slurp("test/data/arch/roofline.yaml"), *at = strstr(yaml, "link_bits: 32}");
+	ck_assert_ptr_nonnull(at);
+	char buf[4096];
+	snprintf(buf, sizeof buf, "%.*slink_bits: {input: 16, weight: 32, output: 64}}%s", (int)(at - yaml), yaml,
+	         at + strlen("link_bits: 32}"));
+	ck_assert_msg(trim_arch_load_string(&a, buf, "per-tensor.yaml") == 0, "%s", trim_last_error());
+	ck_assert_int_eq(trim_arch_report(a, NULL, TRIM_FORMAT_JSON, &text), 0);
+	ck_assert_msg(strstr(text, "{\"name\":\"Array\",\"link_words_per_cycle\":{\"input\":1,\"weight\":2,\"output\":4},"
+	                           "\"shared_link\":false,\"delivered_words_per_cycle\":112,\"macs_per_word\":32}"),
+	              "%s", text);
+	ck_assert_msg(strstr(text, "\"binds_first\":\"DRAM\"") != NULL, "%s", text); /* DRAM first on the tie */
+	trim_string_free(text);
+	trim_arch_free(a);
+	free(yaml);
+}
+END_TEST
+
+/* trim arch warns on a DRAM without bandwidth and on a link of one word per
+ * cycle into 16 PEs (each word must feed 32 MACs), and only then */
+START_TEST(arch_warnings_before_the_work)
+{
+	char *yaml = slurp("test/data/arch/roofline.yaml");
+	char buf[4096];
+	const char *dram = strstr(yaml, "read_bw: 2, write_bw: 1}"), *link = strstr(yaml, "link_bits: 32}");
+	ck_assert(dram && link && dram < link);
+	snprintf(buf, sizeof buf, "%.*s}%.*slink_bits: 16}%s", (int)(dram - yaml), yaml,
+	         (int)(link - dram - strlen("read_bw: 2, write_bw: 1}")), dram + strlen("read_bw: 2, write_bw: 1}"),
+	         link + strlen("link_bits: 32}"));
+	trim_arch *a = NULL;
+	char *text = NULL;
+	ck_assert_msg(trim_arch_load_string(&a, buf, "starved.yaml") == 0, "%s\n%s", trim_last_error(), buf);
+	ck_assert_int_eq(trim_arch_warnings(a, NULL, -1, TRIM_FORMAT_JSON, &text), 0);
+	ck_assert_msg(strstr(text, "[{\"kind\": \"no_bandwidth\", \"level\": \"DRAM\", \"workloads\": 0, \"message\": "
+	                           "\"DRAM has no read_bw or write_bw: its reads and writes take no time") != NULL,
+	              "%s", text);
+	ck_assert_msg(strstr(text, "{\"kind\": \"starved_link\", \"level\": \"Array\", \"workloads\": 0, \"message\": "
+	                           "\"Array: a 16-bit link of 16-bit words carries 1 word per cycle into 16 children: "
+	                           "each word must feed 32 MACs") != NULL,
+	              "%s", text);
+	trim_string_free(text);
+	/* the same in trim_arch_report's table */
+	ck_assert_int_eq(trim_arch_report(a, NULL, TRIM_FORMAT_TABLE, &text), 0);
+	ck_assert_msg(strstr(text, "\nwarning: DRAM has no read_bw or write_bw") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "\nwarning: Array: a 16-bit link") != NULL, "%s", text);
+	trim_string_free(text);
+	/* bad arguments */
+	ck_assert_int_eq(trim_arch_warnings(a, NULL, 0, TRIM_FORMAT_TABLE, &text), TRIM_ERANGE);
+	ck_assert_int_eq(trim_arch_warnings(a, NULL, -2, TRIM_FORMAT_TABLE, &text), TRIM_EINVAL);
+	ck_assert_int_eq(trim_arch_warnings(a, NULL, -1, TRIM_FORMAT_CSV, &text), TRIM_EINVAL);
+	ck_assert_int_eq(trim_arch_warnings(NULL, NULL, -1, TRIM_FORMAT_TABLE, &text), TRIM_EINVAL);
+	trim_arch_free(a);
+	/* one word per cycle into 15 children, the read bandwidth alone missing */
+	snprintf(buf, sizeof buf, "%.*sread_bw: 2}%.*slink_bits: 16}%s", (int)(dram - yaml), yaml,
+	         (int)(link - dram - strlen("read_bw: 2, write_bw: 1}")), dram + strlen("read_bw: 2, write_bw: 1}"),
+	         link + strlen("link_bits: 32}"));
+	char *f = strstr(buf, "fanout: [4, 4]");
+	ck_assert_ptr_nonnull(f);
+	memcpy(f, "fanout: [5, 3]", 14);
+	ck_assert_msg(trim_arch_load_string(&a, buf, "fifteen.yaml") == 0, "%s\n%s", trim_last_error(), buf);
+	ck_assert_int_eq(trim_arch_warnings(a, NULL, -1, TRIM_FORMAT_TABLE, &text), 0);
+	ck_assert_str_eq(text, "warning: DRAM has no write_bw: its writes take no time (0 cycles in every workload, "
+	                       "inter-layer ones included); give it the words per cycle of its interface\n");
+	trim_string_free(text);
+	trim_arch_free(a);
+	/* Eyeriss: none */
+	ck_assert_int_eq(trim_arch_load(&a, "models/arch/eyeriss.yaml"), 0);
+	ck_assert_int_eq(trim_arch_warnings(a, NULL, -1, TRIM_FORMAT_TABLE, &text), 0);
+	ck_assert_str_eq(text, "");
+	trim_string_free(text);
+	trim_arch_free(a);
+	free(yaml);
+}
+END_TEST
+
 Suite *arch_suite(void)
 {
 	Suite *s = suite_create("arch");
@@ -491,6 +617,8 @@ Suite *arch_suite(void)
 	tcase_add_test(tc, unknown_technology);
 	tcase_add_test(tc, technology_path_and_data_dir);
 	tcase_add_test(tc, cli_arch);
+	tcase_add_test(tc, roofline_hand_worked);
+	tcase_add_test(tc, arch_warnings_before_the_work);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;

@@ -586,6 +586,115 @@ START_TEST(test_starved_link)
 }
 END_TEST
 
+/* The smallest "utilization_bound" of a warnings JSON array (2: none) and
+ * how many there are. */
+static double least_bound(const char *json, int *count)
+{
+	double least = 2;
+	*count = 0;
+	for (const char *p = strstr(json, "\"utilization_bound\": "); p; p = strstr(p + 1, "\"utilization_bound\": ")) {
+		double u = strtod(p + 21, NULL);
+		least = u < least ? u : least;
+		(*count)++;
+	}
+	return least;
+}
+
+/* The traffic bound worked by hand: one FC layer (2,048 MACs, 2,048 weights,
+ * 32 outputs) on test/data/arch/roofline.yaml (32 MACs per cycle): the MACs
+ * take 64 cycles at peak; DRAM reads the weights in 2,048 / 2 = 1,024 cycles
+ * (writes 32 / 1), the 2-word link carries 2,080 words in 1,040 cycles. The
+ * fastest mapping the search finds takes at least those 1,040 cycles. */
+START_TEST(test_traffic_bound_hand_worked)
+{
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_arch *a = NULL;
+	trim_neteval *ne = NULL;
+	char *text = NULL;
+	ck_assert(trim_network_load(&net, "test/data/networks/fc64.yaml") == 0);
+	ck_assert(trim_workloads_create(&w, net, TRIM_MODE_INFERENCE, 0, 0) == 0);
+	ck_assert_int_eq(trim_workloads_intra_count(w), 1);
+	ck_assert_int_eq(trim_workloads_intra_macs(w, 0), 2048);
+	ck_assert(trim_arch_load(&a, "test/data/arch/roofline.yaml") == 0);
+	ck_assert_int_eq(trim_arch_warnings(a, w, -1, TRIM_FORMAT_JSON, &text), 0);
+	char want[256];
+	snprintf(want, sizeof want, "{\"kind\": \"traffic_bound\", \"level\": \"DRAM\", \"workloads\": 1, "
+	                            "\"utilization_bound\": %.17g, \"message\": \"DRAM: moving each weight and output "
+	                            "word once takes more cycles than the MACs at peak in 1 of 1 workloads (fc FW: 1.02e+03 "
+	                            "cycles against 64): temporal utilisation at most 0.0625, whatever the mapping\"}",
+	         64.0 / 1024);
+	ck_assert_msg(strstr(text, want) != NULL, "%s\nnot in\n%s", want, text);
+	snprintf(want, sizeof want, "{\"kind\": \"traffic_bound\", \"level\": \"Array\", \"workloads\": 1, "
+	                            "\"utilization_bound\": %.17g, ", 64.0 / 1040);
+	ck_assert_msg(strstr(text, want) != NULL, "%s\nnot in\n%s", want, text);
+	int n = 0;
+	ck_assert_double_eq(least_bound(text, &n), 64.0 / 1040);
+	ck_assert_int_eq(n, 2);
+	trim_string_free(text);
+	/* workload 0 alone: the same two */
+	ck_assert_int_eq(trim_arch_warnings(a, w, 0, TRIM_FORMAT_TABLE, &text), 0);
+	ck_assert_msg(strstr(text, "warning: DRAM: moving") && strstr(text, "warning: Array: moving"), "%s", text);
+	trim_string_free(text);
+	ck_assert(trim_neteval_create(&ne, net, w, a, NULL) == 0);
+	ck_assert(trim_neteval_set_int(ne, TRIM_NET_GOAL, TRIM_GOAL_DELAY) == 0);
+	ck_assert(trim_neteval_set_int(ne, TRIM_NET_SPARSITY, 0) == 0);
+	ck_assert(trim_neteval_run(ne) == 0);
+	double f[TRIM_NF_COUNT];
+	ck_assert_int_eq(trim_neteval_workload(ne, 0, f, TRIM_NF_COUNT), 0);
+	ck_assert_msg(f[TRIM_NF_EXACT] == 1 && f[TRIM_NF_CYCLES] >= 1040, "%g cycles", f[TRIM_NF_CYCLES]);
+	ck_assert(f[TRIM_NF_TEMPORAL_UTILIZATION] <= 64.0 / 1040);
+	trim_neteval_free(ne);
+	trim_arch_free(a);
+	trim_workloads_free(w);
+	trim_network_free(net);
+}
+END_TEST
+
+/* The bound is never above what a mapping reaches: every workload of a
+ * small network in training (FW, BW and WG: the slots change roles) on a
+ * design whose DRAM and link bound them, against the fastest mapping of an
+ * exact search; on the tiny design (2 PEs) against its own warnings too. */
+START_TEST(test_traffic_bound_below_the_fastest_mapping)
+{
+	static const char *const archs[] = {"test/data/arch/roofline.yaml", ARCH};
+	int bounded = 0;
+	for (int d = 0; d < 2; d++) {
+		trim_network *net = NULL;
+		trim_workloads *w = NULL;
+		trim_arch *a = NULL;
+		trim_neteval *ne = NULL;
+		ck_assert(trim_network_load(&net, NET) == 0);
+		ck_assert(trim_workloads_create(&w, net, TRIM_MODE_TRAINING, 0, 0) == 0);
+		ck_assert(trim_arch_load(&a, archs[d]) == 0);
+		ck_assert(trim_neteval_create(&ne, net, w, a, NULL) == 0);
+		ck_assert(trim_neteval_set_int(ne, TRIM_NET_GOAL, TRIM_GOAL_DELAY) == 0);
+		ck_assert(trim_neteval_set_int(ne, TRIM_NET_SPARSITY, 0) == 0);
+		ck_assert(trim_neteval_run(ne) == 0);
+		size_t n = trim_workloads_intra_count(w);
+		ck_assert_uint_gt(n, 4);
+		for (size_t k = 0; k < n; k++) {
+			char *text = NULL;
+			double f[TRIM_NF_COUNT];
+			int count = 0;
+			ck_assert_int_eq(trim_arch_warnings(a, w, (int64_t)k, TRIM_FORMAT_JSON, &text), 0);
+			double bound = least_bound(text, &count);
+			ck_assert_int_eq(trim_neteval_workload(ne, k, f, TRIM_NF_COUNT), 0);
+			ck_assert(f[TRIM_NF_EXACT] == 1);
+			ck_assert_msg(f[TRIM_NF_TEMPORAL_UTILIZATION] <= bound * (1 + 1e-12), "%s %s: %.17g above %.17g\n%s",
+			              archs[d], trim_workloads_intra_layer(w, k), f[TRIM_NF_TEMPORAL_UTILIZATION], bound, text);
+			bounded += count > 0;
+			trim_string_free(text);
+		}
+		trim_neteval_free(ne);
+		trim_arch_free(a);
+		trim_workloads_free(w);
+		trim_network_free(net);
+	}
+	ck_assert_int_gt(bounded, 4); /* not a test that cannot fail */
+}
+END_TEST
+
 Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -599,6 +708,8 @@ Suite *report_suite(void)
 	tcase_add_test(tc, test_html_network);
 	tcase_add_test(tc, test_sparsity_warnings);
 	tcase_add_test(tc, test_starved_link);
+	tcase_add_test(tc, test_traffic_bound_hand_worked);
+	tcase_add_test(tc, test_traffic_bound_below_the_fastest_mapping);
 	tcase_add_test(tc, test_explore_details);
 	tcase_add_test(tc, test_html_explore);
 	suite_add_tcase(s, tc);

@@ -26,6 +26,8 @@ extern "C" {
 typedef struct trim_arch trim_arch;
 /** An energy/area table (trim/energy.h); declared here for trim_arch_report(). */
 typedef struct trim_energy trim_energy;
+/** A network's workloads (trim/workload.h); declared here for trim_arch_warnings(). */
+typedef struct trim_workloads trim_workloads;
 
 /** Kinds of level. */
 enum trim_level_type {
@@ -84,14 +86,33 @@ TRIM_API int trim_arch_level_word_bits(const trim_arch *a, int i);
 TRIM_API int trim_arch_level_fanout(const trim_arch *a, int i, int64_t *out, size_t n);
 
 /**
- * Validation, per-level capacity, energy per access of every level and the
- * area breakdown (mm^2, or FPGA resources with device utilisation) as
+ * Validation, per-level capacity, energy per access of every level, the
+ * area breakdown (mm^2, or FPGA resources with device utilisation), the
+ * roofline (peak MACs per cycle, the words per cycle of every level and
+ * network, the MACs per word each needs; docs/arch.md, "Roofline") and the
+ * warnings of trim_arch_warnings(a, NULL, -1, ...) as
  * TRIM_FORMAT_TABLE or TRIM_FORMAT_JSON. `table` may be NULL: the table is
  * then found from the architecture's technology (trim_energy_resolve()).
  * Free *out with trim_string_free().
  */
 TRIM_API int trim_arch_report(const trim_arch *a, const trim_energy *table, int format,
                               char **out);
+
+/**
+ * Warnings on a design that will surely perform badly, known before any
+ * search (docs/guide.md, "Warnings before the work"): an off-chip level
+ * without bandwidth ("no_bandwidth"), a link that starves its array
+ * ("starved_link") and, with workloads, a level too slow for the MACs even
+ * if every weight and output word crosses it once ("traffic_bound", with
+ * the temporal utilisation it caps whatever the mapping). `w` may be NULL
+ * (the architecture alone); `workload` is the index of one intra workload
+ * of `w`, or -1 for all of them. TRIM_FORMAT_JSON: an array of {"kind",
+ * "level", "workloads", ["utilization_bound",] "message"}; TRIM_FORMAT_TABLE:
+ * one "warning: ..." line each ("" when none). Free *out with
+ * trim_string_free(). TRIM_ERANGE for a workload out of range.
+ */
+TRIM_API int trim_arch_warnings(const trim_arch *a, const trim_workloads *w, int64_t workload,
+                                int format, char **out);
 
 #ifdef __cplusplus
 }

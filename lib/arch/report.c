@@ -6,6 +6,7 @@
 
 #include "arch_int.h"
 #include "energy/energy_int.h"
+#include "report/report_int.h"
 #include "util/handle.h"
 #include "util/util.h"
 
@@ -152,6 +153,31 @@ static void table_report(trim__sb *sb, const trim_arch *a, const trim_energy *t,
 	}
 }
 
+/* The roofline and the warnings before the work, after either report. */
+static int roofline_and_warnings(trim__sb *sb, const trim_arch *a, int format)
+{
+	trim__roofline r;
+	trim__warnings ws;
+	trim__roofline_make(a, &r);
+	int rc = trim__precheck(&ws, a, NULL, 0, 0);
+	if (rc)
+		return rc;
+	if (format == TRIM_FORMAT_TABLE) {
+		trim__sb_putc(sb, '\n');
+		trim__roofline_table(a, &r, sb);
+		if (ws.n)
+			trim__sb_putc(sb, '\n');
+		trim__warnings_table(&ws, sb);
+	} else {
+		trim__sb_puts(sb, ",\"roofline\":");
+		trim__roofline_json(a, &r, sb);
+		trim__sb_puts(sb, ",\"warnings\":");
+		trim__warnings_json(&ws, sb);
+	}
+	trim__warnings_free(&ws);
+	return 0;
+}
+
 static void json_num(trim__sb *sb, const char *key, double v, int comma)
 {
 	trim__sb_json_str(sb, key);
@@ -269,7 +295,6 @@ static void json_report(trim__sb *sb, const trim_arch *a, const trim_energy *t,
 	} else {
 		json_num(sb, "area_mm2", total, 0);
 	}
-	trim__sb_puts(sb, "}\n");
 }
 
 TRIM_API int trim_arch_report(const trim_arch *a, const trim_energy *table, int format,
@@ -316,6 +341,11 @@ TRIM_API int trim_arch_report(const trim_arch *a, const trim_energy *table, int 
 		table_report(&sb, a, table, c, used, avail, device, fits);
 	else
 		json_report(&sb, a, table, c, used, avail, device, fits);
+	rc = roofline_and_warnings(&sb, a, format);
+	if (rc)
+		goto out;
+	if (format == TRIM_FORMAT_JSON)
+		trim__sb_puts(&sb, "}\n");
 	rc = trim__sb_take(&sb, out);
 out:
 	trim__sb_free(&sb);

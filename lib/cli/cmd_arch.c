@@ -16,7 +16,10 @@ int trim_cli_arch(int argc, char **argv)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			printf("usage: %s\n\nValidates an architecture (docs/arch.md) and prints every "
 			       "level's capacity,\nenergy per access and area (mm2), or FPGA resources "
-			       "and device utilisation.\nThe energy table is --table, else the "
+			       "and device utilisation;\nthen the roofline (peak MACs per cycle, the words "
+			       "per cycle of every level and\nnetwork, the MACs per word each needs, which "
+			       "binds first) and the warnings on\na design that will surely perform badly "
+			       "(docs/arch.md, \"Roofline\").\nThe energy table is --table, else the "
 			       "architecture's technology resolved as\ndocs/energy.md says "
 			       "(../../energy_tables, $TRIM_DATA_DIR, ./energy_tables).\n",
 			       usage_arch);

@@ -54,9 +54,11 @@ int trim__wview_bottleneck(const trim__wview *v, const struct trim_arch *a);
 #define TRIM__WARN_TEMPORAL_UTIL 0.3  /* temporal utilisation below this */
 
 typedef struct {
-	char kind[24];    /* "starved_link", "idle_compute", "low_utilization" */
+	char kind[24];    /* after the search: "starved_link", "idle_compute", "low_utilization";
+	                     before it (precheck.c): "no_bandwidth", "starved_link", "traffic_bound" */
 	char level[TRIM__ARCH_NAME_LEN]; /* "" when it names no level */
-	int workloads;    /* workloads concerned */
+	int workloads;    /* workloads concerned (0: the architecture's alone) */
+	double util_bound; /* traffic_bound: the temporal utilisation it caps (else 0) */
 	char message[320];
 } trim__warning;
 
@@ -72,6 +74,36 @@ int trim__warnings_make(trim__warnings *ws, const trim__wview *views, const char
                         size_t n, const struct trim_arch *a);
 void trim__warnings_json(const trim__warnings *ws, trim__sb *sb);
 void trim__warnings_table(const trim__warnings *ws, trim__sb *sb);
+
+/* ---- the roofline and the warnings before the work (roofline.c, precheck.c) ---- */
+
+typedef struct {
+	double read_words, write_words;    /* storage: words per cycle, all instances (0: unlimited) */
+	double read_ridge, write_ridge;    /* storage: peak / those (0: unlimited) */
+	double link_words[3];              /* spatial: per tensor slot, all instances (one link: equal) */
+	double link_ridge[3];
+	int per_tensor;                    /* spatial: one network per tensor */
+	double delivered_words;            /* spatial: words arriving per cycle, x fan-out with multicast */
+	double ridge;                      /* the largest ridge of the level (0: unlimited) */
+} trim__roof_level;
+
+typedef struct {
+	double peak;                       /* MACs per cycle: PEs x macs_per_cycle */
+	int nlevels;
+	trim__roof_level lv[TRIM__MAX_LEVELS];
+	int binds_first;                   /* level of the largest ridge; -1 if every level is unlimited */
+} trim__roofline;
+
+void trim__roofline_make(const struct trim_arch *a, trim__roofline *r);
+void trim__roofline_table(const struct trim_arch *a, const trim__roofline *r, trim__sb *sb);
+void trim__roofline_json(const struct trim_arch *a, const trim__roofline *r, trim__sb *sb);
+/* Spatial level l carries one word per cycle or less for every
+ * TRIM__WARN_ARRAY_DESTS children (children per link word into *per). */
+int trim__arch_link_starved(const struct trim_arch *a, int l, double *children_per_word);
+/* The warnings before the work of the architecture and, when wl is not
+ * NULL, of intra workloads first .. first+count-1. 0 or TRIM_ENOMEM. */
+int trim__precheck(trim__warnings *ws, const struct trim_arch *a, const trim_workloads *wl, size_t first,
+                   size_t count);
 
 /* ---- JSON and tables of a breakdown ----------------------------------------- */
 

@@ -47,13 +47,6 @@ static const char *percent(char *buf, size_t n, double fraction)
 
 static int64_t fanout(const trim__level *L) { return L->fanout_x * L->fanout_y; }
 
-static int starved_link(const struct trim_arch *a, int l)
-{
-	const trim__level *L = &a->lv[l];
-	double words = link_words(a, L);
-	return L->type == TRIM__LVL_SPATIAL && words > 0 && words <= 1 && fanout(L) >= TRIM__WARN_ARRAY_DESTS;
-}
-
 int trim__warnings_make(trim__warnings *ws, const trim__wview *views, const char *const *names,
                         size_t n, const struct trim_arch *a)
 {
@@ -83,7 +76,7 @@ int trim__warnings_make(trim__warnings *ws, const trim__wview *views, const char
 		const trim__level *L = &a->lv[l];
 		char busy[32];
 		percent(busy, sizeof busy, worst);
-		if (starved_link(a, l)) {
+		if (trim__arch_link_starved(a, l, NULL)) {
 			if (!(w = add(ws, "starved_link", L->name, bound)))
 				return TRIM_ENOMEM;
 			snprintf(w->message, sizeof w->message,
@@ -138,7 +131,13 @@ void trim__warnings_json(const trim__warnings *ws, trim__sb *sb)
 		trim__sb_json_str(sb, w->kind);
 		trim__sb_puts(sb, ", \"level\": ");
 		trim__sb_json_str(sb, w->level);
-		trim__sb_printf(sb, ", \"workloads\": %d, \"message\": ", w->workloads);
+		trim__sb_printf(sb, ", \"workloads\": %d, ", w->workloads);
+		if (w->util_bound > 0) {
+			trim__sb_puts(sb, "\"utilization_bound\": ");
+			trim__sb_json_double(sb, w->util_bound);
+			trim__sb_puts(sb, ", ");
+		}
+		trim__sb_puts(sb, "\"message\": ");
 		trim__sb_json_str(sb, w->message);
 		trim__sb_putc(sb, '}');
 	}

@@ -179,6 +179,7 @@ def _load(path=None):
         "trim_arch_level_word_bits": (ctypes.c_int, [_vp, ctypes.c_int]),
         "trim_arch_level_fanout": (ctypes.c_int, [_vp, ctypes.c_int, _p_int64, ctypes.c_size_t]),
         "trim_arch_report": (ctypes.c_int, [_vp, _vp, ctypes.c_int, _pvp]),
+        "trim_arch_warnings": (ctypes.c_int, [_vp, _vp, _c_int64, ctypes.c_int, _pvp]),
         # energy.h
         "trim_energy_load": (ctypes.c_int, [_pvp, _str]),
         "trim_energy_load_string": (ctypes.c_int, [_pvp, _str, _str]),

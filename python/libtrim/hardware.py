@@ -17,7 +17,8 @@ class Arch(_Handle):
     technology given as a relative path); ``clone()`` gives a
     deep copy; ``levels()`` lists every level as a dict of its accessors;
     ``report(fmt, table)`` is ``trim_arch_report`` (capacities, energy per
-    access, area or FPGA resources)."""
+    access, area or FPGA resources, the roofline); ``warnings(workloads)`` the
+    warnings before the work (``trim_arch_warnings``)."""
 
     _free = "trim_arch_free"
 
@@ -106,8 +107,17 @@ class Arch(_Handle):
         return _report(lib().trim_arch_report, self.handle, t, _format(fmt))
 
     def report_json(self, table=None):
-        """The JSON report, parsed."""
+        """The JSON report, parsed (its "roofline" and "warnings" included)."""
         return json.loads(self.report("json", table))
+
+    def warnings(self, workloads=None, workload=-1):
+        """``trim_arch_warnings``: the warnings before the work, parsed (a list of
+        dicts with "kind", "level", "workloads", "message" and, for
+        "traffic_bound", "utilization_bound"); ``workloads`` a
+        :class:`Workloads` (None: the architecture alone), ``workload`` the index
+        of one intra workload, or -1 for all."""
+        w = _handle(workloads, Workloads, "workloads", "Arch.warnings()", optional=True)
+        return _json_text(lib().trim_arch_warnings, self.handle, w, int(workload), FORMATS["json"])
 
 
 # ---- energy.h ---------------------------------------------------------------

@@ -139,6 +139,24 @@ class ArchTest(unittest.TestCase):
             with self.assertRaises(ValueError):
                 a.report("xml")
 
+    def test_roofline_and_warnings(self):
+        """The hand-worked roofline of test/data/arch/roofline.yaml and the
+        traffic bound of one FC layer on it (test/check_arch.c, check_report.c)."""
+        with trim.Arch("test/data/arch/roofline.yaml") as a:
+            roof = a.report_json()["roofline"]
+            self.assertEqual((roof["peak_macs_per_cycle"], roof["binds_first"]), (32, "DRAM"))
+            link = [l for l in roof["levels"] if l["name"] == "Array"][0]
+            self.assertEqual((link["link_words_per_cycle"]["input"], link["macs_per_word"]), (2, 16))
+            self.assertEqual(a.warnings(), [])
+            with trim.Network("test/data/networks/fc64.yaml") as net, trim.Workloads(net) as w:
+                found = {x["level"]: x for x in a.warnings(w)}
+                self.assertEqual(found["DRAM"]["kind"], "traffic_bound")
+                self.assertAlmostEqual(found["DRAM"]["utilization_bound"], 64 / 1024, places=15)
+                self.assertAlmostEqual(found["Array"]["utilization_bound"], 64 / 1040, places=15)
+                self.assertEqual(a.warnings(w, 0), a.warnings(w))
+                with self.assertRaises(trim.TrimError):
+                    a.warnings(w, 1)
+
     def test_from_text(self):
         text = read("models/arch/eyeriss.yaml").replace("name: eyeriss", "name: copy")
         with trim.Arch(text=text, name="copy.yaml") as a:
@@ -1151,6 +1169,7 @@ HANDLE_ARGUMENTS = [
     ("Fusion.set_hardware()", "arch", "Arch", lambda o, v: o["Fusion"].set_hardware(v)),
     ("Fusion.set_hardware()", "table", "Energy", lambda o, v: o["Fusion"].set_hardware(o["Arch"], v)),
     ("Arch.report()", "table", "Energy", lambda o, v: o["Arch"].report("table", v)),
+    ("Arch.warnings()", "workloads", "Workloads", lambda o, v: o["Arch"].warnings(v)),
     ("Energy.for_arch()", "arch", "Arch", lambda o, v: trim.Energy.for_arch(v)),
     ("Energy.resources()", "arch", "Arch", lambda o, v: o["Energy"].resources(v)),
     ("Energy.arch_area()", "arch", "Arch", lambda o, v: o["Energy"].arch_area(v)),
@@ -1179,7 +1198,7 @@ HANDLE_ARGUMENTS = [
     ("Explorer()", "space", "Space", lambda o, v: trim.Explorer(o["Network"], o["Workloads"], v)),
     ("Explorer.set_constraints()", "constraints", "Constraints", lambda o, v: o["Explorer"].set_constraints(v)),
 ]
-OPTIONAL_HANDLES = {"table", "constraints"} | {("Constraints.dump()", "arch")}
+OPTIONAL_HANDLES = {"table", "constraints"} | {("Constraints.dump()", "arch"), ("Arch.warnings()", "workloads")}
 
 
 class TypedHandlesTest(unittest.TestCase):
