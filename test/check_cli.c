@@ -210,6 +210,47 @@ START_TEST(test_long_exact_warned_before)
 }
 END_TEST
 
+/* The warnings before the work: trim arch prints them; trim map, network,
+ * sparsity and explore print them on standard error before the search
+ * (here a search that fails: its error comes after them, so they cannot
+ * have been made from its results). */
+START_TEST(test_warnings_before_the_search)
+{
+	int st = 0;
+	char *a = tu_capture("arch test/data/arch/starved.yaml", 1, &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_msg(strstr(a, "\nwarning: Array: a 16-bit link of 16-bit words carries 1 word per cycle into 16 "
+	                        "children: each word must feed 32 MACs") != NULL, "%s", a);
+	ck_assert_msg(strstr(a, "\nroofline: peak 32 MACs per cycle") < strstr(a, "\nwarning: "), "%s", a);
+	free(a);
+	static const char *const runs[][2] = {
+		{"network test/data/networks/fc64.yaml test/data/arch/starved.yaml --quiet "
+		 "--constraints test/data/constraints/fc64-none.yaml", "network"},
+		{"sparsity test/data/networks/fc64.yaml test/data/arch/starved.yaml --quiet "
+		 "--constraints test/data/constraints/fc64-none.yaml", "sparsity"},
+		{"map test/data/networks/fc64.yaml test/data/arch/starved.yaml --layer fc --phase FW "
+		 "--constraints test/data/constraints/fc64-none.yaml", "map"},
+		{"explore test/data/networks/fc64.yaml test/data/arch/starved-space.yaml --quiet "
+		 "--constraints test/data/constraints/fc64-none.yaml", "explore"}};
+	for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+		char link[160], dram[256], array[160];
+		char *o = tu_capture(runs[k][0], 1, &st); /* stdout too: nothing before the warnings */
+		ck_assert_msg(st == 2, "%s: status %d\n%s", runs[k][1], st, o);
+		snprintf(link, sizeof link, "warning: trim %s: Array: a 16-bit link", runs[k][1]);
+		snprintf(dram, sizeof dram, "warning: trim %s: DRAM: moving each weight and output word once takes more "
+		         "cycles than the MACs at peak in 1 of 1 workloads (fc FW: 1.02e+03 cycles against 64): temporal "
+		         "utilisation at most 0.0625, whatever the mapping", runs[k][1]);
+		snprintf(array, sizeof array, "warning: trim %s: Array: moving each weight", runs[k][1]);
+		const char *l = strstr(o, link), *d = strstr(o, dram), *y = strstr(o, array);
+		const char *search = strstr(o, "no factorisation of M = 32");
+		ck_assert_msg(l == o && d && y && search && l < d && d < y && y < search, "%s:\n%s", runs[k][1], o);
+		if (!strcmp(runs[k][1], "explore")) /* once, for every point */
+			ck_assert_msg(!strncmp(d + strlen(dram), " (every point)\n", 15), "%s", o);
+		free(o);
+	}
+}
+END_TEST
+
 /* trim map, network and explore default to the same goal, energy */
 START_TEST(test_one_default_goal)
 {
@@ -385,6 +426,7 @@ Suite *cli_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_map_hides_loops_of_bound_one);
 	tcase_add_test(tc, test_one_default_goal);
+	tcase_add_test(tc, test_warnings_before_the_search);
 	tcase_add_test(tc, test_one_default_goal_in_the_api);
 	tcase_add_test(tc, test_columns_fit_the_names);
 	tcase_add_test(tc, test_sparsity_legend);

@@ -118,6 +118,10 @@ int trim_cli_print(char *text);
 /* Write text to the file `path` (through path.tmp and a rename: no half-written
  * file); 0, or a message on stderr and TRIM_CLI_EXIT_USAGE. */
 int trim_cli_write_text(const char *cmd, const char *path, const char *text);
+/* The warnings before the work (trim_arch_warnings of the architecture and
+ * the workloads: all of them, or intra workload `workload`) on standard
+ * error as "warning: trim CMD: ..." lines, before any search starts. */
+void trim_cli_warn_before(const char *cmd, const trim_arch *a, const trim_workloads *w, int64_t workload);
 /* "warning: ..." lines of a finished network evaluation (trim_neteval_warnings). */
 void trim_cli_print_warnings(FILE *o, const trim_neteval *ne);
 

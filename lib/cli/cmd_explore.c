@@ -54,6 +54,64 @@ static int no_point_ranked(const trim_explorer *ex, const trim_space *space, cha
 	return TRIM_ENOFIT;
 }
 
+/* The warnings before the work of every point (trim_arch_warnings of its
+ * architecture with the workloads) on standard error before the search,
+ * each message once with the points it concerns. */
+static void warn_points(const trim_space *space, const trim_workloads *w)
+{
+	typedef struct {
+		char *msg;
+		uint64_t points, first;
+	} seen_t;
+	seen_t *seen = NULL;
+	size_t nseen = 0;
+	uint64_t n = trim_space_count(space);
+	for (uint64_t i = 0; i < n; i++) {
+		trim_arch *a = NULL;
+		char *text = NULL;
+		if (trim_space_point_arch(space, i, &a) || trim_arch_warnings(a, w, -1, TRIM_FORMAT_TABLE, &text)) {
+			trim_arch_free(a);
+			trim_clear_error(); /* a warning that cannot be made is no reason to stop */
+			continue;
+		}
+		for (char *l = text; *l;) { /* "warning: MESSAGE\n" lines */
+			char *e = strchr(l, '\n');
+			if (e)
+				*e = 0;
+			size_t k = 0;
+			while (k < nseen && strcmp(seen[k].msg, l))
+				k++;
+			if (k < nseen) {
+				seen[k].points++;
+			} else {
+				seen_t *grown = realloc(seen, (nseen + 1) * sizeof *seen);
+				char *copy = strdup(l);
+				if (grown)
+					seen = grown;
+				if (!grown || !copy) {
+					free(copy);
+					break;
+				}
+				seen[nseen++] = (seen_t){copy, 1, i};
+			}
+			l = e ? e + 1 : l + strlen(l);
+		}
+		trim_string_free(text);
+		trim_arch_free(a);
+	}
+	for (size_t k = 0; k < nseen; k++) {
+		const char *m = strncmp(seen[k].msg, "warning: ", 9) ? seen[k].msg : seen[k].msg + 9;
+		if (seen[k].points == n)
+			fprintf(stderr, "warning: trim explore: %s (every point)\n", m);
+		else
+			fprintf(stderr, "warning: trim explore: %s (%llu of %llu points, the first %s)\n", m,
+			        (unsigned long long)seen[k].points, (unsigned long long)n,
+			        trim_space_point_name(space, seen[k].first));
+		free(seen[k].msg);
+	}
+	free(seen);
+}
+
 // trim-cli: explore: rank the architectures of a space for a network and a design goal
 int trim_cli_explore(int argc, char **argv)
 {
@@ -173,6 +231,8 @@ int trim_cli_explore(int argc, char **argv)
 		rc = trim_workloads_create(&w, net, mo.mode, mo.batch, 0);
 	if (rc == 0)
 		rc = trim_space_load(&space, files[1]);
+	if (rc == 0)
+		warn_points(space, w);
 	if (rc == 0)
 		rc = trim_explorer_create(&ex, net, w, space);
 	if (rc == 0)

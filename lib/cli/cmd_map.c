@@ -236,6 +236,8 @@ int trim_cli_map(int argc, char **argv)
 	int refused = 0;
 	int rc = trim_cli_load_workload(&in, files[0], files[1], table, mode, batch, layer, phase);
 	if (!rc)
+		trim_cli_warn_before("map", in.arch, in.w, (int64_t)in.index);
+	if (!rc)
 		rc = trim_search_create(&s, in.w, in.index, in.arch, in.table);
 	if (!rc && imperfect)
 		rc = trim_search_set_int(s, TRIM_SEARCH_IMPERFECT, 1);

@@ -155,6 +155,23 @@ static void warn_long_exact(const char *cmd, const trim_workloads *w, const trim
 	trim_energy_free(own);
 }
 
+void trim_cli_warn_before(const char *cmd, const trim_arch *a, const trim_workloads *w, int64_t workload)
+{
+	char *text = NULL;
+	if (trim_arch_warnings(a, w, workload, TRIM_FORMAT_TABLE, &text)) {
+		trim_clear_error(); /* a warning that cannot be made is no reason to stop */
+		return;
+	}
+	for (const char *l = text; *l;) { /* "warning: MESSAGE\n" lines */
+		const char *e = strchr(l, '\n');
+		int n = e ? (int)(e - l) : (int)strlen(l);
+		if (n > 9)
+			fprintf(stderr, "warning: trim %s: %.*s\n", cmd, n - 9, l + 9);
+		l += n + (e != NULL);
+	}
+	trim_string_free(text);
+}
+
 const trim_cli_runner *trim_cli_distributed = NULL;
 
 int trim_cli_run_network(const char *cmd, const char *net_file, const char *arch_file,
@@ -203,6 +220,8 @@ int trim_cli_run_network(const char *cmd, const char *net_file, const char *arch
 		rc = trim_cli_constraints(mo, &c);
 		if (rc == 0 && c)
 			rc = trim_neteval_set_constraints(*ne, c);
+		if (rc == 0)
+			trim_cli_warn_before(cmd, *arch, *w, -1);
 		if (rc == 0)
 			warn_long_exact(cmd, *w, *arch, table, c, mo);
 		trim_constraints_free(c);
