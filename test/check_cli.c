@@ -271,6 +271,26 @@ START_TEST(test_one_default_goal)
 	ck_assert_int_eq(st, 0);
 	ck_assert_ptr_nonnull(strstr(h, "--goal defaults to energy"));
 	free(h);
+	/* and every report names it: JSON, CSV (a first column; the breakdowns: test/check_report.c) */
+	static const char *const named[][2] = {
+		{TINY_MAP " --format json", "\"goal\": \"energy\""},
+		{"network test/data/networks/tiny.yaml test/data/neteval/tiny-arch.yaml --quiet --format json",
+		 "\"goal\": \"energy\""},
+		{"network test/data/networks/tiny.yaml test/data/neteval/tiny-arch.yaml --quiet --format csv",
+		 "goal,index,layer,phase,"},
+		{"explore test/data/networks/tiny.yaml test/data/neteval/tiny-space.yaml --quiet --format json",
+		 "\"goal\": \"energy\""},
+		{"explore test/data/networks/tiny.yaml test/data/neteval/tiny-space.yaml --quiet --format csv",
+		 "goal,name,rank,"}};
+	for (size_t k = 0; k < sizeof named / sizeof named[0]; k++) {
+		char *o = tu_capture(named[k][0], 0, &st);
+		ck_assert_int_eq(st, 0);
+		ck_assert_msg(strstr(o, named[k][1]) != NULL, "%s:\n%.300s", named[k][0], o);
+		if (strstr(named[k][0], "csv")) /* every row says it */
+			for (const char *l = strchr(o, '\n'); l && l[1]; l = strchr(l + 1, '\n'))
+				ck_assert_msg(!strncmp(l + 1, "energy,", 7), "%s:\n%.300s", named[k][0], l + 1);
+		free(o);
+	}
 }
 END_TEST
 

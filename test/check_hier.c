@@ -362,14 +362,14 @@ START_TEST(test_simba_like_explore)
 	for (int p = 0; p < 3; p++)
 		for (int g = 0; g < 3; g++) {
 			char name[64];
-			snprintf(name, sizeof name, "\n%s_glb=%s,", chip[p], glb[g]);
+			snprintf(name, sizeof name, "\ndelay,%s_glb=%s,", chip[p], glb[g]);
 			const char *l = strstr(out, name);
 			if (!l)
 				continue;
 			seen++;
-			/* the columns of trim explore's CSV: name, rank, valid, cycles */
+			/* the columns of trim explore's CSV: goal, name, rank, valid, cycles */
 			const char *f = l + 1;
-			for (int k = 0; k < 3; k++)
+			for (int k = 0; k < 4; k++)
 				f = strchr(f, ',') + 1;
 			cyc[p][g] = strtod(f, NULL);
 			for (int k = 0; k < 5; k++) /* seconds, energy, static, edp, area */

@@ -149,8 +149,9 @@ TRIM_API int trim_explorer_breakdown(const trim_explorer *ex, size_t i, size_t k
  * trim_string_free. */
 TRIM_API int trim_explorer_warnings(const trim_explorer *ex, size_t i, char **out);
 /** The breakdowns of every workload of every valid point: TRIM_FORMAT_CSV
- * ("point,index,layer,phase,level,tensor,action,count,energy_pj") or
- * TRIM_FORMAT_JSON. After the run. */
+ * ("goal,point,index,layer,phase,level,tensor,action,count,energy_pj", the
+ * goal's name first on every row) or TRIM_FORMAT_JSON ({"goal", "points"}).
+ * After the run. */
 TRIM_API int trim_explorer_breakdown_report(const trim_explorer *ex, int format, char **out);
 /** Write one self-contained HTML page to `path` (trim_neteval_write_html): the
  * ranking, the Pareto front (energy against delay, log axes when the values span

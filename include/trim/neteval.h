@@ -192,9 +192,10 @@ TRIM_API int trim_neteval_inter(const trim_neteval *ne, size_t j, double *out, s
  * with trim_string_free. */
 TRIM_API int trim_neteval_warnings(const trim_neteval *ne, char **out);
 /** The breakdown of every mapped workload: TRIM_FORMAT_CSV, one row per
- * (workload, level, tensor, action): "index,layer,phase,level,tensor,action,
- * count,energy_pj" (inter workloads as action "inter" of their level), or
- * TRIM_FORMAT_JSON. Free *out with trim_string_free. */
+ * (workload, level, tensor, action): "goal,index,layer,phase,level,tensor,action,
+ * count,energy_pj" (the goal's name first on every row; inter workloads as action
+ * "inter" of their level), or TRIM_FORMAT_JSON ({"goal", "workloads", "inter"}).
+ * Free *out with trim_string_free. */
 TRIM_API int trim_neteval_breakdown_report(const trim_neteval *ne, int format, char **out);
 /** Write one self-contained HTML page (inline CSS, script and SVG; it needs
  * no server or network) to `path`: totals, energy by level and tensor,
@@ -206,7 +207,7 @@ TRIM_API int trim_neteval_write_html(const trim_neteval *ne, const char *path);
  * energy_pj, edp, pe_utilization, temporal_utilization, bottleneck, mapping, energy_by_level,
  * breakdown, ...}, counts: {generated, valid, evaluated}}], "inter": [...], "totals": {...},
  * "warnings": [...]}; TRIM_FORMAT_TABLE; TRIM_FORMAT_CSV (one row per workload: the
- * TRIM_NF_* fields, the bottleneck's name and the energy of every level). Free *out with
+ * goal, the TRIM_NF_* fields, the bottleneck's name and the energy of every level). Free *out with
  * trim_string_free. */
 TRIM_API int trim_neteval_report(const trim_neteval *ne, int format, char **out);
 

@@ -237,8 +237,11 @@ int trim_explorer_breakdown_report(const trim_explorer *ex, int format, char **o
 		return trim__error(TRIM_EINVAL, "trim_explorer_breakdown_report: the exploration has not finished");
 	trim__sb sb;
 	trim__sb_init(&sb);
-	trim__sb_puts(&sb, format == TRIM_FORMAT_CSV ? "point,index,layer,phase,level,tensor,action,count,energy_pj\n"
-	                                             : "{\"points\": [");
+	const char *goal = trim_explore_goal_name(ex->goal);
+	if (format == TRIM_FORMAT_CSV)
+		trim__sb_puts(&sb, "goal,point,index,layer,phase,level,tensor,action,count,energy_pj\n");
+	else
+		trim__sb_printf(&sb, "{\"goal\": \"%s\", \"points\": [", goal);
 	int rc = 0, first_point = 1;
 	for (size_t i = 0; rc == 0 && i < ex->n; i++) {
 		if (!ex->pt[i].valid)
@@ -260,6 +263,7 @@ int trim_explorer_breakdown_report(const trim_explorer *ex, int format, char **o
 			if (format == TRIM_FORMAT_CSV) {
 				trim__sb prefix;
 				trim__sb_init(&prefix);
+				trim__sb_printf(&prefix, "%s,", goal);
 				trim__sb_csv_str(&prefix, pname);
 				trim__sb_printf(&prefix, ",%zu,", d.index[j]);
 				trim__sb_csv_str(&prefix, v->w->layer);

@@ -664,10 +664,11 @@ static void report_table(const trim_explorer *ex, trim__sb *sb)
 
 static void points_csv(const trim_explorer *ex, trim__sb *sb)
 {
-	trim__sb_puts(sb, "name,rank,valid,cycles,seconds,energy_pj,static_pj,edp,area_mm2,pe_utilization,pareto,fits,dsp,bram36,lut,ff,"
+	trim__sb_puts(sb, "goal,name,rank,valid,cycles,seconds,energy_pj,static_pj,edp,area_mm2,pe_utilization,pareto,fits,dsp,bram36,lut,ff,"
 	                  "temporal_utilization\n");
 	for (size_t i = 0; i < ex->n; i++) {
 		const trim__xpoint *p = &ex->pt[i];
+		trim__sb_printf(sb, "%s,", goal_names[ex->goal]);
 		trim__sb_csv_str(sb, trim_space_point_name(ex->space, i));
 		trim__sb_printf(sb, ",%.0f,%d", p->f[TRIM_XF_RANK], p->valid);
 		static const int cols[] = {TRIM_XF_CYCLES, TRIM_XF_SECONDS, TRIM_XF_ENERGY_PJ, TRIM_XF_STATIC_PJ,

@@ -82,7 +82,8 @@ void trim__xreport_table_tail(const trim_explorer *ex, trim__sb *sb)
 
 void trim__xreport_workloads_csv(const trim_explorer *ex, trim__sb *sb)
 {
-	trim__sb_puts(sb, "point,layer,phase,cycles,energy_pj,dense_cycles,dense_energy_pj,active_pes,"
+	const char *goal = trim_explore_goal_name(ex->goal);
+	trim__sb_puts(sb, "goal,point,layer,phase,cycles,energy_pj,dense_cycles,dense_energy_pj,active_pes,"
 	                  "pe_utilization,temporal_utilization,compute_cycles,bottleneck");
 	/* the points of a space share the base's levels */
 	const trim__xpoint *first = NULL;
@@ -111,6 +112,7 @@ void trim__xreport_workloads_csv(const trim_explorer *ex, trim__sb *sb)
 			double energy[TRIM__BD_SIZE(TRIM__MAX_LEVELS)], level[TRIM__MAX_LEVELS];
 			trim__breakdown(v, d.arch, d.costs, NULL, energy);
 			trim__breakdown_levels(d.arch, energy, level);
+			trim__sb_printf(sb, "%s,", goal);
 			trim__sb_csv_str(sb, trim_space_point_name(ex->space, i));
 			trim__sb_putc(sb, ',');
 			trim__sb_csv_str(sb, x->layer);

@@ -157,6 +157,13 @@ void trim__netreport_table_tail(const trim_neteval *ne, trim__sb *sb)
 	trim__warnings_free(&ws);
 }
 
+/* The name of a network evaluation's goal (TRIM_GOAL_*), as its other reports write it. */
+static const char *goal_name(int goal)
+{
+	static const char *const names[] = {"energy", "delay", "edp"};
+	return goal >= 0 && goal < 3 ? names[goal] : "?";
+}
+
 static const char *const nf_keys[] = {
 	"cycles", "energy_pj", "edp", "pe_utilization", "active_pes", "dense_cycles",
 	"dense_energy_pj", "static_pj", "macs", "generated", "valid", "evaluated", "mapped",
@@ -169,7 +176,8 @@ void trim__netreport_csv(const trim_neteval *ne, trim__sb *sb)
 	trim__neteval_info info;
 	trim__neteval_info_get(ne, &info);
 	const struct trim_arch *a = info.arch;
-	trim__sb_puts(sb, "index,layer,phase");
+	const char *goal = goal_name(info.goal);
+	trim__sb_puts(sb, "goal,index,layer,phase");
 	for (int k = 0; k < TRIM_NF_COUNT; k++)
 		trim__sb_printf(sb, ",%s", nf_keys[k]);
 	trim__sb_puts(sb, ",bottleneck");
@@ -188,7 +196,7 @@ void trim__netreport_csv(const trim_neteval *ne, trim__sb *sb)
 		double energy[TRIM__BD_SIZE(TRIM__MAX_LEVELS)], level[TRIM__MAX_LEVELS];
 		trim__breakdown(&v, a, info.costs, NULL, energy);
 		trim__breakdown_levels(a, energy, level);
-		trim__sb_printf(sb, "%zu,", i);
+		trim__sb_printf(sb, "%s,%zu,", goal, i);
 		trim__sb_csv_str(sb, v.w->layer);
 		trim__sb_printf(sb, ",%s", trim_phase_name(v.w->phase));
 		for (int k = 0; k < TRIM_NF_COUNT; k++)
@@ -296,10 +304,13 @@ int trim_neteval_breakdown_report(const trim_neteval *ne, int format, char **out
 	if (!info.finished)
 		return trim__error(TRIM_EINVAL, "trim_neteval_breakdown_report: not evaluated yet");
 	const struct trim_arch *a = info.arch;
+	const char *goal = goal_name(info.goal);
 	trim__sb sb;
 	trim__sb_init(&sb);
-	trim__sb_puts(&sb, format == TRIM_FORMAT_CSV ? "index,layer,phase,level,tensor,action,count,energy_pj\n"
-	                                             : "{\"workloads\": [");
+	if (format == TRIM_FORMAT_CSV)
+		trim__sb_puts(&sb, "goal,index,layer,phase,level,tensor,action,count,energy_pj\n");
+	else
+		trim__sb_printf(&sb, "{\"goal\": \"%s\", \"workloads\": [", goal);
 	int first = 1;
 	for (size_t i = 0; i < info.n; i++) {
 		trim__wview v;
@@ -310,7 +321,7 @@ int trim_neteval_breakdown_report(const trim_neteval *ne, int format, char **out
 		if (format == TRIM_FORMAT_CSV) {
 			trim__sb prefix;
 			trim__sb_init(&prefix);
-			trim__sb_printf(&prefix, "%zu,", i);
+			trim__sb_printf(&prefix, "%s,%zu,", goal, i);
 			trim__sb_csv_str(&prefix, v.w->layer);
 			trim__sb_printf(&prefix, ",%s,", trim_phase_name(v.w->phase));
 			trim__breakdown_csv(v.w, a, count, energy, prefix.buf ? prefix.buf : "", &sb);
@@ -334,7 +345,7 @@ int trim_neteval_breakdown_report(const trim_neteval *ne, int format, char **out
 		const char *layer = trim_workloads_inter_layer(info.w, j);
 		const char *op = trim_inter_op_name(trim_workloads_inter_op(info.w, j));
 		if (format == TRIM_FORMAT_CSV) {
-			trim__sb_printf(&sb, "inter%zu,", j);
+			trim__sb_printf(&sb, "%s,inter%zu,", goal, j);
 			trim__sb_csv_str(&sb, layer);
 			trim__sb_printf(&sb, ",%s,", op);
 			trim__sb_csv_str(&sb, a->lv[ic->level].name);
