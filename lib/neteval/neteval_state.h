@@ -6,6 +6,7 @@
  *   pool.c          the searches side by side on the threads, one node pool
  *   resume.c        finished searches kept on disk (--out) and re-checked
  *   netcost.c       inter-layer workloads (netcost_int.h)
+ *   summary.c       the report: totals, workloads, searches (table, JSON, CSV)
  *   report.c        per-workload breakdowns, utilisation, warnings, JSON
  * Headers: neteval_state.h (this: the state), neteval_int.h (read access
  * for the reports), netcost_int.h.
@@ -174,5 +175,16 @@ void trim__neteval_plan(trim_neteval *ne);
  * directory when it is there) with the evaluation's threads. */
 void trim__neteval_search_item(trim_neteval *ne, size_t i);
 int trim__resume_dir(const char *dir);
+/* Shared by neteval.c and summary.c (the report): the goals' names; the
+ * network's search figures (all exact?, the sums of the workloads' proven
+ * lower bounds and best costs); the gap of best over lb; workload record r's
+ * TRIM_NF_* figures into f. */
+extern const char *const trim__neteval_goal_names[3];
+int trim__neteval_search_totals(const trim_neteval *ne, double *lb, double *best);
+double trim__neteval_gap_of(double best, double lb);
+void trim__neteval_fields(const trim_neteval *ne, const wrec *r, double *f);
+/* whether the compute level gates or skips zeros; record r's DRAM traffic in bytes */
+int trim__neteval_sparse_hardware(const struct trim_arch *a);
+double trim__neteval_offchip_bytes(const trim_neteval *ne, const wrec *r);
 
 #endif
