@@ -140,28 +140,21 @@ static int read_keep(trim__yctx *c, const trim__ynode *e, trim__mapping *m, int 
 	int keep[3] = {0}, byp[3] = {0}, rc;
 	if (!kn && !bn)
 		return 0;
-	if (m->type[l] != TRIM__LVL_STORAGE) {
-		/* Timeloop 0.4 writes a datatype directive for every level of its
-		 * flattened hierarchy, a container's (a spatial level here) keeping
-		 * nothing: that says nothing, and is read as such */
-		if (kn) {
-			trim__yctx_key(c, "keep");
-			rc = read_slots(c, kn, keep);
-			trim__yctx_pop(c);
-			if (rc)
-				return rc;
-		}
-		if (kn && !keep[0] && !keep[1] && !keep[2])
-			return 0;
-		return trim__yerr(c, kn ? kn : bn, TRIM_ESCHEMA, "level %s is not a storage level: it keeps nothing",
-		                  m->name[l]);
-	}
 	if (kn) {
 		trim__yctx_key(c, "keep");
 		rc = read_slots(c, kn, keep);
 		trim__yctx_pop(c);
 		if (rc)
 			return rc;
+	}
+	if (m->type[l] != TRIM__LVL_STORAGE) {
+		/* Timeloop 0.4 writes a datatype directive for every level of its
+		 * flattened hierarchy, a container's (a spatial level here) keeping
+		 * nothing: that says nothing, and is read as such */
+		if (kn && !keep[0] && !keep[1] && !keep[2])
+			return 0;
+		return trim__yerr(c, kn ? kn : bn, TRIM_ESCHEMA, "level %s is not a storage level: it keeps nothing",
+		                  m->name[l]);
 	}
 	if (bn) {
 		trim__yctx_key(c, "bypass");
