@@ -621,6 +621,125 @@ END_TEST
 START_TEST(test_search_conv_energy) { brute_vs_search(case_conv, TRIM__GOAL_ENERGY); }
 END_TEST
 
+/* A level that holds nothing (keep: [], AccelForge's always-bypassed
+ * LocalBuffer, Timeloop's DummyBuffer) right below the GLB: an FC layer on
+ * DRAM -> GLB -> Hold -> NoC 2x1 -> RF -> MAC, and a convolution (a sliding
+ * window: M = 2, E = 4, R = 2) on DRAM -> Hold -> NoC 2x1 -> RF -> MAC. */
+static void case_hold_fc(struct trim_arch *a, trim__intra *w)
+{
+	tu_arch_init(a, "hold-fc");
+	trim__level *d = tu_storage(a, "DRAM", 0, 16);
+	d->read_bw = d->write_bw = 1;
+	trim__level *g = tu_storage(a, "GLB", 24, 16);
+	g->read_bw = g->write_bw = 2;
+	trim__level *h = tu_storage(a, "Hold", 16, 16);
+	h->keep[0] = h->keep[1] = h->keep[2] = 0;
+	tu_spatial(a, "NoC", 2, 1, 1, 0);
+	tu_storage(a, "RF", 6, 16);
+	tu_compute(a, "MAC");
+	tu_arch_finish(a);
+	ck_assert_int_eq(tu_layer(w, TU_FC, TRIM_PHASE_FW, 1, 2, 4, 1, 1, 1, 1, 1, 1, 1, 0), 0);
+}
+
+static void case_hold_conv(struct trim_arch *a, trim__intra *w)
+{
+	tu_arch_init(a, "hold-conv");
+	trim__level *d = tu_storage(a, "DRAM", 0, 16);
+	d->read_bw = d->write_bw = 2;
+	trim__level *h = tu_storage(a, "Hold", 16, 16);
+	h->keep[0] = h->keep[1] = h->keep[2] = 0;
+	tu_spatial(a, "NoC", 2, 1, 1, 1);
+	tu_storage(a, "RF", 12, 16);
+	tu_compute(a, "MAC");
+	tu_arch_finish(a);
+	ck_assert_int_eq(tu_layer(w, TU_CONV, TRIM_PHASE_FW, 1, 1, 2, 1, 5, 1, 2, 1, 1, 1, 0), 0);
+}
+
+/* The rule of hold_nothing.c, on every raw mapping of both spaces: a
+ * mapping whose level above Hold (up) has loops on dims Hold has none on
+ * has exactly the activities and costs of the mapping with those loops
+ * moved outermost into Hold, whose index is smaller; the search cuts the
+ * first (as exact ties), and finds brute force's (cost, index) with 1, 2
+ * and 3 threads, for the best and the top 5 (brute_vs_search). */
+static void hold_nothing_moves(void (*mk)(struct trim_arch *, trim__intra *), int hold)
+{
+	struct trim_arch a;
+	trim__intra w;
+	trim__mapspace s;
+	trim__level_cost c[TRIM__MAX_LEVELS];
+	trim__eval_ws ws = {0};
+	mk(&a, &w);
+	tu_costs(&a, c);
+	ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
+	const int up = hold - 1;
+	uint64_t moved = 0, split = 0;
+	for (uint64_t i = 0; i < s.size; i++) {
+		trim__mapping m, mv;
+		trim__eval e, ev;
+		ck_assert_int_eq(trim__mapspace_decode(&s, i, &m), 0);
+		unsigned above = 0, here = 0;
+		for (int d = 0; d < TRIM_NDIMS; d++) {
+			above |= (unsigned)(m.f[up][d] > 1) << d;
+			here |= (unsigned)(m.f[hold][d] > 1) << d;
+		}
+		split += (above & here) != 0;
+		if (!above || (above & here) || trim__mapping_check(&m, &w, &a) != 0)
+			continue;
+		/* the same nest: up's loops, then Hold's, all in Hold */
+		mv = m;
+		int n = 0;
+		for (int pass = 0; pass < 3; pass++)
+			for (int j = 0; j < TRIM_NDIMS; j++) {
+				const int d = pass == 2 ? j : m.order[pass ? hold : up][j];
+				const int64_t f = pass == 2 ? 1 : m.f[pass ? hold : up][d];
+				if (pass == 2 ? mv.f[up][d] * mv.f[hold][d] == 1 : f > 1)
+					mv.order[hold][n++] = d;
+			}
+		ck_assert_int_eq(n, TRIM_NDIMS);
+		for (int d = 0; d < TRIM_NDIMS; d++) {
+			mv.f[hold][d] *= mv.f[up][d];
+			mv.f[up][d] = 1;
+		}
+		ck_assert_int_eq(trim__mapping_check(&mv, &w, &a), 0);
+		ck_assert_int_eq(trim__eval_run(&w, &a, c, &m, &ws, &e), 0);
+		ck_assert_int_eq(trim__eval_run(&w, &a, c, &mv, &ws, &ev), 0);
+		ck_assert_msg(!memcmp(&e.act, &ev.act, sizeof e.act), "index %llu: moving the loops into %s changed the counts",
+		              (unsigned long long)i, a.lv[hold].name);
+		ck_assert(e.energy_pj == ev.energy_pj && e.cycles == ev.cycles);
+		trim__index iv;
+		ck_assert_int_eq(trim__mapspace_encode(&s, &mv, &iv), 0);
+		ck_assert_msg(iv < (trim__index)i, "index %llu: the moved mapping's index is not smaller", (unsigned long long)i);
+		moved++;
+	}
+	ck_assert_uint_gt(moved, 0);
+	ck_assert_uint_gt(split, 0); /* loops on one dim above and in Hold: searched */
+	/* the search cuts the moved ones as ties (the best alone), only them:
+	 * with the rule off (the top k) no tie is cut in these spaces */
+	trim__search_result r;
+	s.topk = 1;
+	ck_assert_int_eq(trim__hold_nothing_parent(&s, hold), up);
+	ck_assert_int_eq(trim__search(&s, c, TRIM__GOAL_ENERGY, 1, &r), 0);
+	ck_assert_uint_gt(r.tie_nodes, 0);
+	trim__search_result_free(&r);
+	/* not for the top k, nor under a pin at either level */
+	s.topk = 2;
+	ck_assert_int_eq(trim__hold_nothing_parent(&s, hold), -1);
+	s.topk = 1;
+	ck_assert_int_eq(trim__mapspace_pin(&s, hold, TRIM_DIM_M, 1), 0);
+	ck_assert_int_eq(trim__hold_nothing_parent(&s, hold), -1);
+	trim__eval_ws_free(&ws);
+	trim__mapspace_free(&s);
+}
+
+START_TEST(test_hold_nothing)
+{
+	hold_nothing_moves(case_hold_fc, 2);
+	hold_nothing_moves(case_hold_conv, 1);
+	brute_vs_search(case_hold_fc, TRIM__GOAL_ENERGY);
+	brute_vs_search(case_hold_conv, TRIM__GOAL_EDP);
+}
+END_TEST
+
 /* a known mapping handed to the search (hint): the same answer, from its
  * cost; a hint that is not one of the space's mappings at that cost is
  * ignored (the same run, counts included) */
@@ -2123,6 +2242,7 @@ Suite *search_suite(void)
 	tcase_add_test(tc, test_search_fc_edp);
 	tcase_add_test(tc, test_search_conv_delay);
 	tcase_add_test(tc, test_search_conv_energy);
+	tcase_add_test(tc, test_hold_nothing);
 	tcase_add_test(tc, test_search_kinds);
 	tcase_add_test(tc, test_search_hint);
 	tcase_add_test(tc, test_search_reserved);

@@ -157,6 +157,11 @@ int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, c
 	for (int64_t i = 0; i < n; i++) {
 		const tensor_figures *tf[3];
 		int64_t key[3] = {0, 0, 0};
+		if (c[i].moved) { /* cut as a tie (hold_nothing.c): no bound */
+			c[i].lb = HUGE_VAL;
+			W->child_choices[i].nch[0] = W->child_choices[i].nch[1] = W->child_choices[i].nch[2] = 0;
+			continue;
+		}
 		for (int d = 0; d < TRIM_NDIMS; d++) {
 			int64_t j = (int64_t)c[i].ord / L->cstride[d] % nvals[d];
 			for (int t = 0; t < 3; t++)

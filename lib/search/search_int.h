@@ -28,6 +28,8 @@
  *                    (its capacity and the dataflow constraints), its
  *                    searches over the extents and their per-thread memo
  *   tie_cut.c        exact ties at a node (the evaluator's own arithmetic)
+ *   hold_nothing.c   a level that holds nothing: the mappings equal to one
+ *                    with its upper neighbour's loops moved into it
  *   tree.c           branch and bound over partial factorisations
  *   seed_bound.c     a first bound from a sample of real mappings
  *   driver.c         trim__search: rounds, merge, statistics, the result
@@ -748,7 +750,22 @@ typedef struct {
 	double lb;
 	uint64_t ord; /* position in the enumeration (ties) */
 	int32_t lo[TRIM_NDIMS], hi[TRIM_NDIMS];
+	int moved; /* an exact tie of a child with a smaller index (hold_nothing.c) */
 } tree_child;
+
+/* ---- a level that holds nothing (hold_nothing.c) ------------------------- */
+
+/* Tree slot i: if it is a storage level that holds none of the workload's
+ * tensors, right below a storage level (slot i - 1), not the tree's last
+ * slot, with no constraint on either that could keep the moved mapping out
+ * of the space, and the search is for the best only (not the top k, not
+ * plain exhaustive, no imperfect rows), i - 1; else -1. */
+int trim__hold_nothing_parent(const trim__mapspace *s, int i);
+/* 1 if the rows lo (the factors of slots i - 1 and i known) give slot
+ * i - 1 a loop and none on a dim slot i has a loop on: the same nest with
+ * slot i - 1's loops moved outermost into slot i is a mapping of a smaller
+ * index with the same cost (docs/model.md, "A level that holds nothing"). */
+int trim__hold_nothing_moved(const trim__mapspace *s, int64_t *const *trows, int i, const int32_t *lo);
 
 /* The children of the node whose rows are [lo, hi) per dim, fixed slots
  * < depth: every combination of the values at slot `depth` (mixed radix,

@@ -54,6 +54,7 @@ int64_t trim__tree_children(const trim__mapspace *s, int64_t *const *trows, int 
 		}
 		c[i].ord = (uint64_t)i;
 		c[i].lb = 0;
+		c[i].moved = 0;
 	}
 	*out = c;
 	return n;
@@ -207,6 +208,9 @@ void trim__tree_visit(const trim__mapspace *s, int64_t *const *trows, const trim
 		return;
 	}
 	const int leaves = depth + 1 == s->nslots - 1; /* the children are factorisations */
+	if (trim__hold_nothing_parent(s, s->tord[depth]) >= 0)
+		for (int64_t i = 0; i < n; i++)
+			c[i].moved = trim__hold_nothing_moved(s, trows, s->tord[depth], c[i].lo);
 	if (leaves && (size_t)n > W->child_choices_cap) {
 		struct node_choices *q = realloc(W->child_choices, (size_t)n * sizeof *q);
 		if (!q) {
@@ -244,6 +248,10 @@ void trim__tree_visit(const trim__mapspace *s, int64_t *const *trows, const trim
 				free(c);
 				return;
 			}
+			if (c[i].moved) {
+				c[i].lb = HUGE_VAL; /* cut below as a tie, not bounded */
+				continue;
+			}
 			trim__tree_node_set(s, trows, depth + 1, c[i].lo, &W->node_mapping);
 			trim__node_bound_above(s, costs, goal, depth + 1, zero_macs, &W->node_mapping, &W->bound_eval,
 			                       &c[i].lb, leaves ? &W->child_choices[i] : NULL, above);
@@ -271,6 +279,14 @@ void trim__tree_visit(const trim__mapspace *s, int64_t *const *trows, const trim
 			 * (or above the cut, as every one after it) */
 			trim__note_open(W, c[i].lb);
 			break;
+		}
+		if (c[i].moved) { /* its equal with the smaller index is searched */
+			W->st_nodes_cut++;
+			W->st_dc[depth + 1]++;
+			W->st_tie_cut++;
+			W->cnt.tie_cuts++;
+			W->cnt.tie_nodes++;
+			continue;
 		}
 		double cur = trim__cut_threshold(W, &W->node, rb);
 		if (trim__cut(W, c[i].lb, cur)) {
