@@ -655,6 +655,28 @@ static void case_hold_conv(struct trim_arch *a, trim__intra *w)
 	ck_assert_int_eq(tu_layer(w, TU_CONV, TRIM_PHASE_FW, 1, 1, 1, 1, 5, 1, 2, 1, 1, 1, 0), 0);
 }
 
+/* The TPU-like shape, where the rule also cuts split dims: below Hold only
+ * weights may be held (RF: weights), so every tensor held below it is an
+ * operand without a window; a convolution (E = 4, R = 2: the inputs
+ * slide, but go from the GLB straight to the MACs). */
+static void case_hold_ws(struct trim_arch *a, trim__intra *w)
+{
+	tu_arch_init(a, "hold-ws");
+	trim__level *d = tu_storage(a, "DRAM", 0, 16);
+	d->read_bw = d->write_bw = 2;
+	trim__level *g = tu_storage(a, "GLB", 32, 16);
+	g->read_bw = g->write_bw = 1;
+	trim__level *h = tu_storage(a, "Hold", 16, 16);
+	h->keep[0] = h->keep[1] = h->keep[2] = 0;
+	tu_spatial(a, "NoC", 2, 1, 1, 1);
+	trim__level *r = tu_storage(a, "RF", 4, 16);
+	r->keep[0] = r->keep[2] = 0;
+	r->read_bw = 1;
+	tu_compute(a, "MAC");
+	tu_arch_finish(a);
+	ck_assert_int_eq(tu_layer(w, TU_CONV, TRIM_PHASE_FW, 1, 1, 1, 1, 5, 1, 2, 1, 1, 1, 0), 0);
+}
+
 /* The rule of hold_nothing.c, on every raw mapping of both spaces: a
  * mapping whose level above Hold (up) has loops on dims Hold has none on
  * has exactly the activities and costs of the mapping with those loops
@@ -672,7 +694,7 @@ static void hold_nothing_moves(void (*mk)(struct trim_arch *, trim__intra *), in
 	tu_costs(&a, c);
 	ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
 	const int up = hold - 1;
-	uint64_t moved = 0, split = 0;
+	uint64_t moved = 0, split = 0, dominated = 0, dominated_lower = 0;
 	for (uint64_t i = 0; i < s.size; i++) {
 		trim__mapping m, mv;
 		trim__eval e, ev;
@@ -683,7 +705,37 @@ static void hold_nothing_moves(void (*mk)(struct trim_arch *, trim__intra *), in
 			here |= (unsigned)(m.f[hold][d] > 1) << d;
 		}
 		split += (above & here) != 0;
-		if (!above || (above & here) || trim__mapping_check(&m, &w, &a) != 0)
+		if (above & here) {
+			if (!trim__hold_nothing_dominated(&s, hold) || trim__mapping_check(&m, &w, &a) != 0)
+				continue;
+			/* dominated: the split dims' upper loops merged into Hold's
+			 * refill nothing more often: no count rises, nor the costs,
+			 * and the index falls */
+			mv = m;
+			for (int d = 0; d < TRIM_NDIMS; d++)
+				if (above & here & 1u << d) {
+					mv.f[hold][d] *= mv.f[up][d];
+					mv.f[up][d] = 1;
+				}
+			ck_assert_int_eq(trim__mapping_check(&mv, &w, &a), 0);
+			ck_assert_int_eq(trim__eval_run(&w, &a, c, &m, &ws, &e), 0);
+			ck_assert_int_eq(trim__eval_run(&w, &a, c, &mv, &ws, &ev), 0);
+			for (int j = 0; j < TRIM__NACTIVITY_ROWS; j++) {
+				int64_t (*x)[3] = trim__activity_rows(&e.act, j), (*y)[3] = trim__activity_rows(&ev.act, j);
+				for (int l = 0; l < a.nlevels; l++)
+					for (int t = 0; t < 3; t++)
+						ck_assert_msg(y[l][t] <= x[l][t], "index %llu: row %d level %d tensor %d rose %lld -> %lld",
+						              (unsigned long long)i, j, l, t, (long long)x[l][t], (long long)y[l][t]);
+			}
+			ck_assert(ev.energy_pj <= e.energy_pj && ev.cycles <= e.cycles);
+			dominated_lower += ev.energy_pj < e.energy_pj;
+			trim__index iv;
+			ck_assert_int_eq(trim__mapspace_encode(&s, &mv, &iv), 0);
+			ck_assert(iv < (trim__index)i);
+			dominated++;
+			continue;
+		}
+		if (!above || trim__mapping_check(&m, &w, &a) != 0)
 			continue;
 		/* the same nest: up's loops, then Hold's, all in Hold */
 		mv = m;
@@ -712,7 +764,9 @@ static void hold_nothing_moves(void (*mk)(struct trim_arch *, trim__intra *), in
 		moved++;
 	}
 	ck_assert_uint_gt(moved, 0);
-	ck_assert_uint_gt(split, 0); /* loops on one dim above and in Hold: searched */
+	ck_assert_uint_gt(split, 0); /* loops on one dim above and in Hold */
+	if (trim__hold_nothing_dominated(&s, hold)) /* split dims cut too: some strictly dearer */
+		ck_assert(dominated > 0 && dominated_lower > 0);
 	/* the search cuts the moved ones as ties (the best alone), only them:
 	 * with the rule off (the top k) no tie is cut in these spaces */
 	trim__search_result r;
@@ -758,8 +812,24 @@ START_TEST(test_hold_nothing)
 	ck_assert_str_eq(k1, k2);
 	hold_nothing_moves(case_hold_fc, 2);
 	hold_nothing_moves(case_hold_conv, 1);
+	hold_nothing_moves(case_hold_ws, 2);
+	{ /* which spaces the split rule covers: not with the result or a sliding
+	   * window held below Hold */
+		struct trim_arch a;
+		trim__intra w;
+		trim__mapspace s;
+		void (*const mk[])(struct trim_arch *, trim__intra *) = {case_hold_fc, case_hold_conv, case_hold_ws};
+		const int hold[] = {2, 1, 2}, want[] = {0, 0, 1};
+		for (int k = 0; k < 3; k++) {
+			mk[k](&a, &w);
+			ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
+			ck_assert_int_eq(trim__hold_nothing_dominated(&s, hold[k]), want[k]);
+			trim__mapspace_free(&s);
+		}
+	}
 	brute_vs_search(case_hold_fc, TRIM__GOAL_ENERGY);
 	brute_vs_search(case_hold_conv, TRIM__GOAL_EDP);
+	brute_vs_search(case_hold_ws, TRIM__GOAL_EDP);
 }
 END_TEST
 

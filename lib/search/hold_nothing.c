@@ -41,7 +41,19 @@ int trim__hold_nothing_parent(const trim__mapspace *s, int i)
 	return i - 1;
 }
 
-int trim__hold_nothing_moved(const trim__mapspace *s, int64_t *const *trows, int i, const int32_t *lo)
+int trim__hold_nothing_dominated(const trim__mapspace *s, int i)
+{
+	const struct trim_arch *a = s->a;
+	for (int l = s->slot[i] + 1; l < a->nlevels; l++)
+		for (int t = 0; t < 3; t++)
+			if (a->lv[l].type == TRIM__LVL_STORAGE && a->lv[l].keep[t] && s->w->t[t].present &&
+			    (t == 2 || s->dslide[t]))
+				return 0;
+	return 1;
+}
+
+int trim__hold_nothing_moved(const trim__mapspace *s, int64_t *const *trows, int i, const int32_t *lo,
+                             int dominated)
 {
 	unsigned above = 0, here = 0;
 	for (int d = 0; d < TRIM_NDIMS; d++) {
@@ -49,5 +61,5 @@ int trim__hold_nothing_moved(const trim__mapspace *s, int64_t *const *trows, int
 		above |= (unsigned)(row[i - 1] > 1) << d;
 		here |= (unsigned)(row[i] > 1) << d;
 	}
-	return above && !(above & here);
+	return above && (dominated || !(above & here));
 }

@@ -762,10 +762,20 @@ typedef struct {
  * plain exhaustive, no imperfect rows), i - 1; else -1. */
 int trim__hold_nothing_parent(const trim__mapspace *s, int i);
 /* 1 if the rows lo (the factors of slots i - 1 and i known) give slot
- * i - 1 a loop and none on a dim slot i has a loop on: the same nest with
- * slot i - 1's loops moved outermost into slot i is a mapping of a smaller
- * index with the same cost (docs/model.md, "A level that holds nothing"). */
-int trim__hold_nothing_moved(const trim__mapspace *s, int64_t *const *trows, int i, const int32_t *lo);
+ * i - 1 a loop and, unless dominated, none on a dim slot i has a loop on:
+ * the same nest with slot i - 1's loops moved outermost into slot i is a
+ * mapping of a smaller index with the same cost (docs/model.md, "A level
+ * that holds nothing"). */
+int trim__hold_nothing_moved(const trim__mapspace *s, int64_t *const *trows, int i, const int32_t *lo,
+                             int dominated);
+/* 1 if every tensor of the workload that a storage level below tree slot
+ * i's level may hold is an operand (not the result) with no sliding window
+ * (no index expression of two moving terms): then slot i - 1's loops on a
+ * dim slot i also has loops on, merged into slot i's loop, give a mapping
+ * of a smaller index whose every count is no larger, and
+ * trim__hold_nothing_moved (dominated = 1) cuts every child where slot
+ * i - 1 has a loop. */
+int trim__hold_nothing_dominated(const trim__mapspace *s, int i);
 
 /* The children of the node whose rows are [lo, hi) per dim, fixed slots
  * < depth: every combination of the values at slot `depth` (mixed radix,

@@ -208,9 +208,19 @@ void trim__tree_visit(const trim__mapspace *s, int64_t *const *trows, const trim
 		return;
 	}
 	const int leaves = depth + 1 == s->nslots - 1; /* the children are factorisations */
-	if (trim__hold_nothing_parent(s, s->tord[depth]) >= 0)
-		for (int64_t i = 0; i < n; i++)
-			c[i].moved = trim__hold_nothing_moved(s, trows, s->tord[depth], c[i].lo);
+	{
+		/* a level that holds nothing (hold_nothing.c): the children that
+		 * fix it, or (where dims split across it and the level above are
+		 * cut too) the level above it, with a loop there */
+		const int slot = s->tord[depth];
+		const int here = trim__hold_nothing_parent(s, slot) >= 0;
+		const int dominated = here && trim__hold_nothing_dominated(s, slot);
+		const int below = slot + 1 < s->nslots && trim__hold_nothing_parent(s, slot + 1) == slot &&
+		                  trim__hold_nothing_dominated(s, slot + 1);
+		for (int64_t i = 0; (here || below) && i < n; i++)
+			c[i].moved = (here && trim__hold_nothing_moved(s, trows, slot, c[i].lo, dominated)) ||
+			             (below && trim__hold_nothing_moved(s, trows, slot + 1, c[i].lo, 1));
+	}
 	if (leaves && (size_t)n > W->child_choices_cap) {
 		struct node_choices *q = realloc(W->child_choices, (size_t)n * sizeof *q);
 		if (!q) {
