@@ -428,10 +428,13 @@ START_TEST(test_explore_details)
 		ck_assert_msg(trim_explorer_workload(ex, 1, k, f, TRIM_NF_COUNT) == 0, "%s", trim_last_error());
 		ck_assert(trim_neteval_workload(ne, k, g, TRIM_NF_COUNT) == 0);
 		for (int q = 0; q < TRIM_NF_COUNT; q++)
-			if (q != TRIM_NF_GENERATED && q != TRIM_NF_VALID && q != TRIM_NF_EVALUATED &&
-			    q != TRIM_NF_LOWER_BOUND && q != TRIM_NF_GAP && q != TRIM_NF_EXACT && q != TRIM_NF_REUSED_FROM)
+			if (q != TRIM_NF_GENERATED && q != TRIM_NF_VALID && q != TRIM_NF_EVALUATED && q != TRIM_NF_REUSED_FROM)
 				ck_assert_msg(f[q] == g[q], "workload %zu field %d: %.17g != %.17g", k, q, f[q], g[q]);
-		ck_assert(isnan(f[TRIM_NF_EVALUATED]) && isnan(f[TRIM_NF_LOWER_BOUND]) && isnan(f[TRIM_NF_REUSED_FROM]));
+		ck_assert(isnan(f[TRIM_NF_EVALUATED]) && isnan(f[TRIM_NF_REUSED_FROM]));
+		ck_assert(f[TRIM_NF_EXACT] == 1 && f[TRIM_NF_GAP] == 0); /* what the search proved, kept */
+		double h[TRIM_NF_COUNT]; /* and kept by the point file: resumed, the same */
+		ck_assert(trim_explorer_workload(again, 1, k, h, TRIM_NF_COUNT) == 0);
+		ck_assert(h[TRIM_NF_EXACT] == 1 && h[TRIM_NF_LOWER_BOUND] == g[TRIM_NF_LOWER_BOUND]);
 		ck_assert(trim_explorer_breakdown(ex, 1, k, ca, ea, nb) == 0);
 		ck_assert(trim_neteval_breakdown(ne, k, cb, eb, nb) == 0);
 		ck_assert(memcmp(ca, cb, nb * sizeof *ca) == 0 && memcmp(ea, eb, nb * sizeof *ea) == 0);
@@ -447,7 +450,9 @@ START_TEST(test_explore_details)
 	ck_assert_msg(strstr(a, " t-util ") && strstr(a, "\nbest point pes=1_glb=1KB: temporal utilization"), "%s", a);
 	trim_string_free(a);
 	ck_assert(trim_explorer_report(ex, TRIM_FORMAT_CSV, &a) == 0);
-	ck_assert_msg(!strncmp(a, "goal,name,rank,", 15) && strstr(a, ",lut,ff,temporal_utilization\nenergy,pes=1_glb=1KB,1,1,"), "%.300s", a);
+	ck_assert_msg(!strncmp(a, "goal,name,rank,", 15) &&
+	              strstr(a, ",lut,ff,temporal_utilization,exact,lower_bound,gap,rank_best,rank_worst\nenergy,pes=1_glb=1KB,1,1,"),
+	              "%.300s", a);
 	trim_string_free(a);
 	ck_assert(trim_explorer_write(ex, dir) == 0);
 	snprintf(cmd, sizeof cmd, "%s/workloads.csv", dir);
@@ -503,7 +508,10 @@ START_TEST(test_html_explore)
 		                "the page was checked without a browser\n");
 	check_page(html, dom, 6);
 	if (dom) {
-		/* the ranking, three points on the scatter (one on the front), a detail */
+		/* the ranking (with how sure each point is: exact, gap 0, its rank
+		 * proven), three points on the scatter (one on the front), a detail */
+		ck_assert_msg(strstr(dom, ">exact</th>") && strstr(dom, ">ranks</th>") && count_of(dom, ">yes</td>") == 3 &&
+		              count_of(dom, ">0.00%</td>") == 3, "%.3000s", strstr(dom, "Ranking") ? strstr(dom, "Ranking") : dom);
 		ck_assert_msg(strstr(dom, "<h2>Ranking (goal edp)</h2>") && count_of(dom, "class=\"point\"") == 3 &&
 		              strstr(dom, "<option value=\"0\">pes=1_glb=1KB (rank "), "%.600s", dom);
 		check_png(png, 800, 1000);

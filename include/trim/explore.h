@@ -66,6 +66,19 @@ enum trim_explore_field {
 	TRIM_XF_PARETO,        /**< 1 if on the (energy, delay, area) front */
 	TRIM_XF_FITS,          /**< FPGA: 1 if the device holds it; ASIC: 1 */
 	TRIM_XF_DSP, TRIM_XF_BRAM36, TRIM_XF_LUT, TRIM_XF_FF, /**< FPGA resources (0 for ASIC) */
+	/* How sure the figures are (docs/guide.md, "How sure a point is"): */
+	TRIM_XF_EXACT,         /**< 1 if every search of the point was proven optimal (0: a time
+	                            limit or a gap stopped one; invalid points: 0) */
+	TRIM_XF_LOWER_BOUND,   /**< proven lower bound of the point's goal figure (the ranking's
+	                            cost): no choice of mappings gives less; the figure itself when
+	                            exact or for the area goal; NaN when the searches bound nothing
+	                            the goal's figure is made of (sparse figures, weighted goal with
+	                            energy and delay weights that differ) or the point is invalid */
+	TRIM_XF_GAP,           /**< (figure - lower bound) / figure: 0 when exact, NaN when unbounded */
+	TRIM_XF_RANK_BEST,     /**< the best and worst ranks the point could hold with every */
+	TRIM_XF_RANK_WORST,    /**< ranked point's goal figure anywhere in [lower bound, figure]
+	                            (ties by index): equal to TRIM_XF_RANK when its order is proven; 0 if
+	                            not ranked */
 	TRIM_XF_COUNT
 };
 
@@ -135,8 +148,9 @@ TRIM_API int trim_explorer_write(const trim_explorer *ex, const char *dir);
 
 /** Fields TRIM_NF_* (trim/neteval.h) of intra workload k of valid point i, evaluated
  * again from the point's best mapping (resumed points included): the figures the
- * sweep found. The search's own figures (TRIM_NF_GENERATED, _VALID, _EVALUATED,
- * _LOWER_BOUND, _GAP, _EXACT, _REUSED_FROM) are NaN: the explorer does not keep them.
+ * sweep found, with what its search proved (TRIM_NF_EXACT, _LOWER_BOUND, _GAP: kept
+ * by the point, resumed points included). The search's counts (TRIM_NF_GENERATED,
+ * _VALID, _EVALUATED) and _REUSED_FROM are NaN: the explorer does not keep them.
  * TRIM_ENOTFOUND for an invalid point; TRIM_EBUFSIZE when n < TRIM_NF_COUNT. Each
  * call evaluates the point's workloads once. */
 TRIM_API int trim_explorer_workload(const trim_explorer *ex, size_t i, size_t k, double *out, size_t n);

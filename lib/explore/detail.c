@@ -19,6 +19,7 @@
 #include "trim/energy.h"
 #include "trim/mapping.h"
 #include "trim/neteval.h"
+#include "trim/search.h"
 #include "trim/sparsity.h"
 #include "util/handle.h"
 #include "workload/workload_int.h"
@@ -141,7 +142,7 @@ int trim_explorer_workload(const trim_explorer *ex, size_t i, size_t k, double *
 	const trim__xworkload *x = &ex->pt[i].wl[k];
 	const struct trim_arch *a = d.arch;
 	for (int q = 0; q < TRIM_NF_COUNT; q++)
-		out[q] = NAN; /* what the explorer does not keep: the search's counts and bounds */
+		out[q] = NAN; /* what the explorer does not keep: the search's counts */
 	out[TRIM_NF_CYCLES] = x->cycles;
 	out[TRIM_NF_ENERGY_PJ] = x->energy;
 	out[TRIM_NF_EDP] = x->cycles * x->energy;
@@ -161,6 +162,15 @@ int trim_explorer_workload(const trim_explorer *ex, size_t i, size_t k, double *
 	out[TRIM_NF_TEMPORAL_UTILIZATION] = trim__wview_temporal_util(v, a);
 	out[TRIM_NF_COMPUTE_CYCLES] = trim__wview_compute_cycles(v, a);
 	out[TRIM_NF_BOTTLENECK] = trim__wview_bottleneck(v, a);
+	/* what its search proved, kept by the point: its lower bound on the
+	 * search goal's (dense) cost and the gap of its mapping's cost above it */
+	int goal = trim__explore_search_goal(ex->goal);
+	double cost = goal == TRIM_GOAL_ENERGY  ? x->dense_energy
+	              : goal == TRIM_GOAL_DELAY ? x->dense_cycles
+	                                        : x->dense_energy * x->dense_cycles;
+	out[TRIM_NF_EXACT] = x->exact;
+	out[TRIM_NF_LOWER_BOUND] = x->lower_bound;
+	out[TRIM_NF_GAP] = x->exact ? 0 : cost > 0 && cost > x->lower_bound ? (cost - x->lower_bound) / cost : 0;
 	trim__xdetail_free(&d);
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include "arch/arch_int.h"
 #include "constraints/constraints_int.h"
 #include "explore_int.h"
+#include "neteval/neteval_state.h"
 #include "xdetail_int.h"
 #include "trim/energy.h"
 #include "trim/explore.h"
@@ -290,6 +291,7 @@ int trim__explore_point_begin(const trim_explorer *ex, size_t i, int inner_threa
 	    (rc = trim_neteval_set_double(ne, TRIM_NET_GAP, ex->gap)) ||
 	    (ex->cons && (rc = trim_neteval_set_constraints(ne, ex->cons))))
 		goto out;
+	ne->stop_after = ex->stop_after;
 out:
 	trim_energy_free(table);
 	trim_arch_free(arch);
@@ -346,12 +348,23 @@ int trim__explore_point_end(const trim_explorer *ex, size_t i, const trim_neteva
 		x->dense_energy = f[TRIM_NF_DENSE_ENERGY_PJ];
 		x->active_pes = f[TRIM_NF_ACTIVE_PES];
 		x->pe_util = f[TRIM_NF_PE_UTILIZATION];
+		x->exact = f[TRIM_NF_EXACT] == 1;
+		x->lower_bound = f[TRIM_NF_LOWER_BOUND];
 		if ((rc = trim_neteval_mapping(ne, k, &m)) ||
 		    (rc = trim_mapping_dump(m, TRIM_FORMAT_YAML, &x->mapping)))
 			goto out;
 		trim_mapping_free(m);
 		m = NULL;
 	}
+	size_t ninter = trim_workloads_inter_count(ex->w);
+	for (size_t j = 0; j < ninter; j++) {
+		double f[TRIM_NI_COUNT];
+		if ((rc = trim_neteval_inter(ne, j, f, TRIM_NI_COUNT)))
+			goto out;
+		p->inter_cycles += f[TRIM_NI_CYCLES];
+		p->inter_fixed_pj += f[TRIM_NI_ENERGY_PJ] - f[TRIM_NI_STATIC_PJ]; /* static: cached tensors' leakage */
+	}
+	trim__explore_point_bound(ex, p);
 	p->done = 1;
 out:
 	trim_mapping_free(m);
@@ -405,7 +418,7 @@ int trim_explorer_set_out_dir(trim_explorer *ex, const char *dir)
 
 /* ---- ranking and the Pareto front --------------------------------------------- */
 
-static double point_cost(const trim_explorer *ex, const trim__xpoint *p)
+double trim__explore_point_cost(const trim_explorer *ex, const trim__xpoint *p)
 {
 	double e = p->f[TRIM_XF_ENERGY_PJ], d = p->f[TRIM_XF_CYCLES], a = p->f[TRIM_XF_AREA_MM2];
 	if (!(a == a))
@@ -430,7 +443,7 @@ static int rankable(const trim_explorer *ex, const trim__xpoint *p)
 /* (cost, index) order: ties rank by point index. */
 static int before(const trim_explorer *ex, size_t i, size_t j)
 {
-	double ci = point_cost(ex, &ex->pt[i]), cj = point_cost(ex, &ex->pt[j]);
+	double ci = trim__explore_point_cost(ex, &ex->pt[i]), cj = trim__explore_point_cost(ex, &ex->pt[j]);
 	return ci < cj || (ci == cj && i < j);
 }
 
@@ -452,6 +465,9 @@ static void rank_points(trim_explorer *ex)
 	ex->nranked = k;
 	for (size_t r = 0; r < k; r++)
 		ex->pt[ex->order[r]].f[TRIM_XF_RANK] = (double)(r + 1);
+	for (size_t i = 0; i < ex->n; i++) /* the goal's bounds, with the weights now */
+		trim__explore_point_bound(ex, &ex->pt[i]);
+	trim__explore_rank_ranges(ex, ex->order, k);
 	/* Pareto front over (energy, delay, area) of the valid points */
 	for (size_t i = 0; i < ex->n; i++) {
 		const trim__xpoint *p = &ex->pt[i];
@@ -642,16 +658,36 @@ static void report_table(const trim_explorer *ex, trim__sb *sb)
 		size_t l = strlen(trim_space_point_name(ex->space, i));
 		pw = l > (size_t)pw && l < 256 ? (int)l : pw;
 	}
-	trim__sb_printf(sb, "%-5s %-*s %14s %14s %14s %10s %8s %8s %s\n", "rank", pw, "point", "cycles",
-	                "energy pJ", "EDP", "area mm2", "PE util", "t-util", "pareto");
+	trim__sb_printf(sb, "%-5s %-*s %14s %14s %14s %10s %8s %8s %-6s %5s %8s %s\n", "rank", pw, "point",
+	                "cycles", "energy pJ", "EDP", "area mm2", "PE util", "t-util", "pareto", "exact", "gap",
+	                "ranks");
+	size_t unproven = 0;
 	for (size_t r = 0; r < ex->nranked; r++) {
 		const trim__xpoint *p = &ex->pt[ex->order[r]];
-		trim__sb_printf(sb, "%-5zu %-*s %14.6g %14.6g %14.6g %10.4g %8.3f %8.3f %s\n", r + 1,
+		char gap[32], ranks[48];
+		double g = p->f[TRIM_XF_GAP];
+		if (g == g)
+			snprintf(gap, sizeof gap, "%.3g%%", 100 * g);
+		else
+			snprintf(gap, sizeof gap, "none"); /* no bound (docs/guide.md) */
+		size_t best = (size_t)p->f[TRIM_XF_RANK_BEST], worst = (size_t)p->f[TRIM_XF_RANK_WORST];
+		if (best == worst)
+			snprintf(ranks, sizeof ranks, "%zu", best);
+		else
+			snprintf(ranks, sizeof ranks, "%zu-%zu", best, worst);
+		unproven += best != worst;
+		trim__sb_printf(sb, "%-5zu %-*s %14.6g %14.6g %14.6g %10.4g %8.3f %8.3f %-6s %5s %8s %s\n", r + 1,
 		                pw, trim_space_point_name(ex->space, ex->order[r]), p->f[TRIM_XF_CYCLES],
 		                p->f[TRIM_XF_ENERGY_PJ], p->f[TRIM_XF_EDP], p->f[TRIM_XF_AREA_MM2],
 		                p->f[TRIM_XF_PE_UTILIZATION], trim__xreport_temporal(ex, ex->order[r]),
-		                p->f[TRIM_XF_PARETO] != 0 ? "*" : "");
+		                p->f[TRIM_XF_PARETO] != 0 ? "*" : "", p->f[TRIM_XF_EXACT] != 0 ? "yes" : "no", gap,
+		                ranks);
 	}
+	if (unproven)
+		trim__sb_printf(sb, "\nthe order of %zu of %zu ranked points is not proven: their searches stopped "
+		                "before proving them optimal, and each could hold any rank of its \"ranks\" "
+		                "(gap: how far its %s may be above the best its mappings can give)\n",
+		                unproven, ex->nranked, goal_names[ex->goal]);
 	for (size_t i = 0; i < ex->n; i++) {
 		const trim__xpoint *p = &ex->pt[i];
 		if (p->f[TRIM_XF_RANK] != 0)
@@ -665,7 +701,7 @@ static void report_table(const trim_explorer *ex, trim__sb *sb)
 static void points_csv(const trim_explorer *ex, trim__sb *sb)
 {
 	trim__sb_puts(sb, "goal,name,rank,valid,cycles,seconds,energy_pj,static_pj,edp,area_mm2,pe_utilization,pareto,fits,dsp,bram36,lut,ff,"
-	                  "temporal_utilization\n");
+	                  "temporal_utilization,exact,lower_bound,gap,rank_best,rank_worst\n");
 	for (size_t i = 0; i < ex->n; i++) {
 		const trim__xpoint *p = &ex->pt[i];
 		trim__sb_printf(sb, "%s,", goal_names[ex->goal]);
@@ -676,7 +712,9 @@ static void points_csv(const trim_explorer *ex, trim__sb *sb)
 		                           TRIM_XF_FITS, TRIM_XF_DSP, TRIM_XF_BRAM36, TRIM_XF_LUT, TRIM_XF_FF};
 		for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
 			trim__sb_printf(sb, ",%.17g", p->f[cols[k]]);
-		trim__sb_printf(sb, ",%.17g\n", trim__xreport_temporal(ex, i)); /* NaN: invalid */
+		trim__sb_printf(sb, ",%.17g", trim__xreport_temporal(ex, i)); /* NaN: invalid */
+		trim__sb_printf(sb, ",%d,%.17g,%.17g,%.0f,%.0f\n", p->f[TRIM_XF_EXACT] != 0, p->f[TRIM_XF_LOWER_BOUND],
+		                p->f[TRIM_XF_GAP], p->f[TRIM_XF_RANK_BEST], p->f[TRIM_XF_RANK_WORST]);
 	}
 }
 

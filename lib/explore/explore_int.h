@@ -4,6 +4,7 @@
  *   recheck.c    a point read back is re-evaluated before it is used
  *   report.c     utilisation, warnings and detail of every valid point
  *   detail.c     per-workload figures of the points (xdetail_int.h)
+ *   bound.c      how sure a point is: exact, lower bound, gap, the ranks it could hold
  *
  * The explorer's state, shared by lib/explore/explore.c (options, driving, ranking,
  * reports) and lib/explore/points.c (the point files of a resumable sweep). */
@@ -21,6 +22,10 @@ typedef struct {
 	char layer[64];
 	int phase;
 	double cycles, energy, dense_cycles, dense_energy, active_pes, pe_util;
+	/* what its search proved: optimal (exact), or its cost (the search goal's,
+	 * dense) at least lower_bound (lib/explore/bound.c) */
+	int exact;
+	double lower_bound;
 	char *mapping;
 } trim__xworkload;
 
@@ -33,6 +38,10 @@ typedef struct {
 	double level_pj[TRIM__MAX_LEVELS];
 	size_t nw;
 	trim__xworkload *wl;
+	/* the inter-layer work's part that no mapping changes: its cycles, and
+	 * its energy less the leakage of cached tensors (which grows with the
+	 * intra workloads' cycles): the lower bound's constant terms */
+	double inter_cycles, inter_fixed_pj;
 } trim__xpoint;
 
 /* The inputs a point's figures depend on, each stamped by the digest of its
@@ -69,12 +78,22 @@ struct trim_explorer {
 	char inputs[TRIM__XIN_COUNT][TRIM__DIGEST_HEX]; /* set with the output directory */
 	char *notes; /* why point files were not reused, one line per reason ("" none) */
 	const char *library; /* the stamps' library: trim__library_stamp() (tests: another) */
+	uint64_t stop_after; /* tests: > 0, every search stops there (a time limit that lands the same
+	                        on every machine: trim__mapspace.stop_after) */
 };
 
 extern const char *const trim__explore_goal_names[];
 extern const char *const trim__explore_field_keys[TRIM_XF_COUNT];
 /* The mapper's goal of an exploration goal. */
 int trim__explore_search_goal(int goal);
+/* The ranking's cost of point p: its goal's figure (lib/explore/explore.c). */
+double trim__explore_point_cost(const trim_explorer *ex, const trim__xpoint *p);
+/* How sure point p is (lib/explore/bound.c): TRIM_XF_EXACT, _LOWER_BOUND
+ * and _GAP of p from its workloads' proofs and the goal; and, over the
+ * ranked points (order[0..n-1], best first), TRIM_XF_RANK_BEST and
+ * _RANK_WORST (0 for the others). */
+void trim__explore_point_bound(const trim_explorer *ex, trim__xpoint *p);
+void trim__explore_rank_ranges(trim_explorer *ex, const size_t *order, size_t n);
 void trim__explore_point_clear(trim__xpoint *p);
 /* The JSON object of point i (full: with every workload and mapping). */
 void trim__explore_point_json(const trim_explorer *ex, size_t i, const trim__xpoint *p, int full,

@@ -24,7 +24,7 @@
 #include "trim/energy.h"
 #include "util/ydoc.h"
 
-#define POINT_FORMAT "libtrim point 2"
+#define POINT_FORMAT "libtrim point 3" /* 3: what the searches proved */
 #define CHECKSUM_KEY "\"checksum\": \""
 
 const char *const trim__xin_names[TRIM__XIN_COUNT] = {"library", "network", "space", "architecture",
@@ -37,17 +37,21 @@ static const char *const xin_words[TRIM__XIN_COUNT] = {
 
 const char *const trim__explore_field_keys[TRIM_XF_COUNT] = {
 	"valid", "rank", "cycles", "seconds", "energy_pj", "static_pj", "edp", "area_mm2",
-	"pe_utilization", "pareto", "fits", "dsp", "bram36", "lut", "ff"};
+	"pe_utilization", "pareto", "fits", "dsp", "bram36", "lut", "ff", "exact", "lower_bound", "gap",
+	"rank_best", "rank_worst"};
+
+/* FPGA resources: not written for an ASIC point */
+static int fpga_only(int k) { return k >= TRIM_XF_DSP && k <= TRIM_XF_FF; }
 
 void trim__explore_point_json(const trim_explorer *ex, size_t i, const trim__xpoint *p, int full, trim__sb *sb)
 {
 	trim__sb_puts(sb, "{\"name\": ");
 	trim__sb_json_str(sb, trim_space_point_name(ex->space, i));
 	for (int k = 0; k < TRIM_XF_COUNT; k++) {
-		if (k >= TRIM_XF_DSP && p->f[TRIM_XF_AREA_MM2] == p->f[TRIM_XF_AREA_MM2])
-			break; /* ASIC: no FPGA resources */
+		if (fpga_only(k) && p->f[TRIM_XF_AREA_MM2] == p->f[TRIM_XF_AREA_MM2])
+			continue; /* ASIC: no FPGA resources */
 		trim__sb_printf(sb, ", \"%s\": ", trim__explore_field_keys[k]);
-		if (k == TRIM_XF_VALID || k == TRIM_XF_PARETO || k == TRIM_XF_FITS)
+		if (k == TRIM_XF_VALID || k == TRIM_XF_PARETO || k == TRIM_XF_FITS || k == TRIM_XF_EXACT)
 			trim__sb_puts(sb, p->f[k] != 0 ? "true" : "false");
 		else
 			trim__sb_json_double(sb, p->f[k]);
@@ -84,6 +88,8 @@ void trim__explore_point_json(const trim_explorer *ex, size_t i, const trim__xpo
 			trim__sb_json_double(sb, x->active_pes);
 			trim__sb_puts(sb, ", \"pe_utilization\": ");
 			trim__sb_json_double(sb, x->pe_util);
+			trim__sb_printf(sb, ", \"exact\": %s, \"lower_bound\": ", x->exact ? "true" : "false");
+			trim__sb_json_double(sb, x->lower_bound);
 			trim__sb_puts(sb, ", \"mapping\": ");
 			trim__sb_json_str(sb, x->mapping ? x->mapping : "");
 			trim__sb_puts(sb, "}");
@@ -308,7 +314,7 @@ static int read_figures(const char *path, const trim__ynode *pt, trim__xpoint *p
 		double v = 0;
 		if (num(pt, trim__explore_field_keys[k], &v) == 0)
 			p->f[k] = v;
-		else if (k < TRIM_XF_DSP || !(p->f[TRIM_XF_AREA_MM2] == p->f[TRIM_XF_AREA_MM2]))
+		else if (!fpga_only(k) || !(p->f[TRIM_XF_AREA_MM2] == p->f[TRIM_XF_AREA_MM2]))
 			rc = trim__error(TRIM_EPARSE, "%s: point.%s missing", path, trim__explore_field_keys[k]);
 	}
 	p->valid = p->f[TRIM_XF_VALID] != 0;
@@ -331,13 +337,16 @@ static int read_figures(const char *path, const trim__ynode *pt, trim__xpoint *p
 			const trim__ynode *x = ws->items[k];
 			trim__xworkload *y = &p->wl[k];
 			const char *layer = str(x, "layer"), *ph = str(x, "phase"), *mp = str(x, "mapping");
+			double exact = 0;
 			if (!layer || !ph || num(x, "cycles", &y->cycles) || num(x, "energy_pj", &y->energy) ||
+			    num(x, "exact", &exact) || num(x, "lower_bound", &y->lower_bound) ||
 			    num(x, "dense_cycles", &y->dense_cycles) ||
 			    num(x, "dense_energy_pj", &y->dense_energy) ||
 			    num(x, "active_pes", &y->active_pes) || num(x, "pe_utilization", &y->pe_util)) {
 				rc = trim__error(TRIM_EPARSE, "%s: point.workloads[%zu] is incomplete", path, k);
 				break;
 			}
+			y->exact = exact == 1;
 			snprintf(y->layer, sizeof y->layer, "%s", layer);
 			y->phase = !strcmp(ph, "BW") ? TRIM_PHASE_BW : !strcmp(ph, "WG") ? TRIM_PHASE_WG : TRIM_PHASE_FW;
 			y->mapping = trim__strdup(mp ? mp : "");

@@ -4,7 +4,8 @@
  * figures are only what the mappings it holds give now. The point's
  * network evaluation is set up as the sweep's (trim__explore_point_begin),
  * each distinct workload takes the file's mapping instead of a search
- * (the check trim eval applies, then the evaluator: microseconds), the
+ * (the check trim eval applies, then the evaluator: microseconds) and
+ * what its search proved (exact, lower bound) from the file, the
  * evaluation runs (the sparse figures, the inter-layer workloads, the
  * totals) and the point's file is written again from the result
  * (trim__explore_point_text): it must be the file, byte for byte, so every
@@ -53,6 +54,10 @@ static int take_mappings(trim_neteval *ne, const trim__xpoint *p, char *why, siz
 			return 1;
 		}
 		trim__resume_take(ne, k, m, &e, cost);
+		/* what its search proved is the file's: checking a mapping proves
+		 * nothing about the mappings it did not see */
+		ne->rec[k].exact = p->wl[k].exact;
+		ne->rec[k].lower_bound = p->wl[k].lower_bound;
 		trim_mapping_free(m);
 	}
 	return 0;
@@ -118,9 +123,12 @@ int trim__explore_recheck_point(const trim_explorer *ex, size_t i, const trim__x
 		}
 		goto out;
 	}
-	/* the ranking's own fields are set again when the sweep is ranked */
-	out->f[TRIM_XF_RANK] = p->f[TRIM_XF_RANK];
-	out->f[TRIM_XF_PARETO] = p->f[TRIM_XF_PARETO];
+	/* the ranking's own fields are set again when the sweep is ranked (the
+	 * bound too: it follows the goal's weights, which are not stamped) */
+	static const int ranking[] = {TRIM_XF_RANK, TRIM_XF_PARETO, TRIM_XF_LOWER_BOUND, TRIM_XF_GAP,
+	                              TRIM_XF_RANK_BEST, TRIM_XF_RANK_WORST};
+	for (size_t k = 0; k < sizeof ranking / sizeof ranking[0]; k++)
+		out->f[ranking[k]] = p->f[ranking[k]];
 	if ((rc = trim__explore_point_text(ex, i, out, &now)))
 		goto out;
 	if (strlen(now) != len || memcmp(now, text, len)) {

@@ -79,6 +79,7 @@ struct trim_neteval {
 	int share_slots;         /* and the threads they share (0: one search at a time) */
 	int64_t pooled;          /* searches run through the pool of top nodes (lib/neteval/pool.c) */
 	double first_share;      /* tests: > 0, every search's limit in the first pass (then the retry) */
+	uint64_t stop_after;     /* tests: > 0, every search stops there (trim__mapspace.stop_after) */
 	/* time limit: the seconds each search took beyond its limit (set-up,
 	 * stopping), summed over over_n searches (over_ns); the searches left keep their
 	 * mean back from what remains (trim__neteval_search_budget) */

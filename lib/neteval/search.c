@@ -221,6 +221,7 @@ int trim__neteval_search_prepare(trim_neteval *ne, size_t i, double limit, trim_
 	space->min_rf_util = ne->min_rf_util;
 	space->time_limit = limit;
 	space->gap = ne->gap;
+	space->stop_after = ne->stop_after;
 	if (r->retry && r->found) { /* searched again: from the first pass's best */
 		space->hint_on = 1;
 		space->hint_index = r->index;

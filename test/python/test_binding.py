@@ -1053,13 +1053,49 @@ class ExplorerTest(unittest.TestCase):
         self.assertIn(pts[ranking[0]]["name"], ex.report())
         self.assertEqual(len(ex.report("csv").strip().splitlines()), 4)
 
+    def test_how_sure(self):
+        # an exact sweep: every point exact, gap 0, its bound its figure, its order proven
+        for p in self.ex.points():
+            self.assertIs(p["exact"], True)
+            self.assertEqual((p["gap"], p["lower_bound"]), (0.0, p["edp"]))
+            self.assertEqual((p["rank_best"], p["rank_worst"]), (p["rank"], p["rank"]))
+        try:
+            import pandas  # noqa: F401
+        except ImportError:
+            self.skipTest("pandas (python3-pandas) is not installed: no frame to check")
+        fr = self.ex.points().frame()
+        for c in ("exact", "lower_bound", "gap", "rank_best", "rank_worst"):
+            self.assertIn(c, fr.columns)
+        self.assertEqual(list(fr["exact"]), [True] * 3)
+        self.assertEqual(list(fr["gap"]), [0.0] * 3)
+        # a time limit: whatever it stopped, the figures agree with the bounds
+        with trim.Explorer(self.net, self.w, self.space) as ex:
+            ex.set_goal("edp")
+            ex.set_sparsity(False)  # dense figures: what the searches bound
+            ex.set("time_limit", 1e-6)
+            ex.run()
+            for p in ex.points():
+                if not p["valid"]:
+                    continue
+                if p["exact"]:
+                    self.assertEqual((p["gap"], p["lower_bound"]), (0.0, p["edp"]))
+                else:
+                    self.assertLessEqual(p["lower_bound"], p["edp"])
+                    self.assertAlmostEqual(p["gap"], (p["edp"] - p["lower_bound"]) / p["edp"], delta=1e-15)
+                self.assertLessEqual(p["rank_best"], p["rank"])
+                self.assertLessEqual(p["rank"], p["rank_worst"])
+            fr = ex.points().frame()
+            self.assertEqual(list(fr["exact"]), [p["exact"] for p in ex.points()])
+
     def test_write(self):
         out = os.path.join(self.tmp.name, "results")
         self.ex.write(out)
         with open(os.path.join(out, "results.json")) as f:
             self.assertEqual(json.load(f)["pareto"], self.ex.pareto())
         with open(os.path.join(out, "points.csv")) as f:
-            self.assertEqual(len(f.read().strip().splitlines()), 4)
+            lines = f.read().strip().splitlines()
+            self.assertEqual(len(lines), 4)
+            self.assertTrue(lines[0].endswith(",exact,lower_bound,gap,rank_best,rank_worst"), lines[0])
         with open(os.path.join(out, "workloads.csv")) as f:
             self.assertEqual(len(f.read().strip().splitlines()), 1 + 3 * len(self.w))
 
