@@ -78,7 +78,7 @@ CLI := $(BUILD)/bin/trim
 TESTBIN := $(BUILD)/test/check_trim
 BENCHBIN := $(BUILD)/bin/trim-bench
 
-.PHONY: mutate all examples check run bench sweep deps install uninstall install-check doc-check man abi-check header-check api-doc api-doc-check clean
+.PHONY: mutate all examples check run bench sweep deps install wheel uninstall install-check doc-check man abi-check header-check api-doc api-doc-check clean
 all: $(STATIC) $(SHARED) $(CLI)
 
 $(BUILD)/obj/%.o: %.c
@@ -311,6 +311,15 @@ install: $(STATIC) $(SHARED) $(CLI) $(MAN_STAMP) $(if $(MPICC),$(MPIBIN))
 			--root-user-action=ignore --target $(DESTDIR)$(PYTHONDIR) $$tmp; \
 		st=$$?; rm -rf $$tmp; [ $$st != 0 ] || [ -n "$(DESTDIR)" ] || $(PYTHON) tools/python-dir.py --note '$(PYTHONDIR)'; \
 		exit $$st; fi
+
+# make wheel: a wheel of the Python package that carries this build's library
+# and the data (python/setup.py), into $(BUILD)/wheel; pip install it anywhere
+# with the same system libraries (libyaml, GSL, protobuf-c, libgomp).
+wheel: $(SHARED)
+	rm -rf $(BUILD)/wheel
+	TRIM_BUILD_DIR=$(CURDIR)/$(BUILD) $(PYTHON) -m pip wheel -q --no-build-isolation --no-index --no-deps \
+		-w $(BUILD)/wheel ./python
+	@ls $(BUILD)/wheel/*.whl
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/include/trim $(DESTDIR)$(PREFIX)/include/trim.h

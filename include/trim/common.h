@@ -67,7 +67,9 @@ TRIM_API void trim_string_free(char *s);
  * Find a file or directory of the shipped data (energy_tables/, models/) by
  * its relative path, e.g. "models/networks/alexnet-cifar.yaml". Tried in
  * order: $TRIM_DATA_DIR/, ./, <directory of libtrim>/../share/trim (the
- * installation this copy of libtrim belongs to), the build tree
+ * installation this copy of libtrim belongs to; also the copy a Python
+ * package carries, libtrim/lib/libtrim.so.0 with libtrim/share/trim: pip
+ * install ./python or make wheel after make, python/README.md), the build tree
  * (<directory of libtrim>/../.. holding energy_tables/), the installed data
  * directory compiled in (PREFIX/share/trim) and the source tree libtrim was
  * built from. *path_out is freed with trim_string_free(); TRIM_ENOTFOUND lists

@@ -40,9 +40,12 @@ def _library_candidates():
     env = os.environ.get("TRIM_LIBRARY")
     if env:
         return [env]
-    # next to an installed package: PREFIX/lib/python3.X/dist-packages/libtrim
-    # -> PREFIX/lib; in the source tree python/libtrim -> build/lib
     here = os.path.dirname(os.path.abspath(__file__))
+    # the copy the package was built with (python/setup.py: pip install
+    # ./python or make wheel after make), then next to an installed package:
+    # PREFIX/lib/python3.X/dist-packages/libtrim -> PREFIX/lib; in the source
+    # tree python/libtrim -> build/lib
+    out.append(os.path.join(here, "lib", _SONAME))
     d = here
     for _ in range(5):
         d = os.path.dirname(d)
@@ -53,10 +56,12 @@ def _library_candidates():
 
 def find_library():
     """The path of the libtrim shared library this package loads:
-    ``$TRIM_LIBRARY`` if set, else the first ``libtrim.so.0`` found next to
-    the installed package (PREFIX/lib for PREFIX/lib/python3*/...), else the
-    dynamic loader's (``ldconfig``, ``LD_LIBRARY_PATH``), else a source
-    tree's build/lib. OSError names the places tried."""
+    ``$TRIM_LIBRARY`` if set, else the copy inside the package (``libtrim/lib``:
+    ``pip install ./python`` or a wheel of ``make wheel`` from a built tree
+    carries it), else the first ``libtrim.so.0`` found next to the installed
+    package (PREFIX/lib for PREFIX/lib/python3*/...), else the dynamic loader's
+    (``ldconfig``, ``LD_LIBRARY_PATH``), else a source tree's build/lib. OSError
+    names the places tried."""
     cands = _library_candidates()
     if os.environ.get("TRIM_LIBRARY"):
         return cands[0]
@@ -74,7 +79,8 @@ def find_library():
     except OSError:
         pass
     raise OSError("libtrim: cannot find %s (tried %s and the dynamic loader's path); install "
-                  "libtrim (make install) or set TRIM_LIBRARY" % (_SONAME, ", ".join(seen)))
+                  "libtrim (make install), build it before pip install ./python (which then bundles it) "
+                  "or set TRIM_LIBRARY" % (_SONAME, ", ".join(seen)))
 
 
 class _CheckedFunction:

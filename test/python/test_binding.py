@@ -1405,6 +1405,51 @@ class PackageTest(unittest.TestCase):
         self.assertEqual(trim.version(), trim.__version__)
         self.assertIn(os.path.realpath(trim.lib()._path), os.path.realpath(os.environ["TRIM_LIBRARY"]))
 
+    def test_pip_install_into_a_venv(self):
+        """pip install ./python into a fresh venv, as a user does after make: the
+        package carries the library it was built with and the data, and imports
+        and evaluates without TRIM_LIBRARY (python/setup.py)."""
+        tree = os.path.realpath(os.path.join(_TREE_PYTHON, ".."))
+        built = os.path.realpath(LIBRARY)
+        with tempfile.TemporaryDirectory() as tmp:
+            venv = os.path.join(tmp, "venv")
+            r = subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", venv],
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                self.skipTest("%s -m venv is not available: %s" % (sys.executable, r.stderr.strip()[-300:]))
+            py = os.path.join(venv, "bin", "python")
+            env = {k: v for k, v in os.environ.items() if k not in ("TRIM_LIBRARY", "TRIM_DATA_DIR", "PYTHONPATH")}
+            # the library under test is what the package bundles (build/ unless a sanitizer build)
+            env["TRIM_BUILD_DIR"] = os.path.dirname(os.path.dirname(built))
+            r = subprocess.run([py, "-m", "pip", "install", "-q", "--no-build-isolation", "--no-deps", "--no-index",
+                                "--root-user-action=ignore", "./python"], cwd=tree, env=env,
+                               capture_output=True, text=True)
+            if r.returncode != 0 and "No module named pip" in r.stderr:
+                self.skipTest("no pip in the venv (Debian: python3-pip): %s" % r.stderr.strip()[-300:])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            del env["TRIM_BUILD_DIR"]
+            script = (
+                "import json, libtrim\n"
+                "net = libtrim.Network(libtrim.data_path('models/networks/trim-fig2.yaml'))\n"
+                "arch = libtrim.Arch(libtrim.data_path('models/arch/eyeriss.yaml'))\n"
+                "ne = libtrim.NetEval(net, libtrim.Workloads(net, mode='inference'), arch).run()\n"
+                "print(json.dumps({'package': libtrim.__file__, 'library': libtrim.find_library(),\n"
+                "                  'network': libtrim.data_path('models/networks/trim-fig2.yaml'),\n"
+                "                  'table': libtrim.Energy.for_arch(arch).file,\n"
+                "                  'energy_pj': ne.energy_pj, 'cycles': ne.cycles}))\n")
+            r = subprocess.run([py, "-c", script], cwd=tmp, env=env, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            got = json.loads(r.stdout)
+            site = os.path.realpath(venv)
+            for k in ("package", "library", "network", "table"):
+                self.assertTrue(os.path.realpath(got[k]).startswith(site + os.sep), (k, got[k]))
+            with open(got["library"], "rb") as a, open(built, "rb") as b:
+                self.assertTrue(a.read() == b.read(), "the bundled library is not the built one")
+        with trim.Network("models/networks/trim-fig2.yaml") as net, trim.Arch("models/arch/eyeriss.yaml") as arch, \
+                trim.Workloads(net, mode="inference") as w, trim.NetEval(net, w, arch) as ne:
+            ne.run()
+            self.assertEqual((got["energy_pj"], got["cycles"]), (ne.energy_pj, ne.cycles))
+
     def test_integers_are_not_wrapped(self):
         with trim.Network("models/networks/alexnet-cifar.yaml") as net:
             for batch in (2 ** 64 + 4, 2 ** 63, -2 ** 63 - 1):
