@@ -639,6 +639,25 @@ def _breakdown(fn, args, levels):
     return Rows(out)
 
 
+def _level_energy(fn, args, levels, mapped=True):
+    """{"<level>_pj": energy} of one workload from a breakdown function (the
+    columns of trim network's CSV, summed in the same order: the same doubles);
+    zeros for a workload that is not mapped (outside the layer range)."""
+    if not mapped:
+        return {"%s_pj" % name: 0.0 for name in levels}
+    n = lib().trim_breakdown_size(len(levels))
+    energy = _doubles(n)
+    _check(fn(*args, None, energy, n))
+    per = 3 * len(ACTIONS)
+    out = {}
+    for l, name in enumerate(levels):
+        total = 0.0
+        for k in range(per):
+            total += energy[l * per + k]
+        out["%s_pj" % name] = total
+    return out
+
+
 def _json_text(fn, *args):
     """Library-owned JSON text from fn(*args, char **out), parsed."""
     ptr = _vp()

@@ -174,7 +174,8 @@ class NetEval(_Handle):
 
     def workload(self, i):
         """TRIM_NF_* of intra workload i (an index or (layer, phase)) as a
-        dict, with its "layer" and "phase"."""
+        dict, with its "layer", "phase" and its energy per level ("<level>_pj",
+        e.g. "DRAM_pj": the columns of trim network's CSV)."""
         i = self._index(i)
         out = _doubles(len(NET_FIELDS))
         _check(lib().trim_neteval_workload(self.handle, i, out, len(out)))
@@ -185,6 +186,7 @@ class NetEval(_Handle):
         if d["reused_from"] == d["reused_from"]:
             d["reused_from"] = int(d["reused_from"])  # an earlier identical workload, or -1
         d["layer"], d["phase"] = self._names[i]
+        d.update(_level_energy(lib().trim_neteval_breakdown, (self.handle, i), self._levels, d["mapped"] == 1))
         return d
 
     def workloads(self):
@@ -438,19 +440,24 @@ class Explorer(_Handle):
         """Write path/results.json, path/points.csv and path/workloads.csv."""
         _check(lib().trim_explorer_write(self.handle, os.fsencode(path)))
 
-    def workload(self, i, k):
+    def workload(self, i, k, _levels=None):
         """TRIM_NF_* of intra workload k of valid point i, as
-        :meth:`NetEval.workload` gives them (generated, valid and evaluated
-        are NaN: the explorer keeps no search counts)."""
+        :meth:`NetEval.workload` gives them (generated, valid, evaluated and
+        reused_from are NaN: the explorer keeps no search counts), with its
+        energy per level ("<level>_pj": the columns of workloads.csv)."""
         out = _doubles(len(NET_FIELDS))
         _check(lib().trim_explorer_workload(self.handle, i, k, out, len(out)))
         d = dict(zip(NET_FIELDS, out))
         d["bottleneck"] = int(d["bottleneck"])
+        d["exact"] = bool(d["exact"])
+        d.update(_level_energy(lib().trim_explorer_breakdown, (self.handle, i, k),
+                               _levels or self._point_levels(i)))
         return d
 
     def workloads(self, i):
         """Every workload of valid point i (``workload(i, k)``) as :class:`Rows`."""
-        return Rows(dict(index=k, **self.workload(i, k))
+        levels = self._point_levels(i)
+        return Rows(dict(index=k, **self.workload(i, k, levels))
                     for k in range(len(self._inputs[1])))
 
     def _point_levels(self, i):

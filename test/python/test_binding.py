@@ -6,6 +6,8 @@ is installed first (pip --target, offline, from a copy of python/) and that
 installation, not the tree, is imported.
 """
 import atexit
+import csv
+import io
 import json
 import math
 import os
@@ -867,6 +869,32 @@ class NetEvalTest(unittest.TestCase):
         with self.assertRaises(trim.TrimError):
             ne.workload(len(wl))
 
+    def test_level_columns_match_the_cli(self):
+        # the frame's "<level>_pj" columns are trim network's CSV columns, value for value
+        cli = cli_path()
+        if not os.access(cli, os.X_OK):
+            self.skipTest("no CLI at %s (set TRIM_CLI)" % cli)
+        out = subprocess.run([cli, "network", TINY_NET, TINY_ARCH, "--mode", "inference", "--goal", "energy",
+                              "--quiet", "--format", "csv"], check=True, capture_output=True, text=True).stdout
+        rows = list(csv.DictReader(io.StringIO(out)))
+        levels = [l["name"] + "_pj" for l in self.arch.levels()]
+        self.assertEqual([c for c in rows[0] if c.endswith("_pj") and c[:-3] in
+                          [l["name"] for l in self.arch.levels()]], levels)
+        wl = self.ne.workloads()
+        self.assertEqual(len(rows), len(wl))
+        for r, x in zip(rows, wl):
+            self.assertEqual((r["layer"], r["phase"]), (x["layer"], x["phase"]))
+            for c in levels:
+                self.assertEqual(x[c], float(r[c]), (x["layer"], c))
+            self.assertAlmostEqual(sum(x[c] for c in levels), x["energy_pj"], delta=1e-9 * x["energy_pj"])
+        try:
+            import pandas  # noqa: F401
+        except ImportError:
+            self.skipTest("pandas (python3-pandas) is not installed: no frame to check")
+        fr = wl.frame()
+        for c in levels:
+            self.assertEqual(list(fr[c]), [float(r[c]) for r in rows])
+
     def test_mappings_evaluate_to_the_dense_figures(self):
         for i in range(len(self.ne)):
             x = self.ne.workload(i)
@@ -1097,7 +1125,16 @@ class ExplorerTest(unittest.TestCase):
             self.assertEqual(len(lines), 4)
             self.assertTrue(lines[0].endswith(",exact,lower_bound,gap,rank_best,rank_worst"), lines[0])
         with open(os.path.join(out, "workloads.csv")) as f:
-            self.assertEqual(len(f.read().strip().splitlines()), 1 + 3 * len(self.w))
+            rows = list(csv.DictReader(f))
+        self.assertEqual(len(rows), 3 * len(self.w))
+        # Explorer.workloads(i)'s "<level>_pj" are workloads.csv's columns
+        for i, name in enumerate(self.ex.names()):
+            mine = [r for r in rows if r["point"] == name]
+            wl = self.ex.workloads(i)
+            self.assertEqual(len(mine), len(wl))
+            for r, x in zip(mine, wl):
+                for c in ("DRAM_pj", "GLB_pj", "NoC_pj", "RF_pj", "MAC_pj"):
+                    self.assertEqual(x[c], float(r[c]), (name, r["layer"], c))
 
     def resumed(self, **options):
         ex = trim.Explorer(self.net, self.w, self.space)
@@ -1515,7 +1552,8 @@ class PackageTest(unittest.TestCase):
         ne.run()
         rows = ne.workloads()
         self.assertEqual(len(rows), len(ne))
-        self.assertEqual(sorted(rows[0]), sorted(list(trim.NET_FIELDS) + ["layer", "phase"]))
+        self.assertEqual(sorted(rows[0]), sorted(list(trim.NET_FIELDS) + ["layer", "phase"] +
+                                                 [l + "_pj" for l in ne.level_energy()]))
         self.assertIn("cycles", repr(ne))
         self.assertIn("<th>energy_pj</th>", ne._repr_html_())
         try:
