@@ -219,6 +219,7 @@ static void check_ranks(int goal, double f[][TRIM_XF_COUNT], size_t n, size_t i)
 START_TEST(test_how_sure)
 {
 	const int goals[] = {TRIM_EXPLORE_ENERGY, TRIM_EXPLORE_DELAY, TRIM_EXPLORE_EDP};
+	double edp_bound[3] = {0};
 	for (int g = 0; g < 3; g++) {
 		int goal = goals[g];
 		fx e;
@@ -246,6 +247,7 @@ START_TEST(test_how_sure)
 		for (size_t i = 0; i < 3; i++) {
 			ck_assert(trim_explorer_point(s.ex, i, f[i], TRIM_XF_COUNT) == 0);
 			check_bound(&s, goal, i, f[i], fe[i]);
+			edp_bound[i] = f[i][TRIM_XF_LOWER_BOUND];
 		}
 		for (size_t i = 0; i < 3; i++)
 			check_ranks(goal, f, 3, i);
@@ -265,6 +267,45 @@ START_TEST(test_how_sure)
 		trim_string_free(t);
 		teardown(&s);
 	}
+
+	/* the goals that rank with EDP mappings (the same searches, stopped at the
+	 * same place): weighted with equal energy and delay weights, the EDP bound
+	 * to that power times the area's; with unequal ones no bound; area: the
+	 * figure, whatever the searches proved */
+	fx wg;
+	sure_setup(&wg, TRIM_EXPLORE_WEIGHTED, 1);
+	ck_assert(trim_explorer_run(wg.ex) == 0);
+	const double weights[3][3] = {{1, 1, 0}, {2, 2, 1}, {2, 1, 0}};
+	for (int k = 0; k < 3; k++) {
+		ck_assert(trim_explorer_set_double(wg.ex, TRIM_EX_W_ENERGY, weights[k][0]) == 0);
+		ck_assert(trim_explorer_set_double(wg.ex, TRIM_EX_W_DELAY, weights[k][1]) == 0);
+		ck_assert(trim_explorer_set_double(wg.ex, TRIM_EX_W_AREA, weights[k][2]) == 0); /* re-ranked */
+		for (size_t i = 0; i < 3; i++) {
+			double f[TRIM_XF_COUNT];
+			ck_assert(trim_explorer_point(wg.ex, i, f, TRIM_XF_COUNT) == 0);
+			ck_assert(f[TRIM_XF_EXACT] == 0);
+			double cost = pow(f[TRIM_XF_EDP], weights[k][0]) * pow(f[TRIM_XF_AREA_MM2], weights[k][2]);
+			if (k == 2) {
+				ck_assert(isnan(f[TRIM_XF_LOWER_BOUND]) && isnan(f[TRIM_XF_GAP]));
+				continue;
+			}
+			double want = pow(edp_bound[i], weights[k][0]) * pow(f[TRIM_XF_AREA_MM2], weights[k][2]);
+			ck_assert_msg(fabs(f[TRIM_XF_LOWER_BOUND] - want) <= 1e-12 * want, "weights %d point %zu: %.17g, want %.17g",
+			              k, i, f[TRIM_XF_LOWER_BOUND], want);
+			ck_assert(fabs(f[TRIM_XF_GAP] - (cost - want) / cost) <= 1e-9);
+		}
+	}
+	teardown(&wg);
+	fx ar;
+	sure_setup(&ar, TRIM_EXPLORE_AREA, 1);
+	ck_assert(trim_explorer_run(ar.ex) == 0);
+	for (size_t i = 0; i < 3; i++) {
+		double f[TRIM_XF_COUNT];
+		ck_assert(trim_explorer_point(ar.ex, i, f, TRIM_XF_COUNT) == 0);
+		ck_assert(f[TRIM_XF_EXACT] == 0 && f[TRIM_XF_GAP] == 0 && f[TRIM_XF_LOWER_BOUND] == f[TRIM_XF_AREA_MM2]);
+		ck_assert(f[TRIM_XF_RANK_BEST] == f[TRIM_XF_RANK] && f[TRIM_XF_RANK_WORST] == f[TRIM_XF_RANK]);
+	}
+	teardown(&ar);
 
 	/* the point files carry what the searches proved: resumed, the same */
 	char dir[] = "/tmp/trim-sure-XXXXXX";
