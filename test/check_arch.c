@@ -403,14 +403,17 @@ END_TEST
 
 /* Eyeriss against its silicon (docs/validation.md): AlexNet conv1-5 at batch
  * 4 under Timeloop's row-stationary constraints (models/constraints/
- * timeloop-eyeriss-rs.yaml), the fastest mapping libtrim finds, beside the
+ * timeloop-eyeriss-rs.yaml), the fastest mapping libtrim finds (of those,
+ * the least energy: ties on the delay break by energy), beside the
  * chip's measurements (Chen et al., JSSC 2017, Table V: processing latency,
  * active PEs, chip power at 200 MHz). Latency within 15% of each layer's (the
  * largest deviation is 12%, conv3; TRIM reports 17%); the active PEs of
  * conv3-5 exactly, conv1-2 fewer (E = 55 and 27 need imperfect
- * factorisation); on-chip power (DRAM excluded) within 15% for conv1-2, whose
- * ifmaps have few zeros; conv3-5, whose ifmaps are 72-79% zeros the chip
- * gates, above the measurement (a dense evaluation) but within 1.7x. */
+ * factorisation); on-chip power (DRAM excluded) within 15% for conv1, whose
+ * ifmaps have no zeros; conv2 0.79x (the least energy at its fastest time:
+ * 0.75-1.0x; the 0.90x it had came from ties broken by index); conv3-5, whose
+ * ifmaps are 72-79% zeros the chip gates, above the measurement (a dense
+ * evaluation) but within 1.7x. */
 START_TEST(eyeriss_validation)
 {
 	static const struct {
@@ -455,9 +458,12 @@ START_TEST(eyeriss_validation)
 			ck_assert_msg(pes == pub[k].pes, "%s: %d PEs, the chip %d", pub[k].layer, pes, pub[k].pes);
 		else
 			ck_assert_msg(pes < pub[k].pes && pes > 0.75 * pub[k].pes, "%s: %d PEs", pub[k].layer, pes);
-		if (k < 2)
+		if (k == 0)
 			ck_assert_msg(mw > 0.85 * pub[k].mw && mw < 1.15 * pub[k].mw, "%s: %.0f mW, the chip %.0f",
 			              pub[k].layer, mw, pub[k].mw);
+		else if (k == 1)
+			ck_assert_msg(mw > 0.75 * pub[k].mw && mw < pub[k].mw, "%s: %.0f mW, the chip %.0f", pub[k].layer, mw,
+			              pub[k].mw);
 		else
 			ck_assert_msg(mw > pub[k].mw && mw < 1.7 * pub[k].mw, "%s: %.0f mW, the chip %.0f",
 			              pub[k].layer, mw, pub[k].mw);

@@ -194,7 +194,7 @@ typedef struct {
 	trim__index idx;
 	int valid;
 	int kept; /* valid and within the utilisation constraints */
-	double cost;
+	double cost, sec; /* the goal's cost and the second figure of the tie-break */
 } cls;
 
 static int cls_cost_cmp(const void *x, const void *y)
@@ -202,6 +202,8 @@ static int cls_cost_cmp(const void *x, const void *y)
 	const cls *a = x, *b = y;
 	if (a->cost != b->cost)
 		return a->cost < b->cost ? -1 : 1;
+	if (a->sec != b->sec) /* a tie on the goal: the other figure, then the index */
+		return a->sec < b->sec ? -1 : 1;
 	return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
@@ -234,6 +236,12 @@ static uint64_t g_parts_checked;
  * that the brute-force cases exercise it) */
 static uint64_t g_tie_cuts, g_tie_nodes, g_ties_tight, g_joint_higher, g_stopped_early, g_stop_points;
 static node_counts *g_node_counts; /* the exact tie test's scratch */
+/* the tie-break in the brute-force cases (tests check that they exercise
+ * it): distinct mappings other than the best that share its cost, those of
+ * them with another second figure, those that also share that (full ties),
+ * and cases where the smallest index of the cost's ties is not the best
+ * (where breaking ties by the index alone would answer wrongly) */
+static uint64_t g_cost_ties, g_second_differs, g_full_ties, g_index_alone_wrong;
 
 static void brute_vs_search(void (*mk)(struct trim_arch *, trim__intra *), int goal)
 {
@@ -265,7 +273,7 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 	uint64_t nodes_checked = 0;
 	ck_assert_int_eq(trim__activity_zero_macs(&w, &zero_macs), 0);
 	int have = 0;
-	double best = 0;
+	double best = 0, best_sec = 0;
 	uint64_t best_idx = 0;
 	for (uint64_t i = 0; i < s.size; i++) {
 		trim__mapping m, k;
@@ -296,7 +304,10 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 		REQUIRE(e.energy_pj == ek.energy_pj && e.cycles == ek.cycles, "costs differ");
 		double cost = goal == TRIM__GOAL_ENERGY ? e.energy_pj : goal == TRIM__GOAL_DELAY ? e.cycles
 		              : e.energy_pj * e.cycles;
+		/* the tie-break's second figure: energy for delay and EDP, cycles for energy */
+		const double sec = goal == TRIM__GOAL_ENERGY ? e.cycles : e.energy_pj;
 		seen[i].cost = cost;
+		seen[i].sec = sec;
 		/* the branch-and-bound node bound of every prefix of m's factors
 		 * (every slot up to the last) is not above m's cost */
 		if (i % 3 == 0)
@@ -342,34 +353,56 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 						        (unsigned long long)i, depth, t, tf.emin_fit, et);
 						g_parts_checked++;
 					}
-				/* the exact tie test never claims the node's mappings all cost
-				 * at least a threshold one ulp above m's cost */
+				/* the exact tie test never claims the node's mappings all rank
+				 * after a mapping one ulp above m's cost (whatever its second
+				 * figure and index), nor after one of m's cost and a second
+				 * figure one ulp above m's, nor after m's figures with an
+				 * index not below the node's */
 				REQUIRE(!trim__node_tie_cut(&s, c, goal, depth, zero_macs, &p, &ep, nextafter(cost, HUGE_VAL),
-				                            g_node_counts),
+				                            -HUGE_VAL, 1, g_node_counts),
 				        "index %llu depth %d: tie test above the cost %.17g", (unsigned long long)i, depth, cost);
-				g_ties_tight += trim__node_tie_cut(&s, c, goal, depth, zero_macs, &p, &ep, cost, g_node_counts);
+				REQUIRE(!trim__node_tie_cut(&s, c, goal, depth, zero_macs, &p, &ep, cost, nextafter(sec, HUGE_VAL), 1,
+				                            g_node_counts),
+				        "index %llu depth %d: tie test above the second figure %.17g", (unsigned long long)i, depth,
+				        sec);
+				REQUIRE(!trim__node_tie_cut(&s, c, goal, depth, zero_macs, &p, &ep, cost, sec, 0, g_node_counts),
+				        "index %llu depth %d: tie test on a full tie without the index", (unsigned long long)i, depth);
+				g_ties_tight += trim__node_tie_cut(&s, c, goal, depth, zero_macs, &p, &ep, cost, sec, 1, g_node_counts);
 				nodes_checked++;
 			}
-		if (!have || cost < best || (cost == best && seen[i].idx < best_idx)) {
+		if (!have || cost < best || (cost == best && (sec < best_sec || (sec == best_sec && seen[i].idx < best_idx)))) {
 			have = 1;
 			best = cost;
+			best_sec = sec;
 			best_idx = seen[i].idx;
 		}
 	}
 	ck_assert_uint_gt(nodes_checked, 0);
 	qsort(seen, s.size, sizeof *seen, cls_cmp);
-	uint64_t classes = 0, valid = 0, kept = 0;
+	uint64_t classes = 0, valid = 0, kept = 0, first_tie = UINT64_MAX;
 	for (uint64_t i = 0; i < s.size; i++)
 		if (seen[i].idx != UINT64_MAX && (!i || seen[i].idx != seen[i - 1].idx)) {
 			classes++;
 			valid += seen[i].valid;
 			kept += seen[i].kept;
+			if (!seen[i].kept || seen[i].cost != best)
+				continue;
+			if (first_tie == UINT64_MAX)
+				first_tie = seen[i].idx; /* ascending: the smallest index of the cost's ties */
+			if (seen[i].idx != best_idx) {
+				g_cost_ties++;
+				g_second_differs += seen[i].sec != best_sec;
+				g_full_ties += seen[i].sec == best_sec;
+				REQUIRE(seen[i].sec > best_sec || (seen[i].sec == best_sec && seen[i].idx > best_idx),
+				        "brute force's best is not first on (cost, second figure, index)");
+			}
 		}
+	g_index_alone_wrong += have && first_tie != best_idx;
 	trim__search_result r1, r2;
 	s.topk = 5;
 	ck_assert_int_eq(trim__search(&s, c, goal, 1, &r1), 0);
 	ck_assert_int_eq(trim__search(&s, c, goal, 2, &r2), 0);
-	/* the top 5: the 5 smallest (cost, class index) of brute force */
+	/* the top 5: the 5 smallest (cost, second figure, class index) of brute force */
 	{
 		cls *u = malloc(s.size * sizeof *u);
 		ck_assert_ptr_nonnull(u);
@@ -382,9 +415,10 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 		ck_assert_uint_eq(r1.ntop, want);
 		ck_assert_uint_eq(r2.ntop, want);
 		for (size_t j = 0; j < want; j++) {
-			ck_assert_msg(r1.top_cost[j] == u[j].cost && r1.top_index[j] == u[j].idx,
-			              "top %zu: search (%.17g, %llu), brute force (%.17g, %llu)", j, r1.top_cost[j],
-			              (unsigned long long)r1.top_index[j], u[j].cost, (unsigned long long)u[j].idx);
+			ck_assert_msg(r1.top_cost[j] == u[j].cost && r1.top_second[j] == u[j].sec && r1.top_index[j] == u[j].idx,
+			              "top %zu: search (%.17g, %.17g, %llu), brute force (%.17g, %.17g, %llu)", j, r1.top_cost[j],
+			              r1.top_second[j], (unsigned long long)r1.top_index[j], u[j].cost, u[j].sec,
+			              (unsigned long long)u[j].idx);
 			ck_assert(r2.top_cost[j] == r1.top_cost[j] && r2.top_index[j] == r1.top_index[j]);
 			ck_assert(!memcmp(&r1.top[j], &r2.top[j], sizeof r1.top[j]));
 		}
@@ -496,8 +530,9 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 			trim__search_result_free(&g[t]);
 	}
 	s.gap = 0;
-	/* the best alone (k = 1, where ties are cut by index): brute force's
-	 * (cost, index) at 1, 2 and 3 threads, the same work */
+	/* the best alone (k = 1, where ties are cut by the second figure and the
+	 * index): brute force's (cost, second figure, index) at 1, 2 and 3
+	 * threads, the same work */
 	{
 		trim__search_result e[3];
 		for (int t = 0; t < 3; t++) {
@@ -616,7 +651,24 @@ START_TEST(test_search_fc_pinned)
 END_TEST
 START_TEST(test_search_fc_edp) { brute_vs_search(case_fc, TRIM__GOAL_EDP); }
 END_TEST
-START_TEST(test_search_conv_delay) { brute_vs_search(case_conv, TRIM__GOAL_DELAY); }
+/* The delay goal, where ties are the rule (many mappings take the compute
+ * cycles alone): brute force's (cycles, energy, index) at 1, 2 and 3
+ * threads, top 5 included (brute_vs_search). On the FC case 854 distinct
+ * mappings share the best cycles at other energies, and the least energy
+ * among them is not the smallest index (the answer of ties broken by the
+ * index alone, as before); both cases have full ties (the same cycles and
+ * energy) that the index decides. */
+START_TEST(test_search_delay_ties)
+{
+	g_cost_ties = g_second_differs = g_full_ties = g_index_alone_wrong = 0;
+	brute_vs_search(case_fc, TRIM__GOAL_DELAY);
+	ck_assert_uint_gt(g_second_differs, 100);
+	ck_assert_uint_eq(g_index_alone_wrong, 1);
+	const uint64_t full = g_full_ties;
+	brute_vs_search(case_conv, TRIM__GOAL_DELAY);
+	ck_assert_uint_gt(full, 0);
+	ck_assert_uint_gt(g_full_ties, full);
+}
 END_TEST
 START_TEST(test_search_conv_energy) { brute_vs_search(case_conv, TRIM__GOAL_ENERGY); }
 END_TEST
@@ -887,6 +939,7 @@ START_TEST(test_search_kinds)
 	};
 	g_inexact_runs = 0;
 	g_tie_cuts = g_tie_nodes = g_ties_tight = g_joint_higher = g_stopped_early = g_stop_points = 0;
+	g_index_alone_wrong = 0;
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
 		g_kind = kinds[i][0];
 		g_phase = kinds[i][1];
@@ -896,13 +949,16 @@ START_TEST(test_search_kinds)
 	}
 	/* the gaps did cut something the exact search would see */
 	ck_assert_int_gt(g_inexact_runs, 0);
-	/* and ties were cut by index, with brute force's answer: bypass
+	/* and exact ties were cut (second figure and index), with brute force's answer: bypass
 	 * choices, and whole subtrees of the factorisation tree */
 	ck_assert_uint_gt(g_tie_cuts, 0);
 	ck_assert_uint_gt(g_tie_nodes, 0);
 	/* the exact tie test sees a tie as one: some node bounds equal, in the
 	 * evaluator's arithmetic, the cost of a mapping below them */
 	ck_assert_uint_gt(g_ties_tight, 0);
+	/* and the depthwise case's delay ties are decided by the energy, not
+	 * the index (brute force's answer at 1, 2 and 3 threads) */
+	ck_assert_uint_gt(g_index_alone_wrong, 0);
 	/* the joint order raises some node bounds (a rule that never binds
 	 * would be dead code) */
 	ck_assert_uint_gt(g_joint_higher, 0);
@@ -1236,6 +1292,28 @@ START_TEST(test_cut_rule)
 	ck_assert_int_eq(trim__cut(W, 6.0, 4.5), 1);
 	ck_assert(W->open_lb == 4.8); /* 6.0 x 0.9 > 4.5: cut on its own */
 	free(W);
+	/* the exact tie rule on (cost, second figure, index): bounds (5, 3)
+	 * lose to a mapping (5, 2) whatever their indices, tie with (5, 3)
+	 * and lose only when their indices are above its, and may win against
+	 * (5, 4) or anything dearer than 5 */
+	ck_assert_int_eq(trim__tie_loses(5.0, 3.0, 5.0, 2.0, 0), 1);
+	ck_assert_int_eq(trim__tie_loses(5.0, 3.0, 5.0, 3.0, 1), 1);
+	ck_assert_int_eq(trim__tie_loses(5.0, 3.0, 5.0, 3.0, 0), 0);
+	ck_assert_int_eq(trim__tie_loses(5.0, 3.0, 5.0, 4.0, 1), 0);
+	ck_assert_int_eq(trim__tie_loses(5.0, 3.0, nextafter(5.0, 10), 0.0, 1), 0);
+	ck_assert_int_eq(trim__tie_loses(nextafter(5.0, 10), 9.0, 5.0, 0.0, 0), 1);
+	/* a top list ranks on the same order, whatever the insertion order */
+	top_list t;
+	ck_assert_int_eq(trim__top_init(&t, 3, 0), 0);
+	trim__top_put(&t, 5.0, 4.0, 1, NULL);
+	trim__top_put(&t, 5.0, 3.0, 9, NULL);
+	trim__top_put(&t, 6.0, 0.0, 0, NULL);
+	trim__top_put(&t, 5.0, 3.0, 7, NULL);
+	ck_assert_uint_eq(t.n, 3);
+	ck_assert(t.idx[0] == 7 && t.idx[1] == 9 && t.idx[2] == 1);
+	ck_assert_int_eq(trim__top_first(&t, 5.0, 3.0, 6), 1);
+	ck_assert_int_eq(trim__top_first(&t, 5.0, 3.0, 8), 0);
+	trim__top_free(&t);
 }
 END_TEST
 
@@ -2333,7 +2411,7 @@ Suite *search_suite(void)
 	tcase_add_test(tc, test_search_fc_pinned);
 	tcase_add_test(tc, test_search_utilization);
 	tcase_add_test(tc, test_search_fc_edp);
-	tcase_add_test(tc, test_search_conv_delay);
+	tcase_add_test(tc, test_search_delay_ties);
 	tcase_add_test(tc, test_search_conv_energy);
 	tcase_add_test(tc, test_hold_nothing);
 	tcase_add_test(tc, test_search_kinds);

@@ -680,7 +680,7 @@ START_TEST(test_search_nodes_refused)
 	ck_assert_int_eq(trim_work_next(b.wk, &id, &tb), 1);
 	ck_assert_int_eq(trim_work_run_ticket(a.wk, tb, NULL), TRIM_EINVAL); /* the other goal's tree */
 	ck_assert_ptr_nonnull(strstr(trim_last_error(), "another search"));
-	ck_assert_int_eq(trim_work_run_ticket(a.wk, "libtrim search node 1\nsearch x\n", NULL), TRIM_EINVAL);
+	ck_assert_int_eq(trim_work_run_ticket(a.wk, "libtrim search node 2\nsearch x\n", NULL), TRIM_EINVAL);
 	ck_assert_int_eq(trim_work_run_ticket(a.wk, "not a ticket", NULL), TRIM_EPARSE);
 	ck_assert_int_eq(trim_work_run(a.wk, 0, NULL), TRIM_EINVAL);
 	/* a ticket whose index is past the space (39 nines: past 128 bits too) */
@@ -708,6 +708,19 @@ START_TEST(test_search_nodes_refused)
 	kept[6] = '9';
 	ck_assert_int_eq(trim_work_merge(c.wk, bad, NULL), TRIM_EPARSE);
 	ck_assert_ptr_nonnull(strstr(trim_last_error(), "malformed result of node 0"));
+	ck_assert_int_eq(trim_work_status(c.wk, 0), 0);
+	/* a result whose best mapping carries another second figure (the
+	 * tie-break's: cycles for the energy goal) is refused, not merged */
+	free(bad);
+	bad = strdup(ra);
+	kept = strstr(bad, "\nkept 1\n");
+	ck_assert_ptr_nonnull(kept);
+	char *fig = strchr(kept + 8, ' '); /* "cost second index": the second, as 9s of its length */
+	ck_assert_ptr_nonnull(fig);
+	for (char *q = fig + 1; *q != ' '; q++)
+		*q = '9';
+	ck_assert_int_eq(trim_work_merge(c.wk, bad, NULL), TRIM_EINVAL);
+	ck_assert_ptr_nonnull(strstr(trim_last_error(), "(second figure"));
 	ck_assert_int_eq(trim_work_status(c.wk, 0), 0);
 	ck_assert_int_eq(trim_work_merge(c.wk, ra, NULL), 0);
 	ck_assert_int_eq(trim_work_status(c.wk, 0), 1);

@@ -9,9 +9,12 @@
  * mapping per class of orders with identical activities, cuts every order
  * below factors and bypass choices that do not fit, skips the factors and
  * bypass choices whose lower bound (valid for every order) exceeds the cost
- * already reached, evaluates the rest and keeps the smallest (cost, index):
- * the result equals exhaustive evaluation and is the same for any number
- * of threads. A time limit or a gap (TRIM_SEARCH_TIME_LIMIT, _GAP) turn it
+ * already reached, evaluates the rest and keeps the smallest (cost, second
+ * figure, index): a tie on the goal's cost is broken by the other figure
+ * (TRIM_GOAL_DELAY: the energy; TRIM_GOAL_ENERGY: the cycles; TRIM_GOAL_EDP:
+ * the energy), as Timeloop's [delay, energy] objective does, and by the
+ * index only after that. The result equals exhaustive evaluation and is the
+ * same for any number of threads. A time limit or a gap (TRIM_SEARCH_TIME_LIMIT, _GAP) turn it
  * into an anytime search that reports the best found with a proven lower
  * bound (trim_search_lower_bound, _gap, _exact); with a gap alone the
  * result is still the same for any number of threads.
@@ -94,7 +97,7 @@ TRIM_API int trim_search_counts(const trim_search *s, int64_t *out, size_t n);
  * least this much (the goal's cost; equal to the best's when exact); NaN
  * before a run or when nothing was found. Gap: (best - lower bound) / best
  * (0 when exact). Exact: 1 when the best equals exhaustive evaluation's
- * (cost, index), 0 when the time limit or the gap left out something that
+ * (cost, second figure, index), 0 when the time limit or the gap left out something that
  * could have ranked first, -1 before a run. */
 TRIM_API double trim_search_lower_bound(const trim_search *s);
 TRIM_API double trim_search_gap(const trim_search *s);
@@ -113,8 +116,9 @@ TRIM_API const char *trim_search_why_empty(const trim_search *s);
 TRIM_API uint64_t trim_search_best_index(const trim_search *s);
 /** Number of mappings kept by TRIM_SEARCH_TOP_K (after a run). */
 TRIM_API size_t trim_search_top_count(const trim_search *s);
-/** Cost and index of the i-th best mapping (0 = the best); TRIM_ERANGE
- * (cost set, index UINT64_MAX) when the index does not fit 64 bits. */
+/** Cost and index of the i-th best mapping (0 = the best, in the order of
+ * (cost, second figure, index)); TRIM_ERANGE (cost set, index UINT64_MAX)
+ * when the index does not fit 64 bits. */
 TRIM_API int trim_search_top(const trim_search *s, size_t i, double *cost, uint64_t *index);
 /** The index of the i-th best mapping in decimal (any width; 40 bytes
  * always suffice) into buf of n bytes. */

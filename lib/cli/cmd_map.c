@@ -126,8 +126,10 @@ int trim_cli_map(int argc, char **argv)
 		if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
 			printf("usage: %s\n\nEnumerates the mapspace of one intra-layer workload (every factorisation,\n"
 			       "loop orders up to equivalence, bypass), cuts what does not fit, evaluates\n"
-			       "the rest and prints the best mapping (ties: smallest index; identical for\n"
-			       "any --threads). Exact branch and bound: a factorisation or bypass choice\n"
+			       "the rest and prints the best mapping (a tie on the goal is broken by the\n"
+			       "other figure: delay by energy, energy by delay, EDP by energy; then by the\n"
+			       "smallest index; identical for any --threads). Exact branch and bound: a\n"
+			       "factorisation or bypass choice\n"
 			       "is skipped only when a lower bound valid for every loop order exceeds the\n"
 			       "cost already reached (counted as 'bounded'; docs/model.md).\n"
 			       "--max-mappings N refuses mapspaces of more than N distinct mappings\n"

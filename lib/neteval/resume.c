@@ -149,9 +149,7 @@ int trim__resume_check_mapping(const trim_neteval *ne, size_t i, const trim__map
 		snprintf(why, n, "cannot be evaluated (%s)", trim_last_error());
 		return -1;
 	}
-	*cost = ne->goal == TRIM__GOAL_ENERGY ? e->energy_pj
-	        : ne->goal == TRIM__GOAL_DELAY ? e->cycles
-	                                         : e->energy_pj * e->cycles;
+	*cost = trim__goal_cost(e, ne->goal);
 	return 0;
 }
 

@@ -326,7 +326,8 @@ static void search_one(trim_neteval *ne, size_t i, int threads, double limit)
  * others left time are searched again, side by side, with what is left of
  * the network's (a later deadline explores a superset of the same tree, so
  * the answer is at least as good and the bound at least as high); a record
- * keeps its first result unless the new one is as good or better. */
+ * keeps its first result unless the new one ranks before it on (cost,
+ * second figure, index), or is the same mapping with a bound as high. */
 static void retry_stopped(trim_neteval *ne, size_t *order, size_t m0)
 {
 	if (ne->time_limit <= 0)
@@ -357,8 +358,12 @@ static void retry_stopped(trim_neteval *ne, size_t *order, size_t m0)
 	ne->share_slots = 0;
 	for (size_t k = 0; k < m; k++) {
 		wrec *r = &ne->rec[order[k]];
-		if (r->search_rc || !r->found || r->best_cost > old[k].best_cost ||
-		    (r->best_cost == old[k].best_cost && r->lower_bound < old[k].lower_bound)) {
+		/* the search's order: (cost, second figure, index) */
+		const double sec = trim__goal_second(&r->dense, ne->goal), old_sec = trim__goal_second(&old[k].dense, ne->goal);
+		const int same = r->best_cost == old[k].best_cost && sec == old_sec && r->index == old[k].index;
+		if (r->search_rc || !r->found ||
+		    trim__better(old[k].best_cost, old_sec, old[k].index, r->best_cost, sec, r->index, 1) ||
+		    (same && r->lower_bound < old[k].lower_bound)) {
 			*r = old[k]; /* the first result stays, on disk too */
 			if (ne->out_dir)
 				(void)trim__resume_save(ne, order[k]);

@@ -471,6 +471,8 @@ int trim_search_report(const trim_search *s, int format, char **out)
 			for (size_t i = 0; i < r->ntop; i++) {
 				trim__sb_puts(&sb, i ? ", {\"cost\": " : "{\"cost\": ");
 				trim__sb_json_double(&sb, r->top_cost[i]);
+				trim__sb_puts(&sb, ", \"second\": ");
+				trim__sb_json_double(&sb, r->top_second[i]);
 				char ib[48];
 				trim__sb_printf(&sb, ", \"index\": %s}", trim__index_str(r->top_index[i], ib));
 			}
@@ -501,9 +503,11 @@ int trim_search_report(const trim_search *s, int format, char **out)
 			                e->pe_util);
 			trim__mapping_loopnest(&r->best, &s->w, &sb);
 			if (r->ntop > 1) {
-				trim__sb_printf(&sb, "\ntop %zu (cost, index):\n", r->ntop);
+				/* the order: the goal's cost, the other figure, the index */
+				trim__sb_printf(&sb, "\ntop %zu (cost, %s, index):\n", r->ntop,
+				                s->goal == TRIM_GOAL_ENERGY ? "cycles" : "energy pJ");
 				for (size_t i = 0; i < r->ntop; i++)
-					trim__sb_printf(&sb, "%4zu  %.9g  %s\n", i + 1, r->top_cost[i],
+					trim__sb_printf(&sb, "%4zu  %.9g  %.9g  %s\n", i + 1, r->top_cost[i], r->top_second[i],
 					                trim__index_str(r->top_index[i], ib));
 			}
 		}

@@ -114,11 +114,11 @@ int trim__class_visit(const trim__mapspace *s, const order_plan *p, const uint64
 	trim__index idx = base;
 	for (int k = 0; k < s->nord; k++)
 		idx = idx * s->nperm + trim__order_code(s, m, s->ord_level[k]);
-	double c = trim__goal_cost(&W->ev, goal);
-	trim__top_put(&W->item, c, idx, m);
-	if (trim__better(c, idx, W->keep.n ? W->keep.cost[0] : 0, W->keep.n ? W->keep.idx[0] : 0, W->keep.n))
+	double c = trim__goal_cost(&W->ev, goal), c2 = trim__goal_second(&W->ev, goal);
+	trim__top_put(&W->item, c, c2, idx, m);
+	if (trim__top_first(&W->keep, c, c2, idx))
 		W->best_eval = W->ev;
-	trim__top_put(&W->keep, c, idx, m);
+	trim__top_put(&W->keep, c, c2, idx, m);
 	return 0;
 }
 

@@ -17,9 +17,11 @@ void trim__search_result_free(trim__search_result *r)
 	if (!r)
 		return;
 	free(r->top_cost);
+	free(r->top_second);
 	free(r->top_index);
 	free(r->top);
 	r->top_cost = NULL;
+	r->top_second = NULL;
 	r->top_index = NULL;
 	r->top = NULL;
 	r->ntop = 0;
@@ -34,7 +36,8 @@ void trim__search_progress(const trim__mapspace *s, int64_t done, int64_t total)
 }
 
 /* End of a round: every thread's best k into the global list (thread order,
- * then (cost, index): the same for any thread count), the first error. */
+ * then (cost, second figure, index): the same for any thread count), the
+ * first error. */
 static void merge_round(search_worker *ws, int threads, top_list *glob, trim__eval *glob_eval, int *err)
 {
 	for (int i = 0; i < threads; i++) {
@@ -42,10 +45,9 @@ static void merge_round(search_worker *ws, int threads, top_list *glob, trim__ev
 		if (W->err && !*err)
 			*err = W->err;
 		for (size_t j = 0; j < W->keep.n; j++) {
-			if (trim__better(W->keep.cost[j], W->keep.idx[j], glob->n ? glob->cost[0] : 0,
-			                 glob->n ? glob->idx[0] : 0, glob->n) && j == 0)
+			if (j == 0 && trim__top_first(glob, W->keep.cost[0], W->keep.sec[0], W->keep.idx[0]))
 				*glob_eval = W->best_eval;
-			trim__top_put(glob, W->keep.cost[j], W->keep.idx[j], &W->keep.map[j]);
+			trim__top_put(glob, W->keep.cost[j], W->keep.sec[j], W->keep.idx[j], &W->keep.map[j]);
 		}
 		W->keep.n = 0;
 	}
@@ -110,6 +112,7 @@ void trim__search_top_node(search_run *r, int64_t i, const top_threshold *t, sea
 {
 	W->rb_idx_on = t->idx_on;
 	W->rb_idx = t->idx;
+	W->rb_sec = t->sec;
 	W->keep.n = 0;
 	W->node.n = 0;
 	trim__tree_search_node(r->s, r->trows, r->costs, r->goal, 1, r->top[i].lo, r->top[i].hi, t->cost * W->cut_scale,
@@ -136,10 +139,9 @@ static double dive_seeds(const trim__mapspace *s, int64_t *const *trows, const t
 		W->dive_leaves = DIVE_LEAVES;
 		trim__tree_visit(s, trows, costs, goal, 1, top[i].lo, top[i].hi, bound, zero_macs, 1, W);
 		for (size_t j = 0; j < W->keep.n; j++) {
-			if (j == 0 && trim__better(W->keep.cost[0], W->keep.idx[0], seeds->n ? seeds->cost[0] : 0,
-			                           seeds->n ? seeds->idx[0] : 0, seeds->n))
+			if (j == 0 && trim__top_first(seeds, W->keep.cost[0], W->keep.sec[0], W->keep.idx[0]))
 				*seed_eval = W->best_eval;
-			trim__top_put(seeds, W->keep.cost[j], W->keep.idx[j], &W->keep.map[j]);
+			trim__top_put(seeds, W->keep.cost[j], W->keep.sec[j], W->keep.idx[j], &W->keep.map[j]);
 		}
 		double b = trim__top_bound(seeds);
 		if (b < bound)
@@ -304,6 +306,7 @@ int trim__search_begin(search_run *r, const trim__mapspace *s, const trim__level
 		r->seed_thr.cost = bound;
 		r->seed_thr.idx_on = r->k == 1 && r->seeds.n == 1 && r->seeds.cost[0] == bound && gap == 0;
 		r->seed_thr.idx = r->seeds.n ? r->seeds.idx[0] : 0;
+		r->seed_thr.sec = r->seeds.n ? r->seeds.sec[0] : 0;
 		r->nfc = 0; /* the plain loop has nothing left */
 	}
 	return r->err = err;
@@ -434,10 +437,9 @@ int trim__search_end(search_run *r, trim__search_result *out)
 	out->stopped = stopped;
 	if (!out->exact)
 		for (size_t j = 0; j < r->seeds.n; j++) {
-			if (j == 0 && trim__better(r->seeds.cost[0], r->seeds.idx[0], glob->n ? glob->cost[0] : 0,
-			                           glob->n ? glob->idx[0] : 0, glob->n))
+			if (j == 0 && trim__top_first(glob, r->seeds.cost[0], r->seeds.sec[0], r->seeds.idx[0]))
 				r->glob_eval = r->seed_eval;
-			trim__top_put(glob, r->seeds.cost[j], r->seeds.idx[j], &r->seeds.map[j]);
+			trim__top_put(glob, r->seeds.cost[j], r->seeds.sec[j], r->seeds.idx[j], &r->seeds.map[j]);
 		}
 	trim__top_free(&r->seeds);
 	out->lower_bound = open_lb;
@@ -454,6 +456,7 @@ int trim__search_end(search_run *r, trim__search_result *out)
 		if (s->topk > 1) {
 			out->ntop = glob->n;
 			out->top_cost = glob->cost;
+			out->top_second = glob->sec;
 			out->top_index = glob->idx;
 			out->top = glob->map;
 			memset(glob, 0, sizeof *glob);

@@ -38,14 +38,16 @@ static int tiles_fit(const trim__mapspace *s, int64_t (*tb)[3], const trim__mapp
 	return 1;
 }
 
-/* Exact ties (docs/model.md, "Bounds"): 1 if every mapping of bypass
- * choice b of factorisation fc costs at least `cur` and has an index above
- * that of a real mapping costing exactly cur (the factorisation's best so
- * far, or the one the tree handed down: W->thr_idx), so none can beat it on
- * (cost, index). The bound is the evaluator's own formula on count-wise
- * lower bounds (trim__factor_bound_cost): the same operations in the same
- * order on smaller or equal counts, each monotone in IEEE arithmetic, so no
- * rounding margin is needed and a tie is seen as one. */
+/* Exact ties (docs/model.md, "Bounds"): 1 if no mapping of bypass choice b
+ * of factorisation fc beats, on (cost, second figure, index), a real mapping
+ * costing exactly cur (the factorisation's best so far, or the one the tree
+ * handed down: W->thr_idx, W->thr_sec): each costs at least cur, and where
+ * the bound is cur, its second figure's bound is above that mapping's, or
+ * equal with every index of the choice above that mapping's. The bounds are
+ * the evaluator's own formula on count-wise lower bounds
+ * (trim__factor_bound_cost): the same operations in the same order on
+ * smaller or equal counts, each monotone in IEEE arithmetic, so no rounding
+ * margin is needed and a tie is seen as one. */
 static int tie_cut(const trim__mapspace *s, const trim__level_cost *costs, int goal, int64_t zero_macs,
                    const trim__mapping *m, uint64_t fc, uint64_t b, const int *ch, double cur, double bound,
                    search_worker *W)
@@ -54,20 +56,21 @@ static int tie_cut(const trim__mapspace *s, const trim__level_cost *costs, int g
 		return 0;
 	int on = W->thr_idx_on && bound == cur;
 	trim__index ref = W->thr_idx;
-	if (W->item.n == 1 && W->item.cost[0] == cur && (!on || W->item.idx[0] < ref)) {
+	double sec = W->thr_sec;
+	if (W->item.n == 1 && W->item.cost[0] == cur &&
+	    (!on || trim__better(cur, W->item.sec[0], W->item.idx[0], cur, sec, ref, 1))) {
 		on = 1;
 		ref = W->item.idx[0];
+		sec = W->item.sec[0];
 	}
 	if (!on)
 		return 0;
 	trim__index lo = ((trim__index)fc << s->nbyp) | b; /* the smallest index of the choice: order codes 0 */
 	for (int k = 0; k < s->nord; k++)
 		lo *= (trim__index)s->nperm;
-	if (lo <= ref)
-		return 0;
 	double lbe;
 	return trim__factor_bound_cost(s, &W->fbound, ch, zero_macs, costs, m, goal, &W->bound_eval, &lbe) == 0 &&
-	       lbe >= cur;
+	       trim__tie_loses(lbe, trim__goal_second(&W->bound_eval, goal), cur, sec, lo > ref);
 }
 
 /* 1 if the factorisation's order-free bounds of tensors torder[0..k] (the

@@ -189,6 +189,28 @@ void trim__mapspace_canonical(const trim__mapspace *s, trim__mapping *m);
 
 enum { TRIM__GOAL_ENERGY = 0, TRIM__GOAL_DELAY = 1, TRIM__GOAL_EDP = 2 };
 
+/* The goal's cost of an evaluation. */
+static inline double trim__goal_cost(const trim__eval *e, int goal)
+{
+	return goal == TRIM__GOAL_ENERGY ? e->energy_pj
+	       : goal == TRIM__GOAL_DELAY ? e->cycles : e->energy_pj * e->cycles;
+}
+
+/* The figure that breaks a tie on the goal's cost (docs/model.md, "Mapspace
+ * and search"): the energy for the delay goal, the cycles for the energy
+ * goal, the energy for EDP (equal EDP and equal energy: equal cycles). */
+static inline double trim__goal_second(const trim__eval *e, int goal)
+{
+	return goal == TRIM__GOAL_ENERGY ? e->cycles : e->energy_pj;
+}
+
+/* 1 if (c, s, i) ranks before (bc, bs, bi) (or nothing is held: have == 0):
+ * the search's one total order, (cost, second figure, index). */
+static inline int trim__better(double c, double s, trim__index i, double bc, double bs, trim__index bi, int have)
+{
+	return !have || c < bc || (c == bc && (s < bs || (s == bs && i < bi)));
+}
+
 typedef struct {
 	uint64_t generated;   /* distinct mappings constructed (cut subtrees counted) */
 	uint64_t valid;       /* of which fit the hardware */
@@ -211,15 +233,17 @@ typedef struct {
 	trim__index best_index;
 	trim__mapping best;
 	trim__eval best_eval;
-	/* with space->topk > 1: the k best by (cost, index), best first; owned
-	 * by the result (trim__search_result_free); NULL otherwise */
+	/* with space->topk > 1: the k best by (cost, second figure, index),
+	 * best first (the second figure: the energy for the delay and EDP goals,
+	 * the cycles for the energy goal); owned by the result
+	 * (trim__search_result_free); NULL otherwise */
 	size_t ntop;
-	double *top_cost;
+	double *top_cost, *top_second;
 	trim__index *top_index;
 	trim__mapping *top;
 	/* what the search proved: every mapping of the space costs at least
 	 * lower_bound (= best_cost when exact); exact = 1 when the best is the
-	 * (cost, index) exhaustive evaluation gives, 0 when the time limit, the
+	 * (cost, second figure, index) exhaustive evaluation gives, 0 when the time limit, the
 	 * stop flag or the gap cut something that could have been better by
 	 * the tie-break or within the gap; stopped = 1 when the time limit or
 	 * the stop flag ended the search */
@@ -252,7 +276,8 @@ void trim__mapspace_node_of(const trim__mapspace *s, int depth, const trim__mapp
                             trim__mapping *out);
 
 /* Exhaustive search of the distinct space with `threads` OpenMP threads;
- * the best is the smallest (cost, index): identical for any thread count. */
+ * the best is the smallest (cost, second figure, index): identical for any
+ * thread count. */
 int trim__search(const trim__mapspace *s, const trim__level_cost *costs, int goal, int threads,
                  trim__search_result *out);
 

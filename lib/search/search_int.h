@@ -7,7 +7,8 @@
  *   index.c          the index bijection (decode / encode, mixed radix)
  *   order_class.c    loop-order signatures, the order-class tables and their
  *                    cache, canonical representatives, order plans
- *   top_list.c       the k best (cost, index) and the goal's cost
+ *   top_list.c       the k best (cost, second figure, index), the goal's cost
+ *                    and second figure
  *   factor_bound.c   per factorisation, order-free lower bounds per tensor
  *                    and keep choice (bypass bounds)
  *   tensor_cache.c   per factorisation, each tensor's exact counts by its
@@ -163,23 +164,11 @@ void trim__apply_order(const trim__mapspace *s, const order_plan *p, int k, uint
 
 /* ---- the k best (top_list.c) --------------------------------------------- */
 
-/* The goal's cost of an evaluation. */
-static inline double trim__goal_cost(const trim__eval *e, int goal)
-{
-	return goal == TRIM__GOAL_ENERGY ? e->energy_pj
-	       : goal == TRIM__GOAL_DELAY ? e->cycles : e->energy_pj * e->cycles;
-}
-
-/* 1 if (c, i) ranks before (bc, bi) (or nothing is held: have == 0). */
-static inline int trim__better(double c, trim__index i, double bc, trim__index bi, int have)
-{
-	return !have || c < bc || (c == bc && i < bi);
-}
-
-/* A list of at most k (cost, index) by (cost, index); k >= 1. */
+/* A list of at most k (cost, second, index) in that order; k >= 1. */
 typedef struct {
 	size_t k, n;
 	double *cost;
+	double *sec; /* the second figure (trim__goal_second) */
 	trim__index *idx;
 	trim__mapping *map; /* NULL: costs and indices only */
 } top_list;
@@ -187,7 +176,12 @@ typedef struct {
 int trim__top_init(top_list *t, size_t k, int maps);
 void trim__top_free(top_list *t);
 /* Insert unless the index is already there. */
-void trim__top_put(top_list *t, double c, trim__index i, const trim__mapping *m);
+void trim__top_put(top_list *t, double c, double sec, trim__index i, const trim__mapping *m);
+/* 1 if (c, sec, i) ranks before t's first (or t is empty). */
+static inline int trim__top_first(const top_list *t, double c, double sec, trim__index i)
+{
+	return trim__better(c, sec, i, t->n ? t->cost[0] : 0, t->n ? t->sec[0] : 0, t->n ? t->idx[0] : 0, t->n > 0);
+}
 /* Cost of the k-th best kept: nothing costlier can enter (inf if not full). */
 static inline double trim__top_bound(const top_list *t)
 {
@@ -630,9 +624,11 @@ typedef struct {
 	 * and of the one whose cost is the threshold handed to the current
 	 * factorisation (thr_idx, thr_idx_on): a bypass choice whose bound in
 	 * the evaluator's own summation order reaches that cost and whose
-	 * smallest index is above that index cannot beat it (docs/model.md,
-	 * "Bounds", exact ties) */
+	 * smallest index is above that index cannot beat it, nor can one whose
+	 * second figure is above that mapping's (rb_sec, thr_sec) where its
+	 * cost ties (docs/model.md, "Bounds", exact ties) */
 	trim__index rb_idx, thr_idx;
+	double rb_sec, thr_sec;
 	int rb_idx_on, thr_idx_on;
 } search_worker;
 
@@ -735,14 +731,24 @@ int trim__node_tensor_floors(const trim__mapspace *s, const trim__level_cost *co
 /* trim__mapspace_node_lb, and (out not NULL) its per-choice energies. */
 void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
                       int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, node_choices *out);
-/* Exact ties at a node (docs/model.md, "Bounds"): 1 if every completion
- * of the node (factors of the tree slots < depth in m) costs at least cur
- * by the evaluator's own formula on the node bound's counts of every keep
- * combination whose known tiles fit (the same operations in the same order
- * on smaller or equal counts: no rounding margin). The caller checks that
- * the node's indices are above that of a real mapping costing cur. */
+/* Exact ties at a node (docs/model.md, "Bounds"): 1 if no completion of
+ * the node (factors of the tree slots < depth in m) ranks before a real
+ * mapping of cost cur and second figure sec (trim__goal_second) on (cost,
+ * second figure, index): by the evaluator's own formula on the node bound's
+ * counts of every keep combination whose known tiles fit (the same
+ * operations in the same order on smaller or equal counts: no rounding
+ * margin), each combination costs more than cur, or cur with a second
+ * figure above sec, or (idx_above: the caller checked that the node's
+ * indices are above that mapping's) cur and sec. */
 int trim__node_tie_cut(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth, int64_t zero_macs,
-                       trim__mapping *m, trim__eval *ev, double cur, node_counts *nc);
+                       trim__mapping *m, trim__eval *ev, double cur, double sec, int idx_above, node_counts *nc);
+/* The same rule on one pair of lower bounds (cost_lb, sec_lb) in the
+ * evaluator's arithmetic: 1 if nothing they bound ranks before (cur, sec)
+ * (idx_above: every index they bound is above that mapping's). */
+static inline int trim__tie_loses(double cost_lb, double sec_lb, double cur, double sec, int idx_above)
+{
+	return cost_lb > cur || (cost_lb == cur && (sec_lb > sec || (sec_lb == sec && idx_above)));
+}
 /* A child of a node: the factor of every dim at the next slot, the rows of
  * each dim that have it (a range of the allowed rows, which are in
  * lexicographic order of their factors), and its bound. */
@@ -848,9 +854,10 @@ double trim__seed_hint(const trim__mapspace *s, const trim__level_cost *costs, i
 enum { TRIM__TOP_WINDOW = 4 };
 
 /* A node's threshold before the gap's scale: the k-th best cost known, and
- * (exact ties, k = 1) the index of the mapping costing it (on: there is one). */
+ * (exact ties, k = 1) the second figure and the index of the mapping costing
+ * it (on: there is one). */
 typedef struct {
-	double cost;
+	double cost, sec;
 	trim__index idx;
 	int idx_on;
 } top_threshold;
@@ -864,11 +871,13 @@ typedef struct {
 	int64_t finished_count;  /* nodes finished (under the lock) */
 	int abort;               /* a thread left on an error or a stop: nobody waits any more */
 	double **node_costs;     /* per finished node not yet in the prefix: its k best costs */
+	double **node_sec;       /* their second figures */
 	trim__index **node_idx;  /* and their indices */
 	size_t *node_ncosts;
 	uint8_t *finished;
 	double *prefix_bound;    /* [j]: the k-th best cost of nodes [0, j] (HUGE_VAL: fewer) */
 	trim__index *prefix_idx; /* [j]: the index of that mapping (k = 1 and one found) */
+	double *prefix_sec;      /* [j]: and its second figure */
 	int *prefix_idx_on;
 	top_list prefix_list;
 	omp_lock_t lock;

@@ -104,10 +104,10 @@ double trim__seed_bound(const trim__mapspace *s, const trim__level_cost *costs, 
 				if (stationary_orders(s, m, t, &W->classes) || trim__eval_run(s->w, s->a, costs, m, &W->ws, &W->ev) ||
 				    trim__mapspace_encode(s, m, &idx))
 					continue;
-				double c = trim__goal_cost(&W->ev, goal);
-				if (trim__better(c, idx, seeds->n ? seeds->cost[0] : 0, seeds->n ? seeds->idx[0] : 0, seeds->n))
+				double c = trim__goal_cost(&W->ev, goal), c2 = trim__goal_second(&W->ev, goal);
+				if (trim__top_first(seeds, c, c2, idx))
 					*seed_eval = W->ev;
-				trim__top_put(seeds, c, idx, m);
+				trim__top_put(seeds, c, c2, idx, m);
 			}
 		}
 	}
@@ -127,9 +127,10 @@ double trim__seed_hint(const trim__mapspace *s, const trim__level_cost *costs, i
 		trim_clear_error();
 		return trim__top_bound(seeds); /* not this space's: ignored */
 	}
-	if (trim__better(s->hint_cost, idx, seeds->n ? seeds->cost[0] : 0, seeds->n ? seeds->idx[0] : 0, seeds->n))
+	const double c2 = trim__goal_second(&W->ev, goal);
+	if (trim__top_first(seeds, s->hint_cost, c2, idx))
 		*seed_eval = W->ev;
-	trim__top_put(seeds, s->hint_cost, idx, m);
+	trim__top_put(seeds, s->hint_cost, c2, idx, m);
 	*used = 1;
 	return trim__top_bound(seeds);
 }

@@ -25,14 +25,16 @@ int trim__schedule_init(top_schedule *q, int64_t n, size_t k)
 	q->cut_from = n;
 	size_t m = n > 0 ? (size_t)n : 1;
 	q->node_costs = calloc(m, sizeof *q->node_costs);
+	q->node_sec = calloc(m, sizeof *q->node_sec);
 	q->node_ncosts = calloc(m, sizeof *q->node_ncosts);
 	q->node_idx = calloc(m, sizeof *q->node_idx);
 	q->finished = calloc(m, 1);
 	q->prefix_bound = malloc(m * sizeof *q->prefix_bound);
 	q->prefix_idx = malloc(m * sizeof *q->prefix_idx);
+	q->prefix_sec = malloc(m * sizeof *q->prefix_sec);
 	q->prefix_idx_on = malloc(m * sizeof *q->prefix_idx_on);
-	if (!q->node_costs || !q->node_idx || !q->node_ncosts || !q->finished || !q->prefix_bound || !q->prefix_idx ||
-	    !q->prefix_idx_on || trim__top_init(&q->prefix_list, k, 0))
+	if (!q->node_costs || !q->node_sec || !q->node_idx || !q->node_ncosts || !q->finished || !q->prefix_bound ||
+	    !q->prefix_idx || !q->prefix_sec || !q->prefix_idx_on || trim__top_init(&q->prefix_list, k, 0))
 		return TRIM_ENOMEM;
 	omp_init_lock(&q->lock);
 	q->locked = 1;
@@ -41,18 +43,21 @@ int trim__schedule_init(top_schedule *q, int64_t n, size_t k)
 
 void trim__schedule_free(top_schedule *q)
 {
-	for (int64_t i = 0; q->node_costs && q->node_idx && i < q->n; i++) {
+	for (int64_t i = 0; q->node_costs && q->node_sec && q->node_idx && i < q->n; i++) {
 		free(q->node_costs[i]);
+		free(q->node_sec[i]);
 		free(q->node_idx[i]);
 	}
 	if (q->locked)
 		omp_destroy_lock(&q->lock);
 	free(q->node_idx);
 	free(q->node_costs);
+	free(q->node_sec);
 	free(q->node_ncosts);
 	free(q->finished);
 	free(q->prefix_bound);
 	free(q->prefix_idx);
+	free(q->prefix_sec);
 	free(q->prefix_idx_on);
 	trim__top_free(&q->prefix_list);
 	memset(q, 0, sizeof *q);
@@ -61,26 +66,29 @@ void trim__schedule_free(top_schedule *q)
 int trim__schedule_finish(top_schedule *q, int64_t i, const top_list *kept, const trim__eval *first_eval,
                           top_list *glob, trim__eval *glob_eval)
 {
-	double *c = NULL;
+	double *c = NULL, *c2 = NULL;
 	trim__index *x = NULL;
 	int rc = 0;
-	if (kept->n && (!(c = malloc(kept->n * sizeof *c)) || !(x = malloc(kept->n * sizeof *x)))) {
+	if (kept->n && (!(c = malloc(kept->n * sizeof *c)) || !(c2 = malloc(kept->n * sizeof *c2)) ||
+	                !(x = malloc(kept->n * sizeof *x)))) {
 		free(c);
-		c = NULL;
+		free(c2);
+		c = c2 = NULL;
 		rc = TRIM_ENOMEM;
 	}
 	omp_set_lock(&q->lock);
 	for (size_t j = 0; j < kept->n; j++) {
-		if (j == 0 && trim__better(kept->cost[0], kept->idx[0], glob->n ? glob->cost[0] : 0,
-		                           glob->n ? glob->idx[0] : 0, glob->n))
+		if (j == 0 && trim__top_first(glob, kept->cost[0], kept->sec[0], kept->idx[0]))
 			*glob_eval = *first_eval;
-		trim__top_put(glob, kept->cost[j], kept->idx[j], kept->map ? &kept->map[j] : NULL);
+		trim__top_put(glob, kept->cost[j], kept->sec[j], kept->idx[j], kept->map ? &kept->map[j] : NULL);
 		if (c) {
 			c[j] = kept->cost[j];
+			c2[j] = kept->sec[j];
 			x[j] = kept->idx[j];
 		}
 	}
 	q->node_costs[i] = c;
+	q->node_sec[i] = c2;
 	q->node_idx[i] = x;
 	q->node_ncosts[i] = c ? kept->n : 0;
 	q->finished_count += !q->finished[i];
@@ -88,14 +96,17 @@ int trim__schedule_finish(top_schedule *q, int64_t i, const top_list *kept, cons
 	int64_t p = q->prefix;
 	while (p < q->n && q->finished[p]) {
 		for (size_t j = 0; j < q->node_ncosts[p]; j++)
-			trim__top_put(&q->prefix_list, q->node_costs[p][j], q->node_idx[p][j], NULL);
+			trim__top_put(&q->prefix_list, q->node_costs[p][j], q->node_sec[p][j], q->node_idx[p][j], NULL);
 		free(q->node_costs[p]);
+		free(q->node_sec[p]);
 		free(q->node_idx[p]);
 		q->node_costs[p] = NULL;
+		q->node_sec[p] = NULL;
 		q->node_idx[p] = NULL;
 		q->prefix_bound[p] = trim__top_bound(&q->prefix_list);
 		q->prefix_idx_on[p] = q->prefix_list.n == 1 && q->prefix_list.k == 1;
 		q->prefix_idx[p] = q->prefix_list.n ? q->prefix_list.idx[0] : 0;
+		q->prefix_sec[p] = q->prefix_list.n ? q->prefix_list.sec[0] : 0;
 		p++;
 	}
 	__atomic_store_n(&q->prefix, p, __ATOMIC_RELEASE);
@@ -116,12 +127,15 @@ void trim__schedule_threshold(top_schedule *q, int64_t i, const top_threshold *s
 	const double pb = q->prefix_bound[i - TRIM__TOP_WINDOW];
 	const int pon = q->prefix_idx_on[i - TRIM__TOP_WINDOW];
 	const trim__index pidx = q->prefix_idx[i - TRIM__TOP_WINDOW];
+	const double psec = q->prefix_sec[i - TRIM__TOP_WINDOW];
 	if (pb < out->cost) {
 		out->cost = pb;
 		out->idx_on = pon;
 		out->idx = pidx;
-	} else if (pb == out->cost && pon && out->idx_on && pidx < out->idx) {
+		out->sec = psec;
+	} else if (pb == out->cost && pon && out->idx_on && trim__better(pb, psec, pidx, out->cost, out->sec, out->idx, 1)) {
 		out->idx = pidx;
+		out->sec = psec;
 	}
 }
 
@@ -269,6 +283,7 @@ static void make_stamp(trim__search_share *sh)
 	trim__digest_double(&d, "seed", r->seed_thr.cost);
 	trim__digest_str(&d, "seed_index", trim__index_str(r->seed_thr.idx, b));
 	trim__digest_int(&d, "seed_index_on", r->seed_thr.idx_on);
+	trim__digest_double(&d, "seed_second", r->seed_thr.sec);
 	trim__digest_hex(&d, sh->stamp);
 }
 
@@ -342,15 +357,15 @@ static void finish_empty(trim__search_share *sh, int64_t i)
 	trim__search_progress(sh->run.s, sh->q.finished_count, sh->q.n);
 }
 
-/* ---- tickets: "libtrim search node 1", the stamp, the node, its threshold ---- */
+/* ---- tickets: "libtrim search node 2", the stamp, the node, its threshold ---- */
 
 static int ticket_text(const trim__search_share *sh, int64_t i, const top_threshold *t, char **out)
 {
 	char b[48];
 	trim__sb sb;
 	trim__sb_init(&sb);
-	trim__sb_printf(&sb, "libtrim search node 1\nsearch %s\nnode %lld\nthreshold %.17g\nindex %s\nindex_on %d\nend\n",
-	                sh->stamp, (long long)i, t->cost, trim__index_str(t->idx, b), t->idx_on);
+	trim__sb_printf(&sb, "libtrim search node 2\nsearch %s\nnode %lld\nthreshold %.17g\nsecond %.17g\nindex %s\n"
+	                "index_on %d\nend\n", sh->stamp, (long long)i, t->cost, t->sec, trim__index_str(t->idx, b), t->idx_on);
 	return trim__sb_take(&sb, out);
 }
 
@@ -432,7 +447,7 @@ static int parse_head(const trim__search_share *sh, const char **p, int64_t *nod
 static int parse_ticket(const trim__search_share *sh, const char *text, int64_t *node, top_threshold *t)
 {
 	const char *p = text;
-	static const char head[] = "libtrim search node 1\n";
+	static const char head[] = "libtrim search node 2\n";
 	if (strncmp(p, head, sizeof head - 1))
 		return trim__error(TRIM_EPARSE, "search: not a ticket of a search's top node");
 	p += sizeof head - 1;
@@ -440,7 +455,8 @@ static int parse_ticket(const trim__search_share *sh, const char *text, int64_t 
 	if (rc)
 		return rc;
 	uint64_t on = 0;
-	if (key(&p, "threshold") || parse_double(&p, &t->cost) || line_end(&p) || key(&p, "index") ||
+	if (key(&p, "threshold") || parse_double(&p, &t->cost) || line_end(&p) || key(&p, "second") ||
+	    parse_double(&p, &t->sec) || line_end(&p) || key(&p, "index") ||
 	    parse_index(sh->run.s, &p, &t->idx) || line_end(&p) || key(&p, "index_on") || parse_u64(&p, &on) || on > 1 ||
 	    line_end(&p) || strcmp(p, "end\n"))
 		return trim__error(TRIM_EPARSE, "search: a malformed ticket of node %lld", (long long)*node);
@@ -491,11 +507,11 @@ static void result_text(const trim__search_share *sh, int64_t i, const node_tall
 	trim__sb_printf(sb, "\nopen %.17g\nstopped %d\nkept %zu\n", c->open_lb, c->stopped, kept->n);
 	char b[48];
 	for (size_t j = 0; j < kept->n; j++)
-		trim__sb_printf(sb, "%.17g %s\n", kept->cost[j], trim__index_str(kept->idx[j], b));
+		trim__sb_printf(sb, "%.17g %.17g %s\n", kept->cost[j], kept->sec[j], trim__index_str(kept->idx[j], b));
 }
 
-/* The result's counts and kept (cost, index) pairs (kept: k entries, with
- * mappings, rebuilt from the indices). */
+/* The result's counts and kept (cost, second figure, index) (kept: k
+ * entries, with mappings, rebuilt from the indices). */
 static int parse_result(const trim__search_share *sh, const char *text, int64_t node, node_tally *c,
                         top_list *kept, trim__mapping *m)
 {
@@ -528,12 +544,12 @@ static int parse_result(const trim__search_share *sh, const char *text, int64_t 
 	      parse_u64(&p, &nk) || nk > sh->run.k || line_end(&p);
 	c->stopped = (int)stopped;
 	for (uint64_t j = 0; j < nk && !bad; j++) {
-		double cost;
+		double cost, sec;
 		trim__index x;
-		bad = parse_double(&p, &cost) || key(&p, "") || parse_index(sh->run.s, &p, &x) || line_end(&p) ||
-		      trim__mapspace_decode(sh->run.s, x, m);
+		bad = parse_double(&p, &cost) || key(&p, "") || parse_double(&p, &sec) || key(&p, "") ||
+		      parse_index(sh->run.s, &p, &x) || line_end(&p) || trim__mapspace_decode(sh->run.s, x, m);
 		if (!bad)
-			trim__top_put(kept, cost, x, m);
+			trim__top_put(kept, cost, sec, x, m);
 	}
 	if (bad || *p || kept->n != nk)
 		return trim__error(TRIM_EPARSE, "search: a malformed result of node %lld", (long long)node);
@@ -668,6 +684,11 @@ int trim__search_share_merge(trim__search_share *sh, int64_t node, const char *p
 	if (rc == 0 && kept.n && (rc = trim__eval_run(sh->run.s->w, sh->run.s->a, sh->run.costs, &kept.map[0], &ws, ev)))
 		rc = trim__error(rc, "search: the best mapping of top node %lld does not evaluate: %s", (long long)node,
 		                 trim_last_error());
+	if (rc == 0 && kept.n &&
+	    (trim__goal_cost(ev, sh->run.goal) != kept.cost[0] || trim__goal_second(ev, sh->run.goal) != kept.sec[0]))
+		rc = trim__error(TRIM_EINVAL, "search: the best mapping of top node %lld evaluates to %.17g (second figure "
+		                 "%.17g), not the %.17g (%.17g) its result gives", (long long)node, trim__goal_cost(ev, sh->run.goal),
+		                 trim__goal_second(ev, sh->run.goal), kept.cost[0], kept.sec[0]);
 	if (rc == 0) {
 		omp_set_lock(&sh->lock);
 		if (!sh->q.finished[node]) {

@@ -2,7 +2,8 @@
  * Exact ties at a node of the factorisation tree (docs/model.md, "Bounds"):
  * the node bound's counts of every keep combination evaluated by the
  * evaluator's own formula, so that a bound equal to the best cost needs no
- * rounding margin.
+ * rounding margin; a tie on the cost is then decided by the second figure
+ * (trim__goal_second) the same evaluation bounds, and by the index last.
  */
 #include "search_int.h"
 
@@ -47,7 +48,7 @@ static void combination_counts(const trim__mapspace *s, const node_counts *nc, c
 enum { TIE_MAX_COMBINATIONS = 4096 };
 
 int trim__node_tie_cut(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth, int64_t zero_macs,
-                       trim__mapping *m, trim__eval *ev, double cur, node_counts *nc)
+                       trim__mapping *m, trim__eval *ev, double cur, double sec, int idx_above, node_counts *nc)
 {
 	node_choices ch;
 	double lb;
@@ -84,7 +85,9 @@ int trim__node_tie_cut(const trim__mapspace *s, const trim__level_cost *costs, i
 				}
 				combination_counts(s, nc, ch.nch, cc, &base, &ev->act);
 				trim__eval_act(s->w, s->a, costs, m, ev);
-				if (trim__goal_cost(ev, goal) < cur)
+				/* both figures of the evaluation bound every completion's
+				 * with these choices */
+				if (!trim__tie_loses(trim__goal_cost(ev, goal), trim__goal_second(ev, goal), cur, sec, idx_above))
 					return 0;
 			}
 	return 1;

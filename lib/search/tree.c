@@ -119,11 +119,13 @@ static trim__index child_min_index(const trim__mapspace *s, int64_t *const *trow
 }
 
 /* Exact ties (docs/model.md, "Bounds"): 1 if the child (its slots < depth
- * fixed) can be cut because no mapping below it beats, on (cost, index), a
- * real mapping costing cur: the window's (rb) or the node's best so far.
- * Exact searches of the best only; the bound must reach cur in the
- * evaluator's own arithmetic (trim__node_tie_cut) and every index below the
- * child must be above that mapping's. */
+ * fixed) can be cut because no mapping below it beats, on (cost, second
+ * figure, index), a real mapping costing cur: the window's (rb) or the
+ * node's best so far, the first of them in that order. Exact searches of
+ * the best only; the bound must reach cur in the evaluator's own arithmetic
+ * (trim__node_tie_cut), and where it equals cur, the bound of the second
+ * figure must be above that mapping's, or equal with every index below the
+ * child above that mapping's. */
 static int tie_cut_child(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *costs, int goal,
                          int depth, const tree_child *c, double rb, double cur, int64_t zero_macs, search_worker *W)
 {
@@ -131,19 +133,22 @@ static int tie_cut_child(const trim__mapspace *s, int64_t *const *trows, const t
 		return 0;
 	int on = W->rb_idx_on && rb == cur;
 	trim__index ref = W->rb_idx;
-	if (W->node.k == 1 && W->node.n == 1 && W->node.cost[0] == cur && (!on || W->node.idx[0] < ref)) {
+	double sec = W->rb_sec;
+	if (W->node.k == 1 && W->node.n == 1 && W->node.cost[0] == cur &&
+	    (!on || trim__better(cur, W->node.sec[0], W->node.idx[0], cur, sec, ref, 1))) {
 		on = 1;
 		ref = W->node.idx[0];
+		sec = W->node.sec[0];
 	}
-	if (!on || child_min_index(s, trows, c) <= ref)
+	if (!on)
 		return 0;
 	if (!W->node_counts && !(W->node_counts = malloc(sizeof *W->node_counts))) {
 		W->err = TRIM_ENOMEM;
 		return 0;
 	}
 	trim__tree_node_set(s, trows, depth, c->lo, &W->node_mapping);
-	return trim__node_tie_cut(s, costs, goal, depth, zero_macs, &W->node_mapping, &W->bound_eval, cur,
-	                          W->node_counts);
+	return trim__node_tie_cut(s, costs, goal, depth, zero_macs, &W->node_mapping, &W->bound_eval, cur, sec,
+	                          child_min_index(s, trows, c) > ref, W->node_counts);
 }
 
 /* 1 if the child's bound with the joint order of its known levels
@@ -183,13 +188,16 @@ void trim__tree_visit(const trim__mapspace *s, int64_t *const *trows, const trim
 			fc = fc * (uint64_t)s->nf[d] + (uint64_t)trows[d][lo[d]];
 		double cur = trim__cut_threshold(W, &W->node, rb);
 		/* exact ties: a real mapping whose cost is cur (the window's or
-		 * the node's best), the smallest index of those known */
+		 * the node's best), the first of those known on (cost, second
+		 * figure, index) */
 		W->thr_idx_on = W->cut_scale == 1 && W->rb_idx_on && rb == cur;
 		W->thr_idx = W->rb_idx;
+		W->thr_sec = W->rb_sec;
 		if (W->cut_scale == 1 && W->node.k == 1 && W->node.n == 1 && W->node.cost[0] == cur &&
-		    (!W->thr_idx_on || W->node.idx[0] < W->thr_idx)) {
+		    (!W->thr_idx_on || trim__better(cur, W->node.sec[0], W->node.idx[0], cur, W->thr_sec, W->thr_idx, 1))) {
 			W->thr_idx_on = 1;
 			W->thr_idx = W->node.idx[0];
+			W->thr_sec = W->node.sec[0];
 		}
 		W->in_tree = 1;
 		trim__search_factorisation(s, costs, goal, fc, cur, zero_macs, W);
@@ -197,7 +205,7 @@ void trim__tree_visit(const trim__mapspace *s, int64_t *const *trows, const trim
 		W->dive_leaves--;
 		W->leaf_choices = NULL;
 		for (size_t j = 0; j < W->item.n; j++)
-			trim__top_put(&W->node, W->item.cost[j], W->item.idx[j], NULL);
+			trim__top_put(&W->node, W->item.cost[j], W->item.sec[j], W->item.idx[j], NULL);
 		return;
 	}
 	tree_child *c = NULL;

@@ -354,7 +354,7 @@ class Search(_Handle):
 
     @property
     def exact(self):
-        """True when the best is exhaustive evaluation's (cost, index); None before a run."""
+        """True when the best is exhaustive evaluation's (cost, second figure, index); None before a run."""
         v = lib().trim_search_exact(self.handle)
         return None if v < 0 else bool(v)
 
@@ -396,7 +396,9 @@ class Search(_Handle):
         return lib().trim_search_top_count(self.handle)
 
     def top(self, k):
-        """(cost, index) of the k-th best mapping (0 = the best)."""
+        """(cost, index) of the k-th best mapping (0 = the best; ranked on the goal's
+        cost, then the other figure: energy for delay and EDP, cycles for energy, then
+        the index)."""
         cost, index = ctypes.c_double(), ctypes.c_uint64()
         rc = lib().trim_search_top(self.handle, k, ctypes.byref(cost), ctypes.byref(index))
         if rc != TRIM_ERANGE:  # TRIM_ERANGE: an index wider than 64 bits
