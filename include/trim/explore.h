@@ -13,7 +13,9 @@
  * Ownership: a trim_explorer belongs to the caller (trim_explorer_free, NULL
  * accepted); the network, workloads and space must outlive it.
  * Determinism: results are identical whatever the number of threads and
- * whether the sweep was resumed; ties rank by point index.
+ * whether the sweep was resumed; a tie on the goal ranks by the other
+ * figures (energy goal: cycles; the others: energy, then cycles), then by
+ * point index.
  */
 #ifndef TRIM_EXPLORE_H
 #define TRIM_EXPLORE_H

@@ -440,11 +440,22 @@ static int rankable(const trim_explorer *ex, const trim__xpoint *p)
 	return !(ex->budget > 0 && a == a && a > ex->budget);
 }
 
-/* (cost, index) order: ties rank by point index. */
+/* The ranking's order, the mapper's (docs/guide.md, "Goals"): the goal's
+ * cost, then the other figures (the energy goal: cycles; every other goal:
+ * energy, then cycles), then the point index. */
 static int before(const trim_explorer *ex, size_t i, size_t j)
 {
+	const double *fi = ex->pt[i].f, *fj = ex->pt[j].f;
 	double ci = trim__explore_point_cost(ex, &ex->pt[i]), cj = trim__explore_point_cost(ex, &ex->pt[j]);
-	return ci < cj || (ci == cj && i < j);
+	if (ci != cj)
+		return ci < cj;
+	const int e_first = ex->goal != TRIM_EXPLORE_ENERGY;
+	const int k1 = e_first ? TRIM_XF_ENERGY_PJ : TRIM_XF_CYCLES, k2 = e_first ? TRIM_XF_CYCLES : TRIM_XF_ENERGY_PJ;
+	if (fi[k1] != fj[k1])
+		return fi[k1] < fj[k1];
+	if (fi[k2] != fj[k2])
+		return fi[k2] < fj[k2];
+	return i < j;
 }
 
 static void rank_points(trim_explorer *ex)
