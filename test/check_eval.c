@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "energy/energy_int.h"
 #include "eval/eval_int.h"
 #include "report/report_int.h"
 #include "trim.h"
@@ -513,6 +514,133 @@ START_TEST(test_eval_api)
 }
 END_TEST
 
+/* A systolic array's network by hand: 4 x 2 PEs, weight-stationary FC with
+ * the 4 filters M along X, the 2 channels C along Y and a batch of 3
+ * streaming past. The 8 weights are preloaded unicast, each shifting down
+ * its column from the top edge: (Y+1)/2 = 1.5 hops; each of the 6 inputs
+ * is forwarded along its row, one hop into each of its 4 PEs (24); each
+ * PE passes its partial sum one hop down (24 words up, 12 additions). A
+ * mesh of the same shape charges every word (X-1)/2 + (Y-1)/2 = 2 hops. */
+START_TEST(test_eval_systolic_hops)
+{
+	static const char *const yaml =
+		"schema_version: 1\nname: sys\nclock_mhz: 100\ntechnology: 65nm\nword_bits: 16\nlevels:\n"
+		"  - {name: DRAM, type: storage, class: dram, technology: lpddr4}\n"
+		"  - {name: Array, type: spatial, fanout: [4, 2], network: %s}\n"
+		"  - {name: PE, type: storage, class: regfile, partition: {input: 4, weight: 4, output: 4}}\n"
+		"  - {name: MAC, type: compute, datatype: int16}\n";
+	static const char *const map =
+		"mapping:\n  - level: Array\n    spatial_x: {M: 4}\n    spatial_y: {C: 2}\n"
+		"  - level: PE\n    temporal: {N: 3}\n    keep: [weight]\n";
+	trim_energy *t = NULL;
+	ck_assert_int_eq(trim_energy_load(&t, "energy_tables/65nm.yaml"), 0);
+	trim__intra w;
+	ck_assert_int_eq(tu_layer(&w, TU_FC, TRIM_PHASE_FW, 3, 2, 4, 1, 1, 1, 1, 1, 1, 1, 0), 0);
+	double net_pj[2][3];
+	for (int mesh = 0; mesh < 2; mesh++) {
+		char text[1024];
+		snprintf(text, sizeof text, yaml, mesh ? "mesh, multicast: true, reduction: true" : "systolic");
+		trim_arch *a = NULL;
+		trim_mapping *m = NULL;
+		ck_assert_msg(trim_arch_load_string(&a, text, "sys.yaml") == 0, "%s", trim_last_error());
+		/* a systolic array forwards and reduces by default */
+		ck_assert(a->lv[1].multicast && a->lv[1].reduction);
+		ck_assert_msg(trim_mapping_load_string(&m, a, map, "m.yaml") == 0, "%s", trim_last_error());
+		ck_assert_msg(trim__mapping_check(m, &w, a) == 0, "%s", trim_last_error());
+		trim__level_cost c[TRIM__MAX_LEVELS];
+		ck_assert_int_eq(trim__arch_costs(a, t, c), 0);
+		/* 0.15 pJ/bit + 0.2 pJ/bit/mm x 0.25 mm, 16 bits (energy_tables/65nm.yaml) */
+		ck_assert_double_eq_tol(c[1].hop_pj, 3.2, 1e-12);
+		ck_assert(c[1].avg_hops == (mesh ? 2.0 : 1.5));
+		ck_assert(c[1].fwd_hops == (mesh ? 2.0 : 1.0));
+		trim__eval_ws ws = {0};
+		trim__eval e;
+		ck_assert_int_eq(trim__eval_run(&w, a, c, m, &ws, &e), 0);
+		const trim__activity *x = &e.act;
+		ck_assert_int_eq(x->unicast[1][1], 8);
+		ck_assert_int_eq(x->mcast[1][0], 6);
+		ck_assert_int_eq(x->mcast_dests[1][0], 24);
+		ck_assert_int_eq(x->up_words[1][2], 24);
+		ck_assert_int_eq(x->reductions[1][2], 12);
+		for (int s = 0; s < 3; s++)
+			net_pj[mesh][s] = e.dyn_pj[1][s];
+		trim__eval_ws_free(&ws);
+		trim_mapping_free(m);
+		trim_arch_free(a);
+	}
+	/* systolic: 1 hop per forwarded word and per partial sum, 1.5 per preloaded weight */
+	ck_assert_double_eq_tol(net_pj[0][0], 24 * 1.0 * 3.2, 1e-9);
+	ck_assert_double_eq_tol(net_pj[0][1], 8 * 1.5 * 3.2, 1e-9);
+	ck_assert_double_eq_tol(net_pj[0][2], 24 * 1.0 * 3.2, 1e-9);
+	/* mesh: 2 hops for every arrival and every word up */
+	ck_assert_double_eq_tol(net_pj[1][0], 24 * 2.0 * 3.2, 1e-9);
+	ck_assert_double_eq_tol(net_pj[1][1], 8 * 2.0 * 3.2, 1e-9);
+	ck_assert_double_eq_tol(net_pj[1][2], 24 * 2.0 * 3.2, 1e-9);
+	trim_energy_free(t);
+}
+END_TEST
+
+/* Cycles against SCALE-Sim v2 (test/data/scalesim/scalesim-v2-32x32.csv: its
+ * figures, their source and command): each case whose fold order a libtrim
+ * mapping can write, within 2%; the array's pipeline binds. SCALE-Sim takes
+ * folds x (T + X + Y - 2), plus Y per fold to preload ws's and is's
+ * stationary operand; without that libtrim would give folds x T (ws FC: 512
+ * cycles against 48,639). */
+START_TEST(test_eval_scalesim_cycles)
+{
+	trim_arch *a = NULL;
+	ck_assert_msg(trim_arch_load(&a, "test/data/scalesim/arch-32x32.yaml") == 0, "%s", trim_last_error());
+	FILE *f = fopen("test/data/scalesim/scalesim-v2-32x32.csv", "r");
+	ck_assert_ptr_nonnull(f);
+	char line[512];
+	int header = 0, written = 0, flattened = 0;
+	trim__level_cost c[TRIM__MAX_LEVELS];
+	memset(c, 0, sizeof c); /* cycles only */
+	while (fgets(line, sizeof line, f)) {
+		if (line[0] == '#')
+			continue;
+		if (!header++)
+			continue;
+		char layer[32], df[8], file[64];
+		long long h, wd, r, s, ch, k, u, cyc, stall;
+		ck_assert_int_eq(sscanf(line, "%31[^,],%7[^,],%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%63[^,\n]",
+		                        layer, df, &h, &wd, &r, &s, &ch, &k, &u, &cyc, &stall, file), 12);
+		ck_assert_int_eq(stall, 0);
+		if (strcmp(file, "flatten") == 0) {
+			flattened++;
+			continue;
+		}
+		/* SCALE-Sim's output size, ceil((H - R + U) / U): a valid convolution
+		 * of the smallest input that has it */
+		long long E = (h - r + u + u - 1) / u, F = (wd - s + u + u - 1) / u;
+		trim__intra w;
+		ck_assert_int_eq(tu_layer(&w, TU_CONV, TRIM_PHASE_FW, 1, ch, k, 1, (E - 1) * u + r, (F - 1) * u + s,
+		                          r, s, u, 1, 0), 0);
+		ck_assert_int_eq(w.bound[TRIM_DIM_E], E);
+		ck_assert_int_eq(w.bound[TRIM_DIM_F], F);
+		char path[128];
+		snprintf(path, sizeof path, "test/data/scalesim/%s", file);
+		trim_mapping *m = NULL;
+		ck_assert_msg(trim_mapping_load(&m, a, path) == 0, "%s", trim_last_error());
+		ck_assert_msg(trim__mapping_check(m, &w, a) == 0, "%s: %s", path, trim_last_error());
+		trim__eval_ws ws = {0};
+		trim__eval e;
+		ck_assert_int_eq(trim__eval_run(&w, a, c, m, &ws, &e), 0);
+		double rel = e.cycles / (double)cyc - 1;
+		ck_assert_msg(fabs(rel) <= 0.02, "%s %s: libtrim %.0f cycles, SCALE-Sim %lld (%+.2f%%)", layer, df,
+		              e.cycles, cyc, 100 * rel);
+		ck_assert_msg(e.bottleneck == 2, "%s %s: bottleneck %d", layer, df, e.bottleneck);
+		written++;
+		trim__eval_ws_free(&ws);
+		trim_mapping_free(m);
+	}
+	fclose(f);
+	ck_assert_int_eq(written, 8);
+	ck_assert_int_eq(flattened, 7);
+	trim_arch_free(a);
+}
+END_TEST
+
 Suite *eval_suite(void)
 {
 	Suite *s = suite_create("eval");
@@ -523,6 +651,8 @@ Suite *eval_suite(void)
 	tcase_add_test(tc, test_eval_api);
 	tcase_add_test(tc, test_eval_cli);
 	tcase_add_test(tc, test_eval_ragged_cli);
+	tcase_add_test(tc, test_eval_systolic_hops);
+	tcase_add_test(tc, test_eval_scalesim_cycles);
 	suite_add_tcase(s, tc);
 	return s;
 }

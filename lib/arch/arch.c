@@ -243,6 +243,9 @@ static int parse_spatial(trim__yctx *c, const trim__ynode *m, trim__level *lv)
 	TRY(parse_fanout(c, m, lv));
 	lv->net = TRIM__NET_MESH;
 	TRY(trim__yget_enum(c, m, "network", 1, net_types, &lv->net));
+	/* a systolic array forwards a word along a row (one read reaches every
+	 * PE of it) and adds partial sums down a column: by default it does both */
+	lv->multicast = lv->reduction = lv->net == TRIM__NET_SYSTOLIC;
 	TRY(trim__yget_bool(c, m, "multicast", 0, &lv->multicast));
 	TRY(trim__yget_bool(c, m, "reduction", 0, &lv->reduction));
 	int64_t v = lv->word_bits;

@@ -141,7 +141,11 @@ typedef struct {
 	double read_pj, write_pj, update_pj; /* storage access */
 	double leak_pj_per_cycle;            /* per instance */
 	double hop_pj;                       /* spatial: per word per hop */
-	double avg_hops;                     /* spatial: mean hops to a destination */
+	double avg_hops;                     /* spatial: mean hops to a destination (systolic:
+	                                        of a unicast word, shifted in from the edge) */
+	double fwd_hops;                     /* spatial: hops per destination of a multicast word
+	                                        and per partial sum sent up (= avg_hops; systolic:
+	                                        1, a word is forwarded one hop per PE) */
 	double mac_pj;                       /* compute: per MAC */
 	double gated_mac_pj;                 /* compute: a zero-gated MAC */
 	double area_mm2;
@@ -159,5 +163,34 @@ typedef struct {
  * the Timeloop file's line and column). */
 int trim__arch_is_timeloop(const trim__ynode *root);
 int trim__arch_from_timeloop(trim__yctx *c, const trim__ynode *root, const char *file, trim__sb *out);
+/* Energy of one tensor's words on spatial level L with costs c, from its
+ * counts (docs/model.md, "Evaluator"): on a bus a word (multicast or not)
+ * costs one traversal of avg_hops; elsewhere every destination of a word
+ * and every word sent up costs fwd_hops, and a unicast word avg_hops. On
+ * mesh and H-tree networks fwd_hops = avg_hops (every destination over its
+ * own hops); a systolic array forwards a multicast word one hop per PE it
+ * reaches and passes partial sums one hop per PE (fwd_hops 1), while a
+ * unicast word shifts in from the edge (avg_hops). A non-decreasing
+ * function of every count (the search's lower bounds rely on it). */
+static inline double trim__net_hop_fwd(const trim__level_cost *c)
+{
+	return c->fwd_hops > 0 ? c->fwd_hops : (c->avg_hops > 0 ? c->avg_hops : 1);
+}
+static inline double trim__net_pj(const trim__level *L, const trim__level_cost *c, double down_words,
+                                 double down_dests, double unicast, double up_words)
+{
+	double avg = c->avg_hops > 0 ? c->avg_hops : 1, fwd = trim__net_hop_fwd(c);
+	if (L->net == TRIM__NET_BUS)
+		return (down_words + up_words) * c->hop_pj * avg;
+	if (fwd == avg)
+		return (down_dests + up_words) * c->hop_pj * avg;
+	return (down_dests + up_words) * c->hop_pj * fwd + (avg > fwd ? unicast * c->hop_pj * (avg - fwd) : 0);
+}
+/* The fewest hops any word takes (the search's bounds). */
+static inline double trim__net_min_hops(const trim__level_cost *c)
+{
+	double avg = c->avg_hops > 0 ? c->avg_hops : 1, fwd = trim__net_hop_fwd(c);
+	return fwd < avg ? fwd : avg;
+}
 
 #endif

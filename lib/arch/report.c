@@ -90,7 +90,12 @@ static void table_report(trim__sb *sb, const trim_arch *a, const trim_energy *t,
 		if (!fpga)
 			trim__sb_printf(sb, " %10.4g", c[i].area_mm2);
 		trim__sb_printf(sb, "%s\n", c[i].clamped ? "  (clamped to the table)" : "");
-		if (lv->type == TRIM__LVL_SPATIAL)
+		if (lv->type == TRIM__LVL_SPATIAL && c[i].fwd_hops != c[i].avg_hops)
+			trim__sb_printf(sb, "      hop %.4g pJ per word, %.4g hop per forwarded word or partial sum, "
+			                "mean %.4g hops per unicast word%s\n", c[i].hop_pj, c[i].fwd_hops,
+			                c[i].avg_hops, c[i].uncosted ? "  (warning: the energy table has no "
+			                "entry for this network: its words cost 0 pJ)" : "");
+		else if (lv->type == TRIM__LVL_SPATIAL)
 			trim__sb_printf(sb, "      hop %.4g pJ per word, mean %.4g hops%s\n", c[i].hop_pj,
 			                c[i].avg_hops, c[i].uncosted ? "  (warning: the energy table has no "
 			                "entry for this network: its words cost 0 pJ)" : "");
@@ -258,6 +263,7 @@ static void json_report(trim__sb *sb, const trim_arch *a, const trim_energy *t,
 			json_num(sb, "fanout_y", (double)lv->fanout_y, 1);
 			json_num(sb, "hop_pj", c[i].hop_pj, 1);
 			json_num(sb, "avg_hops", c[i].avg_hops, 1);
+			json_num(sb, "fwd_hops", c[i].fwd_hops, 1);
 			if (c[i].uncosted) /* no network entry in the table: 0 pJ */
 				trim__sb_puts(sb, "\"uncosted\":true,");
 			if (lv->link_t[0] || lv->link_t[1] || lv->link_t[2]) /* one network per tensor */

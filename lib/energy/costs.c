@@ -49,15 +49,57 @@ static double bram36_blocks(double cap_bytes, int bits)
 	return cols * ceil(entries / depth) / 2.0;
 }
 
+/* Mean hops of a delivered word (docs/arch.md): from a corner port on a mesh,
+ * half a row and half a column bus, an H-tree's depth; on a systolic array a
+ * unicast word (a preloaded stationary word) shifts in from the top edge down
+ * its column, (Y+1)/2 hops on average ((X+1)/2 along a 1-D array). */
 static double topology_hops(const trim__level *lv)
 {
 	double x = (double)lv->fanout_x, y = (double)lv->fanout_y, h;
 	switch (lv->net) {
 	case TRIM__NET_BUS: h = (x + y) / 2.0; break;
 	case TRIM__NET_HTREE: h = ceil(log2(x * y)); break;
-	default: h = (x - 1) / 2.0 + (y - 1) / 2.0; break; /* mesh, systolic: from a corner */
+	case TRIM__NET_SYSTOLIC: h = y > 1 ? (y + 1) / 2.0 : (x + 1) / 2.0; break;
+	default: h = (x - 1) / 2.0 + (y - 1) / 2.0; break; /* mesh: from a corner */
 	}
 	return h < 1 ? 1 : h;
+}
+
+/* Area (um^2 per bit) of a flip-flop register: the table's smallest register
+ * file per bit (0 if the table has no register-file areas). */
+static int register_area_bit(const trim_energy *t, int bits, double *out)
+{
+	const grid *g = &t->g[1];
+	*out = 0;
+	if (!g->present || !g->val[Q_AREA] || g->nc == 0)
+		return 0;
+	int nc = 0;
+	double v;
+	int rc = trim__energy_grid_eval(t, 1, Q_AREA, g->cap[0], bits, TRIM_ENERGY_CLAMP, &v, &nc);
+	if (rc)
+		return rc;
+	*out = v / (g->cap[0] * 8);
+	return 0;
+}
+
+/* A systolic array's area: in every PE a register for the operand it
+ * forwards along its row and one for the partial sum it passes down its
+ * column, each with a word-wide link to the neighbour; and the edge ports
+ * (link_bits) once per array. */
+static int systolic_area(const trim_arch *a, const trim_energy *t, const trim__level *lv,
+                         trim__level_cost *o)
+{
+	double pes = (double)lv->fanout_total * (double)lv->instances;
+	double fwd_bits = 2.0 * a->word_bits, edge_bits = (double)lv->link_bits * (double)lv->instances;
+	double reg_bit = 0;
+	int rc = register_area_bit(t, a->word_bits, &reg_bit);
+	if (rc)
+		return rc;
+	o->area_mm2 = (t->noc.area_um2_bit_pe * (fwd_bits * pes + edge_bits) + reg_bit * fwd_bits * pes) * 1e-6;
+	if (t->fpga)
+		for (int r = 0; r < 4; r++)
+			o->res[r] = t->noc_pe_bit[r] * (fwd_bits * pes + edge_bits) + t->reg_bit[r] * fwd_bits * pes;
+	return 0;
 }
 
 static const component *level_component(const trim_energy *t, const trim__level *lv, int *err)
@@ -176,13 +218,15 @@ static int cost_spatial(const trim_arch *a, const trim_energy *t, const trim__le
 	if (err)
 		return err;
 	o->avg_hops = lv->hops > 0 ? lv->hops : topology_hops(lv);
+	/* a word forwarded PE to PE (systolic) takes one hop per PE it reaches */
+	o->fwd_hops = lv->net == TRIM__NET_SYSTOLIC && lv->hops <= 0 ? 1 : o->avg_hops;
 	if (k) {
 		if (trim__energy_comp_act(k, "hop", &o->hop_pj) != 0) {
 			if (trim__energy_comp_act(k, "transfer", &o->hop_pj) != 0)
 				return trim__error(TRIM_ENOTFOUND, "component '%s' has no 'hop' or "
 				                   "'transfer' action", k->name);
 			if (lv->hops <= 0)
-				o->avg_hops = 1; /* an Accelergy transfer is a whole delivery */
+				o->avg_hops = o->fwd_hops = 1; /* an Accelergy transfer is a whole delivery */
 		}
 		double v;
 		if (k->has_leak)
@@ -202,6 +246,8 @@ static int cost_spatial(const trim_arch *a, const trim_energy *t, const trim__le
 	}
 	double hop_mm = lv->hop_mm > 0 ? lv->hop_mm : t->noc.default_hop_mm;
 	o->hop_pj = (t->noc.hop_pj_bit + t->noc.wire_pj_bit_mm * hop_mm) * a->word_bits;
+	if (lv->net == TRIM__NET_SYSTOLIC)
+		return systolic_area(a, t, lv, o);
 	o->area_mm2 = t->noc.area_um2_bit_pe * lv->link_bits * links * 1e-6;
 	if (t->fpga)
 		for (int r = 0; r < 4; r++)

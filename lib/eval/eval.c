@@ -98,13 +98,13 @@ void trim__eval_act(const trim__intra *w, const struct trim_arch *a, const trim_
 			double words[3];
 			for (int t = 0; t < 3; t++) {
 				/* a bus drives one word past every tap: a multicast word costs
-				 * one traversal; on mesh, systolic and H-tree networks every
-				 * destination is reached over its own hops (no path sharing:
-				 * an upper bound) */
-				double down = L->net == TRIM__NET_BUS ? (double)x->down_words[l][t]
-				                                      : (double)x->down_dests[l][t];
-				out->dyn_pj[l][t] = (down + (double)x->up_words[l][t]) * c->hop_pj *
-				                    (c->avg_hops > 0 ? c->avg_hops : 1);
+				 * one traversal; on mesh and H-tree networks every destination
+				 * is reached over its own hops (no path sharing: an upper
+				 * bound); a systolic array forwards a word one hop per PE and
+				 * passes partial sums one hop per PE (trim__net_pj) */
+				out->dyn_pj[l][t] = trim__net_pj(L, c, (double)x->down_words[l][t],
+				                                 (double)x->down_dests[l][t], (double)x->unicast[l][t],
+				                                 (double)x->up_words[l][t]);
 				words[t] = (double)(x->down_words[l][t] + x->up_out[l][t]);
 			}
 			/* one link for every tensor, or one network per tensor */
@@ -125,6 +125,24 @@ void trim__eval_act(const trim__intra *w, const struct trim_arch *a, const trim_
 			cyc = lc;
 			out->bottleneck = l;
 		}
+	}
+	/* a systolic array takes the MACs' cycles plus its pipeline's
+	 * (lib/systolic.c); the first level with the most cycles binds */
+	int systolic = 0;
+	for (int l = 0; l < nL; l++) {
+		double extra = trim__systolic_extra_cycles(w, a, m, x, l);
+		if (extra > 0 && out->level_cycles[nL - 1] + extra > out->level_cycles[l]) {
+			out->level_cycles[l] = out->level_cycles[nL - 1] + extra;
+			systolic = 1;
+		}
+	}
+	if (systolic) {
+		cyc = 0;
+		for (int l = 0; l < nL; l++)
+			if (out->level_cycles[l] > cyc) {
+				cyc = out->level_cycles[l];
+				out->bottleneck = l;
+			}
 	}
 	out->cycles = cyc;
 	double e = 0;

@@ -57,6 +57,12 @@ int trim__eval_order(const trim__intra *w, const struct trim_arch *a, const trim
 void trim__eval_act(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,
                     const trim__mapping *m, trim__eval *out);
 
+/* Cycles a systolic spatial level l adds to the MACs' (lib/systolic.c): the
+ * fill and drain of the array on every fold and the serial preload of a
+ * stationary operand; 0 for other levels. x: the counts of m. */
+double trim__systolic_extra_cycles(const trim__intra *w, const struct trim_arch *a, const trim__mapping *m,
+                                   const trim__activity *x, int l);
+
 /* Bytes per level that cached intermediate activations take while intra
  * workload i of w runs (docs/model.md, "Network evaluation": greedy
  * on-chip placement within TRIM__CACHE_ONCHIP_FRACTION of the buffer). */

@@ -103,15 +103,18 @@ void trim__breakdown(const trim__wview *v, const struct trim_arch *a, const trim
 				PUT(TRIM_ACT_UPDATES, x->updates[l][t], c->update_pj);
 				PUT(TRIM_ACT_DRAINS, x->drains[l][t], c->read_pj);
 			} else if (L->type == TRIM__LVL_SPATIAL) {
-				/* the evaluator: (arrivals, or words on a bus, + words up) x hop x hops */
+				/* the evaluator (trim__net_pj): unicast words at the mean
+				 * hops, multicast arrivals (words on a bus) and words up at
+				 * the hops of a forwarded word */
 				double per = c->hop_pj * (c->avg_hops > 0 ? c->avg_hops : 1);
+				double fwd = c->hop_pj * trim__net_hop_fwd(c);
 				int bus = L->net == TRIM__NET_BUS;
 				PUT(TRIM_ACT_UNICAST, x->unicast[l][t], per);
 				count[TRIM__BD_AT(l, t, TRIM_ACT_MULTICAST)] = (double)x->mcast[l][t];
 				energy[TRIM__BD_AT(l, t, TRIM_ACT_MULTICAST)] =
-					(double)(bus ? x->mcast[l][t] : x->mcast_dests[l][t]) * per;
+					bus ? (double)x->mcast[l][t] * per : (double)x->mcast_dests[l][t] * fwd;
 				count[TRIM__BD_AT(l, t, TRIM_ACT_REDUCTIONS)] = (double)x->reductions[l][t];
-				energy[TRIM__BD_AT(l, t, TRIM_ACT_REDUCTIONS)] = (double)x->up_words[l][t] * per;
+				energy[TRIM__BD_AT(l, t, TRIM_ACT_REDUCTIONS)] = (double)x->up_words[l][t] * (bus ? per : fwd);
 			} else if (t == 0) {
 				count[TRIM__BD_AT(l, 0, TRIM_ACT_MACS)] = (double)x->macs;
 				energy[TRIM__BD_AT(l, 0, TRIM_ACT_MACS)] = v->sp ? v->sp->mac_pj : d->mac_pj;

@@ -589,11 +589,11 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 			if (entering > dw[l])
 				dw[l] = entering;
 			below = incl;
-			enet += (double)nw[l] * costs[l].hop_pj * (costs[l].avg_hops > 0 ? costs[l].avg_hops : 1);
+			enet += (double)nw[l] * costs[l].hop_pj * trim__net_min_hops(&costs[l]);
 		}
 		for (int l = 0; l < nl; l++)
 			if (a->lv[l].type == TRIM__LVL_SPATIAL && l <= h)
-				enet += (double)nw[l] * costs[l].hop_pj * (costs[l].avg_hops > 0 ? costs[l].avg_hops : 1);
+				enet += (double)nw[l] * costs[l].hop_pj * trim__net_min_hops(&costs[l]);
 		int64_t rdc[TRIM__MAX_LEVELS];
 		memcpy(rdc, rd, (size_t)nl * sizeof *rd);
 		if (feed > rdc[h])

@@ -183,6 +183,10 @@ int trim__sparse_adjust(const trim__intra *w, const struct trim_arch *a,
 			/* one link for every tensor, or one network per tensor */
 			lc = trim__link_cycles(V, a->word_bits, words, (double)x->instances[l]);
 		}
+		/* a systolic array: the MACs' cycles plus its pipeline's (lib/systolic.c) */
+		double extra = trim__systolic_extra_cycles(w, a, m, x, l);
+		if (extra > 0 && out->compute_cycles + extra > lc)
+			lc = out->compute_cycles + extra;
 		out->level_cycles[l] = lc;
 	}
 	out->level_cycles[c] = out->compute_cycles;
