@@ -160,6 +160,39 @@ START_TEST(components_by_class)
 }
 END_TEST
 
+/* A systolic array's area by hand (docs/arch.md): per PE two forwarding
+ * registers and two word-wide neighbour links (the operand along the row,
+ * the partial sum down the column), and the edge link once; a mesh of the
+ * same shape pays link_bits per PE. 65 nm: links 60 um^2 per bit, a
+ * register bit the smallest register file's (4 B, 8-bit words: 244.7 um^2
+ * / 32 bits). */
+START_TEST(systolic_area)
+{
+	static const char *const yaml =
+		"schema_version: 1\nname: s\nclock_mhz: 100\ntechnology: 65nm\nword_bits: 8\nlevels:\n"
+		"  - {name: DRAM, type: storage, class: dram, technology: lpddr4}\n"
+		"  - {name: Array, type: spatial, fanout: [32, 16], network: %s, link_bits: 384}\n"
+		"  - {name: MAC, type: compute, datatype: int8}\n";
+	trim_energy *t = NULL;
+	ck_assert_int_eq(trim_energy_load(&t, "energy_tables/65nm.yaml"), 0);
+	double area[2];
+	for (int mesh = 0; mesh < 2; mesh++) {
+		char text[768];
+		snprintf(text, sizeof text, yaml, mesh ? "mesh" : "systolic");
+		trim_arch *a = NULL;
+		ck_assert_msg(trim_arch_load_string(&a, text, "s.yaml") == 0, "%s", trim_last_error());
+		trim__level_cost c[3];
+		ck_assert_int_eq(trim__arch_costs(a, t, c), 0);
+		area[mesh] = c[1].area_mm2;
+		trim_arch_free(a);
+	}
+	const double pes = 32 * 16, reg_bit = 244.7 / 32;
+	ck_assert_double_eq_tol(area[0], (60 * (16 * pes + 384) + reg_bit * 16 * pes) * 1e-6, 1e-9);
+	ck_assert_double_eq_tol(area[1], 60 * 384 * pes * 1e-6, 1e-9);
+	trim_energy_free(t);
+}
+END_TEST
+
 /*
  * Eyeriss's normalised energy per 16-bit access (ISCA 2016 / JSSC 2017),
  * relative to one MAC: DRAM 200, global buffer 6, array (one inter-PE hop) 2,
@@ -507,6 +540,7 @@ Suite *energy_suite(void)
 	tcase_add_loop_test(tc, bad_table, 0, (int)(sizeof bad / sizeof bad[0]));
 	tcase_add_test(tc, named_components);
 	tcase_add_test(tc, missing_table_file);
+	tcase_add_test(tc, systolic_area);
 	suite_add_tcase(s, tc);
 	return s;
 }

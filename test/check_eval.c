@@ -641,6 +641,55 @@ START_TEST(test_eval_scalesim_cycles)
 }
 END_TEST
 
+/* The pipeline by hand on ws GEMM (test/data/scalesim/ws-gemm.yaml): 16 folds
+ * of T = 128 steps; each fold fills and drains the 32 x 32 array (62 cycles)
+ * and preloads one weight per PE down the 32 rows. A double-buffered weight
+ * register loads the next fold's weight while a fold runs (32 <= 128): only
+ * the first preload shows. A 1-D array of 32 fills in 31 cycles and shifts
+ * the preload along its 32 PEs. */
+START_TEST(test_eval_systolic_pipeline)
+{
+	trim_arch *a = NULL;
+	ck_assert_int_eq(trim_arch_load(&a, "test/data/scalesim/arch-32x32.yaml"), 0);
+	trim__intra w;
+	ck_assert_int_eq(tu_layer(&w, TU_CONV, TRIM_PHASE_FW, 1, 1, 64, 1, 128, 256, 1, 256, 1, 1, 0), 0);
+	trim_mapping *m = NULL;
+	ck_assert_int_eq(trim_mapping_load(&m, a, "test/data/scalesim/ws-gemm.yaml"), 0);
+	trim__level_cost c[TRIM__MAX_LEVELS];
+	memset(c, 0, sizeof c);
+	trim__eval_ws ws = {0};
+	trim__eval e;
+	ck_assert_int_eq(trim__eval_run(&w, a, c, m, &ws, &e), 0);
+	ck_assert(e.level_cycles[4] == 16 * 128);
+	ck_assert(e.level_cycles[2] == 16 * 128 + 16 * 62 + 16 * 32);
+	a->lv[3].double_buffer = 1;
+	ck_assert_int_eq(trim__eval_run(&w, a, c, m, &ws, &e), 0);
+	ck_assert(e.level_cycles[2] == 16 * 128 + 16 * 62 + 32);
+	a->lv[3].double_buffer = 0;
+	/* the same GEMM on a row of 32 PEs: the window S 256 along it */
+	trim_mapping_free(m);
+	a->lv[2].fanout_x = 32;
+	a->lv[2].fanout_y = 1;
+	ck_assert_int_eq(trim__arch_finish(a), 0);
+	ck_assert_int_eq(trim_mapping_load_string(&m, a, "mapping:\n  - level: DRAM\n    temporal: {M: 64, S: 8}\n"
+	                 "    order: MS\n  - level: Array\n    spatial_x: {S: 32}\n  - level: PE\n"
+	                 "    temporal: {E: 128}\n    keep: [weight]\n", "row.yaml"), 0);
+	ck_assert_msg(trim__mapping_check(m, &w, a) == 0, "%s", trim_last_error());
+	ck_assert_int_eq(trim__eval_run(&w, a, c, m, &ws, &e), 0);
+	ck_assert(e.level_cycles[2] == 512 * 128 + 512 * 31 + 512 * 32);
+	/* the other topologies have no pipeline */
+	a->lv[2].net = TRIM__NET_MESH;
+	ck_assert_int_eq(trim__eval_run(&w, a, c, m, &ws, &e), 0);
+	double words[3];
+	for (int t = 0; t < 3; t++)
+		words[t] = (double)(e.act.down_words[2][t] + e.act.up_out[2][t]);
+	ck_assert(e.level_cycles[2] == trim__link_cycles(&a->lv[2], a->word_bits, words, 1));
+	trim__eval_ws_free(&ws);
+	trim_mapping_free(m);
+	trim_arch_free(a);
+}
+END_TEST
+
 Suite *eval_suite(void)
 {
 	Suite *s = suite_create("eval");
@@ -653,6 +702,7 @@ Suite *eval_suite(void)
 	tcase_add_test(tc, test_eval_ragged_cli);
 	tcase_add_test(tc, test_eval_systolic_hops);
 	tcase_add_test(tc, test_eval_scalesim_cycles);
+	tcase_add_test(tc, test_eval_systolic_pipeline);
 	suite_add_tcase(s, tc);
 	return s;
 }
