@@ -243,6 +243,9 @@ static node_counts *g_node_counts; /* the exact tie test's scratch */
  * (where breaking ties by the index alone would answer wrongly) */
 static uint64_t g_cost_ties, g_second_differs, g_full_ties, g_index_alone_wrong;
 
+/* the next brute force's networks made systolic (one hop per forwarded word,
+ * 2.5 per unicast word, the pipeline in the cycles) */
+static int g_systolic;
 static void brute_vs_search(void (*mk)(struct trim_arch *, trim__intra *), int goal)
 {
 	brute_vs_search_pinned(mk, goal, NULL, 0);
@@ -258,6 +261,12 @@ static void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *)
 	trim__eval_ws ws = {0};
 	mk(&a, &w);
 	tu_costs(&a, c);
+	for (int l = 0; g_systolic && l < a.nlevels; l++)
+		if (a.lv[l].type == TRIM__LVL_SPATIAL) {
+			a.lv[l].net = TRIM__NET_SYSTOLIC;
+			c[l].avg_hops = 2.5;
+			c[l].fwd_hops = 1;
+		}
 	ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
 	memcpy(s.reserved, g_reserved, sizeof s.reserved);
 	uint64_t valid_unreserved = 0;
@@ -650,6 +659,20 @@ START_TEST(test_search_fc_pinned)
 }
 END_TEST
 START_TEST(test_search_fc_edp) { brute_vs_search(case_fc, TRIM__GOAL_EDP); }
+END_TEST
+
+/* On a systolic array (its pipeline in the cycles, one hop per forwarded
+ * word): the bounds leave out what needs the whole mapping, the mappings
+ * ranked include it, and the search equals brute force for every goal. */
+START_TEST(test_search_systolic)
+{
+	g_systolic = 1;
+	for (int goal = 0; goal < 3; goal++) {
+		brute_vs_search(case_fc, goal);
+		brute_vs_search(case_conv, goal);
+	}
+	g_systolic = 0;
+}
 END_TEST
 /* The delay goal, where ties are the rule (many mappings take the compute
  * cycles alone): brute force's (cycles, energy, index) at 1, 2 and 3
@@ -2412,6 +2435,7 @@ Suite *search_suite(void)
 	tcase_add_test(tc, test_search_utilization);
 	tcase_add_test(tc, test_search_fc_edp);
 	tcase_add_test(tc, test_search_delay_ties);
+	tcase_add_test(tc, test_search_systolic);
 	tcase_add_test(tc, test_search_conv_energy);
 	tcase_add_test(tc, test_hold_nothing);
 	tcase_add_test(tc, test_search_kinds);

@@ -24,6 +24,11 @@ typedef struct {
 	                     * bounds, fewer with ragged tiles: empty ones are skipped) */
 	int64_t active_pes; /* product of all spatial bounds (the PEs in use; some idle
 	                     * on ragged tiles) */
+	int exact;          /* 1: the exact counts of every tensor of one whole mapping
+	                     * (trim__activity_compute, _orders); 0: a lower bound or a
+	                     * subset of the tensors (the search's bounds), where the
+	                     * evaluator leaves out what needs the whole mapping (a
+	                     * systolic array's pipeline, lib/systolic.c) */
 	int64_t instances[TRIM__MAX_LEVELS]; /* active instances of each level */
 	int64_t tile[TRIM__MAX_LEVELS][3];   /* storage: elements of a kept tile per instance */
 

@@ -109,6 +109,7 @@ typedef struct lmemo {
 
 struct trim__act_prep {
 	int lb, nL;
+	unsigned tmask;     /* the tensors prepared (bit t: slot t) */
 	int lmemo_on;      /* level tables in use (prepared for many orders) */
 	int type[TRIM__MAX_LEVELS];
 	int64_t f[TRIM__MAX_LEVELS][TRIM_NDIMS];

@@ -246,6 +246,7 @@ int trim__act_order_counts(trim__act_ws *ws, const trim__mapping *m, trim__activ
 		for (int k = 0; k < TRIM_NDIMS; k++)
 			key[l] |= (uint32_t)(m->order[l][k] & 7) << (3 * k);
 	}
+	out->exact = !P->lb && (P->tmask & 7u) == 7u;
 	out->macs = P->macs;
 	out->padded_macs = P->ragged ? trim__mapping_padded_macs(m) : P->macs;
 	out->zero_macs = P->zero_macs;

@@ -33,6 +33,7 @@ int trim__act_prepare(const trim__intra *w, const struct trim_arch *arch, const 
 	struct trim__act_prep *P = ws->prep;
 	const int nL = m->nlevels, MAC = nL - 1;
 	P->lb = lb;
+	P->tmask = tmask;
 	P->nL = nL;
 	P->lmemo_on = many && !lb;
 	P->gen++;

@@ -48,6 +48,7 @@ static void eval_class(const trim__mapspace *s, const int32_t *vi, const trim__l
 	x->active_pes = W->common_active_pes;
 	memcpy(x->instances, W->common_instances, sizeof x->instances);
 	x->zero_macs = zero_macs;
+	x->exact = 1; /* every tensor's exact counts of the whole mapping m */
 	trim__eval_act(s->w, s->a, costs, m, &W->ev);
 }
 

@@ -220,6 +220,7 @@ int trim__factor_bound_cost(const trim__mapspace *s, const factor_bound *fbound,
 	if (first)
 		return 1;
 	x->zero_macs = zero_macs;
+	x->exact = 0; /* the fewest counts of several choices */
 	trim__eval_act(s->w, s->a, costs, m, ev);
 	*lb = trim__goal_cost(ev, goal);
 	return 0;

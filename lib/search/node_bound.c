@@ -239,8 +239,10 @@ static void activity_clear(const trim__mapspace *s, const node_frame *f, int64_t
 	const struct trim_arch *a = s->a;
 	const int nl = a->nlevels;
 	x->steps = x->padded_macs = 0;
+	x->exact = 0;
 	int64_t(*rows[])[3] = {x->tile,       x->fills,      x->reads,    x->updates, x->drains,
-	                       x->down_words, x->down_dests, x->up_words, x->up_out};
+	                       x->down_words, x->down_dests, x->up_words, x->up_out,
+	                       x->unicast,    x->mcast,      x->mcast_dests, x->reductions};
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
 		memset(rows[i], 0, (size_t)nl * sizeof *rows[i]);
 	x->macs = s->w->macs;
