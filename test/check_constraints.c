@@ -588,7 +588,7 @@ static const struct {
 } defs[] = {
 	{"weight-stationary", "NEF", "GMCRS", ""},
 	{"output-stationary", "CRS", "NGMEF", ""},
-	{"input-stationary", "M", "NGCEF", ""},
+	{"input-stationary", "M", "NGCEFRS", ""},
 	{"row-stationary", "SFCM", "GMCER", "SF"},
 };
 

@@ -29,9 +29,10 @@ const cpreset trim__constraints_presets[] = {
 	 B(C) | B(R) | B(S), "", B(N) | B(G) | B(M) | B(E) | B(F)},
 	{"input-stationary",
 	 "innermost storage loops on M only (an input stays while every filter uses it), spatial on "
-	 "N G C E F only (inputs partitioned over the PEs, up to window halos); Chen et al. ISCA 2016 "
-	 "taxonomy, SCNN (Parashar et al. ISCA 2017)",
-	 B(M), "", B(N) | B(G) | B(C) | B(E) | B(F)},
+	 "N G C E F R S only (the inputs partitioned over the PEs; with R and S spread, their window "
+	 "copies, as SCALE-Sim's is puts R x S x C on the rows); Chen et al. ISCA 2016 taxonomy, SCNN "
+	 "(Parashar et al. ISCA 2017)",
+	 B(M), "", B(N) | B(G) | B(C) | B(E) | B(F) | B(R) | B(S)},
 	{"row-stationary",
 	 "spatial on R E (filter rows x output rows) plus G M C to fill the array, never N F S; "
 	 "innermost storage loops on S F C M only, S then F innermost (a filter row, an input "
