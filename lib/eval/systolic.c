@@ -1,9 +1,11 @@
 /*
  * The pipeline of a systolic array (docs/model.md, "Evaluator", systolic
  * arrays): the cycles a `network: systolic` level adds to the MACs' own,
- * from the mapping and the counts. Every fold (one iteration of the
- * temporal loops above the array) fills and drains the array's pipeline,
- * X + Y - 2 cycles, and a stationary operand held below the array is
+ * from the mapping and the counts. Every fold (a new tile of a tensor that
+ * stays in the PEs while the others stream: the weights of ws, the inputs
+ * of is, the outputs of os; without one, every iteration of the temporal
+ * loops above the array) fills and drains the array's pipeline, X + Y - 2
+ * cycles, and a stationary operand held below the array is
  * preloaded serially: it shifts in from the top edge down the columns,
  * Y cycles per word a PE holds (X along a 1-D array), in every fold
  * that brings it a new tile. A double-buffered
@@ -52,37 +54,46 @@ double trim__systolic_extra_cycles(const trim__intra *w, const struct trim_arch 
 	const trim__level *L = &a->lv[l];
 	if (L->type != TRIM__LVL_SPATIAL || L->net != TRIM__NET_SYSTOLIC)
 		return 0;
-	const double folds = temporal_product(a, m, 0, l);
-	const double per_fold = temporal_product(a, m, l + 1, a->nlevels);
+	const double above = temporal_product(a, m, 0, l);
+	const double steps = above * temporal_product(a, m, l + 1, a->nlevels);
 	const double skew = (double)(L->fanout_x - 1) + (double)(L->fanout_y - 1);
 	const double shift = L->fanout_y > 1 ? (double)L->fanout_y : (double)L->fanout_x;
-	/* stationary operands: held below the array and loaded at most one
-	 * tile per fold (a streamed operand, refilled within a fold, arrives
-	 * with the stream and is part of the fold's T steps) */
-	double words = 0;
+	/* the tensors that stay in the PEs: held below the array and moved in
+	 * (operands: filled; results: drained) at most one tile per new tile
+	 * (a streamed tensor, refilled within a fold, flows with the stream).
+	 * A fold ends when one of them changes; the operands among them are
+	 * preloaded */
+	double folds = 0, words = 0;
 	int double_buffered = 1, any = 0;
-	for (int t = 0; t < 2; t++) {
+	for (int t = 0; t < 3; t++) {
 		if (!w->t[t].present)
 			continue;
 		int k = l + 1;
 		while (k < a->nlevels && !(a->lv[k].type == TRIM__LVL_STORAGE && m->keep[k][t]))
 			k++;
-		if (k >= a->nlevels || x->instances[k] <= 0 || x->fills[k][t] <= 0)
+		if (k >= a->nlevels || x->instances[k] <= 0)
 			continue;
-		double per_instance = (double)x->fills[k][t] / (double)x->instances[k];
-		if (per_instance > folds * (double)x->tile[k][t])
+		const double moved = (double)(t == 2 ? x->drains[k][t] : x->fills[k][t]) / (double)x->instances[k];
+		const double loads = tile_loads(w, a, m, l, t);
+		if (moved <= 0 || moved > loads * (double)x->tile[k][t])
+			continue;
+		if (loads > folds)
+			folds = loads;
+		if (t == 2)
 			continue;
 		/* a fold's preload takes as long in a partly used array */
-		words += (double)x->tile[k][t] * tile_loads(w, a, m, l, t);
+		words += (double)x->tile[k][t] * loads;
 		double_buffered &= a->lv[k].double_buffer;
 		any = 1;
 	}
-	double preload = words * shift;
+	if (folds <= 0) /* nothing stays: every iteration above the array is a fold */
+		folds = above;
+	const double preload = words * shift;
 	if (!any || preload <= 0)
 		return folds * skew;
 	if (!double_buffered)
 		return folds * skew + preload;
-	const double fold_preload = preload / folds;
+	const double fold_preload = preload / folds, per_fold = steps / folds;
 	const double exposed = fold_preload > per_fold ? fold_preload - per_fold : 0;
 	return folds * skew + fold_preload + (folds - 1) * exposed;
 }
