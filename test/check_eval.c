@@ -672,6 +672,27 @@ START_TEST(test_eval_systolic_pipeline)
 	ck_assert_int_eq(trim__eval_run(&w, a, c, m, &ws, &e), 0);
 	ck_assert(e.level_cycles[2] == 16 * 128 + 16 * 62 + 32);
 	a->lv[3].double_buffer = 0;
+	/* nothing stays in the PEs: every iteration above the array is a fold,
+	 * and nothing is preloaded (the pipeline's share; 1024 weights a step
+	 * over a 32-word link bind) */
+	trim_mapping *none = NULL;
+	ck_assert_int_eq(trim_mapping_load_string(&none, a, "mapping:\n  - level: DRAM\n    temporal: {M: 2, S: 8}\n"
+	                 "    order: MS\n  - level: Array\n    spatial_x: {M: 32}\n    spatial_y: {S: 32}\n"
+	                 "  - level: PE\n    temporal: {E: 128}\n    keep: []\n", "none.yaml"), 0);
+	ck_assert_msg(trim__mapping_check(none, &w, a) == 0, "%s", trim_last_error());
+	ck_assert_int_eq(trim__eval_run(&w, a, c, none, &ws, &e), 0);
+	ck_assert(trim__systolic_extra_cycles(&w, a, none, &e.act, 2) == 16 * 62);
+	ck_assert(e.level_cycles[2] == 16 * 128 * 32); /* the weights sent every step bind the links */
+	trim_mapping_free(none);
+	/* streaming loops above the array (E, irrelevant to the weights, inside
+	 * M and S) end no fold: the weights stay */
+	ck_assert_int_eq(trim_mapping_load_string(&none, a, "mapping:\n  - level: DRAM\n    temporal: {M: 2, S: 8, E: 4}\n"
+	                 "    order: MSE\n  - level: Array\n    spatial_x: {M: 32}\n    spatial_y: {S: 32}\n"
+	                 "  - level: PE\n    temporal: {E: 32}\n    keep: [weight]\n", "stream.yaml"), 0);
+	ck_assert_msg(trim__mapping_check(none, &w, a) == 0, "%s", trim_last_error());
+	ck_assert_int_eq(trim__eval_run(&w, a, c, none, &ws, &e), 0);
+	ck_assert(e.level_cycles[2] == 16 * 128 + 16 * 62 + 16 * 32);
+	trim_mapping_free(none);
 	/* the same GEMM on a row of 32 PEs: the window S 256 along it */
 	trim_mapping_free(m);
 	a->lv[2].fanout_x = 32;
