@@ -576,6 +576,36 @@ START_TEST(test_eval_systolic_hops)
 	ck_assert_double_eq_tol(net_pj[1][0], 24 * 2.0 * 3.2, 1e-9);
 	ck_assert_double_eq_tol(net_pj[1][1], 8 * 2.0 * 3.2, 1e-9);
 	ck_assert_double_eq_tol(net_pj[1][2], 24 * 2.0 * 3.2, 1e-9);
+	/* output-stationary on the systolic array: the 4 filters along X, the
+	 * batch of 2 along Y, the 3 channels in each PE; each of the 6 inputs
+	 * is forwarded to the 4 PEs of its row, each of the 12 weights to the 2
+	 * of its column (24 arrivals each), and the 8 results, added nowhere,
+	 * shift out down their columns: (Y+1)/2 = 1.5 hops each */
+	ck_assert_int_eq(tu_layer(&w, TU_FC, TRIM_PHASE_FW, 2, 3, 4, 1, 1, 1, 1, 1, 1, 1, 0), 0);
+	char text[1024];
+	snprintf(text, sizeof text, yaml, "systolic");
+	trim_arch *a = NULL;
+	trim_mapping *m = NULL;
+	ck_assert_int_eq(trim_arch_load_string(&a, text, "sys.yaml"), 0);
+	ck_assert_msg(trim_mapping_load_string(&m, a, "mapping:\n  - level: Array\n    spatial_x: {M: 4}\n"
+	                                       "    spatial_y: {N: 2}\n  - level: PE\n    temporal: {C: 3}\n"
+	                                       "    keep: [output]\n", "os.yaml") == 0, "%s", trim_last_error());
+	ck_assert_msg(trim__mapping_check(m, &w, a) == 0, "%s", trim_last_error());
+	trim__level_cost c[TRIM__MAX_LEVELS];
+	ck_assert_int_eq(trim__arch_costs(a, t, c), 0);
+	trim__eval_ws ws = {0};
+	trim__eval e;
+	ck_assert_int_eq(trim__eval_run(&w, a, c, m, &ws, &e), 0);
+	ck_assert_int_eq(e.act.mcast_dests[1][0], 24);
+	ck_assert_int_eq(e.act.mcast_dests[1][1], 24);
+	ck_assert_int_eq(e.act.up_words[1][2], 8);
+	ck_assert_int_eq(e.act.reductions[1][2], 0);
+	ck_assert_double_eq_tol(e.dyn_pj[1][0], 24 * 3.2, 1e-9);
+	ck_assert_double_eq_tol(e.dyn_pj[1][1], 24 * 3.2, 1e-9);
+	ck_assert_double_eq_tol(e.dyn_pj[1][2], 8 * 1.5 * 3.2, 1e-9);
+	trim__eval_ws_free(&ws);
+	trim_mapping_free(m);
+	trim_arch_free(a);
 	trim_energy_free(t);
 }
 END_TEST

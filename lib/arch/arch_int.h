@@ -170,21 +170,32 @@ int trim__arch_from_timeloop(trim__yctx *c, const trim__ynode *root, const char 
  * mesh and H-tree networks fwd_hops = avg_hops (every destination over its
  * own hops); a systolic array forwards a multicast word one hop per PE it
  * reaches and passes partial sums one hop per PE (fwd_hops 1), while a
- * unicast word shifts in from the edge (avg_hops). A non-decreasing
- * function of every count (the search's lower bounds rely on it). */
+ * unicast word shifts in from the edge (avg_hops), and so does a result
+ * drained out without a reduction (drained: trim__net_drained). A
+ * non-decreasing function of every count (the search's lower bounds rely
+ * on it). */
 static inline double trim__net_hop_fwd(const trim__level_cost *c)
 {
 	return c->fwd_hops > 0 ? c->fwd_hops : (c->avg_hops > 0 ? c->avg_hops : 1);
 }
 static inline double trim__net_pj(const trim__level *L, const trim__level_cost *c, double down_words,
-                                 double down_dests, double unicast, double up_words)
+                                 double down_dests, double unicast, double up_words, double drained)
 {
 	double avg = c->avg_hops > 0 ? c->avg_hops : 1, fwd = trim__net_hop_fwd(c);
 	if (L->net == TRIM__NET_BUS)
 		return (down_words + up_words) * c->hop_pj * avg;
 	if (fwd == avg)
 		return (down_dests + up_words) * c->hop_pj * avg;
-	return (down_dests + up_words) * c->hop_pj * fwd + (avg > fwd ? unicast * c->hop_pj * (avg - fwd) : 0);
+	return (down_dests + up_words) * c->hop_pj * fwd +
+	       (avg > fwd ? (unicast + drained) * c->hop_pj * (avg - fwd) : 0);
+}
+/* Result words that leave a systolic array one by one, each shifted out
+ * from its PE like a unicast word in (an output-stationary drain: words
+ * up, none added in the network). Only from exact counts: a lower bound
+ * counts them as partial sums (one hop), which keeps it a lower bound. */
+static inline double trim__net_drained(int exact, double up_words, double reductions)
+{
+	return exact && reductions <= 0 ? up_words : 0;
 }
 /* The fewest hops any word takes (the search's bounds). */
 static inline double trim__net_min_hops(const trim__level_cost *c)

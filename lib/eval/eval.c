@@ -101,10 +101,13 @@ void trim__eval_act(const trim__intra *w, const struct trim_arch *a, const trim_
 				 * one traversal; on mesh and H-tree networks every destination
 				 * is reached over its own hops (no path sharing: an upper
 				 * bound); a systolic array forwards a word one hop per PE and
-				 * passes partial sums one hop per PE (trim__net_pj) */
+				 * passes partial sums one hop per PE; a drained result shifts
+				 * out like a preloaded word shifts in (trim__net_pj) */
 				out->dyn_pj[l][t] = trim__net_pj(L, c, (double)x->down_words[l][t],
 				                                 (double)x->down_dests[l][t], (double)x->unicast[l][t],
-				                                 (double)x->up_words[l][t]);
+				                                 (double)x->up_words[l][t],
+				                                 trim__net_drained(x->exact, (double)x->up_words[l][t],
+				                                                   (double)x->reductions[l][t]));
 				words[t] = (double)(x->down_words[l][t] + x->up_out[l][t]);
 			}
 			/* one link for every tensor, or one network per tensor */

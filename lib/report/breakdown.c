@@ -114,7 +114,10 @@ void trim__breakdown(const trim__wview *v, const struct trim_arch *a, const trim
 				energy[TRIM__BD_AT(l, t, TRIM_ACT_MULTICAST)] =
 					bus ? (double)x->mcast[l][t] * per : (double)x->mcast_dests[l][t] * fwd;
 				count[TRIM__BD_AT(l, t, TRIM_ACT_REDUCTIONS)] = (double)x->reductions[l][t];
-				energy[TRIM__BD_AT(l, t, TRIM_ACT_REDUCTIONS)] = (double)x->up_words[l][t] * (bus ? per : fwd);
+				energy[TRIM__BD_AT(l, t, TRIM_ACT_REDUCTIONS)] =
+					(double)x->up_words[l][t] * (bus ? per : fwd) +
+					trim__net_drained(x->exact && !bus, (double)x->up_words[l][t], (double)x->reductions[l][t]) *
+					(per - fwd);
 			} else if (t == 0) {
 				count[TRIM__BD_AT(l, 0, TRIM_ACT_MACS)] = (double)x->macs;
 				energy[TRIM__BD_AT(l, 0, TRIM_ACT_MACS)] = v->sp ? v->sp->mac_pj : d->mac_pj;
