@@ -28,7 +28,7 @@ typedef struct {
 	                     * (trim__activity_compute, _orders); 0: a lower bound or a
 	                     * subset of the tensors (the search's bounds), where the
 	                     * evaluator leaves out what needs the whole mapping (a
-	                     * systolic array's pipeline, lib/systolic.c) */
+	                     * systolic array's pipeline, lib/eval/systolic.c) */
 	int64_t instances[TRIM__MAX_LEVELS]; /* active instances of each level */
 	int64_t tile[TRIM__MAX_LEVELS][3];   /* storage: elements of a kept tile per instance */
 

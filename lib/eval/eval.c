@@ -130,7 +130,7 @@ void trim__eval_act(const trim__intra *w, const struct trim_arch *a, const trim_
 		}
 	}
 	/* a systolic array takes the MACs' cycles plus its pipeline's
-	 * (lib/systolic.c); the first level with the most cycles binds */
+	 * (lib/eval/systolic.c); the first level with the most cycles binds */
 	int systolic = 0;
 	for (int l = 0; l < nL && x->exact; l++) {
 		double extra = trim__systolic_extra_cycles(w, a, m, x, l);

@@ -5,6 +5,11 @@
  * A pure function of (workload, arch, costs, mapping) writing into a
  * caller-provided result and workspace: no allocation once the workspace
  * has grown. docs/model.md, "Evaluator", gives the equations.
+ *
+ * Files:
+ *   eval.c      the evaluator: cycles per level, energy, utilisation
+ *   systolic.c  the pipeline a `network: systolic` level adds (fills,
+ *               drains, serial preloads)
  */
 #ifndef TRIM_EVAL_INT_H
 #define TRIM_EVAL_INT_H
@@ -57,7 +62,7 @@ int trim__eval_order(const trim__intra *w, const struct trim_arch *a, const trim
 void trim__eval_act(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,
                     const trim__mapping *m, trim__eval *out);
 
-/* Cycles a systolic spatial level l adds to the MACs' (lib/systolic.c): the
+/* Cycles a systolic spatial level l adds to the MACs' (lib/eval/systolic.c): the
  * fill and drain of the array on every fold and the serial preload of a
  * stationary operand; 0 for other levels. x: the counts of m. */
 double trim__systolic_extra_cycles(const trim__intra *w, const struct trim_arch *a, const trim__mapping *m,

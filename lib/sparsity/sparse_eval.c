@@ -183,7 +183,7 @@ int trim__sparse_adjust(const trim__intra *w, const struct trim_arch *a,
 			/* one link for every tensor, or one network per tensor */
 			lc = trim__link_cycles(V, a->word_bits, words, (double)x->instances[l]);
 		}
-		/* a systolic array: the MACs' cycles plus its pipeline's (lib/systolic.c) */
+		/* a systolic array: the MACs' cycles plus its pipeline's (lib/eval/systolic.c) */
 		double extra = x->exact ? trim__systolic_extra_cycles(w, a, m, x, l) : 0;
 		if (extra > 0 && out->compute_cycles + extra > lc)
 			lc = out->compute_cycles + extra;
