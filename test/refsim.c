@@ -26,6 +26,7 @@ typedef struct {
 	const struct trim_arch *a;
 	const trim__mapping *m;
 	trim__activity *o;
+	const int *home; /* per tensor: the outermost level holding it */
 	int nL, MAC, n;
 	sloop lp[MAXLOOPS];
 	int64_t cur[MAXLOOPS];
@@ -456,10 +457,18 @@ static int recompute(sim *s, int Lc, int first)
 int refsim_run(const trim__intra *w, const struct trim_arch *a, const trim__mapping *m,
                trim__activity *out)
 {
+	static const int dram[3] = {0, 0, 0};
+	return refsim_run_home(w, a, m, dram, out);
+}
+
+int refsim_run_home(const trim__intra *w, const struct trim_arch *a, const trim__mapping *m,
+                    const int *home, trim__activity *out)
+{
 	sim s;
 	int rc = 0;
 	memset(&s, 0, sizeof s);
 	memset(out, 0, sizeof *out);
+	s.home = home;
 	s.w = w;
 	s.a = a;
 	s.m = m;
@@ -495,13 +504,20 @@ int refsim_run(const trim__intra *w, const struct trim_arch *a, const trim__mapp
 			continue;
 		for (int k = 0; k < w->t[t].ndims; k++)
 			s.elems[t] *= w->t[t].extent[k];
-		for (int l = 0; l < s.nL; l++)
+		for (int l = home[t]; l < s.nL; l++)
 			if (m->type[l] == TRIM__LVL_STORAGE && m->keep[l][t])
 				s.chain[t][s.nk[t]++] = l;
-		if (!s.nk[t] || s.chain[t][0] != 0) {
-			rc = trim__error(TRIM_EINVAL, "refsim: the outermost level must hold tensor %d", t);
+		if (!s.nk[t] || s.chain[t][0] != home[t]) {
+			rc = trim__error(TRIM_EINVAL, "refsim: level %d (its home) must hold tensor %d", home[t], t);
 			goto out;
 		}
+		/* a home below the outermost level holds the whole tensor: no loops above it */
+		for (int l = 0; l < home[t]; l++)
+			for (int d = 0; d < TRIM_NDIMS; d++)
+				if (m->f[l][d] > 1) {
+					rc = trim__error(TRIM_EINVAL, "refsim: tensor %d's home %d has loops above it", t, home[t]);
+					goto out;
+				}
 		s.chain[t][s.nk[t]] = s.MAC;
 		for (int i = 1; i <= s.nk[t]; i++) {
 			int B = s.chain[t][i - 1], C = s.chain[t][i];
@@ -542,7 +558,8 @@ int refsim_run(const trim__intra *w, const struct trim_arch *a, const trim__mapp
 				goto out;
 			for (int64_t x = 0; x < s.elems[t]; x++)
 				out->tile[l][t] += s.ntile[t][l][x];
-			/* the outermost level holds the whole tensor from the start */
+			/* its home (the outermost level, unless fused) holds the whole
+			 * tensor from the start */
 			if (i == 0)
 				memcpy(s.tile[t][l], s.ntile[t][l], (size_t)s.elems[t]);
 		}

@@ -14,4 +14,12 @@
 int refsim_run(const trim__intra *w, const struct trim_arch *a, const trim__mapping *m,
                trim__activity *out);
 
+/* The same with tensor t's home (its outermost holder, where it is from
+ * the start and to which results are drained) at level home[t] instead
+ * of level 0: the tensor is nowhere above it and comes from nowhere (a
+ * fused group's intermediate in its buffer, docs/fusion.md). A home below
+ * level 0 requires every factor above it to be 1. */
+int refsim_run_home(const trim__intra *w, const struct trim_arch *a, const trim__mapping *m,
+                    const int *home, trim__activity *out);
+
 #endif

@@ -1,0 +1,186 @@
+/*
+ * Fused tiles across layers (issue #33; docs/fusion.md, "Fused tiles"): a
+ * group of consecutive layers of a chain shares the loops above a chosen
+ * buffer level B, so each intermediate tensor between two layers of the
+ * group lives in B (one tile of it at a time) and never goes to DRAM.
+ * Unlike lib/fusion/ (DeCoILFNet's line buffers on an FPGA fabric), every
+ * layer keeps its own loop nest below B, searched by the per-layer mapper
+ * (lib/search/) on the layer's tile workload; the counts are the activity
+ * analyst's, with the intermediate's home moved from DRAM to B.
+ *
+ * One concept per file:
+ *   link.c          the chain: which tensor links two layers, the axes the
+ *                   layers of a group can share (tiled above B), the tile
+ *                   workload of a layer under a tiling
+ *   counts.c        the fused counts of one layer's mapping: the
+ *                   intermediate's accesses above B and its fills from /
+ *                   drains to above B removed, the evaluation redone, and
+ *                   the bound on what the removal can save
+ *   layer_search.c  one layer of a group: its tile workload searched under
+ *                   the group's constraints (no loops above B, the
+ *                   intermediates kept in B), exactly for the fused cost
+ *   plan.c          the groups of a chain: the tilings of a group, the cuts
+ *                   (a dynamic programme over prefixes, the layer-by-layer
+ *                   plan one candidate), the totals and the lower bound
+ *
+ * The model (docs/fusion.md has it in full):
+ *   - a group of layers a..b shares a tiling: per shared axis x a tile
+ *     count T_x dividing its bound; the T = prod T_x tiles run one after
+ *     another, and in each tile the layers run one after another, each
+ *     with its own mapping of its tile workload;
+ *   - above B a layer's mapping has no loops (every factor at the levels
+ *     above B is 1), so B holds the layer's whole tile of every tensor it
+ *     keeps; the intermediates (layer i's output = layer i+1's input) are
+ *     kept in B and bypass the levels between DRAM and B;
+ *   - the tiles of a dense workload are translates of one another: a
+ *     group's counts are T times one tile's;
+ *   - B must lie above every spatial level (one instance), so the tile of
+ *     an intermediate is one buffer's contents, not spread over instances.
+ * Not yet built: halos (an axis whose consumer index has a window is not
+ * shared), recomputation, DAGs (attention), element-wise and normalisation
+ * layers inside a group, training phases, the EDP goal, weights kept in B
+ * across tiles, overlap of tiles or layers.
+ */
+#ifndef TRIM_FUSEDTILES_INT_H
+#define TRIM_FUSEDTILES_INT_H
+
+#include <stdint.h>
+
+#include "search/mapspace_int.h"
+
+#define TRIM__FT_MAX_LAYERS 64
+#define TRIM__FT_MAX_AXES TRIM__MAX_TDIMS
+
+/* ---- the chain (link.c) -------------------------------------------------- */
+
+/* Layers 0..n-1, each taking the previous one's result (slot 2) as its
+ * input (slot 0) with the same shape. The caller makes sure that the
+ * intermediate has no other reader (a residual branch would need it in
+ * DRAM). */
+typedef struct {
+	int nlayers;
+	const trim__intra *layer[TRIM__FT_MAX_LAYERS];
+} trim__ft_chain;
+
+/* The axes a group of layers a..b can share: axis x is the dim dim[x][i]
+ * of layer i (the same bound in every layer), a dim of every layer's
+ * result, linked from layer to layer through the intermediates by a
+ * single-term index of coefficient 1 (no window, no stride), on no axis
+ * with padding zeros. */
+typedef struct {
+	int naxes;
+	int dim[TRIM__FT_MAX_AXES][TRIM__FT_MAX_LAYERS]; /* dim of layer a + i */
+	int64_t bound[TRIM__FT_MAX_AXES];
+} trim__ft_axes;
+
+/* 0 if every layer's input is the previous layer's result with the same
+ * shape, else TRIM_ESHAPE naming the two layers and the difference. */
+int trim__ft_chain_check(const trim__ft_chain *c);
+/* The axes layers a..b (a < b) can share; naxes may be 0. */
+void trim__ft_group_axes(const trim__ft_chain *c, int a, int b, trim__ft_axes *ax);
+/* Layer a + i of the group under tile counts tiles[x] (each dividing
+ * ax->bound[x]): its workload with each shared dim's bound divided and the
+ * extents of the tensors it indexes recomputed. */
+int trim__ft_tile_workload(const trim__ft_chain *c, int a, const trim__ft_axes *ax, const int64_t *tiles,
+                           int i, trim__intra *out);
+
+/* ---- fused counts (counts.c) -------------------------------------------- */
+
+/* What the fused home of a layer's intermediates removes from its counts:
+ * per storage level at or above B, the words read out of it and written
+ * into it; the same for every mapping of the layer's fused mapspace (B
+ * holds the whole tile, filled or drained once; checked as it searches). */
+typedef struct {
+	int64_t rd[TRIM__MAX_LEVELS];   /* reads and drains */
+	int64_t fill[TRIM__MAX_LEVELS]; /* fills */
+	int64_t upd[TRIM__MAX_LEVELS];  /* updates */
+} trim__ft_removed;
+
+/* The slots of a layer that are intermediates of its group: bit 0 its input
+ * (it is not the group's first layer), bit 2 its output (not the last). */
+enum { TRIM__FT_IN = 1u << 0, TRIM__FT_OUT = 1u << 2 };
+
+/* 0 if level B can hold the intermediates `fused` of workload w and lies
+ * above every spatial level, below the outermost; else TRIM_EINVAL naming
+ * the level and what is wrong. */
+int trim__ft_check_level(const trim__intra *w, const struct trim_arch *a, int B, unsigned fused);
+/* The fused evaluation of mapping m (already evaluated into *std, which is
+ * not changed) into *out: the counts of the slots `fused` above B removed
+ * (their tiles there, every access), their fills of B from above and
+ * drains from B to above removed, and cycles and energy recomputed.
+ * removed (may be NULL) receives the words taken off each level. */
+void trim__ft_eval_fused(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,
+                         const trim__mapping *m, int B, unsigned fused, const trim__eval *std,
+                         trim__eval *out, trim__ft_removed *removed);
+/* An upper bound on (standard - fused) goal cost over every mapping whose
+ * removal is `r`: delay, the most cycles any level at or above B loses;
+ * energy, the dynamic energy of the removed words plus the leakage of
+ * every level over those cycles. */
+double trim__ft_saving_bound(const struct trim_arch *a, const trim__level_cost *costs, int B,
+                             const trim__ft_removed *r, int goal);
+/* Bytes moved to and from DRAM (level 0) by the counts of e. */
+double trim__ft_dram_bytes(const struct trim_arch *a, const trim__eval *e);
+
+/* ---- one layer of a group (layer_search.c) ------------------------------- */
+
+typedef struct {
+	int found;            /* 0: no mapping of the tile fits */
+	trim__mapping best;   /* the best mapping of the tile workload */
+	trim__eval eval;      /* its fused evaluation (per tile) */
+	double cost;          /* the goal's fused cost per tile */
+	double lower_bound;   /* every mapping of the group's space costs at least this */
+	int exact;            /* 1: best is the (fused cost, index) optimum */
+	trim__index index;    /* its index in the tile workload's mapspace */
+	int topk;             /* the top-k the search needed */
+} trim__ft_layer_result;
+
+/* Search layer workload w (a tile workload) within a group at buffer level
+ * B with intermediates `fused` (0: a standalone layer, the plain search).
+ * goal: TRIM__GOAL_ENERGY or _DELAY. Not finding a mapping is no error
+ * (out->found = 0). */
+int trim__ft_layer_search(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,
+                          int B, unsigned fused, int goal, int threads, trim__ft_layer_result *out);
+/* The fused mapspace of a layer: w's mapspace with every factor above B
+ * pinned to 1 and the keep bits of the intermediates forced (kept in B,
+ * bypassing the levels between DRAM and B). TRIM_ENOFIT when none fits. */
+int trim__ft_space_init(trim__mapspace *s, const trim__intra *w, const struct trim_arch *a, int B,
+                        unsigned fused);
+
+/* ---- the plan of a chain (plan.c) ---------------------------------------- */
+
+typedef struct {
+	int first, last;                  /* chain layer indices */
+	int naxes;
+	int dim[TRIM__FT_MAX_AXES];       /* the shared dim of the first layer */
+	int64_t tiles[TRIM__FT_MAX_AXES]; /* tile count per axis */
+	int64_t ntiles;                   /* their product */
+	double cost, lower_bound;
+	double dram_bytes;                /* over all tiles and layers */
+	int64_t buffer_bytes;             /* most bytes of B any layer's tile takes (fused groups) */
+} trim__ft_group;
+
+typedef struct {
+	int goal, level;                  /* the options it was searched with */
+	int ngroups;
+	trim__ft_group group[TRIM__FT_MAX_LAYERS];
+	/* per chain layer: its mapping (of its tile workload) and fused
+	 * evaluation (per tile), its group */
+	trim__mapping map[TRIM__FT_MAX_LAYERS];
+	trim__eval eval[TRIM__FT_MAX_LAYERS];
+	trim__intra tile[TRIM__FT_MAX_LAYERS];
+	double cost, lower_bound;         /* the goal's cost of the plan; of every plan */
+	int exact;                        /* every search it rests on was exact */
+	double dram_bytes;
+	double lbl_cost, lbl_dram_bytes;  /* the layer-by-layer plan (all groups of one) */
+	int64_t buffer_bytes;             /* max over the fused groups (0: none fused) */
+	int64_t searches;                 /* layer searches run (after the memo) */
+} trim__ft_plan;
+
+/* The best plan of chain c with intermediates in buffer level B: every cut
+ * (all if first_fuse < 0; else groups may only span layers within
+ * [first_fuse, last_fuse]) and, per group, every tiling of its shared
+ * axes. The result is the same for any thread count. */
+int trim__ft_plan_search(const trim__ft_chain *c, const struct trim_arch *a, const trim__level_cost *costs,
+                         int B, int goal, int threads, int first_fuse, int last_fuse, trim__ft_plan *out);
+
+#endif
