@@ -15,6 +15,7 @@
 #include "trim/neteval.h"
 #include "trim/explore.h"
 #include "trim/fusion.h"
+#include "trim/fusedtiles.h"
 #include "trim/mapping.h"
 #include "trim/eval.h"
 #include "trim/search.h"

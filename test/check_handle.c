@@ -438,7 +438,7 @@ static int missing_in(const char *decl, size_t *n)
 START_TEST(test_table_covers_the_headers)
 {
 	static const char *const headers[] = {
-		"arch", "common", "constraints", "energy", "eval", "explore", "fusion", "mapping",
+		"arch", "common", "constraints", "energy", "eval", "explore", "fusedtiles", "fusion", "mapping",
 		"neteval", "onnx", "search", "space", "sparsity", "work", "workload"};
 	size_t args = 0;
 	int missing = 0;

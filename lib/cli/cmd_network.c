@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "trim/fusedtiles.h"
 #include "trim/neteval.h"
 #include "trim/search.h"
 
@@ -13,7 +14,35 @@ static const char usage_net[] =
 	"         [--max-mappings N] [--min-pe-util F] [--min-rf-util F] [--constraints FILE]\n"
 	"         [--dataflow PRESET]... [--progress|--quiet] [--format table|json|csv]\n"
 	"         [--report FILE.html] [--breakdown FILE.csv|FILE.json]\n"
-	"         [--time-limit SECONDS] [--gap FRACTION] [--out DIR] [--imperfect]";
+	"         [--time-limit SECONDS] [--gap FRACTION] [--out DIR] [--imperfect]\n"
+	"       trim network NETWORK.yaml ARCH.yaml --fuse all|FIRST:LAST [--fuse-level LEVEL]\n"
+	"         [--goal energy|delay] [--threads N] [--batch N] [--table FILE] [--format table|json]";
+
+/* --fuse: the fused-tiles plan of every chain (docs/fusion.md, "Fused tiles"). */
+static int run_fused(const char *const *files, const char *table_file, const trim_cli_mapopts *mo,
+                     const char *range, const char *level, int format)
+{
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_arch *arch = NULL;
+	trim_energy *table = NULL;
+	char *text = NULL;
+	int rc = trim_network_load(&net, files[0]);
+	if (rc == 0)
+		rc = trim_workloads_create(&w, net, mo->mode, mo->batch, 0);
+	if (rc == 0)
+		rc = trim_arch_load(&arch, files[1]);
+	if (rc == 0 && table_file)
+		rc = trim_energy_load(&table, table_file);
+	if (rc == 0)
+		rc = trim_fusedtiles_report(net, w, arch, table, range, level, (int)mo->goal, (int)mo->threads, format,
+		                            &text);
+	trim_energy_free(table);
+	trim_arch_free(arch);
+	trim_workloads_free(w);
+	trim_network_free(net);
+	return rc ? trim_cli_fail(rc) : trim_cli_print(text);
+}
 
 // trim-cli: network: the best mapping of every workload of a network, with totals
 int trim_cli_network(int argc, char **argv)
@@ -21,7 +50,7 @@ int trim_cli_network(int argc, char **argv)
 	if (trim_cli_repeated("network", usage_net, argc, argv))
 		return TRIM_CLI_EXIT_USAGE;
 	const char *files[2] = {NULL, NULL}, *table_file = NULL, *trace = NULL;
-	const char *report = NULL, *breakdown = NULL;
+	const char *report = NULL, *breakdown = NULL, *fuse = NULL, *fuse_level = NULL;
 	int format = TRIM_FORMAT_TABLE, nf = 0, dense = 0;
 	int progress = isatty(2);
 	trim_cli_mapopts mo;
@@ -47,7 +76,14 @@ int trim_cli_network(int argc, char **argv)
 			       "search in DIR and reads back those of an earlier run made from the same\n"
 			       "inputs (stamped by their content), so a killed run resumes.\n"
 			       "--imperfect also searches imperfect factorisations (a dim spread over more\n"
-			       "PEs than a divisor fits, with a ragged last pass; trim map --imperfect).\n", usage_net);
+			       "PEs than a divisor fits, with a ragged last pass; trim map --imperfect).\n"
+			       "--fuse all|FIRST:LAST plans the chains of the network (layers that read only\n"
+			       "the previous layer's result) as fused groups sharing the loops above a buffer\n"
+			       "level (--fuse-level, default the first storage level below DRAM), searched\n"
+			       "exactly with the layer-by-layer plan as one candidate, and reports the groups,\n"
+			       "the DRAM bytes saved and the buffer they need (inference; energy or delay;\n"
+			       "docs/fusion.md, \"Fused tiles\"); FIRST:LAST fuses only within those layers.\n",
+			       usage_net);
 			trim_cli_constraints_help();
 			return 0;
 		}
@@ -82,6 +118,10 @@ int trim_cli_network(int argc, char **argv)
 				mo.out_dir = v;
 			else if (!strcmp(o, "--breakdown"))
 				breakdown = v;
+			else if (!strcmp(o, "--fuse"))
+				fuse = v;
+			else if (!strcmp(o, "--fuse-level"))
+				fuse_level = v;
 			else if (!strcmp(o, "--format")) {
 				if (trim_cli_format("network", usage_net, v, 1, &format))
 					return TRIM_CLI_EXIT_USAGE;
@@ -96,6 +136,23 @@ int trim_cli_network(int argc, char **argv)
 	}
 	if (nf != 2)
 		return trim_cli_usage("network", usage_net, "needs NETWORK.yaml and ARCH.yaml");
+	if (fuse_level && !fuse)
+		return trim_cli_usage("network", usage_net, "--fuse-level needs --fuse");
+	if (fuse) {
+		/* what the fused plan does not take yet is refused, not ignored */
+		const char *other = trace ? "--trace" : report ? "--report" : breakdown ? "--breakdown"
+		                  : mo.out_dir ? "--out" : mo.constraints ? "--constraints"
+		                  : mo.ndataflow ? "--dataflow" : mo.imperfect ? "--imperfect"
+		                  : mo.time_limit > 0 ? "--time-limit" : mo.gap > 0 ? "--gap"
+		                  : mo.max_mappings > 0 ? "--max-mappings" : mo.min_pe_util > 0 ? "--min-pe-util"
+		                  : mo.min_rf_util > 0 ? "--min-rf-util" : dense ? "--dense"
+		                  : format == TRIM_FORMAT_CSV ? "--format csv" : NULL;
+		if (other)
+			return trim_cli_usage("network", usage_net, "--fuse does not take %s yet", other);
+		if (mo.goal == TRIM_GOAL_EDP)
+			return trim_cli_usage("network", usage_net, "--fuse searches --goal energy or delay (EDP is not yet exact for fused groups)");
+		return run_fused(files, table_file, &mo, fuse, fuse_level, format);
+	}
 
 	trim_network *net = NULL;
 	trim_workloads *w = NULL;

@@ -22,6 +22,10 @@
  *   plan.c          the groups of a chain: the tilings of a group, the cuts
  *                   (a dynamic programme over prefixes, the layer-by-layer
  *                   plan one candidate), the totals and the lower bound
+ *   network.c       the chains of a network, the buffer level and the range
+ *                   of layers to fuse as a user names them
+ *   report.c        trim_fusedtiles_report (include/trim/fusedtiles.h): every
+ *                   chain of a network planned, as a table or JSON
  *
  * The model (docs/fusion.md has it in full):
  *   - a group of layers a..b shares a tiling: per shared axis x a tile
@@ -182,5 +186,18 @@ typedef struct {
  * axes. The result is the same for any thread count. */
 int trim__ft_plan_search(const trim__ft_chain *c, const struct trim_arch *a, const trim__level_cost *costs,
                          int B, int goal, int threads, int first_fuse, int last_fuse, trim__ft_plan *out);
+
+/* ---- a network (network.c) ----------------------------------------------- */
+
+/* link[i] = 1 when intra workload i + 1 of w reads only workload i's
+ * result, which nothing else of net reads, with no inter-layer workload
+ * between them and the same shape (FW only); link has one entry per intra
+ * workload. */
+int trim__ft_network_links(const trim_network *net, const trim_workloads *w, int *link);
+/* The buffer level named `name` (NULL: the first storage level below the
+ * outermost, above every spatial level); errors name the levels. */
+int trim__ft_find_level(const struct trim_arch *a, const char *name, int *level);
+/* "all" or NULL: *first = *last = -1; "FIRST:LAST": their intra indices. */
+int trim__ft_find_range(const trim_workloads *w, const char *range, int *first, int *last);
 
 #endif

@@ -1,0 +1,51 @@
+/*
+ * trim/fusedtiles.h - fused tiles across layers (docs/fusion.md, "Fused
+ * tiles"): the chains of a network's layers fused in groups that share the
+ * loops above a buffer level, so the tensors between the layers of a group
+ * stay in that buffer instead of going to DRAM; each layer's mapping below
+ * it is found by the per-layer search, and the plan (where to cut each
+ * chain, the shared tiling of each group) is searched exactly, the
+ * layer-by-layer plan being one candidate.
+ *
+ * A chain is a run of consecutive FW workloads of an inference network in
+ * which each layer reads only the previous layer's result, which nothing
+ * else reads, with no inter-layer workload (padding, softmax, layer
+ * normalisation) between them, and the same shape on both sides. Layers
+ * outside chains are not reported (trim_neteval maps them).
+ *
+ * Ownership: the report text (*out) belongs to the caller: release it with
+ * trim_string_free(). Nothing else is kept.
+ * Thread safety: reads its arguments only; runs the per-layer searches on
+ * `threads` OpenMP threads; the result is the same for any thread count.
+ */
+#ifndef TRIM_FUSEDTILES_H
+#define TRIM_FUSEDTILES_H
+
+#include "trim/arch.h"
+#include "trim/common.h"
+#include "trim/energy.h"
+#include "trim/workload.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Search the fused plan of every chain of w (made from net, inference)
+ * on arch and write a report (TRIM_FORMAT_TABLE or TRIM_FORMAT_JSON) into
+ * *out. table NULL: the architecture's technology. range NULL or "all":
+ * every chain; "FIRST:LAST" (layer names): fused groups only within those
+ * layers (the chains are still reported). level NULL: the first storage
+ * level below the outermost, if it lies above every spatial level; else a
+ * level name. goal TRIM_GOAL_ENERGY or TRIM_GOAL_DELAY (see trim/search.h);
+ * threads >= 1. Errors: TRIM_EINVAL (training workloads, a bad level or
+ * goal, EDP), TRIM_ENOTFOUND (an unknown layer or level, with the nearest
+ * name), TRIM_ENOFIT (a layer that no mapping fits). */
+TRIM_API int trim_fusedtiles_report(const trim_network *net, const trim_workloads *w, const trim_arch *arch,
+                                    const trim_energy *table, const char *range, const char *level, int goal,
+                                    int threads, int format, char **out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

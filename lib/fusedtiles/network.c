@@ -1,0 +1,124 @@
+/*
+ * The chains of a network (docs/fusion.md, "Fused tiles"), the buffer
+ * level and the range of layers to fuse, named as a user names them.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "fusedtiles_int.h"
+#include "network_int.h"
+#include "workload_build_int.h"
+
+/* 1 if intra workload i + 1 of w reads only intra workload i's result,
+ * which nothing else of net reads, with nothing between them. */
+static int links(const trim_network *net, const trim_workloads *w, size_t i)
+{
+	const trim__intra *p = trim__workloads_intra(w, i), *c = trim__workloads_intra(w, i + 1);
+	if (!p || !c || p->phase != TRIM_PHASE_FW || c->phase != TRIM_PHASE_FW || c->pre_index >= 0)
+		return 0;
+	if (p->layer_index < 0 || p->layer_index >= net->nlayers || c->layer_index < 0 ||
+	    c->layer_index >= net->nlayers || p->layer_index == c->layer_index)
+		return 0;
+	const trim__layer *L = &net->layers[c->layer_index];
+	if (L->ninputs != 1 || L->inputs[0] != p->layer_index)
+		return 0;
+	int readers = 0;
+	for (int k = 0; k < net->nlayers; k++)
+		for (int j = 0; j < net->layers[k].ninputs; j++)
+			readers += net->layers[k].inputs[j] == p->layer_index;
+	if (readers != 1)
+		return 0;
+	for (size_t j = 0; trim__workloads_inter(w, j); j++)
+		if (trim__workloads_inter(w, j)->before_intra == (int)(i + 1))
+			return 0;
+	trim__ft_chain pair = {2, {p, c}};
+	return trim__ft_chain_check(&pair) == 0;
+}
+
+int trim__ft_network_links(const trim_network *net, const trim_workloads *w, int *link)
+{
+	size_t n = trim_workloads_intra_count(w);
+	for (size_t i = 0; i < n; i++)
+		link[i] = i + 1 < n && links(net, w, i);
+	return 0;
+}
+
+int trim__ft_find_level(const struct trim_arch *a, const char *name, int *level)
+{
+	if (!name) {
+		for (int l = 1; l < a->nlevels && a->lv[l].type != TRIM__LVL_SPATIAL; l++)
+			if (a->lv[l].type == TRIM__LVL_STORAGE) {
+				*level = l;
+				return 0;
+			}
+		return trim__error(TRIM_EINVAL,
+		                   "fused tiles: %s has no storage level between its outermost level and its "
+		                   "first spatial level to hold the tiles of fused groups",
+		                   a->name);
+	}
+	trim__nearest near;
+	trim__nearest_init(&near, name);
+	char list[512] = "";
+	size_t o = 0;
+	for (int l = 1; l < a->nlevels; l++) {
+		if (a->lv[l].type != TRIM__LVL_STORAGE)
+			continue;
+		if (!strcmp(a->lv[l].name, name)) {
+			for (int k = 0; k < l; k++)
+				if (a->lv[k].type == TRIM__LVL_SPATIAL)
+					return trim__error(TRIM_EINVAL,
+					                   "fused tiles: buffer level '%s' of %s lies below spatial level '%s': "
+					                   "choose a level above every spatial level (one instance)",
+					                   name, a->name, a->lv[k].name);
+			*level = l;
+			return 0;
+		}
+		trim__nearest_add(&near, a->lv[l].name);
+		if (o < sizeof list)
+			o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", o ? ", " : "", a->lv[l].name);
+	}
+	char hint[96];
+	return trim__error(TRIM_ENOTFOUND, "fused tiles: %s has no storage level '%s' below its outermost "
+	                   "(expected one of: %s)%s", a->name, name, list, trim__suggestion(hint, sizeof hint, &near));
+}
+
+/* The FW intra workload of layer `name`, or an error naming the nearest. */
+static int find_layer(const trim_workloads *w, const char *name, size_t len, int *index)
+{
+	trim__nearest near;
+	char word[TRIM__NAME_LEN];
+	snprintf(word, sizeof word, "%.*s", (int)len, name);
+	trim__nearest_init(&near, word);
+	for (size_t i = 0; trim__workloads_intra(w, i); i++) {
+		const trim__intra *x = trim__workloads_intra(w, i);
+		if (x->phase != TRIM_PHASE_FW)
+			continue;
+		if (!strcmp(x->layer, word)) {
+			*index = (int)i;
+			return 0;
+		}
+		trim__nearest_add(&near, x->layer);
+	}
+	char hint[96];
+	return trim__error(TRIM_ENOTFOUND, "fused tiles: --fuse: network '%s' has no layer '%s' with a FW "
+	                   "workload%s", w->network, word, trim__suggestion(hint, sizeof hint, &near));
+}
+
+int trim__ft_find_range(const trim_workloads *w, const char *range, int *first, int *last)
+{
+	*first = -1;
+	*last = -1;
+	if (!range || !strcmp(range, "all"))
+		return 0;
+	const char *colon = strchr(range, ':');
+	if (!colon || colon == range || !colon[1])
+		return trim__error(TRIM_EINVAL, "fused tiles: --fuse '%s': expected 'all' or FIRST:LAST (two layer "
+		                   "names)", range);
+	int rc = find_layer(w, range, (size_t)(colon - range), first);
+	if (!rc)
+		rc = find_layer(w, colon + 1, strlen(colon + 1), last);
+	if (!rc && *last < *first)
+		rc = trim__error(TRIM_EINVAL, "fused tiles: --fuse '%s': layer '%s' comes before '%s'", range,
+		                 colon + 1, trim__workloads_intra(w, (size_t)*first)->layer);
+	return rc;
+}

@@ -1,0 +1,227 @@
+/*
+ * trim_fusedtiles_report (include/trim/fusedtiles.h): every chain of a
+ * network planned (plan.c), reported as a table or JSON.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "energy_int.h"
+#include "fusedtiles_int.h"
+#include "trim/fusedtiles.h"
+#include "trim/search.h"
+#include "workload_build_int.h"
+
+_Static_assert((int)TRIM_GOAL_ENERGY == (int)TRIM__GOAL_ENERGY && (int)TRIM_GOAL_DELAY == (int)TRIM__GOAL_DELAY,
+               "the public goals are the search's");
+
+static const char dim_letters[] = "NGMCEFRS";
+
+typedef struct {
+	double cost, lbl_cost, lower_bound, dram, lbl_dram;
+	int64_t buffer;
+	int chains, fused_groups, exact;
+} totals;
+
+static void group_tiles(trim__sb *sb, const trim__ft_group *g, int json)
+{
+	if (json)
+		trim__sb_puts(sb, "{");
+	for (int x = 0; x < g->naxes; x++)
+		trim__sb_printf(sb, json ? "%s\"%c\": %lld" : "%s%c/%lld", x ? (json ? ", " : " ") : "",
+		                dim_letters[g->dim[x]], (long long)g->tiles[x]);
+	if (json)
+		trim__sb_puts(sb, "}");
+	else if (!g->naxes)
+		trim__sb_puts(sb, "-");
+}
+
+static void chain_table(trim__sb *sb, const trim__ft_chain *c, const trim__ft_plan *p, int k)
+{
+	trim__sb_printf(sb, "chain %d: %s..%s (%d layers)\n", k, c->layer[0]->layer, c->layer[c->nlayers - 1]->layer,
+	                c->nlayers);
+	for (int g = 0; g < p->ngroups; g++) {
+		const trim__ft_group *G = &p->group[g];
+		trim__sb_printf(sb, "  %-9s %s..%s  tiles ", G->last > G->first ? "fused" : "alone",
+		                c->layer[G->first]->layer, c->layer[G->last]->layer);
+		group_tiles(sb, G, 0);
+		trim__sb_printf(sb, " (%lld)  cost %.6g  DRAM %.0f B  buffer %lld B\n", (long long)G->ntiles, G->cost,
+		                G->dram_bytes, (long long)G->buffer_bytes);
+	}
+	trim__sb_printf(sb, "  plan: cost %.6g (layer by layer %.6g), lower bound %.6g%s; DRAM %.0f B (layer by "
+	                "layer %.0f B, saved %.0f B)\n", p->cost, p->lbl_cost, p->lower_bound,
+	                p->exact ? ", exact" : ", not proven exact", p->dram_bytes, p->lbl_dram_bytes,
+	                p->lbl_dram_bytes - p->dram_bytes);
+}
+
+static void chain_json(trim__sb *sb, const trim__ft_chain *c, const trim__ft_plan *p, int k)
+{
+	trim__sb_puts(sb, k ? ",\n    {\"cost\": " : "\n    {\"cost\": ");
+	trim__sb_json_double(sb, p->cost);
+	trim__sb_printf(sb, ", \"dram_bytes\": %.17g, \"exact\": %s, \"groups\": [", p->dram_bytes,
+	                p->exact ? "true" : "false");
+	for (int g = 0; g < p->ngroups; g++) {
+		const trim__ft_group *G = &p->group[g];
+		trim__sb_printf(sb, "%s{\"buffer_bytes\": %lld, \"cost\": ", g ? ", " : "", (long long)G->buffer_bytes);
+		trim__sb_json_double(sb, G->cost);
+		trim__sb_printf(sb, ", \"dram_bytes\": %.17g, \"first\": ", G->dram_bytes);
+		trim__sb_json_str(sb, c->layer[G->first]->layer);
+		trim__sb_printf(sb, ", \"fused\": %s, \"last\": ", G->last > G->first ? "true" : "false");
+		trim__sb_json_str(sb, c->layer[G->last]->layer);
+		trim__sb_puts(sb, ", \"lower_bound\": ");
+		trim__sb_json_double(sb, G->lower_bound);
+		trim__sb_printf(sb, ", \"ntiles\": %lld, \"tiles\": ", (long long)G->ntiles);
+		group_tiles(sb, G, 1);
+		trim__sb_puts(sb, "}");
+	}
+	trim__sb_puts(sb, "], \"layer_by_layer\": {\"cost\": ");
+	trim__sb_json_double(sb, p->lbl_cost);
+	trim__sb_printf(sb, ", \"dram_bytes\": %.17g}, \"layers\": [", p->lbl_dram_bytes);
+	for (int i = 0; i < c->nlayers; i++) {
+		trim__sb_puts(sb, i ? ", " : "");
+		trim__sb_json_str(sb, c->layer[i]->layer);
+	}
+	trim__sb_puts(sb, "], \"lower_bound\": ");
+	trim__sb_json_double(sb, p->lower_bound);
+	trim__sb_printf(sb, ", \"searches\": %lld}", (long long)p->searches);
+}
+
+static void add(totals *t, const trim__ft_plan *p)
+{
+	t->chains++;
+	t->cost += p->cost;
+	t->lbl_cost += p->lbl_cost;
+	t->lower_bound += p->lower_bound;
+	t->dram += p->dram_bytes;
+	t->lbl_dram += p->lbl_dram_bytes;
+	t->exact = t->exact && p->exact;
+	if (p->buffer_bytes > t->buffer)
+		t->buffer = p->buffer_bytes;
+	for (int g = 0; g < p->ngroups; g++)
+		t->fused_groups += p->group[g].last > p->group[g].first;
+}
+
+static int check_args(const trim_network *net, const trim_workloads *w, const trim_arch *arch, int goal,
+                      int threads, int format, char **out)
+{
+	if (!out)
+		return trim__error(TRIM_EINVAL, "trim_fusedtiles_report: NULL out");
+	*out = NULL;
+	if (!net || !w || !arch)
+		return trim__error(TRIM_EINVAL, "trim_fusedtiles_report: NULL argument");
+	int rc = trim__workloads_check_origin(w, net, "trim_fusedtiles_report");
+	if (rc)
+		return rc;
+	if (trim_workloads_mode(w) != TRIM_MODE_INFERENCE)
+		return trim__error(TRIM_EINVAL, "trim_fusedtiles_report: fused tiles are built for inference only "
+		                   "(workloads of network '%s' are for training)", w->network);
+	if (goal != TRIM_GOAL_ENERGY && goal != TRIM_GOAL_DELAY)
+		return trim__error(TRIM_EINVAL, "trim_fusedtiles_report: goal %d: fused groups are searched for "
+		                   "energy (%d) or delay (%d); EDP is not yet", goal, TRIM_GOAL_ENERGY, TRIM_GOAL_DELAY);
+	if (threads < 1)
+		return trim__error(TRIM_EINVAL, "trim_fusedtiles_report: threads %d: at least 1", threads);
+	if (format != TRIM_FORMAT_TABLE && format != TRIM_FORMAT_JSON)
+		return trim__error(TRIM_EINVAL, "trim_fusedtiles_report: format %d: table (%d) or json (%d)", format,
+		                   TRIM_FORMAT_TABLE, TRIM_FORMAT_JSON);
+	return 0;
+}
+
+int trim_fusedtiles_report(const trim_network *net, const trim_workloads *w, const trim_arch *arch,
+                           const trim_energy *table, const char *range, const char *level, int goal,
+                           int threads, int format, char **out)
+{
+	TRIM__HANDLE_CHECK(net, NETWORK, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(arch, ARCH, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(table, ENERGY, TRIM_EINVAL);
+	int rc = check_args(net, w, arch, goal, threads, format, out);
+	if (rc)
+		return rc;
+	int B = 0, first = -1, last = -1;
+	if ((rc = trim__ft_find_level(arch, level, &B)) || (rc = trim__ft_find_range(w, range, &first, &last)))
+		return rc;
+	trim_energy *own = NULL;
+	size_t n = trim_workloads_intra_count(w);
+	int *link = trim__calloc(n, sizeof *link);
+	trim__ft_plan *p = trim__calloc(1, sizeof *p);
+	trim__level_cost costs[TRIM__MAX_LEVELS];
+	trim__sb sb;
+	trim__sb_init(&sb);
+	totals t = {.exact = 1};
+	if (!link || !p) {
+		rc = TRIM_ENOMEM;
+		goto out;
+	}
+	if (!table && (rc = trim_energy_load_for_arch(&own, arch)))
+		goto out;
+	if ((rc = trim__arch_costs(arch, table ? table : own, costs)) || (rc = trim__ft_network_links(net, w, link)))
+		goto out;
+	const int json = format == TRIM_FORMAT_JSON;
+	const char *goal_name = goal == TRIM_GOAL_DELAY ? "delay" : "energy";
+	if (json) {
+		trim__sb_puts(&sb, "{\n  \"architecture\": ");
+		trim__sb_json_str(&sb, arch->name);
+		trim__sb_puts(&sb, ",\n  \"buffer_level\": ");
+		trim__sb_json_str(&sb, arch->lv[B].name);
+		trim__sb_printf(&sb, ",\n  \"goal\": \"%s\",\n  \"network\": ", goal_name);
+		trim__sb_json_str(&sb, w->network);
+		trim__sb_puts(&sb, ",\n  \"chains\": [");
+	} else {
+		trim__sb_printf(&sb, "fused tiles: network %s on %s, buffer level %s, goal %s (%s)\n",
+		                w->network, arch->name, arch->lv[B].name, goal_name,
+		                goal == TRIM_GOAL_DELAY ? "cycles" : "pJ");
+	}
+	for (size_t i = 0; i < n && !rc;) {
+		size_t j = i;
+		while (link[j] && j + 1 - i < TRIM__FT_MAX_LAYERS)
+			j++;
+		if (j == i) {
+			i++;
+			continue;
+		}
+		trim__ft_chain c = {(int)(j - i + 1), {0}};
+		for (size_t k = i; k <= j; k++)
+			c.layer[k - i] = trim__workloads_intra(w, k);
+		/* fused groups only within the range (none when it misses the chain) */
+		int ff = 0, lf = c.nlayers - 1;
+		if (first >= 0) {
+			ff = first > (int)i ? first - (int)i : 0;
+			lf = last < (int)j ? last - (int)i : c.nlayers - 1;
+		}
+		if ((rc = trim__ft_plan_search(&c, arch, costs, B, goal, threads, ff, lf, p)))
+			break;
+		if (json)
+			chain_json(&sb, &c, p, t.chains);
+		else
+			chain_table(&sb, &c, p, t.chains + 1);
+		add(&t, p);
+		i = j + 1;
+	}
+	if (rc)
+		goto out;
+	if (json) {
+		trim__sb_printf(&sb, "%s],\n  \"totals\": {\"buffer_bytes\": %lld, \"chains\": %d, \"cost\": ",
+		                t.chains ? "\n  " : "", (long long)t.buffer, t.chains);
+		trim__sb_json_double(&sb, t.cost);
+		trim__sb_printf(&sb, ", \"dram_bytes\": %.17g, \"dram_bytes_saved\": %.17g, \"exact\": %s, "
+		                "\"fused_groups\": %d, \"layer_by_layer\": {\"cost\": ", t.dram, t.lbl_dram - t.dram,
+		                t.exact ? "true" : "false", t.fused_groups);
+		trim__sb_json_double(&sb, t.lbl_cost);
+		trim__sb_printf(&sb, ", \"dram_bytes\": %.17g}, \"lower_bound\": ", t.lbl_dram);
+		trim__sb_json_double(&sb, t.lower_bound);
+		trim__sb_puts(&sb, "}\n}\n");
+	} else {
+		trim__sb_printf(&sb, "total over %d chain(s): %d fused group(s); cost %.6g (layer by layer %.6g), lower "
+		                "bound %.6g%s; DRAM %.0f B (layer by layer %.0f B, saved %.0f B); buffer %lld B\n",
+		                t.chains, t.fused_groups, t.cost, t.lbl_cost, t.lower_bound,
+		                t.exact ? ", exact" : ", not proven exact", t.dram, t.lbl_dram, t.lbl_dram - t.dram,
+		                (long long)t.buffer);
+	}
+	rc = trim__sb_take(&sb, out);
+out:
+	trim__sb_free(&sb);
+	trim_energy_free(own);
+	free(link);
+	free(p);
+	return rc;
+}
