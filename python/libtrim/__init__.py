@@ -64,7 +64,7 @@ from .hardware import (FPGA_RESOURCES, FUSION_LAYER_METRICS, FUSION_TIMES, SPARS
 from .mapping import (GOALS, SEARCH_COUNTS, SEARCH_OPTIONS, SLOTS, Constraints, Eval, Mapping,
                       Search, dataflow_presets)
 from .network import (EXPLORE_FIELDS, EXPLORE_OPTIONS, NET_FIELDS, NET_OPTIONS, Explorer, NetEval,
-                      explore_goals)
+                      explore_goals, fused_tiles)
 
 __version__ = "0.1.0"
 
@@ -76,6 +76,6 @@ __all__ = [
     "SPARSITY_FIELDS", "Search", "Space", "Sparsity", "TRIM_EINVAL", "TRIM_ENOTFOUND",
     "TRIM_ERANGE", "TrimError", "Workloads", "data_path",
     "dataflow_presets", "explore_goals", "find_library", "frame", "fusion_goals",
-    "fusion_metrics", "fusion_params", "html_table", "imbalance", "lib", "resolve_table",
+    "fusion_metrics", "fusion_params", "fused_tiles", "html_table", "imbalance", "lib", "resolve_table",
     "version",
 ]

@@ -263,6 +263,9 @@ def _load(path=None):
         "trim_fusion_result_best": (ctypes.c_int, [_vp, ctypes.POINTER(ctypes.c_size_t)]),
         "trim_fusion_result_layer_by_layer": (ctypes.c_int, [_vp, ctypes.POINTER(ctypes.c_size_t)]),
         "trim_fusion_result_report": (ctypes.c_int, [_vp, ctypes.c_int, _pvp]),
+        # fusedtiles.h
+        "trim_fusedtiles_report": (ctypes.c_int, [_vp, _vp, _vp, _vp, _str, _str, ctypes.c_int, ctypes.c_int,
+                                                  ctypes.c_int, _pvp]),
         # mapping.h
         "trim_mapping_create": (ctypes.c_int, [_pvp, _vp]),
         "trim_mapping_free": (None, [_vp]),

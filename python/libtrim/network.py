@@ -17,6 +17,25 @@ NET_FIELDS = ("cycles", "energy_pj", "edp", "pe_utilization", "active_pes", "den
               "bottleneck", "lower_bound", "gap", "exact", "reused_from")  # TRIM_NF_*
 
 
+def fused_tiles(network, workloads, arch, table=None, fuse="all", level=None, goal="energy", threads=1,
+                fmt="json"):
+    """Fused tiles (``trim_fusedtiles_report``, ``trim network --fuse``;
+    docs/fusion.md, "Fused tiles"): every chain of the network's layers
+    planned as groups sharing the loops above the buffer ``level`` (a level
+    name; None: the first storage level below DRAM), fused only within
+    ``fuse`` ("all" or "FIRST:LAST"), searched exactly for ``goal`` ("energy"
+    or "delay") on ``threads`` threads. Inference workloads. Returns the
+    report parsed (``fmt="json"``: chains, groups, tile counts, DRAM bytes
+    and those saved, buffer bytes, totals) or its text (``fmt="table"``)."""
+    net = _handle(network, Network, "network", "fused_tiles()")
+    w = _handle(workloads, Workloads, "workloads", "fused_tiles()")
+    a = _handle(arch, Arch, "arch", "fused_tiles()")
+    t = _handle(table, Energy, "table", "fused_tiles()", optional=True)
+    text = _report(lib().trim_fusedtiles_report, net, w, a, t, fuse.encode() if fuse else None,
+                   level.encode() if level else None, _goal(goal), threads, _format(fmt))
+    return json.loads(text) if fmt == "json" else text
+
+
 class NetEval(_Handle):
     """A whole network on one architecture (``trim_neteval``):
     ``NetEval(network, workloads, arch, table=None)``, options, optional

@@ -1268,6 +1268,11 @@ HANDLE_ARGUMENTS = [
     ("Constraints.merge()", "other", "Constraints", lambda o, v: o["Constraints"].merge(v)),
     ("Constraints.check()", "arch", "Arch", lambda o, v: o["Constraints"].check(v)),
     ("Constraints.dump()", "arch", "Arch", lambda o, v: o["Constraints"].dump(v)),
+    ("fused_tiles()", "network", "Network", lambda o, v: trim.fused_tiles(v, o["Workloads"], o["Arch"])),
+    ("fused_tiles()", "workloads", "Workloads", lambda o, v: trim.fused_tiles(o["Network"], v, o["Arch"])),
+    ("fused_tiles()", "arch", "Arch", lambda o, v: trim.fused_tiles(o["Network"], o["Workloads"], v)),
+    ("fused_tiles()", "table", "Energy",
+     lambda o, v: trim.fused_tiles(o["Network"], o["Workloads"], o["Arch"], v)),
     ("NetEval()", "network", "Network", lambda o, v: trim.NetEval(v, o["Workloads"], o["Arch"])),
     ("NetEval()", "workloads", "Workloads", lambda o, v: trim.NetEval(o["Network"], v, o["Arch"])),
     ("NetEval()", "arch", "Arch", lambda o, v: trim.NetEval(o["Network"], o["Workloads"], v)),
@@ -1279,6 +1284,32 @@ HANDLE_ARGUMENTS = [
     ("Explorer.set_constraints()", "constraints", "Constraints", lambda o, v: o["Explorer"].set_constraints(v)),
 ]
 OPTIONAL_HANDLES = {"table", "constraints"} | {("Constraints.dump()", "arch"), ("Arch.warnings()", "workloads")}
+
+
+class FusedTilesTest(unittest.TestCase):
+    """trim.fused_tiles: the chains of test/data/networks/mlp-chain.yaml fused
+    at the GLB of test/data/arch/fused-glb.yaml (test/check_fusedtiles.c has
+    the hand count: 64 DRAM bytes fused, 144 layer by layer)."""
+
+    def test_report(self):
+        with trim.Network("test/data/networks/mlp-chain.yaml") as net, \
+                trim.Workloads(net, mode="inference") as w, trim.Arch("test/data/arch/fused-glb.yaml") as arch:
+            r = trim.fused_tiles(net, w, arch)
+            self.assertEqual(r["buffer_level"], "GLB")
+            self.assertEqual([c["layers"] for c in r["chains"]], [["fc1", "fc2", "fc3"]])
+            self.assertEqual(r["totals"]["dram_bytes"], 64)
+            self.assertEqual(r["totals"]["layer_by_layer"]["dram_bytes"], 144)
+            self.assertTrue(r["totals"]["exact"])
+            g = r["chains"][0]["groups"]
+            self.assertEqual([(x["first"], x["last"], x["fused"]) for x in g], [("fc1", "fc3", True)])
+            r = trim.fused_tiles(net, w, arch, fuse="fc2:fc3", level="GLB", goal="energy", threads=2)
+            self.assertEqual(r["totals"]["dram_bytes"], 112)
+            self.assertIn("chain 1: fc1..fc3", trim.fused_tiles(net, w, arch, fmt="table"))
+            with self.assertRaises(trim.TrimError) as cm:
+                trim.fused_tiles(net, w, arch, fuse="fc1:fcx")
+            self.assertEqual(cm.exception.code, trim.TRIM_ENOTFOUND)
+            with self.assertRaises(ValueError):
+                trim.fused_tiles(net, w, arch, goal="fastest")
 
 
 class TypedHandlesTest(unittest.TestCase):
