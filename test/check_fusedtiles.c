@@ -527,12 +527,13 @@ END_TEST
 
 /* The report of mlp-chain (fc1 -> fc2 -> fc3 -> fc4, fc3 also read by
  * the residual add, so the chain is fc1..fc3) as text; 0 or the code. */
-static int report(int mode, const char *range, const char *level, int goal, int threads, int format, char **text)
+static int report_of(const char *file, int mode, const char *range, const char *level, int goal, int threads,
+                     int format, char **text)
 {
 	trim_network *net = NULL;
 	trim_workloads *w = NULL;
 	trim_arch *a = NULL;
-	ck_assert_int_eq(trim_network_load(&net, NET_FILE), 0);
+	ck_assert_int_eq(trim_network_load(&net, file), 0);
 	ck_assert_int_eq(trim_workloads_create(&w, net, mode, 1, 0), 0);
 	ck_assert_int_eq(trim_arch_load(&a, ARCH_FILE), 0);
 	int rc = trim_fusedtiles_report(net, w, a, NULL, range, level, goal, threads, format, text);
@@ -541,6 +542,45 @@ static int report(int mode, const char *range, const char *level, int goal, int 
 	trim_network_free(net);
 	return rc;
 }
+
+static int report(int mode, const char *range, const char *level, int goal, int threads, int format, char **text)
+{
+	return report_of(NET_FILE, mode, range, level, goal, threads, format, text);
+}
+
+/* The line after "chain K:"'s groups: "  plan: ..." (a copy). */
+static char *plan_line(const char *text, int k)
+{
+	char head[32];
+	snprintf(head, sizeof head, "chain %d:", k);
+	const char *c = strstr(text, head), *p = c ? strstr(c, "  plan: ") : NULL;
+	ck_assert_msg(p != NULL, "no %s in %s", head, text);
+	return strndup(p, strcspn(p, "\n"));
+}
+
+/* Two identical chains: the second reuses the first's plan, which is what
+ * planning it alone gives. */
+START_TEST(api_report_reuse)
+{
+	char *all = NULL, *second = NULL;
+	const char *twice = "test/data/networks/mlp-twice.yaml";
+	ck_assert_int_eq(report_of(twice, TRIM_MODE_INFERENCE, NULL, NULL, TRIM_GOAL_ENERGY, 1, 0, &all), 0);
+	ck_assert_int_eq(report_of(twice, TRIM_MODE_INFERENCE, "fc3:fc4", NULL, TRIM_GOAL_ENERGY, 1, 0, &second), 0);
+	char *a1 = plan_line(all, 1), *a2 = plan_line(all, 2), *s2 = plan_line(second, 2), *s1 = plan_line(second, 1);
+	ck_assert_str_eq(a1, a2);
+	ck_assert_str_eq(a2, s2);
+	/* the hand-worked pair's figures: 56 DRAM bytes fused, 104 layer by layer */
+	ck_assert_msg(strstr(a1, "DRAM 56 B (layer by layer 104 B, saved 48 B)"), "%s", a1);
+	ck_assert_msg(strstr(s1, "saved 0 B"), "%s", s1); /* fc1..fc2 outside the range */
+	ck_assert_msg(strstr(all, "total over 2 chain(s): 2 fused group(s)"), "%s", all);
+	free(a1);
+	free(a2);
+	free(s1);
+	free(s2);
+	trim_string_free(all);
+	trim_string_free(second);
+}
+END_TEST
 
 START_TEST(api_report)
 {
@@ -624,6 +664,7 @@ Suite *fusedtiles_suite(void)
 	tcase_add_test(tc, plan_brute_too_small);
 	tcase_add_test(tc, bad_groups);
 	tcase_add_test(tc, api_report);
+	tcase_add_test(tc, api_report_reuse);
 	tcase_add_test(tc, cli_fuse);
 	suite_add_tcase(s, tc);
 	return s;

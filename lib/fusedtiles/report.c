@@ -86,6 +86,49 @@ static void chain_json(trim__sb *sb, const trim__ft_chain *c, const trim__ft_pla
 	trim__sb_printf(sb, ", \"searches\": %lld}", (long long)p->searches);
 }
 
+/* 1 if a and b are the same loop nest (names and positions aside). */
+static int same_nest(const trim__intra *a, const trim__intra *b)
+{
+	if (a->kind != b->kind || a->phase != b->phase || memcmp(a->bound, b->bound, sizeof a->bound))
+		return 0;
+	for (int t = 0; t < 3; t++) {
+		const trim__tensor *x = &a->t[t], *y = &b->t[t];
+		if (x->present != y->present || x->ndims != y->ndims || x->has_zeros != y->has_zeros)
+			return 0;
+		if (x->has_zeros && memcmp(x->zaxis, y->zaxis, sizeof x->zaxis))
+			return 0;
+		for (int k = 0; k < x->ndims; k++) {
+			const trim__iexpr *e = &x->idx[k], *f = &y->idx[k];
+			if (x->extent[k] != y->extent[k] || e->nterms != f->nterms)
+				return 0;
+			for (int j = 0; j < e->nterms; j++)
+				if (e->dim[j] != f->dim[j] || e->coef[j] != f->coef[j])
+					return 0;
+		}
+	}
+	return 1;
+}
+
+/* Chains already planned: a chain of the same nests with the same range of
+ * fusable layers has the same plan (a transformer's blocks). */
+typedef struct {
+	trim__ft_chain chain;
+	int first_fuse, last_fuse;
+	trim__ft_plan *plan;
+} planned;
+
+static const trim__ft_plan *planned_find(const planned *d, int n, const trim__ft_chain *c, int ff, int lf)
+{
+	for (int k = 0; k < n; k++) {
+		int same = d[k].chain.nlayers == c->nlayers && d[k].first_fuse == ff && d[k].last_fuse == lf;
+		for (int i = 0; same && i < c->nlayers; i++)
+			same = same_nest(d[k].chain.layer[i], c->layer[i]);
+		if (same)
+			return d[k].plan;
+	}
+	return NULL;
+}
+
 static void add(totals *t, const trim__ft_plan *p)
 {
 	t->chains++;
@@ -142,13 +185,15 @@ int trim_fusedtiles_report(const trim_network *net, const trim_workloads *w, con
 		return rc;
 	trim_energy *own = NULL;
 	size_t n = trim_workloads_intra_count(w);
+	planned *done = trim__calloc(n + 1, sizeof *done);
+	int ndone = 0;
 	int *link = trim__calloc(n, sizeof *link);
 	trim__ft_plan *p = trim__calloc(1, sizeof *p);
 	trim__level_cost costs[TRIM__MAX_LEVELS];
 	trim__sb sb;
 	trim__sb_init(&sb);
 	totals t = {.exact = 1};
-	if (!link || !p) {
+	if (!link || !p || !done) {
 		rc = TRIM_ENOMEM;
 		goto out;
 	}
@@ -188,13 +233,26 @@ int trim_fusedtiles_report(const trim_network *net, const trim_workloads *w, con
 			ff = first > (int)i ? first - (int)i : 0;
 			lf = last < (int)j ? last - (int)i : c.nlayers - 1;
 		}
-		if ((rc = trim__ft_plan_search(&c, arch, costs, B, goal, threads, ff, lf, p)))
-			break;
+		const trim__ft_plan *q = planned_find(done, ndone, &c, ff, lf);
+		if (!q) {
+			if ((rc = trim__ft_plan_search(&c, arch, costs, B, goal, threads, ff, lf, p)))
+				break;
+			planned *d = &done[ndone];
+			if (!(d->plan = malloc(sizeof *p))) {
+				rc = trim__error(TRIM_ENOMEM, "trim_fusedtiles_report: out of memory");
+				break;
+			}
+			*d->plan = *p;
+			d->chain = c;
+			d->first_fuse = ff;
+			d->last_fuse = lf;
+			q = done[ndone++].plan;
+		}
 		if (json)
-			chain_json(&sb, &c, p, t.chains);
+			chain_json(&sb, &c, q, t.chains);
 		else
-			chain_table(&sb, &c, p, t.chains + 1);
-		add(&t, p);
+			chain_table(&sb, &c, q, t.chains + 1);
+		add(&t, q);
 		i = j + 1;
 	}
 	if (rc)
@@ -221,6 +279,9 @@ int trim_fusedtiles_report(const trim_network *net, const trim_workloads *w, con
 out:
 	trim__sb_free(&sb);
 	trim_energy_free(own);
+	for (int k = 0; k < ndone; k++)
+		free(done[k].plan);
+	free(done);
 	free(link);
 	free(p);
 	return rc;
