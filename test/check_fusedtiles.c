@@ -476,6 +476,38 @@ static void plan_vs_brute(int64_t glb, int goal, int expect_fused)
 
 START_TEST(plan_brute_energy) { plan_vs_brute(256, TRIM__GOAL_ENERGY, 1); }
 END_TEST
+
+/* Smaller GLBs: the tile count and the cuts the brute force confirms. */
+static void tiled_vs_brute(int64_t glb, int goal, int ngroups, int64_t last_tiles)
+{
+	static const int64_t chan[4] = {2, 3, 2, 2};
+	struct trim_arch a;
+	trim__level_cost c[TRIM__MAX_LEVELS];
+	arch_glb(&a, glb, 2);
+	tu_costs(&a, c);
+	trim__intra *w = calloc(3, sizeof *w);
+	trim__ft_chain ch = {3, {&w[0], &w[1], &w[2]}};
+	for (int i = 0; i < 3; i++)
+		fc(&w[i], "fc", 4, chan[i], chan[i + 1]);
+	trim__ft_plan *p = calloc(1, sizeof *p);
+	ck_assert_int_eq(trim__ft_plan_search(&ch, &a, c, GLB, goal, 2, -1, -1, p), 0);
+	ck_assert(p->cost == brute_plan(chan, 3, 4, &a, c, goal));
+	ck_assert_int_eq(p->ngroups, ngroups);
+	ck_assert_int_eq(p->group[ngroups - 1].ntiles, last_tiles);
+	ck_assert(p->cost < p->lbl_cost);
+	free(p);
+	free(w);
+}
+
+/* 4 words: fc1 alone, fc2..fc3 fused in 2 tiles of 2 tokens */
+START_TEST(plan_brute_glb8) { tiled_vs_brute(8, TRIM__GOAL_ENERGY, 2, 2); }
+END_TEST
+/* 6 words: all three fused, one token per tile */
+START_TEST(plan_brute_glb12) { tiled_vs_brute(12, TRIM__GOAL_ENERGY, 1, 4); }
+END_TEST
+/* 10 words, delay: all three fused in 2 tiles */
+START_TEST(plan_brute_glb20_delay) { tiled_vs_brute(20, TRIM__GOAL_DELAY, 1, 2); }
+END_TEST
 START_TEST(plan_brute_delay) { plan_vs_brute(256, TRIM__GOAL_DELAY, 1); }
 END_TEST
 /* 1 word: the smallest intermediate tile (1 token x 2 or 3 channels) does
@@ -660,6 +692,9 @@ Suite *fusedtiles_suite(void)
 	tcase_add_test(tc, counts_match_refsim);
 	tcase_add_test(tc, tiles_cover_the_chain);
 	tcase_add_test(tc, plan_brute_energy);
+	tcase_add_test(tc, plan_brute_glb8);
+	tcase_add_test(tc, plan_brute_glb12);
+	tcase_add_test(tc, plan_brute_glb20_delay);
 	tcase_add_test(tc, plan_brute_delay);
 	tcase_add_test(tc, plan_brute_too_small);
 	tcase_add_test(tc, bad_groups);

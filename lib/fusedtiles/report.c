@@ -42,8 +42,10 @@ static void chain_table(trim__sb *sb, const trim__ft_chain *c, const trim__ft_pl
 	                c->nlayers);
 	for (int g = 0; g < p->ngroups; g++) {
 		const trim__ft_group *G = &p->group[g];
-		trim__sb_printf(sb, "  %-9s %s..%s  tiles ", G->last > G->first ? "fused" : "alone",
-		                c->layer[G->first]->layer, c->layer[G->last]->layer);
+		if (G->last > G->first)
+			trim__sb_printf(sb, "  fused     %s..%s  tiles ", c->layer[G->first]->layer, c->layer[G->last]->layer);
+		else
+			trim__sb_printf(sb, "  alone     %s  tiles ", c->layer[G->first]->layer);
 		group_tiles(sb, G, 0);
 		trim__sb_printf(sb, " (%lld)  cost %.6g  DRAM %.0f B  buffer %lld B\n", (long long)G->ntiles, G->cost,
 		                G->dram_bytes, (long long)G->buffer_bytes);
