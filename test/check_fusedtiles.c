@@ -96,8 +96,8 @@ START_TEST(hand_pair)
 	ck_assert_int_eq(ax.dim[0][0], TRIM_DIM_N);
 	ck_assert_int_eq(ax.dim[0][1], TRIM_DIM_N);
 	int64_t two[1] = {2};
-	ck_assert_int_eq(trim__ft_tile_workload(&ch, 0, &ax, two, 0, &w[2]), 0);
-	ck_assert_int_eq(trim__ft_tile_workload(&ch, 0, &ax, two, 1, &w[3]), 0);
+	ck_assert_int_eq(trim__ft_tile_workload(&ch, 0, &ax, two, 0, &w[2], NULL), 0);
+	ck_assert_int_eq(trim__ft_tile_workload(&ch, 0, &ax, two, 1, &w[3], NULL), 0);
 	ck_assert_int_eq(w[2].macs, 12);
 	ck_assert_int_eq(w[2].t[2].elems, 6);
 	ck_assert_int_eq(w[3].t[0].elems, 6);
@@ -240,82 +240,107 @@ END_TEST
 
 /* ---- the tiling's semantics, point by point ------------------------------- */
 
+/* Linear index of tensor T's element at loop point dv. */
+static int64_t elem_at(const trim__tensor *T, const int64_t *dv)
+{
+	int64_t e = 0;
+	for (int k = 0; k < T->ndims; k++) {
+		int64_t v = 0;
+		for (int j = 0; j < T->idx[k].nterms; j++)
+			v += T->idx[k].coef[j] * dv[T->idx[k].dim[j]];
+		REQUIRE(v >= 0 && v < T->extent[k], "axis %d value %lld outside [0, %lld)", k, (long long)v,
+		        (long long)T->extent[k]);
+		e = e * T->extent[k] + v;
+	}
+	return e;
+}
+
 /* Walk every point of every layer in every tile of the group in the
- * chain's coordinates (a tile's dims offset by its origin on the shared
- * axes): every MAC of every layer runs exactly once; every element of an
- * intermediate is completed (all its contributions) in exactly one tile,
- * and read only in that tile, after it. */
+ * chain's coordinates (layer i's tile starting at the tile's coordinate
+ * times its step on each shared dim): every point lies inside its layer;
+ * in a tile, every element of a layer's result it touches is completed
+ * (all its contributions), and the next layer reads exactly the elements
+ * this one completed in the same tile (a halo is recomputed, never read
+ * from another tile); the last layer runs every MAC once and completes
+ * every output element once. */
 static void walk_tiles(const trim__ft_chain *ch, const int64_t *tiles)
 {
 	trim__ft_axes ax;
-	trim__ft_group_axes(ch, 0, ch->nlayers - 1, &ax);
+	const int n = ch->nlayers;
+	trim__ft_group_axes(ch, 0, n - 1, &ax);
 	int64_t ntiles = 1;
 	for (int x = 0; x < ax.naxes; x++)
 		ntiles *= tiles[x];
-	for (int i = 0; i < ch->nlayers; i++) {
-		const trim__intra *w = ch->layer[i];
-		int64_t *ran = calloc((size_t)w->macs, sizeof *ran);
-		int64_t *done_in = NULL, *contrib = NULL;
-		const trim__tensor *out = &w->t[2];
-		contrib = calloc((size_t)out->elems, sizeof *contrib);
-		done_in = calloc((size_t)out->elems, sizeof *done_in);
-		int64_t per_elem = w->macs / out->elems;
-		trim__intra tw;
-		ck_assert_int_eq(trim__ft_tile_workload(ch, 0, &ax, tiles, i, &tw), 0);
-		for (int64_t tile = 0; tile < ntiles; tile++) {
+	const trim__intra *last = ch->layer[n - 1];
+	int64_t *ran = calloc((size_t)last->macs, sizeof *ran);
+	int64_t *done_in = calloc((size_t)last->t[2].elems, sizeof *done_in);
+	for (int64_t tile = 0; tile < ntiles; tile++) {
+		unsigned char *prev = NULL; /* the previous layer's elements completed in this tile */
+		for (int i = 0; i < n; i++) {
+			const trim__intra *w = ch->layer[i];
+			const trim__tensor *out = &w->t[2], *in = &w->t[0];
+			int64_t per_elem = w->macs / out->elems, step[TRIM__FT_MAX_AXES];
+			int64_t *contrib = calloc((size_t)out->elems, sizeof *contrib);
+			unsigned char *read = calloc((size_t)in->elems, 1);
+			trim__intra tw;
+			ck_assert_int_eq(trim__ft_tile_workload(ch, 0, &ax, tiles, i, &tw, step), 0);
 			int64_t origin[TRIM_NDIMS] = {0}, rest = tile;
 			for (int x = ax.naxes - 1; x >= 0; x--) {
-				origin[ax.dim[x][i]] = (rest % tiles[x]) * tw.bound[ax.dim[x][i]];
+				origin[ax.dim[x][i]] = (rest % tiles[x]) * step[x];
 				rest /= tiles[x];
 			}
-			memset(contrib, 0, (size_t)out->elems * sizeof *contrib);
 			int64_t dv[TRIM_NDIMS] = {0};
 			for (int64_t p = 0; p < tw.macs; p++) {
-				int64_t q = p, lin = 0, elem = 0;
+				int64_t q = p, lin = 0;
 				for (int d = TRIM_NDIMS - 1; d >= 0; d--) {
 					dv[d] = origin[d] + q % tw.bound[d];
 					q /= tw.bound[d];
 				}
-				for (int d = 0; d < TRIM_NDIMS; d++)
+				for (int d = 0; d < TRIM_NDIMS; d++) {
+					REQUIRE(dv[d] < w->bound[d], "layer %s tile %lld: %c = %lld outside its bound %lld", w->layer,
+					        (long long)tile, "NGMCEFRS"[d], (long long)dv[d], (long long)w->bound[d]);
 					lin = lin * w->bound[d] + dv[d];
-				ran[lin]++;
-				for (int k = 0; k < out->ndims; k++) {
-					int64_t v = 0;
-					for (int j = 0; j < out->idx[k].nterms; j++)
-						v += out->idx[k].coef[j] * dv[out->idx[k].dim[j]];
-					elem = elem * out->extent[k] + v;
 				}
-				contrib[elem]++;
+				contrib[elem_at(out, dv)]++;
+				read[elem_at(in, dv)] = 1;
+				if (i == n - 1)
+					ran[lin]++;
 			}
 			for (int64_t x = 0; x < out->elems; x++) {
 				REQUIRE(contrib[x] == 0 || contrib[x] == per_elem,
 				        "layer %s tile %lld: element %lld gets %lld of its %lld contributions", w->layer,
 				        (long long)tile, (long long)x, (long long)contrib[x], (long long)per_elem);
-				if (contrib[x])
+				if (i == n - 1 && contrib[x])
 					done_in[x]++;
 			}
+			for (int64_t x = 0; prev && x < in->elems; x++)
+				REQUIRE(read[x] == prev[x], "layer %s tile %lld: input element %lld %s", w->layer, (long long)tile,
+				        (long long)x, read[x] ? "not completed by its producer in this tile"
+				                              : "completed by its producer but not read");
+			/* the next layer's input tile is this layer's output tile */
+			if (i + 1 < n) {
+				trim__intra nw;
+				ck_assert_int_eq(trim__ft_tile_workload(ch, 0, &ax, tiles, i + 1, &nw, NULL), 0);
+				ck_assert_int_eq(nw.t[0].ndims, tw.t[2].ndims);
+				for (int k = 0; k < tw.t[2].ndims; k++)
+					ck_assert_int_eq(nw.t[0].extent[k], tw.t[2].extent[k]);
+			}
+			free(prev);
+			prev = malloc((size_t)out->elems);
+			for (int64_t x = 0; x < out->elems; x++)
+				prev[x] = contrib[x] > 0;
+			free(contrib);
+			free(read);
 		}
-		for (int64_t p = 0; p < w->macs; p++)
-			REQUIRE(ran[p] == 1, "layer %s: point %lld ran %lld times", w->layer, (long long)p,
-			        (long long)ran[p]);
-		for (int64_t x = 0; x < out->elems; x++)
-			REQUIRE(done_in[x] == 1, "layer %s: element %lld completed in %lld tiles", w->layer, (long long)x,
-			        (long long)done_in[x]);
-		/* the next layer reads, in a tile, only what this tile completed:
-		 * its input tile is this layer's output tile, position by position */
-		if (i + 1 < ch->nlayers) {
-			trim__intra nw;
-			ck_assert_int_eq(trim__ft_tile_workload(ch, 0, &ax, tiles, i + 1, &nw), 0);
-			ck_assert_int_eq(nw.t[0].ndims, tw.t[2].ndims);
-			for (int k = 0; k < tw.t[2].ndims; k++)
-				ck_assert_int_eq(nw.t[0].extent[k], tw.t[2].extent[k]);
-			for (int x = 0; x < ax.naxes; x++)
-				ck_assert_int_eq(nw.bound[ax.dim[x][i + 1]], tw.bound[ax.dim[x][i]]);
-		}
-		free(ran);
-		free(contrib);
-		free(done_in);
+		free(prev);
 	}
+	for (int64_t p = 0; p < last->macs; p++)
+		REQUIRE(ran[p] == 1, "layer %s: point %lld ran %lld times", last->layer, (long long)p, (long long)ran[p]);
+	for (int64_t x = 0; x < last->t[2].elems; x++)
+		REQUIRE(done_in[x] == 1, "layer %s: element %lld completed in %lld tiles", last->layer, (long long)x,
+		        (long long)done_in[x]);
+	free(ran);
+	free(done_in);
 }
 
 START_TEST(tiles_cover_the_chain)
@@ -329,7 +354,7 @@ START_TEST(tiles_cover_the_chain)
 	for (int k = 0; k < 4; k++)
 		walk_tiles(&ch, &counts[k]);
 	/* 1x1 convolutions: batch and both spatial axes shared */
-	trim__intra *cv = calloc(2, sizeof *cv);
+	trim__intra *cv = calloc(3, sizeof *cv);
 	ck_assert_int_eq(tu_layer(&cv[0], TU_CONV, TRIM_PHASE_FW, 2, 2, 3, 1, 4, 2, 1, 1, 1, 1, 0), 0);
 	ck_assert_int_eq(tu_layer(&cv[1], TU_CONV, TRIM_PHASE_FW, 2, 3, 2, 1, 4, 2, 1, 1, 1, 1, 0), 0);
 	trim__ft_chain cc = {2, {&cv[0], &cv[1]}};
@@ -340,15 +365,48 @@ START_TEST(tiles_cover_the_chain)
 	int64_t t3[3] = {2, 2, 1}, t3b[3] = {1, 4, 2};
 	walk_tiles(&cc, t3);
 	walk_tiles(&cc, t3b);
-	/* a 3x3 consumer: its rows need a halo, so only the batch is shared */
+	/* a 3x1 consumer: its rows need a halo of 2 rows, recomputed */
 	ck_assert_int_eq(tu_layer(&cv[1], TU_CONV, TRIM_PHASE_FW, 2, 3, 2, 1, 4, 2, 3, 1, 1, 1, 0), 0);
 	ck_assert_int_eq(trim__ft_chain_check(&cc), 0);
 	trim__ft_group_axes(&cc, 0, 1, &ax);
-	ck_assert_int_eq(ax.naxes, 2); /* N and F (the 3x1 kernel has no window along F) */
-	ck_assert_int_eq(ax.dim[0][0], TRIM_DIM_N);
-	ck_assert_int_eq(ax.dim[1][1], TRIM_DIM_F);
-	int64_t t2[2] = {2, 2};
+	ck_assert_int_eq(ax.naxes, 3);
+	ck_assert_int_eq(ax.dim[1][0], TRIM_DIM_E);
+	ck_assert_int_eq(ax.dim[1][1], TRIM_DIM_E);
+	ck_assert_int_eq(ax.coef[1][0], 1);
+	ck_assert_int_eq(ax.window[1][0], 2);
+	ck_assert_int_eq(ax.bound[1], 2); /* the consumer's E */
+	int64_t t2[3] = {2, 2, 2}, t2b[3] = {1, 2, 1};
 	walk_tiles(&cc, t2);
+	walk_tiles(&cc, t2b);
+	/* its tile of 1 row needs 3 rows of the producer: 2 tiles, 6 rows
+	 * computed of its 4 */
+	trim__intra tw;
+	ck_assert_int_eq(trim__ft_tile_workload(&cc, 0, &ax, t2b, 0, &tw, NULL), 0);
+	ck_assert_int_eq(tw.bound[TRIM_DIM_E], 3);
+	ck_assert_int_eq(tw.macs * 2, cv[0].macs / 4 * 6);
+	/* stride 2: a 3x1 window every 2 rows of a 7-row map; tiles of 1 row
+	 * start 2 rows apart and overlap by 1 */
+	ck_assert_int_eq(tu_layer(&cv[0], TU_CONV, TRIM_PHASE_FW, 1, 2, 3, 1, 7, 1, 1, 1, 1, 1, 0), 0);
+	ck_assert_int_eq(tu_layer(&cv[1], TU_CONV, TRIM_PHASE_FW, 1, 3, 2, 1, 7, 1, 3, 1, 2, 1, 0), 0);
+	ck_assert_int_eq(tu_layer(&cv[2], TU_CONV, TRIM_PHASE_FW, 1, 2, 2, 1, 3, 1, 1, 1, 1, 1, 0), 0);
+	trim__ft_chain c3 = {3, {&cv[0], &cv[1], &cv[2]}};
+	ck_assert_int_eq(trim__ft_chain_check(&c3), 0);
+	trim__ft_group_axes(&c3, 0, 2, &ax);
+	ck_assert_int_eq(ax.naxes, 1); /* E (N, F are 1) */
+	ck_assert_int_eq(ax.coef[0][0], 2);
+	ck_assert_int_eq(ax.window[0][0], 2);
+	static const int64_t thirds[] = {1, 3};
+	for (int k = 0; k < 2; k++)
+		walk_tiles(&c3, &thirds[k]);
+	int64_t step[TRIM__FT_MAX_AXES];
+	ck_assert_int_eq(trim__ft_tile_workload(&c3, 0, &ax, &thirds[1], 0, &tw, step), 0);
+	ck_assert_int_eq(tw.bound[TRIM_DIM_E], 3);
+	ck_assert_int_eq(step[0], 2);
+	/* padding on the shared axis: not shared (border tiles differ) */
+	ck_assert_int_eq(tu_layer(&cv[1], TU_CONV, TRIM_PHASE_FW, 1, 3, 2, 1, 7, 1, 3, 1, 1, 1, 1), 0);
+	cv[1].t[0].extent[3] = 7; /* as if the padding were done in the buffer */
+	trim__ft_group_axes(&c3, 0, 1, &ax);
+	ck_assert_int_eq(ax.naxes, 0);
 	free(cv);
 	free(w);
 }
@@ -498,6 +556,53 @@ static void tiled_vs_brute(int64_t glb, int goal, int ngroups, int64_t last_tile
 	free(p);
 	free(w);
 }
+
+/* A 1x1 conv (1 -> 2 channels, 6x1) then a 3x1 conv (2 -> 1, 4 rows out):
+ * fused, a tile of t output rows needs t + 2 rows of the first, which
+ * recomputes the 2-row halo in every tile. The brute force builds the
+ * tiles on its own (a 1x1 conv on t + 2 rows, a 3x1 conv on t + 2 rows)
+ * and enumerates every mapping of each. */
+static void halo_vs_brute(int64_t glb, int goal, int ngroups, int64_t tiles)
+{
+	struct trim_arch a;
+	trim__level_cost c[TRIM__MAX_LEVELS];
+	arch_glb(&a, glb, 2);
+	tu_costs(&a, c);
+	trim__intra *w = calloc(4, sizeof *w);
+	ck_assert_int_eq(tu_layer(&w[0], TU_CONV, TRIM_PHASE_FW, 1, 1, 2, 1, 6, 1, 1, 1, 1, 1, 0), 0);
+	ck_assert_int_eq(tu_layer(&w[1], TU_CONV, TRIM_PHASE_FW, 1, 2, 1, 1, 6, 1, 3, 1, 1, 1, 0), 0);
+	trim__ft_chain ch = {2, {&w[0], &w[1]}};
+	double brute = brute_layer(&w[0], &a, c, 0, goal) + brute_layer(&w[1], &a, c, 0, goal);
+	for (int64_t T = 1; T <= 4; T *= 2) {
+		int64_t rows = 4 / T + 2;
+		ck_assert_int_eq(tu_layer(&w[2], TU_CONV, TRIM_PHASE_FW, 1, 1, 2, 1, rows, 1, 1, 1, 1, 1, 0), 0);
+		ck_assert_int_eq(tu_layer(&w[3], TU_CONV, TRIM_PHASE_FW, 1, 2, 1, 1, rows, 1, 3, 1, 1, 1, 0), 0);
+		double f = (brute_layer(&w[2], &a, c, TRIM__FT_OUT, goal) + brute_layer(&w[3], &a, c, TRIM__FT_IN, goal)) *
+		           (double)T;
+		if (f < brute)
+			brute = f;
+	}
+	trim__ft_plan *p = calloc(1, sizeof *p);
+	ck_assert_int_eq(trim__ft_plan_search(&ch, &a, c, GLB, goal, 3, -1, -1, p), 0);
+	ck_assert_msg(p->cost == brute, "glb %lld: search %.17g, brute force %.17g", (long long)glb, p->cost, brute);
+	ck_assert_int_eq(p->exact, 1);
+	ck_assert_int_eq(p->ngroups, ngroups);
+	ck_assert_int_eq(p->group[0].ntiles, tiles);
+	if (ngroups == 1) /* the first layer computes (4 / T + 2) rows per tile: its halo again and again */
+		ck_assert_int_eq(p->eval[0].act.macs * tiles, (4 / tiles + 2) * 2 * tiles);
+	free(p);
+	free(w);
+}
+
+/* 8 words: fused in 4 tiles of one row (the first layer computes 12 rows of 6) */
+START_TEST(halo_brute_glb16) { halo_vs_brute(16, TRIM__GOAL_ENERGY, 1, 4); }
+END_TEST
+/* 10 words, delay: fused in 2 tiles */
+START_TEST(halo_brute_glb20_delay) { halo_vs_brute(20, TRIM__GOAL_DELAY, 1, 2); }
+END_TEST
+/* 6 words: no fused tile fits, layer by layer */
+START_TEST(halo_brute_glb12) { halo_vs_brute(12, TRIM__GOAL_ENERGY, 2, 1); }
+END_TEST
 
 /* 4 words: fc1 alone, fc2..fc3 fused in 2 tiles of 2 tokens */
 START_TEST(plan_brute_glb8) { tiled_vs_brute(8, TRIM__GOAL_ENERGY, 2, 2); }
@@ -695,6 +800,9 @@ Suite *fusedtiles_suite(void)
 	tcase_add_test(tc, plan_brute_glb8);
 	tcase_add_test(tc, plan_brute_glb12);
 	tcase_add_test(tc, plan_brute_glb20_delay);
+	tcase_add_test(tc, halo_brute_glb16);
+	tcase_add_test(tc, halo_brute_glb20_delay);
+	tcase_add_test(tc, halo_brute_glb12);
 	tcase_add_test(tc, plan_brute_delay);
 	tcase_add_test(tc, plan_brute_too_small);
 	tcase_add_test(tc, bad_groups);

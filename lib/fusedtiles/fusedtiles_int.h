@@ -37,11 +37,13 @@
  *     keeps; the intermediates (layer i's output = layer i+1's input) are
  *     kept in B and bypass the levels between DRAM and B;
  *   - the tiles of a dense workload are translates of one another: a
- *     group's counts are T times one tile's;
+ *     group's counts are T times one tile's; where a consumer's window
+ *     needs a halo of its producer's rows, the producer's tiles overlap
+ *     and it recomputes the halo in each (counted: T times its tile);
  *   - B must lie above every spatial level (one instance), so the tile of
  *     an intermediate is one buffer's contents, not spread over instances.
- * Not yet built: halos (an axis whose consumer index has a window is not
- * shared), recomputation, DAGs (attention), element-wise and normalisation
+ * Not yet built: halos kept between tiles instead of recomputed, padding
+ * on a shared axis (border tiles differ), DAGs (attention), element-wise and normalisation
  * layers inside a group, training phases, the EDP goal, weights kept in B
  * across tiles, overlap of tiles or layers.
  */
@@ -67,13 +69,21 @@ typedef struct {
 } trim__ft_chain;
 
 /* The axes a group of layers a..b can share: axis x is the dim dim[x][i]
- * of layer i (the same bound in every layer), a dim of every layer's
- * result, linked from layer to layer through the intermediates by a
- * single-term index of coefficient 1 (no window, no stride), on no axis
- * with padding zeros. */
+ * of layer a + i, a dim of every layer's result, linked from layer to
+ * layer through the intermediates: position k of layer i's result is
+ * dim[x][i] alone; the same position of layer i + 1's input is
+ * coef[x][i] * dim[x][i + 1] plus terms on dims that are not in layer
+ * i + 1's result (a convolution's window: R with dilation D adds
+ * window[x][i] = D (R - 1)), on no axis with padding zeros. A tile of t
+ * rows of layer i + 1 then needs coef (t - 1) + window + 1 rows of layer
+ * i: the halo, recomputed by layer i in every tile that needs it (the
+ * tiles of layer i overlap). bound[x] is the last layer's bound; tile
+ * counts divide it. */
 typedef struct {
-	int naxes;
-	int dim[TRIM__FT_MAX_AXES][TRIM__FT_MAX_LAYERS]; /* dim of layer a + i */
+	int naxes, nlayers;
+	int dim[TRIM__FT_MAX_AXES][TRIM__FT_MAX_LAYERS];      /* dim of layer a + i */
+	int64_t coef[TRIM__FT_MAX_AXES][TRIM__FT_MAX_LAYERS];   /* link i -> i + 1: the stride */
+	int64_t window[TRIM__FT_MAX_AXES][TRIM__FT_MAX_LAYERS]; /* link i -> i + 1: the halo */
 	int64_t bound[TRIM__FT_MAX_AXES];
 } trim__ft_axes;
 
@@ -83,10 +93,14 @@ int trim__ft_chain_check(const trim__ft_chain *c);
 /* The axes layers a..b (a < b) can share; naxes may be 0. */
 void trim__ft_group_axes(const trim__ft_chain *c, int a, int b, trim__ft_axes *ax);
 /* Layer a + i of the group under tile counts tiles[x] (each dividing
- * ax->bound[x]): its workload with each shared dim's bound divided and the
- * extents of the tensors it indexes recomputed. */
+ * ax->bound[x]): its workload with each shared dim's bound that of one
+ * tile (the last layer's bound / tiles, then back through the links:
+ * coef (t - 1) + window + 1) and the extents of the tensors it indexes
+ * recomputed. step (NULL: not wanted) receives per axis how far apart
+ * consecutive tiles of this layer start on its dim (the last layer's tile
+ * bound times the coefficients of the links after layer i). */
 int trim__ft_tile_workload(const trim__ft_chain *c, int a, const trim__ft_axes *ax, const int64_t *tiles,
-                           int i, trim__intra *out);
+                           int i, trim__intra *out, int64_t *step);
 
 /* ---- fused counts (counts.c) -------------------------------------------- */
 

@@ -108,9 +108,34 @@ static int tileable(const trim__intra *w, int d)
 	return 1;
 }
 
+/* Position k of w's input as coef * d plus a window: d the one moving dim
+ * that is in w's result (-1 if none, or if another is, or d is in it with
+ * another coefficient somewhere), the other moving terms' span in *window. */
+static int input_link(const trim__intra *w, int k, int64_t *coef, int64_t *window)
+{
+	const trim__iexpr *e = &w->t[0].idx[k];
+	int d = -1;
+	*window = 0;
+	for (int j = 0; j < e->nterms; j++) {
+		int64_t c = e->coef[j];
+		if (c == 0 || w->bound[e->dim[j]] <= 1)
+			continue;
+		if (result_position(w, e->dim[j]) >= 0) {
+			if (d >= 0 || c < 1)
+				return -1;
+			d = e->dim[j];
+			*coef = c;
+		} else {
+			*window += (c < 0 ? -c : c) * (w->bound[e->dim[j]] - 1);
+		}
+	}
+	return d;
+}
+
 void trim__ft_group_axes(const trim__ft_chain *c, int a, int b, trim__ft_axes *ax)
 {
 	memset(ax, 0, sizeof *ax);
+	ax->nlayers = b - a + 1;
 	const trim__intra *first = c->layer[a];
 	const trim__tensor *out0 = &first->t[2];
 	for (int k0 = 0; k0 < out0->ndims && ax->naxes < TRIM__FT_MAX_AXES; k0++) {
@@ -118,29 +143,41 @@ void trim__ft_group_axes(const trim__ft_chain *c, int a, int b, trim__ft_axes *a
 		int d = single_dim(first, &out0->idx[k0], &coef);
 		if (d < 0 || coef != 1 || !tileable(first, d))
 			continue;
-		int64_t bound = first->bound[d];
-		int dims[TRIM__FT_MAX_LAYERS];
-		dims[0] = d;
+		int x = ax->naxes;
+		ax->dim[x][0] = d;
 		int k = k0, ok = 1;
 		for (int i = a + 1; i <= b && ok; i++) {
 			const trim__intra *w = c->layer[i];
-			int dn = single_dim(w, &w->t[0].idx[k], &coef);
-			ok = dn >= 0 && coef == 1 && w->bound[dn] == bound && tileable(w, dn);
+			int64_t window = 0;
+			int dn = input_link(w, k, &coef, &window);
+			/* the producer's rows are exactly what the consumer's window
+			 * reaches over its whole bound (tileable: no padding, no rows
+			 * left over by a stride) */
+			ok = dn >= 0 && tileable(w, dn) &&
+			     coef * (w->bound[dn] - 1) + window + 1 == c->layer[i - 1]->bound[ax->dim[x][i - a - 1]];
 			if (ok) {
 				k = result_position(w, dn);
 				ok = k >= 0;
-				dims[i - a] = dn;
+				ax->dim[x][i - a] = dn;
+				ax->coef[x][i - a - 1] = coef;
+				ax->window[x][i - a - 1] = window;
 			}
 		}
 		if (!ok)
 			continue;
-		memcpy(ax->dim[ax->naxes], dims, (size_t)(b - a + 1) * sizeof dims[0]);
-		ax->bound[ax->naxes++] = bound;
+		ax->bound[x] = c->layer[b]->bound[ax->dim[x][b - a]];
+		ax->naxes++;
+	}
+	/* what a rejected candidate left behind */
+	for (int x = ax->naxes; x < TRIM__FT_MAX_AXES; x++) {
+		memset(ax->dim[x], 0, sizeof ax->dim[x]);
+		memset(ax->coef[x], 0, sizeof ax->coef[x]);
+		memset(ax->window[x], 0, sizeof ax->window[x]);
 	}
 }
 
 int trim__ft_tile_workload(const trim__ft_chain *c, int a, const trim__ft_axes *ax, const int64_t *tiles,
-                           int i, trim__intra *out)
+                           int i, trim__intra *out, int64_t *step)
 {
 	*out = *c->layer[a + i];
 	unsigned tiled = 0;
@@ -148,10 +185,19 @@ int trim__ft_tile_workload(const trim__ft_chain *c, int a, const trim__ft_axes *
 		int d = ax->dim[x][i];
 		if (tiles[x] < 1 || ax->bound[x] % tiles[x] != 0)
 			return trim__error(TRIM_EINVAL, "fused tiles: %lld tiles do not divide %c = %lld of layer '%s'",
-			                   (long long)tiles[x], "NGMCEFRS"[d], (long long)ax->bound[x], out->layer);
-		out->bound[d] /= tiles[x];
-		if (tiles[x] > 1)
+			                   (long long)tiles[x], "NGMCEFRS"[ax->dim[x][ax->nlayers - 1]],
+			                   (long long)ax->bound[x], c->layer[a + ax->nlayers - 1]->layer);
+		/* back from the last layer's tile through the links */
+		int64_t t = ax->bound[x] / tiles[x], st = t;
+		for (int j = ax->nlayers - 2; j >= i; j--) {
+			t = ax->coef[x][j] * (t - 1) + ax->window[x][j] + 1;
+			st *= ax->coef[x][j];
+		}
+		if (step)
+			step[x] = st;
+		if (t != out->bound[d])
 			tiled |= 1u << d;
+		out->bound[d] = t;
 	}
 	for (int t = 0; t < 3; t++) {
 		trim__tensor *T = &out->t[t];

@@ -117,7 +117,7 @@ static int search_group(const trim__ft_chain *c, int a0, int b0, const struct tr
 		for (int i = 0; i <= b0 - a0 && fits && !rc; i++) {
 			unsigned fused = (i > 0 ? TRIM__FT_IN : 0u) | (i < b0 - a0 ? TRIM__FT_OUT : 0u);
 			const trim__ft_layer_result *r = NULL;
-			if ((rc = trim__ft_tile_workload(c, a0, &g->ax, tiles, i, tile)) ||
+			if ((rc = trim__ft_tile_workload(c, a0, &g->ax, tiles, i, tile, NULL)) ||
 			    (rc = memo_search(mo, tile, a0 + i, arch, costs, B, fused, goal, threads, &r)))
 				break;
 			fits = r->found;
@@ -172,7 +172,7 @@ static int fill_group(trim__ft_plan *p, const trim__ft_chain *c, int a0, int b0,
 	for (int i = 0; i <= b0 - a0; i++) {
 		unsigned fused = (i > 0 ? TRIM__FT_IN : 0u) | (i < b0 - a0 ? TRIM__FT_OUT : 0u);
 		const trim__ft_layer_result *r = NULL;
-		int rc = trim__ft_tile_workload(c, a0, ax, tiles, i, &p->tile[a0 + i]);
+		int rc = trim__ft_tile_workload(c, a0, ax, tiles, i, &p->tile[a0 + i], NULL);
 		if (!rc)
 			rc = memo_search(mo, &p->tile[a0 + i], a0 + i, arch, costs, B, fused, goal, threads, &r);
 		if (rc)
