@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "fusedtiles_int.h"
-#include "network_int.h"
-#include "workload_build_int.h"
+#include "network/network_int.h"
+#include "workload/workload_build_int.h"
 
 /* 1 if intra workload i + 1 of w reads only intra workload i's result,
  * which nothing else of net reads, with nothing between them. */

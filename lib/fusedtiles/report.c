@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "energy_int.h"
+#include "energy/energy_int.h"
 #include "fusedtiles_int.h"
 #include "trim/fusedtiles.h"
 #include "trim/search.h"
-#include "workload_build_int.h"
+#include "workload/workload_build_int.h"
 
 _Static_assert((int)TRIM_GOAL_ENERGY == (int)TRIM__GOAL_ENERGY && (int)TRIM_GOAL_DELAY == (int)TRIM__GOAL_DELAY,
                "the public goals are the search's");
