@@ -19,8 +19,7 @@ int trim__ox_simple_layer(tr *t, const char *type)
 		return rc;
 	if ((rc = trim__ox_new_layer(t, type, NODE_NAME(t->node), &a, 1, &li)))
 		return rc;
-	val copy = t->v[a];
-	return trim__ox_out_val(t, 0, li, copy.layout, copy.nd, copy.d, &vi);
+	return trim__ox_out_like(t, 0, li, &t->v[a], &vi);
 }
 
 int trim__ox_unknown_op(tr *t, int code, const char *why)
@@ -42,7 +41,7 @@ int trim__ox_unknown_op(tr *t, int code, const char *why)
 	for (size_t k = 0; k < t->node->n_output; k++) {
 		int vi = -1;
 		val copy = t->v[x];
-		int rc = trim__ox_out_val(t, (int)k, copy.layer, copy.layout, copy.nd, copy.d, &vi);
+		int rc = trim__ox_out_like(t, (int)k, copy.layer, &copy, &vi);
 		if (rc)
 			return rc;
 		t->v[vi].base = copy.base;
@@ -63,6 +62,7 @@ int trim__ox_translate_node(tr *t)
 	if (!strcmp(op, "Add")) return trim__ox_add(t);
 	if (!strcmp(op, "Mul")) return trim__ox_mul(t);
 	if (!strcmp(op, "Div")) return trim__ox_div(t);
+	if (!strcmp(op, "Where")) return trim__ox_where(t);
 	if (!strcmp(op, "Sub") || !strcmp(op, "Pow") || !strcmp(op, "Sqrt") ||
 	    !strcmp(op, "ReduceMean") || !strcmp(op, "Erf"))
 		return trim__ox_unary_pattern(t, op);
@@ -96,6 +96,7 @@ int trim__ox_translate_node(tr *t)
 	if (!strcmp(op, "Transpose")) return trim__ox_transpose(t);
 	if (!strcmp(op, "Concat")) return trim__ox_concat(t);
 	if (!strcmp(op, "Split")) return trim__ox_split(t);
+	if (!strcmp(op, "Slice")) return trim__ox_slice(t);
 	if (!strcmp(op, "Gather")) return trim__ox_gather(t);
 	if (!strcmp(op, "Resize")) return trim__ox_resize(t, 0);
 	if (!strcmp(op, "Upsample")) return trim__ox_resize(t, 1);

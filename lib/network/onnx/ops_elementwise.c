@@ -20,6 +20,49 @@ static int same_lt_shape(const val *a, const val *b)
 
 int trim__ox_is_scalar(const val *x) { return trim__ox_numel(x) == 1; }
 
+/* Attention's scores: made by a Q K^T matmul (scalings, masks and dropout aside). */
+static const char *scores_layer(const tr *t, const val *x)
+{
+	if (x->t || x->layer < 0)
+		return NULL;
+	const lay *L = &t->l[x->layer];
+	return !strcmp(L->type, "matmul") && strstr(L->extra, "transpose_b: true") ? L->name : NULL;
+}
+
+/* A mask applied to the scores: free, and named in a warning (the scores are
+ * counted in full: libtrim does not skip what a mask hides). */
+static int mask(tr *t, int x, const char *how)
+{
+	const char *scores = scores_layer(t, &t->v[x]);
+	trim__ox_warn(t, "node '%s' (op_type %s) %s %s: a mask, not costed (the %s are "
+	              "counted in full)", NODE_NAME(t->node), t->node->op_type, how,
+	              scores ? "attention's scores" : "an activation", scores ? "scores" : "elements");
+	return trim__ox_alias(t, x, P_NONE, -1);
+}
+
+/* Where(condition, X, Y) of a constant condition, one activation and one
+ * constant: a mask (masked_fill on attention's scores). */
+int trim__ox_where(tr *t)
+{
+	int c, x, y, rc;
+	if ((rc = trim__ox_input_val(t, 0, &c)) || (rc = trim__ox_input_val(t, 1, &x)) ||
+	    (rc = trim__ox_input_val(t, 2, &y)))
+		return rc;
+	if (c < 0 || x < 0 || y < 0)
+		return trim__ox_node_err(t, TRIM_ESCHEMA, "needs a condition, X and Y");
+	if (!t->v[c].t || (!t->v[x].t) == (!t->v[y].t))
+		return trim__ox_node_err(t, TRIM_ESCHEMA, "Where is supported as a mask: a constant "
+		                         "condition choosing between one activation and a constant");
+	int a = t->v[x].t ? y : x;
+	if ((rc = trim__ox_settle(t, a, &a)))
+		return rc;
+	if (trim__ox_numel(&t->v[c]) > trim__ox_numel(&t->v[a]) ||
+	    trim__ox_numel(&t->v[x == a ? y : x]) > trim__ox_numel(&t->v[a]))
+		return trim__ox_node_err(t, TRIM_ESHAPE, "the condition or the constant is larger than "
+		                         "the activation (the output would be another shape)");
+	return mask(t, a, "selects between a constant and");
+}
+
 int trim__ox_add(tr *t)
 {
 	int a, b, rc;
@@ -44,6 +87,8 @@ int trim__ox_add(tr *t)
 			return trim__ox_alias(t, a, P_TG_1, A->src);
 		if (A->pat == P_LN_VAR)
 			return trim__ox_alias(t, a, P_LN_VAR, A->src);
+		if (scores_layer(t, A) && !trim__ox_is_scalar(B))
+			return mask(t, a, "adds a constant onto");
 		int64_t s[3];
 		trim__ox_lt_shape(A, s);
 		lay *L = A->layer >= 0 ? &t->l[A->layer] : NULL;
@@ -62,8 +107,7 @@ int trim__ox_add(tr *t)
 			if ((rc = trim__ox_new_layer(t, "add", NODE_NAME(t->node), in, 2, &li)))
 				return rc;
 			t->l[li].act_ok = 1;
-			val copy = t->v[a];
-			return trim__ox_out_val(t, 0, li, copy.layout, copy.nd, copy.d, &vi);
+			return trim__ox_out_like(t, 0, li, &t->v[a], &vi);
 		}
 		return trim__ox_alias(t, a, A->pat, A->src);
 	}
@@ -86,8 +130,7 @@ int trim__ox_add(tr *t)
 	if ((rc = trim__ox_new_layer(t, "add", NODE_NAME(t->node), in, 2, &li)))
 		return rc;
 	t->l[li].act_ok = 1;
-	val copy = t->v[a];
-	return trim__ox_out_val(t, 0, li, copy.layout, copy.nd, copy.d, &vi);
+	return trim__ox_out_like(t, 0, li, &t->v[a], &vi);
 }
 
 int trim__ox_mul(tr *t)
@@ -131,8 +174,7 @@ int trim__ox_div(tr *t)
 		int src = A->src, li, vi;
 		if ((rc = trim__ox_new_layer(t, "layernorm", NODE_NAME(t->node), &src, 1, &li)))
 			return rc;
-		val copy = t->v[src];
-		return trim__ox_out_val(t, 0, li, copy.layout, copy.nd, copy.d, &vi);
+		return trim__ox_out_like(t, 0, li, &t->v[src], &vi);
 	}
 	if (B->t) {
 		double f[1];

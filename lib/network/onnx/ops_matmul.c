@@ -14,20 +14,20 @@ static int dense(tr *t, int x, int64_t K, int64_t units, int bias)
 	val *X = &t->v[x];
 	int64_t d[8];
 	memcpy(d, X->d, sizeof d);
-	if (X->layout != LY_NF && X->layout != LY_NTF)
-		return trim__ox_node_err(t, TRIM_ESHAPE, "a dense product needs a [N, F] or [N, T, F] input");
+	if (X->layout != LY_NF && X->layout != LY_NTF && X->layout != LY_TOK)
+		return trim__ox_node_err(t, TRIM_ESHAPE, "a dense product needs a [N, F] or [N, T, F] input "
+		                         "(or tokens with their features last)");
 	if (d[X->nd - 1] != K)
 		return trim__ox_node_err(t, TRIM_ESHAPE, "the input has %lld features, the weight %lld",
 		                (long long)d[X->nd - 1], (long long)K);
 	d[X->nd - 1] = units;
 	int li, vi, rc;
-	int layout = X->layout, nd = X->nd;
 	if ((rc = trim__ox_new_layer(t, "dense", NODE_NAME(t->node), &x, 1, &li)))
 		return rc;
 	trim__ox_extra(t, li, ", units: %lld", (long long)units);
 	t->l[li].act_ok = 1;
 	t->l[li].use_bias = bias;
-	return trim__ox_out_val(t, 0, li, layout, nd, d, &vi);
+	return trim__ox_tok_features(t, 0, li, x, units, &vi);
 }
 
 int trim__ox_gemm(tr *t)
@@ -78,8 +78,12 @@ int trim__ox_matmul(tr *t)
 		heads = 1;
 		d[0] = A->d[0], d[1] = 1, d[2] = A->d[1], d[3] = B->d[2];
 	} else {
+		int done = 0; /* heads in another order of axes (tokens.c) */
+		if ((rc = trim__ox_tok_matmul(t, a, b, &done)) || done)
+			return rc;
 		return trim__ox_node_err(t, TRIM_ESHAPE, "a product of two activations needs [N, T, K] . [N, "
-		                "K, M] or per-head [N, h, T, d] operands (attention)");
+		                "K, M] or per-head operands (attention: Q K^T, or the scores times V, "
+		                "docs/onnx.md)");
 	}
 	int in[2] = {a, b}, li, vi;
 	if ((rc = trim__ox_new_layer(t, "matmul", NODE_NAME(t->node), in, 2, &li)))

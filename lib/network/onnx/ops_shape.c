@@ -55,7 +55,7 @@ int trim__ox_reshape(tr *t)
 	if ((rc = trim__ox_settle(t, x, &x)) || (rc = trim__ox_need_act(t, x, "data")) ||
 	    (rc = trim__ox_need_static(t, sh, "shape", 1)))
 		return rc;
-	val *X = &t->v[x];
+	const val X_copy = t->v[x], *X = &X_copy;
 	int64_t d[8];
 	size_t n;
 	if ((rc = trim__ox_static_ints(t, &t->v[sh], d, 8, &n)))
@@ -77,19 +77,19 @@ int trim__ox_reshape(tr *t)
 	for (size_t k = 0; k < n; k++)
 		if (__builtin_mul_overflow(got, d[k], &got))
 			got = -1;
-	if (got != total || d[0] != X->d[0])
-		return trim__ox_node_err(t, TRIM_ESHAPE, "reshape to %zu dims of %lld elements from %lld (the "
-		                "batch must stay first)", n, (long long)got, (long long)total);
-	int L = X->layout;
-	if (L == LY_NTF && n == 4 && d[1] == X->d[1] && d[2] * d[3] == X->d[2])
+	if (got != total)
+		return trim__ox_node_err(t, TRIM_ESHAPE, "reshape to %zu dims of %lld elements from %lld",
+		                         n, (long long)got, (long long)total);
+	int L = X->layout, same_batch = d[0] == X->d[0];
+	if (same_batch && L == LY_NTF && n == 4 && d[1] == X->d[1] && d[2] * d[3] == X->d[2])
 		return view(t, x, LY_NTHD, 4, d); /* split heads */
-	if (L == LY_NTHD && n == 3 && d[1] == X->d[1])
+	if (same_batch && L == LY_NTHD && n == 3 && d[1] == X->d[1])
 		return view(t, x, LY_NTF, 3, d); /* merge heads */
-	if (L == LY_NCHW && n == 2 && X->d[2] == 1 && X->d[3] == 1)
+	if (same_batch && L == LY_NCHW && n == 2 && X->d[2] == 1 && X->d[3] == 1)
 		return view(t, x, LY_NF, 2, d);
-	if (L == LY_NCHW && n == 3 && d[1] == X->d[1])
+	if (same_batch && L == LY_NCHW && n == 3 && d[1] == X->d[1])
 		return view(t, x, LY_NCT, 3, d); /* [N, C, H W]: tokens after a transpose */
-	if ((L == LY_NTF || L == LY_NF) && (n == 2 || n == 3)) {
+	if (same_batch && (L == LY_NTF || L == LY_NF) && (n == 2 || n == 3)) {
 		int li = -1, vi = -1;
 		if ((rc = trim__ox_new_layer(t, "reshape", NODE_NAME(t->node), &x, 1, &li)))
 			return rc;
@@ -99,6 +99,15 @@ int trim__ox_reshape(tr *t)
 			trim__ox_extra(t, li, ", shape: [%lld, 1, %lld]", (long long)d[1], (long long)d[2]);
 		return trim__ox_out_val(t, 0, li, n == 2 ? LY_NF : LY_NTF, (int)n, d, &vi);
 	}
+	/* heads split and merged in another order (torch.nn's [T, N h, d], [T N, F]) */
+	int done = 0;
+	if ((rc = trim__ox_tok_reshape(t, x, n, d, &done)) || done)
+		return rc;
+	if (!same_batch)
+		return trim__ox_node_err(t, TRIM_ESHAPE, "reshape of %d dims (first %lld) to %zu dims "
+		                         "(first %lld): the batch must stay first, or the tensor be "
+		                         "tokens whose heads, tokens and batch regroup", X->nd,
+		                         (long long)X->d[0], n, (long long)d[0]);
 	return trim__ox_node_err(t, TRIM_ESHAPE, "a reshape of this layout is not supported");
 }
 
@@ -116,9 +125,16 @@ int trim__ox_transpose(tr *t)
 			n = 0; /* not a permutation */
 		else
 			seen |= 1u << p[k];
-	if (n != (size_t)X->nd || p[0] != 0)
-		return trim__ox_node_err(t, TRIM_ESCHEMA, "perm must be a permutation of the axes that "
-		                         "keeps the batch first");
+	if (n != (size_t)X->nd)
+		return trim__ox_node_err(t, TRIM_ESCHEMA, "perm must be a permutation of the %d axes",
+		                         X->nd);
+	if (p[0] != 0) { /* tokens whose batch moves (torch.nn's [T, N, F]) */
+		int done = 0;
+		if ((rc = trim__ox_tok_transpose(t, x, p, n, &done)) || done)
+			return rc;
+		return trim__ox_node_err(t, TRIM_ESCHEMA, "perm must keep the batch first, except "
+		                         "for tokens (attention's heads)");
+	}
 	int64_t d[8];
 	for (size_t k = 0; k < n; k++)
 		d[k] = X->d[p[k]];
@@ -157,6 +173,9 @@ int trim__ox_transpose(tr *t)
 		trim__ox_extra(t, li, ", perm: [2, 1, 0]");
 		return trim__ox_out_val(t, 0, li, LY_NTF, 3, d, &vi);
 	}
+	int done = 0;
+	if ((rc = trim__ox_tok_transpose(t, x, p, n, &done)) || done)
+		return rc;
 	return trim__ox_node_err(t, TRIM_ESCHEMA, "a transpose of this layout is not supported");
 }
 
@@ -239,7 +258,8 @@ int trim__ox_split(tr *t)
 	if (axis < 0)
 		axis += X.nd;
 	int rows = X.layout == LY_NTF && axis == 1;
-	if (!rows && !((X.layout == LY_NCHW || X.layout == LY_NF) && axis == 1) &&
+	int features = X.layout == LY_TOK && axis == X.nd - 1 && trim__ox_tok_is_features(&X, (int)axis);
+	if (!rows && !features && !((X.layout == LY_NCHW || X.layout == LY_NF) && axis == 1) &&
 	    !(X.layout == LY_NTF && axis == 2))
 		return trim__ox_node_err(t, TRIM_ESCHEMA, "split along axis %lld of this layout is not "
 		                "supported (channels, or tokens)", (long long)axis);
@@ -267,10 +287,11 @@ int trim__ox_split(tr *t)
 		for (size_t q = 0; q < ns; q++)
 			trim__ox_extra(t, li, "%s%lld", q ? ", " : "", (long long)sizes[q]);
 		trim__ox_extra(t, li, "], index: %zu", k);
-		int64_t d[8];
-		memcpy(d, X.d, sizeof d);
-		d[axis] = sizes[k];
-		if ((rc = trim__ox_out_val(t, (int)k, li, X.layout, X.nd, d, &vi)))
+		val like = X;
+		like.d[axis] = sizes[k];
+		if (features)
+			like.at.size[3] = sizes[k];
+		if ((rc = trim__ox_out_like(t, (int)k, li, &like, &vi)))
 			return rc;
 	}
 	return 0;
@@ -407,8 +428,7 @@ int trim__ox_dropout(tr *t)
 	if ((rc = trim__ox_new_layer(t, "dropout", NODE_NAME(t->node), &x, 1, &li)))
 		return rc;
 	trim__ox_extra(t, li, ", rate: %.17g", ratio);
-	val copy = t->v[x];
-	return trim__ox_out_val(t, 0, li, copy.layout, copy.nd, copy.d, &vi);
+	return trim__ox_out_like(t, 0, li, &t->v[x], &vi);
 }
 
 int trim__ox_constant(tr *t)

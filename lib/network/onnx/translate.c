@@ -75,6 +75,11 @@ int trim__ox_static_ints(tr *t, const val *x, int64_t *out, size_t cap, size_t *
 	if (p->n_int64_data == cnt) {
 		if (cnt) /* an empty tensor has no data pointer */
 			memcpy(out, p->int64_data, cnt * sizeof *out);
+	} else if (p->n_double_data == cnt && cnt) { /* a folded tensor (fold.c) */
+		for (size_t k = 0; k < cnt; k++) {
+			double f = p->double_data[k];
+			out[k] = f >= 9.2e18 ? INT64_MAX : f <= -9.2e18 ? INT64_MIN : (int64_t)f;
+		}
 	} else if (p->n_int32_data == cnt) {
 		for (size_t k = 0; k < cnt; k++)
 			out[k] = p->int32_data[k];
@@ -110,6 +115,8 @@ int trim__ox_static_floats(tr *t, const val *x, double *out, size_t cap, size_t 
 	if (p->n_float_data == cnt) {
 		for (size_t k = 0; k < cnt; k++)
 			out[k] = p->float_data[k];
+	} else if (p->n_double_data == cnt && cnt) { /* a folded tensor (fold.c) */
+		memcpy(out, p->double_data, cnt * sizeof *out);
 	} else if (p->has_raw_data && p->data_type == ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT &&
 	           p->raw_data.len == cnt * 4) {
 		for (size_t k = 0; k < cnt; k++) {
@@ -146,6 +153,7 @@ void trim__ox_lt_shape(const val *x, int64_t *s)
 	case LY_NTHD: s[0] = d[1], s[1] = 1, s[2] = d[2] * d[3]; break;
 	case LY_HEADS: s[0] = d[2], s[1] = 1, s[2] = d[1] * d[3]; break;
 	case LY_NCL: s[0] = d[2], s[1] = 1, s[2] = d[1]; break;
+	case LY_TOK: trim__ox_tok_lt_shape(x, s); break;
 	default: s[0] = d[3], s[1] = 1, s[2] = d[1] * d[2]; break; /* LY_HEADS_T */
 	}
 }
@@ -230,12 +238,21 @@ int trim__ox_out_val(tr *t, int oi, int layer, int layout, int nd, const int64_t
 	return 0;
 }
 
+int trim__ox_out_like(tr *t, int oi, int layer, const val *like, int *vi)
+{
+	val copy = *like; /* like may point into t->v, which the new value may move */
+	int rc = trim__ox_out_val(t, oi, layer, copy.layout, copy.nd, copy.d, vi);
+	if (rc == 0)
+		t->v[*vi].at = copy.at;
+	return rc;
+}
+
 /* Output 0 of the node aliases value a (same layer, same dims unless given). */
 int trim__ox_alias(tr *t, int a, int pat, int src)
 {
 	int vi = -1;
 	val copy = t->v[a];
-	int rc = trim__ox_out_val(t, 0, copy.layer, copy.layout, copy.nd, copy.d, &vi);
+	int rc = trim__ox_out_like(t, 0, copy.layer, &copy, &vi);
 	if (rc)
 		return rc;
 	t->v[vi].pat = pat;
@@ -380,8 +397,7 @@ int trim__ox_apply_act_reads(tr *t, int x, const char *act, int reads)
 		return rc;
 	t->l[li].act = act;
 	t->l[li].act_ok = 1;
-	val copy = t->v[x];
-	return trim__ox_out_val(t, 0, li, copy.layout, copy.nd, copy.d, &vi);
+	return trim__ox_out_like(t, 0, li, &t->v[x], &vi);
 }
 
 int trim__ox_apply_act(tr *t, int x, const char *act) { return trim__ox_apply_act_reads(t, x, act, 1); }
@@ -647,7 +663,10 @@ int trim__onnx_translate(char **out, trim__onnx_origin *origin, const Onnx__Mode
 				t.v[vi].readers = count_readers(&t, t.node->input[k]);
 		}
 		size_t before = t.nv;
-		rc = trim__ox_translate_node(&t);
+		int folded = 0;
+		rc = trim__ox_fold(&t, &folded);
+		if (rc == 0 && !folded)
+			rc = trim__ox_translate_node(&t);
 		if (rc == TRIM_ESCHEMA && t.o->passthrough && t.nv == before)
 			rc = trim__ox_unknown_op(&t, rc, trim_last_error());
 	}
@@ -689,6 +708,7 @@ int trim__onnx_translate(char **out, trim__onnx_origin *origin, const Onnx__Mode
 	else
 		trim__onnx_origin_free(&where);
 	trim__sb_free(&t.warn);
+	trim__ox_fold_free(&t);
 	free(t.v);
 	free(t.l);
 	return rc;

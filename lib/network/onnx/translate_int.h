@@ -15,8 +15,20 @@ enum layout {
 	LY_NTHD,   /* [N, T, h, d] -> [T, 1, h d] */
 	LY_HEADS,  /* [N, h, T, d] -> [T, 1, h d] */
 	LY_HEADS_T, /* [N, h, d, T] -> [T, 1, h d] */
-	LY_NCL      /* [N, C, L] (a 1-D convolution's) -> [L, 1, C] */
+	LY_NCL,     /* [N, C, L] (a 1-D convolution's) -> [L, 1, C] */
+	LY_TOK      /* tokens with their axes in another order: val.at says which (tokens.c) */
 };
+
+/* The axes of a tensor of tokens as products of atoms (tokens.c): N the batch, T
+ * the tokens, U the tokens attended to (the keys of attention's scores), F the
+ * features, h the heads and d the features of a head (F = h d). "T" | "Nh" | "d"
+ * is [T, N h, d]; an axis of size 1 may hold no atom. */
+#define TOK_ATOMS "NTUFhd"
+typedef struct {
+	int nax;
+	char ax[8][8];   /* each axis's atoms, in order */
+	int64_t size[6]; /* each atom's size, indexed like TOK_ATOMS */
+} tok_atoms;
 
 enum pattern {
 	P_NONE = 0,
@@ -36,6 +48,7 @@ typedef struct {
 	int pat, src; /* pattern stage and the value it started from */
 	int base;     /* the value this one aliases (itself if none) */
 	int readers;  /* node inputs that read it */
+	tok_atoms at; /* LY_TOK: the atoms of each axis */
 	const Onnx__NodeProto *node; /* the node that made it (NULL: input, initializer) */
 } val;
 
@@ -69,6 +82,7 @@ typedef struct {
 	int nwarn;
 	const Onnx__NodeProto *node; /* being translated */
 	const Onnx__GraphProto *g;
+	struct trim__ox_folded *folded; /* the tensors fold.c made (freed by trim__ox_fold_free) */
 } tr;
 
 #define NODE_NAME(n) ((n)->name && (n)->name[0] ? (n)->name : "(unnamed)")
@@ -83,6 +97,8 @@ void trim__ox_lt_shape(const val *x, int64_t *s);
 int trim__ox_new_layer(tr *t, const char *type, const char *hint, const int *in, int nin, int *li);
 int trim__ox_out_val(tr *t, int oi, int layer, int layout, int nd, const int64_t *d, int *vi);
 int trim__ox_alias(tr *t, int a, int pat, int src);
+/* Output oi of the node: made by `layer`, of the layout, dims and atoms of *like. */
+int trim__ox_out_like(tr *t, int oi, int layer, const val *like, int *vi);
 void trim__ox_extra(tr *t, int li, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void trim__ox_warn(tr *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const Onnx__AttributeProto *trim__ox_attr(const Onnx__NodeProto *n, const char *name);
@@ -100,6 +116,28 @@ int trim__ox_apply_act(tr *t, int x, const char *act);
  * (the rules of onnx.checker the translation relies on); 0 or an error naming
  * the node, input, initializer or output that breaks one. */
 int trim__ox_check_graph(tr *t);
+/* fold.c: node t->node computed at import when its inputs are static (*done = 1:
+ * its outputs are static values); 0 or an error naming it. */
+int trim__ox_fold(tr *t, int *done);
+void trim__ox_fold_free(tr *t);
+/* ops_slice.c: the elements Slice takes along each of the nd axes of dims d
+ * (starts, ends, axes (NULL: 0, 1, ...), steps (NULL: 1) of n entries): the
+ * first index lo, the step and the count out of each axis. */
+int trim__ox_slice_range(tr *t, int nd, const int64_t *d, const int64_t *starts, const int64_t *ends,
+                         const int64_t *axes, const int64_t *steps, size_t n, int64_t *lo,
+                         int64_t *step, int64_t *out);
+/* tokens.c: tensors of tokens whatever the order of their axes. */
+int trim__ox_tok_of(const val *x, tok_atoms *a);         /* 0, or -1: not tokens */
+int trim__ox_tok_size(const tok_atoms *a, char atom);    /* the atom's size, 0 if absent */
+int trim__ox_tok_layout(tok_atoms *a);                   /* the layout that names a, or LY_TOK */
+void trim__ox_tok_lt_shape(const val *x, int64_t *s);
+void trim__ox_tok_axis(const tok_atoms *a, int k, char *out); /* axis k's atoms of size > 1 */
+int trim__ox_tok_is_features(const val *x, int axis); /* tokens whose axis holds just F */
+int trim__ox_tok_reshape(tr *t, int x, size_t n, const int64_t *d, int *done);
+int trim__ox_tok_transpose(tr *t, int x, const int64_t *p, size_t n, int *done);
+int trim__ox_tok_matmul(tr *t, int a, int b, int *done);
+/* A value like x whose last axis (features) has `units` elements. */
+int trim__ox_tok_features(tr *t, int oi, int layer, int x, int64_t units, int *vi);
 /* The operators (ops_*.c): translate node t->node; 0 or an error naming it. */
 int trim__ox_conv(tr *t, int transposed);         /* ops_conv.c */
 int trim__ox_pool(tr *t, const char *type);
@@ -110,6 +148,7 @@ int trim__ox_matmul(tr *t);
 int trim__ox_add(tr *t);                          /* ops_elementwise.c */
 int trim__ox_mul(tr *t);
 int trim__ox_div(tr *t);
+int trim__ox_where(tr *t);
 int trim__ox_unary_pattern(tr *t, const char *op);
 int trim__ox_act(tr *t, const char *act);
 int trim__ox_is_scalar(const val *x);
@@ -118,6 +157,7 @@ int trim__ox_reshape(tr *t);
 int trim__ox_transpose(tr *t);
 int trim__ox_concat(tr *t);
 int trim__ox_split(tr *t);
+int trim__ox_slice(tr *t);                        /* ops_slice.c */
 int trim__ox_gather(tr *t);
 int trim__ox_resize(tr *t, int legacy);
 int trim__ox_dropout(tr *t);
