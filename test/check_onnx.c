@@ -2,6 +2,7 @@
  * and test/onnx/export_torch.py, every operator, and every kind of bad model. */
 #include <check.h>
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,6 +250,8 @@ START_TEST(test_onnx_bad)
 		{"bad_value_info.onnx", TRIM_ESHAPE, "node 'c' (op_type Conv, opset 17): output 'c': the "
 		                                     "model's value_info gives another shape"},
 		{"bad_unknown_op.onnx", TRIM_ESCHEMA, "node 'my_nms' (op_type NonMaxSuppression, opset 17)"},
+		{"bad_fold_unknown.onnx", TRIM_ESCHEMA, "node 'expand' (op_type Expand, opset 17): shape: "
+		                                        "its values are not known at import"},
 		{"bad_rewrites_input.onnx", TRIM_ESCHEMA, "node 'relu_in_place' (op_type Relu, opset 17): "
 		                                          "output 'c' is also its input 0"},
 		{"bad_two_writers.onnx", TRIM_ESCHEMA, "node 'r2' (op_type Sigmoid, opset 17): output 'r' "
@@ -498,6 +501,154 @@ START_TEST(test_onnx_from_pytorch)
 }
 END_TEST
 
+static int count_substr(const char *s, const char *what)
+{
+	int n = 0;
+	for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
+		n++;
+	return n;
+}
+
+/* Shape arithmetic folded at import (make_models.py's op_fold.onnx): the class
+ * token expanded through ConstantOfShape / Equal / Where / Expand (5 tokens), the
+ * heads computed from the tokens' shape (h = 6 / 3 = 2), a causal mask from Range /
+ * Less / Where (named in a warning), a dropout ratio sqrt(6) / 5 from Cast / Sqrt /
+ * Div. MACs by hand: q, k, v 3 x 5 x 6 x 6 = 540; scores and context 2 x (2 x 5 x 5 x 3). */
+START_TEST(test_onnx_fold)
+{
+	trim_network *net = import("op_fold.onnx", NULL);
+	types_are(net, (const char *const[]){"parameter", "concat", "dense", "dense", "dense", "matmul",
+	                                     "softmax", "dropout", "matmul", NULL});
+	ck_assert_int_eq(trim_network_macs(net), 540 + 2 * 150);
+	int64_t s[3];
+	trim_network_layer_shape(net, 1, s, 3);
+	ck_assert(s[0] == 5 && s[1] == 1 && s[2] == 6);
+	trim_network_layer_shape(net, 5, s, 3);
+	ck_assert_msg(s[0] == 5 && s[2] == 2 * 5, "scores [%lld, %lld, %lld]", (long long)s[0],
+	              (long long)s[1], (long long)s[2]);
+	ck_assert_int_eq(trim_network_warning_count(net), 1);
+	ck_assert(strstr(trim_network_warning(net, 0), "node 'masked' (op_type Where) selects "
+	                                               "between a constant and attention's scores"));
+	trim_network_free(net);
+	char *yaml = NULL, path[300], rate[64];
+	snprintf(path, sizeof path, "%s/op_fold.onnx", onnx_dir());
+	ck_assert_msg(trim_onnx_to_yaml(&yaml, path, NULL) == 0, "%s", trim_last_error());
+	snprintf(rate, sizeof rate, "rate: %.17g}", sqrt(6.0) / 5.0);
+	ck_assert_msg(strstr(yaml, rate), "%s not in\n%s", rate, yaml);
+	ck_assert_int_eq(count_substr(yaml, "heads: 2,"), 2);
+	trim_string_free(yaml);
+	/* --passthrough cannot pass through a node that reads no activation */
+	trim_onnx_options *o = NULL;
+	ck_assert_int_eq(trim_onnx_options_create(&o), 0);
+	ck_assert_int_eq(trim_onnx_options_set_passthrough(o, 1), 0);
+	snprintf(path, sizeof path, "%s/bad_const_unknown_op.onnx", onnx_dir());
+	net = (trim_network *)1;
+	ck_assert_int_eq(trim_network_load_onnx(&net, path, o), TRIM_ESCHEMA);
+	ck_assert_ptr_null(net);
+	ck_assert_msg(strstr(trim_last_error(), "node 'const_nms' (op_type NonMaxSuppression, opset "
+	                     "17): an operator libtrim cannot cost or fold, reading no activation"),
+	              "%s", trim_last_error());
+	trim_onnx_options_free(o);
+	onnx_done();
+}
+END_TEST
+
+static int has_warning(const trim_network *net, const char *what)
+{
+	for (size_t k = 0; k < trim_network_warning_count(net); k++)
+		if (strstr(trim_network_warning(net, k), what))
+			return 1;
+	return 0;
+}
+
+static size_t count_type(const trim_network *net, const char *type)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < trim_network_layer_count(net); k++)
+		n += !strcmp(trim_network_layer_type(net, k), type);
+	return n;
+}
+
+/* Transformers as torch.onnx.export writes them (test/onnx/export_transformers.py:
+ * the exporter's shape arithmetic left in, training mode), each against a hand count:
+ * a BERT-base layer at T = 128 tokens, E = 768, h = 12 heads, 3072 hidden is
+ * q k v and the output projection 4 T E^2 = 301,989,888, the two attention products
+ * 2 h T^2 (E / h) = 25,165,824 and the MLP 2 T E 3072 = 603,979,776: 931,135,488. */
+START_TEST(test_onnx_transformers)
+{
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "/usr/bin/python3 test/onnx/export_transformers.py %s", onnx_dir());
+	int st = system(cmd);
+	if (WEXITSTATUS(st) == 77) {
+		fprintf(stderr, "test_onnx_transformers: python3-torch not installed, skipped\n");
+		onnx_done();
+		return;
+	}
+	ck_assert_msg(WEXITSTATUS(st) == 0, "%s failed", cmd);
+	const int64_t bert_layer = 931135488;
+	/* nn.TransformerEncoder, batch_first and not: the same network, batch 2 */
+	trim_network *bf = import("torch_encoder_bf.onnx", NULL), *sf = import("torch_encoder_sf.onnx", NULL);
+	ck_assert_int_eq(trim_network_macs(bf), 2 * bert_layer);
+	ck_assert_int_eq(trim_network_macs(sf), 2 * bert_layer);
+	ck_assert_int_eq(trim_network_batch(bf), 2);
+	ck_assert_int_eq(trim_network_batch(sf), 2);
+	ck_assert_int_eq(count_type(bf, "matmul"), 4);
+	ck_assert_msg(has_warning(sf, "tokens first"), "the [T, N, F] input is not named");
+	ck_assert(!has_warning(bf, "tokens first"));
+	char *jb = workloads_json(bf), *js = workloads_json(sf);
+	ck_assert(strstr(js, "\"warnings\"") != NULL);
+	char *eb = strstr(jb, "\"totals\""), *es = strstr(js, "\"totals\"");
+	ck_assert(eb && es && strchr(eb, '}') && strchr(es, '}'));
+	strchr(eb, '}')[1] = strchr(es, '}')[1] = '\0'; /* the workloads and totals, no warning */
+	ck_assert_msg(strcmp(jb, js) == 0, "batch_first changes the workloads");
+	trim_string_free(jb);
+	trim_string_free(js);
+	trim_network_free(bf);
+	trim_network_free(sf);
+	/* a BERT layer written like Hugging Face's (view / permute, an additive mask) */
+	trim_network *net = import("torch_hf_bert_layer.onnx", NULL);
+	ck_assert_int_eq(trim_network_macs(net), bert_layer);
+	ck_assert_int_eq(count_type(net, "matmul"), 2);
+	ck_assert_msg(has_warning(net, "adds a constant onto attention's scores: a mask"),
+	              "the attention mask is not named");
+	trim_network_free(net);
+	/* nanoGPT's block, T = 64: q k v 64 x 768 x 2304, the products 2 x 12 x 64^3,
+	 * the projection 64 x 768^2, the MLP 2 x 64 x 768 x 3072; the Pow of the traced
+	 * head size folded, the masked_fill named */
+	net = import("torch_gpt_block.onnx", NULL);
+	ck_assert_int_eq(trim_network_macs(net),
+	                 113246208 + 2 * 3145728 + 37748736 + 2 * 150994944);
+	ck_assert_msg(has_warning(net, "selects between a constant and attention's scores"),
+	              "the causal mask is not named");
+	trim_network_free(net);
+	/* Hugging Face's GPT-2 attention: Conv1D as addmm on [N T, F], torch.where */
+	net = import("torch_hf_gpt2_attn.onnx", NULL);
+	ck_assert_int_eq(trim_network_macs(net), 113246208 + 2 * 3145728 + 37748736);
+	ck_assert_int_eq(count_type(net, "matmul"), 2);
+	ck_assert(has_warning(net, "attention's scores: a mask"));
+	trim_network_free(net);
+	/* torchvision's vit_b_16: exactly the shipped vit-b16.yaml (17.56 GMACs) */
+	char path[300];
+	snprintf(path, sizeof path, "%s/torch_vit_b_16.onnx", onnx_dir());
+	if (access(path, R_OK) != 0) {
+		fprintf(stderr, "test_onnx_transformers: python3-torchvision not installed, "
+		        "vit_b_16 skipped\n");
+		onnx_done();
+		return;
+	}
+	trim_network *ref = NULL;
+	net = import("torch_vit_b_16.onnx", NULL);
+	ck_assert_int_eq(trim_network_load(&ref, "models/networks/vit-b16.yaml"), 0);
+	ck_assert_int_eq(trim_network_macs(net), 17563828224LL);
+	ck_assert_int_eq(trim_network_macs(net), trim_network_macs(ref));
+	ck_assert_int_eq(trim_network_params(net), trim_network_params(ref));
+	ck_assert_int_eq(count_type(net, "matmul"), 24);
+	trim_network_free(ref);
+	trim_network_free(net);
+	onnx_done();
+}
+END_TEST
+
 Suite *onnx_suite(void)
 {
 	Suite *s = suite_create("onnx");
@@ -510,6 +661,12 @@ Suite *onnx_suite(void)
 	tcase_add_test(to, test_onnx_files);
 	tcase_add_test(to, test_onnx_real_exports);
 	tcase_add_test(to, test_onnx_from_pytorch);
+	tcase_add_test(to, test_onnx_fold);
 	suite_add_tcase(s, to);
+	/* the exports of PyTorch's transformers take a minute on a loaded machine */
+	TCase *tx = tcase_create("transformers");
+	tcase_set_timeout(tx, 400);
+	tcase_add_test(tx, test_onnx_transformers);
+	suite_add_tcase(s, tx);
 	return s;
 }

@@ -303,7 +303,49 @@ def operator_models():
     chain = [N('GlobalAveragePool', ['x'], 'f0')] + [N('Flatten', ['f%d' % k], 'f%d' % (k + 1), axis=1) for k in range(70)]
     m['flatten_chain'] = small(chain + [N('Gemm', ['f70', 'w', 'b'], 'fc', transB=1)], [x], [W('w', [10, 4]), W('b', [10])],
                                'flatten_chain')
+    m['fold'] = fold_model()
     return m
+
+
+def fold_model():
+    """Shape arithmetic as exporters write it, folded at import (lib/onnx/fold.c):
+    a class token expanded through ConstantOfShape / Equal / Where / Expand, the
+    head split computed from Shape / Gather / Div / Unsqueeze / Concat, the keys
+    transposed in torch.nn's order, a causal mask made by Range / Unsqueeze /
+    Less / Where, and a dropout ratio sqrt(F) / T computed by Cast / Sqrt / Div
+    (sqrt(6) / 5: what the test reads back)."""
+    I = lambda name, v: W(name, np.array(v).shape, v, np.int64)
+    tok = helper.make_tensor_value_info('x', TensorProto.FLOAT, ['N', 4, 6])
+    nodes = [
+        # the class token [1, 1, 6] expanded to [N, 1, 6] and put first: [N, 5, 6]
+        N('Shape', ['x'], 'sx'), N('Gather', ['sx', 'i0'], 'n', axis=0), N('Unsqueeze', ['n', 'ax0'], 'n1'),
+        N('Concat', ['n1', 'm1', 'm1'], 'want', axis=0), N('Shape', ['want'], 'swant'),
+        N('ConstantOfShape', ['swant'], 'ones', value=numpy_helper.from_array(np.array([1], np.int64))),
+        N('Mul', ['ones', 'm1'], 'neg'), N('Equal', ['want', 'neg'], 'eq'), N('Where', ['eq', 'ones', 'want'], 'shp'),
+        N('Expand', ['cls', 'shp'], 'clsx'), N('Concat', ['clsx', 'x'], 'tokens', axis=1),
+        # heads: [N, T, h, d] with h = F / 3, d = F / h, from the tokens' shape
+        N('Shape', ['tokens'], 'st'), N('Gather', ['st', 'i1'], 'T', axis=0), N('Gather', ['st', 'i2'], 'F', axis=0),
+        N('Div', ['F', 'three'], 'h'), N('Div', ['F', 'h'], 'd'),
+        N('Unsqueeze', ['T', 'ax0'], 'T1'), N('Unsqueeze', ['h', 'ax0'], 'h1'), N('Unsqueeze', ['d', 'ax0'], 'd1'),
+        N('Concat', ['n1', 'T1', 'h1', 'd1'], 'heads', axis=0),
+        N('MatMul', ['tokens', 'wq'], 'q'), N('MatMul', ['tokens', 'wk'], 'k'), N('MatMul', ['tokens', 'wv'], 'v'),
+        N('Reshape', ['q', 'heads'], 'qh'), N('Transpose', ['qh'], 'qt', perm=[0, 2, 1, 3]),
+        N('Reshape', ['k', 'heads'], 'kh'), N('Transpose', ['kh'], 'kt', perm=[0, 2, 3, 1]),
+        N('Reshape', ['v', 'heads'], 'vh'), N('Transpose', ['vh'], 'vt', perm=[0, 2, 1, 3]),
+        N('MatMul', ['qt', 'kt'], 'scores'),
+        # the causal mask: key j > query i is masked
+        N('Range', ['zero', 'T', 'one'], 'r'), N('Unsqueeze', ['r', 'ax1'], 'rows'), N('Unsqueeze', ['r', 'ax0'], 'cols'),
+        N('Less', ['rows', 'cols'], 'future'), N('Where', ['future', 'ninf', 'scores'], 'masked'),
+        N('Softmax', ['masked'], 'probs', axis=-1),
+        N('Cast', ['F'], 'Ff', to=TensorProto.FLOAT), N('Cast', ['T'], 'Tf', to=TensorProto.FLOAT),
+        N('Sqrt', ['Ff'], 'sF'), N('Div', ['sF', 'Tf'], 'ratio'), N('Dropout', ['probs', 'ratio'], 'drop'),
+        N('MatMul', ['drop', 'vt'], 'ctx'), N('Transpose', ['ctx'], 'ct', perm=[0, 2, 1, 3]),
+        N('Shape', ['ct'], 'sc'), N('Slice', ['sc', 'i0', 'i2', 'ax0'], 'nt'), N('Concat', ['nt', 'mf'], 'merge', axis=0),
+        N('Reshape', ['ct', 'merge'], 'y')]
+    inits = [I('i0', 0), I('i1', 1), I('i2', 2), I('ax0', [0]), I('ax1', [1]), I('m1', [-1]), I('three', 3),
+             I('zero', 0), I('one', 1), I('mf', [-1]), W('cls', [1, 1, 6]), W('wq', [6, 6]), W('wk', [6, 6]),
+             W('wv', [6, 6]), W('ninf', [], -1e9)]
+    return small(nodes, [tok], inits, 'fold')
 
 
 def bad_models(out):
@@ -313,6 +355,14 @@ def bad_models(out):
     bad = {}
     bad['unknown_op'] = small(conv + [N('NonMaxSuppression', ['c'], 'nms', name='my_nms')], [x], wts, 'u')
     bad['opset'] = small(conv, [x], wts, 'o', opset=3)
+    # a shape computed from a tensor whose elements are not there (external data)
+    bad['fold_unknown'] = small(conv + [N('Gather', ['big', 'idx'], 'shape4', axis=0),
+                                        N('Expand', ['w', 'shape4'], 'wide', name='expand'),
+                                        N('Add', ['c', 'wide'], 'y')],
+                                [x], wts + [W('big', [100], dtype=np.int64), W('idx', [4], [0, 1, 2, 3], np.int64)], 'fu')
+    # an operator that cannot be costed or folded and reads no activation: --passthrough cannot help
+    bad['const_unknown_op'] = small(conv + [N('NonMaxSuppression', ['w'], 'nms', name='const_nms'),
+                                            N('Add', ['c', 'nms'], 'y')], [x], wts, 'cu')
     cyc = small([N('Relu', ['b'], 'a', name='first'), N('Relu', ['a'], 'b', name='second')], [x], [], 'cyc')
     bad['cycle'] = cyc
     noshape = helper.make_tensor_value_info('x', TensorProto.FLOAT, None)

@@ -35,7 +35,8 @@ int trim__ox_unknown_op(tr *t, int code, const char *why)
 			x = v;
 	}
 	if (x < 0)
-		return code;
+		return trim__ox_node_err(t, code, "an operator libtrim cannot cost or fold, reading no "
+		                         "activation that --passthrough could pass through");
 	trim__ox_warn(t, "node '%s' (op_type %s, opset %lld) passed through at no cost: libtrim cannot "
 	     "cost it", NODE_NAME(t->node), t->node->op_type, (long long)t->opset);
 	for (size_t k = 0; k < t->node->n_output; k++) {
@@ -109,5 +110,6 @@ int trim__ox_translate_node(tr *t)
 	}
 	if (!strcmp(op, "Constant")) return trim__ox_constant(t);
 	return trim__ox_node_err(t, TRIM_ESCHEMA, "an operator libtrim cannot cost (docs/onnx.md lists "
-	                "those it can; --passthrough makes it a zero-cost pass-through)");
+	                "those it can; trim import --passthrough, or trim_onnx_options_set_passthrough, "
+	                "makes it a zero-cost pass-through)");
 }

@@ -212,7 +212,7 @@ int trim__ox_tok_matmul(tr *t, int a, int b, int *done)
 	trim__ox_tok_axis(&B, B.nax - 2, kb);
 	trim__ox_tok_axis(&B, B.nax - 1, cols);
 	int64_t heads = trim__ox_tok_size(&A, 'h'), batch = trim__ox_tok_size(&A, 'N');
-	if (strchr(rows, 'N') && batch > 1)
+	if (strchr(rows, 'N') && batch > 1 && (t->batch_rows = 1))
 		return trim__ox_node_err(t, TRIM_ESHAPE, "the rows of this product are the batch (the "
 		                         "graph input's first axis): a model whose input has the tokens "
 		                         "first (torch.nn without batch_first) needs them second");

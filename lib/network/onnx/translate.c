@@ -480,9 +480,9 @@ static int graph_input(tr *t, const Onnx__ValueInfoProto *vi)
 		for (int q = 0; param && q < t->o->ndims; q++)
 			if (!strcmp(t->o->dim_name[q], param))
 				v = t->o->dim_value[q];
-		if (k == 0 && t->o->batch > 0)
+		if ((int)k == t->batch_axis && t->o->batch > 0)
 			v = t->o->batch;
-		else if (k == 0 && v < 1)
+		else if ((int)k == t->batch_axis && v < 1)
 			v = 1; /* a symbolic batch: 1 unless --batch */
 		if (v < 1)
 			return trim__error(TRIM_ERANGE,
@@ -492,11 +492,22 @@ static int graph_input(tr *t, const Onnx__ValueInfoProto *vi)
 			                   param ? "')" : "", param && param[0] ? param : "NAME");
 		X->d[k] = v;
 	}
-	t->batch = X->d[0];
+	t->batch = X->d[t->batch_axis];
 	int ints = tt->has_elem_type && (tt->elem_type == ONNX__TENSOR_PROTO__DATA_TYPE__INT64 ||
 	                                 tt->elem_type == ONNX__TENSOR_PROTO__DATA_TYPE__INT32);
 	if (X->nd == 4) {
 		X->layout = LY_NCHW;
+	} else if (X->nd == 3 && t->batch_axis == 1) {
+		/* [T, N, F]: tokens first (torch.nn without batch_first) */
+		X->layout = LY_TOK;
+		X->at = (tok_atoms){.nax = 3, .ax = {"T", "N", "F"}, .size = {X->d[1], X->d[0], 0, X->d[2]}};
+		trim__ox_warn(t, "graph input '%s' [%lld, %lld, %lld] has its tokens first (attention "
+		              "reads axis 1 as the batch, as torch.nn without batch_first does): batch %lld",
+		              name, (long long)X->d[0], (long long)X->d[1], (long long)X->d[2],
+		              (long long)X->d[1]);
+		t->input_layout = LY_NTF;
+		trim__ox_lt_shape(X, t->input_shape);
+		return 0;
 	} else if (X->nd == 3) {
 		/* [N, C, L] when a 1-D convolution or pool reads it, else [N, T, F] tokens */
 		X->layout = LY_NTF;
@@ -600,6 +611,88 @@ static void emit(tr *t, trim__sb *sb, const Onnx__ModelProto *m, trim__onnx_orig
 	}
 }
 
+/* The graph's values and layers into t (once t->batch_axis is set). */
+static int translate_graph(tr *t)
+{
+	const Onnx__GraphProto *g = t->g;
+	int rc = 0;
+	/* initializers, then the one activation input */
+	for (size_t k = 0; rc == 0 && k < g->n_initializer; k++) {
+		const Onnx__TensorProto *p = g->initializer[k];
+		int vi = -1;
+		if (!p->name || p->n_dims > 8) {
+			rc = trim__error(TRIM_ESHAPE, "%s: initializer %zu has no name or more than 8 dims",
+			                 t->file, k);
+			break;
+		}
+		for (size_t q = 0; q < p->n_dims && rc == 0; q++)
+			if (p->dims[q] < 0 || p->dims[q] > INT32_MAX)
+				rc = trim__error(TRIM_ESHAPE, "%s: initializer '%s': dimension %zu is %lld: %s",
+				                 t->file, p->name, q, (long long)p->dims[q],
+				                 p->dims[q] < 0 ? "negative" : "too large (at most 2^31 - 1)");
+		if (rc == 0 && (rc = trim__ox_add_val(t, p->name, &vi)) == 0) {
+			t->v[vi].t = p;
+			t->v[vi].nd = (int)p->n_dims;
+			if (p->n_dims)
+				memcpy(t->v[vi].d, p->dims, p->n_dims * sizeof *p->dims);
+		}
+	}
+	int ninputs = 0;
+	for (size_t k = 0; rc == 0 && k < g->n_input; k++) {
+		const Onnx__ValueInfoProto *vi = g->input[k];
+		if (!vi->name || is_initializer(g, vi->name))
+			continue;
+		if (ninputs++) {
+			rc = trim__error(TRIM_ESCHEMA, "%s: the graph has more than one input ('%s'); a "
+			                 "libtrim network has one", t->file, vi->name);
+			break;
+		}
+		rc = graph_input(t, vi);
+	}
+	if (rc == 0 && ninputs == 0)
+		rc = trim__error(TRIM_ESCHEMA, "%s: the graph has no input", t->file);
+	for (size_t j = 0; rc == 0 && j < g->n_node; j++) {
+		t->node = g->node[j];
+		for (size_t k = 0; k < t->node->n_input; k++) {
+			int vi = trim__ox_find_val(t, t->node->input[k]);
+			if (vi >= 0 && !t->v[vi].readers)
+				t->v[vi].readers = count_readers(t, t->node->input[k]);
+		}
+		size_t before = t->nv;
+		int folded = 0;
+		rc = trim__ox_fold(t, &folded);
+		if (rc == 0 && !folded)
+			rc = trim__ox_translate_node(t);
+		if (rc == TRIM_ESCHEMA && t->o->passthrough && t->nv == before)
+			rc = trim__ox_unknown_op(t, rc, trim_last_error());
+	}
+	/* every graph output must be a settled activation */
+	for (size_t k = 0; rc == 0 && k < g->n_output; k++) {
+		int vi = g->output[k]->name ? trim__ox_find_val(t, g->output[k]->name) : -1;
+		if (vi < 0) {
+			rc = trim__error(TRIM_ESCHEMA, "%s: graph output '%s' is made by no node", t->file,
+			                 g->output[k]->name ? g->output[k]->name : "?");
+		} else if (t->v[vi].pat == P_SIGMOID) {
+			rc = trim__ox_settle(t, vi, &vi);
+		} else if (t->v[vi].pat != P_NONE) {
+			rc = trim__error(TRIM_ESCHEMA, "%s: graph output '%s' ends inside an unfinished "
+			                 "LayerNorm or GELU pattern", t->file, g->output[k]->name);
+		}
+	}
+	return rc;
+}
+
+/* t emptied for another translation of its graph. */
+static void reset(tr *t)
+{
+	trim__sb_free(&t->warn);
+	trim__sb_init(&t->warn);
+	trim__ox_fold_free(t);
+	t->nv = t->nl = 0;
+	t->nwarn = 0;
+	t->batch_rows = 0;
+}
+
 int trim__onnx_translate(char **out, trim__onnx_origin *origin, const Onnx__ModelProto *m,
                          const char *file, const trim_onnx_options *o)
 {
@@ -620,68 +713,14 @@ int trim__onnx_translate(char **out, trim__onnx_origin *origin, const Onnx__Mode
 		rc = trim__error(TRIM_ESCHEMA, "%s: the graph has no node", file);
 	else
 		rc = trim__ox_check_graph(&t);
-	/* initializers, then the one activation input */
-	for (size_t k = 0; rc == 0 && k < (g ? g->n_initializer : 0); k++) {
-		const Onnx__TensorProto *p = g->initializer[k];
-		int vi = -1;
-		if (!p->name || p->n_dims > 8) {
-			rc = trim__error(TRIM_ESHAPE, "%s: initializer %zu has no name or more than 8 dims",
-			                 file, k);
-			break;
-		}
-		for (size_t q = 0; q < p->n_dims && rc == 0; q++)
-			if (p->dims[q] < 0 || p->dims[q] > INT32_MAX)
-				rc = trim__error(TRIM_ESHAPE, "%s: initializer '%s': dimension %zu is %lld: %s",
-				                 file, p->name, q, (long long)p->dims[q],
-				                 p->dims[q] < 0 ? "negative" : "too large (at most 2^31 - 1)");
-		if (rc == 0 && (rc = trim__ox_add_val(&t, p->name, &vi)) == 0) {
-			t.v[vi].t = p;
-			t.v[vi].nd = (int)p->n_dims;
-			if (p->n_dims)
-				memcpy(t.v[vi].d, p->dims, p->n_dims * sizeof *p->dims);
-		}
-	}
-	int ninputs = 0;
-	for (size_t k = 0; rc == 0 && k < (g ? g->n_input : 0); k++) {
-		const Onnx__ValueInfoProto *vi = g->input[k];
-		if (!vi->name || is_initializer(g, vi->name))
-			continue;
-		if (ninputs++) {
-			rc = trim__error(TRIM_ESCHEMA, "%s: the graph has more than one input ('%s'); a "
-			                 "libtrim network has one", file, vi->name);
-			break;
-		}
-		rc = graph_input(&t, vi);
-	}
-	if (rc == 0 && ninputs == 0)
-		rc = trim__error(TRIM_ESCHEMA, "%s: the graph has no input", file);
-	for (size_t j = 0; rc == 0 && j < g->n_node; j++) {
-		t.node = g->node[j];
-		for (size_t k = 0; k < t.node->n_input; k++) {
-			int vi = trim__ox_find_val(&t, t.node->input[k]);
-			if (vi >= 0 && !t.v[vi].readers)
-				t.v[vi].readers = count_readers(&t, t.node->input[k]);
-		}
-		size_t before = t.nv;
-		int folded = 0;
-		rc = trim__ox_fold(&t, &folded);
-		if (rc == 0 && !folded)
-			rc = trim__ox_translate_node(&t);
-		if (rc == TRIM_ESCHEMA && t.o->passthrough && t.nv == before)
-			rc = trim__ox_unknown_op(&t, rc, trim_last_error());
-	}
-	/* every graph output must be a settled activation */
-	for (size_t k = 0; rc == 0 && k < g->n_output; k++) {
-		int vi = g->output[k]->name ? trim__ox_find_val(&t, g->output[k]->name) : -1;
-		if (vi < 0) {
-			rc = trim__error(TRIM_ESCHEMA, "%s: graph output '%s' is made by no node", file,
-			                 g->output[k]->name ? g->output[k]->name : "?");
-		} else if (t.v[vi].pat == P_SIGMOID) {
-			rc = trim__ox_settle(&t, vi, &vi);
-		} else if (t.v[vi].pat != P_NONE) {
-			rc = trim__error(TRIM_ESCHEMA, "%s: graph output '%s' ends inside an unfinished "
-			                 "LayerNorm or GELU pattern", file, g->output[k]->name);
-		}
+	if (rc == 0)
+		rc = translate_graph(&t);
+	if (rc == TRIM_ESHAPE && t.batch_rows && !t.batch_axis) {
+		/* attention's rows were the input's first axis: the tokens come first
+		 * ([T, N, F], torch.nn without batch_first); the batch is axis 1 */
+		reset(&t);
+		t.batch_axis = 1;
+		rc = translate_graph(&t);
 	}
 	if (rc == 0 && t.nl == 0)
 		rc = trim__error(TRIM_ESCHEMA, "%s: no node of the graph is a layer libtrim costs",

@@ -83,6 +83,8 @@ typedef struct {
 	const Onnx__NodeProto *node; /* being translated */
 	const Onnx__GraphProto *g;
 	struct trim__ox_folded *folded; /* the tensors fold.c made (freed by trim__ox_fold_free) */
+	int batch_axis; /* of the graph input: 0, or 1 for tokens first ([T, N, F]) */
+	int batch_rows; /* a product had the batch as its rows (tokens.c): try batch_axis 1 */
 } tr;
 
 #define NODE_NAME(n) ((n)->name && (n)->name[0] ? (n)->name : "(unnamed)")
