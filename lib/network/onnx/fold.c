@@ -21,7 +21,7 @@
 #include "translate_int.h"
 
 #define FOLD_MAX 65536 /* elements kept per folded tensor */
-#define FOLD_IN 5 /* inputs a foldable operator reads (Slice: 5) */
+#define FOLD_IN 16 /* inputs a foldable operator reads (a Concat of shapes: up to 16) */
 
 /* A folded tensor: the TensorProto the translation reads (dims, double_data). */
 struct trim__ox_folded {
@@ -420,6 +420,8 @@ static int fold_reshape(tr *t, const char *op, ten *in, int m, ten *o)
 		if (nax == 0 && m > 1 && in[1].nd >= 0)
 			nax = (size_t)in[1].n;
 		int rank = a->nd + (int)nax;
+		if (rank > 8)
+			return trim__ox_node_err(t, TRIM_ESHAPE, "a folded tensor of %d dims (0 to 8)", rank);
 		if ((rc = axes_of(t, in, m, 1, rank, ax, &na)))
 			return rc;
 		int q = 0;
@@ -427,6 +429,8 @@ static int fold_reshape(tr *t, const char *op, ten *in, int m, ten *o)
 			int added = 0;
 			for (size_t j = 0; j < na; j++)
 				added |= ax[j] == k;
+			if (!added && q >= a->nd)
+				return trim__ox_node_err(t, TRIM_ESCHEMA, "axes repeat an axis");
 			d[k] = added ? 1 : a->d[q++];
 		}
 		return same_elements(t, a, o, rank, d);
@@ -499,6 +503,9 @@ static int fold_gather_like(tr *t, const char *op, ten *in, int m, ten *o)
 		if (m < 2 || axis < 0 || axis >= a->nd || in[1].nd < 0)
 			return trim__ox_node_err(t, TRIM_ESCHEMA, "needs indices and an axis of the data");
 		const ten *ix = &in[1];
+		if (a->nd - 1 + ix->nd > 8)
+			return trim__ox_node_err(t, TRIM_ESHAPE, "a folded tensor of %d dims (0 to 8)",
+			                         a->nd - 1 + ix->nd);
 		int nd = 0;
 		for (int k = 0; k < axis; k++)
 			d[nd++] = a->d[k];

@@ -26,7 +26,8 @@ int trim__ox_unknown_op(tr *t, int code, const char *why)
 {
 	if (!t->o->passthrough)
 		return code;
-	(void)why;
+	/* a copy: reading the inputs may set another message */
+	int unknown = why && strstr(why, "an operator libtrim cannot cost") != NULL;
 	int x = -1;
 	for (size_t k = 0; k < t->node->n_input && x < 0; k++) {
 		int v;
@@ -34,9 +35,11 @@ int trim__ox_unknown_op(tr *t, int code, const char *why)
 		if (rc == 0 && v >= 0 && !t->v[v].t)
 			x = v;
 	}
-	if (x < 0)
+	if (x < 0 && unknown)
 		return trim__ox_node_err(t, code, "an operator libtrim cannot cost or fold, reading no "
 		                         "activation that --passthrough could pass through");
+	if (x < 0)
+		return code; /* the node's own error stands */
 	trim__ox_warn(t, "node '%s' (op_type %s, opset %lld) passed through at no cost: libtrim cannot "
 	     "cost it", NODE_NAME(t->node), t->node->op_type, (long long)t->opset);
 	for (size_t k = 0; k < t->node->n_output; k++) {

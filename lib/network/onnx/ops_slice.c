@@ -25,13 +25,15 @@ int trim__ox_slice_range(tr *t, int nd, const int64_t *d, const int64_t *starts,
 		int64_t dim = d[ax], st = steps ? steps[q] : 1, s = starts[q], e = ends[q];
 		if (st == 0)
 			return trim__ox_node_err(t, TRIM_ESCHEMA, "step 0");
+		/* negative positions count from the end; then clamped to [0, dim] going
+		 * forward, [-1, dim - 1] going backward (ONNX's Slice) */
 		if (s < 0)
-			s = s < -dim ? 0 : s + dim;
+			s = s < -dim ? -1 : s + dim;
 		if (e < 0)
 			e = e < -dim ? -1 : e + dim;
 		if (st > 0) {
-			s = s > dim ? dim : s;
-			e = e > dim ? dim : e < 0 ? 0 : e;
+			s = s < 0 ? 0 : s > dim ? dim : s;
+			e = e < 0 ? 0 : e > dim ? dim : e;
 		} else {
 			s = s > dim - 1 ? dim - 1 : s;
 			e = e > dim - 1 ? dim - 1 : e;
