@@ -12,6 +12,7 @@ that run without PyTorch; torchvision is needed for the large ones only.
     /usr/bin/python3 test/onnx/export_torch.py OUTDIR [--tiny]"""
 import os
 import sys
+import warnings
 
 try:
     import torch
@@ -48,6 +49,7 @@ class TinyMobile(nn.Module):
         return self.fc(torch.flatten(self.pool(y), 1))
 
 
+warnings.filterwarnings('ignore')  # the exporter's notes on training-mode BatchNorm: expected
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
 torch.manual_seed(0)

@@ -310,7 +310,8 @@ def operator_models():
 def fold_model():
     """Shape arithmetic as exporters write it, folded at import (lib/onnx/fold.c):
     a class token expanded through ConstantOfShape / Equal / Where / Expand, the
-    head split computed from Shape / Gather / Div / Unsqueeze / Concat, the keys
+    head split computed from Shape / Gather / Add / Div (7 / 3 = 2, truncated) /
+    Unsqueeze / Concat, the keys
     transposed in torch.nn's order, a causal mask made by Range / Unsqueeze /
     Less / Where, and a dropout ratio sqrt(F) / T computed by Cast / Sqrt / Div
     (sqrt(6) / 5: what the test reads back)."""
@@ -323,9 +324,9 @@ def fold_model():
         N('ConstantOfShape', ['swant'], 'ones', value=numpy_helper.from_array(np.array([1], np.int64))),
         N('Mul', ['ones', 'm1'], 'neg'), N('Equal', ['want', 'neg'], 'eq'), N('Where', ['eq', 'ones', 'want'], 'shp'),
         N('Expand', ['cls', 'shp'], 'clsx'), N('Concat', ['clsx', 'x'], 'tokens', axis=1),
-        # heads: [N, T, h, d] with h = F / 3, d = F / h, from the tokens' shape
+        # heads: [N, T, h, d] with h = (F + 1) / 3 (integer division), d = F / h, from the tokens' shape
         N('Shape', ['tokens'], 'st'), N('Gather', ['st', 'i1'], 'T', axis=0), N('Gather', ['st', 'i2'], 'F', axis=0),
-        N('Div', ['F', 'three'], 'h'), N('Div', ['F', 'h'], 'd'),
+        N('Add', ['F', 'one'], 'F1'), N('Div', ['F1', 'three'], 'h'), N('Div', ['F', 'h'], 'd'),  # 7 / 3 = 2
         N('Unsqueeze', ['T', 'ax0'], 'T1'), N('Unsqueeze', ['h', 'ax0'], 'h1'), N('Unsqueeze', ['d', 'ax0'], 'd1'),
         N('Concat', ['n1', 'T1', 'h1', 'd1'], 'heads', axis=0),
         N('MatMul', ['tokens', 'wq'], 'q'), N('MatMul', ['tokens', 'wk'], 'k'), N('MatMul', ['tokens', 'wv'], 'v'),
