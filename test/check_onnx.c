@@ -448,6 +448,15 @@ START_TEST(test_onnx_real_exports)
 	ck_assert_int_eq(trim_network_params(net), 8 * 27 + 8 + 8 * 9 + 8 + 8 * 8 + 8 + 8 * 5 + 5);
 	trim_network_free(net);
 	trim_onnx_options_free(o);
+	/* Hugging Face-style GPT-2 attention (export_transformers.py), without PyTorch:
+	 * c_attn 64 x 768 x 2304, the products 2 x 12 x 64^3, c_proj 64 x 768^2; the
+	 * torch.where causal mask named */
+	ck_assert_msg(trim_network_load(&net, "test/data/onnx/torch_hf_gpt2_attn.onnx") == 0, "%s",
+	              trim_last_error());
+	ck_assert_int_eq(trim_network_macs(net), 113246208 + 2 * 3145728 + 37748736);
+	ck_assert_int_eq(trim_network_warning_count(net), 1);
+	ck_assert(strstr(trim_network_warning(net, 0), "attention's scores: a mask"));
+	trim_network_free(net);
 }
 END_TEST
 
