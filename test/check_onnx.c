@@ -424,6 +424,14 @@ START_TEST(test_onnx_files)
 }
 END_TEST
 
+static int count_substr(const char *s, const char *what)
+{
+	int n = 0;
+	for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
+		n++;
+	return n;
+}
+
 /* Two tiny networks exported by PyTorch, kept in test/data/onnx (the fuzz
  * harness's seeds): what a real exporter writes (node names like
  * "/features/features.0/Conv", BatchNorm folded into the Conv, ReLU6 as Clip
@@ -457,6 +465,22 @@ START_TEST(test_onnx_real_exports)
 	ck_assert_int_eq(trim_network_warning_count(net), 1);
 	ck_assert(strstr(trim_network_warning(net, 0), "attention's scores: a mask"));
 	trim_network_free(net);
+	/* torch.nn's TransformerEncoderLayer(16, 4 heads, 32) on [T 5, N 2, F 16]: in_proj
+	 * 5 x 16 x 48, the products 2 x 4 x 5 x 5 x 4, out_proj 5 x 16^2, the MLP 2 x 5 x 16 x
+	 * 32; batch 2 (axis 1), 4 heads of 4 features (the heads taken from the view, not
+	 * the head size) */
+	ck_assert_msg(trim_network_load(&net, "test/data/onnx/torch_mha_tiny.onnx") == 0, "%s",
+	              trim_last_error());
+	ck_assert_int_eq(trim_network_macs(net), 3840 + 800 + 1280 + 5120);
+	ck_assert_int_eq(trim_network_batch(net), 2);
+	ck_assert_int_eq(trim_network_warning_count(net), 1);
+	ck_assert(strstr(trim_network_warning(net, 0), "has its tokens first"));
+	trim_network_free(net);
+	char *yaml = NULL;
+	ck_assert_int_eq(trim_onnx_to_yaml(&yaml, "test/data/onnx/torch_mha_tiny.onnx", NULL), 0);
+	ck_assert_int_eq(count_substr(yaml, "heads: 4, transpose_b: true"), 1);
+	ck_assert_int_eq(count_substr(yaml, "heads: 4, transpose_b: false"), 1);
+	trim_string_free(yaml);
 }
 END_TEST
 
@@ -523,14 +547,6 @@ START_TEST(test_onnx_from_pytorch)
 	onnx_done();
 }
 END_TEST
-
-static int count_substr(const char *s, const char *what)
-{
-	int n = 0;
-	for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
-		n++;
-	return n;
-}
 
 /* Shape arithmetic folded at import (make_models.py's op_fold.onnx): the class
  * token expanded through ConstantOfShape / Equal / Where / Expand (5 tokens), the
@@ -616,6 +632,11 @@ START_TEST(test_onnx_transformers)
 	ck_assert_int_eq(trim_network_batch(bf), 2);
 	ck_assert_int_eq(trim_network_batch(sf), 2);
 	ck_assert_int_eq(count_type(bf, "matmul"), 4);
+	char *yaml = NULL, path[300];
+	snprintf(path, sizeof path, "%s/torch_encoder_sf.onnx", onnx_dir());
+	ck_assert_int_eq(trim_onnx_to_yaml(&yaml, path, NULL), 0);
+	ck_assert_int_eq(count_substr(yaml, "heads: 12,"), 4);
+	trim_string_free(yaml);
 	ck_assert_msg(has_warning(sf, "tokens first"), "the [T, N, F] input is not named");
 	ck_assert(!has_warning(bf, "tokens first"));
 	char *jb = workloads_json(bf), *js = workloads_json(sf);
@@ -651,7 +672,6 @@ START_TEST(test_onnx_transformers)
 	ck_assert(has_warning(net, "attention's scores: a mask"));
 	trim_network_free(net);
 	/* torchvision's vit_b_16: exactly the shipped vit-b16.yaml (17.56 GMACs) */
-	char path[300];
 	snprintf(path, sizeof path, "%s/torch_vit_b_16.onnx", onnx_dir());
 	if (access(path, R_OK) != 0) {
 		fprintf(stderr, "test_onnx_transformers: python3-torchvision not installed, "
@@ -666,6 +686,9 @@ START_TEST(test_onnx_transformers)
 	ck_assert_int_eq(trim_network_macs(net), trim_network_macs(ref));
 	ck_assert_int_eq(trim_network_params(net), trim_network_params(ref));
 	ck_assert_int_eq(count_type(net, "matmul"), 24);
+	ck_assert_int_eq(trim_onnx_to_yaml(&yaml, path, NULL), 0);
+	ck_assert_int_eq(count_substr(yaml, "heads: 12,"), 24);
+	trim_string_free(yaml);
 	trim_network_free(ref);
 	trim_network_free(net);
 	onnx_done();

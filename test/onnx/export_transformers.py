@@ -19,6 +19,7 @@ Models (hand counts in test/check_onnx.c):
   torch_encoder_bf.onnx        nn.TransformerEncoder, BERT-base layers (2 of them: 768,
                                12 heads, 3072), 128 tokens, batch_first=True, batch 2
   torch_encoder_sf.onnx        the same with batch_first=False ([T, N, F] input)
+  torch_mha_tiny.onnx          nn.TransformerEncoderLayer(16, 4 heads, 32), [5, 2, 16] input
   torch_gpt_block.onnx         a GPT-style block from torch.nn (768, 12 heads, 64 tokens),
                                q k v by split, the scale traced from k.size(-1),
                                a causal mask by masked_fill
@@ -153,6 +154,8 @@ for bf, name, shape in ((True, 'torch_encoder_bf', (2, 128, 768)), (False, 'torc
     layer = nn.TransformerEncoderLayer(768, 12, 3072, batch_first=bf)
     export(nn.TransformerEncoder(layer, 2, enable_nested_tensor=False), torch.zeros(*shape),
            os.path.join(out, name + '.onnx'))
+# a tiny torch.nn layer with the tokens first (kept in test/data/onnx: imported without PyTorch)
+export(nn.TransformerEncoderLayer(16, 4, 32), torch.zeros(5, 2, 16), os.path.join(out, 'torch_mha_tiny.onnx'))
 export(GPTBlock(), torch.zeros(1, 64, 768), os.path.join(out, 'torch_gpt_block.onnx'))
 export(HFBertLayer(), torch.zeros(1, 128, 768), os.path.join(out, 'torch_hf_bert_layer.onnx'))
 export(HFGPT2Attention(), torch.zeros(1, 64, 768), os.path.join(out, 'torch_hf_gpt2_attn.onnx'))
