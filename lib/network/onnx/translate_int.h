@@ -1,5 +1,11 @@
 /* ONNX translation, internal: the values and layers lib/network/onnx/translate.c keeps
- * and the helpers the operators (lib/network/onnx/ops*.c) translate nodes with. */
+ * and the helpers the operators (lib/network/onnx/ops*.c) translate nodes with.
+ *
+ * lib/network/onnx/: import.c (reading the model, the public entry points),
+ * graph_check.c (onnx.checker's rules), translate.c (values, layers, the graph,
+ * the description), fold.c (constant folding), tokens.c (tokens and attention
+ * heads in any order of axes), ops.c (the dispatch), ops_conv.c, ops_matmul.c,
+ * ops_elementwise.c (with masks), ops_shape.c, ops_slice.c. */
 #ifndef TRIM_ONNX_TRANSLATE_INT_H
 #define TRIM_ONNX_TRANSLATE_INT_H
 
