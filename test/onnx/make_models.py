@@ -308,7 +308,7 @@ def operator_models():
 
 
 def fold_model():
-    """Shape arithmetic as exporters write it, folded at import (lib/onnx/fold.c):
+    """Shape arithmetic as exporters write it, folded at import (lib/network/onnx/fold.c):
     a class token expanded through ConstantOfShape / Equal / Where / Expand, the
     head split computed from Shape / Gather / Add / Div (7 / 3 = 2, truncated) /
     Unsqueeze / Concat, the keys
