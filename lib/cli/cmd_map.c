@@ -109,150 +109,160 @@ static size_t hide_unit_loops(char *text)
 }
 
 // trim-cli: map: the best mapping of one workload (exact branch-and-bound search)
-int trim_cli_map(int argc, char **argv)
-{
-	if (trim_cli_repeated("map", usage_map, argc, argv))
-		return TRIM_CLI_EXIT_USAGE;
-	const char *files[2] = {NULL, NULL}, *layer = NULL, *table = NULL;
-	int format = TRIM_FORMAT_TABLE, phase = TRIM_PHASE_FW, mode = TRIM_MODE_DEFAULT, nf = 0;
-	int64_t batch = 0, threads = 1, goal = TRIM_GOAL_ENERGY, maxmap = 0, topk = 1;
-	double min_pe = 0, min_rf = 0;
+/* What the command line asks for. */
+typedef struct {
+	const char *files[2], *layer, *table;
+	int format, phase, mode, nf;
+	int64_t batch, threads, goal, maxmap, topk;
+	double min_pe, min_rf;
 	const char *factors[64];
-	int nfactors = 0, progress = isatty(2), all_loops = 0, timeloop = 0, imperfect = 0;
-	trim_cli_mapopts mo; /* --constraints, --dataflow */
-	trim_cli_mapopts_init(&mo);
+	int nfactors, progress, all_loops, timeloop, imperfect;
+	trim_cli_mapopts mo; /* --constraints, --dataflow, --time-limit, --gap */
+} map_args;
+
+static void map_help(void)
+{
+	printf("usage: %s\n\nEnumerates the mapspace of one intra-layer workload (every factorisation,\n"
+	       "loop orders up to equivalence, bypass), cuts what does not fit, evaluates\n"
+	       "the rest and prints the best mapping (a tie on the goal is broken by the\n"
+	       "other figure: delay by energy, energy by delay, EDP by energy; then by the\n"
+	       "smallest index; identical for any --threads). Exact branch and bound: a\n"
+	       "factorisation or bypass choice\n"
+	       "is skipped only when a lower bound valid for every loop order exceeds the\n"
+	       "cost already reached (counted as 'bounded'; docs/model.md).\n"
+	       "--max-mappings N refuses mapspaces of more than N distinct mappings\n"
+	       "(default 0: no limit).\n"
+	       "--time-limit S stops the search after S seconds and --gap G as soon as\n"
+	       "the best found is proven within G (a fraction) of the optimum: the report\n"
+	       "gives the best found, a proven lower bound, the gap and whether it is\n"
+	       "exact (default: exact, no limit).\n"
+	       "--factor 'PE array:M=4' fixes the bound of M at level 'PE array' (a custom\n"
+	       "factor the constructor must follow; repeatable).\n"
+	       "--format timeloop prints the best mapping and the workload (a Timeloop\n"
+	       "problem) in Timeloop's format, for timeloop-model (docs/mapping.md).\n"
+	       "--imperfect also searches imperfect factorisations: a dim spread over more\n"
+	       "PEs than any of its divisors fits, with a ragged last pass (E = 55 as\n"
+	       "4 x 14 over 14 columns; docs/model.md); off by default (slower: the tree's\n"
+	       "bounds do not apply below them).\n"
+	       "The table's loop nest leaves out loops of bound 1 (--all-loops shows them).\n",
+	       usage_map);
+	trim_cli_constraints_help();
+}
+
+/* The command line into a: -1 to go on, else the exit status (help printed,
+ * or a usage error reported). */
+static int map_parse(int argc, char **argv, map_args *a)
+{
+	memset(a, 0, sizeof *a);
+	a->format = TRIM_FORMAT_TABLE;
+	a->phase = TRIM_PHASE_FW;
+	a->mode = TRIM_MODE_DEFAULT;
+	a->threads = 1;
+	a->goal = TRIM_GOAL_ENERGY;
+	a->topk = 1;
+	a->progress = isatty(2);
+	trim_cli_mapopts_init(&a->mo);
 	for (int i = 1; i < argc; i++) {
 		const char *o = argv[i];
 		if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
-			printf("usage: %s\n\nEnumerates the mapspace of one intra-layer workload (every factorisation,\n"
-			       "loop orders up to equivalence, bypass), cuts what does not fit, evaluates\n"
-			       "the rest and prints the best mapping (a tie on the goal is broken by the\n"
-			       "other figure: delay by energy, energy by delay, EDP by energy; then by the\n"
-			       "smallest index; identical for any --threads). Exact branch and bound: a\n"
-			       "factorisation or bypass choice\n"
-			       "is skipped only when a lower bound valid for every loop order exceeds the\n"
-			       "cost already reached (counted as 'bounded'; docs/model.md).\n"
-			       "--max-mappings N refuses mapspaces of more than N distinct mappings\n"
-			       "(default 0: no limit).\n"
-			       "--time-limit S stops the search after S seconds and --gap G as soon as\n"
-			       "the best found is proven within G (a fraction) of the optimum: the report\n"
-			       "gives the best found, a proven lower bound, the gap and whether it is\n"
-			       "exact (default: exact, no limit).\n"
-			       "--factor 'PE array:M=4' fixes the bound of M at level 'PE array' (a custom\n"
-			       "factor the constructor must follow; repeatable).\n"
-			       "--format timeloop prints the best mapping and the workload (a Timeloop\n"
-			       "problem) in Timeloop's format, for timeloop-model (docs/mapping.md).\n"
-			       "--imperfect also searches imperfect factorisations: a dim spread over more\n"
-			       "PEs than any of its divisors fits, with a ragged last pass (E = 55 as\n"
-			       "4 x 14 over 14 columns; docs/model.md); off by default (slower: the tree's\n"
-			       "bounds do not apply below them).\n"
-			       "The table's loop nest leaves out loops of bound 1 (--all-loops shows them).\n",
-			       usage_map);
-			trim_cli_constraints_help();
+			map_help();
 			return 0;
 		}
 		if (!strcmp(o, "--progress") || !strcmp(o, "--quiet")) {
-			progress = o[2] == 'p';
+			a->progress = o[2] == 'p';
 			continue;
 		}
 		if (!strcmp(o, "--all-loops")) {
-			all_loops = 1;
+			a->all_loops = 1;
 			continue;
 		}
 		if (!strcmp(o, "--imperfect")) {
-			imperfect = 1;
+			a->imperfect = 1;
 			continue;
 		}
-		if (o[0] == '-' && o[1]) {
-			if (i + 1 >= argc)
-				return trim_cli_usage("map", usage_map, "%s needs a value", o);
-			const char *v = argv[++i];
-			if (!strcmp(o, "--constraints") || !strcmp(o, "--dataflow") || !strcmp(o, "--time-limit") ||
-			    !strcmp(o, "--gap")) {
-				if (trim_cli_mapopt("map", usage_map, o, v, &mo) < 0)
-					return TRIM_CLI_EXIT_USAGE;
-			} else if (!strcmp(o, "--layer"))
-				layer = v;
-			else if (!strcmp(o, "--table"))
-				table = v;
-			else if (!strcmp(o, "--min-pe-util") || !strcmp(o, "--min-rf-util")) {
-				char *end = NULL;
-				double x = strtod(v, &end);
-				if (!*v || *end || !(x >= 0 && x <= 1))
-					return trim_cli_usage("map", usage_map, "%s takes a number in [0, 1]; got '%s'", o, v);
-				if (o[6] == 'p')
-					min_pe = x;
-				else
-					min_rf = x;
-			} else if (!strcmp(o, "--factor")) {
-				if (nfactors == 64)
-					return trim_cli_usage("map", usage_map, "at most 64 --factor options");
-				factors[nfactors++] = v;
-			}
-			else if (!strcmp(o, "--format") && !strcmp(v, "timeloop")) {
-				timeloop = 1; /* the best mapping in Timeloop's format */
-			} else if (!strcmp(o, "--format")) {
-				if (trim_cli_format("map", usage_map, v, 0, &format))
-					return TRIM_CLI_EXIT_USAGE;
-				timeloop = 0;
-			} else if (!strcmp(o, "--phase")) {
-				if (trim_cli_phase("map", usage_map, v, &phase))
-					return TRIM_CLI_EXIT_USAGE;
-			} else if (!strcmp(o, "--goal")) {
-				int g = 0;
-				if (trim_cli_goal("map", usage_map, v, &g))
-					return TRIM_CLI_EXIT_USAGE;
-				goal = g;
-			} else if (!strcmp(o, "--mode")) {
-				if (trim_cli_mode("map", usage_map, v, &mode))
-					return TRIM_CLI_EXIT_USAGE;
-			} else if (!strcmp(o, "--batch")) {
-				if (trim_cli_int("map", usage_map, "--batch", v, 1, TRIM_CLI_MAX_BATCH, &batch))
-					return TRIM_CLI_EXIT_USAGE;
-			} else if (!strcmp(o, "--threads")) {
-				if (trim_cli_int("map", usage_map, "--threads", v, 1, 1024, &threads))
-					return TRIM_CLI_EXIT_USAGE;
-			} else if (!strcmp(o, "--top")) {
-				if (trim_cli_int("map", usage_map, "--top", v, 1, 1024, &topk))
-					return TRIM_CLI_EXIT_USAGE;
-			} else if (!strcmp(o, "--max-mappings")) {
-				if (trim_cli_int("map", usage_map, "--max-mappings", v, 0, INT64_MAX, &maxmap))
-					return TRIM_CLI_EXIT_USAGE;
-			} else
-				return trim_cli_unknown_option("map", usage_map, o);
-		} else if (nf < 2) {
-			files[nf++] = o;
-		} else {
-			return trim_cli_usage("map", usage_map, "unexpected argument '%s'", o);
+		if (!(o[0] == '-' && o[1])) {
+			if (a->nf == 2)
+				return trim_cli_usage("map", usage_map, "unexpected argument '%s'", o);
+			a->files[a->nf++] = o;
+			continue;
 		}
+		if (i + 1 >= argc)
+			return trim_cli_usage("map", usage_map, "%s needs a value", o);
+		const char *v = argv[++i];
+		if (!strcmp(o, "--constraints") || !strcmp(o, "--dataflow") || !strcmp(o, "--time-limit") ||
+		    !strcmp(o, "--gap")) {
+			if (trim_cli_mapopt("map", usage_map, o, v, &a->mo) < 0)
+				return TRIM_CLI_EXIT_USAGE;
+		} else if (!strcmp(o, "--layer"))
+			a->layer = v;
+		else if (!strcmp(o, "--table"))
+			a->table = v;
+		else if (!strcmp(o, "--min-pe-util") || !strcmp(o, "--min-rf-util")) {
+			char *end = NULL;
+			double x = strtod(v, &end);
+			if (!*v || *end || !(x >= 0 && x <= 1))
+				return trim_cli_usage("map", usage_map, "%s takes a number in [0, 1]; got '%s'", o, v);
+			*(o[6] == 'p' ? &a->min_pe : &a->min_rf) = x;
+		} else if (!strcmp(o, "--factor")) {
+			if (a->nfactors == 64)
+				return trim_cli_usage("map", usage_map, "at most 64 --factor options");
+			a->factors[a->nfactors++] = v;
+		} else if (!strcmp(o, "--format") && !strcmp(v, "timeloop")) {
+			a->timeloop = 1; /* the best mapping in Timeloop's format */
+		} else if (!strcmp(o, "--format")) {
+			if (trim_cli_format("map", usage_map, v, 0, &a->format))
+				return TRIM_CLI_EXIT_USAGE;
+			a->timeloop = 0;
+		} else if (!strcmp(o, "--phase")) {
+			if (trim_cli_phase("map", usage_map, v, &a->phase))
+				return TRIM_CLI_EXIT_USAGE;
+		} else if (!strcmp(o, "--goal")) {
+			int g = 0;
+			if (trim_cli_goal("map", usage_map, v, &g))
+				return TRIM_CLI_EXIT_USAGE;
+			a->goal = g;
+		} else if (!strcmp(o, "--mode")) {
+			if (trim_cli_mode("map", usage_map, v, &a->mode))
+				return TRIM_CLI_EXIT_USAGE;
+		} else if (!strcmp(o, "--batch")) {
+			if (trim_cli_int("map", usage_map, "--batch", v, 1, TRIM_CLI_MAX_BATCH, &a->batch))
+				return TRIM_CLI_EXIT_USAGE;
+		} else if (!strcmp(o, "--threads")) {
+			if (trim_cli_int("map", usage_map, "--threads", v, 1, 1024, &a->threads))
+				return TRIM_CLI_EXIT_USAGE;
+		} else if (!strcmp(o, "--top")) {
+			if (trim_cli_int("map", usage_map, "--top", v, 1, 1024, &a->topk))
+				return TRIM_CLI_EXIT_USAGE;
+		} else if (!strcmp(o, "--max-mappings")) {
+			if (trim_cli_int("map", usage_map, "--max-mappings", v, 0, INT64_MAX, &a->maxmap))
+				return TRIM_CLI_EXIT_USAGE;
+		} else
+			return trim_cli_unknown_option("map", usage_map, o);
 	}
-	if (nf < 2)
+	if (a->nf < 2)
 		return trim_cli_usage("map", usage_map, "a network and an architecture are needed");
-	if (!layer)
+	if (!a->layer)
 		return trim_cli_usage("map", usage_map, "--layer is needed");
-	if (mode == TRIM_MODE_DEFAULT && phase != TRIM_PHASE_FW)
-		mode = TRIM_MODE_TRAINING;
-	trim_cli_workload in;
-	trim_search *s = NULL;
-	char *text = NULL;
-	int refused = 0;
-	int rc = trim_cli_load_workload(&in, files[0], files[1], table, mode, batch, layer, phase);
-	if (!rc)
-		trim_cli_warn_before("map", in.arch, in.w, (int64_t)in.index);
-	if (!rc)
-		rc = trim_search_create(&s, in.w, in.index, in.arch, in.table);
-	if (!rc && imperfect)
-		rc = trim_search_set_int(s, TRIM_SEARCH_IMPERFECT, 1);
-	if (!rc && (rc = trim_search_set_int(s, TRIM_SEARCH_GOAL, goal)) == 0 &&
-	    (rc = trim_search_set_int(s, TRIM_SEARCH_THREADS, threads)) == 0 &&
-	    (rc = trim_search_set_int(s, TRIM_SEARCH_TOP_K, topk)) == 0 &&
-	    (rc = trim_search_set_double(s, TRIM_SEARCH_MIN_PE_UTIL, min_pe)) == 0 &&
-	    (rc = trim_search_set_double(s, TRIM_SEARCH_TIME_LIMIT, mo.time_limit)) == 0 &&
-	    (rc = trim_search_set_double(s, TRIM_SEARCH_GAP, mo.gap)) == 0)
-		rc = trim_search_set_double(s, TRIM_SEARCH_MIN_RF_UTIL, min_rf);
-	for (int k = 0; k < nfactors && !rc && !refused; k++) {
+	if (a->mode == TRIM_MODE_DEFAULT && a->phase != TRIM_PHASE_FW)
+		a->mode = TRIM_MODE_TRAINING;
+	return -1;
+}
+
+/* The search's options from a (status; *refused 1: a --factor names no
+ * level or dim, reported). */
+static int map_configure(trim_search *s, const trim_cli_workload *in, const map_args *a, int *refused)
+{
+	int rc = a->imperfect ? trim_search_set_int(s, TRIM_SEARCH_IMPERFECT, 1) : 0;
+	if (!rc && (rc = trim_search_set_int(s, TRIM_SEARCH_GOAL, a->goal)) == 0 &&
+	    (rc = trim_search_set_int(s, TRIM_SEARCH_THREADS, a->threads)) == 0 &&
+	    (rc = trim_search_set_int(s, TRIM_SEARCH_TOP_K, a->topk)) == 0 &&
+	    (rc = trim_search_set_double(s, TRIM_SEARCH_MIN_PE_UTIL, a->min_pe)) == 0 &&
+	    (rc = trim_search_set_double(s, TRIM_SEARCH_TIME_LIMIT, a->mo.time_limit)) == 0 &&
+	    (rc = trim_search_set_double(s, TRIM_SEARCH_GAP, a->mo.gap)) == 0)
+		rc = trim_search_set_double(s, TRIM_SEARCH_MIN_RF_UTIL, a->min_rf);
+	for (int k = 0; k < a->nfactors && !rc; k++) {
 		/* LEVEL:D=N, LEVEL may contain spaces; D is one of N G M C E F R S */
-		const char *f = factors[k], *colon = strrchr(f, ':');
+		const char *f = a->factors[k], *colon = strrchr(f, ':');
 		char lvl[128];
 		long long n = 0;
 		char dch = 0, eq = 0, extra = 0;
@@ -261,7 +271,7 @@ int trim_cli_map(int argc, char **argv)
 		    sscanf(colon + 1, " %c %c %lld %c", &dch, &eq, &n, &extra) == 3 && eq == '=') {
 			memcpy(lvl, f, (size_t)(colon - f));
 			lvl[colon - f] = 0;
-			l = trim_arch_level_find(in.arch, lvl);
+			l = trim_arch_level_find(in->arch, lvl);
 			for (int d = 0; d < TRIM_NDIMS; d++)
 				if (trim_dim_name(d)[0] == dch)
 					dim = d;
@@ -269,66 +279,99 @@ int trim_cli_map(int argc, char **argv)
 		if (l < 0 || dim < 0 || n < 1) {
 			fprintf(stderr, "trim map: --factor '%s': want LEVEL:D=N with a level of the "
 			        "architecture and D in N G M C E F R S\n", f);
-			refused = 1;
-			break;
+			*refused = 1;
+			return 0;
 		}
 		rc = trim_search_set_factor(s, l, dim, n);
 	}
-	if (!rc && !refused) {
+	if (!rc) {
 		trim_constraints *c = NULL;
-		rc = trim_cli_constraints(&mo, &c);
+		rc = trim_cli_constraints(&a->mo, &c);
 		if (rc == 0 && c)
 			rc = trim_search_set_constraints(s, c);
 		trim_constraints_free(c);
 	}
-	if (!rc && !refused) {
-		double size = trim_search_size(s), distinct = trim_search_distinct(s);
-		char dtext[48], stext[48];
-		/* whole numbers while a double holds them exactly (2^53), else 4 digits:
-		 * "%.0f" printed made-up low digits */
-		const double exact = 9007199254740992.0;
-		if (distinct < 0) /* beyond 64 bits: the search does not need the count */
-			snprintf(dtext, sizeof dtext, "more than 2^64");
-		else
-			snprintf(dtext, sizeof dtext, distinct < exact ? "%.0f" : "about %.4g", distinct);
-		snprintf(stext, sizeof stext, size < exact ? "%.0f" : "about %.4g", size);
-		fprintf(stderr, "trim map: %s %s: mapspace of %s raw mappings, %s distinct%s\n", layer,
-		        trim_phase_name(phase), stext, dtext,
-		        mo.constraints || mo.ndataflow ? " obeying the dataflow constraints" : "");
-		if (maxmap > 0 && (distinct < 0 || distinct > (double)maxmap)) {
-			fprintf(stderr, "trim map: more than --max-mappings %lld distinct mappings: refused (raise "
-			        "--max-mappings to search it anyway)\n", (long long)maxmap);
-			refused = 1;
-		}
+	return rc;
+}
+
+/* The mapspace's size on stderr; *refused 1 if it exceeds --max-mappings. */
+static void map_announce(trim_search *s, const map_args *a, int *refused)
+{
+	double size = trim_search_size(s), distinct = trim_search_distinct(s);
+	char dtext[48], stext[48];
+	/* whole numbers while a double holds them exactly (2^53), else 4 digits:
+	 * "%.0f" printed made-up low digits */
+	const double exact = 9007199254740992.0;
+	if (distinct < 0) /* beyond 64 bits: the search does not need the count */
+		snprintf(dtext, sizeof dtext, "more than 2^64");
+	else
+		snprintf(dtext, sizeof dtext, distinct < exact ? "%.0f" : "about %.4g", distinct);
+	snprintf(stext, sizeof stext, size < exact ? "%.0f" : "about %.4g", size);
+	fprintf(stderr, "trim map: %s %s: mapspace of %s raw mappings, %s distinct%s\n", a->layer,
+	        trim_phase_name(a->phase), stext, dtext,
+	        a->mo.constraints || a->mo.ndataflow ? " obeying the dataflow constraints" : "");
+	if (a->maxmap > 0 && (distinct < 0 || distinct > (double)a->maxmap)) {
+		fprintf(stderr, "trim map: more than --max-mappings %lld distinct mappings: refused (raise "
+		        "--max-mappings to search it anyway)\n", (long long)a->maxmap);
+		*refused = 1;
 	}
-	if (!rc && !refused) {
-		progress_ctx pc = {s, 0};
-		pthread_t th;
-		/* trim-mpi's rank 0 shows its own progress */
-		int started = progress && !trim_cli_distributed && pthread_create(&th, NULL, progress_main, &pc) == 0;
-		/* trim-mpi: the top nodes on MPI ranks (a worker rank ends in there) */
-		rc = trim_cli_distributed ? trim_cli_distributed->map(s, (int)threads, progress) : trim_search_run(s);
-		if (started) {
-			__atomic_store_n(&pc.stop, 1, __ATOMIC_RELAXED);
-			pthread_join(th, NULL);
-		}
+}
+
+/* The search, with its progress on stderr from another thread. */
+static int map_run(trim_search *s, const map_args *a)
+{
+	progress_ctx pc = {s, 0};
+	pthread_t th;
+	/* trim-mpi's rank 0 shows its own progress */
+	int started = a->progress && !trim_cli_distributed && pthread_create(&th, NULL, progress_main, &pc) == 0;
+	/* trim-mpi: the top nodes on MPI ranks (a worker rank ends in there) */
+	int rc = trim_cli_distributed ? trim_cli_distributed->map(s, (int)a->threads, a->progress) : trim_search_run(s);
+	if (started) {
+		__atomic_store_n(&pc.stop, 1, __ATOMIC_RELAXED);
+		pthread_join(th, NULL);
 	}
-	if (!rc && !refused && timeloop) {
+	return rc;
+}
+
+int trim_cli_map(int argc, char **argv)
+{
+	if (trim_cli_repeated("map", usage_map, argc, argv))
+		return TRIM_CLI_EXIT_USAGE;
+	map_args a;
+	int st = map_parse(argc, argv, &a);
+	if (st >= 0)
+		return st;
+	trim_cli_workload in;
+	trim_search *s = NULL;
+	char *text = NULL;
+	int refused = 0;
+	int rc = trim_cli_load_workload(&in, a.files[0], a.files[1], a.table, a.mode, a.batch, a.layer, a.phase);
+	if (!rc)
+		trim_cli_warn_before("map", in.arch, in.w, (int64_t)in.index);
+	if (!rc)
+		rc = trim_search_create(&s, in.w, in.index, in.arch, in.table);
+	if (!rc)
+		rc = map_configure(s, &in, &a, &refused);
+	if (!rc && !refused)
+		map_announce(s, &a, &refused);
+	if (!rc && !refused)
+		rc = map_run(s, &a);
+	if (!rc && !refused && a.timeloop) {
 		trim_mapping *best = NULL;
 		rc = trim_search_best(s, &best);
 		if (!rc)
 			rc = trim_mapping_dump_timeloop(best, in.w, in.index, in.arch, &text);
 		trim_mapping_free(best);
 	} else if (!rc && !refused)
-		rc = trim_search_report(s, format, &text);
+		rc = trim_search_report(s, a.format, &text);
 	trim_search_free(s);
 	trim_cli_workload_free(&in);
 	if (refused)
 		return TRIM_CLI_EXIT_USAGE;
 	if (rc)
 		return trim_cli_fail(rc);
-	size_t hidden = format == TRIM_FORMAT_TABLE && !all_loops && !timeloop ? hide_unit_loops(text) : 0;
-	int st = trim_cli_print(text);
+	size_t hidden = a.format == TRIM_FORMAT_TABLE && !a.all_loops && !a.timeloop ? hide_unit_loops(text) : 0;
+	st = trim_cli_print(text);
 	if (st == 0 && hidden)
 		printf("(%zu loops of bound 1 not shown: --all-loops shows every loop)\n", hidden);
 	return st;
