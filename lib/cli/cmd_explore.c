@@ -113,164 +113,155 @@ static void warn_points(const trim_space *space, const trim_workloads *w)
 }
 
 // trim-cli: explore: rank the architectures of a space for a network and a design goal
-int trim_cli_explore(int argc, char **argv)
-{
-	if (trim_cli_repeated("explore", usage_ex, argc, argv))
-		return TRIM_CLI_EXIT_USAGE;
-	const char *files[2] = {NULL, NULL}, *outdir = NULL, *report = NULL, *breakdown = NULL;
-	int format = TRIM_FORMAT_TABLE, nf = 0, dense = 0;
-	int progress = isatty(2);
-	int64_t goal = TRIM_EXPLORE_ENERGY; /* one default for every command (docs/guide.md) */
-	double budget = 0, we = 1, wd = 1, wa = 0;
+/* What the command line asks for. */
+typedef struct {
+	const char *files[2], *outdir, *report, *breakdown;
+	int format, nf, dense, progress;
+	int64_t goal;
+	double budget, we, wd, wa;
 	trim_cli_mapopts mo;
-	trim_cli_mapopts_init(&mo);
-	mo.threads = 2;
+} explore_args;
+
+static void explore_help(void)
+{
+	printf("usage: %s\n\nEvaluates every point of an architecture space on a network (the best\n"
+	       "mapping of every workload plus the inter-layer workloads), ranks them by the\n"
+	       "goal (default energy, as every command) and marks the Pareto front over\n"
+	       "(energy, delay, area). With no files:\n"
+	       "%s in training over %s.\n"
+	       "--out DIR writes every finished point there (a rerun resumes) and the full\n"
+	       "result set (results.json, points.csv, workloads.csv).\n"
+	       "--report FILE.html writes one self-contained page: the ranking, the Pareto\n"
+	       "front and every valid point's workloads (energy by level and tensor, cycles\n"
+	       "and bottleneck, utilisation, loop nests, warnings); it opens from disk.\n"
+	       "--breakdown FILE writes the counts and energy of every point, workload, level,\n"
+	       "tensor and action (CSV, or JSON for a .json name).\n",
+	       usage_ex, DEFAULT_NET, DEFAULT_SPACE);
+	trim_cli_constraints_help();
+	printf("A space's own mapspace_constraints: apply too (docs/arch.md).\n");
+}
+
+/* The command line into a: -1 to go on, else the exit status (help printed,
+ * or a usage error reported). */
+static int explore_parse(int argc, char **argv, explore_args *a)
+{
+	memset(a, 0, sizeof *a);
+	a->format = TRIM_FORMAT_TABLE;
+	a->progress = isatty(2);
+	a->goal = TRIM_EXPLORE_ENERGY; /* one default for every command (docs/guide.md) */
+	a->we = a->wd = 1;
+	trim_cli_mapopts_init(&a->mo);
+	a->mo.threads = 2;
 	for (int i = 1; i < argc; i++) {
 		const char *o = argv[i];
 		if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
-			printf("usage: %s\n\nEvaluates every point of an architecture space on a network (the best\n"
-			       "mapping of every workload plus the inter-layer workloads), ranks them by the\n"
-			       "goal (default energy, as every command) and marks the Pareto front over\n"
-			       "(energy, delay, area). With no files:\n"
-			       "%s in training over %s.\n"
-			       "--out DIR writes every finished point there (a rerun resumes) and the full\n"
-			       "result set (results.json, points.csv, workloads.csv).\n"
-			       "--report FILE.html writes one self-contained page: the ranking, the Pareto\n"
-			       "front and every valid point's workloads (energy by level and tensor, cycles\n"
-			       "and bottleneck, utilisation, loop nests, warnings); it opens from disk.\n"
-			       "--breakdown FILE writes the counts and energy of every point, workload, level,\n"
-			       "tensor and action (CSV, or JSON for a .json name).\n",
-			       usage_ex, DEFAULT_NET, DEFAULT_SPACE);
-			trim_cli_constraints_help();
-			printf("A space's own mapspace_constraints: apply too (docs/arch.md).\n");
+			explore_help();
 			return 0;
 		}
 		if (!strcmp(o, "--dense")) {
-			dense = 1;
+			a->dense = 1;
 			continue;
 		}
 		if (!strcmp(o, "--imperfect")) {
-			mo.imperfect = 1;
+			a->mo.imperfect = 1;
 			continue;
 		}
 		if (!strcmp(o, "--progress") || !strcmp(o, "--quiet")) {
-			progress = o[2] == 'p';
+			a->progress = o[2] == 'p';
 			continue;
 		}
-		if (o[0] == '-' && o[1]) {
-			if (i + 1 >= argc)
-				return trim_cli_usage("explore", usage_ex, "%s needs a value", o);
-			const char *v = argv[++i];
-			char *end = NULL;
-			int k = strcmp(o, "--goal") ? trim_cli_mapopt("explore", usage_ex, o, v, &mo) : 0;
-			if (k < 0)
+		if (!(o[0] == '-' && o[1])) {
+			if (a->nf == 2)
+				return trim_cli_usage("explore", usage_ex, "a network and a space only");
+			a->files[a->nf++] = o;
+			continue;
+		}
+		if (i + 1 >= argc)
+			return trim_cli_usage("explore", usage_ex, "%s needs a value", o);
+		const char *v = argv[++i];
+		char *end = NULL;
+		int k = strcmp(o, "--goal") ? trim_cli_mapopt("explore", usage_ex, o, v, &a->mo) : 0;
+		if (k < 0)
+			return TRIM_CLI_EXIT_USAGE;
+		if (k > 0)
+			continue;
+		if (!strcmp(o, "--out"))
+			a->outdir = v;
+		else if (!strcmp(o, "--report"))
+			a->report = v;
+		else if (!strcmp(o, "--breakdown"))
+			a->breakdown = v;
+		else if (!strcmp(o, "--format")) {
+			if (trim_cli_format("explore", usage_ex, v, 1, &a->format))
 				return TRIM_CLI_EXIT_USAGE;
-			if (k > 0)
-				continue;
-			if (!strcmp(o, "--out"))
-				outdir = v;
-			else if (!strcmp(o, "--report"))
-				report = v;
-			else if (!strcmp(o, "--breakdown"))
-				breakdown = v;
-			else if (!strcmp(o, "--format")) {
-				if (trim_cli_format("explore", usage_ex, v, 1, &format))
-					return TRIM_CLI_EXIT_USAGE;
-			} else if (!strcmp(o, "--goal")) {
-				const char *goals[TRIM_EXPLORE_WEIGHTED + 2];
-				for (int g = 0; g <= TRIM_EXPLORE_WEIGHTED; g++)
-					goals[g] = trim_explore_goal_name(g);
-				goals[TRIM_EXPLORE_WEIGHTED + 1] = NULL;
-				int g = 0;
-				if (trim_cli_choice("explore", usage_ex, o, v, goals, &g))
-					return TRIM_CLI_EXIT_USAGE;
-				goal = g;
-			} else if (!strcmp(o, "--weights")) {
-				if (parse_weights(v, &we, &wd, &wa))
-					return trim_cli_usage("explore", usage_ex,
-					                      "--weights takes three finite exponents >= 0, E,D,A (e.g. 1,2,0); "
-					                      "got '%s'", v);
-				goal = TRIM_EXPLORE_WEIGHTED;
-			} else if (!strcmp(o, "--area-budget")) {
-				budget = strtod(v, &end);
-				if (!*v || *end || !(budget >= 0))
-					return trim_cli_usage("explore", usage_ex, "--area-budget takes mm^2 >= 0; got '%s'", v);
-			} else {
-				return trim_cli_unknown_option("explore", usage_ex, o);
-			}
-			continue;
+		} else if (!strcmp(o, "--goal")) {
+			const char *goals[TRIM_EXPLORE_WEIGHTED + 2];
+			for (int g = 0; g <= TRIM_EXPLORE_WEIGHTED; g++)
+				goals[g] = trim_explore_goal_name(g);
+			goals[TRIM_EXPLORE_WEIGHTED + 1] = NULL;
+			int g = 0;
+			if (trim_cli_choice("explore", usage_ex, o, v, goals, &g))
+				return TRIM_CLI_EXIT_USAGE;
+			a->goal = g;
+		} else if (!strcmp(o, "--weights")) {
+			if (parse_weights(v, &a->we, &a->wd, &a->wa))
+				return trim_cli_usage("explore", usage_ex,
+				                      "--weights takes three finite exponents >= 0, E,D,A (e.g. 1,2,0); "
+				                      "got '%s'", v);
+			a->goal = TRIM_EXPLORE_WEIGHTED;
+		} else if (!strcmp(o, "--area-budget")) {
+			a->budget = strtod(v, &end);
+			if (!*v || *end || !(a->budget >= 0))
+				return trim_cli_usage("explore", usage_ex, "--area-budget takes mm^2 >= 0; got '%s'", v);
+		} else {
+			return trim_cli_unknown_option("explore", usage_ex, o);
 		}
-		if (nf == 2)
-			return trim_cli_usage("explore", usage_ex, "a network and a space only");
-		files[nf++] = o;
 	}
-	if (nf == 1)
+	if (a->nf == 1)
 		return trim_cli_usage("explore", usage_ex, "give both NETWORK.yaml and SPACE.yaml, or neither");
-	char *found[2] = {NULL, NULL}; /* the default files, from the data directories */
-	if (nf == 0) {
-		const char *rel[2] = {DEFAULT_NET, DEFAULT_SPACE};
-		for (int k = 0; k < 2; k++) {
-			int frc = trim_data_find(rel[k], &found[k]);
-			if (frc) {
-				trim_string_free(found[0]);
-				return trim_cli_fail(frc);
-			}
-			files[k] = found[k];
-		}
-		if (mo.mode == TRIM_MODE_DEFAULT)
-			mo.mode = TRIM_MODE_TRAINING;
-	}
+	return -1;
+}
 
-	trim_network *net = NULL;
-	trim_workloads *w = NULL;
-	trim_space *space = NULL;
-	trim_explorer *ex = NULL;
-	char *text = NULL;
-	int rc = trim_network_load(&net, files[0]);
+/* The explorer's options from a, and its point files' directory (the
+ * notes on stale or corrupt point files printed). */
+static int explore_configure(trim_explorer *ex, const explore_args *a)
+{
+	const trim_cli_mapopts *mo = &a->mo;
+	int rc = trim_explorer_set_int(ex, TRIM_EX_GOAL, a->goal);
 	if (rc == 0)
-		rc = trim_workloads_create(&w, net, mo.mode, mo.batch, 0);
+		rc = trim_explorer_set_int(ex, TRIM_EX_THREADS, mo->threads);
 	if (rc == 0)
-		rc = trim_space_load(&space, files[1]);
+		rc = trim_explorer_set_int(ex, TRIM_EX_SPARSITY, !a->dense);
 	if (rc == 0)
-		warn_points(space, w);
+		rc = trim_explorer_set_int(ex, TRIM_EX_MAX_MAPPINGS, mo->max_mappings);
 	if (rc == 0)
-		rc = trim_explorer_create(&ex, net, w, space);
+		rc = trim_explorer_set_int(ex, TRIM_EX_IMPERFECT, mo->imperfect);
 	if (rc == 0)
-		rc = trim_explorer_set_int(ex, TRIM_EX_GOAL, goal);
-	if (rc == 0)
-		rc = trim_explorer_set_int(ex, TRIM_EX_THREADS, mo.threads);
-	if (rc == 0)
-		rc = trim_explorer_set_int(ex, TRIM_EX_SPARSITY, !dense);
-	if (rc == 0)
-		rc = trim_explorer_set_int(ex, TRIM_EX_MAX_MAPPINGS, mo.max_mappings);
-	if (rc == 0)
-		rc = trim_explorer_set_int(ex, TRIM_EX_IMPERFECT, mo.imperfect);
-	if (rc == 0)
-		rc = trim_explorer_set_double(ex, TRIM_EX_AREA_BUDGET, budget);
-	if (rc == 0 && goal == TRIM_EXPLORE_WEIGHTED) {
-		rc = trim_explorer_set_double(ex, TRIM_EX_W_ENERGY, we);
+		rc = trim_explorer_set_double(ex, TRIM_EX_AREA_BUDGET, a->budget);
+	if (rc == 0 && a->goal == TRIM_EXPLORE_WEIGHTED) {
+		rc = trim_explorer_set_double(ex, TRIM_EX_W_ENERGY, a->we);
 		if (rc == 0)
-			rc = trim_explorer_set_double(ex, TRIM_EX_W_DELAY, wd);
+			rc = trim_explorer_set_double(ex, TRIM_EX_W_DELAY, a->wd);
 		if (rc == 0)
-			rc = trim_explorer_set_double(ex, TRIM_EX_W_AREA, wa);
+			rc = trim_explorer_set_double(ex, TRIM_EX_W_AREA, a->wa);
 	}
 	if (rc == 0)
-		rc = trim_explorer_set_double(ex, TRIM_EX_MIN_PE_UTIL, mo.min_pe_util);
+		rc = trim_explorer_set_double(ex, TRIM_EX_MIN_PE_UTIL, mo->min_pe_util);
 	if (rc == 0)
-		rc = trim_explorer_set_double(ex, TRIM_EX_MIN_RF_UTIL, mo.min_rf_util);
+		rc = trim_explorer_set_double(ex, TRIM_EX_MIN_RF_UTIL, mo->min_rf_util);
 	if (rc == 0)
-		rc = trim_explorer_set_double(ex, TRIM_EX_TIME_LIMIT, mo.time_limit);
+		rc = trim_explorer_set_double(ex, TRIM_EX_TIME_LIMIT, mo->time_limit);
 	if (rc == 0)
-		rc = trim_explorer_set_double(ex, TRIM_EX_GAP, mo.gap);
+		rc = trim_explorer_set_double(ex, TRIM_EX_GAP, mo->gap);
 	if (rc == 0) {
 		trim_constraints *c = NULL;
-		rc = trim_cli_constraints(&mo, &c);
+		rc = trim_cli_constraints(mo, &c);
 		if (rc == 0 && c)
 			rc = trim_explorer_set_constraints(ex, c);
 		trim_constraints_free(c);
 	}
-	if (rc == 0 && outdir) {
-		rc = trim_explorer_set_out_dir(ex, outdir);
+	if (rc == 0 && a->outdir) {
+		rc = trim_explorer_set_out_dir(ex, a->outdir);
 		/* stale or corrupt point files are recomputed: always say so */
 		const char *notes = rc == 0 ? trim_explorer_resume_notes(ex) : "";
 		for (const char *l = notes; *l;) {
@@ -280,39 +271,88 @@ int trim_cli_explore(int argc, char **argv)
 			l += n + (e != NULL);
 		}
 	}
-	if (rc == 0 && trim_cli_distributed) {
-		rc = trim_cli_distributed->explore(ex, progress); /* the points on MPI ranks, then ranked */
-	} else if (rc == 0 && progress) {
-		/* step point by point to report progress (each search uses the threads) */
-		time_t t0 = time(NULL);
-		size_t n = trim_explorer_count(ex), start = trim_explorer_done(ex);
-		int done = 0;
-		while (rc == 0 && !done) {
-			rc = trim_explorer_step(ex, &done);
-			size_t k = trim_explorer_done(ex);
-			double el = difftime(time(NULL), t0);
-			double left = k > start ? el / (double)(k - start) * (double)(n - k) : 0;
-			fprintf(stderr, "\rtrim explore: %zu/%zu points (%zu resumed), %.0f s, about %.0f s left   ",
-			        k, n, trim_explorer_resumed(ex), el, left);
-		}
-		fprintf(stderr, "\n");
-	} else if (rc == 0) {
-		rc = trim_explorer_run(ex);
+	return rc;
+}
+
+/* Every point evaluated: on MPI ranks, point by point with progress on
+ * stderr, or at once. */
+static int explore_run(trim_explorer *ex, int progress)
+{
+	if (trim_cli_distributed)
+		return trim_cli_distributed->explore(ex, progress); /* the points on MPI ranks, then ranked */
+	if (!progress)
+		return trim_explorer_run(ex);
+	/* step point by point to report progress (each search uses the threads) */
+	time_t t0 = time(NULL);
+	size_t n = trim_explorer_count(ex), start = trim_explorer_done(ex);
+	int done = 0, rc = 0;
+	while (rc == 0 && !done) {
+		rc = trim_explorer_step(ex, &done);
+		size_t k = trim_explorer_done(ex);
+		double el = difftime(time(NULL), t0);
+		double left = k > start ? el / (double)(k - start) * (double)(n - k) : 0;
+		fprintf(stderr, "\rtrim explore: %zu/%zu points (%zu resumed), %.0f s, about %.0f s left   ",
+		        k, n, trim_explorer_resumed(ex), el, left);
 	}
-	if (rc == 0 && outdir)
-		rc = trim_explorer_write(ex, outdir);
+	fprintf(stderr, "\n");
+	return rc;
+}
+
+int trim_cli_explore(int argc, char **argv)
+{
+	if (trim_cli_repeated("explore", usage_ex, argc, argv))
+		return TRIM_CLI_EXIT_USAGE;
+	explore_args a;
+	int st = explore_parse(argc, argv, &a);
+	if (st >= 0)
+		return st;
+	char *found[2] = {NULL, NULL}; /* the default files, from the data directories */
+	if (a.nf == 0) {
+		const char *rel[2] = {DEFAULT_NET, DEFAULT_SPACE};
+		for (int k = 0; k < 2; k++) {
+			int frc = trim_data_find(rel[k], &found[k]);
+			if (frc) {
+				trim_string_free(found[0]);
+				return trim_cli_fail(frc);
+			}
+			a.files[k] = found[k];
+		}
+		if (a.mo.mode == TRIM_MODE_DEFAULT)
+			a.mo.mode = TRIM_MODE_TRAINING;
+	}
+
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_space *space = NULL;
+	trim_explorer *ex = NULL;
+	char *text = NULL;
+	int rc = trim_network_load(&net, a.files[0]);
+	if (rc == 0)
+		rc = trim_workloads_create(&w, net, a.mo.mode, a.mo.batch, 0);
+	if (rc == 0)
+		rc = trim_space_load(&space, a.files[1]);
+	if (rc == 0)
+		warn_points(space, w);
+	if (rc == 0)
+		rc = trim_explorer_create(&ex, net, w, space);
+	if (rc == 0)
+		rc = explore_configure(ex, &a);
+	if (rc == 0)
+		rc = explore_run(ex, a.progress);
+	if (rc == 0 && a.outdir)
+		rc = trim_explorer_write(ex, a.outdir);
 	size_t best = 0;
 	int none_ranked = rc == 0 && trim_explorer_ranked(ex, 1, &best) != 0;
 	if (rc == 0)
-		rc = trim_explorer_report(ex, none_ranked ? TRIM_FORMAT_TABLE : format, &text);
+		rc = trim_explorer_report(ex, none_ranked ? TRIM_FORMAT_TABLE : a.format, &text);
 	if (none_ranked) /* every point rejected: exit 2 and say why, not an empty ranking */
 		rc = no_point_ranked(ex, space, &text);
-	if (rc == 0 && report)
-		rc = trim_explorer_write_html(ex, report);
+	if (rc == 0 && a.report)
+		rc = trim_explorer_write_html(ex, a.report);
 	char *bd = NULL;
-	if (rc == 0 && breakdown) {
-		size_t len = strlen(breakdown);
-		int json = len >= 5 && !strcmp(breakdown + len - 5, ".json");
+	if (rc == 0 && a.breakdown) {
+		size_t len = strlen(a.breakdown);
+		int json = len >= 5 && !strcmp(a.breakdown + len - 5, ".json");
 		rc = trim_explorer_breakdown_report(ex, json ? TRIM_FORMAT_JSON : TRIM_FORMAT_CSV, &bd);
 	}
 	trim_explorer_free(ex);
@@ -329,7 +369,7 @@ int trim_cli_explore(int argc, char **argv)
 		return trim_cli_fail(rc);
 	}
 	if (bd) {
-		int wrc = trim_cli_write_text("explore", breakdown, bd);
+		int wrc = trim_cli_write_text("explore", a.breakdown, bd);
 		trim_string_free(bd);
 		if (wrc) {
 			trim_string_free(text);
