@@ -258,9 +258,9 @@ static void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const
 					for (int d = 0; d < TRIM_NDIMS; d++) {
 						if (!((own | (i % 7 ? 0 : dims)) >> d & 1))
 							continue;
-						trim__stationary_first_only = 1u << d;
+						s.test_first_only = 1u << d;
 						lb = tu_node_lb(&s, c, goal, depth, zero_macs, &m, &p);
-						trim__stationary_first_only = 0;
+						s.test_first_only = 0;
 						if (own >> d & 1)
 							REQUIRE(lb <= seen[i].cost,
 							        "index %llu depth %d: node bound %.17g for its own first loop above the cost "

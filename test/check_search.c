@@ -1806,9 +1806,11 @@ START_TEST(test_extents_memo)
 			    tmp[N * TRIM__MAX_LEVELS];
 			for (int pass = 0; pass < 2; pass++) {
 				s.reserved[rf] = pass ? a->lv[rf].capacity_bytes / 4 : 0;
-				trim__extents_memo_off = 1;
+				const uint64_t hoff = trim__extents_memo_hits();
+				s.test_memo_off = 1;
 				memo_bounds(&s, c, zero_macs, idx, N, off);
-				trim__extents_memo_off = 0;
+				s.test_memo_off = 0;
+				ck_assert_msg(trim__extents_memo_hits() == hoff, "the memo answered with test_memo_off set");
 				const uint64_t h0 = trim__extents_memo_hits();
 				memo_bounds(&s, c, zero_macs, idx, N, on1);
 				memo_bounds(&other, c, zero_macs, idx, N, tmp);
@@ -1842,9 +1844,9 @@ START_TEST(test_extents_memo)
 			for (int set = 0; set < 3; set++) {
 				s.reserved[rf] = set == 1 ? a->lv[rf].capacity_bytes * 3 / 4 : 0;
 				s.fmax[rf][TRIM_DIM_F] = set == 2 ? 3 : fmax_f;
-				trim__extents_memo_off = 1;
+				s.test_memo_off = 1;
 				memo_hooks(&s, c, idx, 40, h_off[set]);
-				trim__extents_memo_off = 0;
+				s.test_memo_off = 0;
 				memo_hooks(&s, c, idx, 40, h_on);
 				ck_assert_msg(!memcmp(h_on, h_off[set], sizeof h_on), "%s conv2 %d setting %d: the memo's answers differ",
 				              presets[pi], ph, set);
@@ -1861,9 +1863,9 @@ START_TEST(test_extents_memo)
 				ck_assert_int_eq(trim_workloads_find(w, "conv3", TRIM_PHASE_WG, &wi), 0);
 				ck_assert_int_eq(trim__mapspace_init(&s3, trim__workloads_intra(w, wi), a), 0);
 				ck_assert_int_eq(trim__constraints_apply(cons, &s3), 0);
-				trim__extents_memo_off = 1;
+				s3.test_memo_off = 1;
 				ck_assert_int_eq(trim__search(&s3, c, TRIM__GOAL_ENERGY, 2, &r0), 0);
-				trim__extents_memo_off = 0;
+				s3.test_memo_off = 0;
 				ck_assert_int_eq(trim__search(&s3, c, TRIM__GOAL_ENERGY, 2, &r1), 0);
 				ck_assert(r0.found && r1.found && r0.exact && r1.exact);
 				ck_assert(r0.best_cost == r1.best_cost && r0.best_index == r1.best_index);
@@ -1892,7 +1894,7 @@ END_TEST
  * On the nodes at every depth above 60 sampled mappings of AlexNet conv2
  * (FW, BW, WG) on Eyeriss under row-stationary, the node bound is the least
  * over the dims that may have that loop of the node bound with that dim
- * alone (trim__stationary_first_only), the same bits: a variant given
+ * alone (the mapspace's test_first_only), the same bits: a variant given
  * another dim's floor differs there. And the top node above conv2 WG's
  * best mapping under the preset is within 10% of its cost (83.6% with one
  * floor, the least over the dims, for every first loop). */
@@ -1908,7 +1910,7 @@ START_TEST(test_window_floor_first_loop)
 	ck_assert_int_eq(trim_constraints_add_preset(cons, "row-stationary"), 0);
 	enum { N = 60 };
 	const int phases[] = {TRIM_PHASE_FW, TRIM_PHASE_BW, TRIM_PHASE_WG};
-	uint64_t compared = 0, split = 0;
+	uint64_t compared = 0, split = 0, higher = 0;
 	for (int ph = 0; ph < 3; ph++) {
 		size_t wi = 0;
 		ck_assert_int_eq(trim_workloads_find(w, "conv2", phases[ph], &wi), 0);
@@ -1936,11 +1938,12 @@ START_TEST(test_window_floor_first_loop)
 					if (!(dims >> d & 1))
 						continue;
 					double one;
-					trim__stationary_first_only = 1u << d;
+					s.test_first_only = 1u << d;
 					trim__mapspace_node_lb(&s, c, TRIM__GOAL_ENERGY, depth, zero_macs, &node, &ev, &one);
-					trim__stationary_first_only = 0;
+					s.test_first_only = 0;
 					if (one < least)
 						least = one;
+					higher += one > lb; /* the restriction took effect */
 				}
 				ck_assert_msg(!memcmp(&lb, &least, sizeof lb),
 				              "conv2 phase %d mapping %d depth %d: bound %.17g, least over the first loops %.17g",
@@ -1971,6 +1974,7 @@ START_TEST(test_window_floor_first_loop)
 	}
 	ck_assert_uint_gt(compared, 100);
 	ck_assert_uint_gt(split, 0);
+	ck_assert_msg(higher > 0, "no variant of one first loop bounded above the node bound: the check is vacuous");
 	trim_constraints_free(cons);
 	alexnet_eyeriss_free(&ae);
 }
@@ -2014,9 +2018,11 @@ START_TEST(test_joint_refill_reuse)
 				for (int depth = 1; depth < s.nslots; depth++) {
 					double on, off;
 					trim__mapspace_node_of(&s, depth, &m, &node);
-					trim__joint_reuse_off = 1;
+					const uint64_t r1 = trim__joint_reuses;
+					s.test_joint_reuse_off = 1;
 					trim__node_bound_joint(&s, c, TRIM__GOAL_ENERGY, depth, zero_macs, &node, &ev, &off);
-					trim__joint_reuse_off = 0;
+					s.test_joint_reuse_off = 0;
+					ck_assert_msg(trim__joint_reuses == r1, "a joint variant reused figures with the reuse off");
 					trim__node_bound_joint(&s, c, TRIM__GOAL_ENERGY, depth, zero_macs, &node, &ev, &on);
 					ck_assert_msg(memcmp(&on, &off, sizeof on) == 0,
 					              "conv2 %s %s, depth %d: joint bound %.17g with the reuse, %.17g without",

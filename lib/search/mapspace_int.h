@@ -146,6 +146,15 @@ typedef struct {
 	/* unique per trim__mapspace_init (never 0): the key of what the
 	 * search's per-thread memos keep of this mapspace (stationary_bound.c) */
 	uint64_t memo_id;
+	/* for tests (all 0 by default): the slow paths that the fast ones are
+	 * checked against. test_memo_off: the stationarity bound searches the
+	 * extents every time instead of asking its memo; test_joint_reuse_off:
+	 * every joint variant computes its refilled tensors' figures;
+	 * test_first_only: a mask of dims that the stationarity bound takes as
+	 * the only possible first loops above its level (the bound of one
+	 * variant: those dims' own floors alone) */
+	int test_memo_off, test_joint_reuse_off;
+	unsigned test_first_only;
 } trim__mapspace;
 
 int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct trim_arch *a);

@@ -341,10 +341,9 @@ void trim__joint_variants_of(const trim__mapspace *s, const node_frame *f, const
 double trim__joint_energies(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
                             const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r,
                             double etensor, joint_variants *jv);
-/* For tests: 1 makes every joint variant compute its refilled tensors'
- * figures (the slow path of joint_variants.refill_v), and how many times
- * this thread's variants reused them. */
-extern int trim__joint_reuse_off;
+/* For tests: how many times this thread's joint variants reused a
+ * refilled tensor's figures (trim__mapspace.test_joint_reuse_off turns
+ * the reuse off). */
 extern _Thread_local uint64_t trim__joint_reuses;
 /* Its two steps: variant v's energies (jv->e[v], jv->E[v]), and etensor
  * raised per level to the cheapest of its variants (all computed). */
@@ -394,16 +393,11 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
  * -1, *h = -1: the bound does not apply). */
 int64_t trim__stationary_reuse(const trim__mapspace *s, const trim__level_cost *costs, int depth,
                                const trim__mapping *node, int t, unsigned keep, int *h);
-/* For tests: 1 makes the stationarity bound run every search over the
- * extents instead of asking its per-thread memo (the slow path; set it
- * before searching), and the memo's hits so far on this thread. */
-extern int trim__extents_memo_off;
+/* For tests: the stationarity bound's memo hits so far on this thread
+ * (trim__mapspace.test_memo_off turns the memo off), and the dims that its
+ * last call on this thread found may have the first loop above its level
+ * (trim__mapspace.test_first_only restricts them). */
 uint64_t trim__extents_memo_hits(void);
-/* For tests: a mask of dims (0: off) that the stationarity bound takes as
- * the only possible first loops above its level (so the bound of one
- * variant: the dims' own floors alone; set it between searches only), and
- * the dims that its last call on this thread found may have that loop. */
-extern unsigned trim__stationary_first_only;
 extern _Thread_local unsigned trim__stationary_first_dims;
 /* ---- the words of tiles on their axes (window_words.c) ------------------- */
 

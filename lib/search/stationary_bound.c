@@ -175,7 +175,6 @@ typedef struct {
 } extents_entry;
 static _Thread_local extents_entry extents_memo[EXTENTS_MEMO];
 
-int trim__extents_memo_off;
 static _Thread_local uint64_t extents_memo_hits;
 
 uint64_t trim__extents_memo_hits(void)
@@ -186,7 +185,7 @@ uint64_t trim__extents_memo_hits(void)
 static void extents_key_of(extents_key *k, const trim__mapspace *s, const allowed_extents *x, int kind, int h,
                            unsigned mask, int t, unsigned arg, int64_t enough, unsigned vary)
 {
-	k->space = s->memo_id;
+	k->space = s->test_memo_off ? 0 : s->memo_id; /* 0: neither asked nor kept */
 	k->reserved = s->reserved[h];
 	k->enough = enough;
 	for (int d = 0; d < TRIM_NDIMS; d++) {
@@ -227,7 +226,7 @@ static extents_entry *extents_slot(const extents_key *k)
 static int extents_get(const extents_key *k, extents_entry **e, int64_t *value)
 {
 	*e = NULL;
-	if (trim__extents_memo_off || !k->space)
+	if (!k->space)
 		return 0;
 	*e = extents_slot(k);
 	if (keys_equal(&(*e)->key, k)) { /* an unused entry's space is 0 */
@@ -530,7 +529,6 @@ int64_t trim__stationary_window_fills(const trim__mapspace *s, const trim__level
 	return least;
 }
 
-unsigned trim__stationary_first_only;
 _Thread_local unsigned trim__stationary_first_dims;
 
 /* A possible first loop above h (trim__stationary_bound): the tensors it
@@ -571,7 +569,7 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
 	unsigned qual = 0, keepable = 0, wfloor = 0;
 	trim__stationary_first_dims = first_loop_dims(s, f, m, h);
 	const unsigned dstar =
-	    trim__stationary_first_dims & (trim__stationary_first_only ? trim__stationary_first_only : ~0u);
+	    trim__stationary_first_dims & (s->test_first_only ? s->test_first_only : ~0u);
 	unsigned rd[3], win[3];
 	const double *EF[3][8][2];
 	int fits[3][8]; /* t kept at h beside the set p: its tiles may fit */

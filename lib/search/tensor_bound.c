@@ -821,7 +821,6 @@ double trim__joint_tensor(const trim__mapspace *s, const trim__level_cost *costs
 	return tensor_part(s, costs, f, m, t, 1, inner, r, NULL, E, NULL);
 }
 
-int trim__joint_reuse_off;
 _Thread_local uint64_t trim__joint_reuses;
 
 void trim__joint_variant(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
@@ -858,7 +857,7 @@ void trim__joint_variant(const trim__mapspace *s, const trim__level_cost *costs,
 		/* a refill at every step of level k: tensor_part reads only which
 		 * levels refill t (and slide none), so another loop of k that
 		 * refills t gave the same figures */
-		const int k = jv->k[v], src = mv == 1 && !trim__joint_reuse_off ? jv->refill_v[t][k] : -1;
+		const int k = jv->k[v], src = mv == 1 && !s->test_joint_reuse_off ? jv->refill_v[t][k] : -1;
 		if (src >= 0) {
 			trim__joint_reuses++;
 			jv->e[v] += jv->refill_emin[t][k];
