@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "activity/activity_int.h"
+#include "browser.h"
 #include "trim.h"
 #include "workload/workload_int.h"
 
@@ -232,77 +233,6 @@ START_TEST(test_warnings_in_reports)
 }
 END_TEST
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *b = malloc((size_t)n + 1);
-	size_t got = fread(b, 1, (size_t)n, f);
-	b[got] = '\0';
-	fclose(f);
-	return b;
-}
-
-static size_t count_of(const char *hay, const char *needle)
-{
-	size_t k = 0;
-	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
-		k++;
-	return k;
-}
-
-static const char *chromium(void)
-{
-	static const char *const paths[] = {"/usr/bin/chromium", "/usr/bin/chromium-browser", NULL};
-	for (int i = 0; paths[i]; i++)
-		if (access(paths[i], X_OK) == 0)
-			return paths[i];
-	return NULL;
-}
-
-/* Load the page in headless chromium: the DOM after the script ran, and a
- * screenshot of w x h pixels. Returns the dumped DOM (NULL without chromium). */
-static char *browse(const char *page, const char *dir, const char *png, int w, int h)
-{
-	const char *chr = chromium();
-	if (!chr)
-		return NULL;
-	char cmd[4096], dom[1024];
-	snprintf(dom, sizeof dom, "%s/dom.html", dir);
-	const char *flags = "--headless --no-sandbox --disable-gpu --disable-background-networking "
-	                    "--disable-component-update --disable-sync --no-first-run "
-	                    "--virtual-time-budget=5000";
-	snprintf(cmd, sizeof cmd, "timeout 120 %s %s --user-data-dir=%s/profile --dump-dom file://%s > %s 2>%s/err.txt",
-	         chr, flags, dir, page, dom, dir);
-	ck_assert_msg(WEXITSTATUS(system(cmd)) == 0, "%s", cmd);
-	snprintf(cmd, sizeof cmd, "timeout 120 %s %s --user-data-dir=%s/profile2 --window-size=%d,%d "
-	         "--screenshot=%s file://%s 2>/dev/null >/dev/null", chr, flags, dir, w, h, png, page);
-	ck_assert_msg(WEXITSTATUS(system(cmd)) == 0, "%s", cmd);
-	return slurp(dom);
-}
-
-/* PNG: signature, IHDR width and height; the file is big enough to hold
- * charts (a blank page of this size compresses to a few kB). */
-static void check_png(const char *png, int w, int h)
-{
-	FILE *f = fopen(png, "rb");
-	ck_assert_msg(f != NULL, "no screenshot %s", png);
-	unsigned char b[24];
-	ck_assert_int_eq(fread(b, 1, 24, f), 24);
-	fseek(f, 0, SEEK_END);
-	long size = ftell(f);
-	fclose(f);
-	ck_assert(memcmp(b, "\x89PNG\r\n\x1a\n", 8) == 0 && memcmp(b + 12, "IHDR", 4) == 0);
-	int pw = b[16] << 24 | b[17] << 16 | b[18] << 8 | b[19], ph = b[20] << 24 | b[21] << 16 | b[22] << 8 | b[23];
-	ck_assert_int_eq(pw, w);
-	ck_assert_int_eq(ph, h);
-	ck_assert_msg(size > 30000, "screenshot of %ld bytes: nothing drawn?", size);
-}
-
 static void check_page(const char *html, const char *dom, int charts)
 {
 	/* self-contained: nothing to fetch */
@@ -316,8 +246,8 @@ static void check_page(const char *html, const char *dom, int charts)
 	ck_assert_msg(strstr(dom, want), "charts not rendered: %.400s", dom);
 	ck_assert_msg(!strstr(dom, "data-trim-error=\"") && strstr(dom, "<div id=\"trim-errors\"></div>"),
 	              "script error: %.300s", strstr(dom, "trim-errors"));
-	ck_assert_int_eq(count_of(dom, "<svg"), (size_t)charts);
-	ck_assert_msg(count_of(dom, "<rect") >= 20, "%zu bars", count_of(dom, "<rect"));
+	ck_assert_int_eq(tb_count_of(dom, "<svg"), (size_t)charts);
+	ck_assert_msg(tb_count_of(dom, "<rect") >= 20, "%zu bars", tb_count_of(dom, "<rect"));
 }
 
 START_TEST(test_html_network)
@@ -333,7 +263,7 @@ START_TEST(test_html_network)
 	snprintf(cmd, sizeof cmd, "%s network " NET " " ARCH " --quiet --report %s --breakdown %s > /dev/null", cli,
 	         page, bd);
 	ck_assert_int_eq(WEXITSTATUS(system(cmd)), 0);
-	char *html = slurp(page), *bdj = slurp(bd);
+	char *html = tb_slurp(page), *bdj = tb_slurp(bd);
 	ck_assert(html && bdj);
 	ck_assert_msg(strstr(bdj, "{\"goal\": \"energy\", \"workloads\": [\n  {\"index\": 0, \"layer\": \"conv\", \"phase\": \"FW\", \"breakdown\": {"),
 	              "%.300s", bdj);
@@ -343,19 +273,19 @@ START_TEST(test_html_network)
 	snprintf(cmd, sizeof cmd, "%s network " NET " " ARCH " --quiet --report /nonexistent/x.html > /dev/null 2>&1",
 	         cli);
 	ck_assert_int_eq(WEXITSTATUS(system(cmd)), 2);
-	char *dom = browse(page, dir, png, 900, 1400);
+	char *dom = tb_browse(page, dir, png, 900, 1400);
 	if (!dom)
 		fprintf(stderr, "test_html_network: chromium is not installed (make deps installs it): "
 		                "the page was checked without a browser\n");
-	check_page(html, dom, 5);
+	check_page(html, dom, 19); /* 5 drawn by the script, 7 figures and 7 tile diagrams drawn in C */
 	if (dom) {
 		ck_assert_msg(strstr(dom, "<h1>libtrim: tiny on tiny-arch</h1>") && strstr(dom, "class=\"warn\""),
 		              "%.600s", dom);
-		check_png(png, 900, 1400);
+		tb_check_png(png, 900, 1400);
 		/* #shares: each workload's energy as shares (the page's check box) */
 		char url[300];
 		snprintf(url, sizeof url, "%s#shares", page);
-		char *shares = browse(url, dir, png, 900, 1400);
+		char *shares = tb_browse(url, dir, png, 900, 1400);
 		ck_assert_msg(shares && strstr(shares, "<h3>Energy by level (%)</h3>") &&
 		              strstr(dom, "<h3>Energy by level (pJ)</h3>") && !strstr(shares, "data-trim-error=\""),
 		              "%.300s", shares ? strstr(shares, "Energy per workload") : "");
@@ -369,7 +299,7 @@ START_TEST(test_html_network)
 		ck_assert(f != NULL);
 		fprintf(f, "%.*s'use strict';(((%s", (int)(bad - html), html, bad + strlen("'use strict';"));
 		fclose(f);
-		char *bdom = browse(broken, dir, png, 900, 1400);
+		char *bdom = tb_browse(broken, dir, png, 900, 1400);
 		ck_assert_msg(bdom && strstr(bdom, "data-trim-error=\"Uncaught SyntaxError") &&
 		              !strstr(bdom, "data-trim-rendered=\""), "%.300s", bdom ? bdom : "");
 		free(bdom);
@@ -444,7 +374,7 @@ START_TEST(test_explore_details)
 	char *a = NULL, *b = NULL;
 	/* the reports: temporal utilisation and warnings per point, the CSV per workload */
 	ck_assert(trim_explorer_report(ex, TRIM_FORMAT_JSON, &a) == 0);
-	ck_assert_msg(count_of(a, "\"temporal_utilization\": ") == 3 && count_of(a, "\"warnings\": [") == 3, "%.600s", a);
+	ck_assert_msg(tb_count_of(a, "\"temporal_utilization\": ") == 3 && tb_count_of(a, "\"warnings\": [") == 3, "%.600s", a);
 	trim_string_free(a);
 	ck_assert(trim_explorer_report(ex, TRIM_FORMAT_TABLE, &a) == 0);
 	ck_assert_msg(strstr(a, " t-util ") && strstr(a, "\nbest point pes=1_glb=1KB: temporal utilization"), "%s", a);
@@ -456,7 +386,7 @@ START_TEST(test_explore_details)
 	trim_string_free(a);
 	ck_assert(trim_explorer_write(ex, dir) == 0);
 	snprintf(cmd, sizeof cmd, "%s/workloads.csv", dir);
-	a = slurp(cmd);
+	a = tb_slurp(cmd);
 	ck_assert_msg(a && strstr(a, ",pe_utilization,temporal_utilization,compute_cycles,bottleneck,DRAM_pj,GLB_pj,NoC_pj,"
 	                             "RF_pj,MAC_pj\nenergy,pes=1_glb=1KB,conv,FW,") && !strncmp(a, "goal,point,layer,", 17), "%.300s", a);
 	free(a);
@@ -500,21 +430,21 @@ START_TEST(test_html_explore)
 	snprintf(cmd, sizeof cmd, "%s explore " NET " " SPACE " --mode inference --goal edp --quiet --report %s > /dev/null",
 	         cli, page);
 	ck_assert_int_eq(WEXITSTATUS(system(cmd)), 0);
-	char *html = slurp(page);
+	char *html = tb_slurp(page);
 	ck_assert(html != NULL);
-	char *dom = browse(page, dir, png, 800, 1000);
+	char *dom = tb_browse(page, dir, png, 800, 1000);
 	if (!dom)
 		fprintf(stderr, "test_html_explore: chromium is not installed (make deps installs it): "
 		                "the page was checked without a browser\n");
-	check_page(html, dom, 6);
+	check_page(html, dom, 16); /* 6 drawn by the script, 7 figures, the tiles of 3 workloads */
 	if (dom) {
 		/* the ranking (with how sure each point is: exact, gap 0, its rank
 		 * proven), three points on the scatter (one on the front), a detail */
-		ck_assert_msg(strstr(dom, ">exact</th>") && strstr(dom, ">ranks</th>") && count_of(dom, ">yes</td>") == 3 &&
-		              count_of(dom, ">0.00%</td>") == 3, "%.3000s", strstr(dom, "Ranking") ? strstr(dom, "Ranking") : dom);
-		ck_assert_msg(strstr(dom, "<h2>Ranking (goal edp)</h2>") && count_of(dom, "class=\"point\"") == 3 &&
+		ck_assert_msg(strstr(dom, ">exact</th>") && strstr(dom, ">ranks</th>") && tb_count_of(dom, ">yes</td>") == 3 &&
+		              tb_count_of(dom, ">0.00%</td>") == 3, "%.3000s", strstr(dom, "Ranking") ? strstr(dom, "Ranking") : dom);
+		ck_assert_msg(strstr(dom, "<h2>Ranking (goal edp)</h2>") && tb_count_of(dom, "class=\"point\"") == 3 &&
 		              strstr(dom, "<option value=\"0\">pes=1_glb=1KB (rank "), "%.600s", dom);
-		check_png(png, 800, 1000);
+		tb_check_png(png, 800, 1000);
 	}
 	free(dom);
 	free(html);
@@ -559,7 +489,7 @@ START_TEST(test_starved_link)
 		trim_neteval *ne = NULL;
 		ck_assert_msg(trim_arch_load(&arch, "test/data/report/starved-16.yaml") == 0, "%s", trim_last_error());
 		if (wide) { /* the same design with a 16-word link */
-			char *yaml = slurp("test/data/report/starved-16.yaml"), *at = strstr(yaml, "link_bits: 16}");
+			char *yaml = tb_slurp("test/data/report/starved-16.yaml"), *at = strstr(yaml, "link_bits: 16}");
 			ck_assert(at != NULL);
 			size_t n = strlen(yaml) + 2;
 			char *wide_yaml = malloc(n);

@@ -338,7 +338,7 @@ int trim_explorer_write_html(const trim_explorer *ex, const char *path)
 			break;
 		const trim__xpoint *p = &ex->pt[i];
 		trim__html_detail hd = {d.arch, d.costs, d.views, d.index, d.n, p->f[TRIM_XF_CYCLES],
-		                        p->f[TRIM_XF_ENERGY_PJ], p->f[TRIM_XF_PE_UTILIZATION]};
+		                        p->f[TRIM_XF_ENERGY_PJ], p->f[TRIM_XF_PE_UTILIZATION], NULL, 0};
 		trim__sb_printf(&data, "%s\n\"%zu\": {\"name\": ", first ? "" : ",", i);
 		trim__sb_json_str(&data, trim_space_point_name(ex->space, i));
 		trim__sb_printf(&data, ", \"rank\": %.0f, \"detail\": ", p->f[TRIM_XF_RANK]);

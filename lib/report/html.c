@@ -58,9 +58,20 @@ int trim__html_detail_json(const trim__html_detail *d, trim__sb *sb)
 		trim__sb_puts(sb, "}, \"loopnest\": ");
 		trim__sb_json_str(sb, nest.buf ? nest.buf : "");
 		trim__sb_free(&nest);
+		trim__sb_init(&nest);
+		trim__html_tiles_svg(v->m, v->w, a, &nest);
+		trim__sb_puts(sb, ", \"tiles\": ");
+		trim__sb_json_str(sb, nest.buf ? nest.buf : "");
+		if (nest.failed)
+			sb->failed = 1;
+		trim__sb_free(&nest);
 		trim__sb_putc(sb, '}');
 	}
-	trim__sb_puts(sb, "], \"warnings\": ");
+	trim__sb_puts(sb, "], \"figures\": ");
+	int frc = trim__html_figures_json(d, sb);
+	if (frc)
+		return frc;
+	trim__sb_puts(sb, ", \"warnings\": ");
 	const char **names = trim__calloc(d->n ? d->n : 1, sizeof *names);
 	char(*buf)[96] = trim__calloc(d->n ? d->n : 1, sizeof *buf);
 	trim__warnings ws;
@@ -109,8 +120,23 @@ int trim_neteval_write_html(const trim_neteval *ne, const char *path)
 	for (size_t i = 0; rc == 0 && i < info.n; i++)
 		if (trim__neteval_view(ne, i, &views[n]))
 			index[n++] = i;
+	trim__html_inter *inter = trim__calloc(info.ninter ? info.ninter : 1, sizeof *inter);
+	size_t ni = 0;
+	if (!inter)
+		rc = TRIM_ENOMEM;
+	for (size_t j = 0; rc == 0 && j < info.ninter; j++) {
+		const trim__inter_cost *c = trim__neteval_inter_cost(ne, j);
+		if (!c)
+			continue;
+		snprintf(inter[ni].label, sizeof inter[ni].label, "%s %s", trim_workloads_inter_layer(info.w, j),
+		         trim_inter_op_name(trim_workloads_inter_op(info.w, j)));
+		inter[ni].cycles = c->cycles;
+		inter[ni].energy_pj = c->energy_pj;
+		inter[ni].level = c->level;
+		ni++;
+	}
 	trim__html_detail d = {info.arch, info.costs, views, index, n, trim_neteval_cycles(ne),
-	                       trim_neteval_energy_pj(ne), trim_neteval_pe_utilization(ne)};
+	                       trim_neteval_energy_pj(ne), trim_neteval_pe_utilization(ne), inter, ni};
 	char title[256];
 	snprintf(title, sizeof title, "libtrim: %s on %s", info.network, info.arch->name);
 	if (rc == 0) {
@@ -140,5 +166,6 @@ int trim_neteval_write_html(const trim_neteval *ne, const char *path)
 	trim__sb_free(&data);
 	free(views);
 	free(index);
+	free(inter);
 	return rc;
 }

@@ -1,7 +1,13 @@
 /*
- * The HTML report (lib/report/html_page.c: the page, its CSS and script;
- * lib/report/html.c: the data of a network evaluation and of an
- * exploration).
+ * The HTML report. Files:
+ *   lib/report/html_page.c   the page, its CSS and script (which draws the
+ *                            interactive charts and inserts the SVG below)
+ *   lib/report/html.c        the data of a network evaluation and of an
+ *                            exploration's details (JSON)
+ *   lib/report/html_svg.c    figures drawn in C as SVG: network energy by
+ *                            level and tensor, area, buffer occupancy,
+ *                            roofline, every workload with the inter-layer ones
+ *   lib/report/html_tiles.c  a mapping's tiles, drawn beside its loop nest
  */
 #ifndef TRIM_HTML_INT_H
 #define TRIM_HTML_INT_H
@@ -17,6 +23,13 @@ void trim__html_json_text(trim__sb *sb, const char *json);
  * {"levels", "workloads": [{index, layer, phase, cycles, energy_pj, ..., energy_by_level,
  * energy_by_tensor, loopnest}], "warnings", "totals"}. index[k] is the
  * workload's index among the intra workloads. */
+/* An inter-layer workload as the figures show it. */
+typedef struct {
+	char label[160]; /* "layer op" */
+	double cycles, energy_pj;
+	int level;
+} trim__html_inter;
+
 typedef struct {
 	const struct trim_arch *arch;
 	const trim__level_cost *costs;
@@ -24,7 +37,19 @@ typedef struct {
 	const size_t *index;
 	size_t n;
 	double cycles, energy_pj, pe_utilization; /* totals (inter-layer work included) */
+	const trim__html_inter *inter;            /* NULL: not in this view (an exploration's point) */
+	size_t ninter;
 } trim__html_detail;
 int trim__html_detail_json(const trim__html_detail *d, trim__sb *sb);
+
+/* ---- SVG drawn in C (html_svg.c, html_tiles.c) ---- */
+/* The JSON list [{"title", "svg"}] of the detail's figures. 0 or TRIM_ENOMEM. */
+int trim__html_figures_json(const trim__html_detail *d, trim__sb *out);
+/* The tiles of mapping m of workload w, one <svg> element. */
+void trim__html_tiles_svg(const trim__mapping *m, const trim__intra *w, const struct trim_arch *a, trim__sb *sb);
+/* Helpers: the palette's colour k, text escaped for XML, an <svg> start tag. */
+const char *trim__html_color(int k);
+void trim__html_xml(trim__sb *sb, const char *s);
+void trim__html_svg_open(trim__sb *sb, int w, int h, const char *cls);
 
 #endif

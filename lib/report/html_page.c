@@ -1,7 +1,8 @@
 /*
  * The self-contained HTML report (docs/guide.md, "Reports"): one page with
  * its CSS, its script and the data inline; the script draws every chart as
- * SVG. No server, no network access: it opens from disk. When the charts
+ * SVG and inserts the figures drawn in C (html_svg.c, html_tiles.c). No
+ * server, no network access: it opens from disk. When the charts
  * are drawn the script sets data-trim-rendered="<charts>" on <html>; a
  * script error sets data-trim-error and shows the message on the page.
  */
@@ -19,7 +20,8 @@ static const char page_css[] =
 	"pre{background:#f8f8f8;padding:6px;overflow:auto;font-size:12px}"
 	"svg{display:block;margin:.5em 0;max-width:100%;height:auto}svg text{font-size:11px;fill:#333}"
 	".legend span{display:inline-block;margin-right:12px}.legend i{display:inline-block;width:10px;"
-	"height:10px;margin-right:4px}select{font-size:14px}";
+	"height:10px;margin-right:4px}select{font-size:14px}"
+	".nest{display:flex;gap:1em;align-items:flex-start}.nest pre{flex:1;margin:.5em 0}";
 
 /* A script of its own, first: it reports the errors of the next one, a
  * syntax error included. */
@@ -81,6 +83,8 @@ static const char page_js[] =
 	"T.energy_pj,T.cycles*T.energy_pj,T.pe_utilization,T.temporal_utilization]]);"
 	"h('h2','Warnings',p);if(!d.warnings.length)h('p','none',p);d.warnings.forEach(function(w){"
 	"h('div',w.message,p,'warn');});var W=d.workloads,lab=function(w){return w.layer+' '+w.phase;};"
+	"h('h2','Network figures',p);d.figures.forEach(function(f){h('h3',f.title,p);"
+	"h('div',undefined,p,'fig').innerHTML=f.svg;charts++;});"
 	"h('h2','Energy per workload',p);var tog=h('label',undefined,p),cb=h('input',undefined,tog);"
 	"cb.type='checkbox';tog.appendChild(document.createTextNode(' each workload as shares of its energy (%)'"
 	"+(spans(W.map(function(w){return w.energy_pj;}))?': the energies span decades':'')));"
@@ -106,7 +110,8 @@ static const char page_js[] =
 	"var s=h('details',undefined,p);if(i===0)s.open=true;var all=w.loopnest.split('\\n'),kept=all.filter("
 	"function(l){return !/ in \\[0:1\\)/.test(l);});h('summary',lab(w)+': '+fmt(w.cycles)+' cycles, '+"
 	"fmt(w.energy_pj)+' pJ, bottleneck '+w.bottleneck+(all.length>kept.length?' ('+(all.length-kept.length)+"
-	"' loops of bound 1 not shown)':''),s);h('pre',kept.join('\\n'),s);});}\n"
+	"' loops of bound 1 not shown)':''),s);var row=h('div',undefined,s,'nest');h('pre',kept.join('\\n'),row);"
+	"h('div',undefined,row).innerHTML=w.tiles;charts++;});}\n"
 	"function explore(p,x){h('h2','Ranking (goal '+x.goal+')',p);var P=x.points;"
 	"var ranked=P.filter(function(q){return q.rank>0;}).sort(function(a,b){return a.rank-b.rank;});"
 	"table(p,['rank','point','pareto','cycles','energy pJ','EDP','area mm2','PE util','temporal util',"
@@ -152,14 +157,14 @@ static const char page_js[] =
 
 void trim__html_json_text(trim__sb *sb, const char *json)
 {
-	/* inside <script>, "</" would end the element: JSON allows "<\/" */
+	/* inside <script>, "</" would end the element, and the SVG text of the
+	 * figures is data, not elements: every '<' (only ever inside a JSON
+	 * string) is written as \u003c */
 	for (const char *s = json; *s; s++) {
-		if (s[0] == '<' && s[1] == '/') {
-			trim__sb_puts(sb, "<\\/");
-			s++;
-		} else {
+		if (*s == '<')
+			trim__sb_puts(sb, "\\u003c");
+		else
 			trim__sb_putc(sb, *s);
-		}
 	}
 }
 
