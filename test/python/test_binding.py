@@ -1611,6 +1611,32 @@ class PackageTest(unittest.TestCase):
         self.assertEqual(list(wf["macs"]), [w.intra(i)["macs"] for i in range(len(w))])
 
 
+NOTEBOOK = os.path.join(os.path.dirname(PLOT), "report_notebook.py")
+
+
+class ReportNotebookTest(unittest.TestCase):
+    """examples/python/report_notebook.py runs top to bottom as a script: its
+    cells assert what they show (exactness, energy by level with the inter-layer
+    work, the roofline) and it writes the HTML report and a roofline PNG."""
+
+    def test_runs(self):
+        if not os.access(SYSTEM_PYTHON, os.X_OK):
+            self.skipTest("%s not found" % SYSTEM_PYTHON)
+        with tempfile.TemporaryDirectory() as tmp:
+            env = dict(os.environ, TRIM_LIBRARY=os.path.abspath(LIBRARY))
+            r = subprocess.run([SYSTEM_PYTHON, NOTEBOOK, "--out", tmp], env=env, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("conv  FW exact=True  gap=0.0", r.stdout)
+            self.assertEqual(r.stdout.count(" MACs/cycle"), 7)
+            with open(os.path.join(tmp, "report.html")) as f:
+                self.assertIn("Buffer occupancy per level", f.read())
+            if system_matplotlib() is None:
+                with open(os.path.join(tmp, "roofline.png"), "rb") as f:
+                    self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+            else:
+                print("report_notebook.py: " + system_matplotlib() + ": no PNG checked", file=sys.stderr)
+
+
 class ExplorePlotTest(unittest.TestCase):
     def test_writes_a_png(self):
         reason = system_matplotlib()
