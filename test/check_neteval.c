@@ -254,8 +254,18 @@ START_TEST(test_fuse_mapper)
 	ck_assert_int_eq(WEXITSTATUS(pclose(p)), 0);
 	ck_assert_msg(strstr(buf, "\"mapper\": {\"goal\": \"delay\"") &&
 	              strstr(buf, "{\"layer\": \"c1\", \"cycles\": ") &&
-	              strstr(buf, "\"offchip_bytes\": 1212}") && strstr(buf, "\"pareto\": "),
+	              strstr(buf, "\"offchip_bytes\": 1212, \"exact\": true, \"gap\": 0, \"lower_bound\": ") &&
+	              strstr(buf, "\"pareto\": ") && strstr(buf, "\"offchip_bytes\": 2664, \"exact\": true"),
 	              "%s", buf);
+	/* searches stopped by --gap: every layer and the chain say they are not proven */
+	snprintf(cmd, sizeof cmd, "%s fuse test/data/fusion/toy.yaml models/arch/virtex7-690t.yaml --mapper --gap 0.9", cli);
+	p = popen(cmd, "r");
+	ck_assert(p != NULL);
+	n = fread(buf, 1, sizeof buf - 1, p);
+	buf[n] = '\0';
+	ck_assert_int_eq(WEXITSTATUS(pclose(p)), 0);
+	ck_assert_msg(strstr(buf, " exact      gap    lower bound\n") && strstr(buf, "\nsearch: NOT proven optimal") &&
+	              !strstr(buf, " yes "), "%s", buf);
 }
 END_TEST
 

@@ -5,7 +5,7 @@
 #include "cli.h"
 
 static const char usage_fuse[] =
-	"trim fuse NETWORK.yaml ARCH.yaml [--layers FIRST:LAST] [--budget-dsp N] [--mapper [--mapper-goal energy|delay|edp] [--threads N]] "
+	"trim fuse NETWORK.yaml ARCH.yaml [--layers FIRST:LAST] [--budget-dsp N] [--mapper [--mapper-goal energy|delay|edp] [--threads N] [--time-limit S] [--gap G]] "
 	"[--parallel LAYER=P[,LAYER=P...]] [--max-parallel P] "
 	"[--goal offchip|cycles|dsp|onchip|energy] [--plan GROUPS] [--table FILE] "
 	"[--format table|json]";
@@ -37,7 +37,8 @@ static int set_parallel(trim_fusion *f, const char *spec)
 
 // trim-cli: fuse: inter-layer fusion (DeCoILFNet): every grouping of a CONV/POOL chain, Pareto set, best plan
 /* Layer-by-layer execution of the chain evaluated by the mapper (inference,
- * one image): appended to the fusion report (a "mapper" object in JSON). */
+ * one image): appended to the fusion report (a "mapper" object in JSON), with
+ * how sure each layer's mapping is (exact, gap, lower bound) and the chain's. */
 static int compare_mapper(const trim_network *net, const trim_arch *arch, const trim_energy *tab,
                           const trim_fusion *f, const trim_cli_mapopts *mo, int format, char **text)
 {
@@ -56,9 +57,13 @@ static int compare_mapper(const trim_network *net, const trim_arch *arch, const 
 		rc = trim_neteval_set_int(ne, TRIM_NET_THREADS, mo->threads);
 	if (rc == 0)
 		rc = trim_neteval_set_int(ne, TRIM_NET_MAX_MAPPINGS, mo->max_mappings);
+	if (rc == 0 && mo->time_limit > 0)
+		rc = trim_neteval_set_double(ne, TRIM_NET_TIME_LIMIT, mo->time_limit);
+	if (rc == 0 && mo->gap > 0)
+		rc = trim_neteval_set_double(ne, TRIM_NET_GAP, mo->gap);
 	if (rc == 0)
 		rc = trim_neteval_run(ne);
-	size_t len = strlen(*text), cap = len + 4096 + 256 * nl;
+	size_t len = strlen(*text), cap = len + 4096 + 384 * nl;
 	char *out = rc == 0 ? malloc(cap) : NULL;
 	if (rc == 0 && !out)
 		rc = TRIM_ENOMEM;
@@ -78,8 +83,9 @@ static int compare_mapper(const trim_network *net, const trim_arch *arch, const 
 		else
 			k += (size_t)snprintf(out + k, cap - k,
 			                      "\nlayer by layer, evaluated by the mapper (goal %s):\n"
-			                      "%-16s %14s %14s %16s\n",
-			                      goals[mo->goal], "layer", "cycles", "energy pJ", "off-chip bytes");
+			                      "%-16s %14s %14s %16s %6s %8s %14s\n",
+			                      goals[mo->goal], "layer", "cycles", "energy pJ", "off-chip bytes", "exact",
+			                      "gap", "lower bound");
 		int first = 1;
 		for (size_t i = 0; i < trim_neteval_count(ne); i++) {
 			double v[TRIM_NF_COUNT];
@@ -92,21 +98,35 @@ static int compare_mapper(const trim_network *net, const trim_arch *arch, const 
 			if (format == TRIM_FORMAT_JSON)
 				k += (size_t)snprintf(out + k, cap - k,
 				                      "%s{\"layer\": \"%s\", \"cycles\": %.17g, \"energy_pj\": "
-				                      "%.17g, \"offchip_bytes\": %.17g}",
+				                      "%.17g, \"offchip_bytes\": %.17g, \"exact\": %s, \"gap\": %.17g, "
+				                      "\"lower_bound\": %.17g}",
 				                      first ? "" : ", ", name, v[TRIM_NF_CYCLES],
-				                      v[TRIM_NF_ENERGY_PJ], v[TRIM_NF_OFFCHIP_BYTES]);
+				                      v[TRIM_NF_ENERGY_PJ], v[TRIM_NF_OFFCHIP_BYTES],
+				                      v[TRIM_NF_EXACT] == 1 ? "true" : "false", v[TRIM_NF_GAP],
+				                      v[TRIM_NF_LOWER_BOUND]);
 			else
-				k += (size_t)snprintf(out + k, cap - k, "%-16s %14.6g %14.6g %16.6g\n", name,
-				                      v[TRIM_NF_CYCLES], v[TRIM_NF_ENERGY_PJ],
-				                      v[TRIM_NF_OFFCHIP_BYTES]);
+				k += (size_t)snprintf(out + k, cap - k, "%-16s %14.6g %14.6g %16.6g %6s %7.3g%% %14.6g\n",
+				                      name, v[TRIM_NF_CYCLES], v[TRIM_NF_ENERGY_PJ],
+				                      v[TRIM_NF_OFFCHIP_BYTES], v[TRIM_NF_EXACT] == 1 ? "yes" : "no",
+				                      100 * v[TRIM_NF_GAP], v[TRIM_NF_LOWER_BOUND]);
 			first = 0;
 		}
+		double lb = 0, gap = 0;
+		int exact = trim_neteval_exact(ne, &lb, &gap) == 1;
 		if (format == TRIM_FORMAT_JSON)
 			snprintf(out + k, cap - k,
-			         "], \"cycles\": %.17g, \"energy_pj\": %.17g, \"offchip_bytes\": %.17g}\n}\n",
-			         cyc, pj, off);
+			         "], \"cycles\": %.17g, \"energy_pj\": %.17g, \"offchip_bytes\": %.17g, "
+			         "\"exact\": %s, \"gap\": %.17g, \"lower_bound\": %.17g}\n}\n",
+			         cyc, pj, off, exact ? "true" : "false", gap, lb);
+		else if (exact)
+			snprintf(out + k, cap - k, "%-16s %14.6g %14.6g %16.6g\n"
+			         "search: exact (every layer's mapping proven optimal for the goal)\n",
+			         "total", cyc, pj, off);
 		else
-			snprintf(out + k, cap - k, "%-16s %14.6g %14.6g %16.6g\n", "total", cyc, pj, off);
+			snprintf(out + k, cap - k, "%-16s %14.6g %14.6g %16.6g\n"
+			         "search: NOT proven optimal (--time-limit or --gap): the layers marked no may have "
+			         "better mappings; proven lower bound %.6g, gap %.3g%%\n",
+			         "total", cyc, pj, off, lb, 100 * gap);
 		trim_string_free(*text);
 		*text = out;
 	}
@@ -161,7 +181,7 @@ int trim_cli_fuse(int argc, char **argv)
 		} else if (!strcmp(a, "--mapper")) {
 			mapper = 1;
 		} else if (!strcmp(a, "--mapper-goal") || !strcmp(a, "--threads") ||
-		           !strcmp(a, "--max-mappings")) {
+		           !strcmp(a, "--max-mappings") || !strcmp(a, "--time-limit") || !strcmp(a, "--gap")) {
 			if (!v)
 				return trim_cli_usage("fuse", usage_fuse, "%s needs a value", a);
 			if (trim_cli_mapopt("fuse", usage_fuse, strcmp(a, "--mapper-goal") ? a : "--goal", v,
