@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "browser.h"
 #include "explore/explore_int.h"
 #include "trim.h"
 #include "trim/explore.h"
@@ -269,12 +270,100 @@ START_TEST(test_how_sure)
 }
 END_TEST
 
+/* The Pareto front's sureness (trim__explore_pareto_proven): an exact sweep
+ * proves every point's place on or off the front; a sweep whose searches
+ * stop early proves none (the reports say so); and, point by point, a front
+ * point is in doubt only while an inexact point of no larger area could reach
+ * below its goal figure, an off-front point only while no exact point
+ * dominates it. */
+static size_t count(const char *hay, const char *needle)
+{
+	size_t k = 0;
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		k++;
+	return k;
+}
+
+START_TEST(test_pareto_proven)
+{
+	fx s;
+	sure_setup(&s, TRIM_EXPLORE_EDP, 1); /* stopped early: nothing proven */
+	ck_assert(trim_explorer_run(s.ex) == 0);
+	char *t = NULL;
+	ck_assert(trim_explorer_report(s.ex, TRIM_FORMAT_JSON, &t) == 0);
+	ck_assert_int_eq(count(t, "\"pareto_proven\": false"), 3);
+	trim_string_free(t);
+	ck_assert(trim_explorer_report(s.ex, TRIM_FORMAT_TABLE, &t) == 0);
+	ck_assert_msg(strstr(t, " *?  ") && strstr(t, "pareto ?: the place on or off the front of 3 points is not proven"),
+	              "%s", t);
+	trim_string_free(t);
+	/* the HTML page draws them dashed and says why (in chromium when installed) */
+	char dir[] = "/tmp/trim-front-XXXXXX", page[256], png[256];
+	ck_assert(mkdtemp(dir) != NULL);
+	snprintf(page, sizeof page, "%s/x.html", dir);
+	snprintf(png, sizeof png, "%s/x.png", dir);
+	ck_assert(trim_explorer_write_html(s.ex, page) == 0);
+	char *html = tb_slurp(page), *dom = tb_browse(page, dir, png, 800, 1000);
+	ck_assert(html && count(html, "\"pareto_proven\": false") == 3);
+	if (!dom)
+		fprintf(stderr, "test_pareto_proven: chromium is not installed (make deps installs it): no page rendered\n");
+	else
+		ck_assert_msg(count(dom, "class=\"point unproven\"") == 3 && strstr(dom, "3 of 3 points are drawn dashed"),
+		              "%.2000s", dom);
+	free(html);
+	free(dom);
+	snprintf(page, sizeof page, "rm -rf %s", dir);
+	ck_assert(system(page) == 0);
+	teardown(&s);
+
+	sure_setup(&s, TRIM_EXPLORE_EDP, 0); /* exact */
+	ck_assert(trim_explorer_run(s.ex) == 0);
+	ck_assert(trim_explorer_report(s.ex, TRIM_FORMAT_JSON, &t) == 0);
+	ck_assert_int_eq(count(t, "\"pareto_proven\": true"), 3);
+	trim_string_free(t);
+	ck_assert(trim_explorer_report(s.ex, TRIM_FORMAT_TABLE, &t) == 0);
+	ck_assert_msg(!strstr(t, "pareto ?") && !strstr(t, "*?"), "%s", t);
+	trim_string_free(t);
+	trim__xpoint *pt = s.ex->pt;
+	size_t front = 3, off = 3;
+	for (size_t i = 0; i < 3; i++) {
+		if (pt[i].f[TRIM_XF_PARETO] != 0)
+			front = i;
+		else
+			off = i;
+	}
+	ck_assert(front < 3 && off < 3); /* the fixture has both */
+	/* a front point against an inexact other point j */
+	size_t j = front == 0 ? 1 : 0;
+	double cost = trim__explore_point_cost(s.ex, &pt[front]);
+	pt[j].f[TRIM_XF_EXACT] = 0;
+	pt[j].f[TRIM_XF_LOWER_BOUND] = NAN; /* no bound: it could reach anything */
+	int smaller = pt[j].f[TRIM_XF_AREA_MM2] <= pt[front].f[TRIM_XF_AREA_MM2];
+	ck_assert_int_eq(trim__explore_pareto_proven(s.ex, front), !smaller);
+	pt[j].f[TRIM_XF_LOWER_BOUND] = 2 * cost; /* surely above: cannot dominate */
+	ck_assert_int_eq(trim__explore_pareto_proven(s.ex, front), 1);
+	pt[j].f[TRIM_XF_LOWER_BOUND] = cost;
+	ck_assert_int_eq(trim__explore_pareto_proven(s.ex, front), !smaller);
+	ck_assert_int_eq(trim__explore_pareto_proven(s.ex, j), 0); /* inexact itself */
+	/* the off-front point: proven while an exact point dominates it */
+	for (size_t i = 0; i < 3; i++)
+		pt[i].f[TRIM_XF_EXACT] = 1;
+	ck_assert_int_eq(trim__explore_pareto_proven(s.ex, off), 1);
+	for (size_t i = 0; i < 3; i++)
+		if (i != off)
+			pt[i].f[TRIM_XF_EXACT] = 0;
+	ck_assert_int_eq(trim__explore_pareto_proven(s.ex, off), 0);
+	teardown(&s);
+}
+END_TEST
+
 Suite *explore_bound_suite(void)
 {
 	Suite *s = suite_create("explore_bound");
 	TCase *tc = tcase_create("core");
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_how_sure);
+	tcase_add_test(tc, test_pareto_proven);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -691,7 +691,8 @@ static void report_table(const trim_explorer *ex, trim__sb *sb)
 		                pw, trim_space_point_name(ex->space, ex->order[r]), p->f[TRIM_XF_CYCLES],
 		                p->f[TRIM_XF_ENERGY_PJ], p->f[TRIM_XF_EDP], p->f[TRIM_XF_AREA_MM2],
 		                p->f[TRIM_XF_PE_UTILIZATION], trim__xreport_temporal(ex, ex->order[r]),
-		                p->f[TRIM_XF_PARETO] != 0 ? "*" : "", p->f[TRIM_XF_EXACT] != 0 ? "yes" : "no", gap,
+		                trim__explore_pareto_proven(ex, ex->order[r]) ? (p->f[TRIM_XF_PARETO] != 0 ? "*" : "")
+		                : (p->f[TRIM_XF_PARETO] != 0 ? "*?" : "?"), p->f[TRIM_XF_EXACT] != 0 ? "yes" : "no", gap,
 		                ranks);
 	}
 	if (unproven)
@@ -699,6 +700,11 @@ static void report_table(const trim_explorer *ex, trim__sb *sb)
 		                "before proving them optimal, and each could hold any rank of its \"ranks\" "
 		                "(gap: how far its %s may be above the best its mappings can give)\n",
 		                unproven, ex->nranked, goal_names[ex->goal]);
+	size_t pu = 0; /* pareto "?": the point's place on or off the front could change */
+	for (size_t r = 0; r < ex->nranked; r++)
+		pu += !trim__explore_pareto_proven(ex, ex->order[r]);
+	if (pu)
+		trim__sb_printf(sb, "pareto ?: the place on or off the front of %zu points is not proven\n", pu);
 	for (size_t i = 0; i < ex->n; i++) {
 		const trim__xpoint *p = &ex->pt[i];
 		if (p->f[TRIM_XF_RANK] != 0)

@@ -94,6 +94,10 @@ double trim__explore_point_cost(const trim_explorer *ex, const trim__xpoint *p);
  * _RANK_WORST (0 for the others). */
 void trim__explore_point_bound(const trim_explorer *ex, trim__xpoint *p);
 void trim__explore_rank_ranges(trim_explorer *ex, const size_t *order, size_t n);
+/* 1 when valid point i's place on or off the Pareto front (TRIM_XF_PARETO)
+ * holds whatever the figures of the points whose searches are not proven
+ * (lib/explore/bound.c); 0 when it could change. */
+int trim__explore_pareto_proven(const trim_explorer *ex, size_t i);
 void trim__explore_point_clear(trim__xpoint *p);
 /* The JSON object of point i (full: with every workload and mapping). */
 void trim__explore_point_json(const trim_explorer *ex, size_t i, const trim__xpoint *p, int full,
