@@ -393,12 +393,14 @@ START_TEST(test_sparsity_search_line)
 	char *s = tu_capture("sparsity test/data/networks/tiny.yaml test/data/neteval/tiny-arch.yaml --quiet", 0, &st);
 	ck_assert_msg(st == 0, "%s", s);
 	ck_assert_ptr_nonnull(strstr(s, "search: exact"));
+	ck_assert_msg(strstr(s, " saving exact      gap  bound\n") && !strstr(s, "    no "), "%s", s);
 	free(s);
 	char *j = tu_capture("sparsity test/data/networks/tiny.yaml test/data/neteval/tiny-arch.yaml --quiet --format json", 0,
 	                     &st);
 	ck_assert_msg(st == 0, "%s", j);
 	ck_assert_ptr_nonnull(strstr(j, "\"search\": {\"exact\": true, \"lower_bound\": "));
 	ck_assert_ptr_nonnull(strstr(j, "\"gap\": 0}"));
+	ck_assert_ptr_nonnull(strstr(j, "\"bottleneck\": \"NoC\", \"exact\": true, \"gap\": 0, \"lower_bound\": "));
 	free(j);
 	char *v = tu_capture("sparsity models/networks/vgg16.yaml models/arch/sparse-training.yaml --quiet --time-limit 1", 0,
 	                     &st);
@@ -410,6 +412,7 @@ START_TEST(test_sparsity_search_line)
 	ck_assert_ptr_nonnull(g);
 	ck_assert_int_eq(sscanf(g, "gap %lf%%", &gap), 1);
 	ck_assert(gap > 0 && gap < 100);
+	ck_assert_msg(strstr(v, "    no "), "no workload marked not proven: %s", v); /* the one that stopped */
 	free(v);
 }
 END_TEST

@@ -52,12 +52,13 @@ static void print_json(FILE *o, const trim_workloads *w, const trim_neteval *ne,
 		        "%s\n    {\"layer\": \"%s\", \"phase\": \"%s\", \"dense_cycles\": %.17g, \"cycles\": %.17g, "
 		        "\"dense_energy_pj\": %.17g, \"energy_pj\": %.17g, \"speedup\": %.17g, "
 		        "\"energy_saving\": %.17g, \"operand_sparsity\": [%.17g, %.17g], \"output_sparsity\": %.17g, "
-		        "\"bottleneck\": \"%s\"}",
+		        "\"bottleneck\": \"%s\", \"exact\": %s, \"gap\": %.17g, \"lower_bound\": %.17g}",
 		        i ? "," : "", trim_workloads_intra_layer(w, i), trim_phase_name(p),
 		        f[TRIM_NF_DENSE_CYCLES], f[TRIM_NF_CYCLES], f[TRIM_NF_DENSE_ENERGY_PJ],
 		        f[TRIM_NF_ENERGY_PJ], ratio(f[TRIM_NF_DENSE_CYCLES], f[TRIM_NF_CYCLES]),
 		        ratio(f[TRIM_NF_DENSE_ENERGY_PJ], f[TRIM_NF_ENERGY_PJ]), s[TRIM_SP_OPERAND0],
-		        s[TRIM_SP_OPERAND1], s[TRIM_SP_OUTPUT], bound_by(a, f));
+		        s[TRIM_SP_OPERAND1], s[TRIM_SP_OUTPUT], bound_by(a, f), f[TRIM_NF_EXACT] == 1 ? "true" : "false",
+		        f[TRIM_NF_GAP], f[TRIM_NF_LOWER_BOUND]);
 	}
 	fprintf(o, "\n  ],\n  \"phases\": {");
 	for (int p = 0; p < 3; p++)
@@ -95,22 +96,26 @@ static void print_table(FILE *o, const trim_workloads *w, const trim_neteval *ne
 	        trim_arch_name(a));
 	fprintf(o, "s_in0, s_in1: fraction of zeros of operands 0 and 1 (ifmap or dY; weights are dense);\n"
 	           "s_out: BW results a later ReLU zeros (skippable); speedup and saving: dense / sparse;\n"
-	           "bound: the level whose time is the sparse workload's\n\n");
-	fprintf(o, "%-4s %-*s %-5s %6s %6s %6s %14s %14s %8s %14s %14s %8s  %s\n", "#", lw, "layer", "phase",
-	        "s_in0", "s_in1", "s_out", "dense cycles", "cycles", "speedup", "dense pJ", "pJ", "saving",
-	        "bound");
+	           "exact: the search proved the mapping optimal for the goal (else gap: how far its\n"
+	           "dense cost may be above the best a mapping gives); bound: the level whose time is the\n"
+	           "sparse workload's\n\n");
+	fprintf(o, "%-4s %-*s %-5s %6s %6s %6s %14s %14s %8s %14s %14s %8s %5s %8s  %s\n", "#", lw, "layer", "phase",
+	        "s_in0", "s_in1", "s_out", "dense cycles", "cycles", "speedup", "dense pJ", "pJ", "saving", "exact",
+	        "gap", "bound");
 	for (size_t i = 0; i < trim_neteval_count(ne); i++) {
 		double f[TRIM_NF_COUNT], s[TRIM_SP_NFIELDS];
 		trim_neteval_workload(ne, i, f, TRIM_NF_COUNT);
 		trim_sparsity_workload(sp, i, s, TRIM_SP_NFIELDS);
 		int p = trim_workloads_intra_phase(w, i);
 		add(&ph[p], f);
-		fprintf(o, "%-4zu %-*s %-5s %6.3f %6.3f %6.3f %14.6g %14.6g %8.3f %14.6g %14.6g %8.3f  %s\n", i,
+		char gap[32];
+		snprintf(gap, sizeof gap, "%.3g%%", 100 * f[TRIM_NF_GAP]);
+		fprintf(o, "%-4zu %-*s %-5s %6.3f %6.3f %6.3f %14.6g %14.6g %8.3f %14.6g %14.6g %8.3f %5s %8s  %s\n", i,
 		        lw, trim_workloads_intra_layer(w, i), trim_phase_name(p), s[0], s[1], s[2],
 		        f[TRIM_NF_DENSE_CYCLES], f[TRIM_NF_CYCLES],
 		        ratio(f[TRIM_NF_DENSE_CYCLES], f[TRIM_NF_CYCLES]), f[TRIM_NF_DENSE_ENERGY_PJ],
 		        f[TRIM_NF_ENERGY_PJ], ratio(f[TRIM_NF_DENSE_ENERGY_PJ], f[TRIM_NF_ENERGY_PJ]),
-		        bound_by(a, f));
+		        f[TRIM_NF_EXACT] == 1 ? "yes" : "no", gap, bound_by(a, f));
 	}
 	fprintf(o, "\n");
 	for (int p = 0; p < 3; p++)
@@ -124,8 +129,8 @@ static void print_table(FILE *o, const trim_workloads *w, const trim_neteval *ne
 	if (trim_neteval_exact(ne, &lb, &gap) == 1)
 		fprintf(o, "search: exact (every mapping proven optimal for the goal)\n");
 	else
-		fprintf(o, "search: NOT proven optimal (time limit or --gap): proven lower bound %.6g, gap %.3g%%\n",
-		        lb, 100 * gap);
+		fprintf(o, "search: NOT proven optimal (time limit or --gap): proven lower bound %.6g, gap %.3g%%; "
+		        "the workloads whose exact is no may have better mappings\n", lb, 100 * gap);
 	trim_cli_print_warnings(o, ne);
 }
 
