@@ -65,7 +65,7 @@ static void figure(trim__sb *out, int *first, const char *title, trim__sb *svg)
 /* One stacked bar of n parts and its legend (name, value, share) below. */
 static void stacked(trim__sb *sb, int n, const double *v, const char *const *names, const char *unit)
 {
-	const int W = 1000, L = 10, R = 10, bh = 22, rows = (n + 3) / 4, H = bh + 16 + rows * 18;
+	const int W = 1000, L = 10, R = 10, bh = 22, rows = (n + 1) / 2, H = bh + 16 + rows * 18;
 	double sum = 0;
 	for (int k = 0; k < n; k++)
 		sum += v[k] > 0 ? v[k] : 0;
@@ -82,7 +82,7 @@ static void stacked(trim__sb *sb, int n, const double *v, const char *const *nam
 		x += w;
 	}
 	for (int k = 0; k < n; k++) {
-		double lx = L + (k % 4) * 245.0, ly = bh + 22 + (k / 4) * 18.0;
+		double lx = L + (k % 2) * 490.0, ly = bh + 22 + (k / 2) * 18.0; /* two columns: long names fit */
 		trim__sb_printf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"%s\"/>", lx, ly - 9,
 		                trim__html_color(k));
 		char lab[160];

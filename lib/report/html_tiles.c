@@ -5,7 +5,8 @@
  * instances holds: along each dimension the product of the bounds of its own
  * loops and of every level inside it. Side lengths are on a log scale (a
  * tile of 1 is a small square, the whole workload the panel) so the inner
- * tiles stay visible; the text gives the sizes. A level that bypasses the
+ * tiles stay visible, each inset 3 px from the level above so that equal
+ * tiles stay apart; the text gives the sizes. A level that bypasses the
  * panel's tensor is drawn dashed.
  */
 #include <math.h>
@@ -47,11 +48,12 @@ static void panel(trim__sb *sb, const trim__mapping *m, const trim__intra *w, co
 			continue;
 		int64_t ty_ = tile(m, l, TRIM_DIM_M) * tile(m, l, TRIM_DIM_G);
 		int64_t tx_ = slot == 2 ? tile(m, l, TRIM_DIM_E) * tile(m, l, TRIM_DIM_F) : tile(m, l, TRIM_DIM_C);
-		double h = side(ty_, wy, P), wd = side(tx_, wx, P);
+		/* each level inset 3 px from the one above it: equal tiles stay apart */
+		double in = 3.0 * c, h = fmax(side(ty_, wy, P) - in, 3), wd = fmax(side(tx_, wx, P) - in, 3);
 		int kept = m->keep[l][slot];
 		trim__sb_printf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
 		                    "fill-opacity=\"0.35\" stroke=\"%s\"%s class=\"tile\"><title>",
-		                x0, y0, wd, h, trim__html_color(c), trim__html_color(c),
+		                x0 + in, y0 + in, wd, h, trim__html_color(c), trim__html_color(c),
 		                kept ? "" : " stroke-dasharray=\"4 3\"");
 		snprintf(s, sizeof s, "%s: %lld x %lld%s", a->lv[l].name, (long long)ty_, (long long)tx_,
 		         kept ? "" : " (bypassed)");
