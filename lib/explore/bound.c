@@ -21,13 +21,7 @@
  * These hold for the dense figures only: a point whose figures are sparse
  * (zero-skipping hardware, sparsity on) has no bound (NaN) unless it is
  * exact. An exact point's bound is its figure (gap 0).
- *
- * The Pareto front over (energy, delay, area) is proven for a point when
- * its figures are exact and no point whose figures are not could change its
- * place: on the front, no inexact point could dominate it (one with a larger
- * area, or whose goal figure is surely above its own, cannot: every goal is
- * non-decreasing in energy, delay and area); off it, an exact point
- * dominates it.
+
  */
 #include <math.h>
 
@@ -128,42 +122,3 @@ void trim__explore_rank_ranges(trim_explorer *ex, const size_t *order, size_t n)
 	}
 }
 
-/* Area as the front compares it (FPGA points: DSPs). */
-static double front_area(const trim__xpoint *p)
-{
-	return p->f[TRIM_XF_AREA_MM2] == p->f[TRIM_XF_AREA_MM2] ? p->f[TRIM_XF_AREA_MM2] : p->f[TRIM_XF_DSP];
-}
-
-static int dominates(const trim__xpoint *a, const trim__xpoint *b)
-{
-	double x[3] = {a->f[TRIM_XF_ENERGY_PJ], a->f[TRIM_XF_CYCLES], front_area(a)};
-	double y[3] = {b->f[TRIM_XF_ENERGY_PJ], b->f[TRIM_XF_CYCLES], front_area(b)};
-	int lt = 0;
-	for (int m = 0; m < 3; m++) {
-		if (x[m] > y[m])
-			return 0;
-		lt |= x[m] < y[m];
-	}
-	return lt;
-}
-
-int trim__explore_pareto_proven(const trim_explorer *ex, size_t i)
-{
-	const trim__xpoint *q = &ex->pt[i];
-	if (!q->valid || q->f[TRIM_XF_EXACT] == 0)
-		return 0;
-	double cost = trim__explore_point_cost(ex, q);
-	for (size_t j = 0; j < ex->n; j++) {
-		const trim__xpoint *p = &ex->pt[j];
-		if (j == i || !p->valid)
-			continue;
-		if (q->f[TRIM_XF_PARETO] == 0) {
-			if (p->f[TRIM_XF_EXACT] != 0 && dominates(p, q))
-				return 1;
-		} else if (p->f[TRIM_XF_EXACT] == 0 && front_area(p) <= front_area(q) &&
-		           !(p->f[TRIM_XF_LOWER_BOUND] > cost)) {
-			return 0;
-		}
-	}
-	return q->f[TRIM_XF_PARETO] != 0;
-}

@@ -479,33 +479,7 @@ static void rank_points(trim_explorer *ex)
 	for (size_t i = 0; i < ex->n; i++) /* the goal's bounds, with the weights now */
 		trim__explore_point_bound(ex, &ex->pt[i]);
 	trim__explore_rank_ranges(ex, ex->order, k);
-	/* Pareto front over (energy, delay, area) of the valid points */
-	for (size_t i = 0; i < ex->n; i++) {
-		const trim__xpoint *p = &ex->pt[i];
-		if (!p->valid)
-			continue;
-		double pa = p->f[TRIM_XF_AREA_MM2] == p->f[TRIM_XF_AREA_MM2] ? p->f[TRIM_XF_AREA_MM2] : p->f[TRIM_XF_DSP];
-		int dominated = 0;
-		for (size_t j = 0; j < ex->n && !dominated; j++) {
-			const trim__xpoint *q = &ex->pt[j];
-			if (j == i || !q->valid)
-				continue;
-			double qa = q->f[TRIM_XF_AREA_MM2] == q->f[TRIM_XF_AREA_MM2] ? q->f[TRIM_XF_AREA_MM2] : q->f[TRIM_XF_DSP];
-			double a[3] = {q->f[TRIM_XF_ENERGY_PJ], q->f[TRIM_XF_CYCLES], qa};
-			double b[3] = {p->f[TRIM_XF_ENERGY_PJ], p->f[TRIM_XF_CYCLES], pa};
-			int le = 1, lt = 0;
-			for (int m = 0; m < 3; m++) {
-				if (a[m] > b[m])
-					le = 0;
-				if (a[m] < b[m])
-					lt = 1;
-			}
-			/* equal points: the one with the smaller index stays on the front */
-			if (le && (lt || j < i))
-				dominated = 1;
-		}
-		ex->pt[i].f[TRIM_XF_PARETO] = !dominated;
-	}
+	trim__explore_pareto_front(ex); /* lib/explore/front.c */
 	ex->ranked = 1;
 }
 

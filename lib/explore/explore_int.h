@@ -1,10 +1,11 @@
 /* lib/explore/: the explorer (TRIM Algorithm 1). One concept per file:
- *   explore.c    options, driving, ranking, the Pareto front
+ *   explore.c    options, driving, ranking
  *   points.c     the point files of a resumable exploration (--out)
  *   recheck.c    a point read back is re-evaluated before it is used
  *   report.c     utilisation, warnings and detail of every valid point
  *   detail.c     per-workload figures of the points (xdetail_int.h)
  *   bound.c      how sure a point is: exact, lower bound, gap, the ranks it could hold
+ *   front.c      the Pareto front, and whether each point's place on it is proven
  *
  * The explorer's state, shared by lib/explore/explore.c (options, driving, ranking,
  * reports) and lib/explore/points.c (the point files of a resumable sweep). */
@@ -94,9 +95,10 @@ double trim__explore_point_cost(const trim_explorer *ex, const trim__xpoint *p);
  * _RANK_WORST (0 for the others). */
 void trim__explore_point_bound(const trim_explorer *ex, trim__xpoint *p);
 void trim__explore_rank_ranges(trim_explorer *ex, const size_t *order, size_t n);
-/* 1 when valid point i's place on or off the Pareto front (TRIM_XF_PARETO)
- * holds whatever the figures of the points whose searches are not proven
- * (lib/explore/bound.c); 0 when it could change. */
+/* The Pareto front (lib/explore/front.c): TRIM_XF_PARETO of every valid
+ * point; and 1 when valid point i's place on or off it holds whatever the
+ * figures of the points whose searches are not proven, 0 when it could change. */
+void trim__explore_pareto_front(trim_explorer *ex);
 int trim__explore_pareto_proven(const trim_explorer *ex, size_t i);
 void trim__explore_point_clear(trim__xpoint *p);
 /* The JSON object of point i (full: with every workload and mapping). */
