@@ -203,8 +203,14 @@ static void roofline(trim__sb *sb, const trim__html_detail *d)
 	double bw = r.lv[0].read_words + r.lv[0].write_words;
 	if (r.lv[0].read_words <= 0 || r.lv[0].write_words <= 0)
 		bw = 0; /* one direction unlimited: no slanted roof */
-	double ai[4096], perf[4096];
-	size_t n = d->n < 4096 ? d->n : 4096;
+	size_t n = d->n;
+	double *ai = trim__calloc(n ? n : 1, sizeof *ai), *perf = trim__calloc(n ? n : 1, sizeof *perf);
+	if (!ai || !perf) {
+		free(ai);
+		free(perf);
+		sb->failed = 1;
+		return;
+	}
 	double xlo = INFINITY, xhi = 0, ylo = r.peak, yhi = r.peak;
 	for (size_t k = 0; k < n; k++) {
 		double words = offchip_words(&d->views[k]), cyc = trim__wview_cycles(&d->views[k]);
@@ -276,6 +282,8 @@ static void roofline(trim__sb *sb, const trim__html_detail *d)
 #undef RX
 #undef RY
 	trim__sb_puts(sb, "</svg>");
+	free(ai);
+	free(perf);
 }
 
 int trim__html_figures_json(const trim__html_detail *d, trim__sb *out)
