@@ -129,6 +129,35 @@ START_TEST(test_figures_rendered)
 }
 END_TEST
 
+/* trim explore's page: each point's figures carry its inter-layer workloads,
+ * costed as its evaluation costs them, so they add up to the point's energy. */
+START_TEST(test_explore_figures)
+{
+	const char *cli = getenv("TRIM_CLI");
+	if (!cli)
+		cli = "build/bin/trim";
+	char dir[] = "/tmp/trim-svg-XXXXXX", page[256], cmd[1024];
+	ck_assert(mkdtemp(dir) != NULL);
+	snprintf(page, sizeof page, "%s/x.html", dir);
+	snprintf(cmd, sizeof cmd, "%s explore " NET " test/data/neteval/tiny-space-1pe.yaml --goal edp --quiet --report %s > /dev/null",
+	         cli, page);
+	ck_assert_int_eq(system(cmd), 0);
+	char *h = tb_slurp(page);
+	ck_assert(h != NULL);
+	const char *title = "Network energy by level (intra- and inter-layer workloads)";
+	ck_assert_int_eq(tb_count_of(h, title), 3); /* every point */
+	double l = legend_sum(h, title, 5);
+	const char *t = strstr(strstr(h, title), "\"totals\": {\"cycles\": ");
+	ck_assert(t != NULL && (t = strstr(t, "\"energy_pj\": ")) != NULL);
+	double e = strtod(t + strlen("\"energy_pj\": "), NULL);
+	ck_assert_msg(e > 0 && fabs(l - e) <= 5e-4 * e, "by level %.6g, point %.6g", l, e);
+	ck_assert_int_eq(tb_count_of(h, " (inter)\\u003c/text>"), 3 * 2 * 7);
+	free(h);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 Suite *report_svg_suite(void)
 {
 	Suite *s = suite_create("report_svg");
@@ -136,6 +165,7 @@ Suite *report_svg_suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_figures_data);
 	tcase_add_test(tc, test_figures_rendered);
+	tcase_add_test(tc, test_explore_figures);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "energy/energy_int.h"
+#include "eval/eval_int.h"
 #include "explore_int.h"
 #include "report/html_int.h"
 #include "xdetail_int.h"
@@ -301,6 +302,38 @@ int trim_explorer_breakdown_report(const trim_explorer *ex, int format, char **o
 	return trim__sb_take(&sb, out);
 }
 
+/* The inter-layer workloads of point i's detail, costed as its network
+ * evaluation costs them (the cache plan, the intra workloads' cycles). */
+static int html_inter(const trim_explorer *ex, const trim__xdetail *d, trim__html_inter **out, size_t *n)
+{
+	size_t ni = trim_workloads_inter_count(ex->w), nw = trim_workloads_intra_count(ex->w);
+	double *cycles = trim__calloc(nw ? nw : 1, sizeof *cycles);
+	*out = trim__calloc(ni ? ni : 1, sizeof **out);
+	*n = 0;
+	trim__cache_plan plan;
+	int rc = cycles && *out ? trim__cache_plan_make(&plan, ex->w, d->arch, TRIM__CACHE_ONCHIP_FRACTION) : TRIM_ENOMEM;
+	if (rc) {
+		free(cycles);
+		return rc;
+	}
+	for (size_t k = 0; k < d->n; k++)
+		cycles[d->index[k]] = trim__wview_cycles(&d->views[k]);
+	for (size_t j = 0; j < ni && rc == 0; j++) {
+		trim__inter_cost c;
+		if ((rc = trim__inter_cost_eval(ex->w, j, d->arch, d->costs, &plan, cycles, &c)))
+			break;
+		trim__html_inter *x = &(*out)[(*n)++];
+		snprintf(x->label, sizeof x->label, "%s %s", trim_workloads_inter_layer(ex->w, j),
+		         trim_inter_op_name(trim_workloads_inter_op(ex->w, j)));
+		x->cycles = c.cycles;
+		x->energy_pj = c.energy_pj;
+		x->level = c.level;
+	}
+	trim__cache_plan_free(&plan);
+	free(cycles);
+	return rc;
+}
+
 int trim_explorer_write_html(const trim_explorer *ex, const char *path)
 {
 	TRIM__HANDLE_CHECK(ex, EXPLORER, TRIM_EINVAL);
@@ -337,14 +370,22 @@ int trim_explorer_write_html(const trim_explorer *ex, const char *path)
 		if ((rc = trim__xdetail_make(ex, i, &d)))
 			break;
 		const trim__xpoint *p = &ex->pt[i];
+		trim__html_inter *inter = NULL;
+		size_t ninter = 0;
+		if ((rc = html_inter(ex, &d, &inter, &ninter))) {
+			free(inter);
+			trim__xdetail_free(&d);
+			break;
+		}
 		trim__html_detail hd = {d.arch, d.costs, d.views, d.index, d.n, p->f[TRIM_XF_CYCLES],
-		                        p->f[TRIM_XF_ENERGY_PJ], p->f[TRIM_XF_PE_UTILIZATION], NULL, 0};
+		                        p->f[TRIM_XF_ENERGY_PJ], p->f[TRIM_XF_PE_UTILIZATION], inter, ninter};
 		trim__sb_printf(&data, "%s\n\"%zu\": {\"name\": ", first ? "" : ",", i);
 		trim__sb_json_str(&data, trim_space_point_name(ex->space, i));
 		trim__sb_printf(&data, ", \"rank\": %.0f, \"detail\": ", p->f[TRIM_XF_RANK]);
 		rc = trim__html_detail_json(&hd, &data);
 		trim__sb_putc(&data, '}');
 		first = 0;
+		free(inter);
 		trim__xdetail_free(&d);
 	}
 	trim__sb_puts(&data, "}}");

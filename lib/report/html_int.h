@@ -37,7 +37,7 @@ typedef struct {
 	const size_t *index;
 	size_t n;
 	double cycles, energy_pj, pe_utilization; /* totals (inter-layer work included) */
-	const trim__html_inter *inter;            /* NULL: not in this view (an exploration's point) */
+	const trim__html_inter *inter;            /* NULL: none in this view (the figures' titles say so) */
 	size_t ninter;
 } trim__html_detail;
 int trim__html_detail_json(const trim__html_detail *d, trim__sb *sb);
