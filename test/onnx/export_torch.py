@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Export torchvision's ResNet-18 and MobileNetV2, and two tiny networks, to
+"""Export torchvision's ResNet-18, ResNet-50 and MobileNetV2, and two tiny networks, to
 ONNX with Debian's python3-torch and python3-torchvision (test/check_onnx.c
 imports and maps them). Exit status 77 when PyTorch is not installed (the test
 is skipped).
@@ -66,7 +66,8 @@ except ImportError:
 # in training mode (docs/onnx.md, "From PyTorch"): BatchNormalization and Dropout
 # stay as they are; an export in eval mode folds BatchNorm into the convolutions
 # (the same MACs, but other training workloads), which test/check_onnx.c checks too
-for name, make in (('resnet18', torchvision.models.resnet18), ('mobilenet_v2', torchvision.models.mobilenet_v2)):
+for name, make in (('resnet18', torchvision.models.resnet18), ('resnet50', torchvision.models.resnet50),
+                   ('mobilenet_v2', torchvision.models.mobilenet_v2)):
     torch.onnx.export(make(), torch.zeros(1, 3, 224, 224), os.path.join(out, 'torch_%s.onnx' % name),
                       opset_version=13, training=torch.onnx.TrainingMode.PRESERVE)
 torch.onnx.export(torchvision.models.resnet18().eval(), torch.zeros(1, 3, 224, 224),

@@ -356,6 +356,13 @@ def bad_models(out):
     bad = {}
     bad['unknown_op'] = small(conv + [N('NonMaxSuppression', ['c'], 'nms', name='my_nms')], [x], wts, 'u')
     bad['opset'] = small(conv, [x], wts, 'o', opset=3)
+    # a squeeze-excitation gate (MobileNetV3's): HardSigmoid cannot be costed,
+    # and the Mul reads the [1, 4, 1, 1] gate first, the [1, 4, 8, 8] activation
+    # second; --passthrough must pass the activation on (after's MACs: 4 x 4 x 64)
+    bad['se_gate'] = small(conv + [N('GlobalAveragePool', ['c'], 'g'), N('HardSigmoid', ['g'], 'h', name='gate'),
+                                   N('Mul', ['h', 'c'], 'm', name='scale'),
+                                   N('Conv', ['m', 'w2'], 'out', kernel_shape=[1, 1], name='after')],
+                           [x], wts + [W('w2', [4, 4, 1, 1])], 'se')
     # a shape computed from a tensor whose elements are not there (external data)
     bad['fold_unknown'] = small(conv + [N('Gather', ['big', 'idx'], 'shape4', axis=0),
                                         N('Expand', ['w', 'shape4'], 'wide', name='expand'),

@@ -28,20 +28,33 @@ int trim__ox_unknown_op(tr *t, int code, const char *why)
 		return code;
 	/* a copy: reading the inputs may set another message */
 	int unknown = why && strstr(why, "an operator libtrim cannot cost") != NULL;
-	int x = -1;
-	for (size_t k = 0; k < t->node->n_input && x < 0; k++) {
+	/* the activation input of the most elements (the first of those): the
+	 * shape an elementwise node's broadcast gives (a squeeze-excitation
+	 * Mul of [N, C, H, W] by a [N, C, 1, 1] gate passes the activation on,
+	 * not the gate, which would shrink every layer after it) */
+	int x = -1, acts = 0;
+	for (size_t k = 0; k < t->node->n_input; k++) {
 		int v;
 		int rc = trim__ox_input_val(t, k, &v);
-		if (rc == 0 && v >= 0 && !t->v[v].t)
-			x = v;
+		if (rc == 0 && v >= 0 && !t->v[v].t) {
+			acts++;
+			if (x < 0 || trim__ox_numel(&t->v[v]) > trim__ox_numel(&t->v[x]))
+				x = v;
+		}
 	}
 	if (x < 0 && unknown)
 		return trim__ox_node_err(t, code, "an operator libtrim cannot cost or fold, reading no "
 		                         "activation that --passthrough could pass through");
 	if (x < 0)
 		return code; /* the node's own error stands */
-	trim__ox_warn(t, "node '%s' (op_type %s, opset %lld) passed through at no cost: libtrim cannot "
-	     "cost it", NODE_NAME(t->node), t->node->op_type, (long long)t->opset);
+	if (acts > 1)
+		trim__ox_warn(t, "node '%s' (op_type %s, opset %lld) passed through at no cost: libtrim cannot "
+		     "cost it; its largest activation input '%s' goes on, its %d other%s not read", NODE_NAME(t->node),
+		     t->node->op_type, (long long)t->opset, t->v[x].name ? t->v[x].name : "?", acts - 1,
+		     acts > 2 ? "s are" : " is");
+	else
+		trim__ox_warn(t, "node '%s' (op_type %s, opset %lld) passed through at no cost: libtrim cannot "
+		     "cost it", NODE_NAME(t->node), t->node->op_type, (long long)t->opset);
 	for (size_t k = 0; k < t->node->n_output; k++) {
 		int vi = -1;
 		val copy = t->v[x];

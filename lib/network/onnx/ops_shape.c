@@ -455,6 +455,3 @@ int trim__ox_constant(tr *t)
 	t->v[vi].t = a->t;
 	return 0;
 }
-
-/* A node libtrim cannot cost: an error, or (passthrough) its first activation
- * input passed through at no cost, with a warning. */

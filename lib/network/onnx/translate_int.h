@@ -173,6 +173,8 @@ int trim__ox_constant(tr *t);
 int trim__ox_simple_layer(tr *t, const char *type); /* ops.c */
 /* ops.c: translate node t->node; an operator that cannot be costed passes through. */
 int trim__ox_translate_node(tr *t);
+/* A node libtrim cannot cost (ops.c): the error `code`, or (passthrough) its
+ * largest activation input passed on at no cost, with a warning. */
 int trim__ox_unknown_op(tr *t, int code, const char *why);
 
 #endif
