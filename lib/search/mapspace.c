@@ -362,10 +362,14 @@ int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct tr
 		return trim__error(TRIM_EINVAL, "mapspace: the architecture has no outer storage level");
 	{
 		int n = 0;
-		for (int pass = 0; pass < 2; pass++)
-			for (int i = 0; i < s->nslots; i++)
-				if ((a->lv[s->slot[i]].type == TRIM__LVL_SPATIAL) == !pass)
-					s->tord[n++] = i;
+		/* the spatial levels innermost first (docs/model.md, "Several
+		 * spatial levels"), then the storage levels outermost first */
+		for (int i = s->nslots - 1; i >= 0; i--)
+			if (a->lv[s->slot[i]].type == TRIM__LVL_SPATIAL)
+				s->tord[n++] = i;
+		for (int i = 0; i < s->nslots; i++)
+			if (a->lv[s->slot[i]].type != TRIM__LVL_SPATIAL)
+				s->tord[n++] = i;
 	}
 	for (int d = 0; d < TRIM_NDIMS; d++) {
 		if (w->bound[d] < 1)

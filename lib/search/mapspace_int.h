@@ -112,7 +112,8 @@ typedef struct {
 	int8_t pdim[3][TRIM__MAX_TDIMS][2];
 	int64_t pcoef[3][TRIM__MAX_TDIMS][2];
 	/* branch and bound: the slots in the order the tree fixes them (the
-	 * spatial levels first, then the storage levels outermost first; the
+	 * spatial levels first, innermost first, then the storage levels
+	 * outermost first; the
 	 * last one, a storage level, takes the rest) */
 	int tord[TRIM__MAX_LEVELS];
 	/* progress of a running search (NULL: not reported): [0] units done,

@@ -8,7 +8,8 @@
 /* Lower bound, valid for every completion of the factors, every bypass choice
  * and every order, on the cost of the mappings below a node of the tree
  * (docs/model.md, "Mapspace and search"). The node fixes the factors of the
- * first `depth` slots of s->tord (the spatial levels first); m holds them.
+ * first `depth` slots of s->tord (the spatial levels first, innermost
+ * first); m holds them.
  * Per tensor and keep choice (every level that may hold it):
  * - compulsory traffic: the outermost level reads (result: receives) every
  *   element the workload touches at least once;

@@ -1,7 +1,8 @@
 /*
  * Branch and bound over partial factorisations: the factors of the tree
- * slots fixed one slot at a time (spatial levels first), children best
- * first, a child cut when its bound exceeds the k-th best cost known.
+ * slots fixed one slot at a time (spatial levels first, innermost first),
+ * children best first, a child cut when its bound exceeds the k-th best
+ * cost known.
  */
 #include "search_int.h"
 
