@@ -542,6 +542,28 @@ START_TEST(test_onnx_from_pytorch)
 		trim_network_free(ref);
 		trim_network_free(net);
 	}
+	/* squeeze-excitation networks: refused at their HardSigmoid / gate Mul by
+	 * default; with --passthrough the gates' products cost nothing and the MACs
+	 * a sample are the published 0.22 G (MobileNetV3-large) and 0.39 G
+	 * (EfficientNet-B0; torchvision's figures) */
+	static const struct {
+		const char *file;
+		long long macs;
+	} se[] = {{"torch_mobilenet_v3_large.onnx", 216589760}, {"torch_efficientnet_b0.onnx", 385814752}};
+	trim_onnx_options *po = NULL;
+	ck_assert_int_eq(trim_onnx_options_create(&po), 0);
+	ck_assert_int_eq(trim_onnx_options_set_passthrough(po, 1), 0);
+	for (size_t k = 0; k < 2; k++) {
+		char path[300];
+		snprintf(path, sizeof path, "%s/%s", onnx_dir(), se[k].file);
+		trim_network *net = (trim_network *)1;
+		ck_assert_int_eq(trim_network_load_onnx(&net, path, NULL), TRIM_ESCHEMA);
+		net = import(se[k].file, po);
+		ck_assert_msg(trim_network_macs(net) == se[k].macs, "%s: %lld MACs", se[k].file,
+		              (long long)trim_network_macs(net));
+		trim_network_free(net);
+	}
+	trim_onnx_options_free(po);
 	const char *cli = getenv("TRIM_CLI");
 	snprintf(cmd, sizeof cmd,
 	         "%s network %s/torch_resnet18.onnx models/arch/eyeriss.yaml --mode training "
