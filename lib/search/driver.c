@@ -186,7 +186,7 @@ int trim__search_begin(search_run *r, const trim__mapspace *s, const trim__level
 	r->k = s->topk > 1 ? (size_t)s->topk : 1;
 	r->nfc = 1; /* combinations of allowed factorisations */
 	for (int d = 0; d < TRIM_NDIMS; d++)
-		r->nfc *= (uint64_t)s->nrows[d];
+		r->nfc *= (trim__index)s->nrows[d]; /* <= nfact < 2^128 */
 	int err = trim__activity_zero_macs(s->w, &r->zero_macs);
 	if (err)
 		return r->err = err;
@@ -361,9 +361,9 @@ int trim__search_end(search_run *r, trim__search_result *out)
 	/* rounds: every item of a round sees the bound reached at the end of
 	 * the previous rounds (and its own mappings), so the work done, and the
 	 * counts, do not depend on the number of threads */
-	const uint64_t round = 512, nfc = ws ? r->nfc : 0;
+	const trim__index round = 512, nfc = ws ? r->nfc : 0;
 	double bound = r->seed_thr.cost;
-	for (uint64_t r0 = 0; r0 < nfc && !err; r0 += round) {
+	for (trim__index r0 = 0; r0 < nfc && !err; r0 += round) {
 		if (trim__worker_stop(&ws[0])) {
 			/* what is left is bounded by the root's bound */
 			double lb;
@@ -373,20 +373,21 @@ int trim__search_end(search_run *r, trim__search_result *out)
 			trim__note_open(&ws[0], lb);
 			break;
 		}
-		uint64_t r1 = r0 + round < nfc ? r0 + round : nfc;
+		trim__index r1 = r0 + round < nfc ? r0 + round : nfc;
 		double rb = bound * ws[0].cut_scale;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(r->threads)
-		for (uint64_t ac = r0; ac < r1; ac++) {
+		for (uint64_t k = 0; k < (uint64_t)(r1 - r0); k++) {
 			search_worker *W = &ws[omp_get_thread_num()];
 			if (!W->err)
-				trim__search_factorisation(s, r->costs, r->goal, trim__combination_factorisation(s, ac), rb,
+				trim__search_factorisation(s, r->costs, r->goal, trim__combination_factorisation(s, r0 + k), rb,
 				                           r->zero_macs, W);
 		}
 		merge_round(ws, r->threads, &r->glob, &r->glob_eval, &err);
 		double gb = trim__top_bound(&r->glob);
 		if (gb < bound && !s->nobound)
 			bound = gb;
-		trim__search_progress(s, (int64_t)r1, (int64_t)nfc);
+		if (nfc <= INT64_MAX) /* (a plain loop past 2^63 never ends anyway) */
+			trim__search_progress(s, (int64_t)r1, (int64_t)nfc);
 	}
 	if (getenv("TRIM_SEARCH_STATS") && ws)
 		print_stats(r);

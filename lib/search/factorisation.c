@@ -49,7 +49,7 @@ static int tiles_fit(const trim__mapspace *s, int64_t (*tb)[3], const trim__mapp
  * smaller or equal counts, each monotone in IEEE arithmetic, so no rounding
  * margin is needed and a tie is seen as one. */
 static int tie_cut(const trim__mapspace *s, const trim__level_cost *costs, int goal, int64_t zero_macs,
-                   const trim__mapping *m, uint64_t fc, uint64_t b, const int *ch, double cur, double bound,
+                   const trim__mapping *m, trim__index fc, uint64_t b, const int *ch, double cur, double bound,
                    search_worker *W)
 {
 	if (W->cut_scale != 1 || s->topk > 1)
@@ -65,7 +65,7 @@ static int tie_cut(const trim__mapspace *s, const trim__level_cost *costs, int g
 	}
 	if (!on)
 		return 0;
-	trim__index lo = ((trim__index)fc << s->nbyp) | b; /* the smallest index of the choice: order codes 0 */
+	trim__index lo = (fc << s->nbyp) | b; /* the smallest index of the choice: order codes 0 */
 	for (int k = 0; k < s->nord; k++)
 		lo *= (trim__index)s->nperm;
 	double lbe;
@@ -111,7 +111,7 @@ static int partial_cut(const trim__mapspace *s, const int *torder, int k, int go
 /* Everything below one factorisation combination. `bound`: a cost that k
  * real mappings reach (a mapping costlier cannot be among the k best). The
  * work depends only on (ac, bound): deterministic for any thread count. */
-void trim__search_factorisation(const trim__mapspace *s, const trim__level_cost *costs, int goal, uint64_t fc,
+void trim__search_factorisation(const trim__mapspace *s, const trim__level_cost *costs, int goal, trim__index fc,
                                 double bound, int64_t zero_macs, search_worker *W)
 {
 	const uint64_t nb = (uint64_t)1 << s->nbyp;
@@ -233,7 +233,7 @@ void trim__search_factorisation(const trim__mapspace *s, const trim__level_cost 
 			W->cnt.unsupported += p.total;
 			continue;
 		}
-		const trim__index base = ((trim__index)fc << s->nbyp) | b; /* index without the orders */
+		const trim__index base = (fc << s->nbyp) | b; /* index without the orders */
 
 		if (trim__tensor_cache_plan(s, &p, &W->tensor_counts)) {
 			W->err = TRIM_ENOMEM;

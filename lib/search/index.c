@@ -45,12 +45,12 @@ static int set_spatial_split(const trim__mapspace *s, trim__mapping *m, int l)
 }
 
 /* Factors of fact combo fc; returns 1 if every spatial level fits. */
-int trim__set_factors(const trim__mapspace *s, uint64_t fc, trim__mapping *m)
+int trim__set_factors(const trim__mapspace *s, trim__index fc, trim__mapping *m)
 {
 	int64_t fi[TRIM_NDIMS];
 	for (int d = TRIM_NDIMS - 1; d >= 0; d--) {
-		fi[d] = (int64_t)(fc % (uint64_t)s->nf[d]);
-		fc /= (uint64_t)s->nf[d];
+		fi[d] = (int64_t)(fc % (trim__index)s->nf[d]);
+		fc /= (trim__index)s->nf[d];
 	}
 	for (int i = 0; i < s->nslots; i++)
 		for (int d = 0; d < TRIM_NDIMS; d++)
@@ -139,7 +139,7 @@ int trim__mapspace_decode(const trim__mapspace *s, trim__index index, trim__mapp
 		index /= s->nperm;
 	}
 	uint64_t bmask = (uint64_t)(index & (((trim__index)1 << s->nbyp) - 1));
-	uint64_t fc = (uint64_t)(index >> s->nbyp);
+	trim__index fc = index >> s->nbyp;
 	trim__set_factors(s, fc, m);
 	trim__set_keeps(s, bmask, m);
 	for (int k = 0; k < s->nord; k++)
@@ -182,12 +182,12 @@ static int64_t row_of(const trim__mapspace *s, const trim__mapping *m, int d)
 
 int trim__mapspace_encode(const trim__mapspace *s, const trim__mapping *m, trim__index *index)
 {
-	uint64_t fc = 0;
+	trim__index fc = 0;
 	for (int d = 0; d < TRIM_NDIMS; d++) {
 		const int64_t hit = row_of(s, m, d);
 		if (hit < 0)
 			return trim__error(TRIM_ENOTFOUND, "mapspace: the factors of dim %d are not in the space", d);
-		fc = fc * (uint64_t)s->nf[d] + (uint64_t)hit;
+		fc = fc * (trim__index)s->nf[d] + (trim__index)hit;
 	}
 	trim__index idx = fc;
 	for (int j = 0; j < s->nbyp; j++)
@@ -199,14 +199,15 @@ int trim__mapspace_encode(const trim__mapspace *s, const trim__mapping *m, trim_
 }
 
 /* Allowed combination ac -> global factorisation index. */
-uint64_t trim__combination_factorisation(const trim__mapspace *s, uint64_t ac)
+trim__index trim__combination_factorisation(const trim__mapspace *s, trim__index ac)
 {
-	uint64_t r = ac, fc = 0, digit[TRIM_NDIMS];
+	trim__index r = ac, fc = 0;
+	uint64_t digit[TRIM_NDIMS];
 	for (int d = TRIM_NDIMS - 1; d >= 0; d--) {
-		digit[d] = (uint64_t)s->rows[d][r % (uint64_t)s->nrows[d]];
-		r /= (uint64_t)s->nrows[d];
+		digit[d] = (uint64_t)s->rows[d][r % (trim__index)s->nrows[d]];
+		r /= (trim__index)s->nrows[d];
 	}
 	for (int d = 0; d < TRIM_NDIMS; d++)
-		fc = fc * (uint64_t)s->nf[d] + digit[d];
+		fc = fc * (trim__index)s->nf[d] + digit[d];
 	return fc;
 }

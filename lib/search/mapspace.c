@@ -154,11 +154,6 @@ void trim__mapspace_free(trim__mapspace *s)
 	}
 }
 
-static int mul_overflows(uint64_t a, uint64_t b, uint64_t *out)
-{
-	return __builtin_mul_overflow(a, b, out);
-}
-
 static int space_size(trim__mapspace *s);
 
 /* 1 if the step on which a loop on d0 wraps may leave a window one word
@@ -391,12 +386,15 @@ int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct tr
 	return space_size(s);
 }
 
-/* nfact and size from nf, nbyp, nord; ERANGE (the space freed) beyond 2^128. */
+/* nfact and size from nf, nbyp, nord; ERANGE (the space freed) at 2^128 or
+ * more. nfact passes 2^64 in batch-64 training layers (UNet's down0.conv2 FW
+ * on simba-like: about 2^65 factorisation combinations, 2^108 raw mappings),
+ * so it is a trim__index too. */
 static int space_size(trim__mapspace *s)
 {
 	s->nfact = 1;
 	for (int d = 0; d < TRIM_NDIMS; d++)
-		if (mul_overflows(s->nfact, (uint64_t)s->nf[d], &s->nfact))
+		if (__builtin_mul_overflow(s->nfact, (trim__index)s->nf[d], &s->nfact))
 			goto big;
 	s->size = s->nfact;
 	if (s->nbyp >= 63 || __builtin_mul_overflow(s->size, (trim__index)1 << s->nbyp, &s->size))
@@ -407,7 +405,7 @@ static int space_size(trim__mapspace *s)
 	return 0;
 big:
 	trim__mapspace_free(s);
-	return trim__error(TRIM_ERANGE, "mapspace: more than 2^128 raw mappings, beyond the mapping index's 128 bits: "
+	return trim__error(TRIM_ERANGE, "mapspace: 2^128 raw mappings or more, beyond the mapping index's 128 bits: "
 	                                "fix some factors (--factor, or a constraints file) to shrink it");
 }
 

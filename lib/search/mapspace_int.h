@@ -60,7 +60,7 @@ typedef struct {
 	int n;                              /* dims with bound > 1 */
 	int dims[TRIM_NDIMS];
 	uint64_t nperm;                     /* n! */
-	uint64_t nfact;                     /* product of nf */
+	trim__index nfact;                  /* product of nf (beyond 2^64 for batch-64 training layers) */
 	trim__index size;                   /* raw index count */
 	int64_t reserved[TRIM__MAX_LEVELS]; /* bytes taken by cached activations (set by the caller) */
 	/* user constraints: pin[l][d] > 0 fixes dim d's bound at level l; rows[d]

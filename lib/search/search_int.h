@@ -89,13 +89,13 @@ int trim__spatial_split(const trim__level *L, const uint8_t *axis, const int64_t
                         int64_t py, int64_t *fx, int64_t *fy);
 /* Factors of factorisation combination fc; returns 1 if every spatial level
  * fits. */
-int trim__set_factors(const trim__mapspace *s, uint64_t fc, trim__mapping *m);
+int trim__set_factors(const trim__mapspace *s, trim__index fc, trim__mapping *m);
 /* Keep bits from the bypass mask (bit nbyp-1-j is keep bit j). */
 void trim__set_keeps(const trim__mapspace *s, uint64_t bmask, trim__mapping *m);
 /* Lehmer code of level l's order restricted to the dims > 1. */
 uint64_t trim__order_code(const trim__mapspace *s, const trim__mapping *m, int l);
 /* Allowed combination ac -> global factorisation index. */
-uint64_t trim__combination_factorisation(const trim__mapspace *s, uint64_t ac);
+trim__index trim__combination_factorisation(const trim__mapspace *s, trim__index ac);
 
 /* ---- order classes (order_class.c; docs/model.md, "Mapspace and search") --- */
 
@@ -700,7 +700,7 @@ int trim__visit_by_result(const trim__mapspace *s, const order_plan *p, uint64_t
                           trim__mapping *m, search_worker *W);
 /* Everything below factorisation combination fc, with the cost bound
  * `bound`. */
-void trim__search_factorisation(const trim__mapspace *s, const trim__level_cost *costs, int goal, uint64_t fc,
+void trim__search_factorisation(const trim__mapspace *s, const trim__level_cost *costs, int goal, trim__index fc,
                                 double bound, int64_t zero_macs, search_worker *W);
 
 /* ---- branch and bound over partial factorisations (node_bound.c, tree.c) --- */
@@ -829,7 +829,7 @@ int64_t *trim__tree_rows(const trim__mapspace *s, int d);
 /* The k-th best cost of a sample of real mappings (HUGE_VAL: none); the
  * mappings into seeds (k entries, with mappings), the first's evaluation
  * into *seed_eval. */
-double trim__seed_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, uint64_t nfc,
+double trim__seed_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, trim__index nfc,
                         int64_t zero_macs, search_worker *W, top_list *seeds, trim__eval *seed_eval);
 /* The caller's known mapping (s->hint_on) into the seeds when it is one of
  * this space's valid mappings with that cost (else ignored); the seeds'
@@ -903,7 +903,7 @@ typedef struct {
 	size_t k;
 	double gap;
 	int64_t zero_macs;
-	uint64_t nfc;            /* factorisations for the plain rounds (0: the tree did them) */
+	trim__index nfc;         /* factorisations for the plain rounds (0: the tree did them) */
 	uint64_t dtotal;         /* distinct mappings (tree) */
 	search_worker *ws;
 	top_list glob, seeds;

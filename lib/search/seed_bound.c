@@ -40,7 +40,7 @@ static int stationary_orders(const trim__mapspace *s, trim__mapping *m, int t, o
  * (k entries, with mappings) and the evaluation of its first into
  * *seed_eval, for a search that stops before it finds better. */
 double trim__seed_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal,
-                        uint64_t nfc, int64_t zero_macs, search_worker *W, top_list *seeds,
+                        trim__index nfc, int64_t zero_macs, search_worker *W, top_list *seeds,
                         trim__eval *seed_eval)
 {
 	/* at the time limit (a search given almost no time): the sample so far
@@ -49,19 +49,20 @@ double trim__seed_bound(const trim__mapspace *s, const trim__level_cost *costs, 
 	 * order (a step coprime to its size) so that any prefix spreads over
 	 * the whole space; complete, it is the same set and the same picks */
 	enum { NSAMPLE = 2048, NPICK = 16, MIN_SAMPLE = 256, MIN_PICKS = 4 };
-	uint64_t ns = nfc < NSAMPLE ? nfc : NSAMPLE;
+	uint64_t ns = nfc < NSAMPLE ? (uint64_t)nfc : NSAMPLE;
 	uint64_t step = 1;
 	if (ns > 2) /* near 0.618 ns (a golden-ratio stride), coprime: ns - 1 always is */
 		for (step = ns * 618 / 1000; gcd_u64(step, ns) != 1; step++)
 			;
 	double pick_lb[NPICK];
-	uint64_t pick_ac[NPICK];
+	trim__index pick_ac[NPICK];
 	int np = 0;
 	trim__mapping *m = &W->m;
 	for (uint64_t i = 0, j = 0; i < ns; i++, j = (j + step) % ns) {
 		if (i >= MIN_SAMPLE && (i & 31) == 0 && np > 0 && trim__worker_stop(W))
 			break;
-		uint64_t ac = (uint64_t)((unsigned __int128)j * nfc / ns);
+		/* j nfc / ns without overflow (nfc may pass 2^64; j < ns <= 2^11) */
+		trim__index ac = nfc / ns * j + nfc % ns * j / ns;
 		trim__space_mapping_init(s, m);
 		if (!trim__set_factors(s, trim__combination_factorisation(s, ac), m) ||
 		    trim__factor_bound_compute(s, &W->fbound, m, &W->ws.act, 7u))
@@ -86,7 +87,7 @@ double trim__seed_bound(const trim__mapspace *s, const trim__level_cost *costs, 
 	for (int i = 0; i < np; i++) {
 		if (i >= MIN_PICKS && seeds->n >= seeds->k && trim__worker_stop(W))
 			break; /* the time limit: k real mappings found */
-		uint64_t fc = trim__combination_factorisation(s, pick_ac[i]);
+		trim__index fc = trim__combination_factorisation(s, pick_ac[i]);
 		for (uint64_t b = 0; b < ((uint64_t)1 << s->nbyp); b++) {
 			if (!trim__bypass_allowed(s, b))
 				continue;

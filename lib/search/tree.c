@@ -105,15 +105,15 @@ void trim__tree_node_set(const trim__mapspace *s, int64_t *const *trows, int dep
  * every dim, no bypass bit, every order code 0 (lib/search/index.c). */
 static trim__index child_min_index(const trim__mapspace *s, int64_t *const *trows, const tree_child *c)
 {
-	uint64_t fc = 0;
+	trim__index fc = 0;
 	for (int d = 0; d < TRIM_NDIMS; d++) {
 		int64_t lo = trows[d][c->lo[d]];
 		for (int32_t p = c->lo[d] + 1; p < c->hi[d]; p++)
 			if (trows[d][p] < lo)
 				lo = trows[d][p];
-		fc = fc * (uint64_t)s->nf[d] + (uint64_t)lo;
+		fc = fc * (trim__index)s->nf[d] + (trim__index)lo;
 	}
-	trim__index i = (trim__index)fc << s->nbyp;
+	trim__index i = fc << s->nbyp;
 	for (int k = 0; k < s->nord; k++)
 		i *= (trim__index)s->nperm;
 	return i;
@@ -184,9 +184,9 @@ void trim__tree_visit(const trim__mapspace *s, int64_t *const *trows, const trim
 	if (W->err)
 		return;
 	if (depth >= s->nslots - 1) { /* the last slot takes the rest: one factorisation */
-		uint64_t fc = 0;
+		trim__index fc = 0;
 		for (int d = 0; d < TRIM_NDIMS; d++)
-			fc = fc * (uint64_t)s->nf[d] + (uint64_t)trows[d][lo[d]];
+			fc = fc * (trim__index)s->nf[d] + (trim__index)trows[d][lo[d]];
 		double cur = trim__cut_threshold(W, &W->node, rb);
 		/* exact ties: a real mapping whose cost is cur (the window's or
 		 * the node's best), the first of those known on (cost, second
