@@ -91,6 +91,12 @@ double trim__seed_bound(const trim__mapspace *s, const trim__level_cost *costs, 
 		for (uint64_t b = 0; b < ((uint64_t)1 << s->nbyp); b++) {
 			if (!trim__bypass_allowed(s, b))
 				continue;
+			/* the time limit within a pick too, k real mappings found: with
+			 * imperfect factors on several spatial levels one evaluation
+			 * takes milliseconds, a pick's bypass choices seconds (AlexNet-
+			 * Cifar on simba-like with --imperfect --time-limit 1 took 9.7 s) */
+			if (seeds->n >= seeds->k && trim__worker_stop(W))
+				return trim__top_bound(seeds);
 			trim__space_mapping_init(s, m);
 			trim__set_factors(s, fc, m);
 			trim__set_keeps(s, b, m);
