@@ -21,6 +21,7 @@
 #include "trim.h"
 
 int bench_networks(void); /* bench_networks.c: whole networks */
+int bench_fused(void);    /* bench_fused.c: fused tiles */
 
 /* workloads up to this many distinct mappings are searched for real */
 #define BENCH_RUN_MAX 1e16
@@ -193,5 +194,6 @@ int main(void)
 	trim_workloads_free(w);
 	trim_network_free(net);
 	fflush(stdout);
+	bench_fused();
 	return bench_networks();
 }
