@@ -9,9 +9,13 @@
  *
  * A chain is a run of consecutive FW workloads of an inference network in
  * which each layer reads only the previous layer's result, which nothing
- * else reads, with no inter-layer workload (padding, softmax, layer
- * normalisation) between them, and the same shape on both sides. Layers
- * outside chains are not reported (trim_neteval maps them).
+ * else reads, with no inter-layer workload (padding, layer normalisation)
+ * between them, and the same shape on both sides; or, as attention's
+ * scores -> softmax -> context, a softmax alone between them whose result
+ * only the next layer reads, as its first operand (its second, V, is read
+ * from DRAM like weights; the softmax costs what the inter-layer model
+ * says, on the tensor in DRAM or, fused, on each tile in the buffer).
+ * Layers outside chains are not reported (trim_neteval maps them).
  *
  * Ownership: the report text (*out) belongs to the caller: release it with
  * trim_string_free(). Nothing else is kept.

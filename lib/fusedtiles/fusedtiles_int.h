@@ -19,6 +19,9 @@
  *   layer_search.c  one layer of a group: its tile workload searched under
  *                   the group's constraints (no loops above B, the
  *                   intermediates kept in B), exactly for the fused cost
+ *   vector.c        the vector work (a softmax) on an intermediate between
+ *                   two layers: the inter-layer model's cost with the
+ *                   tensor in DRAM (a cut) or one tile of it in B (fused)
  *   plan.c          the groups of a chain: the tilings of a group, the cuts
  *                   (a dynamic programme over prefixes, the layer-by-layer
  *                   plan one candidate), the totals and the lower bound
@@ -43,8 +46,9 @@
  *   - B must lie above every spatial level (one instance), so the tile of
  *     an intermediate is one buffer's contents, not spread over instances.
  * Not yet built: halos kept between tiles instead of recomputed, padding
- * on a shared axis (border tiles differ), DAGs (attention), element-wise and normalisation
- * layers inside a group, training phases, the EDP goal, weights kept in B
+ * on a shared axis (border tiles differ), DAGs (attention's Q, K and V are read
+ * from DRAM; only scores -> softmax -> context is a chain), element-wise and
+ * normalisation layers inside a group, training phases, the EDP goal, weights kept in B
  * across tiles, overlap of tiles or layers.
  */
 #ifndef TRIM_FUSEDTILES_INT_H
@@ -62,10 +66,14 @@
 /* Layers 0..n-1, each taking the previous one's result (slot 2) as its
  * input (slot 0) with the same shape. The caller makes sure that the
  * intermediate has no other reader (a residual branch would need it in
- * DRAM). */
+ * DRAM). vec[i] = 1: a softmax runs on layer i's result, in place, before
+ * layer i + 1 reads it (attention's scores -> softmax -> context); its
+ * rows lie along a dim that is not in layer i + 1's result (the keys, the
+ * context's reduction), so no tile splits one. */
 typedef struct {
 	int nlayers;
 	const trim__intra *layer[TRIM__FT_MAX_LAYERS];
+	unsigned char vec[TRIM__FT_MAX_LAYERS];
 } trim__ft_chain;
 
 /* The axes a group of layers a..b can share: axis x is the dim dim[x][i]
@@ -139,6 +147,16 @@ double trim__ft_saving_bound(const struct trim_arch *a, const trim__level_cost *
 /* Bytes moved to and from DRAM (level 0) by the counts of e. */
 double trim__ft_dram_bytes(const struct trim_arch *a, const trim__eval *e);
 
+/* ---- vector work between layers (vector.c) ------------------------------ */
+
+/* The goal's cost (pJ or cycles) of a softmax over the result of workload
+ * `producer` (a layer or its tile) held at level l: read once and written
+ * once there, cycles its words over the level's read and write bandwidth
+ * (the inter-layer model's, docs/model.md). dram_bytes (may be NULL): the
+ * bytes it moves to and from DRAM (0 unless l is 0). */
+double trim__ft_vec_cost(const trim__intra *producer, const struct trim_arch *a, const trim__level_cost *costs,
+                         int l, int goal, double *dram_bytes);
+
 /* ---- one layer of a group (layer_search.c) ------------------------------- */
 
 typedef struct {
@@ -205,8 +223,10 @@ int trim__ft_plan_search(const trim__ft_chain *c, const struct trim_arch *a, con
 
 /* link[i] = 1 when intra workload i + 1 of w reads only workload i's
  * result, which nothing else of net reads, with no inter-layer workload
- * between them and the same shape (FW only); link has one entry per intra
- * workload. */
+ * between them and the same shape (FW only); 2 when a softmax layer stands
+ * between them, which reads only workload i's result and is read only as
+ * workload i + 1's first operand (its other operand, attention's V, comes
+ * from DRAM as weights do); link has one entry per intra workload. */
 int trim__ft_network_links(const trim_network *net, const trim_workloads *w, int *link);
 /* The buffer level named `name` (NULL: the first storage level below the
  * outermost, above every spatial level); errors name the levels. */

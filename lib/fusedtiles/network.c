@@ -9,8 +9,19 @@
 #include "network/network_int.h"
 #include "workload/workload_build_int.h"
 
+static int readers_of(const trim_network *net, int li)
+{
+	int readers = 0;
+	for (int k = 0; k < net->nlayers; k++)
+		for (int j = 0; j < net->layers[k].ninputs; j++)
+			readers += net->layers[k].inputs[j] == li;
+	return readers;
+}
+
 /* 1 if intra workload i + 1 of w reads only intra workload i's result,
- * which nothing else of net reads, with nothing between them. */
+ * which nothing else of net reads, with nothing between them; 2 if a
+ * softmax layer alone stands between them, reading only workload i's
+ * result and read only as workload i + 1's first operand. */
 static int links(const trim_network *net, const trim_workloads *w, size_t i)
 {
 	const trim__intra *p = trim__workloads_intra(w, i), *c = trim__workloads_intra(w, i + 1);
@@ -20,26 +31,40 @@ static int links(const trim_network *net, const trim_workloads *w, size_t i)
 	    c->layer_index >= net->nlayers || p->layer_index == c->layer_index)
 		return 0;
 	const trim__layer *L = &net->layers[c->layer_index];
-	if (L->ninputs != 1 || L->inputs[0] != p->layer_index)
-		return 0;
-	int readers = 0;
-	for (int k = 0; k < net->nlayers; k++)
-		for (int j = 0; j < net->layers[k].ninputs; j++)
-			readers += net->layers[k].inputs[j] == p->layer_index;
-	if (readers != 1)
-		return 0;
+	const trim__inter *between = NULL;
 	for (size_t j = 0; trim__workloads_inter(w, j); j++)
-		if (trim__workloads_inter(w, j)->before_intra == (int)(i + 1))
+		if (trim__workloads_inter(w, j)->before_intra == (int)(i + 1)) {
+			if (between)
+				return 0;
+			between = trim__workloads_inter(w, j);
+		}
+	int kind = 1, from = p->layer_index;
+	if (between) {
+		/* a softmax layer S: p -> S -> c, each the other's only reader */
+		int S = between->layer_index;
+		if (between->op != TRIM__OP_SOFTMAX || between->phase != TRIM_PHASE_FW || S < 0 ||
+		    S >= net->nlayers || net->layers[S].ninputs != 1 || net->layers[S].inputs[0] != p->layer_index ||
+		    readers_of(net, S) != 1 || L->ninputs < 1 || L->inputs[0] != S)
 			return 0;
-	trim__ft_chain pair = {2, {p, c}};
-	return trim__ft_chain_check(&pair) == 0;
+		for (int k = 1; k < L->ninputs; k++)
+			if (L->inputs[k] == S || L->inputs[k] == p->layer_index)
+				return 0;
+		kind = 2;
+		from = S;
+	} else if (L->ninputs != 1) {
+		return 0;
+	}
+	if (L->inputs[0] != from || readers_of(net, p->layer_index) != 1)
+		return 0;
+	trim__ft_chain pair = {2, {p, c}, {0}};
+	return trim__ft_chain_check(&pair) == 0 ? kind : 0;
 }
 
 int trim__ft_network_links(const trim_network *net, const trim_workloads *w, int *link)
 {
 	size_t n = trim_workloads_intra_count(w);
 	for (size_t i = 0; i < n; i++)
-		link[i] = i + 1 < n && links(net, w, i);
+		link[i] = i + 1 < n ? links(net, w, i) : 0;
 	return 0;
 }
 

@@ -123,6 +123,11 @@ static int search_group(const trim__ft_chain *c, int a0, int b0, const struct tr
 			fits = r->found;
 			cost += r->cost;
 			lb += r->lower_bound;
+			if (i < b0 - a0 && c->vec[a0 + i]) { /* the softmax on this tile, in B */
+				double v = trim__ft_vec_cost(tile, arch, costs, B, goal, NULL);
+				cost += v;
+				lb += v;
+			}
 		}
 		if (rc)
 			break;
@@ -183,6 +188,11 @@ static int fill_group(trim__ft_plan *p, const trim__ft_chain *c, int a0, int b0,
 		if (b0 > a0 && r->eval.cap_bytes[B] > G->buffer_bytes)
 			G->buffer_bytes = r->eval.cap_bytes[B];
 	}
+	if (a0 > 0 && c->vec[a0 - 1]) { /* the softmax before the group, in DRAM */
+		double bytes = 0;
+		trim__ft_vec_cost(c->layer[a0 - 1], arch, costs, 0, goal, &bytes);
+		G->dram_bytes += bytes;
+	}
 	G->cost = g ? g->cost : 0;
 	G->lower_bound = g ? g->lower_bound : 0;
 	return 0;
@@ -225,6 +235,12 @@ int trim__ft_plan_search(const trim__ft_chain *c, const struct trim_arch *a, con
 				g->lower_bound = r->lower_bound;
 			} else if (first_fuse < 0 || (a0 >= first_fuse && b0 <= last_fuse)) {
 				rc = search_group(c, a0, b0, a, costs, B, goal, threads, &mo, tile, g);
+			}
+			if (g->feasible && a0 > 0 && c->vec[a0 - 1]) {
+				/* the chain cut before a0: the softmax between a0 - 1 and a0 in DRAM */
+				double v = trim__ft_vec_cost(c->layer[a0 - 1], a, costs, 0, goal, NULL);
+				g->cost += v;
+				g->lower_bound += v;
 			}
 		}
 	if (rc)
@@ -269,6 +285,11 @@ int trim__ft_plan_search(const trim__ft_chain *c, const struct trim_arch *a, con
 	for (int i = 0; i < n; i++) {
 		const group_best *g = &gb[i * n + i];
 		out->lbl_cost += g->cost;
+		if (i > 0 && c->vec[i - 1]) {
+			double bytes = 0;
+			trim__ft_vec_cost(c->layer[i - 1], a, costs, 0, goal, &bytes);
+			out->lbl_dram_bytes += bytes;
+		}
 		for (size_t k = 0; k < mo.n; k++)
 			if (mo.e[k].layer == i && mo.e[k].fused == 0 &&
 			    !memcmp(mo.e[k].bound, c->layer[i]->bound, sizeof mo.e[k].bound))

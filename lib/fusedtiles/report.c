@@ -122,7 +122,8 @@ typedef struct {
 static const trim__ft_plan *planned_find(const planned *d, int n, const trim__ft_chain *c, int ff, int lf)
 {
 	for (int k = 0; k < n; k++) {
-		int same = d[k].chain.nlayers == c->nlayers && d[k].first_fuse == ff && d[k].last_fuse == lf;
+		int same = d[k].chain.nlayers == c->nlayers && d[k].first_fuse == ff && d[k].last_fuse == lf &&
+		           !memcmp(d[k].chain.vec, c->vec, sizeof c->vec);
 		for (int i = 0; same && i < c->nlayers; i++)
 			same = same_nest(d[k].chain.layer[i], c->layer[i]);
 		if (same)
@@ -226,9 +227,11 @@ int trim_fusedtiles_report(const trim_network *net, const trim_workloads *w, con
 			i++;
 			continue;
 		}
-		trim__ft_chain c = {(int)(j - i + 1), {0}};
-		for (size_t k = i; k <= j; k++)
+		trim__ft_chain c = {(int)(j - i + 1), {0}, {0}};
+		for (size_t k = i; k <= j; k++) {
 			c.layer[k - i] = trim__workloads_intra(w, k);
+			c.vec[k - i] = k < j && link[k] == 2;
+		}
 		/* fused groups only within the range (none when it misses the chain) */
 		int ff = 0, lf = c.nlayers - 1;
 		if (first >= 0) {
