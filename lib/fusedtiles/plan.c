@@ -84,6 +84,39 @@ static int divisors(int64_t b, int64_t **out, int *n)
 }
 
 /* A group's best tiling and its bound. */
+/* A lower bound on the energy of layer i's tile in group a0..b0: its MACs
+ * at the least MAC energy (zero-gated or not), and every word of each
+ * tensor that is not an intermediate of the group (nothing of it is above
+ * B between tiles) crossing DRAM at least once per tile, at the least of
+ * DRAM's read, write and update energies. */
+static double compulsory_pj(const trim__intra *tile, int i, int a0, int b0, const struct trim_arch *a,
+                            const trim__level_cost *costs)
+{
+	double macs = 0;
+	for (int l = 0; l < a->nlevels; l++)
+		if (a->lv[l].type == TRIM__LVL_COMPUTE) {
+			double m = costs[l].mac_pj < costs[l].gated_mac_pj ? costs[l].mac_pj : costs[l].gated_mac_pj;
+			macs = m > 0 ? (double)tile->macs * m : 0;
+		}
+	double pj = costs[0].read_pj;
+	if (costs[0].write_pj < pj)
+		pj = costs[0].write_pj;
+	if (costs[0].update_pj < pj)
+		pj = costs[0].update_pj;
+	if (!(pj > 0))
+		return macs;
+	double words = 0;
+	for (int t = 0; t < 3; t++) {
+		if ((t == 0 && i > a0) || (t == 2 && i < b0) || !tile->t[t].present || tile->t[t].has_zeros)
+			continue;
+		double w = 1;
+		for (int k = 0; k < tile->t[t].ndims; k++)
+			w *= (double)tile->t[t].extent[k];
+		words += w;
+	}
+	return macs + words * pj;
+}
+
 typedef struct {
 	int feasible;
 	trim__ft_axes ax;
@@ -114,6 +147,21 @@ static int search_group(const trim__ft_chain *c, int a0, int b0, const struct tr
 			T *= tiles[x] = div[x][pos[x]];
 		double cost = 0, lb = 0;
 		int fits = 1;
+		if (goal == TRIM__GOAL_ENERGY && g->feasible) {
+			/* skip a tiling whose compulsory DRAM energy alone reaches the
+			 * best so far: it cannot replace it (only a lower cost does), and
+			 * that energy bounds it for the group's lower bound */
+			double floor = 0;
+			for (int i = 0; i <= b0 - a0 && !rc; i++)
+				if (!(rc = trim__ft_tile_workload(c, a0, &g->ax, tiles, i, tile, NULL)))
+					floor += compulsory_pj(tile, a0 + i, a0, b0, arch, costs);
+			floor *= (double)T;
+			if (!rc && floor >= g->cost) {
+				if (floor < g->lower_bound)
+					g->lower_bound = floor;
+				fits = 0;
+			}
+		}
 		for (int i = 0; i <= b0 - a0 && fits && !rc; i++) {
 			unsigned fused = (i > 0 ? TRIM__FT_IN : 0u) | (i < b0 - a0 ? TRIM__FT_OUT : 0u);
 			const trim__ft_layer_result *r = NULL;
