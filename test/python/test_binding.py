@@ -1311,6 +1311,19 @@ class FusedTilesTest(unittest.TestCase):
             with self.assertRaises(ValueError):
                 trim.fused_tiles(net, w, arch, goal="fastest")
 
+    def test_attention(self):
+        # scores -> softmax -> context of test/data/networks/attn-tiny.yaml
+        # (test/check_fusedtiles_attn.c has the hand count: Q, K, V and the
+        # context once fused, 128 bytes; the scores three times more, 384)
+        with trim.Network("test/data/networks/attn-tiny.yaml") as net, \
+                trim.Workloads(net, mode="inference") as w, trim.Arch("test/data/arch/fused-glb.yaml") as arch:
+            r = trim.fused_tiles(net, w, arch, threads=2)
+            self.assertEqual([c["layers"] for c in r["chains"]], [["scores", "context"]])
+            self.assertEqual(r["totals"]["dram_bytes"], 128)
+            self.assertEqual(r["totals"]["layer_by_layer"]["dram_bytes"], 384)
+            self.assertEqual(r["totals"]["fused_groups"], 1)
+            self.assertTrue(r["totals"]["exact"])
+
 
 class TypedHandlesTest(unittest.TestCase):
     """A handle of one class given where another is expected is refused with
