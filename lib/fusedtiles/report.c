@@ -49,6 +49,12 @@ static void chain_table(trim__sb *sb, const trim__ft_chain *c, const trim__ft_pl
 		group_tiles(sb, G, 0);
 		trim__sb_printf(sb, " (%lld)  cost %.6g  DRAM %.0f B  buffer %lld B\n", (long long)G->ntiles, G->cost,
 		                G->dram_bytes, (long long)G->buffer_bytes);
+		for (int i = G->first; i < G->last; i++)
+			if (c->vec[i])
+				trim__sb_printf(sb, "    softmax after %s: in the buffer, per tile\n", c->layer[i]->layer);
+		if (G->last + 1 < c->nlayers && c->vec[G->last])
+			trim__sb_printf(sb, "  softmax   after %s: in DRAM (cost in the next group's)\n",
+			                c->layer[G->last]->layer);
 	}
 	trim__sb_printf(sb, "  plan: cost %.6g (layer by layer %.6g), lower bound %.6g%s; DRAM %.0f B (layer by "
 	                "layer %.0f B, saved %.0f B)\n", p->cost, p->lbl_cost, p->lower_bound,
@@ -85,7 +91,13 @@ static void chain_json(trim__sb *sb, const trim__ft_chain *c, const trim__ft_pla
 	}
 	trim__sb_puts(sb, "], \"lower_bound\": ");
 	trim__sb_json_double(sb, p->lower_bound);
-	trim__sb_printf(sb, ", \"searches\": %lld}", (long long)p->searches);
+	trim__sb_printf(sb, ", \"searches\": %lld, \"softmax_after\": [", (long long)p->searches);
+	for (int i = 0, n = 0; i + 1 < c->nlayers; i++)
+		if (c->vec[i]) {
+			trim__sb_puts(sb, n++ ? ", " : "");
+			trim__sb_json_str(sb, c->layer[i]->layer);
+		}
+	trim__sb_puts(sb, "]}");
 }
 
 /* 1 if a and b are the same loop nest (names and positions aside). */

@@ -1323,6 +1323,12 @@ class FusedTilesTest(unittest.TestCase):
             self.assertEqual(r["totals"]["layer_by_layer"]["dram_bytes"], 384)
             self.assertEqual(r["totals"]["fused_groups"], 1)
             self.assertTrue(r["totals"]["exact"])
+            self.assertEqual(r["chains"][0]["softmax_after"], ["scores"])
+            self.assertIn("softmax after scores: in the buffer, per tile", trim.fused_tiles(net, w, arch, fmt="table"))
+            # fused nowhere: the softmax's 64 words in DRAM go with context's group (128 + 256 bytes)
+            r = trim.fused_tiles(net, w, arch, fuse="q:v")
+            self.assertEqual([g["dram_bytes"] for g in r["chains"][0]["groups"]], [128, 256])
+            self.assertIn("softmax   after scores: in DRAM", trim.fused_tiles(net, w, arch, fuse="q:v", fmt="table"))
 
 
 class TypedHandlesTest(unittest.TestCase):
