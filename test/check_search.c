@@ -1980,6 +1980,42 @@ END_TEST
  * sampled mappings of AlexNet conv2 (FW, WG) on Eyeriss, without
  * constraints and under row-stationary, is the same bits either way, and
  * the reuse happened. */
+/* A time limit stops the seed's evaluations within a pick, between its
+ * bypass choices, once k real mappings are in hand (seed_bound.c; with
+ * ragged factors on several spatial levels an evaluation takes
+ * milliseconds and one pick's bypass choices seconds). Stopped at its first
+ * check, AlexNet fc8 WG on Eyeriss has evaluated one bypass choice's seeds
+ * (at most 3: one stationary order per tensor) and returns a mapping that
+ * passes the check; the exact search's seeds evaluate many more (before,
+ * the first check came after 4 picks' every bypass choice). */
+START_TEST(test_seed_stops_within_pick)
+{
+	alexnet_eyeriss ae;
+	alexnet_eyeriss_load(&ae);
+	size_t wi = 0;
+	ck_assert_int_eq(trim_workloads_find(ae.w, "fc8", TRIM_PHASE_WG, &wi), 0);
+	const trim__intra *x = trim__workloads_intra(ae.w, wi);
+	trim__mapspace s;
+	ck_assert_int_eq(trim__mapspace_init(&s, x, ae.a), 0);
+	ck_assert_int_gt(s.nbyp, 1);
+	trim__search_result r;
+	s.stop_after = 1;
+	ck_assert_int_eq(trim__search(&s, ae.c, TRIM__GOAL_ENERGY, 1, &r), 0);
+	s.stop_after = 0;
+	ck_assert(r.found && r.stopped && !r.exact);
+	ck_assert_uint_ge(r.seed_evaluated, 1);
+	ck_assert_uint_le(r.seed_evaluated, 3);
+	ck_assert_int_eq(trim__mapping_check(&r.best, x, ae.a), 0);
+	trim__search_result_free(&r);
+	ck_assert_int_eq(trim__search(&s, ae.c, TRIM__GOAL_ENERGY, 1, &r), 0);
+	ck_assert(r.found && r.exact);
+	ck_assert_uint_gt(r.seed_evaluated, 12);
+	trim__search_result_free(&r);
+	trim__mapspace_free(&s);
+	alexnet_eyeriss_free(&ae);
+}
+END_TEST
+
 START_TEST(test_joint_refill_reuse)
 {
 	alexnet_eyeriss ae;
@@ -2446,6 +2482,7 @@ Suite *search_suite(void)
 	tcase_add_test(tc, test_joint_window_brute);
 	tcase_add_test(tc, test_extents_memo);
 	tcase_add_test(tc, test_joint_refill_reuse);
+	tcase_add_test(tc, test_seed_stops_within_pick);
 	tcase_add_test(tc, test_window_floor_first_loop);
 	tcase_add_test(tc, test_rf_util_partitions);
 	tcase_add_test(tc, test_why_empty);

@@ -400,6 +400,7 @@ int trim__search_end(search_run *r, trim__search_result *out)
 		out->generated += W->cnt.generated;
 		out->valid += W->cnt.valid;
 		out->evaluated += W->cnt.evaluated;
+		out->seed_evaluated += W->cnt.seed_evaluated;
 		out->pruned += W->cnt.pruned;
 		out->unsupported += W->cnt.unsupported;
 		out->bounded += W->cnt.bounded;

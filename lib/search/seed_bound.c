@@ -111,6 +111,7 @@ double trim__seed_bound(const trim__mapspace *s, const trim__level_cost *costs, 
 				if (stationary_orders(s, m, t, &W->classes) || trim__eval_run(s->w, s->a, costs, m, &W->ws, &W->ev) ||
 				    trim__mapspace_encode(s, m, &idx))
 					continue;
+				W->cnt.seed_evaluated++;
 				double c = trim__goal_cost(&W->ev, goal), c2 = trim__goal_second(&W->ev, goal);
 				if (trim__top_first(seeds, c, c2, idx))
 					*seed_eval = W->ev;
