@@ -175,9 +175,9 @@ START_TEST(test_how_sure)
 		ck_assert(strstr(t, "\"exact\": false, \"lower_bound\": ") && strstr(t, "\"rank_best\": 1, \"rank_worst\": 3"));
 		trim_string_free(t);
 		ck_assert(trim_explorer_report(s.ex, TRIM_FORMAT_CSV, &t) == 0);
-		ck_assert(strstr(t, ",temporal_utilization,exact,lower_bound,gap,rank_best,rank_worst\n"));
+		ck_assert(strstr(t, ",temporal_utilization,exact,lower_bound,gap,rank_best,rank_worst,pareto_proven\n"));
 		char want[128];
-		snprintf(want, sizeof want, ",0,%.17g,%.17g,1,3\n", f[0][TRIM_XF_LOWER_BOUND], f[0][TRIM_XF_GAP]);
+		snprintf(want, sizeof want, ",0,%.17g,%.17g,1,3,0\n", f[0][TRIM_XF_LOWER_BOUND], f[0][TRIM_XF_GAP]);
 		ck_assert_msg(strstr(t, want), "%s not in %s", want, t);
 		trim_string_free(t);
 		teardown(&s);
@@ -293,6 +293,11 @@ START_TEST(test_pareto_proven)
 	ck_assert(trim_explorer_report(s.ex, TRIM_FORMAT_JSON, &t) == 0);
 	ck_assert_int_eq(count(t, "\"pareto_proven\": false"), 3);
 	trim_string_free(t);
+	for (size_t i = 0; i < 3; i++) { /* the C API's field says the same */
+		double f[TRIM_XF_COUNT];
+		ck_assert(trim_explorer_point(s.ex, i, f, TRIM_XF_COUNT) == 0);
+		ck_assert(f[TRIM_XF_PARETO_PROVEN] == 0);
+	}
 	ck_assert(trim_explorer_report(s.ex, TRIM_FORMAT_TABLE, &t) == 0);
 	ck_assert_msg(strstr(t, " *?  ") && strstr(t, "pareto ?: the place on or off the front of 3 points is not proven"),
 	              "%s", t);
@@ -321,6 +326,11 @@ START_TEST(test_pareto_proven)
 	ck_assert(trim_explorer_report(s.ex, TRIM_FORMAT_JSON, &t) == 0);
 	ck_assert_int_eq(count(t, "\"pareto_proven\": true"), 3);
 	trim_string_free(t);
+	for (size_t i = 0; i < 3; i++) {
+		double f[TRIM_XF_COUNT];
+		ck_assert(trim_explorer_point(s.ex, i, f, TRIM_XF_COUNT) == 0);
+		ck_assert(f[TRIM_XF_PARETO_PROVEN] == 1);
+	}
 	ck_assert(trim_explorer_report(s.ex, TRIM_FORMAT_TABLE, &t) == 0);
 	ck_assert_msg(!strstr(t, "pareto ?") && !strstr(t, "*?"), "%s", t);
 	trim_string_free(t);

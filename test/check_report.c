@@ -381,7 +381,7 @@ START_TEST(test_explore_details)
 	trim_string_free(a);
 	ck_assert(trim_explorer_report(ex, TRIM_FORMAT_CSV, &a) == 0);
 	ck_assert_msg(!strncmp(a, "goal,name,rank,", 15) &&
-	              strstr(a, ",lut,ff,temporal_utilization,exact,lower_bound,gap,rank_best,rank_worst\nenergy,pes=1_glb=1KB,1,1,"),
+	              strstr(a, ",lut,ff,temporal_utilization,exact,lower_bound,gap,rank_best,rank_worst,pareto_proven\nenergy,pes=1_glb=1KB,1,1,"),
 	              "%.300s", a);
 	trim_string_free(a);
 	ck_assert(trim_explorer_write(ex, dir) == 0);

@@ -81,6 +81,9 @@ enum trim_explore_field {
 	TRIM_XF_RANK_WORST,    /**< ranked point's goal figure anywhere in [lower bound, figure]
 	                            (ties by index): equal to TRIM_XF_RANK when its order is proven; 0 if
 	                            not ranked */
+	TRIM_XF_PARETO_PROVEN, /**< 1 if the point's place on or off the Pareto front is proven: it
+	                            and every point that could change it exact (docs/guide.md); 0 if
+	                            not (invalid points: 0) */
 	TRIM_XF_COUNT
 };
 

@@ -480,6 +480,8 @@ static void rank_points(trim_explorer *ex)
 		trim__explore_point_bound(ex, &ex->pt[i]);
 	trim__explore_rank_ranges(ex, ex->order, k);
 	trim__explore_pareto_front(ex); /* lib/explore/front.c */
+	for (size_t i = 0; i < ex->n; i++)
+		ex->pt[i].f[TRIM_XF_PARETO_PROVEN] = trim__explore_pareto_proven(ex, i);
 	ex->ranked = 1;
 }
 
@@ -692,7 +694,7 @@ static void report_table(const trim_explorer *ex, trim__sb *sb)
 static void points_csv(const trim_explorer *ex, trim__sb *sb)
 {
 	trim__sb_puts(sb, "goal,name,rank,valid,cycles,seconds,energy_pj,static_pj,edp,area_mm2,pe_utilization,pareto,fits,dsp,bram36,lut,ff,"
-	                  "temporal_utilization,exact,lower_bound,gap,rank_best,rank_worst\n");
+	                  "temporal_utilization,exact,lower_bound,gap,rank_best,rank_worst,pareto_proven\n");
 	for (size_t i = 0; i < ex->n; i++) {
 		const trim__xpoint *p = &ex->pt[i];
 		trim__sb_printf(sb, "%s,", goal_names[ex->goal]);
@@ -704,8 +706,9 @@ static void points_csv(const trim_explorer *ex, trim__sb *sb)
 		for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
 			trim__sb_printf(sb, ",%.17g", p->f[cols[k]]);
 		trim__sb_printf(sb, ",%.17g", trim__xreport_temporal(ex, i)); /* NaN: invalid */
-		trim__sb_printf(sb, ",%d,%.17g,%.17g,%.0f,%.0f\n", p->f[TRIM_XF_EXACT] != 0, p->f[TRIM_XF_LOWER_BOUND],
-		                p->f[TRIM_XF_GAP], p->f[TRIM_XF_RANK_BEST], p->f[TRIM_XF_RANK_WORST]);
+		trim__sb_printf(sb, ",%d,%.17g,%.17g,%.0f,%.0f,%d\n", p->f[TRIM_XF_EXACT] != 0, p->f[TRIM_XF_LOWER_BOUND],
+		                p->f[TRIM_XF_GAP], p->f[TRIM_XF_RANK_BEST], p->f[TRIM_XF_RANK_WORST],
+		                p->f[TRIM_XF_PARETO_PROVEN] != 0);
 	}
 }
 

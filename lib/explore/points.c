@@ -38,7 +38,7 @@ static const char *const xin_words[TRIM__XIN_COUNT] = {
 const char *const trim__explore_field_keys[TRIM_XF_COUNT] = {
 	"valid", "rank", "cycles", "seconds", "energy_pj", "static_pj", "edp", "area_mm2",
 	"pe_utilization", "pareto", "fits", "dsp", "bram36", "lut", "ff", "exact", "lower_bound", "gap",
-	"rank_best", "rank_worst"};
+	"rank_best", "rank_worst", "pareto_proven"};
 
 /* FPGA resources: not written for an ASIC point */
 static int fpga_only(int k) { return k >= TRIM_XF_DSP && k <= TRIM_XF_FF; }
@@ -51,7 +51,8 @@ void trim__explore_point_json(const trim_explorer *ex, size_t i, const trim__xpo
 		if (fpga_only(k) && p->f[TRIM_XF_AREA_MM2] == p->f[TRIM_XF_AREA_MM2])
 			continue; /* ASIC: no FPGA resources */
 		trim__sb_printf(sb, ", \"%s\": ", trim__explore_field_keys[k]);
-		if (k == TRIM_XF_VALID || k == TRIM_XF_PARETO || k == TRIM_XF_FITS || k == TRIM_XF_EXACT)
+		if (k == TRIM_XF_VALID || k == TRIM_XF_PARETO || k == TRIM_XF_FITS || k == TRIM_XF_EXACT ||
+		    k == TRIM_XF_PARETO_PROVEN)
 			trim__sb_puts(sb, p->f[k] != 0 ? "true" : "false");
 		else
 			trim__sb_json_double(sb, p->f[k]);
@@ -314,7 +315,8 @@ static int read_figures(const char *path, const trim__ynode *pt, trim__xpoint *p
 		double v = 0;
 		if (num(pt, trim__explore_field_keys[k], &v) == 0)
 			p->f[k] = v;
-		else if (!fpga_only(k) || !(p->f[TRIM_XF_AREA_MM2] == p->f[TRIM_XF_AREA_MM2]))
+		else if (k != TRIM_XF_PARETO_PROVEN && /* the ranking's, set again when ranked */
+		         (!fpga_only(k) || !(p->f[TRIM_XF_AREA_MM2] == p->f[TRIM_XF_AREA_MM2])))
 			rc = trim__error(TRIM_EPARSE, "%s: point.%s missing", path, trim__explore_field_keys[k]);
 	}
 	p->valid = p->f[TRIM_XF_VALID] != 0;

@@ -50,7 +50,6 @@ void trim__xreport_point_json(const trim_explorer *ex, size_t i, trim__sb *sb)
 	sb->buf[--sb->len] = '\0';
 	trim__sb_puts(sb, ", \"temporal_utilization\": ");
 	trim__sb_json_double(sb, detail_temporal(&d));
-	trim__sb_printf(sb, ", \"pareto_proven\": %s", trim__explore_pareto_proven(ex, i) ? "true" : "false");
 	trim__sb_puts(sb, ", \"warnings\": ");
 	trim__warnings_json(&ws, sb);
 	trim__sb_putc(sb, '}');

@@ -278,8 +278,8 @@ EXPLORE_OPTIONS = {"goal": (0, False), "threads": (1, False), "sparsity": (2, Fa
                    "min_rf_util": (15, True), "time_limit": (16, True), "gap": (17, True), "imperfect": (4, False)}
 EXPLORE_FIELDS = ("valid", "rank", "cycles", "seconds", "energy_pj", "static_pj", "edp", "area_mm2",
                   "pe_utilization", "pareto", "fits", "dsp", "bram36", "lut", "ff",
-                  "exact", "lower_bound", "gap", "rank_best", "rank_worst")  # TRIM_XF_*
-_EXPLORE_FLAGS = ("valid", "pareto", "fits", "exact")
+                  "exact", "lower_bound", "gap", "rank_best", "rank_worst", "pareto_proven")  # TRIM_XF_*
+_EXPLORE_FLAGS = ("valid", "pareto", "fits", "exact", "pareto_proven")
 _EXPLORE_INTS = ("rank", "rank_best", "rank_worst")
 
 
@@ -406,12 +406,12 @@ class Explorer(_Handle):
 
     def point(self, i):
         """TRIM_XF_* of point i as a dict with its "name" and "index"; valid,
-        pareto, fits and exact are bools, rank, rank_best and rank_worst ints
-        (0: not ranked). How sure the point is: exact (every search proven
-        optimal), lower_bound (no mappings give the goal's figure less; NaN:
-        no bound), gap ((figure - lower_bound) / figure) and the ranks it
-        could hold within the bounds (rank_best == rank_worst: its order is
-        proven)."""
+        pareto, fits, exact and pareto_proven are bools, rank, rank_best and
+        rank_worst ints (0: not ranked). How sure the point is: exact (every
+        search proven optimal), lower_bound (no mappings give the goal's figure
+        less; NaN: no bound), gap ((figure - lower_bound) / figure), the ranks
+        it could hold within the bounds (rank_best == rank_worst: its order is
+        proven) and pareto_proven (its place on or off the front proven)."""
         name = self.point_name(i)
         out = _doubles(len(EXPLORE_FIELDS))
         _check(lib().trim_explorer_point(self.handle, i, out, len(out)))

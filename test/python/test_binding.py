@@ -1094,6 +1094,8 @@ class ExplorerTest(unittest.TestCase):
             self.assertIs(p["exact"], True)
             self.assertEqual((p["gap"], p["lower_bound"]), (0.0, p["edp"]))
             self.assertEqual((p["rank_best"], p["rank_worst"]), (p["rank"], p["rank"]))
+            self.assertIs(p["pareto_proven"], True)  # every point exact: its place on the front too
+        self.assertEqual([p["pareto_proven"] for p in self.ex.report_json()["points"]], [True] * 3)
         try:
             import pandas  # noqa: F401
         except ImportError:
@@ -1130,7 +1132,7 @@ class ExplorerTest(unittest.TestCase):
         with open(os.path.join(out, "points.csv")) as f:
             lines = f.read().strip().splitlines()
             self.assertEqual(len(lines), 4)
-            self.assertTrue(lines[0].endswith(",exact,lower_bound,gap,rank_best,rank_worst"), lines[0])
+            self.assertTrue(lines[0].endswith(",exact,lower_bound,gap,rank_best,rank_worst,pareto_proven"), lines[0])
         with open(os.path.join(out, "workloads.csv")) as f:
             rows = list(csv.DictReader(f))
         self.assertEqual(len(rows), 3 * len(self.w))
