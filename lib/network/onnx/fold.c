@@ -298,7 +298,7 @@ static int listed(const char *const *list, const char *op)
 /* Element-wise operators: the binary and unary ones, Where, Cast, Identity. */
 static int fold_elementwise(tr *t, const char *op, ten *in, int m, ten *o)
 {
-	int nd, rc;
+	int nd = 0, rc = 0;
 	int64_t d[8];
 	int binop = listed(BINARY, op), where = !strcmp(op, "Where");
 	int need = binop ? 2 : where ? 3 : 1;
@@ -386,7 +386,7 @@ static int fold_reshape(tr *t, const char *op, ten *in, int m, ten *o)
 	const ten *a = &in[0];
 	int64_t d[8], ax[8];
 	size_t n = 0, na = 0;
-	int rc;
+	int rc = 0;
 	if (!strcmp(op, "Reshape")) {
 		if (m < 2 || (rc = ints_of(t, &in[1], "shape", d, 8, &n)))
 			return m < 2 ? trim__ox_node_err(t, TRIM_ESCHEMA, "needs a shape") : rc;
@@ -466,7 +466,7 @@ static int fold_gather_like(tr *t, const char *op, ten *in, int m, ten *o)
 {
 	const ten *a = &in[0];
 	int64_t d[8], st[8];
-	int rc;
+	int rc = 0;
 	strides_of(a, st);
 	if (!strcmp(op, "Transpose")) {
 		int64_t p[8];
@@ -576,7 +576,7 @@ static int fold_shape_op(tr *t, const char *op, ten *in, int m, ten *o)
 	const ten *a = &in[0];
 	int64_t d[8];
 	size_t n = 0;
-	int rc;
+	int rc = 0;
 	if (!strcmp(op, "Shape") || !strcmp(op, "Size")) {
 		int size = !strcmp(op, "Size");
 		int64_t lo = trim__ox_attr_int(t->node, "start", 0), hi = trim__ox_attr_int(t->node, "end", a->nd);
