@@ -14,6 +14,7 @@
 
 #include "fusedtiles/fusedtiles_int.h"
 #include "refsim.h"
+#include "fusedtiles_util.h"
 #include "tcase_util.h"
 
 enum { DRAM = 0, GLB = 1 };
@@ -414,35 +415,6 @@ END_TEST
 
 /* ---- the plan search against brute force ---------------------------------- */
 
-/* The best fused cost of layer w by enumeration of its whole mapspace,
- * with the fused space's rules stated here again; HUGE_VAL if none fits. */
-static double brute_layer(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *c,
-                          unsigned fused, int goal)
-{
-	trim__mapspace s;
-	trim__eval *e = calloc(2, sizeof *e);
-	double best = HUGE_VAL;
-	ck_assert_int_eq(trim__mapspace_init(&s, w, a), 0);
-	for (trim__index i = 0; i < s.size; i++) {
-		trim__mapping m;
-		ck_assert_int_eq(trim__mapspace_decode(&s, i, &m), 0);
-		if (trim__mapping_check(&m, w, a))
-			continue;
-		int skip = 0;
-		for (int d = 0; fused && d < TRIM_NDIMS; d++)
-			skip |= m.f[DRAM][d] != 1;
-		if ((fused & TRIM__FT_IN && !m.keep[GLB][0]) || (fused & TRIM__FT_OUT && !m.keep[GLB][2]) || skip)
-			continue;
-		fused_eval(w, a, c, &m, fused, &e[0], &e[1]);
-		double v = goal == TRIM__GOAL_DELAY ? e[1].cycles : e[1].energy_pj;
-		if (v < best)
-			best = v;
-	}
-	trim__mapspace_free(&s);
-	free(e);
-	return best;
-}
-
 /* The chain fc(N, C0 -> C1) -> fc(C1 -> C2) -> ... ; every plan (cut
  * mask) and every tiling of the tokens, each layer by enumeration. */
 static double brute_plan(const int64_t *ch, int n, int64_t tokens, const struct trim_arch *a,
@@ -459,7 +431,7 @@ static double brute_plan(const int64_t *ch, int n, int64_t tokens, const struct 
 			double group = HUGE_VAL;
 			if (a0 == b0) {
 				fc(&w, "single", tokens, ch[a0], ch[a0 + 1]);
-				group = brute_layer(&w, a, c, 0, goal);
+				group = tu_ft_brute_layer(&w, a, c, GLB, 0, goal);
 			} else {
 				for (int64_t T = 1; T <= tokens; T++) {
 					if (tokens % T)
@@ -468,7 +440,7 @@ static double brute_plan(const int64_t *ch, int n, int64_t tokens, const struct 
 					for (int i = a0; i <= b0 && sum < HUGE_VAL; i++) {
 						unsigned f = (i > a0 ? TRIM__FT_IN : 0u) | (i < b0 ? TRIM__FT_OUT : 0u);
 						fc(&w, "tile", tokens / T, ch[i], ch[i + 1]);
-						sum += brute_layer(&w, a, c, f, goal);
+						sum += tu_ft_brute_layer(&w, a, c, GLB, f, goal);
 					}
 					if (sum * (double)T < group)
 						group = sum * (double)T;
@@ -572,12 +544,12 @@ static void halo_vs_brute(int64_t glb, int goal, int ngroups, int64_t tiles)
 	ck_assert_int_eq(tu_layer(&w[0], TU_CONV, TRIM_PHASE_FW, 1, 1, 2, 1, 6, 1, 1, 1, 1, 1, 0), 0);
 	ck_assert_int_eq(tu_layer(&w[1], TU_CONV, TRIM_PHASE_FW, 1, 2, 1, 1, 6, 1, 3, 1, 1, 1, 0), 0);
 	trim__ft_chain ch = {2, {&w[0], &w[1]}, {0}};
-	double brute = brute_layer(&w[0], &a, c, 0, goal) + brute_layer(&w[1], &a, c, 0, goal);
+	double brute = tu_ft_brute_layer(&w[0], &a, c, GLB, 0, goal) + tu_ft_brute_layer(&w[1], &a, c, GLB, 0, goal);
 	for (int64_t T = 1; T <= 4; T *= 2) {
 		int64_t rows = 4 / T + 2;
 		ck_assert_int_eq(tu_layer(&w[2], TU_CONV, TRIM_PHASE_FW, 1, 1, 2, 1, rows, 1, 1, 1, 1, 1, 0), 0);
 		ck_assert_int_eq(tu_layer(&w[3], TU_CONV, TRIM_PHASE_FW, 1, 2, 1, 1, rows, 1, 3, 1, 1, 1, 0), 0);
-		double f = (brute_layer(&w[2], &a, c, TRIM__FT_OUT, goal) + brute_layer(&w[3], &a, c, TRIM__FT_IN, goal)) *
+		double f = (tu_ft_brute_layer(&w[2], &a, c, GLB, TRIM__FT_OUT, goal) + tu_ft_brute_layer(&w[3], &a, c, GLB, TRIM__FT_IN, goal)) *
 		           (double)T;
 		if (f < brute)
 			brute = f;

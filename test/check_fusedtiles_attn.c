@@ -14,6 +14,7 @@
 
 #include "energy/energy_int.h"
 #include "fusedtiles/fusedtiles_int.h"
+#include "fusedtiles_util.h"
 #include "tcase_util.h"
 #include "trim.h"
 
@@ -51,40 +52,6 @@ static void attn_free(attn *x)
 	trim_arch_free(x->a);
 	trim_workloads_free(x->w);
 	trim_network_free(x->net);
-}
-
-/* The best cost of layer w (fused slots `fused` kept in the GLB, nothing
- * above it) by enumeration of its whole mapspace; HUGE_VAL if none fits. */
-static double brute_layer(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *c,
-                          unsigned fused, int goal)
-{
-	trim__mapspace s;
-	trim__eval *e = calloc(2, sizeof *e);
-	trim__eval_ws ws;
-	memset(&ws, 0, sizeof ws);
-	double best = HUGE_VAL;
-	ck_assert_int_eq(trim__mapspace_init(&s, w, a), 0);
-	for (trim__index i = 0; i < s.size; i++) {
-		trim__mapping m;
-		ck_assert_int_eq(trim__mapspace_decode(&s, i, &m), 0);
-		if (trim__mapping_check(&m, w, a))
-			continue;
-		int skip = 0;
-		for (int d = 0; fused && d < TRIM_NDIMS; d++)
-			skip |= m.f[DRAM][d] != 1;
-		if ((fused & TRIM__FT_IN && !m.keep[GLB][0]) || (fused & TRIM__FT_OUT && !m.keep[GLB][2]) || skip)
-			continue;
-		memset(&e[0], 0, sizeof e[0]);
-		ck_assert_int_eq(trim__eval_run(w, a, c, &m, &ws, &e[0]), 0);
-		trim__ft_eval_fused(w, a, c, &m, GLB, fused, &e[0], &e[1], NULL);
-		double v = goal == TRIM__GOAL_DELAY ? e[1].cycles : e[1].energy_pj;
-		if (v < best)
-			best = v;
-	}
-	trim__mapspace_free(&s);
-	trim__eval_ws_free(&ws);
-	free(e);
-	return best;
 }
 
 /* w with heads (G) and queries (E) cut to g and e: every tensor index of
@@ -180,17 +147,17 @@ static void attn_vs_brute(int64_t glb, int goal, int expect_fused, int64_t expec
 	const trim__intra *s = trim__workloads_intra(x.w, 3), *cx = trim__workloads_intra(x.w, 4);
 	trim__ft_chain ch = {2, {s, cx}, {1}};
 	/* sums in the plan's order: a tile's layers and softmax in chain order */
-	double brute = brute_layer(s, x.a, x.c, 0, goal) +
-	               (brute_layer(cx, x.a, x.c, 0, goal) + softmax_cost(&x, 32, DRAM, goal));
+	double brute = tu_ft_brute_layer(s, x.a, x.c, GLB, 0, goal) +
+	               (tu_ft_brute_layer(cx, x.a, x.c, GLB, 0, goal) + softmax_cost(&x, 32, DRAM, goal));
 	trim__intra *tile = calloc(2, sizeof *tile);
 	for (int64_t tg = 1; tg <= 2; tg++)
 		for (int64_t te = 1; te <= 4; te *= 2) {
 			int64_t g = 2 / tg, e = 4 / te;
 			cut(s, g, e, &tile[0]);
 			cut(cx, g, e, &tile[1]);
-			double f = brute_layer(&tile[0], x.a, x.c, TRIM__FT_OUT, goal) +
+			double f = tu_ft_brute_layer(&tile[0], x.a, x.c, GLB, TRIM__FT_OUT, goal) +
 			           softmax_cost(&x, (double)(g * 4 * e), GLB, goal) +
-			           brute_layer(&tile[1], x.a, x.c, TRIM__FT_IN, goal);
+			           tu_ft_brute_layer(&tile[1], x.a, x.c, GLB, TRIM__FT_IN, goal);
 			if (f * (double)(tg * te) < brute)
 				brute = f * (double)(tg * te);
 		}

@@ -1,0 +1,19 @@
+/*
+ * Test helpers shared by the fused-tiles suites (check_fusedtiles.c,
+ * check_fusedtiles_attn.c): the brute force those suites hold the plan
+ * search against.
+ */
+#ifndef TRIM_TEST_FUSEDTILES_UTIL_H
+#define TRIM_TEST_FUSEDTILES_UTIL_H
+
+#include "fusedtiles/fusedtiles_int.h"
+
+/* The best fused cost (goal: TRIM__GOAL_DELAY cycles, else energy) of layer
+ * w by enumeration of its whole mapspace on a DRAM (level 0) -> GLB (level
+ * glb) -> ... architecture, with the fused space's rules stated here again:
+ * with fused slots (TRIM__FT_IN / _OUT) no loop above the GLB and the fused
+ * tensors kept in it; HUGE_VAL if no mapping fits. */
+double tu_ft_brute_layer(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *c, int glb,
+                         unsigned fused, int goal);
+
+#endif
