@@ -11,37 +11,8 @@
 #include "trim.h"
 #include "tcase_util.h"
 #include "trim/explore.h"
+#include "explore_util.h"
 #include "util/digest.h"
-
-#define NET "test/data/neteval/tiny.yaml"
-#define SPACE "test/data/neteval/tiny-space-1pe.yaml"
-
-typedef struct {
-	trim_network *net;
-	trim_workloads *w;
-	trim_space *space;
-	trim_explorer *ex;
-} fx;
-
-static void setup(fx *s, int goal, int threads)
-{
-	memset(s, 0, sizeof *s);
-	ck_assert(trim_network_load(&s->net, NET) == 0);
-	/* inference keeps the sweeps fast */
-	ck_assert(trim_workloads_create(&s->w, s->net, TRIM_MODE_INFERENCE, 0, 0) == 0);
-	ck_assert_msg(trim_space_load(&s->space, SPACE) == 0, "%s", trim_last_error());
-	ck_assert(trim_explorer_create(&s->ex, s->net, s->w, s->space) == 0);
-	ck_assert(trim_explorer_set_int(s->ex, TRIM_EX_GOAL, goal) == 0);
-	ck_assert(trim_explorer_set_int(s->ex, TRIM_EX_THREADS, threads) == 0);
-}
-
-static void teardown(fx *s)
-{
-	trim_explorer_free(s->ex);
-	trim_space_free(s->space);
-	trim_workloads_free(s->w);
-	trim_network_free(s->net);
-}
 
 static char *report(const fx *s)
 {
@@ -53,7 +24,7 @@ static char *report(const fx *s)
 START_TEST(test_ranking_and_pareto)
 {
 	fx s;
-	setup(&s, TRIM_EXPLORE_EDP, 1);
+	fx_setup(&s, TRIM_EXPLORE_EDP, 1);
 	ck_assert_int_eq(trim_explorer_count(s.ex), 3);
 	ck_assert(trim_explorer_run(s.ex) == 0);
 	double f[3][TRIM_XF_COUNT];
@@ -96,7 +67,7 @@ START_TEST(test_ranking_and_pareto)
 	ck_assert(strstr(t, "\"pareto\": [\"pes=1_glb=1KB\""));
 	ck_assert(strstr(t, "\"area_mm2\": "));
 	trim_string_free(t);
-	teardown(&s);
+	fx_teardown(&s);
 }
 END_TEST
 
@@ -107,7 +78,7 @@ END_TEST
 START_TEST(test_ranking_ties)
 {
 	fx s;
-	setup(&s, TRIM_EXPLORE_DELAY, 1);
+	fx_setup(&s, TRIM_EXPLORE_DELAY, 1);
 	trim_space_free(s.space);
 	trim_explorer_free(s.ex);
 	ck_assert_msg(trim_space_load(&s.space, "test/data/neteval/tiny-space-1pe-desc.yaml") == 0, "%s",
@@ -127,14 +98,14 @@ START_TEST(test_ranking_ties)
 		ck_assert_uint_eq(p, 3 - r);
 		ck_assert(f[p][TRIM_XF_RANK] == (double)r);
 	}
-	teardown(&s);
+	fx_teardown(&s);
 }
 END_TEST
 
 START_TEST(test_goals_and_budget)
 {
 	fx s;
-	setup(&s, TRIM_EXPLORE_AREA, 1);
+	fx_setup(&s, TRIM_EXPLORE_AREA, 1);
 	/* area budget below the two larger buffers: only the smallest is ranked */
 	double probe[TRIM_XF_COUNT];
 	ck_assert(trim_explorer_run(s.ex) == 0);
@@ -152,7 +123,7 @@ START_TEST(test_goals_and_budget)
 	trim_string_free(t);
 	ck_assert_int_eq(trim_explorer_set_double(s.ex, TRIM_EX_W_ENERGY, -1), TRIM_ERANGE);
 	ck_assert_int_eq(trim_explorer_set_int(s.ex, TRIM_EX_GOAL, 9), TRIM_EINVAL);
-	teardown(&s);
+	fx_teardown(&s);
 }
 END_TEST
 
@@ -162,7 +133,7 @@ START_TEST(test_deterministic)
 	char *t[3];
 	for (int k = 0; k < 3; k++) {
 		fx s;
-		setup(&s, TRIM_EXPLORE_ENERGY, k == 0 ? 1 : 2);
+		fx_setup(&s, TRIM_EXPLORE_ENERGY, k == 0 ? 1 : 2);
 		if (k == 2) {
 			int done = 0;
 			while (!done)
@@ -171,7 +142,7 @@ START_TEST(test_deterministic)
 			ck_assert(trim_explorer_run(s.ex) == 0);
 		}
 		t[k] = report(&s);
-		teardown(&s);
+		fx_teardown(&s);
 	}
 	ck_assert_str_eq(t[0], t[1]);
 	ck_assert_str_eq(t[0], t[2]);
@@ -189,47 +160,47 @@ START_TEST(test_resume)
 	char out[256];
 	snprintf(out, sizeof out, "%s/run", dir);
 	fx a;
-	setup(&a, TRIM_EXPLORE_EDP, 1);
+	fx_setup(&a, TRIM_EXPLORE_EDP, 1);
 	ck_assert(trim_explorer_set_out_dir(a.ex, out) == 0);
 	int done = 0;
 	ck_assert(trim_explorer_step(a.ex, &done) == 0 && !done); /* one point, then "interrupted" */
-	teardown(&a);
+	fx_teardown(&a);
 
 	fx b;
-	setup(&b, TRIM_EXPLORE_EDP, 2);
+	fx_setup(&b, TRIM_EXPLORE_EDP, 2);
 	ck_assert(trim_explorer_set_out_dir(b.ex, out) == 0);
 	ck_assert_int_eq(trim_explorer_resumed(b.ex), 1);
 	ck_assert(trim_explorer_run(b.ex) == 0);
 	char *tb = report(&b);
 	ck_assert(trim_explorer_write(b.ex, out) == 0);
-	teardown(&b);
+	fx_teardown(&b);
 
 	fx c; /* fresh, no directory */
-	setup(&c, TRIM_EXPLORE_EDP, 1);
+	fx_setup(&c, TRIM_EXPLORE_EDP, 1);
 	ck_assert(trim_explorer_run(c.ex) == 0);
 	char *tc = report(&c);
-	teardown(&c);
+	fx_teardown(&c);
 	ck_assert_str_eq(tb, tc);
 
 	fx d; /* everything resumed */
-	setup(&d, TRIM_EXPLORE_EDP, 1);
+	fx_setup(&d, TRIM_EXPLORE_EDP, 1);
 	ck_assert(trim_explorer_set_out_dir(d.ex, out) == 0);
 	ck_assert_int_eq(trim_explorer_resumed(d.ex), 3);
 	ck_assert(trim_explorer_run(d.ex) == 0);
 	char *td = report(&d);
 	ck_assert_str_eq(td, tc);
-	teardown(&d);
+	fx_teardown(&d);
 
 	fx e; /* another goal changes every figure: nothing is reused, and it says why */
-	setup(&e, TRIM_EXPLORE_DELAY, 1);
+	fx_setup(&e, TRIM_EXPLORE_DELAY, 1);
 	ck_assert(trim_explorer_set_out_dir(e.ex, out) == 0);
 	ck_assert_int_eq(trim_explorer_resumed(e.ex), 0);
 	ck_assert_int_eq(trim_explorer_recomputed(e.ex), 3);
 	ck_assert_msg(strstr(trim_explorer_resume_notes(e.ex), "point-000000.json and 2 more: the options"),
 	              "%s", trim_explorer_resume_notes(e.ex));
-	teardown(&e);
+	fx_teardown(&e);
 	fx h; /* options that change figures come before the directory that is stamped with them */
-	setup(&h, TRIM_EXPLORE_EDP, 1);
+	fx_setup(&h, TRIM_EXPLORE_EDP, 1);
 	ck_assert_int_eq(trim_explorer_set_int(h.ex, TRIM_EX_IMPERFECT, 2), TRIM_ERANGE);
 	ck_assert_int_eq(trim_explorer_set_double(h.ex, TRIM_EX_IMPERFECT, 1), TRIM_EINVAL);
 	ck_assert(trim_explorer_set_out_dir(h.ex, out) == 0);
@@ -238,13 +209,13 @@ START_TEST(test_resume)
 	ck_assert_int_eq(trim_explorer_set_int(h.ex, TRIM_EX_IMPERFECT, 1), TRIM_EINVAL);
 	ck_assert_int_eq(trim_explorer_set_double(h.ex, TRIM_EX_MIN_PE_UTIL, 0.5), TRIM_EINVAL);
 	ck_assert_int_eq(trim_explorer_set_double(h.ex, TRIM_EX_AREA_BUDGET, 1), 0);
-	teardown(&h);
+	fx_teardown(&h);
 	fx g; /* the area goal ranks EDP mappings: the EDP points are reused */
-	setup(&g, TRIM_EXPLORE_AREA, 1);
+	fx_setup(&g, TRIM_EXPLORE_AREA, 1);
 	ck_assert(trim_explorer_set_out_dir(g.ex, out) == 0);
 	ck_assert_int_eq(trim_explorer_resumed(g.ex), 3);
 	ck_assert_str_eq(trim_explorer_resume_notes(g.ex), "");
-	teardown(&g);
+	fx_teardown(&g);
 
 	char path[300];
 	snprintf(path, sizeof path, "%s/results.json", out);

@@ -11,36 +11,7 @@
 #include "explore/explore_int.h"
 #include "trim.h"
 #include "trim/explore.h"
-
-#define NET "test/data/neteval/tiny.yaml"
-#define SPACE "test/data/neteval/tiny-space-1pe.yaml"
-
-typedef struct {
-	trim_network *net;
-	trim_workloads *w;
-	trim_space *space;
-	trim_explorer *ex;
-} fx;
-
-static void setup(fx *s, int goal, int threads)
-{
-	memset(s, 0, sizeof *s);
-	ck_assert(trim_network_load(&s->net, NET) == 0);
-	/* inference keeps the sweeps fast */
-	ck_assert(trim_workloads_create(&s->w, s->net, TRIM_MODE_INFERENCE, 0, 0) == 0);
-	ck_assert_msg(trim_space_load(&s->space, SPACE) == 0, "%s", trim_last_error());
-	ck_assert(trim_explorer_create(&s->ex, s->net, s->w, s->space) == 0);
-	ck_assert(trim_explorer_set_int(s->ex, TRIM_EX_GOAL, goal) == 0);
-	ck_assert(trim_explorer_set_int(s->ex, TRIM_EX_THREADS, threads) == 0);
-}
-
-static void teardown(fx *s)
-{
-	trim_explorer_free(s->ex);
-	trim_space_free(s->space);
-	trim_workloads_free(s->w);
-	trim_network_free(s->net);
-}
+#include "explore_util.h"
 
 /* How sure each point is. An exact sweep: every point exact, gap 0, its
  * bound its figure, its rank proven. A sweep whose searches stop early
@@ -60,7 +31,7 @@ static double goal_cost(int goal, const double *f)
 
 static void sure_setup(fx *s, int goal, uint64_t stop_after)
 {
-	setup(s, goal, 1);
+	fx_setup(s, goal, 1);
 	ck_assert(trim_explorer_set_int(s->ex, TRIM_EX_SPARSITY, 0) == 0); /* dense figures: bounded */
 	s->ex->stop_after = stop_after;
 }
@@ -153,7 +124,7 @@ START_TEST(test_how_sure)
 		ck_assert(trim_explorer_report(e.ex, TRIM_FORMAT_TABLE, &t) == 0);
 		ck_assert_msg(strstr(t, "exact      gap ranks") && !strstr(t, "not proven"), "%s", t);
 		trim_string_free(t);
-		teardown(&e);
+		fx_teardown(&e);
 
 		fx s;
 		sure_setup(&s, goal, 1); /* every search stops at its first check */
@@ -180,7 +151,7 @@ START_TEST(test_how_sure)
 		snprintf(want, sizeof want, ",0,%.17g,%.17g,1,3,0\n", f[0][TRIM_XF_LOWER_BOUND], f[0][TRIM_XF_GAP]);
 		ck_assert_msg(strstr(t, want), "%s not in %s", want, t);
 		trim_string_free(t);
-		teardown(&s);
+		fx_teardown(&s);
 	}
 
 	/* the goals that rank with EDP mappings (the same searches, stopped at the
@@ -210,7 +181,7 @@ START_TEST(test_how_sure)
 			ck_assert(fabs(f[TRIM_XF_GAP] - (cost - want) / cost) <= 1e-9);
 		}
 	}
-	teardown(&wg);
+	fx_teardown(&wg);
 	fx ar;
 	sure_setup(&ar, TRIM_EXPLORE_AREA, 1);
 	ck_assert(trim_explorer_run(ar.ex) == 0);
@@ -220,7 +191,7 @@ START_TEST(test_how_sure)
 		ck_assert(f[TRIM_XF_EXACT] == 0 && f[TRIM_XF_GAP] == 0 && f[TRIM_XF_LOWER_BOUND] == f[TRIM_XF_AREA_MM2]);
 		ck_assert(f[TRIM_XF_RANK_BEST] == f[TRIM_XF_RANK] && f[TRIM_XF_RANK_WORST] == f[TRIM_XF_RANK]);
 	}
-	teardown(&ar);
+	fx_teardown(&ar);
 
 	/* the point files carry what the searches proved: resumed, the same */
 	char dir[] = "/tmp/trim-sure-XXXXXX";
@@ -236,7 +207,7 @@ START_TEST(test_how_sure)
 		double f[TRIM_XF_COUNT];
 		ck_assert(trim_explorer_point(s.ex, 1, f, TRIM_XF_COUNT) == 0);
 		ck_assert(f[TRIM_XF_EXACT] == 0 && f[TRIM_XF_GAP] > 0);
-		teardown(&s);
+		fx_teardown(&s);
 	}
 	ck_assert_str_eq(text[0], text[1]);
 	trim_string_free(text[0]);
@@ -254,7 +225,7 @@ START_TEST(test_how_sure)
 	/* sparse figures (zero-gating hardware, sparsity on): the searches bound
 	 * the dense ones only: no bound unless exact */
 	fx sp;
-	setup(&sp, TRIM_EXPLORE_ENERGY, 1);
+	fx_setup(&sp, TRIM_EXPLORE_ENERGY, 1);
 	sp.ex->stop_after = 1;
 	ck_assert(trim_explorer_run(sp.ex) == 0);
 	double f[TRIM_XF_COUNT];
@@ -266,7 +237,7 @@ START_TEST(test_how_sure)
 	ck_assert(trim_explorer_report(sp.ex, TRIM_FORMAT_TABLE, &t) == 0);
 	ck_assert_msg(strstr(t, "none 1-3"), "%s", t);
 	trim_string_free(t);
-	teardown(&sp);
+	fx_teardown(&sp);
 }
 END_TEST
 
@@ -319,7 +290,7 @@ START_TEST(test_pareto_proven)
 	free(dom);
 	snprintf(page, sizeof page, "rm -rf %s", dir);
 	ck_assert(system(page) == 0);
-	teardown(&s);
+	fx_teardown(&s);
 
 	sure_setup(&s, TRIM_EXPLORE_EDP, 0); /* exact */
 	ck_assert(trim_explorer_run(s.ex) == 0);
@@ -363,7 +334,7 @@ START_TEST(test_pareto_proven)
 		if (i != off)
 			pt[i].f[TRIM_XF_EXACT] = 0;
 	ck_assert_int_eq(trim__explore_pareto_proven(s.ex, off), 0);
-	teardown(&s);
+	fx_teardown(&s);
 }
 END_TEST
 
