@@ -17,25 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <time.h>
 
+#include "bench_clock.h"
 #include "trim.h"
-
-static double wall(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static double cpu(void)
-{
-	struct rusage u;
-	getrusage(RUSAGE_SELF, &u);
-	return (double)u.ru_utime.tv_sec + 1e-6 * (double)u.ru_utime.tv_usec + (double)u.ru_stime.tv_sec +
-	       1e-6 * (double)u.ru_stime.tv_usec;
-}
 
 typedef struct {
 	double wall, cpu, gap;
