@@ -2005,11 +2005,34 @@ START_TEST(test_seed_stops_within_pick)
 	ck_assert(r.found && r.stopped && !r.exact);
 	ck_assert_uint_ge(r.seed_evaluated, 1);
 	ck_assert_uint_le(r.seed_evaluated, 3);
+	/* overdue at the second check (twice stop_after): the sample stops at
+	 * its first pick instead of its floor of 256 factorisations */
+	ck_assert_uint_ge(r.seed_sampled, 1);
+	ck_assert_uint_le(r.seed_sampled, 2);
+	ck_assert_int_eq(trim__mapping_check(&r.best, x, ae.a), 0);
+	trim__search_result_free(&r);
+	/* stopped at the 200th check, overdue only at the 400th: the floor
+	 * holds (256 factorisations, then the stop, seen every 32) */
+	s.stop_after = 200;
+	ck_assert_int_eq(trim__search(&s, ae.c, TRIM__GOAL_ENERGY, 1, &r), 0);
+	s.stop_after = 0;
+	ck_assert(r.found && r.stopped && !r.exact);
+	ck_assert_uint_eq(r.seed_sampled, 256);
+	trim__search_result_free(&r);
+	/* the same through the clock: a limit of a nanosecond is overdue at
+	 * the first check */
+	s.time_limit = 1e-9;
+	ck_assert_int_eq(trim__search(&s, ae.c, TRIM__GOAL_ENERGY, 1, &r), 0);
+	s.time_limit = 0;
+	ck_assert(r.found && r.stopped && !r.exact);
+	ck_assert_uint_le(r.seed_sampled, 2);
+	ck_assert_uint_le(r.seed_evaluated, 3);
 	ck_assert_int_eq(trim__mapping_check(&r.best, x, ae.a), 0);
 	trim__search_result_free(&r);
 	ck_assert_int_eq(trim__search(&s, ae.c, TRIM__GOAL_ENERGY, 1, &r), 0);
 	ck_assert(r.found && r.exact);
 	ck_assert_uint_gt(r.seed_evaluated, 12);
+	ck_assert_uint_gt(r.seed_sampled, 256); /* the whole sample: min(2048, the combinations) */
 	trim__search_result_free(&r);
 	trim__mapspace_free(&s);
 	alexnet_eyeriss_free(&ae);

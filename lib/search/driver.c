@@ -192,7 +192,7 @@ int trim__search_begin(search_run *r, const trim__mapspace *s, const trim__level
 		return r->err = err;
 	r->gap = s->nobound ? 0 : s->gap;
 	const double gap = r->gap;
-	const double deadline = s->time_limit > 0 ? trim__now() + s->time_limit : 0;
+	const double begun = trim__now(), deadline = s->time_limit > 0 ? begun + s->time_limit : 0;
 	r->ws = calloc((size_t)r->nworkers, sizeof *r->ws);
 	if (!r->ws || trim__top_init(&r->glob, r->k, 1) || trim__top_init(&r->seeds, r->k, 1))
 		return r->err = trim__error(TRIM_ENOMEM, "search: out of memory");
@@ -200,6 +200,7 @@ int trim__search_begin(search_run *r, const trim__mapspace *s, const trim__level
 		search_worker *W = &r->ws[i];
 		W->cut_scale = gap > 0 && gap < 1 ? 1 - gap : 1;
 		W->deadline = deadline;
+		W->begun = begun;
 		W->deadline_at = s->time_limit > 0 ? s->deadline_at : NULL;
 		W->stop = s->stop;
 		W->stop_after = s->stop_after;
@@ -401,6 +402,7 @@ int trim__search_end(search_run *r, trim__search_result *out)
 		out->valid += W->cnt.valid;
 		out->evaluated += W->cnt.evaluated;
 		out->seed_evaluated += W->cnt.seed_evaluated;
+		out->seed_sampled += W->cnt.seed_sampled;
 		out->pruned += W->cnt.pruned;
 		out->unsupported += W->cnt.unsupported;
 		out->bounded += W->cnt.bounded;

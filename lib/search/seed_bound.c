@@ -45,7 +45,9 @@ double trim__seed_bound(const trim__mapspace *s, const trim__level_cost *costs, 
 {
 	/* at the time limit (a search given almost no time): the sample so far
 	 * once it holds MIN_SAMPLE factorisations and a pick, and the picks'
-	 * mappings of the first MIN_PICKS; the sample is visited in a stride
+	 * mappings of the first MIN_PICKS; once the search is overdue
+	 * (trim__worker_overdue), the sample so far once it holds a pick, and
+	 * the first pick's first k mappings; the sample is visited in a stride
 	 * order (a step coprime to its size) so that any prefix spreads over
 	 * the whole space; complete, it is the same set and the same picks */
 	enum { NSAMPLE = 2048, NPICK = 16, MIN_SAMPLE = 256, MIN_PICKS = 4 };
@@ -59,10 +61,11 @@ double trim__seed_bound(const trim__mapspace *s, const trim__level_cost *costs, 
 	int np = 0;
 	trim__mapping *m = &W->m;
 	for (uint64_t i = 0, j = 0; i < ns; i++, j = (j + step) % ns) {
-		if (i >= MIN_SAMPLE && (i & 31) == 0 && np > 0 && trim__worker_stop(W))
-			break;
+		if (np > 0 && (i >= MIN_SAMPLE ? (i & 31) == 0 && trim__worker_stop(W) : trim__worker_overdue(W)))
+			break; /* the floor of MIN_SAMPLE holds until the search is overdue */
 		/* j nfc / ns without overflow (nfc may pass 2^64; j < ns <= 2^11) */
 		trim__index ac = nfc / ns * j + nfc % ns * j / ns;
+		W->cnt.seed_sampled++;
 		trim__space_mapping_init(s, m);
 		if (!trim__set_factors(s, trim__combination_factorisation(s, ac), m) ||
 		    trim__factor_bound_compute(s, &W->fbound, m, &W->ws.act, 7u))
@@ -85,7 +88,7 @@ double trim__seed_bound(const trim__mapspace *s, const trim__level_cost *costs, 
 			np++;
 	}
 	for (int i = 0; i < np; i++) {
-		if (i >= MIN_PICKS && seeds->n >= seeds->k && trim__worker_stop(W))
+		if (seeds->n >= seeds->k && (i >= MIN_PICKS ? trim__worker_stop(W) : trim__worker_overdue(W)))
 			break; /* the time limit: k real mappings found */
 		trim__index fc = trim__combination_factorisation(s, pick_ac[i]);
 		for (uint64_t b = 0; b < ((uint64_t)1 << s->nbyp); b++) {
