@@ -1120,6 +1120,24 @@ static void tree_rows_slow(const trim__mapspace *s, int d, int64_t *r)
  * the tree's merge sort gives the insertion sort's order, and every row of
  * every dim, perfect (binary search) or imperfect (scan), encodes back to
  * its own index. */
+/* The ordered factorisations of b over slots [depth, k) in lexicographic
+ * order, every value 1..b tried at each slot (the obvious enumeration the
+ * mapspace's divisor lists replace); returns the new count. */
+static int64_t factorisations_slow(int64_t b, int k, int depth, int64_t *row, int64_t *out, int64_t n)
+{
+	if (depth == k - 1) {
+		row[depth] = b;
+		memcpy(out + n * k, row, (size_t)k * sizeof *row);
+		return n + 1;
+	}
+	for (int64_t d = 1; d <= b; d++)
+		if (b % d == 0) {
+			row[depth] = d;
+			n = factorisations_slow(b / d, k, depth + 1, row, out, n);
+		}
+	return n;
+}
+
 START_TEST(test_rows_fast_paths)
 {
 	static const char *const layers[][2] = {{"layer4.0.conv2", "imperfect"}, {"fc", ""}};
@@ -1138,6 +1156,12 @@ START_TEST(test_rows_fast_paths)
 		if (layers[q][1][0])
 			ck_assert_int_eq(trim__mapspace_set_imperfect(&s, 1), 0);
 		for (int d = 0; d < TRIM_NDIMS; d++) {
+			/* the perfect rows: those of the obvious enumeration, in its order */
+			int64_t row[TRIM__MAX_LEVELS], *all = malloc((size_t)(s.nperfect[d] * s.nslots) * sizeof *all);
+			ck_assert_ptr_nonnull(all);
+			ck_assert_int_eq(factorisations_slow(s.w->bound[d], s.nslots, 0, row, all, 0), s.nperfect[d]);
+			ck_assert(!memcmp(all, s.fact[d], (size_t)(s.nperfect[d] * s.nslots) * sizeof *all));
+			free(all);
 			int64_t *fast = trim__tree_rows(&s, d), *slow = malloc((size_t)s.nrows[d] * sizeof *slow);
 			ck_assert_ptr_nonnull(fast);
 			ck_assert_ptr_nonnull(slow);
