@@ -85,6 +85,18 @@ enum trim_format {
 	TRIM_FORMAT_YAML = 3
 };
 
+/** Counting rules of an evaluation (trim_eval_mapping_count, TRIM_SEARCH_COUNT,
+ * TRIM_NET_COUNT; docs/mapping.md, "Differences from Timeloop's counting").
+ * TRIM_COUNT_TIMELOOP charges as Timeloop does where its rules differ on
+ * purpose and libtrim's counts allow it: the drains of a level are not
+ * charged (rule 3), and leakage is charged on the used instances of a
+ * storage level only, none for the MACs (rule 6). The counts, the cycles
+ * and the other charges are libtrim's. */
+enum trim_count {
+	TRIM_COUNT_LIBTRIM = 0,  /**< libtrim's rules (default) */
+	TRIM_COUNT_TIMELOOP = 1  /**< Timeloop's rules 3 and 6 */
+};
+
 #ifdef __cplusplus
 }
 #endif

@@ -34,6 +34,22 @@ typedef struct trim_eval trim_eval;
 TRIM_API int trim_eval_mapping(trim_eval **out, const trim_workloads *w, size_t i,
                                const trim_arch *arch, const trim_energy *table,
                                const trim_mapping *m);
+/**
+ * trim_eval_mapping under counting rules `count` (enum trim_count, trim/common.h):
+ * TRIM_COUNT_LIBTRIM is trim_eval_mapping; TRIM_COUNT_TIMELOOP charges as
+ * Timeloop does where docs/mapping.md's rules 3 and 6 differ (no drain
+ * charged; leakage on the used instances of a storage level, none for the
+ * MACs), with the same counts and cycles. TRIM_ERANGE for another value. The
+ * JSON report then has "count": "timeloop" (no key under libtrim's rules).
+ */
+TRIM_API int trim_eval_mapping_count(trim_eval **out, const trim_workloads *w, size_t i,
+                                     const trim_arch *arch, const trim_energy *table,
+                                     const trim_mapping *m, int count);
+/** "libtrim", "timeloop", or NULL for an unknown value of enum trim_count. */
+TRIM_API const char *trim_count_name(int count);
+/** The enum trim_count named `name` ("libtrim" or "timeloop") into *count;
+ * TRIM_EINVAL (with a message) for another name. */
+TRIM_API int trim_count_parse(const char *name, int *count);
 TRIM_API void trim_eval_free(trim_eval *e);
 
 TRIM_API double trim_eval_cycles(const trim_eval *e);

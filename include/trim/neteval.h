@@ -49,6 +49,9 @@ enum trim_net_option {
 	TRIM_NET_IMPERFECT = 5,      /**< int: 1 also searches imperfect factorisations (a dim spread
 	                                  over more PEs than a divisor fits, a ragged last pass;
 	                                  TRIM_SEARCH_IMPERFECT); 0 (default) perfect ones only */
+	TRIM_NET_COUNT = 6,          /**< int: counting rules (enum trim_count, trim/common.h) of every
+	                                  search and evaluation: TRIM_COUNT_LIBTRIM (default) or
+	                                  TRIM_COUNT_TIMELOOP (TRIM_SEARCH_COUNT) */
 	TRIM_NET_MIN_PE_UTIL = 10,   /**< double: TRIM's utilisation constraint, keep only
 	                                  mappings using at least this fraction of the PEs
 	                                  (optional pruning, default 0: off) */

@@ -54,9 +54,12 @@ enum trim_search_option {
 	                                  the best found and a proven lower bound (0 = none, default) */
 	TRIM_SEARCH_GAP = 6,         /**< (double) stop as soon as the best found is proven within this
 	                                  fraction of the optimum, in [0, 1) (0 = exact, default) */
-	TRIM_SEARCH_IMPERFECT = 7    /**< 1: also imperfect factorisations (a dim over more PEs than
+	TRIM_SEARCH_IMPERFECT = 7,   /**< 1: also imperfect factorisations (a dim over more PEs than
 	                                  any divisor fits, a ragged last pass), 0: not (default);
 	                                  changes the index, slower (no tree bounds below them) */
+	TRIM_SEARCH_COUNT = 8        /**< counting rules of the costs (enum trim_count, trim/common.h):
+	                                  TRIM_COUNT_LIBTRIM (default) or TRIM_COUNT_TIMELOOP, charged as
+	                                  trim_eval_mapping_count charges them; the bounds hold under both */
 };
 enum trim_goal { TRIM_GOAL_ENERGY = 0, TRIM_GOAL_DELAY = 1, TRIM_GOAL_EDP = 2 };
 

@@ -155,7 +155,24 @@ typedef struct {
 	int clamped;                         /* a lookup was clamped to the table's edge */
 	int uncosted;                        /* spatial: the table has no entry for this network
 	                                        (no component, no `noc`): its energy is 0 */
+	int count;                           /* the counting rules these costs are charged under
+	                                        (enum trim_count), the same on every level
+	                                        (trim__costs_set_count); 0: libtrim's */
 } trim__level_cost;
+
+/* Charge costs[0 .. nlevels-1] under counting rules `count` (enum trim_count). */
+static inline void trim__costs_set_count(trim__level_cost *costs, int nlevels, int count)
+{
+	for (int l = 0; l < nlevels; l++)
+		costs[l].count = count;
+}
+
+/* The energy of one drain of a storage level: a read (libtrim), nothing
+ * under Timeloop's counting (docs/mapping.md, rule 3). */
+static inline double trim__drain_pj(const trim__level_cost *c)
+{
+	return c->count == TRIM_COUNT_TIMELOOP ? 0 : c->read_pj;
+}
 
 /* Timeloop architecture files (lib/arch/timeloop.c): whether a parsed file
  * is one (a root `architecture:` key, no `schema_version`), and its

@@ -34,6 +34,8 @@ int trim_cli_choice(const char *cmd, const char *usage, const char *opt, const c
 int trim_cli_mode(const char *cmd, const char *usage, const char *val, int *mode);
 int trim_cli_phase(const char *cmd, const char *usage, const char *val, int *phase);
 int trim_cli_goal(const char *cmd, const char *usage, const char *val, int *goal);
+/* --count libtrim|timeloop (enum trim_count) of trim eval, map and network. */
+int trim_cli_count(const char *cmd, const char *usage, const char *val, int *count);
 /* "unknown option 'OPT'" with the nearest --option of the usage text; returns 2. */
 int trim_cli_unknown_option(const char *cmd, const char *usage, const char *opt);
 /* "; did you mean 'X'?" for the nearest name seen by `near`, or "". */
@@ -58,6 +60,8 @@ typedef struct {
 	double min_pe_util, min_rf_util;
 	double time_limit, gap; /* anytime search (0: exact) */
 	int imperfect;          /* --imperfect: imperfect factorisations searched too */
+	int count;              /* --count of trim map and network (enum trim_count; read by those
+	                           commands, not by trim_cli_mapopt) */
 	const char *out_dir;    /* --out DIR of trim network: finished searches kept, resumed */
 	const char *constraints;
 	const char *dataflow[TRIM_CLI_MAX_DATAFLOW];

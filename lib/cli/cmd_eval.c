@@ -6,7 +6,7 @@
 static const char usage_eval[] =
 	"trim eval NETWORK.yaml ARCH.yaml --layer NAME --phase FW|BW|WG --mapping MAPPING.yaml\n"
 	"          [--mode inference|training] [--batch N] [--table FILE] [--format table|json]\n"
-	"          [--export-timeloop FILE]";
+	"          [--export-timeloop FILE] [--count libtrim|timeloop]";
 
 // trim-cli: eval: evaluate a mapping of one workload (counts, cycles, energy); libtrim or Timeloop mapping YAML
 int trim_cli_eval(int argc, char **argv)
@@ -15,7 +15,7 @@ int trim_cli_eval(int argc, char **argv)
 		return TRIM_CLI_EXIT_USAGE;
 	const char *files[2] = {NULL, NULL}, *layer = NULL, *mapfile = NULL, *table = NULL;
 	const char *export_tl = NULL;
-	int format = TRIM_FORMAT_TABLE, phase = -1, mode = TRIM_MODE_DEFAULT, nf = 0;
+	int format = TRIM_FORMAT_TABLE, phase = -1, mode = TRIM_MODE_DEFAULT, nf = 0, count = TRIM_COUNT_LIBTRIM;
 	int64_t batch = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *o = argv[i];
@@ -25,7 +25,10 @@ int trim_cli_eval(int argc, char **argv)
 			       "bottleneck, energy per level and tensor, and utilization (docs/model.md).\n"
 			       "MAPPING.yaml is libtrim's form (trim_mapping_dump) or Timeloop's mapping list.\n"
 			       "--export-timeloop FILE also writes the mapping and the workload (a Timeloop\n"
-			       "problem) in Timeloop's format, for timeloop-model (docs/mapping.md).\n",
+			       "problem) in Timeloop's format, for timeloop-model (docs/mapping.md).\n"
+			       "--count timeloop charges as Timeloop does where docs/mapping.md's rules 3 and 6\n"
+			       "differ (no drain charged; leakage on the used instances of a storage level,\n"
+			       "none for the MACs); libtrim (default) charges by libtrim's rules.\n",
 			       usage_eval);
 			return 0;
 		}
@@ -53,6 +56,9 @@ int trim_cli_eval(int argc, char **argv)
 			} else if (!strcmp(o, "--batch")) {
 				if (trim_cli_int("eval", usage_eval, "--batch", v, 1, TRIM_CLI_MAX_BATCH, &batch))
 					return TRIM_CLI_EXIT_USAGE;
+			} else if (!strcmp(o, "--count")) {
+				if (trim_cli_count("eval", usage_eval, v, &count))
+					return TRIM_CLI_EXIT_USAGE;
 			} else
 				return trim_cli_unknown_option("eval", usage_eval, o);
 		} else if (nf < 2) {
@@ -77,7 +83,7 @@ int trim_cli_eval(int argc, char **argv)
 	if (!rc)
 		rc = trim_mapping_load(&m, in.arch, mapfile);
 	if (!rc)
-		rc = trim_eval_mapping(&e, in.w, in.index, in.arch, in.table, m);
+		rc = trim_eval_mapping_count(&e, in.w, in.index, in.arch, in.table, m, count);
 	if (!rc)
 		rc = trim_eval_report(e, format, &text);
 	char *tl = NULL;

@@ -13,6 +13,7 @@ static const char usage_map[] =
 	"         [--top K] [--factor LEVEL:D=N]... [--min-pe-util X] [--min-rf-util X]\n"
 	"         [--constraints FILE] [--dataflow PRESET]... [--max-mappings N] [--progress|--quiet]\n"
 	"         [--time-limit SECONDS] [--gap FRACTION] [--imperfect] [--all-loops]\n"
+	"         [--count libtrim|timeloop]\n"
 	"         [--format table|json|timeloop]";
 
 /* Progress on stderr while the search runs (another thread polls
@@ -193,6 +194,9 @@ static int map_parse(int argc, char **argv, map_args *a)
 		    !strcmp(o, "--gap")) {
 			if (trim_cli_mapopt("map", usage_map, o, v, &a->mo) < 0)
 				return TRIM_CLI_EXIT_USAGE;
+		} else if (!strcmp(o, "--count")) {
+			if (trim_cli_count("map", usage_map, v, &a->mo.count))
+				return TRIM_CLI_EXIT_USAGE;
 		} else if (!strcmp(o, "--layer"))
 			a->layer = v;
 		else if (!strcmp(o, "--table"))
@@ -253,6 +257,8 @@ static int map_parse(int argc, char **argv, map_args *a)
 static int map_configure(trim_search *s, const trim_cli_workload *in, const map_args *a, int *refused)
 {
 	int rc = a->imperfect ? trim_search_set_int(s, TRIM_SEARCH_IMPERFECT, 1) : 0;
+	if (!rc && a->mo.count != TRIM_COUNT_LIBTRIM)
+		rc = trim_search_set_int(s, TRIM_SEARCH_COUNT, a->mo.count);
 	if (!rc && (rc = trim_search_set_int(s, TRIM_SEARCH_GOAL, a->goal)) == 0 &&
 	    (rc = trim_search_set_int(s, TRIM_SEARCH_THREADS, a->threads)) == 0 &&
 	    (rc = trim_search_set_int(s, TRIM_SEARCH_TOP_K, a->topk)) == 0 &&

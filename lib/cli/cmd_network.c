@@ -15,6 +15,7 @@ static const char usage_net[] =
 	"         [--dataflow PRESET]... [--progress|--quiet] [--format table|json|csv]\n"
 	"         [--report FILE.html] [--breakdown FILE.csv|FILE.json]\n"
 	"         [--time-limit SECONDS] [--gap FRACTION] [--out DIR] [--imperfect]\n"
+	"         [--count libtrim|timeloop]\n"
 	"       trim network NETWORK.yaml ARCH.yaml --fuse all|FIRST:LAST [--fuse-level LEVEL]\n"
 	"         [--goal energy|delay] [--threads N] [--batch N] [--table FILE] [--format table|json]";
 
@@ -110,6 +111,10 @@ int trim_cli_network(int argc, char **argv)
 				continue;
 			if (!strcmp(o, "--table"))
 				table_file = v;
+			else if (!strcmp(o, "--count")) {
+				if (trim_cli_count("network", usage_net, v, &mo.count))
+					return TRIM_CLI_EXIT_USAGE;
+			}
 			else if (!strcmp(o, "--trace"))
 				trace = v;
 			else if (!strcmp(o, "--report"))
@@ -143,6 +148,7 @@ int trim_cli_network(int argc, char **argv)
 		const char *other = trace ? "--trace" : report ? "--report" : breakdown ? "--breakdown"
 		                  : mo.out_dir ? "--out" : mo.constraints ? "--constraints"
 		                  : mo.ndataflow ? "--dataflow" : mo.imperfect ? "--imperfect"
+		                  : mo.count != TRIM_COUNT_LIBTRIM ? "--count timeloop"
 		                  : mo.time_limit > 0 ? "--time-limit" : mo.gap > 0 ? "--gap"
 		                  : mo.max_mappings > 0 ? "--max-mappings" : mo.min_pe_util > 0 ? "--min-pe-util"
 		                  : mo.min_rf_util > 0 ? "--min-rf-util" : dense ? "--dense"

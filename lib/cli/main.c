@@ -153,6 +153,17 @@ int trim_cli_goal(const char *cmd, const char *use, const char *val, int *goal)
 	return 0;
 }
 
+int trim_cli_count(const char *cmd, const char *use, const char *val, int *count)
+{
+	static const char *const names[] = {"libtrim", "timeloop", NULL};
+	static const int values[] = {TRIM_COUNT_LIBTRIM, TRIM_COUNT_TIMELOOP};
+	int k = 0;
+	if (trim_cli_choice(cmd, use, "--count", val, names, &k))
+		return -1;
+	*count = values[k];
+	return 0;
+}
+
 int trim_cli_format(const char *cmd, const char *use, const char *val, int allow_csv, int *out)
 {
 	static const char *const with_csv[] = {"table", "json", "csv", NULL};

@@ -211,6 +211,8 @@ int trim_cli_run_network(const char *cmd, const char *net_file, const char *arch
 		rc = trim_neteval_set_double(*ne, TRIM_NET_GAP, mo->gap);
 	if (rc == 0)
 		rc = trim_neteval_set_int(*ne, TRIM_NET_IMPERFECT, mo->imperfect);
+	if (rc == 0 && mo->count != TRIM_COUNT_LIBTRIM)
+		rc = trim_neteval_set_int(*ne, TRIM_NET_COUNT, mo->count);
 	if (rc == 0 && mo->out_dir)
 		rc = trim_neteval_set_out_dir(*ne, mo->out_dir);
 	if (rc == 0 && trace)

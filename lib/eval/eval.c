@@ -30,6 +30,17 @@ static int idle_pes(const trim__activity *x)
 	return __builtin_mul_overflow(x->steps, x->active_pes, &p) || p > x->macs;
 }
 
+double trim__eval_leak_pj(const struct trim_arch *a, const trim__level_cost *costs, int l, int64_t used)
+{
+	const trim__level *L = &a->lv[l];
+	double all = (double)(L->instances > 0 ? L->instances : 1);
+	if (costs[l].count != TRIM_COUNT_TIMELOOP || L->type == TRIM__LVL_SPATIAL)
+		return costs[l].leak_pj_per_cycle * all;
+	if (L->type == TRIM__LVL_COMPUTE)
+		return 0;
+	return costs[l].leak_pj_per_cycle * (double)(used > 0 ? used : 1);
+}
+
 int trim__eval_run(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,
                    const trim__mapping *m, trim__eval_ws *ws, trim__eval *out)
 {
@@ -77,7 +88,9 @@ void trim__eval_act(const trim__intra *w, const struct trim_arch *a, const trim_
 			for (int t = 0; t < 3; t++) {
 				rd += (double)(x->reads[l][t] + x->drains[l][t]);
 				wr += (double)(x->fills[l][t] + x->updates[l][t]);
-				out->dyn_pj[l][t] = (double)(x->reads[l][t] + x->drains[l][t]) * c->read_pj +
+				/* Timeloop's counting charges no drain (docs/mapping.md, rule 3) */
+				int64_t charged = c->count == TRIM_COUNT_TIMELOOP ? 0 : x->drains[l][t];
+				out->dyn_pj[l][t] = (double)(x->reads[l][t] + charged) * c->read_pj +
 				                    (double)x->fills[l][t] * c->write_pj +
 				                    (double)x->updates[l][t] * c->update_pj;
 			}
@@ -150,7 +163,7 @@ void trim__eval_act(const trim__intra *w, const struct trim_arch *a, const trim_
 	out->cycles = cyc;
 	double e = 0;
 	for (int l = 0; l < nL; l++) {
-		out->static_pj[l] = costs[l].leak_pj_per_cycle * (double)(a->lv[l].instances > 0 ? a->lv[l].instances : 1) * cyc;
+		out->static_pj[l] = trim__eval_leak_pj(a, costs, l, x->instances[l]) * cyc;
 		e += out->static_pj[l];
 		for (int t = 0; t < 3; t++)
 			e += out->dyn_pj[l][t];
@@ -279,6 +292,29 @@ int trim_mapping_check(const trim_mapping *m, const trim_workloads *w, size_t i,
 int trim_eval_mapping(trim_eval **out, const trim_workloads *w, size_t i, const trim_arch *arch,
                       const trim_energy *table, const trim_mapping *m)
 {
+	return trim_eval_mapping_count(out, w, i, arch, table, m, TRIM_COUNT_LIBTRIM);
+}
+
+const char *trim_count_name(int count)
+{
+	return count == TRIM_COUNT_LIBTRIM ? "libtrim" : count == TRIM_COUNT_TIMELOOP ? "timeloop" : NULL;
+}
+
+int trim_count_parse(const char *name, int *count)
+{
+	if (!name || !count)
+		return trim__error(TRIM_EINVAL, "trim_count_parse: NULL argument");
+	for (int c = TRIM_COUNT_LIBTRIM; c <= TRIM_COUNT_TIMELOOP; c++)
+		if (!strcmp(name, trim_count_name(c))) {
+			*count = c;
+			return 0;
+		}
+	return trim__error(TRIM_EINVAL, "counting rules '%s': libtrim or timeloop", name);
+}
+
+int trim_eval_mapping_count(trim_eval **out, const trim_workloads *w, size_t i, const trim_arch *arch,
+                            const trim_energy *table, const trim_mapping *m, int count)
+{
 	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
 	TRIM__HANDLE_CHECK(arch, ARCH, TRIM_EINVAL);
 	TRIM__HANDLE_CHECK(table, ENERGY, TRIM_EINVAL);
@@ -286,6 +322,9 @@ int trim_eval_mapping(trim_eval **out, const trim_workloads *w, size_t i, const 
 	if (!out || !w || !arch || !m)
 		return trim__error(TRIM_EINVAL, "trim_eval_mapping: NULL argument");
 	*out = NULL;
+	if (!trim_count_name(count))
+		return trim__error(TRIM_ERANGE, "trim_eval_mapping: counting rules %d (libtrim %d, timeloop %d)", count,
+		                   TRIM_COUNT_LIBTRIM, TRIM_COUNT_TIMELOOP);
 	trim_energy *own = NULL;
 	trim__level_cost *costs = NULL;
 	trim_eval *e = NULL;
@@ -316,6 +355,7 @@ int trim_eval_mapping(trim_eval **out, const trim_workloads *w, size_t i, const 
 	}
 	if ((rc = trim__arch_costs(arch, table, costs)))
 		goto out;
+	trim__costs_set_count(costs, arch->nlevels, count);
 	if ((rc = trim__eval_run(x, arch, costs, m, &ws, &e->e)))
 		goto out;
 	e->arch = *arch;
@@ -459,6 +499,8 @@ static void eval_json_extra(const trim_eval *e, const trim__warnings *warn, trim
 	trim__breakdown_json(&e->w, &e->arch, count, energy, sb);
 	trim__sb_puts(sb, ", \"compute_cycles\": ");
 	trim__sb_json_double(sb, trim__wview_compute_cycles(&v, &e->arch));
+	if (e->costs[0].count != TRIM_COUNT_LIBTRIM) /* libtrim's rules: no key */
+		trim__sb_printf(sb, ", \"count\": \"%s\"", trim_count_name(e->costs[0].count));
 	trim__sb_puts(sb, ", \"temporal_utilization\": ");
 	trim__sb_json_double(sb, trim__wview_temporal_util(&v, &e->arch));
 	trim__sb_puts(sb, ", \"warnings\": ");
@@ -501,6 +543,9 @@ int trim_eval_report(const trim_eval *e, int format, char **out)
 		trim__sb_printf(&sb, "cycles %.6g (bottleneck %s), energy %.6g pJ, EDP %.6g\n\n",
 		                v->cycles, e->arch.lv[v->bottleneck].name, v->energy_pj,
 		                v->cycles * v->energy_pj);
+		if (e->costs[0].count == TRIM_COUNT_TIMELOOP)
+			trim__sb_puts(&sb, "counted as Timeloop counts (--count timeloop): drains not charged, leakage on "
+			                   "the used instances of a storage level only, none for the MACs\n\n");
 		trim__sb_printf(&sb, "%-10s %-7s %12s %12s %12s %12s %12s %12s\n", "level", "tensor",
 		                "reads/in", "fills/dests", "updates/mc", "drains/up", "energy_pj", "cycles");
 		for (int l = 0; l < e->arch.nlevels; l++) {

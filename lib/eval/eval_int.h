@@ -75,6 +75,13 @@ double trim__systolic_extra_cycles(const trim__intra *w, const struct trim_arch 
 int trim__eval_reserved(const trim_workloads *w, size_t i, const struct trim_arch *a,
                         int64_t *reserved);
 
+/* Leakage per cycle of level l with `used` of its instances active (the
+ * activity's instances[l]): on every instance (libtrim), or under
+ * TRIM_COUNT_TIMELOOP (costs[l].count) on the used instances of a storage
+ * level (at least 1) and none for the MACs (docs/mapping.md, rule 6); a
+ * network leaks on every instance under both. Non-decreasing in `used`. */
+double trim__eval_leak_pj(const struct trim_arch *a, const trim__level_cost *costs, int l, int64_t used);
+
 /* JSON object of an evaluation (sorted keys, doubles as %.17g). */
 void trim__eval_json(const trim__eval *e, const struct trim_arch *a, const trim__mapping *m,
                      trim__sb *sb);

@@ -142,6 +142,12 @@ int trim_neteval_set_int(trim_neteval *ne, int option, int64_t value)
 			return trim__error(TRIM_ERANGE, "imperfect %lld (0 or 1)", (long long)value);
 		ne->imperfect = (int)value;
 		return 0;
+	case TRIM_NET_COUNT:
+		if (value < TRIM_COUNT_LIBTRIM || value > TRIM_COUNT_TIMELOOP)
+			return trim__error(TRIM_ERANGE, "counting rules %lld (libtrim %d, timeloop %d)", (long long)value,
+			                   TRIM_COUNT_LIBTRIM, TRIM_COUNT_TIMELOOP);
+		trim__costs_set_count(ne->costs, ne->arch->nlevels, (int)value);
+		return 0;
 	case TRIM_NET_MIN_PE_UTIL:
 	case TRIM_NET_MIN_RF_UTIL:
 	case TRIM_NET_TIME_LIMIT:
@@ -184,6 +190,7 @@ int trim_neteval_set_double(trim_neteval *ne, int option, double value)
 	case TRIM_NET_CACHE:
 	case TRIM_NET_MAX_MAPPINGS:
 	case TRIM_NET_IMPERFECT:
+	case TRIM_NET_COUNT:
 		return trim__error(TRIM_EINVAL, "trim_neteval_set_double: option %d (%s) takes an integer: "
 		                   "use trim_neteval_set_int", option, trim_neteval_option_name(option));
 	default: return trim__error(TRIM_EINVAL, "trim_neteval_set_double: unknown option %d", option);
@@ -203,6 +210,7 @@ const char *trim_neteval_option_name(int option)
 	case TRIM_NET_CACHE: return "TRIM_NET_CACHE";
 	case TRIM_NET_TIME_LIMIT: return "TRIM_NET_TIME_LIMIT";
 	case TRIM_NET_GAP: return "TRIM_NET_GAP";
+	case TRIM_NET_COUNT: return "TRIM_NET_COUNT";
 	default: return NULL;
 	}
 }

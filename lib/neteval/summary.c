@@ -28,6 +28,8 @@ static void report_json(const trim_neteval *ne, trim__sb *sb)
 	trim__sb_json_str(sb, ne->network);
 	trim__sb_puts(sb, ",\n  \"arch\": ");
 	trim__sb_json_str(sb, a->name);
+	if (ne->costs[0].count != TRIM_COUNT_LIBTRIM) /* libtrim's rules: no key */
+		trim__sb_printf(sb, ",\n  \"count\": \"%s\"", trim_count_name(ne->costs[0].count));
 	trim__sb_printf(sb, ",\n  \"goal\": \"%s\",\n  \"mode\": \"%s\",\n  \"sparse_hardware\": %s,\n  \"workloads\": [",
 	                trim__neteval_goal_names[ne->goal], trim_mode_name(trim_workloads_mode(ne->w)),
 	                ne->use_sparsity && trim__neteval_sparse_hardware(a) ? "true" : "false");
@@ -142,8 +144,9 @@ static void report_json(const trim_neteval *ne, trim__sb *sb)
 static void report_table(const trim_neteval *ne, trim__sb *sb)
 {
 	const struct trim_arch *a = ne->arch;
-	trim__sb_printf(sb, "network %s on %s, goal %s%s\n\n", ne->network, a->name, trim__neteval_goal_names[ne->goal],
-	                ne->use_sparsity && trim__neteval_sparse_hardware(a) ? ", sparse figures (the hardware gates/skips zeros)" : "");
+	trim__sb_printf(sb, "network %s on %s, goal %s%s%s\n\n", ne->network, a->name, trim__neteval_goal_names[ne->goal],
+	                ne->use_sparsity && trim__neteval_sparse_hardware(a) ? ", sparse figures (the hardware gates/skips zeros)" : "",
+	                ne->costs[0].count == TRIM_COUNT_TIMELOOP ? ", counted as Timeloop counts (--count timeloop)" : "");
 	int lw = 5, bw = 10; /* columns as wide as the longest layer and level names */
 	for (size_t i = 0; i < ne->n; i++) {
 		size_t l = strlen(trim__workloads_intra(ne->w, i)->layer);

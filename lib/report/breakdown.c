@@ -101,7 +101,7 @@ void trim__breakdown(const trim__wview *v, const struct trim_arch *a, const trim
 				PUT(TRIM_ACT_READS, x->reads[l][t], c->read_pj);
 				PUT(TRIM_ACT_FILLS, x->fills[l][t], c->write_pj);
 				PUT(TRIM_ACT_UPDATES, x->updates[l][t], c->update_pj);
-				PUT(TRIM_ACT_DRAINS, x->drains[l][t], c->read_pj);
+				PUT(TRIM_ACT_DRAINS, x->drains[l][t], trim__drain_pj(c));
 			} else if (L->type == TRIM__LVL_SPATIAL) {
 				/* the evaluator (trim__net_pj): unicast words at the mean
 				 * hops, multicast arrivals (words on a bus) and words up at

@@ -139,6 +139,13 @@ int trim_search_set_int(trim_search *s, int option, int64_t value)
 		s->ran = 0;
 		return 0;
 	}
+	case TRIM_SEARCH_COUNT:
+		if (value < TRIM_COUNT_LIBTRIM || value > TRIM_COUNT_TIMELOOP)
+			return trim__error(TRIM_ERANGE, "trim_search_set_int: counting rules %lld (libtrim %d, timeloop %d)",
+			                   (long long)value, TRIM_COUNT_LIBTRIM, TRIM_COUNT_TIMELOOP);
+		trim__costs_set_count(s->costs, s->arch.nlevels, (int)value);
+		s->ran = 0;
+		return 0;
 	case TRIM_SEARCH_THREADS:
 		if (value < 1 || value > 1024)
 			return trim__error(TRIM_ERANGE, "trim_search_set_int: threads %lld (1..1024)", (long long)value);
@@ -451,6 +458,8 @@ int trim_search_report(const trim_search *s, int format, char **out)
 		} else {
 			trim__sb_puts(&sb, "null");
 		}
+		if (s->costs[0].count != TRIM_COUNT_LIBTRIM) /* libtrim's rules: no key */
+			trim__sb_printf(&sb, ", \"count\": \"%s\"", trim_count_name(s->costs[0].count));
 		trim__sb_printf(&sb, ", \"counts\": {\"bounded\": %llu, \"evaluated\": %llu, \"generated\": %llu, \"pruned\": %llu, \"unsupported\": %llu, \"valid\": %llu}",
 		                (unsigned long long)r->bounded, (unsigned long long)r->evaluated, (unsigned long long)r->generated,
 		                (unsigned long long)r->pruned, (unsigned long long)r->unsupported,
@@ -488,6 +497,9 @@ int trim_search_report(const trim_search *s, int format, char **out)
 		if (r->unsupported)
 			trim__sb_printf(&sb, ", %llu outside the analytic model", (unsigned long long)r->unsupported);
 		trim__sb_printf(&sb, "\ngoal: %s\n", goal_names[s->goal]);
+		if (s->costs[0].count == TRIM_COUNT_TIMELOOP)
+			trim__sb_puts(&sb, "counted as Timeloop counts (--count timeloop): drains not charged, leakage on the "
+			                   "used instances of a storage level only, none for the MACs\n");
 		if (r->found && !r->exact)
 			trim__sb_printf(&sb, "not proven optimal (%s): lower bound %.9g, gap %.4g%%\n",
 			                r->stopped ? "stopped at the time limit" : "within the gap", r->lower_bound,

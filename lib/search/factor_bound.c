@@ -81,7 +81,7 @@ void trim__factor_bound_prepare_fast(const trim__mapspace *s, factor_bound *fbou
 				fbound->comp_cyc = ev->level_cycles[nl - 1];
 				fbound->leak = 0;
 				for (int l = 0; l < nl; l++) {
-					fbound->leak += costs[l].leak_pj_per_cycle * (double)(a->lv[l].instances > 0 ? a->lv[l].instances : 1);
+					fbound->leak += trim__eval_leak_pj(a, costs, l, y->instances[l]);
 					fbound->inst[l] = (double)y->instances[l];
 				}
 			}

@@ -253,11 +253,24 @@ static void activity_clear(const trim__mapspace *s, const node_frame *f, int64_t
 		x->instances[l] = f->allsp ? f->inst[l] : (a->lv[l].instances > 0 ? a->lv[l].instances : 1);
 }
 
+/* Under Timeloop's counting a storage level leaks on its used instances
+ * (docs/mapping.md, rule 6), which activity_clear's instances (every
+ * instance) overstate until the spatial levels are fixed: at least one. */
+static void static_used_floor(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                              trim__eval *ev)
+{
+	if (f->allsp || costs[0].count != TRIM_COUNT_TIMELOOP)
+		return;
+	for (int l = 0; l < s->a->nlevels; l++)
+		ev->static_pj[l] = trim__eval_leak_pj(s->a, costs, l, 1) * ev->cycles;
+}
+
 double trim__node_static_floor(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
                                const trim__mapping *m, int64_t zero_macs, trim__eval *ev)
 {
 	activity_clear(s, f, zero_macs, &ev->act);
 	trim__eval_act(s->w, s->a, costs, m, ev);
+	static_used_floor(s, costs, f, ev);
 	double e = 0;
 	for (int l = 0; l < s->a->nlevels; l++)
 		e += ev->static_pj[l];
@@ -554,6 +567,7 @@ static void combine(const trim__mapspace *s, const trim__level_cost *costs, int 
 			}
 	}
 	trim__eval_act(w, a, costs, m, ev);
+	static_used_floor(s, costs, f, ev);
 	double energy = ev->mac_pj + etensor;
 	for (int l = 0; l < nl; l++)
 		energy += ev->static_pj[l];

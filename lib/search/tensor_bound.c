@@ -608,10 +608,16 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 			}
 			if (a->lv[l].type != TRIM__LVL_STORAGE)
 				continue;
-			e += res ? (double)rdc[l] * costs[l].update_pj + (double)in[l] * costs[l].read_pj
+			/* Timeloop's counting (costs[l].count) charges no drain
+			 * (docs/mapping.md, rule 3): the result's energy is then
+			 * its updates' only, the read-backs and the reads that
+			 * stand for drains below left out */
+			const int tl = costs[l].count == TRIM_COUNT_TIMELOOP;
+			e += res ? (double)rdc[l] * costs[l].update_pj + (double)in[l] * trim__drain_pj(&costs[l])
 			         : (double)rdc[l] * costs[l].read_pj + (double)in[l] * costs[l].write_pj;
 			int64_t rback_words = rback && kept[l] && rdc[l] > touched ? rdc[l] - touched : 0;
-			e += (double)rback_words * costs[l].read_pj;
+			if (!tl)
+				e += (double)rback_words * costs[l].read_pj;
 			rq[l] = rback_words;
 			/* a result holder below the outermost with no spatial level of
 			 * bounds > 1 (or unknown) between it and its child holder (or
@@ -627,7 +633,8 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 						direct_l = 0;
 				}
 				if (direct_l) {
-					e += (double)(rdc[l] - in[l] - rback_words) * costs[l].read_pj;
+					if (!tl)
+						e += (double)(rdc[l] - in[l] - rback_words) * costs[l].read_pj;
 					rq[l] = rdc[l] - in[l];
 				}
 			}

@@ -151,9 +151,11 @@ int trim__sparse_adjust(const trim__intra *w, const struct trim_arch *a,
 				double v = val[t];
 				rd += r * (rs + meta) + dr * (v + meta);
 				wr += f * (v + meta) + u * us;
-				saved += (r * (1 - rs) + dr * (1 - v)) * k->read_pj + f * (1 - v) * k->write_pj +
+				/* the drains charged: none under Timeloop's counting (rule 3) */
+				double drc = k->count == TRIM_COUNT_TIMELOOP ? 0 : dr;
+				saved += (r * (1 - rs) + drc * (1 - v)) * k->read_pj + f * (1 - v) * k->write_pj +
 				         u * (1 - us) * k->update_pj;
-				meta_pj += meta * ((r + dr) * k->read_pj + f * k->write_pj);
+				meta_pj += meta * ((r + drc) * k->read_pj + f * k->write_pj);
 				meta_words += meta * (r + dr + f);
 			}
 			if (l == 0 && meta_on && out_keep < 1) { /* the BW output mask, one bit per result */

@@ -1,0 +1,260 @@
+/* Counting rules (enum trim_count; docs/mapping.md, "Differences from
+ * Timeloop's counting"): TRIM_COUNT_TIMELOOP through the real code paths of
+ * trim_eval_mapping_count, the search (TRIM_SEARCH_COUNT), the network
+ * evaluation (TRIM_NET_COUNT) and the CLI (--count), on Timeloop's own
+ * Eyeriss-like files (test/data/timeloop-v4/) and the small cases of
+ * test/data/timeloop-diff/. The search against brute force under the rules
+ * is test/check_search.c (test_search_count_timeloop). */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tcase_util.h"
+#include "trim.h"
+
+typedef struct {
+	trim_network *net;
+	trim_workloads *ws;
+	size_t i;
+	trim_arch *arch;
+	trim_energy *ert; /* NULL: the architecture's technology */
+} inputs;
+
+static void load(inputs *in, const char *dir, const char *layer, int with_ert)
+{
+	char p[256];
+	memset(in, 0, sizeof *in);
+	snprintf(p, sizeof p, "%s/net.yaml", dir);
+	ck_assert_msg(trim_network_load(&in->net, p) == 0, "%s", trim_last_error());
+	ck_assert_int_eq(trim_workloads_create(&in->ws, in->net, TRIM_MODE_INFERENCE, 0, 0), 0);
+	ck_assert_int_eq(trim_workloads_find(in->ws, layer, TRIM_PHASE_FW, &in->i), 0);
+	snprintf(p, sizeof p, "%s/arch.yaml", dir);
+	ck_assert_msg(trim_arch_load(&in->arch, p) == 0, "%s", trim_last_error());
+	snprintf(p, sizeof p, "%s/ERT.yaml", dir);
+	if (with_ert)
+		ck_assert_msg(trim_energy_load(&in->ert, p) == 0, "%s", trim_last_error());
+}
+
+static void unload(inputs *in)
+{
+	trim_energy_free(in->ert);
+	trim_arch_free(in->arch);
+	trim_workloads_free(in->ws);
+	trim_network_free(in->net);
+}
+
+enum { NL = 8, BD = NL * 3 * TRIM_ACT_COUNT };
+#define AT(l, t, act) (((l) * 3 + (t)) * TRIM_ACT_COUNT + (act))
+
+static double level_pj(const double *e, int l)
+{
+	double s = 0;
+	for (int k = 0; k < 3 * TRIM_ACT_COUNT; k++)
+		s += e[l * 3 * TRIM_ACT_COUNT + k];
+	return s;
+}
+
+/* Timeloop's Eyeriss-like arch and ERT, both unchanged, and timeloop-mapper's
+ * best mapping of conv1: under TRIM_COUNT_TIMELOOP every count and the
+ * cycles are libtrim's, and every component of Timeloop's breakdown
+ * (README.md) is what the evaluation charges, to its 2 printed decimals in
+ * fJ/compute; GLB and DRAM once the two rules the switch does not cover yet
+ * (1/5: per-fan-out multicast; 4: the DRAM window as whole tiles) are
+ * added from Timeloop's counts. */
+START_TEST(test_count_timeloop_v4)
+{
+	inputs in;
+	load(&in, "test/data/timeloop-v4", "conv", 1);
+	trim_mapping *m = NULL;
+	ck_assert_msg(trim_mapping_load(&m, in.arch, "test/data/timeloop-v4/map.yaml") == 0, "%s", trim_last_error());
+	trim_eval *lt = NULL, *tl = NULL, *dflt = NULL;
+	ck_assert_int_eq(trim_eval_mapping(&dflt, in.ws, in.i, in.arch, in.ert, m), 0);
+	ck_assert_int_eq(trim_eval_mapping_count(&lt, in.ws, in.i, in.arch, in.ert, m, TRIM_COUNT_LIBTRIM), 0);
+	ck_assert_msg(trim_eval_mapping_count(&tl, in.ws, in.i, in.arch, in.ert, m, TRIM_COUNT_TIMELOOP) == 0, "%s",
+	              trim_last_error());
+	/* libtrim's rules are trim_eval_mapping's, to the bit */
+	ck_assert(trim_eval_energy_pj(lt) == trim_eval_energy_pj(dflt));
+	ck_assert_double_eq(trim_eval_cycles(tl), 86016);
+	ck_assert(trim_eval_cycles(tl) == trim_eval_cycles(lt));
+	static double cl[BD], el[BD], ct[BD], et[BD];
+	ck_assert_int_eq(trim_eval_breakdown(lt, cl, el, BD), 0);
+	ck_assert_int_eq(trim_eval_breakdown(tl, ct, et, BD), 0);
+	/* the same counts, every one */
+	ck_assert(!memcmp(cl, ct, sizeof cl));
+	enum { DRAM = 0, GLB = 1, IF = 4, WT = 5, PS = 6, MAC = 7, IN = 0, OUT = 2 };
+	/* rule 3: the drains are counted (psum_spad's 3,612,672, the GLB's
+	 * 401,408) but not charged; libtrim charges them as reads */
+	ck_assert_double_eq(ct[AT(PS, OUT, TRIM_ACT_DRAINS)], 3612672);
+	ck_assert_double_eq(ct[AT(GLB, OUT, TRIM_ACT_DRAINS)], 401408);
+	ck_assert_double_eq(et[AT(PS, OUT, TRIM_ACT_DRAINS)], 0);
+	ck_assert_double_eq(et[AT(GLB, OUT, TRIM_ACT_DRAINS)], 0);
+	ck_assert(el[AT(PS, OUT, TRIM_ACT_DRAINS)] > 0 && el[AT(GLB, OUT, TRIM_ACT_DRAINS)] > 0);
+	/* rule 6: no leakage for the MACs; the spads' on their 126 used instances of 168 */
+	ck_assert(el[AT(MAC, 0, TRIM_ACT_STATIC)] > 0);
+	ck_assert_double_eq(et[AT(MAC, 0, TRIM_ACT_STATIC)], 0);
+	for (int l = IF; l <= PS; l++)
+		ck_assert_msg(fabs(et[AT(l, 0, TRIM_ACT_STATIC)] / el[AT(l, 0, TRIM_ACT_STATIC)] - 126.0 / 168) < 1e-12,
+		              "level %d: leakage %.17g, libtrim's %.17g", l, et[AT(l, 0, TRIM_ACT_STATIC)],
+		              el[AT(l, 0, TRIM_ACT_STATIC)]);
+	/* Timeloop's counts where rules 1/5 and 4 differ (README.md): GLB input
+	 * reads = the ifmap_spads' fills (no input multicast across the two
+	 * fan-outs), DRAM input reads = GLB input fills = 16 whole tiles */
+	const double tl_glb_in = ct[AT(IF, IN, TRIM_ACT_FILLS)], tl_dram_in = 157296;
+	ck_assert_double_eq(tl_glb_in, 1354752);
+	const double glb_rd = et[AT(GLB, IN, TRIM_ACT_READS)] / ct[AT(GLB, IN, TRIM_ACT_READS)];
+	const double glb_wr = et[AT(GLB, IN, TRIM_ACT_FILLS)] / ct[AT(GLB, IN, TRIM_ACT_FILLS)];
+	const double dram_rd = et[AT(DRAM, IN, TRIM_ACT_READS)] / ct[AT(DRAM, IN, TRIM_ACT_READS)];
+	const double add_glb = (tl_glb_in - ct[AT(GLB, IN, TRIM_ACT_READS)]) * glb_rd +
+	                       (tl_dram_in - ct[AT(GLB, IN, TRIM_ACT_FILLS)]) * glb_wr;
+	const double add_dram = (tl_dram_in - ct[AT(DRAM, IN, TRIM_ACT_READS)]) * dram_rd;
+	const double N = 10838016;
+	ck_assert_int_eq(trim_eval_macs(tl), (int64_t)N);
+	const int lv[6] = {MAC, PS, WT, IF, GLB, DRAM};
+	const double add[6] = {0, 0, 0, 0, add_glb, add_dram};
+	const double printed[6] = {207.69, 386.77, 1006.69, 112.37, 375.27, 3380.86};
+	double sum = 0;
+	for (int k = 0; k < 6; k++) {
+		double fj = (level_pj(et, lv[k]) + add[k]) / N * 1000;
+		ck_assert_msg(fabs(fj - printed[k]) < 0.006, "level %d: %.4f fJ/compute, Timeloop %.2f", lv[k], fj,
+		              printed[k]);
+		sum += level_pj(et, lv[k]);
+	}
+	/* the networks charge nothing here, and the levels add up to the energy */
+	ck_assert_double_eq(level_pj(et, 2) + level_pj(et, 3), 0);
+	ck_assert_msg(fabs(sum / trim_eval_energy_pj(tl) - 1) < 1e-12, "levels %.17g, energy %.17g", sum,
+	              trim_eval_energy_pj(tl));
+	/* 59.28 uJ: the evaluation's energy plus the two rules not covered */
+	ck_assert_msg(fabs((trim_eval_energy_pj(tl) + add_glb + add_dram) / 59.28e6 - 1) < 1e-4, "%.9g pJ",
+	              trim_eval_energy_pj(tl) + add_glb + add_dram);
+	/* the reports say which rules counted */
+	char *j = NULL;
+	ck_assert_int_eq(trim_eval_report(tl, TRIM_FORMAT_JSON, &j), 0);
+	ck_assert_ptr_nonnull(strstr(j, "\"count\": \"timeloop\""));
+	trim_string_free(j);
+	ck_assert_int_eq(trim_eval_report(tl, TRIM_FORMAT_TABLE, &j), 0);
+	ck_assert_ptr_nonnull(strstr(j, "counted as Timeloop counts"));
+	trim_string_free(j);
+	ck_assert_int_eq(trim_eval_report(lt, TRIM_FORMAT_JSON, &j), 0);
+	ck_assert_ptr_null(strstr(j, "\"count\": \""));
+	trim_string_free(j);
+	/* a value that names no rules */
+	trim_eval *bad = NULL;
+	ck_assert_int_eq(trim_eval_mapping_count(&bad, in.ws, in.i, in.arch, in.ert, m, 2), TRIM_ERANGE);
+	ck_assert_ptr_null(bad);
+	ck_assert_ptr_nonnull(strstr(trim_last_error(), "counting rules 2"));
+	trim_eval_free(dflt);
+	trim_eval_free(lt);
+	trim_eval_free(tl);
+	trim_mapping_free(m);
+	unload(&in);
+}
+END_TEST
+
+START_TEST(test_count_names)
+{
+	int c = -1;
+	ck_assert_str_eq(trim_count_name(TRIM_COUNT_LIBTRIM), "libtrim");
+	ck_assert_str_eq(trim_count_name(TRIM_COUNT_TIMELOOP), "timeloop");
+	ck_assert_ptr_null(trim_count_name(2));
+	ck_assert_ptr_null(trim_count_name(-1));
+	ck_assert_int_eq(trim_count_parse("timeloop", &c), 0);
+	ck_assert_int_eq(c, TRIM_COUNT_TIMELOOP);
+	ck_assert_int_eq(trim_count_parse("libtrim", &c), 0);
+	ck_assert_int_eq(c, TRIM_COUNT_LIBTRIM);
+	ck_assert_int_eq(trim_count_parse("Timeloop", &c), TRIM_EINVAL);
+	ck_assert_ptr_nonnull(strstr(trim_last_error(), "libtrim or timeloop"));
+}
+END_TEST
+
+/* The search under the switch: its best mapping evaluated under the same
+ * rules gives its reported energy and passes trim eval's check; the rules
+ * change the answer's energy; the option is checked and reported. */
+START_TEST(test_count_search)
+{
+	inputs in;
+	load(&in, "test/data/timeloop-diff", "conv", 0);
+	double e[2];
+	for (int c = 0; c < 2; c++) {
+		trim_search *s = NULL;
+		ck_assert_int_eq(trim_search_create(&s, in.ws, in.i, in.arch, NULL), 0);
+		if (c == 0)
+			ck_assert_int_eq(trim_search_set_int(s, TRIM_SEARCH_COUNT, 2), TRIM_ERANGE);
+		ck_assert_int_eq(trim_search_set_int(s, TRIM_SEARCH_COUNT, c), 0);
+		ck_assert_msg(trim_search_run(s) == 0, "%s", trim_last_error());
+		trim_mapping *best = NULL;
+		ck_assert_int_eq(trim_search_top_mapping(s, 0, &best), 0);
+		ck_assert_int_eq(trim_mapping_check(best, in.ws, in.i, in.arch), 0);
+		trim_eval *ev = NULL;
+		ck_assert_int_eq(trim_eval_mapping_count(&ev, in.ws, in.i, in.arch, NULL, best, c), 0);
+		double cost = 0;
+		uint64_t idx = 0;
+		ck_assert_int_eq(trim_search_top(s, 0, &cost, &idx), 0);
+		ck_assert_double_eq(trim_eval_energy_pj(ev), cost);
+		e[c] = trim_eval_energy_pj(ev);
+		char *j = NULL;
+		ck_assert_int_eq(trim_search_report(s, TRIM_FORMAT_JSON, &j), 0);
+		ck_assert_int_eq(strstr(j, "\"count\": \"timeloop\"") != NULL, c);
+		trim_string_free(j);
+		trim_eval_free(ev);
+		trim_mapping_free(best);
+		trim_search_free(s);
+	}
+	/* drains and the idle PEs' and MACs' leakage no longer charged */
+	ck_assert_msg(e[1] < e[0], "Timeloop's rules %.17g, libtrim's %.17g", e[1], e[0]);
+	unload(&in);
+}
+END_TEST
+
+/* The CLI: trim eval, map and network take --count, and say so. */
+START_TEST(test_count_cli)
+{
+	int st = 0;
+	char *o = tu_capture("eval test/data/timeloop-v4/net.yaml test/data/timeloop-v4/arch.yaml --layer conv "
+	                     "--mapping test/data/timeloop-v4/map.yaml --table test/data/timeloop-v4/ERT.yaml "
+	                     "--count timeloop --format json",
+	                     0, &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_ptr_nonnull(strstr(o, "\"count\": \"timeloop\""));
+	ck_assert_ptr_nonnull(strstr(o, "\"energy_pj\": 58279"));
+	free(o);
+	o = tu_capture("eval test/data/timeloop-v4/net.yaml test/data/timeloop-v4/arch.yaml --layer conv "
+	               "--mapping test/data/timeloop-v4/map.yaml --count timelop",
+	               1, &st);
+	ck_assert_int_eq(st, 2);
+	ck_assert_ptr_nonnull(strstr(o, "timeloop"));
+	free(o);
+	o = tu_capture("map test/data/timeloop-diff/net.yaml test/data/timeloop-diff/arch.yaml --layer conv --quiet "
+	               "--count timeloop",
+	               0, &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_ptr_nonnull(strstr(o, "counted as Timeloop counts"));
+	free(o);
+	o = tu_capture("network test/data/timeloop-diff/net.yaml test/data/timeloop-diff/arch.yaml --quiet "
+	               "--count timeloop --format json",
+	               0, &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_ptr_nonnull(strstr(o, "\"count\": \"timeloop\""));
+	free(o);
+	o = tu_capture("network test/data/timeloop-diff/net.yaml test/data/timeloop-diff/arch.yaml --quiet "
+	               "--count timeloop --fuse auto",
+	               1, &st);
+	ck_assert_int_eq(st, 2);
+	ck_assert_ptr_nonnull(strstr(o, "--count timeloop"));
+	free(o);
+}
+END_TEST
+
+Suite *count_suite(void)
+{
+	Suite *s = suite_create("count");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_count_timeloop_v4);
+	tcase_add_test(tc, test_count_names);
+	tcase_add_test(tc, test_count_search);
+	tcase_add_test(tc, test_count_cli);
+	suite_add_tcase(s, tc);
+	return s;
+}
