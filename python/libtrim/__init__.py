@@ -61,7 +61,7 @@ from ._rows import Rows, frame, html_table
 from .hardware import (FPGA_RESOURCES, FUSION_LAYER_METRICS, FUSION_TIMES, SPARSITY_FIELDS, Arch,
                        Energy, Fusion, FusionPlan, FusionResult, Space, Sparsity, fusion_goals,
                        fusion_metrics, fusion_params, imbalance, resolve_table)
-from .mapping import (GOALS, SEARCH_COUNTS, SEARCH_OPTIONS, SLOTS, Constraints, Eval, Mapping,
+from .mapping import (COUNTS, GOALS, SEARCH_COUNTS, SEARCH_OPTIONS, SLOTS, Constraints, Eval, Mapping,
                       Search, dataflow_presets)
 from .network import (EXPLORE_FIELDS, EXPLORE_OPTIONS, NET_FIELDS, NET_OPTIONS, Explorer, NetEval,
                       explore_goals, fused_tiles)
@@ -69,7 +69,7 @@ from .network import (EXPLORE_FIELDS, EXPLORE_OPTIONS, NET_FIELDS, NET_OPTIONS, 
 __version__ = "0.1.0"
 
 __all__ = [
-    "ACTIONS", "Arch", "Constraints", "DIMS", "EXPLORE_FIELDS", "EXPLORE_OPTIONS", "Energy", "Eval",
+    "ACTIONS", "Arch", "COUNTS", "Constraints", "DIMS", "EXPLORE_FIELDS", "EXPLORE_OPTIONS", "Energy", "Eval",
     "Explorer", "FORMATS", "FPGA_RESOURCES", "FUSION_LAYER_METRICS", "FUSION_TIMES", "Fusion",
     "FusionPlan", "FusionResult", "GOALS", "MODES", "Mapping", "NET_FIELDS", "NET_OPTIONS",
     "NetEval", "Network", "PHASES", "Rows", "SEARCH_COUNTS", "SEARCH_OPTIONS", "SLOTS",

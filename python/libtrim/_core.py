@@ -282,6 +282,7 @@ def _load(path=None):
         "trim_mapping_dump": (ctypes.c_int, [_vp, ctypes.c_int, _pvp]),
         # eval.h
         "trim_eval_mapping": (ctypes.c_int, [_pvp, _vp, ctypes.c_size_t, _vp, _vp, _vp]),
+        "trim_eval_mapping_count": (ctypes.c_int, [_pvp, _vp, ctypes.c_size_t, _vp, _vp, _vp, ctypes.c_int]),
         "trim_eval_free": (None, [_vp]),
         "trim_eval_cycles": (ctypes.c_double, [_vp]),
         "trim_eval_energy_pj": (ctypes.c_double, [_vp]),

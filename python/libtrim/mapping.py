@@ -38,6 +38,19 @@ def _goal(g):
     return g
 
 
+# enum trim_count: the counting rules, by value
+COUNTS = ("libtrim", "timeloop")
+
+
+def _count(c):
+    """A TRIM_COUNT_* value from a name ("libtrim", "timeloop") or an int."""
+    if isinstance(c, str):
+        if c not in COUNTS:
+            raise ValueError("counting rules must be one of %s" % ", ".join(COUNTS))
+        return COUNTS.index(c)
+    return c
+
+
 def _windex(workloads, i):
     """An intra workload index from an int or a (layer, phase) pair."""
     if isinstance(i, tuple):
@@ -152,11 +165,12 @@ class Mapping(_Handle):
 # ---- eval.h -----------------------------------------------------------------
 
 class Eval(_Handle):
-    """One mapping of one intra workload evaluated (``trim_eval_mapping``):
-    ``Eval(workloads, i, arch, mapping, table=None)``, ``i`` an index or a
-    (layer, phase) pair, ``table`` an :class:`Energy` (None: the arch's
-    technology). Raises TrimError if the mapping does not fit. The result
-    does not refer to its inputs."""
+    """One mapping of one intra workload evaluated (``trim_eval_mapping_count``):
+    ``Eval(workloads, i, arch, mapping, table=None, count="libtrim")``, ``i``
+    an index or a (layer, phase) pair, ``table`` an :class:`Energy` (None: the
+    arch's technology), ``count`` the counting rules (``COUNTS``: "timeloop"
+    charges as Timeloop does, docs/mapping.md). Raises TrimError if the
+    mapping does not fit. The result does not refer to its inputs."""
 
     _free = "trim_eval_free"
 
@@ -164,13 +178,14 @@ class Eval(_Handle):
         return "%s cycles, %.6g pJ, bottleneck %s" % (format(int(self.cycles), ","), self.energy_pj,
                                                      self.bottleneck)
 
-    def __init__(self, workloads, i, arch, mapping, table=None):
+    def __init__(self, workloads, i, arch, mapping, table=None, count="libtrim"):
         super().__init__()
         w = _handle(workloads, Workloads, "workloads", "Eval()")
         a = _handle(arch, Arch, "arch", "Eval()")
         m = _handle(mapping, Mapping, "mapping", "Eval()")
         t = _handle(table, Energy, "table", "Eval()", optional=True)
-        _check(lib().trim_eval_mapping(ctypes.byref(self._h), w, _windex(workloads, i), a, t, m))
+        _check(lib().trim_eval_mapping_count(ctypes.byref(self._h), w, _windex(workloads, i), a, t, m,
+                                             _count(count)))
         self._levels = tuple(arch.level(k)["name"] for k in range(len(arch)))
 
     @property
@@ -249,7 +264,7 @@ class Eval(_Handle):
 # enum trim_search_option: name -> (value, is a double)
 SEARCH_OPTIONS = {"goal": (0, False), "threads": (1, False), "min_pe_util": (2, True),
                   "min_rf_util": (3, True), "top_k": (4, False), "time_limit": (5, True),
-                  "gap": (6, True), "imperfect": (7, False)}
+                  "gap": (6, True), "imperfect": (7, False), "count": (8, False)}
 SEARCH_COUNTS = ("generated", "valid", "evaluated", "unsupported", "pruned", "skipped")
 
 
@@ -279,6 +294,8 @@ class Search(_Handle):
         """Set an option by name or value (``trim_search_set_int`` / ``_set_double``)."""
         if option in ("goal", 0):
             value = _goal(value)
+        if option in ("count", 8):
+            value = _count(value)
         _set_option(SEARCH_OPTIONS, lib().trim_search_set_int, lib().trim_search_set_double,
                     self.handle, option, value)
 

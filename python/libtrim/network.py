@@ -9,7 +9,7 @@ from .mapping import *  # noqa: F401,F403 (the helpers, by __all__)
 # ---- neteval.h --------------------------------------------------------------
 
 NET_OPTIONS = {"goal": (0, False), "threads": (1, False), "sparsity": (2, False),
-               "max_mappings": (3, False), "cache": (4, False), "imperfect": (5, False), "min_pe_util": (10, True),
+               "max_mappings": (3, False), "cache": (4, False), "imperfect": (5, False), "count": (6, False), "min_pe_util": (10, True),
                "min_rf_util": (11, True), "time_limit": (12, True), "gap": (13, True)}  # enum trim_net_option: name -> (value, is a double)
 NET_FIELDS = ("cycles", "energy_pj", "edp", "pe_utilization", "active_pes", "dense_cycles",
               "dense_energy_pj", "static_pj", "macs", "generated", "valid", "evaluated",
@@ -72,6 +72,8 @@ class NetEval(_Handle):
             value = _goal(value)
         elif option in ("sparsity", 2):
             value = 1 if value else 0
+        elif option in ("count", 6):
+            value = _count(value)
         _set_option(NET_OPTIONS, lib().trim_neteval_set_int, lib().trim_neteval_set_double,
                     self.handle, option, value)
 

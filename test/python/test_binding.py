@@ -690,6 +690,27 @@ class SearchTest(unittest.TestCase):
             s.set_imperfect(False)
             self.assertEqual(s.size, n0)
 
+    def test_count_timeloop(self):
+        """Timeloop's counting rules (docs/mapping.md): the search's best
+        evaluates under them to its reported cost, cheaper than libtrim's
+        (drains and idle instances not charged); a bad name is refused."""
+        conv = self.w.find("conv", "FW")
+        costs = {}
+        for count in trim.COUNTS:
+            with trim.Search(self.w, conv, self.arch) as s:
+                s.set("count", count)
+                cost = s.run().top(0)[0]
+                with s.best() as m, trim.Eval(self.w, conv, self.arch, m, count=count) as e:
+                    self.assertEqual(e.energy_pj, cost)
+                costs[count] = cost
+        self.assertLess(costs["timeloop"], costs["libtrim"])
+        with trim.Search(self.w, conv, self.arch) as s, self.assertRaises(ValueError):
+            s.set("count", "timeloops")
+        with trim.NetEval(self.net, self.w, self.arch) as ne:
+            ne.set("count", "timeloop")
+            with self.assertRaises(trim.TrimError):
+                ne.set("count", 2)
+
     def test_best_evaluates_to_the_reported_cost(self):
         costs = {}
         for goal, field in (("energy", "energy_pj"), ("delay", "cycles"), ("edp", "edp")):
