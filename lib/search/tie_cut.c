@@ -57,6 +57,14 @@ int trim__node_tie_cut(const trim__mapspace *s, const trim__level_cost *costs, i
 		return 1; /* no valid mapping below */
 	if (!nc->complete)
 		return 0;
+	if (costs[0].count == TRIM_COUNT_TIMELOOP) {
+		/* Timeloop's counting charges leakage on the used instances
+		 * (docs/mapping.md, rule 6), which the evaluations below would
+		 * overstate until the spatial levels are fixed: no tie test before */
+		node_frame f;
+		if (trim__node_frame(s, costs, depth, zero_macs, m, &f) != 0 || !f.allsp)
+			return 0;
+	}
 	const int n0 = ch.nch[0] ? ch.nch[0] : 1, n1 = ch.nch[1] ? ch.nch[1] : 1, n2 = ch.nch[2] ? ch.nch[2] : 1;
 	if (goal != TRIM__GOAL_ENERGY && n0 * n1 * n2 > TIE_MAX_COMBINATIONS)
 		return 0;
