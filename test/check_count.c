@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tcase_util.h"
 #include "trim.h"
@@ -207,6 +208,49 @@ START_TEST(test_count_search)
 }
 END_TEST
 
+/* A network under the switch (TRIM_NET_COUNT): every workload's best
+ * mapping evaluates under the same rules to the figures the network
+ * reports, and the total is below libtrim's. */
+START_TEST(test_count_network)
+{
+	inputs in;
+	load(&in, "test/data/timeloop-diff", "conv", 0);
+	double total[2];
+	for (int c = 0; c < 2; c++) {
+		trim_neteval *ne = NULL;
+		ck_assert_int_eq(trim_neteval_create(&ne, in.net, in.ws, in.arch, NULL), 0);
+		if (c == 0) {
+			ck_assert_int_eq(trim_neteval_set_int(ne, TRIM_NET_COUNT, 2), TRIM_ERANGE);
+			ck_assert_int_eq(trim_neteval_set_double(ne, TRIM_NET_COUNT, 1), TRIM_EINVAL);
+			ck_assert_str_eq(trim_neteval_option_name(TRIM_NET_COUNT), "TRIM_NET_COUNT");
+		}
+		ck_assert_int_eq(trim_neteval_set_int(ne, TRIM_NET_COUNT, c), 0);
+		ck_assert_msg(trim_neteval_run(ne) == 0, "%s", trim_last_error());
+		size_t checked = 0;
+		for (size_t i = 0; i < trim_neteval_count(ne); i++) {
+			double f[TRIM_NF_COUNT];
+			trim_mapping *m = NULL;
+			ck_assert_int_eq(trim_neteval_workload(ne, i, f, TRIM_NF_COUNT), 0);
+			if (f[TRIM_NF_MAPPED] != 1 || trim_neteval_mapping(ne, i, &m) != 0)
+				continue;
+			trim_eval *e = NULL;
+			ck_assert_int_eq(trim_eval_mapping_count(&e, in.ws, i, in.arch, NULL, m, c), 0);
+			ck_assert_msg(trim_eval_energy_pj(e) == f[TRIM_NF_ENERGY_PJ], "workload %zu: %.17g, network %.17g", i,
+			              trim_eval_energy_pj(e), f[TRIM_NF_ENERGY_PJ]);
+			ck_assert(trim_eval_cycles(e) == f[TRIM_NF_CYCLES]);
+			checked++;
+			trim_eval_free(e);
+			trim_mapping_free(m);
+		}
+		ck_assert_uint_ge(checked, 2);
+		total[c] = trim_neteval_energy_pj(ne);
+		trim_neteval_free(ne);
+	}
+	ck_assert_msg(total[1] < total[0], "Timeloop's rules %.17g, libtrim's %.17g", total[1], total[0]);
+	unload(&in);
+}
+END_TEST
+
 /* The CLI: trim eval, map and network take --count, and say so. */
 START_TEST(test_count_cli)
 {
@@ -237,6 +281,22 @@ START_TEST(test_count_cli)
 	ck_assert_int_eq(st, 0);
 	ck_assert_ptr_nonnull(strstr(o, "\"count\": \"timeloop\""));
 	free(o);
+	/* searches kept by --out under one set of rules are not read back under the other */
+	char dir[] = "/tmp/trim-count-XXXXXX", args[512];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (int k = 0; k < 3; k++) {
+		snprintf(args, sizeof args, "network test/data/timeloop-diff/net.yaml test/data/timeloop-diff/arch.yaml "
+		         "--quiet --out %s%s", dir, k ? " --count timeloop" : "");
+		o = tu_capture(args, 1, &st);
+		ck_assert_int_eq(st, 0);
+		if (k == 1)
+			ck_assert_msg(strstr(o, "0 searches read back") && strstr(o, "2 stale"), "%s", o);
+		if (k == 2)
+			ck_assert_msg(strstr(o, "2 searches read back") && !strstr(o, "stale"), "%s", o);
+		free(o);
+	}
+	snprintf(args, sizeof args, "rm -rf %s", dir);
+	ck_assert_int_eq(system(args), 0);
 	o = tu_capture("network test/data/timeloop-diff/net.yaml test/data/timeloop-diff/arch.yaml --quiet "
 	               "--count timeloop --fuse auto",
 	               1, &st);
@@ -254,6 +314,7 @@ Suite *count_suite(void)
 	tcase_add_test(tc, test_count_timeloop_v4);
 	tcase_add_test(tc, test_count_names);
 	tcase_add_test(tc, test_count_search);
+	tcase_add_test(tc, test_count_network);
 	tcase_add_test(tc, test_count_cli);
 	suite_add_tcase(s, tc);
 	return s;
