@@ -227,6 +227,63 @@ static int rand_ragged(uint64_t *st, const trim__intra *w, const struct trim_arc
 	return 1;
 }
 
+/* The search's order-free lower bound (per tensor) is at most the exact
+ * count x of every storage field and of the network counts the bounds read,
+ * for m's loop orders and keeps. Counted: *bounded_reads, a case whose
+ * result read-backs are bounded (not just 0); *raised, a ragged case where
+ * the bound of some level exceeds the tensor's touched elements (the
+ * per-instance bound of lib/activity/ragged_lower.c at work). */
+static void check_lower(const trim__intra *w, const struct trim_arch *a, const trim__mapping *m,
+                        const trim__activity *x, trim__act_ws *ws, int compared, int *bounded_reads, int *raised,
+                        double *sums)
+{
+	int br = 0, up = 0;
+	for (int t = 0; t < 3; t++) {
+		trim__activity lo;
+		if (!w->t[t].present || trim__activity_lower(w, a, m, 1u << t, ws, &lo))
+			continue;
+		for (int l = 0; l < a->nlevels; l++)
+			/* a result's reads and drains at a level cost the same
+			 * (both are reads of it): bounded as a sum */
+			ck_assert_msg(lo.fills[l][t] <= x->fills[l][t] &&
+			                  (t == 2 ? lo.reads[l][t] + lo.drains[l][t] <= x->reads[l][t] + x->drains[l][t]
+			                          : lo.reads[l][t] <= x->reads[l][t]) &&
+			                  lo.updates[l][t] <= x->updates[l][t] && lo.drains[l][t] <= x->drains[l][t],
+			              "case %d tensor %d level %d: lower bound above the count (fills %lld/%lld, "
+			              "reads %lld/%lld, updates %lld/%lld, drains %lld/%lld)",
+			              compared, t, l, (long long)lo.fills[l][t], (long long)x->fills[l][t],
+			              (long long)lo.reads[l][t], (long long)x->reads[l][t], (long long)lo.updates[l][t],
+			              (long long)x->updates[l][t], (long long)lo.drains[l][t], (long long)x->drains[l][t]);
+		/* and of the network counts the search's bounds read */
+		for (int l = 0; l < a->nlevels; l++)
+			ck_assert_msg(lo.down_words[l][t] <= x->down_words[l][t] &&
+			                  lo.down_dests[l][t] <= x->down_dests[l][t] && lo.up_words[l][t] <= x->up_words[l][t] &&
+			                  lo.up_out[l][t] <= x->up_out[l][t],
+			              "case %d tensor %d level %d: network lower bound above the count (down %lld/%lld, "
+			              "dests %lld/%lld, up %lld/%lld, out %lld/%lld)", compared, t, l,
+			              (long long)lo.down_words[l][t], (long long)x->down_words[l][t],
+			              (long long)lo.down_dests[l][t], (long long)x->down_dests[l][t],
+			              (long long)lo.up_words[l][t], (long long)x->up_words[l][t],
+			              (long long)lo.up_out[l][t], (long long)x->up_out[l][t]);
+		for (int l = 0; t == 2 && l < a->nlevels && !br; l++)
+			br = lo.reads[l][t] > 0; /* read-backs bounded (not just 0) */
+		for (int l = 1; l < a->nlevels && x->padded_macs > x->macs; l++)
+			if (a->lv[l].type != TRIM__LVL_COMPUTE) {
+				up |= lo.fills[l][t] > lo.tile[0][t] || lo.down_dests[l][t] > lo.tile[0][t];
+				/* an operand's fills below the outermost level: the
+				 * bound before it (the touched elements), the bound,
+				 * the exact count */
+				if (sums && t < 2 && lo.fills[l][t] > 0) {
+					sums[0] += (double)lo.tile[0][t];
+					sums[1] += (double)lo.fills[l][t];
+					sums[2] += (double)x->fills[l][t];
+				}
+			}
+	}
+	*bounded_reads += br;
+	*raised += up;
+}
+
 START_TEST(test_property_random)
 {
 	uint64_t st3 = 0x4a66edu; /* ragged cases */
@@ -237,7 +294,8 @@ START_TEST(test_property_random)
 	/* the deeper hierarchies: a hop crossing >= 2 spatial levels with
 	 * bounds > 1 (a tensor bypassing the storage between them), a level
 	 * keeping nothing, two spatial levels in a row both with bounds > 1 */
-	int deep = 0, deep3 = 0, keepnone = 0, adjacent = 0;
+	int deep = 0, deep3 = 0, keepnone = 0, adjacent = 0, raised = 0;
+	double fill_sums[3] = {0, 0, 0}; /* ragged operands' fills: touched, bound, exact */
 	static trim__act_ws ws, ws2;
 	while (compared < NCASES) {
 		struct trim_arch a;
@@ -294,40 +352,7 @@ START_TEST(test_property_random)
 				              (long long)x.reads[l][2], (long long)x.drains[l][2], (long long)x.updates[l][2]);
 			outer = 0;
 		}
-		/* the search's order-free lower bound (per tensor) is at most the
-		 * exact count of every storage field, here for m's own order */
-		for (int t = 0; t < 3; t++) {
-			trim__activity lo;
-			if (!w.t[t].present || trim__activity_lower(&w, &a, &m, 1u << t, &ws, &lo))
-				continue;
-			for (int l = 0; l < a.nlevels; l++)
-				/* a result's reads and drains at a level cost the same
-				 * (both are reads of it): bounded as a sum */
-				ck_assert_msg(lo.fills[l][t] <= x.fills[l][t] &&
-				                  (t == 2 ? lo.reads[l][t] + lo.drains[l][t] <= x.reads[l][t] + x.drains[l][t]
-				                          : lo.reads[l][t] <= x.reads[l][t]) &&
-				                  lo.updates[l][t] <= x.updates[l][t] && lo.drains[l][t] <= x.drains[l][t],
-				              "case %d tensor %d level %d: lower bound above the count (fills %lld/%lld, "
-				              "reads %lld/%lld, updates %lld/%lld, drains %lld/%lld)",
-				              compared, t, l, (long long)lo.fills[l][t], (long long)x.fills[l][t],
-				              (long long)lo.reads[l][t], (long long)x.reads[l][t], (long long)lo.updates[l][t],
-				              (long long)x.updates[l][t], (long long)lo.drains[l][t], (long long)x.drains[l][t]);
-			/* and of the network counts the search's bounds read */
-			for (int l = 0; l < a.nlevels; l++)
-				ck_assert_msg(lo.down_words[l][t] <= x.down_words[l][t] && lo.down_dests[l][t] <= x.down_dests[l][t] &&
-				                  lo.up_words[l][t] <= x.up_words[l][t] && lo.up_out[l][t] <= x.up_out[l][t],
-				              "case %d tensor %d level %d: network lower bound above the count (down %lld/%lld, "
-				              "dests %lld/%lld, up %lld/%lld, out %lld/%lld)", compared, t, l,
-				              (long long)lo.down_words[l][t], (long long)x.down_words[l][t],
-				              (long long)lo.down_dests[l][t], (long long)x.down_dests[l][t],
-				              (long long)lo.up_words[l][t], (long long)x.up_words[l][t],
-				              (long long)lo.up_out[l][t], (long long)x.up_out[l][t]);
-			for (int l = 0; t == 2 && l < a.nlevels; l++)
-				if (lo.reads[l][t] > 0) { /* read-backs bounded (not just 0) */
-					bounded_reads++;
-					break;
-				}
-		}
+		check_lower(&w, &a, &m, &x, &ws, compared, &bounded_reads, &raised, NULL);
 		/* prepared once, the orders of m and of reshuffled orders (same
 		 * factors and keeps) give trim__activity_compute's counts */
 		static trim__activity z;
@@ -343,6 +368,10 @@ START_TEST(test_property_random)
 						m.order[l][i] = o;
 					}
 				ck_assert_int_eq(trim__activity_compute(&w, &a, &m, &ws, &x), 0);
+				/* the lower bound holds for every order (a ragged one
+				 * for the reshuffled orders too) */
+				if (rg)
+					check_lower(&w, &a, &m, &x, &ws, compared, &bounded_reads, &raised, fill_sums);
 			}
 			ck_assert_int_eq(trim__activity_orders(&ws2, &m, &z), 0);
 			u = z;
@@ -425,8 +454,12 @@ START_TEST(test_property_random)
 	ck_assert_int_gt(stride3, 100);
 	ck_assert_int_gt(two_noc, 100);
 	ck_assert_msg(ragged > 150 && ragged_spatial > 50, "ragged cases %d, spread over PEs %d", ragged, ragged_spatial);
-	fprintf(stderr, "activity property: %d ragged cases (imperfect factorisations), %d with a ragged dim over PEs\n",
-	        ragged, ragged_spatial);
+	ck_assert_msg(raised > 50, "per-instance ragged bound above the touched elements in %d cases", raised);
+	fprintf(stderr, "activity property: %d ragged cases (imperfect factorisations), %d with a ragged dim over PEs, "
+	        "%d (with reshuffled orders) where the per-instance bound exceeds the touched elements\n",
+	        ragged, ragged_spatial, raised);
+	fprintf(stderr, "activity property: ragged operands' fills below the outermost level, summed: touched elements "
+	        "%.4g, per-instance bound %.4g, exact %.4g\n", fill_sums[0], fill_sums[1], fill_sums[2]);
 	fprintf(stderr, "activity property: %d cases equal, %d outside the analytic scope, %d misfits, %d with bounded result read-backs; "
 	        "%d hops across >= 2 spatial levels (%d across >= 3), %d with a level keeping nothing, %d with two spatial levels in a row\n",
 	        compared, unsupported, misfit, bounded_reads, deep, deep3, keepnone, adjacent);

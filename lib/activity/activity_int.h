@@ -66,7 +66,7 @@ typedef struct {
 /* Scratch memory of the analyst; one per thread. Grows on first use and is
  * then reused without allocation. Holds the order-independent part of the
  * last mapping prepared (trim__activity_prepare). Zero-initialise it. */
-#define TRIM__ACT_NBUF 3
+#define TRIM__ACT_NBUF 3 /* 0: bitmaps, 1: an axis' scans, 2: ragged_lower.c */
 struct trim__act_prep;
 typedef struct {
 	int64_t *buf[TRIM__ACT_NBUF];

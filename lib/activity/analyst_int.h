@@ -8,6 +8,8 @@
  *   prepare.c    the order-independent part (per factors and keeps)
  *   orders.c     the order-dependent part (per loop orders)
  *   ragged.c     imperfect factorisations (ragged tiles), per transition
+ *   ragged_lower.c  their order-free lower bound: per instance, the
+ *                elements it touches
  * The functions shared by these files carry the trim__act_ prefix.
  */
 #ifndef TRIM_ACTIVITY_ANALYST_INT_H
@@ -153,6 +155,11 @@ int trim__act_prepare(const trim__intra *w, const struct trim_arch *arch, const 
  * (Dw, Dw[k] = the child's drains); the executed temporal steps. */
 int trim__act_ragged_hop(trim__act_ws *ws, const trim__mapping *m, int t, int i, int64_t *Fc,
                          int64_t *Mw, int64_t *Uw, int64_t *Dw);
+/* The lower-bound mode's ragged hop (ragged_lower.c): raises Fc, Mw and Dw
+ * (set to the tensor's touched elements, the MACs' words) to the elements
+ * each instance of S_j and of the child touches, summed; uses ws->buf[2].
+ * 0 or TRIM_ENOMEM. */
+int trim__act_ragged_lower(trim__act_ws *ws, int t, int i, int64_t *Fc, int64_t *Mw, int64_t *Dw);
 int64_t trim__act_ragged_steps(const struct trim__act_prep *P, const trim__mapping *m);
 void trim__act_rag_free(struct trim__act_rag *r);
 /* The counts for m's loop orders from the preparation in ws (orders.c). */

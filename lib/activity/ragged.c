@@ -683,7 +683,8 @@ int trim__act_ragged_hop(trim__act_ws *ws, const trim__mapping *m, int t, int i,
 		for (int j = 0; j < k; j++)
 			Mw[j] = Dw[j] = T;
 		Mw[k] = Dw[k] = *Fc;
-		return 0;
+		/* and per instance of each S_j and of the child (ragged_lower.c) */
+		return trim__act_ragged_lower(ws, t, i, Fc, Mw, Dw);
 	}
 	if (h->cmac) {
 		int rc = mac_hop(P, m, gs, ng, k, C, hid, Fc, Mw, Uw);
