@@ -823,6 +823,35 @@ START_TEST(test_brute_imperfect)
 	r.fix[1][TRIM_DIM_E] = 3;
 	brute(case_ragged_conv, TRIM__GOAL_DELAY, "targets:\n  - {target: NoC, type: spatial, factors: E=3}\n", &r);
 	ck_assert(g_ragged_best); /* a ragged mapping was the optimum somewhere */
+	{
+		/* the perfect subspace's best as a seed (perfect_first.c): the
+		 * perfect search's own best (same cost, same mapping, its index
+		 * in the imperfect space); without imperfect rows, no seed */
+		struct trim_arch pa;
+		trim__intra pw;
+		trim__mapspace ps;
+		trim__level_cost pc[TRIM__MAX_LEVELS];
+		trim__search_result pr;
+		trim__eval pe;
+		top_list seeds;
+		case_ragged_conv(&pa, &pw);
+		tu_costs(&pa, pc);
+		ck_assert_int_eq(trim__mapspace_init(&ps, &pw, &pa), 0);
+		ck_assert_int_eq(trim__search(&ps, pc, TRIM__GOAL_ENERGY, 1, &pr), 0);
+		ck_assert(pr.found && pr.exact);
+		ck_assert_int_eq(trim__top_init(&seeds, 1, 1), 0);
+		ck_assert(trim__perfect_first(&ps, pc, TRIM__GOAL_ENERGY, 1, 0, &seeds, &pe) == HUGE_VAL && seeds.n == 0);
+		ck_assert_int_eq(trim__mapspace_set_imperfect(&ps, 1), 0);
+		const double b = trim__perfect_first(&ps, pc, TRIM__GOAL_ENERGY, 2, 0, &seeds, &pe);
+		trim__index idx;
+		ck_assert_int_eq(trim__mapspace_encode(&ps, &pr.best, &idx), 0);
+		ck_assert_msg(seeds.n == 1 && b == pr.best_cost && seeds.idx[0] == idx && pe.energy_pj == pr.best_cost &&
+		                  !trim__mapping_ragged(&seeds.map[0], &pw),
+		              "perfect-first seed %.17g, the perfect search's best %.17g", b, pr.best_cost);
+		trim__top_free(&seeds);
+		trim__search_result_free(&pr);
+		trim__mapspace_free(&ps);
+	}
 	/* the per-instance ragged bound is above the touched elements there:
 	 * the factorisation bounds of those spaces were raised, and the search
 	 * (with them) still gives brute force's best at 1, 2 and 3 threads */

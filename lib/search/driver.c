@@ -217,6 +217,8 @@ int trim__search_begin(search_run *r, const trim__mapspace *s, const trim__level
 		bound = trim__seed_bound(s, costs, goal, r->nfc, r->zero_macs, &ws[0], &r->seeds, &r->seed_eval);
 	if (!err && !s->nobound && s->hint_on)
 		bound = trim__seed_hint(s, costs, goal, &ws[0], &r->seeds, &r->seed_eval, &r->hint_used);
+	if (!err && s->imperfect) /* the perfect subspace first (perfect_first.c) */
+		bound = trim__perfect_first(s, costs, goal, r->threads, deadline, &r->seeds, &r->seed_eval);
 	r->seed = bound;
 	r->seed_thr.cost = bound;
 	/* branch and bound over partial factorisations: the factors of slot 0

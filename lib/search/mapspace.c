@@ -303,13 +303,18 @@ static int wrap_may_return(const trim__intra *w, int d0, int d1, int64_t c0, int
 	return 0;
 }
 
-int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct trim_arch *a)
+uint64_t trim__mapspace_memo_id(void)
 {
 	static uint64_t memo_ids; /* the last memo_id handed out */
+	return __atomic_add_fetch(&memo_ids, 1, __ATOMIC_RELAXED);
+}
+
+int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct trim_arch *a)
+{
 	memset(s, 0, sizeof *s);
 	s->w = w;
 	s->a = a;
-	s->memo_id = __atomic_add_fetch(&memo_ids, 1, __ATOMIC_RELAXED);
+	s->memo_id = trim__mapspace_memo_id();
 	for (int l = 0; l < a->nlevels; l++) {
 		if (a->lv[l].type == TRIM__LVL_COMPUTE)
 			continue;

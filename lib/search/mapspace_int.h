@@ -160,6 +160,8 @@ typedef struct {
 
 int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct trim_arch *a);
 void trim__mapspace_free(trim__mapspace *s);
+/* A new memo_id (unique, never 0): for a copy of a mapspace whose rows differ. */
+uint64_t trim__mapspace_memo_id(void);
 /* Index -> mapping (any index < size). Spatial X/Y: the first split that
  * fits, else all along X (the check then reports the misfit). */
 int trim__mapspace_decode(const trim__mapspace *s, trim__index index, trim__mapping *m);

@@ -33,6 +33,8 @@
  *                    with its upper neighbour's loops moved into it
  *   tree.c           branch and bound over partial factorisations
  *   seed_bound.c     a first bound from a sample of real mappings
+ *   perfect_first.c  with imperfect rows, the perfect subspace's best as
+ *                    one more seed
  *   driver.c         trim__search: rounds, merge, statistics, the result
  *   share.c          the top nodes' window (threads and processes), one
  *                    search's top nodes run by other processes (share.h)
@@ -538,6 +540,11 @@ int64_t *trim__tree_rows(const trim__mapspace *s, int d);
  * into *seed_eval. */
 double trim__seed_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, trim__index nfc,
                         int64_t zero_macs, search_worker *W, top_list *seeds, trim__eval *seed_eval);
+/* With imperfect rows: the best of the perfect subspace (its rows only,
+ * the same indices; a quarter of the time left before deadline, 0: none)
+ * into the seeds; returns their bound (perfect_first.c). */
+double trim__perfect_first(const trim__mapspace *s, const trim__level_cost *costs, int goal, int threads,
+                           double deadline, top_list *seeds, trim__eval *seed_eval);
 /* The caller's known mapping (s->hint_on) into the seeds when it is one of
  * this space's valid mappings with that cost (else ignored); the seeds'
  * k-th best cost. */
