@@ -230,6 +230,7 @@ typedef struct {
 	uint64_t evaluated;
 	uint64_t seed_evaluated; /* real mappings evaluated for the first bound (seed_bound.c) */
 	uint64_t seed_sampled;   /* factorisations whose bound the first bound's sample took */
+	uint64_t greedy_evaluated; /* real mappings the greedy seed evaluated (greedy_seed.c) */
 	uint64_t unsupported; /* valid, but outside the analytic model (not evaluated) */
 	uint64_t bounded;     /* skipped: a lower bound proves they cannot be among the best
 	                         (not checked for fit when a whole factorisation is cut) */

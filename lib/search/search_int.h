@@ -35,6 +35,7 @@
  *   seed_bound.c     a first bound from a sample of real mappings
  *   perfect_first.c  with imperfect rows, the perfect subspace's best as
  *                    one more seed
+ *   greedy_seed.c    a good mapping fast: a local search over real mappings
  *   driver.c         trim__search: rounds, merge, statistics, the result
  *   share.c          the top nodes' window (threads and processes), one
  *                    search's top nodes run by other processes (share.h)
@@ -550,6 +551,14 @@ double trim__perfect_first(const trim__mapspace *s, const trim__level_cost *cost
  * k-th best cost. */
 double trim__seed_hint(const trim__mapspace *s, const trim__level_cost *costs, int goal, search_worker *W,
                        top_list *seeds, trim__eval *seed_eval, int *used);
+/* A good mapping fast (greedy_seed.c): steepest descent over real mappings
+ * of the space from every factor outermost (from_seeds 0) or from the
+ * seeds' best (1), a fixed evaluation budget (the time limit stops it
+ * early, after a minimum, once the seeds hold a mapping); what it
+ * evaluates goes into seeds as trim__seed_bound's does. Returns the seeds'
+ * k-th best cost. */
+double trim__greedy_seed(const trim__mapspace *s, const trim__level_cost *costs, int goal, search_worker *W,
+                         top_list *seeds, trim__eval *seed_eval, int from_seeds);
 
 /* ---- for share.c: the top nodes' schedule and one search's run, shared by
  * trim__search's threads (driver.c) and by processes (share.c, through

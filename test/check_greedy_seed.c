@@ -1,0 +1,234 @@
+/*
+ * The greedy seed (lib/search/greedy_seed.c): on shipped networks and
+ * designs, what it returns is a valid mapping of the space (the check trim
+ * eval applies, the pins and the allowed rows, its index's mapping with its
+ * cost), it never makes the seeds worse, it is deterministic, and it makes
+ * the time-limited answer at batch 64 what the sample alone does not reach.
+ * That the search's answer is unchanged (brute force's best at 1, 2 and 3
+ * threads) is brute_vs_search's (check_search.c), whose searches run it.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "energy/energy_int.h"
+#include "search/search_int.h"
+#include "workload/workload_int.h"
+#include "trim/search.h"
+
+static search_worker *worker_new(const trim__mapspace *s)
+{
+	search_worker *W = calloc(1, sizeof *W);
+	ck_assert_ptr_nonnull(W);
+	W->cut_scale = 1;
+	W->open_lb = HUGE_VAL;
+	trim__factor_bound_plan(s, &W->fbound);
+	ck_assert_int_eq(trim__order_class_cache_init(&W->classes, s), 0);
+	return W;
+}
+
+static void worker_free(search_worker *W)
+{
+	trim__eval_ws_free(&W->ws);
+	trim__order_class_cache_free(&W->classes);
+	free(W);
+}
+
+/* The greedy seed of s (from every factor outermost, or from the sampled
+ * seed's best when `sampled`): its best
+ * cost (HUGE_VAL: none), index and number of evaluations; checks that
+ * the best is a valid mapping of s whose index decodes to a mapping of
+ * that cost, and that the sampled seed's best did not get worse. */
+static double greedy_of(const trim__mapspace *s, const trim__level_cost *c, int goal, int sampled,
+                        trim__index *idx, uint64_t *evals)
+{
+	search_worker *W = worker_new(s);
+	top_list seeds;
+	trim__eval seed_eval;
+	ck_assert_int_eq(trim__top_init(&seeds, 1, 1), 0);
+	trim__index nfc = 1;
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		nfc *= (trim__index)s->nrows[d];
+	int64_t zero_macs;
+	ck_assert_int_eq(trim__activity_zero_macs(s->w, &zero_macs), 0);
+	double before = HUGE_VAL;
+	if (sampled)
+		before = trim__seed_bound(s, c, goal, nfc, zero_macs, W, &seeds, &seed_eval);
+	const uint64_t seed_evals = W->cnt.greedy_evaluated;
+	const double after = trim__greedy_seed(s, c, goal, W, &seeds, &seed_eval, sampled);
+	*evals = W->cnt.greedy_evaluated - seed_evals;
+	ck_assert_msg(after <= before, "the greedy seed made the seeds worse: %.17g after %.17g", after, before);
+	*idx = 0;
+	if (seeds.n) {
+		const trim__mapping *m = &seeds.map[0];
+		ck_assert_int_eq(trim__mapping_check_reserved(m, s->w, s->a, s->reserved), 0);
+		trim__index enc;
+		ck_assert_int_eq(trim__mapspace_encode(s, m, &enc), 0);
+		ck_assert(enc == seeds.idx[0]);
+		*idx = enc;
+		/* the index names a mapping of the allowed rows with that cost */
+		ck_assert_int_eq(trim__mapspace_decode(s, enc, &W->m), 0);
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			for (int i = 0; i < s->nslots; i++) {
+				const int64_t pin = s->pin[s->slot[i]][d];
+				ck_assert(pin == 0 || W->m.f[s->slot[i]][d] == pin);
+			}
+		uint64_t b = 0;
+		for (int j = 0; j < s->nbyp; j++)
+			b |= (uint64_t)(m->keep[s->byp_level[j]][s->byp_slot[j]] != 0) << (s->nbyp - 1 - j);
+		ck_assert(trim__bypass_allowed(s, b));
+		ck_assert(s->min_pe_util == 0 || trim__mapspace_pe_util(s, m) >= s->min_pe_util);
+		ck_assert_int_eq(trim__eval_run(s->w, s->a, c, &W->m, &W->ws, &W->ev), 0);
+		ck_assert(trim__goal_cost(&W->ev, goal) == seeds.cost[0]);
+		ck_assert(seed_eval.energy_pj == W->ev.energy_pj && seed_eval.cycles == W->ev.cycles);
+	}
+	const double best = seeds.n ? seeds.cost[0] : HUGE_VAL;
+	trim__top_free(&seeds);
+	worker_free(W);
+	return best;
+}
+
+typedef struct {
+	trim_network *net;
+	trim_workloads *w;
+	trim_arch *a;
+	trim_energy *tbl;
+	trim__level_cost c[TRIM__MAX_LEVELS];
+} fixture;
+
+static void fixture_load(fixture *x, const char *net, const char *arch, int mode, int batch)
+{
+	char path[256];
+	memset(x, 0, sizeof *x);
+	snprintf(path, sizeof path, "models/networks/%s.yaml", net);
+	ck_assert_int_eq(trim_network_load(&x->net, path), 0);
+	ck_assert_int_eq(trim_workloads_create(&x->w, x->net, mode, batch, 0), 0);
+	snprintf(path, sizeof path, "models/arch/%s.yaml", arch);
+	ck_assert_int_eq(trim_arch_load(&x->a, path), 0);
+	ck_assert_int_eq(trim_energy_load_for_arch(&x->tbl, x->a), 0);
+	ck_assert_int_eq(trim__arch_costs(x->a, x->tbl, x->c), 0);
+}
+
+static void fixture_free(fixture *x)
+{
+	trim_energy_free(x->tbl);
+	trim_arch_free(x->a);
+	trim_workloads_free(x->w);
+	trim_network_free(x->net);
+}
+
+/* Shipped networks on shipped designs, training at batch 64 and inference
+ * at batch 1: the first, a middle and the last workload of each, the
+ * greedy seed from every factor outermost, twice (the same index), and from
+ * the sampled seed's best, on
+ * the perfect and (one design) the imperfect space. Every one finds a
+ * mapping (every factor outermost fits each of these designs). */
+START_TEST(test_greedy_valid_zoo)
+{
+	static const char *nets[] = {"alexnet", "resnet18", "mobilenet-v2", "bert-base", "unet"};
+	static const char *archs[] = {"eyeriss", "training-baseline", "simba-like", "tpu-v4i-like", "systolic-32x32"};
+	int runs = 0;
+	for (size_t ni = 0; ni < sizeof nets / sizeof *nets; ni++)
+		for (size_t ai = 0; ai < sizeof archs / sizeof *archs; ai++) {
+			const int mode = (ni + ai) % 2 ? TRIM_MODE_INFERENCE : TRIM_MODE_TRAINING;
+			fixture x;
+			fixture_load(&x, nets[ni], archs[ai], mode, mode == TRIM_MODE_TRAINING ? 64 : 1);
+			const size_t n = trim_workloads_intra_count(x.w);
+			const size_t pick[3] = {0, n / 2, n - 1};
+			for (int p = 0; p < 3; p++) {
+				trim__mapspace s;
+				ck_assert_int_eq(trim__mapspace_init(&s, trim__workloads_intra(x.w, pick[p]), x.a), 0);
+				if (ai == 0 && p == 1)
+					ck_assert_int_eq(trim__mapspace_set_imperfect(&s, 1), 0);
+				trim__index i1, i2, i3;
+				uint64_t e1, e2, e3;
+				const double alone = greedy_of(&s, x.c, TRIM__GOAL_ENERGY, 0, &i1, &e1);
+				const double again = greedy_of(&s, x.c, TRIM__GOAL_ENERGY, 0, &i2, &e2);
+				ck_assert_msg(alone < HUGE_VAL, "%s on %s, workload %zu: no mapping", nets[ni], archs[ai],
+				              pick[p]);
+				ck_assert(alone == again && i1 == i2 && e1 == e2);
+				ck_assert_uint_ge(e1, 2);
+				const double after = greedy_of(&s, x.c, TRIM__GOAL_ENERGY, 1, &i3, &e3);
+				ck_assert(after < HUGE_VAL);
+				runs++;
+				trim__mapspace_free(&s);
+			}
+			fixture_free(&x);
+		}
+	ck_assert_int_eq(runs, 75);
+}
+END_TEST
+
+/* Pins, a bypass constraint, reserved bytes, a PE utilisation floor and
+ * the delay goal: what the greedy seed returns obeys them (greedy_of's
+ * checks), on AlexNet conv2 FW at batch 64 on Eyeriss. */
+START_TEST(test_greedy_constraints)
+{
+	fixture x;
+	fixture_load(&x, "alexnet", "eyeriss", TRIM_MODE_TRAINING, 64);
+	size_t wi = 0;
+	ck_assert_int_eq(trim_workloads_find(x.w, "conv2", TRIM_PHASE_FW, &wi), 0);
+	trim__mapspace s;
+	ck_assert_int_eq(trim__mapspace_init(&s, trim__workloads_intra(x.w, wi), x.a), 0);
+	trim__index idx;
+	uint64_t ev;
+	const double free_cost = greedy_of(&s, x.c, TRIM__GOAL_ENERGY, 0, &idx, &ev);
+	ck_assert(free_cost < HUGE_VAL);
+	/* a pin at the innermost storage level (the RF): M = 4 there */
+	const int rf = s.slot[s.nslots - 1];
+	ck_assert_int_eq(trim__mapspace_pin(&s, rf, TRIM_DIM_M, 4), 0);
+	const double pinned = greedy_of(&s, x.c, TRIM__GOAL_ENERGY, 0, &idx, &ev);
+	ck_assert(pinned < HUGE_VAL);
+	/* the first keep bit forced off (a bypass), the others kept */
+	s.byp_fixmask = ((uint64_t)1 << s.nbyp) - 1;
+	s.byp_fixval = s.byp_fixmask - ((uint64_t)1 << (s.nbyp - 1));
+	const double kept = greedy_of(&s, x.c, TRIM__GOAL_ENERGY, 0, &idx, &ev);
+	ck_assert(kept < HUGE_VAL);
+	s.byp_fixmask = s.byp_fixval = 0;
+	/* half of every level's capacity reserved, a PE floor, the delay goal */
+	for (int l = 0; l < x.a->nlevels; l++)
+		s.reserved[l] = x.a->lv[l].capacity_bytes / 2;
+	s.min_pe_util = 0.5;
+	const double delay = greedy_of(&s, x.c, TRIM__GOAL_DELAY, 1, &idx, &ev);
+	ck_assert(delay < HUGE_VAL);
+	trim__mapspace_free(&s);
+	fixture_free(&x);
+}
+END_TEST
+
+/* The reason for it (issue #32): AlexNet conv2 FW at training batch 64 on
+ * Eyeriss, whose optimum is 1.17551e11 pJ (an exact run of 90 s). The
+ * sampled seed alone is 5.85e12 pJ, 50 times it (and a descent from it
+ * stops at 2.59e12); the greedy seed from every factor outermost comes
+ * within 1% of it. */
+START_TEST(test_greedy_conv2_b64)
+{
+	fixture x;
+	fixture_load(&x, "alexnet", "eyeriss", TRIM_MODE_TRAINING, 64);
+	size_t wi = 0;
+	ck_assert_int_eq(trim_workloads_find(x.w, "conv2", TRIM_PHASE_FW, &wi), 0);
+	trim__mapspace s;
+	ck_assert_int_eq(trim__mapspace_init(&s, trim__workloads_intra(x.w, wi), x.a), 0);
+	trim__index idx;
+	uint64_t ev;
+	const double g = greedy_of(&s, x.c, TRIM__GOAL_ENERGY, 0, &idx, &ev);
+	ck_assert_msg(g <= 1.17551e11 * 1.01, "greedy seed %.6g", g);
+	ck_assert_msg(g >= 1.17551e11 * 0.99999, "greedy seed %.6g below the proven optimum", g);
+	trim__mapspace_free(&s);
+	fixture_free(&x);
+}
+END_TEST
+
+Suite *greedy_seed_suite(void)
+{
+	Suite *s = suite_create("greedy_seed");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_greedy_valid_zoo);
+	tcase_add_test(tc, test_greedy_constraints);
+	tcase_add_test(tc, test_greedy_conv2_b64);
+	suite_add_tcase(s, tc);
+	return s;
+}
