@@ -27,6 +27,7 @@
  * deadline by as long again as it was given). */
 enum { GREEDY_EVALS = 6000, GREEDY_MIN_EVALS = 2000, GREEDY_DIVISORS = 12, GREEDY_STOP_EVERY = 32 };
 #define GREEDY_GRACE_S 0.03
+#define GREEDY_EXTRA_SHARE 0.25
 
 static double cpu_seconds(void)
 {
@@ -332,10 +333,43 @@ double trim__greedy_seed(const trim__mapspace *s, const trim__level_cost *costs,
 			ok = (p.row[d] = outer_row(s, d)) >= 0;
 		p.byp = ((((uint64_t)1 << s->nbyp) - 1) & ~s->byp_fixmask) | s->byp_fixval;
 	}
+	const greedy_point p0 = p;
 	if (ok) {
 		greedy_cost c = start_point(&g, &p);
 		if (c.ok)
 			descend(&g, p, c);
+	}
+	/* with a time limit (the answer is then what the search found), more
+	 * starts, other basins: from every factor outermost but one dim's
+	 * largest divisor that the innermost spatial level's fan-out takes,
+	 * there, for each dim in turn, while the budget lasts and for at most
+	 * GREEDY_EXTRA_SHARE of the limit in CPU time (an exact search needs
+	 * only a threshold: one descent) */
+	int sp = -1;
+	for (int i = 0; i < s->nslots; i++)
+		if (s->a->lv[s->slot[i]].type == TRIM__LVL_SPATIAL)
+			sp = i;
+	const double extra_cpu = s->time_limit > 0 ? GREEDY_EXTRA_SHARE * s->time_limit : 0;
+	for (int d = 0; d < TRIM_NDIMS && !from_seeds && ok && sp >= 0 && !out_of_time(&g) &&
+	                cpu_seconds() - g.start < extra_cpu;
+	     d++) {
+		const int64_t *row = s->fact[d] + p0.row[d] * s->nslots;
+		int64_t f[TRIM__MAX_LEVELS], v = s->a->lv[s->slot[sp]].fanout_total;
+		memcpy(f, row, (size_t)s->nslots * sizeof *f);
+		if (v > f[0])
+			v = f[0];
+		while (v > 1 && f[0] % v)
+			v--;
+		if (v < 2 || f[sp] != 1)
+			continue;
+		f[0] /= v;
+		f[sp] = v;
+		greedy_point q = p0;
+		if ((q.row[d] = row_lookup(s, d, f)) < 0)
+			continue;
+		greedy_cost c = start_point(&g, &q);
+		if (c.ok)
+			descend(&g, q, c);
 	}
 	return trim__top_bound(seeds);
 }
