@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "constraints/constraints_int.h"
 #include "energy/energy_int.h"
 #include "search/search_int.h"
 #include "workload/workload_int.h"
@@ -68,6 +69,13 @@ static double greedy_of(const trim__mapspace *s, const trim__level_cost *c, int 
 		ck_assert_int_eq(trim__mapspace_encode(s, m, &enc), 0);
 		ck_assert(enc == seeds.idx[0]);
 		*idx = enc;
+		/* a class representative whose orders obey the permutation
+		 * constraints: the slow canonical form is itself */
+		trim__mapping rep = *m;
+		trim__mapspace_canonical(s, &rep);
+		trim__index enc_rep;
+		ck_assert_int_eq(trim__mapspace_encode(s, &rep, &enc_rep), 0);
+		ck_assert(enc_rep == enc);
 		/* the index names a mapping of the allowed rows with that cost */
 		ck_assert_int_eq(trim__mapspace_decode(s, enc, &W->m), 0);
 		for (int d = 0; d < TRIM_NDIMS; d++)
@@ -161,9 +169,9 @@ START_TEST(test_greedy_valid_zoo)
 }
 END_TEST
 
-/* Pins, a bypass constraint, reserved bytes, a PE utilisation floor and
- * the delay goal: what the greedy seed returns obeys them (greedy_of's
- * checks), on AlexNet conv2 FW at batch 64 on Eyeriss. */
+/* Pins, a bypass constraint, reserved bytes, a PE utilisation floor, the
+ * delay goal and the dataflow presets: what the greedy seed returns obeys
+ * them (greedy_of's checks), on AlexNet conv2 FW at batch 64 on Eyeriss. */
 START_TEST(test_greedy_constraints)
 {
 	fixture x;
@@ -194,6 +202,23 @@ START_TEST(test_greedy_constraints)
 	const double delay = greedy_of(&s, x.c, TRIM__GOAL_DELAY, 1, &idx, &ev);
 	ck_assert(delay < HUGE_VAL);
 	trim__mapspace_free(&s);
+	/* each dataflow preset (permutations, spatial axes, factor caps,
+	 * forced keep bits): from every factor outermost, and from the
+	 * sampled seed's best */
+	for (size_t i = 0; i < 4; i++) {
+		static const char *preset[] = {"row-stationary", "weight-stationary", "output-stationary",
+		                               "input-stationary"};
+		trim_constraints *cons = NULL;
+		ck_assert_int_eq(trim_constraints_create(&cons), 0);
+		ck_assert_int_eq(trim_constraints_add_preset(cons, preset[i]), 0);
+		ck_assert_int_eq(trim__mapspace_init(&s, trim__workloads_intra(x.w, wi), x.a), 0);
+		ck_assert_int_eq(trim__constraints_apply(cons, &s), 0);
+		const double alone = greedy_of(&s, x.c, TRIM__GOAL_ENERGY, 0, &idx, &ev);
+		const double from_sample = greedy_of(&s, x.c, TRIM__GOAL_ENERGY, 1, &idx, &ev);
+		ck_assert_msg(alone < HUGE_VAL && from_sample < HUGE_VAL, "%s: %g %g", preset[i], alone, from_sample);
+		trim__mapspace_free(&s);
+		trim_constraints_free(cons);
+	}
 	fixture_free(&x);
 }
 END_TEST

@@ -1,15 +1,18 @@
 /*
  * A good answer first: a local search over real mappings before the tree
- * (docs/model.md, "Anytime search"). From the mapping with every factor at
- * the outermost level (or from the seeds' best), steepest
- * descent by the evaluator's own cost: a step moves one divisor of one
- * dim's factor between two levels (spatial ones too), flips one keep bit,
- * or changes the tensor a storage level's order keeps stationary. Only
- * mappings of the space are visited (the allowed rows: pins and dataflow
- * constraints; the allowed bypass choices; the check trim eval applies and
- * the utilisation constraints), as class representatives. Deterministic:
- * a fixed evaluation budget, every tie broken by (cost, second figure,
- * index); the time limit (with a mapping in hand) stops it early.
+ * (docs/model.md, "Mapspace and search", bound and determinism). From the
+ * mapping with every factor at the outermost level (or from the seeds'
+ * best), steepest descent by the evaluator's own cost: a step moves one
+ * divisor of one dim's factor between two levels (spatial ones too), flips
+ * one keep bit, or changes the tensor a storage level's order keeps
+ * stationary. With a time limit, more starts: one dim's largest divisor
+ * that the innermost spatial level takes, there. Only mappings of the
+ * space are visited (the allowed rows: pins and dataflow constraints; the
+ * allowed bypass choices and spatial axes; the check trim eval applies
+ * and the utilisation constraints), as class representatives.
+ * Deterministic: a fixed evaluation budget, every tie broken by (cost,
+ * second figure, index); the time limit (with a mapping in hand) stops it
+ * early, after a minimum.
  */
 #include "search_int.h"
 
