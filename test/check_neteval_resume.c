@@ -375,6 +375,10 @@ START_TEST(test_resume_gap_rule)
 		             "results: searched again"},
 	};
 	for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+		/* a run searched again with a gap writes what it found, which may
+		 * be another mapping within that gap (the greedy seed's): the
+		 * proof is set against the file's own best (the first's until then) */
+		snprintf(lb, sizeof lb, "%.17g", search_value(f[0], "best_cost") * 0.75);
 		edit_search(f[0], "exact", "0");
 		edit_search(f[0], "lower_bound", lb);
 		run_repeat(&r, ARCH, 1, 1, dir, runs[k].gap, runs[k].limit);
