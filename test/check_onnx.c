@@ -457,6 +457,24 @@ START_TEST(test_onnx_real_exports)
 	ck_assert_int_eq(trim_network_params(net), 8 * 27 + 8 + 8 * 9 + 8 + 8 * 8 + 8 + 8 * 5 + 5);
 	trim_network_free(net);
 	trim_onnx_options_free(o);
+	/* a ConvNeXt block as torchvision writes it (export_torch.py's TinyConvNeXt): the
+	 * Permutes to and from [N, H, W, C] free, LayerNorm over the channels, the Linear
+	 * layers dense on [H, W, C] (a 1x1 convolution). MACs by hand on 16 x 16 x 3: stem
+	 * 4 x 4 x 8 x 3 x 4 x 4, depthwise 4 x 4 x 8 x 7 x 7, Linear 8 -> 32 -> 8 at 16
+	 * positions 2 x 16 x 8 x 32, downsampling 2 x 2 x 16 x 8 x 2 x 2, head 16 x 5; the
+	 * layer scale (a Mul by a [C, 1, 1] constant) is free */
+	ck_assert_msg(trim_network_load(&net, "test/data/onnx/torch_tiny_convnext.onnx") == 0, "%s",
+	              trim_last_error());
+	types_are(net, (const char *const[]){"conv2d", "layernorm", "depthwise_conv2d", "layernorm",
+	                                     "dense", "dense", "add", "layernorm", "conv2d",
+	                                     "global_avgpool", "layernorm", "dense", NULL});
+	ck_assert_int_eq(trim_network_macs(net), 6144 + 6272 + 2 * 4096 + 2048 + 80);
+	ck_assert_int_eq(trim_network_params(net), 3 * 16 * 8 + 8 + 2 * 8 + 49 * 8 + 8 + 2 * 8 + 8 * 32 +
+	                                           32 + 32 * 8 + 8 + 2 * 8 + 8 * 4 * 16 + 16 + 2 * 16 + 16 * 5 + 5);
+	int64_t hwc[3];
+	trim_network_layer_shape(net, 4, hwc, 3); /* the first Linear: [H, W, 4 C] */
+	ck_assert(hwc[0] == 4 && hwc[1] == 4 && hwc[2] == 32);
+	trim_network_free(net);
 	/* Hugging Face-style GPT-2 attention (export_transformers.py), without PyTorch:
 	 * c_attn 64 x 768 x 2304, the products 2 x 12 x 64^3, c_proj 64 x 768^2; the
 	 * torch.where causal mask named */
@@ -485,6 +503,22 @@ START_TEST(test_onnx_real_exports)
 }
 END_TEST
 
+static int has_warning(const trim_network *net, const char *what)
+{
+	for (size_t k = 0; k < trim_network_warning_count(net); k++)
+		if (strstr(trim_network_warning(net, k), what))
+			return 1;
+	return 0;
+}
+
+static size_t count_type(const trim_network *net, const char *type)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < trim_network_layer_count(net); k++)
+		n += !strcmp(trim_network_layer_type(net, k), type);
+	return n;
+}
+
 /* Models exported from PyTorch (Debian's python3-torch, where installed) import
  * and map; ResNet-18, ResNet-50 (4,089,184,256 MACs a sample, the published
  * 4.09 G) and MobileNetV2 keep the shipped networks' MACs. */
@@ -494,8 +528,9 @@ START_TEST(test_onnx_from_pytorch)
 	snprintf(cmd, sizeof cmd, "/usr/bin/python3 test/onnx/export_torch.py %s", onnx_dir());
 	int st = system(cmd);
 	/* the tiny networks (PyTorch without torchvision is enough): as the copies kept */
-	static const char *const tiny[] = {"torch_tiny_cnn.onnx", "torch_tiny_mobile.onnx"};
-	for (size_t k = 0; k < 2; k++) {
+	static const char *const tiny[] = {"torch_tiny_cnn.onnx", "torch_tiny_mobile.onnx",
+	                                   "torch_tiny_convnext.onnx"};
+	for (size_t k = 0; k < 3; k++) {
 		char fresh[300], kept[300];
 		snprintf(fresh, sizeof fresh, "%s/%s", onnx_dir(), tiny[k]);
 		snprintf(kept, sizeof kept, "test/data/onnx/%s", tiny[k]);
@@ -564,6 +599,16 @@ START_TEST(test_onnx_from_pytorch)
 		trim_network_free(net);
 	}
 	trim_onnx_options_free(po);
+	/* ConvNeXt-T: torchvision's 4.456 GFLOPS (MACs), and by hand (conv2d and Linear
+	 * MACs summed by forward hooks in PyTorch) exactly 4,455,531,264; the parameters
+	 * less the 18 blocks' layer scales (3 x 96 + 3 x 192 + 9 x 384 + 3 x 768 = 6,624
+	 * of 28,589,128: a scaling costs nothing and holds no weight libtrim counts) */
+	trim_network *cnx = import("torch_convnext_tiny.onnx", NULL);
+	ck_assert_int_eq(trim_network_macs(cnx), 4455531264LL);
+	ck_assert_int_eq(trim_network_params(cnx), 28589128 - 6624);
+	ck_assert_int_eq(count_type(cnx, "dense"), 2 * 18 + 1);
+	ck_assert_int_eq(count_type(cnx, "transpose"), 0);
+	trim_network_free(cnx);
 	const char *cli = getenv("TRIM_CLI");
 	snprintf(cmd, sizeof cmd,
 	         "%s network %s/torch_resnet18.onnx models/arch/eyeriss.yaml --mode training "
@@ -630,22 +675,6 @@ START_TEST(test_onnx_fold)
 	onnx_done();
 }
 END_TEST
-
-static int has_warning(const trim_network *net, const char *what)
-{
-	for (size_t k = 0; k < trim_network_warning_count(net); k++)
-		if (strstr(trim_network_warning(net, k), what))
-			return 1;
-	return 0;
-}
-
-static size_t count_type(const trim_network *net, const char *type)
-{
-	size_t n = 0;
-	for (size_t k = 0; k < trim_network_layer_count(net); k++)
-		n += !strcmp(trim_network_layer_type(net, k), type);
-	return n;
-}
 
 /* Transformers as torch.onnx.export writes them (test/onnx/export_transformers.py:
  * the exporter's shape arithmetic left in, training mode), each against a hand count:

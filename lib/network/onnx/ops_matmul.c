@@ -14,9 +14,10 @@ static int dense(tr *t, int x, int64_t K, int64_t units, int bias)
 	val *X = &t->v[x];
 	int64_t d[8];
 	memcpy(d, X->d, sizeof d);
-	if (X->layout != LY_NF && X->layout != LY_NTF && X->layout != LY_TOK)
+	if (X->layout != LY_NF && X->layout != LY_NTF && X->layout != LY_TOK && X->layout != LY_NHWC)
 		return trim__ox_node_err(t, TRIM_ESHAPE, "a dense product needs a [N, F] or [N, T, F] input "
-		                         "(or tokens with their features last)");
+		                         "(or tokens with their features last, or a channels-last "
+		                         "[N, H, W, C] map)");
 	if (d[X->nd - 1] != K)
 		return trim__ox_node_err(t, TRIM_ESHAPE, "the input has %lld features, the weight %lld",
 		                (long long)d[X->nd - 1], (long long)K);

@@ -157,6 +157,12 @@ int trim__ox_transpose(tr *t)
 		trim__ox_extra(t, li, ", shape: [%lld, 1, %lld]", (long long)d[1], (long long)d[2]);
 		return trim__ox_out_val(t, 0, li, LY_NTF, 3, d, &vi);
 	}
+	/* [N, C, H, W] <-> [N, H, W, C] (torchvision's Permute around a channels-last
+	 * LayerNorm or Linear): libtrim's maps are [H, W, C] either way, a view */
+	if (L == LY_NCHW && n == 4 && p[1] == 2 && p[2] == 3 && p[3] == 1)
+		return view(t, x, LY_NHWC, 4, d);
+	if (L == LY_NHWC && n == 4 && p[1] == 3 && p[2] == 1 && p[3] == 2)
+		return view(t, x, LY_NCHW, 4, d);
 	if (L == LY_NCHW && n == 4) {
 		/* libtrim axes: H = ONNX 2, W = 3, C = 1; output H', W', C' = ONNX p2, p3, p1 */
 		static const int lt[4] = {-1, 2, 0, 1};

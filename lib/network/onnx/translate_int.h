@@ -22,7 +22,8 @@ enum layout {
 	LY_HEADS,  /* [N, h, T, d] -> [T, 1, h d] */
 	LY_HEADS_T, /* [N, h, d, T] -> [T, 1, h d] */
 	LY_NCL,     /* [N, C, L] (a 1-D convolution's) -> [L, 1, C] */
-	LY_TOK      /* tokens with their axes in another order: val.at says which (tokens.c) */
+	LY_TOK,     /* tokens with their axes in another order: val.at says which (tokens.c) */
+	LY_NHWC     /* [N, H, W, C] (channels last, after a Permute) -> [H, W, C] */
 };
 
 /* The axes of a tensor of tokens as products of atoms (tokens.c): N the batch, T
