@@ -191,6 +191,13 @@ START_TEST(test_onnx_operators)
 	trim_network_layer_shape(net, 0, s, 3);
 	ck_assert(s[0] == 6 && s[1] == 4 && s[2] == 2);
 	trim_network_free(net);
+	/* a Reshape whose shape a ScatterND made (folded): [1, 4, 1] with its entry 2 set
+	 * to 64, so [N, C, H W], then tokens [64, 1, 4] */
+	net = import("op_scatter.onnx", NULL);
+	types_are(net, (const char *const[]){"reshape", NULL});
+	trim_network_layer_shape(net, 0, s, 3);
+	ck_assert(s[0] == 64 && s[1] == 1 && s[2] == 4);
+	trim_network_free(net);
 	/* LayerNorm from ReduceMean/Sub/Pow/Sqrt/Div, tanh-GELU fused into the dense;
 	 * its sequence length is a named dimension */
 	trim_onnx_options *o = NULL;
@@ -280,6 +287,14 @@ START_TEST(test_onnx_bad)
 		                                              "input 1 is empty"},
 		{"bad_concat_shape.onnx", TRIM_ESHAPE, "node 'cat' (op_type Concat, opset 17): inputs: "
 		                                       "input 1 has shape [4, 4, 4], input 0 has [8, 8, 4]"},
+		{"bad_pad_nonzero.onnx", TRIM_ESCHEMA, "node 'pad' (op_type Pad, opset 17): pads: 1 at 1: a "
+		                                       "Pad of an activation is supported where it pads nothing"},
+		{"bad_rows_read.onnx", TRIM_ESCHEMA, "node 'relu_rows' (op_type Relu, opset 17): input 'rows' "
+		                                     "is rows or columns of a channels-last map (a Slice), "
+		                                     "which only a Concat may read"},
+		{"bad_rows_no_roll.onnx", TRIM_ESCHEMA, "node 'not_a_roll' (op_type Concat, opset 17): a "
+		                                        "concatenation of rows or columns of a channels-last "
+		                                        "map is supported as a cyclic shift"},
 		{"bad_dim_negative.onnx", TRIM_ERANGE, "graph input 'x': dimension 2 is -5: negative"},
 		{"bad_dim_huge.onnx", TRIM_ERANGE, "graph input 'x': dimension 2 is 1099511627776: too "
 		                                   "large"},
@@ -433,6 +448,22 @@ static int count_substr(const char *s, const char *what)
 	return n;
 }
 
+static int has_warning(const trim_network *net, const char *what)
+{
+	for (size_t k = 0; k < trim_network_warning_count(net); k++)
+		if (strstr(trim_network_warning(net, k), what))
+			return 1;
+	return 0;
+}
+
+static size_t count_type(const trim_network *net, const char *type)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < trim_network_layer_count(net); k++)
+		n += !strcmp(trim_network_layer_type(net, k), type);
+	return n;
+}
+
 /* Two tiny networks exported by PyTorch, kept in test/data/onnx (the fuzz
  * harness's seeds): what a real exporter writes (node names like
  * "/features/features.0/Conv", BatchNorm folded into the Conv, ReLU6 as Clip
@@ -475,6 +506,46 @@ START_TEST(test_onnx_real_exports)
 	trim_network_layer_shape(net, 4, hwc, 3); /* the first Linear: [H, W, 4 C] */
 	ck_assert(hwc[0] == 4 && hwc[1] == 4 && hwc[2] == 32);
 	trim_network_free(net);
+	/* a Swin stage as torchvision writes it (export_torch.py's TinySwin, the shape
+	 * arithmetic left in): 16 x 16 x 3, a 4 x 4 / 4 stem to [4, 4, 8] channels last,
+	 * windows of 2 x 2 (4 windows of 4 tokens), 2 heads of 4, a block and a block
+	 * shifted by 1; MACs by hand: stem 4 x 4 x 8 x 3 x 16 = 6,144; a block q k v
+	 * 16 x 8 x 24, the two products 4 windows x 2 heads x 4 x 4 x 4 each, proj 16 x 8 x
+	 * 8, MLP 2 x 16 x 8 x 32: 13,312; patch merging [2, 2, 32] -> 16: 2,048; head 80.
+	 * The relative position bias tables (2 x 9 x 2) are constants, not parameters */
+	ck_assert_msg(trim_network_load(&net, "test/data/onnx/torch_tiny_swin.onnx") == 0, "%s",
+	              trim_last_error());
+	ck_assert_int_eq(trim_network_macs(net), 6144 + 2 * 13312 + 2048 + 80);
+	ck_assert_int_eq(trim_network_params(net), 392 + 16 + 2 * (16 + 216 + 72 + 16 + 288 + 264) + 64 +
+	                                           512 + 32 + 85);
+	ck_assert_int_eq(count_type(net, "matmul"), 4);
+	/* q, k, v cut from the fused projection; each into the window form (q, k, v)
+	 * and back to the map (the context) per block; patch merging a space-to-depth */
+	ck_assert_int_eq(count_type(net, "split"), 6);
+	ck_assert_int_eq(count_type(net, "reshape"), 2 * 4 + 1);
+	for (size_t k = 0; k < trim_network_layer_count(net); k++) {
+		if (!strcmp(trim_network_layer_type(net, k), "matmul")) {
+			trim_network_layer_shape(net, k, hwc, 3); /* [4 tokens, 1, 4 windows x 2 heads x 4] */
+			ck_assert(hwc[0] == 4 && hwc[1] == 1 && hwc[2] == 32);
+		}
+		if (strstr(trim_network_layer_name(net, k), "Concat")) {
+			trim_network_layer_shape(net, k, hwc, 3);
+			ck_assert(hwc[0] == 2 && hwc[1] == 2 && hwc[2] == 32);
+		}
+	}
+	/* the bias of each block and the shifted block's mask named */
+	ck_assert_int_eq(trim_network_warning_count(net), 3);
+	ck_assert(has_warning(net, "node '/blocks/blocks.0/Add' (op_type Add) adds a constant onto "
+	                           "attention's scores: a mask or a position bias, not costed"));
+	ck_assert(has_warning(net, "node '/blocks/blocks.1/Add_10' (op_type Add) adds a constant"));
+	trim_network_free(net);
+	char *sy = NULL;
+	ck_assert_int_eq(trim_onnx_to_yaml(&sy, "test/data/onnx/torch_tiny_swin.onnx", NULL), 0);
+	ck_assert_int_eq(count_substr(sy, "heads: 8, transpose_b: true"), 2);
+	ck_assert_int_eq(count_substr(sy, "heads: 8, transpose_b: false"), 2);
+	ck_assert_int_eq(count_substr(sy, "shape: [4, 1, 32]"), 6);
+	ck_assert_int_eq(count_substr(sy, "shape: [4, 4, 8]"), 2);
+	trim_string_free(sy);
 	/* Hugging Face-style GPT-2 attention (export_transformers.py), without PyTorch:
 	 * c_attn 64 x 768 x 2304, the products 2 x 12 x 64^3, c_proj 64 x 768^2; the
 	 * torch.where causal mask named */
@@ -503,22 +574,6 @@ START_TEST(test_onnx_real_exports)
 }
 END_TEST
 
-static int has_warning(const trim_network *net, const char *what)
-{
-	for (size_t k = 0; k < trim_network_warning_count(net); k++)
-		if (strstr(trim_network_warning(net, k), what))
-			return 1;
-	return 0;
-}
-
-static size_t count_type(const trim_network *net, const char *type)
-{
-	size_t n = 0;
-	for (size_t k = 0; k < trim_network_layer_count(net); k++)
-		n += !strcmp(trim_network_layer_type(net, k), type);
-	return n;
-}
-
 /* Models exported from PyTorch (Debian's python3-torch, where installed) import
  * and map; ResNet-18, ResNet-50 (4,089,184,256 MACs a sample, the published
  * 4.09 G) and MobileNetV2 keep the shipped networks' MACs. */
@@ -529,8 +584,8 @@ START_TEST(test_onnx_from_pytorch)
 	int st = system(cmd);
 	/* the tiny networks (PyTorch without torchvision is enough): as the copies kept */
 	static const char *const tiny[] = {"torch_tiny_cnn.onnx", "torch_tiny_mobile.onnx",
-	                                   "torch_tiny_convnext.onnx"};
-	for (size_t k = 0; k < 3; k++) {
+	                                   "torch_tiny_convnext.onnx", "torch_tiny_swin.onnx"};
+	for (size_t k = 0; k < 4; k++) {
 		char fresh[300], kept[300];
 		snprintf(fresh, sizeof fresh, "%s/%s", onnx_dir(), tiny[k]);
 		snprintf(kept, sizeof kept, "test/data/onnx/%s", tiny[k]);
@@ -609,6 +664,27 @@ START_TEST(test_onnx_from_pytorch)
 	ck_assert_int_eq(count_type(cnx, "dense"), 2 * 18 + 1);
 	ck_assert_int_eq(count_type(cnx, "transpose"), 0);
 	trim_network_free(cnx);
+	/* Swin-T: torchvision's 4.491 GFLOPS (MACs), and by hand exactly 4,490,566,656:
+	 * conv2d and nn.Linear by hooks 2,963,159,040, plus q k v and the projection
+	 * (F.linear in shifted_window_attention, 4 N C^2 = 4 x 3136 x 96^2 in each of the 12
+	 * blocks) 1,387,266,048, plus the products (2 x windows x heads x 49 x 49 x 32 per
+	 * block) 140,141,568; the parameters less the relative position bias tables
+	 * (169 x (2 x 3 + 2 x 6 + 6 x 12 + 2 x 24) = 23,322 of 28,288,354) */
+	trim_network *swin = import("torch_swin_t.onnx", NULL);
+	ck_assert_int_eq(trim_network_macs(swin), 4490566656LL);
+	ck_assert_int_eq(trim_network_params(swin), 28288354 - 23322);
+	ck_assert_int_eq(count_type(swin, "matmul"), 24);
+	ck_assert_int_eq(trim_network_warning_count(swin), 12 + 5); /* 12 biases, 5 masks */
+	trim_network_free(swin);
+	char *sy = NULL, sp[300];
+	snprintf(sp, sizeof sp, "%s/torch_swin_t.onnx", onnx_dir());
+	ck_assert_int_eq(trim_onnx_to_yaml(&sy, sp, NULL), 0);
+	/* windows x heads: 64 x 3, 16 x 6, 4 x 12, 1 x 24 (2, 2, 6 and 2 blocks) */
+	ck_assert_int_eq(count_substr(sy, "heads: 192, transpose_b: true"), 2);
+	ck_assert_int_eq(count_substr(sy, "heads: 96, transpose_b: true"), 2);
+	ck_assert_int_eq(count_substr(sy, "heads: 48, transpose_b: true"), 6);
+	ck_assert_int_eq(count_substr(sy, "heads: 24, transpose_b: true"), 2);
+	trim_string_free(sy);
 	const char *cli = getenv("TRIM_CLI");
 	snprintf(cmd, sizeof cmd,
 	         "%s network %s/torch_resnet18.onnx models/arch/eyeriss.yaml --mode training "

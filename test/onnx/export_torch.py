@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Export torchvision's ResNet-18, ResNet-50, MobileNetV2, MobileNetV3-large, EfficientNet-B0 and ConvNeXt-T, and three tiny networks, to
+"""Export torchvision's ResNet-18, ResNet-50, MobileNetV2, MobileNetV3-large, EfficientNet-B0, ConvNeXt-T
+and Swin-T, and four tiny networks, to
 ONNX with Debian's python3-torch and python3-torchvision (test/check_onnx.c
 imports and maps them). Exit status 77 when PyTorch is not installed (the test
 is skipped).
@@ -7,7 +8,9 @@ is skipped).
 The tiny ones (a few kB: Conv-BN-ReLU-Pool-Conv-ReLU-GlobalAvgPool-Flatten-Linear,
 a depthwise-separable block with ReLU6 and a residual add, and a ConvNeXt block
 written as torchvision's CNBlock: Permute to channels last, LayerNorm and Linear
-over the channels, Permute back) are kept in
+over the channels, Permute back, and a Swin stage written as torchvision's
+shifted_window_attention: windows, a cyclic shift, the mask, a relative position
+bias, patch merging) are kept in
 test/data/onnx/ as real exports for the ONNX fuzz harness's seeds and the tests
 that run without PyTorch; torchvision is needed for the large ones only.
 
@@ -89,6 +92,76 @@ class TinyConvNeXt(nn.Module):
         return self.head(self.pool(self.down(y)))
 
 
+def window_attention(x, qkv, proj, table, index, ws, heads, shift):
+    """torchvision 0.14's shifted_window_attention, as written there (padding aside)."""
+    B, H, W, C = x.shape
+    x = nn.functional.pad(x, (0, 0, 0, (ws - W % ws) % ws, 0, (ws - H % ws) % ws))
+    if shift > 0:
+        x = torch.roll(x, shifts=(-shift, -shift), dims=(1, 2))
+    nw = (H // ws) * (W // ws)
+    x = x.view(B, H // ws, ws, W // ws, ws, C).permute(0, 1, 3, 2, 4, 5).reshape(B * nw, ws * ws, C)
+    qkv = qkv(x).reshape(x.size(0), x.size(1), 3, heads, C // heads).permute(2, 0, 3, 1, 4)
+    q, k, v = qkv[0], qkv[1], qkv[2]
+    q = q * (C // heads) ** -0.5
+    attn = q.matmul(k.transpose(-2, -1))
+    bias = table[index].view(ws * ws, ws * ws, -1).permute(2, 0, 1).contiguous().unsqueeze(0)
+    attn = attn + bias
+    if shift > 0:
+        mask = x.new_zeros((H, W))
+        count = 0
+        for h in ((0, -ws), (-ws, -shift), (-shift, None)):
+            for w in ((0, -ws), (-ws, -shift), (-shift, None)):
+                mask[h[0]:h[1], w[0]:w[1]] = count
+                count += 1
+        mask = mask.view(H // ws, ws, W // ws, ws).permute(0, 2, 1, 3).reshape(nw, ws * ws)
+        mask = mask.unsqueeze(1) - mask.unsqueeze(2)
+        mask = mask.masked_fill(mask != 0, float(-100.0)).masked_fill(mask == 0, float(0.0))
+        attn = attn.view(x.size(0) // nw, nw, heads, x.size(1), x.size(1)) + mask.unsqueeze(1).unsqueeze(0)
+        attn = attn.view(-1, heads, x.size(1), x.size(1))
+    x = nn.functional.softmax(attn, dim=-1).matmul(v).transpose(1, 2).reshape(x.size(0), x.size(1), C)
+    x = proj(x).view(B, H // ws, W // ws, ws, ws, C).permute(0, 1, 3, 2, 4, 5).reshape(B, H, W, C)
+    if shift > 0:
+        x = torch.roll(x, shifts=(shift, shift), dims=(1, 2))
+    return x[:, :H, :W, :].contiguous()
+
+
+class SwinBlock(nn.Module):
+    def __init__(self, C, heads, ws, shift):
+        super().__init__()
+        self.heads, self.ws, self.shift = heads, ws, shift
+        self.norm1, self.norm2 = nn.LayerNorm(C), nn.LayerNorm(C)
+        self.qkv, self.proj = nn.Linear(C, 3 * C), nn.Linear(C, C)
+        self.table = nn.Parameter(torch.zeros((2 * ws - 1) ** 2, heads))
+        coords = torch.stack(torch.meshgrid(torch.arange(ws), torch.arange(ws), indexing='ij')).flatten(1)
+        rel = (coords[:, :, None] - coords[:, None, :]).permute(1, 2, 0) + ws - 1
+        self.register_buffer('index', (rel[:, :, 0] * (2 * ws - 1) + rel[:, :, 1]).flatten())
+        self.mlp = nn.Sequential(nn.Linear(C, 4 * C), nn.GELU(), nn.Linear(4 * C, C))
+
+    def forward(self, x):
+        x = x + window_attention(self.norm1(x), self.qkv, self.proj, self.table, self.index, self.ws,
+                                 self.heads, self.shift)
+        return x + self.mlp(self.norm2(x))
+
+
+class TinySwin(nn.Module):
+    """torchvision's Swin in small: a 4x4/4 patch stem to channels last, a block and a
+    shifted block (windows of 2 x 2, shift 1: the cyclic shift, the mask), patch
+    merging (every other row and column, LayerNorm, Linear 4C -> 2C), the head."""
+    def __init__(self, C=8):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, C, 4, stride=4), Permute([0, 2, 3, 1]), nn.LayerNorm(C))
+        self.blocks = nn.Sequential(SwinBlock(C, 2, 2, 0), SwinBlock(C, 2, 2, 1))
+        self.merge_norm, self.reduction = nn.LayerNorm(4 * C), nn.Linear(4 * C, 2 * C, bias=False)
+        self.norm, self.head = nn.LayerNorm(2 * C), nn.Linear(2 * C, 5)
+
+    def forward(self, x):
+        x = self.blocks(self.stem(x))
+        x = torch.cat([x[..., 0::2, 0::2, :], x[..., 1::2, 0::2, :], x[..., 0::2, 1::2, :],
+                       x[..., 1::2, 1::2, :]], -1)
+        x = self.norm(self.reduction(self.merge_norm(x))).permute(0, 3, 1, 2)
+        return self.head(torch.flatten(nn.functional.adaptive_avg_pool2d(x, 1), 1))
+
+
 warnings.filterwarnings('ignore')  # the exporter's notes on training-mode BatchNorm: expected
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
@@ -97,6 +170,10 @@ for name, net in (('tiny_cnn', TinyCNN()), ('tiny_mobile', TinyMobile()), ('tiny
     torch.onnx.export(net.eval(), torch.zeros(1, 3, 16, 16), os.path.join(out, 'torch_%s.onnx' % name),
                       opset_version=13, input_names=['input'], output_names=['logits'],
                       dynamic_axes={'input': {0: 'batch'}, 'logits': {0: 'batch'}})
+# the shape arithmetic left in (do_constant_folding=False): the importer folds the
+# mask's ScatterND, the bias table's Gather and the window sizes itself
+torch.onnx.export(TinySwin().eval(), torch.zeros(1, 3, 16, 16), os.path.join(out, 'torch_tiny_swin.onnx'),
+                  opset_version=13, input_names=['input'], output_names=['logits'], do_constant_folding=False)
 if '--tiny' in sys.argv[2:]:
     sys.exit(0)
 try:
@@ -116,6 +193,10 @@ torch.onnx.export(torchvision.models.resnet18().eval(), torch.zeros(1, 3, 224, 2
 # LayerNorm between Permutes, against torchvision's 4.456 GFLOPS (MACs)
 torch.onnx.export(torchvision.models.convnext_tiny().eval(), torch.zeros(1, 3, 224, 224),
                   os.path.join(out, 'torch_convnext_tiny.onnx'), opset_version=13)
+# Swin-T (eval mode): windows, shifted windows, patch merging, against torchvision's
+# 4.491 GFLOPS (MACs)
+torch.onnx.export(torchvision.models.swin_t().eval(), torch.zeros(1, 3, 224, 224),
+                  os.path.join(out, 'torch_swin_t.onnx'), opset_version=13)
 # squeeze-excitation networks (no shipped YAML: their MACs against the published
 # figures; their gates need --passthrough)
 for name in ('mobilenet_v3_large', 'efficientnet_b0'):

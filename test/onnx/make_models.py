@@ -267,6 +267,12 @@ def operator_models():
                         [W(n, [6]) for n in ('s', 'bb', 'mu', 'var')], 'conv1d')
     m['upsample9'] = small([N('Upsample', ['x', 'sc'], 'up', mode='nearest')], [x], [W('sc', [4], [1, 1, 2, 2])], 'up9', opset=9)
     m['transpose'] = small([N('Transpose', ['x'], 't', perm=[0, 1, 3, 2]), N('Flatten', ['t'], 'f', axis=1)], [image(2, 4, 6)], [], 'tr')
+    # ScatterND folded (Swin's mask is written so): the shape [1, 4, 1] with its last
+    # entry set to 64 by indices [[2]], then a Reshape of the map to [1, 4, 64]
+    m['scatter'] = small([N('ScatterND', ['tmpl', 'where', 'what'], 'shape3', name='scatter'),
+                          N('Reshape', ['x', 'shape3'], 'flat'), N('Transpose', ['flat'], 'tok', perm=[0, 2, 1])],
+                         [x], [W('tmpl', [3], [1, 4, 1], np.int64), W('where', [1, 1], [2], np.int64),
+                               W('what', [1], [64], np.int64)], 'sc')
     tok = helper.make_tensor_value_info('x', TensorProto.FLOAT, ['N', 'seq', 8])
     # LayerNorm in its decomposed form, GELU with Tanh, a dense over tokens
     ln = [N('ReduceMean', ['x'], 'mean', axes=[-1]), N('Sub', ['x', 'mean'], 'd'),
@@ -403,6 +409,18 @@ def bad_models(out):
     # found by the network loader after the translation: the error names the node
     bad['concat_shape'] = small(conv + [N('MaxPool', ['x'], 'p', kernel_shape=[2, 2], strides=[2, 2]),
                                         N('Concat', ['c', 'p'], 'cat', axis=1)], [x], wts, 'cs')
+    # Swin's constructs out of their patterns (windows.c): a Pad that pads, a Slice of
+    # rows of a channels-last map read by a Relu, two pieces that are no cyclic shift
+    nhwc = conv + [N('Transpose', ['c'], 't', perm=[0, 2, 3, 1])]
+    i64 = lambda name, v: W(name, [len(v)], v, np.int64)
+    bad['pad_nonzero'] = small(nhwc + [N('Pad', ['t', 'pads'], 'p', name='pad')], [x],
+                               wts + [i64('pads', [0, 1, 0, 0, 0, 1, 0, 0])], 'pn')
+    bad['rows_read'] = small(nhwc + [N('Slice', ['t', 's0', 's3', 'ax1'], 'rows', name='rows'),
+                                     N('Relu', ['rows'], 'r', name='relu_rows')], [x],
+                             wts + [i64('s0', [0]), i64('s3', [3]), i64('ax1', [1])], 'rr')
+    bad['rows_no_roll'] = small(nhwc + [N('Slice', ['t', 's0', 's3', 'ax1'], 'a'), N('Slice', ['t', 's0', 's3', 'ax1'], 'b'),
+                                        N('Concat', ['a', 'b'], 'cat', name='not_a_roll', axis=1)], [x],
+                                wts + [i64('s0', [0]), i64('s3', [3]), i64('ax1', [1])], 'nr')
     # dimensions the model gives that are no size
     for k, dims in (('dim_negative', ['N', 4, -5, 8]), ('dim_huge', ['N', 4, 2 ** 40, 8]),
                     ('batch_negative', [-5, 4, 8, 8])):

@@ -5,7 +5,8 @@
  * on any tensor, activations included (their dims are known). This is the
  * shape arithmetic exporters write (Shape -> Gather -> Unsqueeze -> Concat ->
  * Reshape, ConstantOfShape / Equal / Where -> Expand, Pow / Sqrt of a traced
- * head size, Slice of a mask buffer, Transpose of a weight).
+ * head size, Slice of a mask buffer, Transpose of a weight, ScatterND of Swin's
+ * window mask).
  *
  * A folded tensor keeps its elements (as doubles: integers exact to 2^53)
  * when it has at most FOLD_MAX of them and its inputs' elements are there;
@@ -285,7 +286,7 @@ static const char *const UNARY[] = {"Neg", "Sqrt", "Reciprocal", "Abs", "Floor",
 	"Log", "Erf", "Not", NULL};
 static const char *const OTHER[] = {"Identity", "Shape", "Size", "Cast", "Where", "Unsqueeze",
 	"Squeeze", "Concat", "Gather", "ConstantOfShape", "Range", "Expand", "Reshape", "Transpose",
-	"Slice", "Trilu", "Flatten", NULL};
+	"Slice", "Trilu", "Flatten", "ScatterND", NULL};
 
 static int listed(const char *const *list, const char *op)
 {
@@ -571,6 +572,41 @@ static int fold_gather_like(tr *t, const char *op, ten *in, int m, ten *o)
 	return 0;
 }
 
+/* ScatterND(data, indices [..., k], updates): data with the slices that indices
+ * name replaced (reduction "none"); Swin's attention mask, written in pieces. */
+static int fold_scatter_nd(tr *t, ten *in, int m, ten *o)
+{
+	const ten *a = &in[0], *ix = &in[1], *up = &in[2];
+	char red[16];
+	if (m != 3 || ix->nd < 1 || up->nd < 0 ||
+	    strcmp(trim__ox_attr_str(t->node, "reduction", red, sizeof red) ? red : "none", "none"))
+		return trim__ox_node_err(t, TRIM_ESCHEMA, "needs data, indices and updates, and no reduction");
+	int k = (int)ix->d[ix->nd - 1], rc;
+	int64_t slice = 1, tuples = ix->nd ? ix->n / (ix->d[ix->nd - 1] ? ix->d[ix->nd - 1] : 1) : 0;
+	for (int q = k; q < a->nd; q++)
+		slice *= a->d[q];
+	if (k < 1 || k > a->nd || up->n != tuples * slice)
+		return trim__ox_node_err(t, TRIM_ESHAPE, "indices of %d axes and %lld updates do not fit "
+		                         "data of %d dims", k, (long long)up->n, a->nd);
+	if ((rc = same_elements(t, a, o, a->nd, a->d)))
+		return rc;
+	if (!ix->has || !up->has)
+		o->has = 0;
+	for (int64_t i = 0; o->has && i < tuples; i++) {
+		int64_t at = 0;
+		for (int q = 0; q < k; q++) {
+			int64_t j = (int64_t)ix->e[i * k + q];
+			j += j < 0 ? a->d[q] : 0;
+			if (j < 0 || j >= a->d[q])
+				return trim__ox_node_err(t, TRIM_ESHAPE, "index %lld out of dimension %d's %lld",
+				                         (long long)ix->e[i * k + q], q, (long long)a->d[q]);
+			at = at * a->d[q] + j;
+		}
+		memcpy(o->e + at * slice, up->e + i * slice, (size_t)slice * sizeof *o->e);
+	}
+	return 0;
+}
+
 static int fold_shape_op(tr *t, const char *op, ten *in, int m, ten *o)
 {
 	const ten *a = &in[0];
@@ -686,6 +722,8 @@ static int fold_shape_op(tr *t, const char *op, ten *in, int m, ten *o)
 			o->e[i] = s[0] + (double)i * s[2];
 		return 0;
 	}
+	if (!strcmp(op, "ScatterND"))
+		return fold_scatter_nd(t, in, m, o);
 	/* Trilu: the lower (upper = 0) or upper triangle of the last two axes */
 	int64_t k = 0;
 	if (m > 1 && in[1].nd >= 0 && (rc = ints_of(t, &in[1], "k", &k, 1, &n)))

@@ -7,6 +7,10 @@
  *   ops_matmul.c       Gemm and MatMul
  *   ops_elementwise.c  Add, Mul, Div, activations, normalisations
  *   ops_shape.c        Flatten, Reshape, Transpose, Concat, Split, ...
+ *   ops_slice.c        Slice
+ *   tokens.c           tokens and attention heads in any order of axes
+ *   windows.c          Swin's windows: partition and reverse, cyclic shift, patch merging, Pad
+ *   fold.c             constant folding
  * translate_int.h is what the operators share. */
 #ifndef TRIM_ONNX_INT_H
 #define TRIM_ONNX_INT_H

@@ -72,6 +72,13 @@ int trim__ox_translate_node(tr *t)
 	if (t->node->domain && t->node->domain[0] && strcmp(t->node->domain, "ai.onnx"))
 		return trim__ox_node_err(t, TRIM_ESCHEMA, "operator domain '%s' is not ONNX's",
 		                t->node->domain);
+	for (size_t k = 0; k < t->node->n_input && strcmp(op, "Slice") && strcmp(op, "Concat"); k++) {
+		int v = trim__ox_find_val(t, t->node->input[k]);
+		if (v >= 0 && t->v[v].layout == LY_CUT && !t->v[v].t)
+			return trim__ox_node_err(t, TRIM_ESCHEMA, "input '%s' is rows or columns of a "
+			                         "channels-last map (a Slice), which only a Concat may read "
+			                         "(Swin's cyclic shift and patch merging)", t->node->input[k]);
+	}
 	if (!strcmp(op, "Conv")) return trim__ox_conv(t, 0);
 	if (!strcmp(op, "ConvTranspose")) return trim__ox_conv(t, 1);
 	if (!strcmp(op, "Gemm")) return trim__ox_gemm(t);
@@ -118,6 +125,7 @@ int trim__ox_translate_node(tr *t)
 	if (!strcmp(op, "Resize")) return trim__ox_resize(t, 0);
 	if (!strcmp(op, "Upsample")) return trim__ox_resize(t, 1);
 	if (!strcmp(op, "Dropout")) return trim__ox_dropout(t);
+	if (!strcmp(op, "Pad")) return trim__ox_pad(t);
 	if (!strcmp(op, "Identity")) {
 		int x, rc;
 		if ((rc = trim__ox_input_val(t, 0, &x)) || (rc = trim__ox_settle(t, x, &x)) || x < 0)

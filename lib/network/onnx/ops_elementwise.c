@@ -30,13 +30,16 @@ static const char *scores_layer(const tr *t, const val *x)
 }
 
 /* A mask applied to the scores: free, and named in a warning (the scores are
- * counted in full: libtrim does not skip what a mask hides). */
+ * counted in full: libtrim does not skip what a mask hides). An added constant
+ * may also be a bias (Swin's relative position bias): free too. */
 static int mask(tr *t, int x, const char *how)
 {
 	const char *scores = scores_layer(t, &t->v[x]);
-	trim__ox_warn(t, "node '%s' (op_type %s) %s %s: a mask, not costed (the %s are "
+	int add = !strcmp(t->node->op_type, "Add");
+	trim__ox_warn(t, "node '%s' (op_type %s) %s %s: a mask%s, not costed (the %s are "
 	              "counted in full)", NODE_NAME(t->node), t->node->op_type, how,
-	              scores ? "attention's scores" : "an activation", scores ? "scores" : "elements");
+	              scores ? "attention's scores" : "an activation", add ? " or a position bias" : "",
+	              scores ? "scores" : "elements");
 	return trim__ox_alias(t, x, P_NONE, -1);
 }
 

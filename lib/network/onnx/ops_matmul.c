@@ -22,13 +22,18 @@ static int dense(tr *t, int x, int64_t K, int64_t units, int bias)
 		return trim__ox_node_err(t, TRIM_ESHAPE, "the input has %lld features, the weight %lld",
 		                (long long)d[X->nd - 1], (long long)K);
 	d[X->nd - 1] = units;
-	int li, vi, rc;
-	if ((rc = trim__ox_new_layer(t, "dense", NODE_NAME(t->node), &x, 1, &li)))
+	int li, vi, rc, map = -1; /* Swin's windows read as the map (windows.c) */
+	if ((rc = trim__ox_win_layer(t, x, 0, &map)) ||
+	    (rc = trim__ox_new_layer(t, "dense", NODE_NAME(t->node), &x, 1, &li)))
 		return rc;
+	t->l[li].in[0] = map;
 	trim__ox_extra(t, li, ", units: %lld", (long long)units);
 	t->l[li].act_ok = 1;
 	t->l[li].use_bias = bias;
-	return trim__ox_tok_features(t, 0, li, x, units, &vi);
+	if ((rc = trim__ox_tok_features(t, 0, li, x, units, &vi)))
+		return rc;
+	t->v[vi].at.win_form = 0; /* a dense layer gives windows as the map */
+	return 0;
 }
 
 int trim__ox_gemm(tr *t)

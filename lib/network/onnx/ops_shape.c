@@ -80,7 +80,9 @@ int trim__ox_reshape(tr *t)
 	if (got != total)
 		return trim__ox_node_err(t, TRIM_ESHAPE, "reshape to %zu dims of %lld elements from %lld",
 		                         n, (long long)got, (long long)total);
-	int L = X->layout, same_batch = d[0] == X->d[0];
+	int L = X->layout, same_batch = d[0] == X->d[0], done = 0;
+	if ((rc = trim__ox_win_reshape(t, x, n, d, &done)) || done) /* Swin's windows */
+		return rc;
 	if (same_batch && L == LY_NTF && n == 4 && d[1] == X->d[1] && d[2] * d[3] == X->d[2])
 		return view(t, x, LY_NTHD, 4, d); /* split heads */
 	if (same_batch && L == LY_NTHD && n == 3 && d[1] == X->d[1])
@@ -100,7 +102,6 @@ int trim__ox_reshape(tr *t)
 		return trim__ox_out_val(t, 0, li, n == 2 ? LY_NF : LY_NTF, (int)n, d, &vi);
 	}
 	/* heads split and merged in another order (torch.nn's [T, N h, d], [T N, F]) */
-	int done = 0;
 	if ((rc = trim__ox_tok_reshape(t, x, n, d, &done)) || done)
 		return rc;
 	if (!same_batch)
@@ -163,6 +164,10 @@ int trim__ox_transpose(tr *t)
 		return view(t, x, LY_NHWC, 4, d);
 	if (L == LY_NHWC && n == 4 && p[1] == 3 && p[2] == 1 && p[3] == 2)
 		return view(t, x, LY_NCHW, 4, d);
+	/* Swin's windows: [N, H/a, a, W/b, b, C] <-> [N, H/a, W/b, a, b, C] (windows.c) */
+	static const int64_t win_perm[6] = {0, 1, 3, 2, 4, 5};
+	if ((L == LY_WIN || L == LY_WIN_T) && n == 6 && !memcmp(p, win_perm, sizeof win_perm))
+		return view(t, x, L == LY_WIN ? LY_WIN_T : LY_WIN, 6, d);
 	if (L == LY_NCHW && n == 4) {
 		/* libtrim axes: H = ONNX 2, W = 3, C = 1; output H', W', C' = ONNX p2, p3, p1 */
 		static const int lt[4] = {-1, 2, 0, 1};
@@ -221,6 +226,8 @@ int trim__ox_concat(tr *t)
 	int64_t axis = trim__ox_attr_int(n, "axis", 1);
 	if (axis < 0)
 		axis += F.nd;
+	if (F.layout == LY_CUT) /* pieces of a channels-last map (windows.c) */
+		return trim__ox_win_concat(t, in, m, axis);
 	int rows = F.layout == LY_NTF && axis == 1;
 	if (!rows && !((F.layout == LY_NCHW || F.layout == LY_NF) && axis == 1) &&
 	    !(F.layout == LY_NTF && axis == 2))
@@ -357,8 +364,17 @@ int trim__ox_gather(tr *t)
 		int64_t d[2] = {D->d[0], D->d[2]};
 		return trim__ox_out_val(t, 0, li, LY_NF, 2, d, &vi);
 	}
+	if (!D->t && I->t && trim__ox_is_scalar(I)) { /* q, k or v of a fused projection (tokens.c) */
+		int64_t k;
+		size_t n;
+		int done = 0;
+		if ((rc = trim__ox_static_ints(t, I, &k, 1, &n)) ||
+		    (rc = trim__ox_tok_gather(t, data, k, axis < 0 ? axis + D->nd : axis, &done)) || done)
+			return rc;
+	}
 	return trim__ox_node_err(t, TRIM_ESCHEMA, "Gather is supported as an embedding lookup (a constant "
-	                "table, token ids) or as one token of [N, T, F]");
+	                "table, token ids), as one token of [N, T, F] or as q, k or v of a fused "
+	                "projection viewed as [.., 3, heads, d]");
 }
 
 int trim__ox_resize(tr *t, int legacy)

@@ -111,7 +111,11 @@ int trim__ox_slice(tr *t)
 		if (X.layout == LY_NTF && axis == 1)
 			return piece(t, x, axis, 1, lo[axis], out[axis]);
 	}
+	int done = 0; /* rows and columns of a channels-last map: Swin's (windows.c) */
+	if ((rc = trim__ox_win_cut(t, x, lo, step, out, &done)) || done)
+		return rc;
 	return trim__ox_node_err(t, TRIM_ESCHEMA, "Slice of an activation is supported along its "
 	                         "features (the last axis of tokens, the channels of a map) or its "
-	                         "tokens, with step 1");
+	                         "tokens, with step 1, and along the rows and columns of a "
+	                         "channels-last map (Swin's cyclic shift and patch merging)");
 }

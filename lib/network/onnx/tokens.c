@@ -95,13 +95,16 @@ int trim__ox_tok_layout(tok_atoms *a)
 void trim__ox_tok_lt_shape(const val *x, int64_t *s)
 {
 	const tok_atoms *a = &x->at;
+	int map = a->map[0] && !a->win_form; /* windows of a map, as the map (windows.c) */
 	int64_t f = 1;
 	for (int k = 0; k < a->nax; k++)
 		for (const char *c = a->ax[k]; *c; c++)
-			if (*c != 'N' && *c != 'T')
+			if (*c != 'N' && *c != 'T' && !(map && *c == 'w'))
 				f *= a->size[atom_index(*c)];
 	int64_t rows = trim__ox_tok_size(a, 'T');
 	s[0] = rows ? rows : 1, s[1] = 1, s[2] = f;
+	if (map)
+		s[0] = a->map[0], s[1] = a->map[1];
 }
 
 /* A view of x (no layer, no cost) with atoms a and ONNX dims d. */
@@ -135,8 +138,10 @@ int trim__ox_tok_reshape(tr *t, int x, size_t n, const int64_t *d, int *done)
 			seq[m] = *c, sz[m] = in.size[atom_index(*c)], m++;
 	memset(&out, 0, sizeof out);
 	memcpy(out.size, in.size, sizeof out.size);
+	memcpy(out.map, in.map, sizeof out.map);
+	out.win_form = in.win_form;
 	out.nax = (int)n;
-	int i = 0;
+	int i = 0, split_f = 0;
 	for (size_t k = 0; k < n; k++) {
 		char *ax = out.ax[k];
 		int64_t prod = 1;
@@ -154,6 +159,22 @@ int trim__ox_tok_reshape(tr *t, int x, size_t n, const int64_t *d, int *done)
 				seq[i] = 'd', sz[i] /= heads;
 				out.size[4] = heads, out.size[5] = sz[i];
 				prod = d[k];
+				split_f = 1;
+			} else if (seq[i] == 'd' && split_f == 1 && sz[i] % (d[k] / prod) == 0 &&
+			           d[k] % prod == 0) {
+				/* F = S h d: the heads split off before are the stacked q, k, v */
+				for (size_t q = 0; q < k; q++) {
+					char *h = strchr(out.ax[q], 'h');
+					if (h)
+						*h = 'S';
+				}
+				int64_t heads = d[k] / prod;
+				out.size[7] = out.size[4];
+				ax[len++] = 'h';
+				sz[i] /= heads;
+				out.size[4] = heads, out.size[5] = sz[i];
+				prod = d[k];
+				split_f = 2;
 			} else {
 				return 0;
 			}
@@ -221,17 +242,24 @@ int trim__ox_tok_matmul(tr *t, int a, int b, int *done)
 	         !strcmp(cols, "d") && trim__ox_tok_size(&A, ka[0]) == trim__ox_tok_size(&B, 'T');
 	if ((!qk && !av) || heads < 1 || heads != trim__ox_tok_size(&B, 'h'))
 		return 0;
-	/* the outer axes: the heads and the batch only */
+	/* the outer axes: the heads, the windows (Swin: a product per window) and the batch */
+	int64_t windows = trim__ox_tok_size(&A, 'w');
+	if (windows != trim__ox_tok_size(&B, 'w') || (windows && A.map[0] != B.map[0]))
+		return 0;
 	for (int k = 0; k < A.nax - 2; k++)
 		for (const char *c = A.ax[k]; *c; c++)
-			if (*c != 'N' && *c != 'h')
+			if (*c != 'N' && *c != 'h' && *c != 'w')
 				return 0;
-	int in[2] = {a, b}, li, vi;
-	int rc = trim__ox_new_layer(t, "matmul", NODE_NAME(t->node), in, 2, &li);
-	if (rc)
+	int in[2] = {a, b}, li, vi, wa = -1, wb = -1, rc;
+	if (windows && ((rc = trim__ox_win_layer(t, a, 1, &wa)) || (rc = trim__ox_win_layer(t, b, 1, &wb))))
 		return rc;
+	if ((rc = trim__ox_new_layer(t, "matmul", NODE_NAME(t->node), in, 2, &li)))
+		return rc;
+	if (windows) /* the operands in the window form: [T, 1, w h d] */
+		t->l[li].in[0] = wa, t->l[li].in[1] = wb, heads *= windows;
 	trim__ox_extra(t, li, ", heads: %lld, transpose_b: %s", (long long)heads, qk ? "true" : "false");
 	tok_atoms out = A;
+	out.win_form = windows > 0;
 	int64_t d[8];
 	memcpy(d, t->v[a].d, sizeof d);
 	d[A.nax - 1] = t->v[b].d[B.nax - 1];
@@ -271,4 +299,47 @@ int trim__ox_tok_is_features(const val *x, int axis)
 		return 0;
 	trim__ox_tok_axis(&a, axis, ax);
 	return !strcmp(ax, "F");
+}
+
+/* Gather of one entry of an axis holding just S (q, k or v of a fused projection
+ * viewed as [.., S, h, d]): a `split` of the projection's features, S pieces of
+ * h d, the map form for windows (windows.c). */
+int trim__ox_tok_gather(tr *t, int data, int64_t index, int64_t axis, int *done)
+{
+	tok_atoms a;
+	char ax[8];
+	*done = 0;
+	if (trim__ox_tok_of(&t->v[data], &a) || axis < 0 || axis >= a.nax)
+		return 0;
+	trim__ox_tok_axis(&a, (int)axis, ax);
+	int64_t S = trim__ox_tok_size(&a, 'S'), piece = a.size[4] * a.size[5];
+	if (strcmp(ax, "S") || S < 2 || piece < 1)
+		return 0;
+	if (index < 0)
+		index += S;
+	if (index < 0 || index >= S)
+		return trim__ox_node_err(t, TRIM_ESHAPE, "index out of the %lld stacked projections",
+		                         (long long)S);
+	int in = -1, li = -1, vi = -1, rc;
+	if ((rc = trim__ox_win_layer(t, data, 0, &in)))
+		return rc;
+	if ((rc = trim__ox_new_layer(t, "split", NODE_NAME(t->node), &data, 1, &li)))
+		return rc;
+	t->l[li].in[0] = in;
+	trim__ox_extra(t, li, ", sizes: [");
+	for (int64_t q = 0; q < S; q++)
+		trim__ox_extra(t, li, "%s%lld", q ? ", " : "", (long long)piece);
+	trim__ox_extra(t, li, "], index: %lld", (long long)index);
+	val like = t->v[data];
+	for (int k = (int)axis; k + 1 < a.nax; k++) {
+		memcpy(a.ax[k], a.ax[k + 1], sizeof a.ax[k]);
+		like.d[k] = like.d[k + 1];
+	}
+	a.nax--, like.nd--;
+	a.size[7] = 0;
+	a.win_form = 0;
+	like.layout = trim__ox_tok_layout(&a);
+	like.at = a;
+	*done = 1;
+	return trim__ox_out_like(t, 0, li, &like, &vi);
 }

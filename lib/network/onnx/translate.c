@@ -155,6 +155,7 @@ void trim__ox_lt_shape(const val *x, int64_t *s)
 	case LY_NCL: s[0] = d[2], s[1] = 1, s[2] = d[1]; break;
 	case LY_TOK: trim__ox_tok_lt_shape(x, s); break;
 	case LY_NHWC: s[0] = d[1], s[1] = d[2], s[2] = d[3]; break;
+	case LY_WIN: case LY_WIN_T: case LY_CUT: trim__ox_win_shape(x, s); break;
 	default: s[0] = d[3], s[1] = 1, s[2] = d[1] * d[2]; break; /* LY_HEADS_T */
 	}
 }

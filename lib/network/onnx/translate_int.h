@@ -5,7 +5,8 @@
  * graph_check.c (onnx.checker's rules), translate.c (values, layers, the graph,
  * the description), fold.c (constant folding), tokens.c (tokens and attention
  * heads in any order of axes), ops.c (the dispatch), ops_conv.c, ops_matmul.c,
- * ops_elementwise.c (with masks), ops_shape.c, ops_slice.c. */
+ * ops_elementwise.c (with masks), ops_shape.c, ops_slice.c, windows.c (Swin's windows,
+ * shifted windows and patch merging). */
 #ifndef TRIM_ONNX_TRANSLATE_INT_H
 #define TRIM_ONNX_TRANSLATE_INT_H
 
@@ -23,18 +24,28 @@ enum layout {
 	LY_HEADS_T, /* [N, h, d, T] -> [T, 1, h d] */
 	LY_NCL,     /* [N, C, L] (a 1-D convolution's) -> [L, 1, C] */
 	LY_TOK,     /* tokens with their axes in another order: val.at says which (tokens.c) */
-	LY_NHWC     /* [N, H, W, C] (channels last, after a Permute) -> [H, W, C] */
+	LY_NHWC,    /* [N, H, W, C] (channels last, after a Permute) -> [H, W, C] */
+	LY_WIN,     /* [N, H/a, a, W/b, b, C]: a channels-last map viewed as windows of a x b (windows.c) */
+	LY_WIN_T,   /* [N, H/a, W/b, a, b, C]: the windows' axes first (windows.c) */
+	LY_CUT      /* rows and columns of a channels-last map (a Slice: val.cut), read by Concat only */
 };
 
 /* The axes of a tensor of tokens as products of atoms (tokens.c): N the batch, T
  * the tokens, U the tokens attended to (the keys of attention's scores), F the
- * features, h the heads and d the features of a head (F = h d). "T" | "Nh" | "d"
- * is [T, N h, d]; an axis of size 1 may hold no atom. */
-#define TOK_ATOMS "NTUFhd"
+ * features, h the heads and d the features of a head (F = h d), w the windows of
+ * Swin's window attention (the tokens T are those of one window) and S the q, k
+ * and v stacked by a fused projection (F = S h d). "T" | "Nh" | "d" is [T, N h, d];
+ * an axis of size 1 may hold no atom. */
+#define TOK_ATOMS "NTUFhdwS"
 typedef struct {
 	int nax;
 	char ax[8][8];   /* each axis's atoms, in order */
-	int64_t size[6]; /* each atom's size, indexed like TOK_ATOMS */
+	int64_t size[8]; /* each atom's size, indexed like TOK_ATOMS */
+	/* windows (w) of a channels-last map of map[0] x map[1] positions (0: none,
+	 * windows.c); win_form: libtrim's shape is [T, 1, w ...] (the windows among
+	 * the channels, as a matmul takes them), else the map's [H, W, ...] */
+	int64_t map[2];
+	int win_form;
 } tok_atoms;
 
 enum pattern {
@@ -56,6 +67,7 @@ typedef struct {
 	int base;     /* the value this one aliases (itself if none) */
 	int readers;  /* node inputs that read it */
 	tok_atoms at; /* LY_TOK: the atoms of each axis */
+	int64_t cut[2][2]; /* LY_CUT: the first row and the step, the first column and the step of src */
 	const Onnx__NodeProto *node; /* the node that made it (NULL: input, initializer) */
 } val;
 
@@ -147,6 +159,18 @@ int trim__ox_tok_transpose(tr *t, int x, const int64_t *p, size_t n, int *done);
 int trim__ox_tok_matmul(tr *t, int a, int b, int *done);
 /* A value like x whose last axis (features) has `units` elements. */
 int trim__ox_tok_features(tr *t, int oi, int layer, int x, int64_t units, int *vi);
+/* Gather of one of q, k, v (an axis of atoms S) of a fused projection: a split. */
+int trim__ox_tok_gather(tr *t, int data, int64_t index, int64_t axis, int *done);
+/* windows.c: Swin's windows. *layer: the layer that gives x's windows in the
+ * form a matmul takes (windows = 1) or as the map (0): x's own layer (also when
+ * x has no windows), or a `reshape` made here. */
+int trim__ox_win_layer(tr *t, int x, int windows, int *layer);
+int trim__ox_win_reshape(tr *t, int x, size_t n, const int64_t *d, int *done);
+int trim__ox_win_cut(tr *t, int x, const int64_t *lo, const int64_t *step, const int64_t *out,
+                     int *done);
+int trim__ox_win_concat(tr *t, const int *in, int m, int64_t axis);
+int trim__ox_pad(tr *t);
+int trim__ox_win_shape(const val *x, int64_t *s); /* LY_WIN, LY_WIN_T, LY_CUT: [H, W, C]; 0 if one */
 /* The operators (ops_*.c): translate node t->node; 0 or an error naming it. */
 int trim__ox_conv(tr *t, int transposed);         /* ops_conv.c */
 int trim__ox_pool(tr *t, const char *type);
