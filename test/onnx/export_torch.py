@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Export torchvision's ResNet-18, ResNet-50, MobileNetV2, MobileNetV3-large, EfficientNet-B0, ConvNeXt-T
 and Swin-T, and four tiny networks, to
-ONNX with Debian's python3-torch and python3-torchvision (test/check_onnx.c
+ONNX with Debian's python3-torch and python3-torchvision (test/check_onnx_torch.c
 imports and maps them). Exit status 77 when PyTorch is not installed (the test
 is skipped).
 
@@ -173,7 +173,8 @@ for name, net in (('tiny_cnn', TinyCNN()), ('tiny_mobile', TinyMobile()), ('tiny
 # the shape arithmetic left in (do_constant_folding=False): the importer folds the
 # mask's ScatterND, the bias table's Gather and the window sizes itself
 torch.onnx.export(TinySwin().eval(), torch.zeros(1, 3, 16, 16), os.path.join(out, 'torch_tiny_swin.onnx'),
-                  opset_version=13, input_names=['input'], output_names=['logits'], do_constant_folding=False)
+                  opset_version=13, input_names=['input'], output_names=['logits'], do_constant_folding=False,
+                  dynamic_axes={'input': {0: 'batch'}, 'logits': {0: 'batch'}})
 if '--tiny' in sys.argv[2:]:
     sys.exit(0)
 try:
@@ -182,7 +183,7 @@ except ImportError:
     sys.exit(77)
 # in training mode (docs/onnx.md, "From PyTorch"): BatchNormalization and Dropout
 # stay as they are; an export in eval mode folds BatchNorm into the convolutions
-# (the same MACs, but other training workloads), which test/check_onnx.c checks too
+# (the same MACs, but other training workloads), which test/check_onnx_torch.c checks too
 for name, make in (('resnet18', torchvision.models.resnet18), ('resnet50', torchvision.models.resnet50),
                    ('mobilenet_v2', torchvision.models.mobilenet_v2)):
     torch.onnx.export(make(), torch.zeros(1, 3, 224, 224), os.path.join(out, 'torch_%s.onnx' % name),

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Export transformers the way users do, with Debian's python3-torch (and
-python3-torchvision for ViT), for test/check_onnx.c: each is exported by
+python3-torchvision for ViT), for test/check_onnx_torch.c: each is exported by
 torch.onnx.export in training mode (TrainingMode.PRESERVE, docs/onnx.md) with
 the shape arithmetic the exporter writes left in the graph
 (do_constant_folding=False), so the importer's folding is what makes the
@@ -14,7 +14,7 @@ written, so every file is a few hundred kB: the importer reads shapes only.
 
     /usr/bin/python3 test/onnx/export_transformers.py OUTDIR
 
-Models (hand counts in test/check_onnx.c):
+Models (hand counts in test/check_onnx_torch.c):
   torch_vit_b_16.onnx          torchvision vit_b_16 at 224 x 224
   torch_encoder_bf.onnx        nn.TransformerEncoder, BERT-base layers (2 of them: 768,
                                12 heads, 3072), 128 tokens, batch_first=True, batch 2
