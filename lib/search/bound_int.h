@@ -3,8 +3,9 @@
  * includes it where its types are needed; docs/model.md, "Bounds"): the
  * order-free bounds of one factorisation (factor_bound.c), a node's frame
  * and choices (node_bound.c), one tensor's part (tensor_bound.c), the
- * joint order's variants, the stationarity bound (stationary_bound.c) and
- * the words of tiles on their axes (window_words.c).
+ * joint order's variants, the stationarity bound (stationary_bound.c),
+ * the words of tiles on their axes (window_words.c) and on chains of
+ * several spatial levels (spatial_chain.c).
  */
 #ifndef TRIM_SEARCH_BOUND_INT_H
 #define TRIM_SEARCH_BOUND_INT_H
@@ -247,6 +248,37 @@ void trim__window_step_words(const trim__mapspace *s, int t, const int64_t *e, u
  * 0: none (no tiles fit, or no floor); -1, *h = -1: it does not apply. */
 int64_t trim__stationary_window_fills(const trim__mapspace *s, const trim__level_cost *costs, int depth,
                                       const trim__mapping *node, int t, unsigned keep, unsigned first, int *h);
+/* ---- the words on chains of several spatial levels (spatial_chain.c) ---- */
+
+/* Every spatial level fixed (f->allsp), per spatial level k with bounds > 1
+ * between the innermost holder h of t and the MACs, at least the words
+ * entering k's networks (operands) or leaving them upwards (results),
+ * enter[k], and those k delivers to its children (operands) or receives
+ * from them (results), deliver[k]; 0 for the other levels in (h, MAC).
+ * Returns the outermost such level's enter (h's reads, or result updates,
+ * at least), 0 if none. */
+int64_t trim__chain_to_macs(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int h,
+                            int64_t *enter, int64_t *deliver);
+/* The same on the hop from holder h to holder l (h < l), given at least
+ * `words` entries into l's instances (operands: fills; results: drains):
+ * enter[k], deliver[k] for k in (h, l); returns the outermost level's. */
+int64_t trim__chain_hop(const trim__mapspace *s, const trim__mapping *m, int t, int h, int l, int64_t words,
+                        int64_t *enter, int64_t *deliver);
+
+/* The distinct elements of t that the MACs below the instances of holder h
+ * use (operands) or make (results) at each step, summed over the steps and
+ * instances (every spatial level fixed). */
+int64_t trim__chain_distinct(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int h);
+/* The result's read-backs at its innermost holder h (parent holder ph, -1:
+ * none) over a chain of spatial levels to the MACs, U0 its distinct
+ * entries (trim__chain_distinct): the least energy beyond the node bound's
+ * charges (h's drains in_h and read-backs rb, the words nw[k] received by
+ * the levels between ph and h, ph's updates upd_ph) over every split of U0
+ * into read-backs and entries; *reads: h's reads and drains together. */
+double trim__chain_readbacks(const trim__mapspace *s, const trim__level_cost *costs, const trim__mapping *m, int ph,
+                             int h, int64_t U0, int64_t in_h, int64_t rb, const int64_t *nw, int64_t upd_ph,
+                             int64_t *reads);
+
 /* The node's bound from its tensors' figures (tf[t]; etensor: the sum of
  * their emin in the bound's order) without the joint order; out (not NULL)
  * gets the per-choice energies; jv (not NULL): with the joint order's

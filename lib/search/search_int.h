@@ -23,6 +23,8 @@
  *   tensor_bound.c   one tensor's part of it (per keep choice)
  *   window_words.c   the words of tiles on their axes: shares, moved
  *                    windows, the words a step brings
+ *   spatial_chain.c  the words on a chain of several spatial levels, each
+ *                    level's own fan-out
  *   leaf_children.c  the bounds of a node's leaf children from each
  *                    tensor's figures per combination of its own dims
  *   stationary_bound.c  the refills a node's open innermost level forces
@@ -43,7 +45,8 @@
  *   why_empty.c      why a search found nothing (the rule or constraint)
  *   api.c            the public trim_search_* API (include/trim/search.h)
  * Their declarations are here, but for the bounds' (factor_bound.c,
- * node_bound.c, tensor_bound.c, stationary_bound.c, window_words.c), which
+ * node_bound.c, tensor_bound.c, stationary_bound.c, window_words.c,
+ * spatial_chain.c), which
  * are in bound_int.h, included below.
  * Internal functions shared by these files carry the trim__ prefix (hidden
  * by -fvisibility=hidden); the others are static.

@@ -359,6 +359,12 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 	int64_t steps_at[TRIM__MAX_LEVELS], slid_at[TRIM__MAX_LEVELS], share_at[TRIM__MAX_LEVELS],
 	    tile_at[TRIM__MAX_LEVELS];
 	int share_sp[TRIM__MAX_LEVELS];
+	/* the chain of spatial levels from holder chain_h to the MACs */
+	int64_t chain_in[TRIM__MAX_LEVELS], chain_dl[TRIM__MAX_LEVELS], chain_top = 0;
+	int chain_h = -1;
+	int64_t chain_u0[TRIM__MAX_LEVELS]; /* the result's distinct entries below holder h (-1: not yet) */
+	for (int l = 0; l < nl; l++)
+		chain_u0[l] = -1;
 	for (int l = 0; l < nl; l++)
 		steps_at[l] = slid_at[l] = share_at[l] = tile_at[l] = -1;
 	for (int c = 0; c < (1 << nkb); c++) {
@@ -372,7 +378,7 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 		int64_t rq[TRIM__MAX_LEVELS];   /* results: reads (read-backs and the R + D rule) */
 		for (int l = 0; l < nl; l++)
 			rd[l] = in[l] = dw[l] = nw[l] = rq[l] = 0;
-		int h = 0, prev = -1; /* innermost holder so far; storage level above */
+		int h = 0, prev = -1, ph = -1; /* innermost holder so far; storage level above; h's parent holder */
 		rd[0] = touched;
 		int64_t Rc[TRIM__MAX_LEVELS]; /* R with this choice's capacity floor */
 		memcpy(Rc, R, sizeof Rc);
@@ -443,8 +449,14 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 						if (ms > 0 && (in[l] + ms - 1) / ms > up)
 							up = (in[l] + ms - 1) / ms;
 					}
-					if (nsp > 1)
-						up = touched; /* outside the model's scope: keep it simple */
+					/* several levels with bounds: each level's own
+					 * fan-out (spatial_chain.c) */
+					int64_t ch_in[TRIM__MAX_LEVELS], ch_dl[TRIM__MAX_LEVELS];
+					if (nsp > 1) {
+						up = trim__chain_hop(s, m, t, h, l, in[l], ch_in, ch_dl);
+						if (touched > up)
+							up = touched;
+					}
 					if (up > rd[h])
 						rd[h] = up;
 					for (int k = h + 1; k < l; k++)
@@ -454,14 +466,23 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 							 * each level on the way are >= the parent's
 							 * distinct share); results: every drained
 							 * word enters */
-							int64_t words = res ? in[l]
-							                : (a->lv[k].net == TRIM__NET_BUS && a->lv[k].multicast) ? up : in[l];
+							const int bus = a->lv[k].net == TRIM__NET_BUS && a->lv[k].multicast;
+							int64_t words = res ? in[l] : bus ? up : in[l];
 							if (k != sp)
 								words = up;
-							nw[k] = words;
 							dw[k] = up;
+							if (nsp > 1) {
+								const int64_t cw = res || !bus ? ch_dl[k] : ch_in[k];
+								if (cw > words)
+									words = cw;
+								if (ch_in[k] > dw[k])
+									dw[k] = ch_in[k];
+							}
+							nw[k] = words;
 						}
 				}
+				if (l != h)
+					ph = h;
 				h = l;
 			}
 			if (known[l] && Rc[l] > rd[h])
@@ -558,6 +579,26 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 				nw[l] = words;
 			}
 		}
+		if (allsp) {
+			/* a chain of several spatial levels to the MACs: each level's
+			 * own fan-out (spatial_chain.c), computed once per holder */
+			if (chain_h != h) {
+				chain_top = trim__chain_to_macs(s, f, m, t, h, chain_in, chain_dl);
+				chain_h = h;
+			}
+			for (int l = h + 1; l < nl; l++) {
+				if (a->lv[l].type != TRIM__LVL_SPATIAL || !chain_in[l])
+					continue;
+				const int bus = a->lv[l].net == TRIM__NET_BUS && a->lv[l].multicast;
+				const int64_t cw = res || !bus ? chain_dl[l] : chain_in[l];
+				if (cw > nw[l])
+					nw[l] = cw;
+				if (chain_in[l] > dw[l])
+					dw[l] = chain_in[l];
+			}
+			if (chain_top > feed)
+				feed = chain_top;
+		}
 		/* every level on the hop to the MAC: at one step, an element
 		 * needed by a node of the delivery tree at depth j is needed by
 		 * at most prod_d f[S_j][d] of its children over the dims d not
@@ -637,6 +678,17 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 						e += (double)(rdc[l] - in[l] - rback_words) * costs[l].read_pj;
 					rq[l] = rdc[l] - in[l];
 				}
+			}
+			/* the innermost result holder over a chain of spatial levels
+			 * to the MACs: its read-backs (spatial_chain.c) */
+			if (res && allsp && l == h && l > 0 && !direct) {
+				if (chain_u0[h] < 0)
+					chain_u0[h] = trim__chain_distinct(s, f, m, t, h);
+				int64_t reads = 0;
+				e += trim__chain_readbacks(s, costs, m, ph, h, chain_u0[h], in[l], rback_words, nw,
+				                           ph >= 0 ? rdc[ph] : 0, &reads);
+				if (reads > rq[l])
+					rq[l] = reads;
 			}
 			/* cycles: the counts without the MAC feed (its level depends on the choice) */
 			if (v == 0 && (!have || rd[l] < o->rd[l]))

@@ -1,0 +1,220 @@
+/*
+ * The words on a chain of several spatial levels (docs/model.md, "Bounds",
+ * *Spatial chains*): part of the node bound (tensor_bound.c) once every
+ * spatial level is fixed. Per spatial level k with bounds > 1 on a hop of
+ * tensor t, a floor on the words entering k's networks (operands) or
+ * leaving them upwards (results), and on the words k hands its children
+ * (operands: deliveries) or receives from them (results), summed over k's
+ * instances. The single-level bounds of tensor_bound.c charge every level
+ * of such a chain with the figure of the outermost (M_j >= M_0); these see
+ * each level's own fan-out.
+ */
+#include "search_int.h"
+
+static int has_loops(const trim__mapping *m, int l)
+{
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if (m->f[l][d] > 1)
+			return 1;
+	return 0;
+}
+
+/* The most children of one node of k that can need one element of t: the
+ * product of k's factors over the dims not private to t (children that
+ * differ in a private dim need disjoint elements). */
+static int64_t sharers(const trim__mapspace *s, const trim__mapping *m, int t, int k)
+{
+	int64_t n = 1;
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if (!(s->share_priv[t] >> d & 1))
+			n *= m->f[k][d];
+	return n;
+}
+
+/*
+ * The hop from the innermost holder h of t to the MACs (nothing below h
+ * keeps t). At each of the f->steps temporal steps every MAC uses one
+ * element of each operand and makes one partial sum.
+ *
+ * Operands: a node of k (one of f->inst[k] instances of k's network) must
+ * take in, at each step, every distinct element the MACs below it use
+ * then: nothing below keeps it, and one word entering the node reaches
+ * every child at best (multicast). Below one node, dim d takes
+ * prod_{spatial j >= k} f[j][d] values (one loop's values are distinct
+ * whatever the strides; the spatial indices form a product set), so an
+ * axis of one term takes as many values and one of two terms at least
+ * |A| + |B| - 1 (trim__share_lower_bound with no extent exact): whatever
+ * the temporal loops (the completions of the node) and the strides,
+ *   enter[k] >= steps x inst[k] x share(prod_{j >= k} f[j]).
+ * The words k delivers are at least those entering its children: the
+ * enter[] of the next level with bounds below k, or the MACs' operands
+ * (one per MAC) below the innermost.
+ *
+ * Results: every MAC's partial sum leaves the MAC at each step. A node of
+ * a level that does not reduce forwards each word it receives (the
+ * evaluator's rule: the levels above the innermost run of reducing levels
+ * pass what that run sends), so it sends up what its children send; one
+ * that reduces sends at least one word per distinct element its subtree
+ * makes at the step: share(prod_{j >= k} f[j]) per node, the same figure as
+ * above, and at least (what its subtree's MACs make) / (the product of
+ * sharers(j) over the levels j >= k), since an element made below a node
+ * of j is made below at most sharers(j) of its children. Assuming that
+ * every reducing level reduces only lowers the figures, so
+ *   leave[k] = reduces(k) ? max(steps x inst[k] x share, MACs / prod_{j >= k} sharers(j)) : leave[next below]
+ * (MACs below the innermost), and recv[k] = leave[next below] (MACs).
+ * The level k_top outermost with bounds gives h's figure: operands, every
+ * word entering k_top's networks is one read of h; results, every word
+ * leaving them upwards is one update of h (returned; 0: no level with
+ * bounds > 1).
+ */
+int64_t trim__chain_to_macs(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int h,
+                            int64_t *enter, int64_t *deliver)
+{
+	const struct trim_arch *a = s->a;
+	const trim__intra *w = s->w;
+	const int nl = a->nlevels, res = t == 2;
+	const int nox[TRIM_NDIMS] = {0};
+	int64_t sext[TRIM_NDIMS], below = w->macs, prod = 1, top = 0;
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		sext[d] = 1;
+	for (int k = nl - 1; k > h; k--) {
+		enter[k] = deliver[k] = 0;
+		if (a->lv[k].type != TRIM__LVL_SPATIAL || !has_loops(m, k))
+			continue;
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			sext[d] *= m->f[k][d];
+		prod *= sharers(s, m, t, k);
+		const int64_t distinct = f->steps * f->inst[k] * trim__share_lower_bound(w, t, sext, nox);
+		int64_t e = distinct;
+		if (res) {
+			const int64_t split = (w->macs + prod - 1) / prod;
+			e = a->lv[k].reduction ? (distinct > split ? distinct : split) : below;
+		}
+		enter[k] = e;
+		deliver[k] = below;
+		below = e;
+		top = e;
+	}
+	return top;
+}
+
+/*
+ * The hop from holder h down to holder l of t (h < l, every spatial level
+ * between fixed), with at least `words` entries into l's instances
+ * (operands: fills; results: drains). Operands: one word entering a node
+ * of level k reaches at most prod_{j >= k on the hop} sharers(j) instances
+ * of l that need its element at once (those differ only in dims not private
+ * to t at each level; a level without multicast delivers it to one child:
+ * sharer 1), each as one entry, so
+ *   enter[k] >= words / prod_{j >= k} (multicast(j) ? sharers(j) : 1),
+ * and k delivers at least what enters the next level with bounds below it
+ * (l's entries below the innermost). Results: l's drains leave upwards; a
+ * level that does not reduce forwards what it receives, one that reduces
+ * sends at least (its subtree's words) / prod_{j >= k} sharers(j), the
+ * argument of trim__chain_to_macs. Returns the figure of the outermost
+ * level with bounds (operands: reads of h; results: updates of h), 0 if
+ * none.
+ */
+int64_t trim__chain_hop(const trim__mapspace *s, const trim__mapping *m, int t, int h, int l, int64_t words,
+                        int64_t *enter, int64_t *deliver)
+{
+	const struct trim_arch *a = s->a;
+	const int res = t == 2;
+	int64_t below = words, prod = 1, top = 0;
+	for (int k = l - 1; k > h; k--) {
+		enter[k] = deliver[k] = 0;
+		if (a->lv[k].type != TRIM__LVL_SPATIAL || !has_loops(m, k))
+			continue;
+		const trim__level *K = &a->lv[k];
+		int64_t e;
+		if (res) {
+			prod *= sharers(s, m, t, k);
+			e = K->reduction ? (words + prod - 1) / prod : below;
+		} else {
+			prod *= K->multicast ? sharers(s, m, t, k) : 1;
+			e = (words + prod - 1) / prod;
+		}
+		enter[k] = e;
+		deliver[k] = below;
+		below = e;
+		top = e;
+	}
+	return top;
+}
+
+int64_t trim__chain_distinct(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int h)
+{
+	const struct trim_arch *a = s->a;
+	const int nox[TRIM_NDIMS] = {0};
+	int64_t sext[TRIM_NDIMS];
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		sext[d] = 1;
+		for (int k = h + 1; k < a->nlevels; k++)
+			if (a->lv[k].type == TRIM__LVL_SPATIAL)
+				sext[d] *= m->f[k][d];
+	}
+	return f->steps * f->inst[h] * trim__share_lower_bound(s->w, t, sext, nox);
+}
+
+/*
+ * The result's read-backs at its innermost holder h, with spatial levels
+ * of bounds > 1 between h and the MACs (docs/model.md, "Bounds", *Spatial
+ * chains*). At each step every distinct element made below an instance of
+ * h (U0 of them over the run: trim__chain_distinct, the same argument as
+ * trim__chain_to_macs) starts from a partial sum that h reads back (R,
+ * each a read of h that crosses every spatial level below h, down_words of
+ * each) or from zero, once per residency in h (the entries F into h, each
+ * drained later: a read of h that, when no spatial level of bounds > 1
+ * between h's parent holder ph and h reduces, crosses each of them upwards
+ * and updates ph): R + F = U0 + (ph's read-backs) >= U0 (the evaluator's
+ * R_i = U_i - F_{i-1} + R_{i-1}). The node bound already charges F >= in_h
+ * drains (reads of h), R >= rb reads of h, nw[k] words received by each
+ * spatial level k between ph and h and upd_ph updates of ph, and no
+ * read-back's network word; the least addition over every split,
+ *   min_{F >= in_h} c_R R - rd rb + rd (F - in_h) + sum_k hop_k (max(nw[k], F) - nw[k])
+ *                   + upd (max(upd_ph, F) - upd_ph),   R = max(rb, U0 - F),
+ * c_R = rd + (the hop energies below h), is convex and piecewise linear in
+ * F, so its minimum lies at F = in_h, at R's kink U0 - rb, or at a kink
+ * nw[k], upd_ph inside them. Returns it (0 when nothing is owed); *reads:
+ * h's reads and drains together are at least U0.
+ */
+double trim__chain_readbacks(const trim__mapspace *s, const trim__level_cost *costs, const trim__mapping *m, int ph,
+                             int h, int64_t U0, int64_t in_h, int64_t rb, const int64_t *nw, int64_t upd_ph,
+                             int64_t *reads)
+{
+	const struct trim_arch *a = s->a;
+	const int nl = a->nlevels;
+	double c_down = 0;
+	for (int k = h + 1; k < nl; k++)
+		if (a->lv[k].type == TRIM__LVL_SPATIAL)
+			c_down += costs[k].hop_pj * trim__net_min_hops(&costs[k]);
+	const double rd = costs[h].read_pj;
+	int up = ph >= 0;
+	for (int k = ph + 1; up && k < h; k++)
+		if (a->lv[k].type == TRIM__LVL_SPATIAL && a->lv[k].reduction && has_loops(m, k))
+			up = 0;
+	const int64_t hi = U0 - rb > in_h ? U0 - rb : in_h;
+	int64_t cand[TRIM__MAX_LEVELS + 2];
+	int nc = 0;
+	cand[nc++] = in_h;
+	cand[nc++] = hi;
+	for (int k = ph + 1; up && k < h; k++)
+		if (a->lv[k].type == TRIM__LVL_SPATIAL && nw[k] > in_h && nw[k] < hi)
+			cand[nc++] = nw[k];
+	if (up && upd_ph > in_h && upd_ph < hi)
+		cand[nc++] = upd_ph;
+	double best = HUGE_VAL;
+	for (int i = 0; i < nc; i++) {
+		const int64_t F = cand[i], R = U0 - F > rb ? U0 - F : rb;
+		double e = (rd + c_down) * (double)R - rd * (double)rb + rd * (double)(F - in_h);
+		for (int k = ph + 1; up && k < h; k++)
+			if (a->lv[k].type == TRIM__LVL_SPATIAL && F > nw[k])
+				e += costs[k].hop_pj * trim__net_min_hops(&costs[k]) * (double)(F - nw[k]);
+		if (up && F > upd_ph)
+			e += costs[ph].update_pj * (double)(F - upd_ph);
+		if (e < best)
+			best = e;
+	}
+	*reads = U0 - in_h > rb ? U0 - in_h : rb;
+	return best > 0 ? best : 0;
+}
