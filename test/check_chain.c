@@ -1,0 +1,262 @@
+/*
+ * The node bound on chains of several spatial levels (lib/search/
+ * spatial_chain.c; docs/model.md, "Bounds", *Spatial chains*), on a small
+ * architecture shaped like models/arch/simba-like.yaml (a package and a
+ * chip network between DRAM, a global buffer and the PE buffers; vector
+ * MACs and their reducing lanes on buses; weight registers), against brute
+ * force over its whole mapspace: each chain figure is at most the
+ * evaluator's count it bounds (and equal to it in many mappings), the node
+ * bound of every prefix of every valid mapping is at most its cost, and the
+ * search returns the brute force's best (cost, second figure, index) at 1,
+ * 2 and 3 threads.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "activity/activity_int.h"
+#include "eval/eval_int.h"
+#include "search/search_int.h"
+#include "tcase_util.h"
+#include "trim.h"
+
+/* (package: a package network, mesh with multicast, between DRAM and) a
+ * global buffer of inputs and outputs, a chip network (mesh, multicast) to
+ * the PE buffers, vector MACs (bus, multicast) of lanes (bus, multicast,
+ * reducing when lanes_reduce) and (regs) weight registers of 2 words. */
+static void arch_simba_small(struct trim_arch *a, int package, int regs, int lanes_reduce)
+{
+	tu_arch_init(a, "simba-small");
+	tu_storage(a, "DRAM", 0, 16);
+	if (package)
+		tu_spatial(a, "Package", 2, 1, 1, 0)->net = TRIM__NET_MESH;
+	tu_storage(a, "GlobalBuffer", 64, 16)->keep[1] = 0;
+	tu_spatial(a, "Chiplet", 2, 1, 1, 0)->net = TRIM__NET_MESH;
+	tu_storage(a, "PEBuffer", 32, 16);
+	tu_spatial(a, "VectorMACs", 2, 1, 1, 0)->net = TRIM__NET_BUS;
+	tu_spatial(a, "Lanes", 2, 1, 1, lanes_reduce)->net = TRIM__NET_BUS;
+	if (regs) {
+		trim__level *r = tu_storage(a, "WeightRegs", 4, 16);
+		r->keep[0] = r->keep[2] = 0;
+	}
+	tu_compute(a, "MAC");
+	tu_arch_finish(a);
+}
+
+/* The innermost storage level of m keeping t (0: DRAM). */
+static int innermost_holder(const struct trim_arch *a, const trim__mapping *m, int t, int below)
+{
+	int h = 0;
+	for (int l = 1; l < below; l++)
+		if (a->lv[l].type == TRIM__LVL_STORAGE && m->keep[l][t])
+			h = l;
+	return h;
+}
+
+typedef struct {
+	uint64_t checked, equal; /* chain figures compared with the counts, and equal to them */
+	uint64_t readbacks;      /* results whose reads and drains were checked against U0 */
+} chain_stats;
+
+/* Each chain figure of m (every spatial level fixed: frame f) against the
+ * evaluator's counts x: operands, the words entering each level and those
+ * it delivers; results, the words leaving each level upwards and those it
+ * receives; and the result's reads and drains at its innermost holder
+ * (both read it) against its distinct entries U0. */
+static void check_chain_figures(const trim__mapspace *s, const node_frame *f, const trim__mapping *m,
+                                const trim__activity *x, chain_stats *st)
+{
+	const struct trim_arch *a = s->a;
+	const int nl = a->nlevels;
+	for (int t = 0; t < 3; t++) {
+		if (!s->w->t[t].present)
+			continue;
+		const int res = t == 2;
+		int64_t enter[TRIM__MAX_LEVELS], deliver[TRIM__MAX_LEVELS];
+		/* the hop to the MACs */
+		const int h = innermost_holder(a, m, t, nl);
+		const int64_t top = trim__chain_to_macs(s, f, m, t, h, enter, deliver);
+		int64_t outer = 0;
+		for (int k = h + 1; k < nl; k++) {
+			if (!enter[k])
+				continue;
+			const int64_t in = res ? x->up_out[k][t] : x->down_words[k][t];
+			const int64_t dl = res ? x->up_words[k][t] : x->down_dests[k][t];
+			ck_assert_msg(enter[k] <= in && deliver[k] <= dl,
+			              "tensor %d level %s: chain %lld / %lld above the counts %lld / %lld", t, a->lv[k].name,
+			              (long long)enter[k], (long long)deliver[k], (long long)in, (long long)dl);
+			st->checked++;
+			st->equal += enter[k] == in && deliver[k] == dl;
+			if (!outer)
+				outer = enter[k];
+		}
+		ck_assert_int_eq(top, outer);
+		ck_assert(top <= (res ? x->updates[h][t] : x->reads[h][t]));
+		if (res && top && h > 0) { /* the outermost's first entries are not drains */
+			const int64_t u0 = trim__chain_distinct(s, f, m, t, h);
+			ck_assert_msg(u0 <= x->reads[h][t] + x->drains[h][t], "U0 %lld above reads %lld + drains %lld",
+			              (long long)u0, (long long)x->reads[h][t], (long long)x->drains[h][t]);
+			st->readbacks++;
+		}
+		/* the hops between holders, from the inner holder's exact entries */
+		for (int l = nl - 1; l > 0; l--) {
+			if (a->lv[l].type != TRIM__LVL_STORAGE || !m->keep[l][t])
+				continue;
+			const int p = innermost_holder(a, m, t, l);
+			const int64_t words = res ? x->drains[l][t] : x->fills[l][t];
+			const int64_t ptop = trim__chain_hop(s, m, t, p, l, words, enter, deliver);
+			for (int k = p + 1; k < l; k++) {
+				if (a->lv[k].type != TRIM__LVL_SPATIAL || !enter[k])
+					continue;
+				const int64_t in = res ? x->up_out[k][t] : x->down_words[k][t];
+				const int64_t dl = res ? x->up_words[k][t] : x->down_dests[k][t];
+				ck_assert_msg(enter[k] <= in && deliver[k] <= dl,
+				              "tensor %d hop %s level %s: chain %lld / %lld above the counts %lld / %lld", t,
+				              a->lv[l].name, a->lv[k].name, (long long)enter[k], (long long)deliver[k],
+				              (long long)in, (long long)dl);
+				st->checked++;
+				st->equal += enter[k] == in && deliver[k] == dl;
+			}
+			ck_assert(ptop <= (res ? x->updates[p][t] : x->reads[p][t]));
+		}
+	}
+}
+
+/* Brute force over the mapspace of (a, w) for goal against the search at
+ * 1, 2 and 3 threads; every valid mapping's chain figures and the node
+ * bounds of its prefixes. */
+static void brute_chain(struct trim_arch *a, trim__intra *w, int goal, chain_stats *st)
+{
+	trim__mapspace s;
+	trim__level_cost c[TRIM__MAX_LEVELS];
+	trim__eval_ws ws = {0};
+	tu_costs(a, c);
+	ck_assert_int_eq(trim__mapspace_init(&s, w, a), 0);
+	ck_assert_msg(s.size < 3000000, "space too large for brute force (%llu)", (unsigned long long)s.size);
+	int64_t zero_macs = 0;
+	ck_assert_int_eq(trim__activity_zero_macs(w, &zero_macs), 0);
+	/* the depth at which every spatial level is fixed (the tree fixes them first) */
+	int spdepth = 0;
+	for (int i = 0; i < s.nslots; i++)
+		if (a->lv[s.slot[s.tord[i]]].type == TRIM__LVL_SPATIAL)
+			spdepth = i + 1;
+	ck_assert_int_ge(spdepth, 3);
+	int have = 0;
+	double best = 0, best_sec = 0;
+	trim__index best_idx = 0;
+	uint64_t valid = 0;
+	for (trim__index i = 0; i < s.size; i++) {
+		trim__mapping m, k;
+		trim__eval e;
+		ck_assert_int_eq(trim__mapspace_decode(&s, i, &m), 0);
+		if (trim__mapping_check(&m, w, a))
+			continue;
+		valid++;
+		k = m;
+		trim__mapspace_canonical(&s, &k);
+		trim__index ki;
+		ck_assert_int_eq(trim__mapspace_encode(&s, &k, &ki), 0);
+		ck_assert_msg(trim__eval_run(w, a, c, &m, &ws, &e) == 0, "%s", trim_last_error());
+		const double cost = goal == TRIM__GOAL_ENERGY ? e.energy_pj : goal == TRIM__GOAL_DELAY ? e.cycles
+		                    : e.energy_pj * e.cycles;
+		/* the chain figures, from the frame with every spatial level fixed */
+		trim__mapping p;
+		node_frame f;
+		trim__mapspace_node_of(&s, spdepth, &m, &p);
+		ck_assert_int_eq(trim__node_frame(&s, c, spdepth, zero_macs, &p, &f), 0);
+		ck_assert(f.allsp);
+		check_chain_figures(&s, &f, &m, &e.act, st);
+		/* the node bound of every prefix (every 5th mapping: all of them
+		 * at the spatial depth) is at most the cost */
+		for (int depth = 1; depth < s.nslots; depth++) {
+			if (depth != spdepth && valid % 5)
+				continue;
+			const double lb = tu_node_lb(&s, c, goal, depth, zero_macs, &m, &p);
+			ck_assert_msg(lb <= cost, "depth %d: node bound %.17g above the cost %.17g", depth, lb, cost);
+		}
+		const double sec = goal == TRIM__GOAL_ENERGY ? e.cycles : e.energy_pj;
+		if (!have || cost < best || (cost == best && (sec < best_sec || (sec == best_sec && ki < best_idx)))) {
+			have = 1;
+			best = cost;
+			best_sec = sec;
+			best_idx = ki;
+		}
+	}
+	ck_assert(have);
+	for (int threads = 1; threads <= 3; threads++) {
+		trim__search_result r;
+		ck_assert_int_eq(trim__search(&s, c, goal, threads, &r), 0);
+		ck_assert(r.found && r.exact);
+		ck_assert_msg(r.best_cost == best, "%d threads: search %.17g, brute force %.17g", threads, r.best_cost,
+		              best);
+		ck_assert(trim__goal_second(&r.best_eval, goal) == best_sec && r.best_index == best_idx);
+		ck_assert_int_eq(trim__mapping_check(&r.best, w, a), 0);
+		trim__search_result_free(&r);
+	}
+	fprintf(stderr, "chain brute force %s: %llu valid mappings, %llu chain figures (%llu equal to the counts), "
+	        "%llu read-back floors\n", a->name, (unsigned long long)valid, (unsigned long long)st->checked,
+	        (unsigned long long)st->equal, (unsigned long long)st->readbacks);
+	trim__eval_ws_free(&ws);
+	trim__mapspace_free(&s);
+}
+
+/* Three spatial levels, a convolution with a sliding window (E = 4, R = 3,
+ * padded) over the chip network, the vector MACs and the reducing lanes
+ * (the operands' words per level differ from the outermost's; R reduces). */
+START_TEST(test_chain_conv_energy)
+{
+	struct trim_arch a;
+	trim__intra w;
+	chain_stats st = {0};
+	arch_simba_small(&a, 0, 0, 1);
+	ck_assert_int_eq(tu_layer(&w, TU_CONV, TRIM_PHASE_FW, 1, 1, 1, 1, 4, 1, 3, 1, 1, 1, 1), 0);
+	brute_chain(&a, &w, TRIM__GOAL_ENERGY, &st);
+	ck_assert_uint_gt(st.checked, 10000);
+	ck_assert_uint_gt(st.equal, st.checked / 4);
+	ck_assert_uint_gt(st.readbacks, 1000);
+}
+END_TEST
+
+/* Four spatial levels (a package network too) and weight registers: the
+ * weights cross the package and chip networks between DRAM and the PE
+ * buffers, or all four between DRAM and the registers; EDP. */
+START_TEST(test_chain_fc_edp)
+{
+	struct trim_arch a;
+	trim__intra w;
+	chain_stats st = {0};
+	arch_simba_small(&a, 1, 1, 1);
+	ck_assert_int_eq(tu_layer(&w, TU_FC, TRIM_PHASE_FW, 1, 4, 2, 1, 1, 1, 1, 1, 1, 1, 0), 0);
+	brute_chain(&a, &w, TRIM__GOAL_EDP, &st);
+	ck_assert_uint_gt(st.checked, 1000);
+	ck_assert_uint_gt(st.equal, st.checked / 4);
+	ck_assert_uint_gt(st.readbacks, 100);
+}
+END_TEST
+
+/* Lanes that do not reduce: every partial sum is forwarded; delay. */
+START_TEST(test_chain_fc_forward_delay)
+{
+	struct trim_arch a;
+	trim__intra w;
+	chain_stats st = {0};
+	arch_simba_small(&a, 1, 1, 0);
+	ck_assert_int_eq(tu_layer(&w, TU_FC, TRIM_PHASE_FW, 1, 2, 4, 1, 1, 1, 1, 1, 1, 1, 0), 0);
+	brute_chain(&a, &w, TRIM__GOAL_DELAY, &st);
+	ck_assert_uint_gt(st.checked, 1000);
+	ck_assert_uint_gt(st.equal, st.checked / 4);
+}
+END_TEST
+
+Suite *chain_suite(void)
+{
+	Suite *s = suite_create("chain");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_chain_conv_energy);
+	tcase_add_test(tc, test_chain_fc_edp);
+	tcase_add_test(tc, test_chain_fc_forward_delay);
+	suite_add_tcase(s, tc);
+	return s;
+}
