@@ -33,8 +33,15 @@ static int64_t sharers(const trim__mapspace *s, const trim__mapping *m, int t, i
 
 /*
  * The hop from the innermost holder h of t to the MACs (nothing below h
- * keeps t). At each of the f->steps temporal steps every MAC uses one
- * element of each operand and makes one partial sum.
+ * keeps t), from the spatial levels below h alone (the outer ones need not
+ * be fixed). At each temporal step every MAC uses one element of each
+ * operand and makes one partial sum; the f[j] of the levels j >= k
+ * multiply to the MACs below one node of k, so a node of k sees
+ * MACs / prod_{j >= k} f[j] steps over the instances of k's network
+ * (steps x inst[k] once every level is fixed; the factors multiply to the
+ * bounds). Innermost first, the levels up to the first one not fixed
+ * (spatial levels with no bounds > 1 count for nothing) get figures, and
+ * h's only when every level below h is fixed.
  *
  * Operands: a node of k (one of f->inst[k] instances of k's network) must
  * take in, at each step, every distinct element the MACs below it use
@@ -45,7 +52,7 @@ static int64_t sharers(const trim__mapspace *s, const trim__mapping *m, int t, i
  * axis of one term takes as many values and one of two terms at least
  * |A| + |B| - 1 (trim__share_lower_bound with no extent exact): whatever
  * the temporal loops (the completions of the node) and the strides,
- *   enter[k] >= steps x inst[k] x share(prod_{j >= k} f[j]).
+ *   enter[k] >= MACs / prod_{j >= k} f[j] x share(prod_{j >= k} f[j]).
  * The words k delivers are at least those entering its children: the
  * enter[] of the next level with bounds below k, or the MACs' operands
  * (one per MAC) below the innermost.
@@ -60,7 +67,7 @@ static int64_t sharers(const trim__mapspace *s, const trim__mapping *m, int t, i
  * sharers(j) over the levels j >= k), since an element made below a node
  * of j is made below at most sharers(j) of its children. Assuming that
  * every reducing level reduces only lowers the figures, so
- *   leave[k] = reduces(k) ? max(steps x inst[k] x share, MACs / prod_{j >= k} sharers(j)) : leave[next below]
+ *   leave[k] = reduces(k) ? max(MACs / prod f[j] x share, MACs / prod_{j >= k} sharers(j)) : leave[next below]
  * (MACs below the innermost), and recv[k] = leave[next below] (MACs).
  * The level k_top outermost with bounds gives h's figure: operands, every
  * word entering k_top's networks is one read of h; results, every word
@@ -77,14 +84,22 @@ int64_t trim__chain_to_macs(const trim__mapspace *s, const node_frame *f, const 
 	int64_t sext[TRIM_NDIMS], below = w->macs, prod = 1, top = 0;
 	for (int d = 0; d < TRIM_NDIMS; d++)
 		sext[d] = 1;
-	for (int k = nl - 1; k > h; k--) {
+	for (int k = h + 1; k < nl; k++)
 		enter[k] = deliver[k] = 0;
-		if (a->lv[k].type != TRIM__LVL_SPATIAL || !has_loops(m, k))
+	int64_t fan = 1; /* the spatial factors at and below k */
+	for (int k = nl - 1; k > h; k--) {
+		if (a->lv[k].type != TRIM__LVL_SPATIAL)
 			continue;
-		for (int d = 0; d < TRIM_NDIMS; d++)
+		if (!f->fixed[k])
+			return 0; /* the levels above an open one: not bounded here */
+		if (!has_loops(m, k))
+			continue;
+		for (int d = 0; d < TRIM_NDIMS; d++) {
 			sext[d] *= m->f[k][d];
+			fan *= m->f[k][d];
+		}
 		prod *= sharers(s, m, t, k);
-		const int64_t distinct = f->steps * f->inst[k] * trim__share_lower_bound(w, t, sext, nox);
+		const int64_t distinct = w->macs / fan * trim__share_lower_bound(w, t, sext, nox);
 		int64_t e = distinct;
 		if (res) {
 			const int64_t split = (w->macs + prod - 1) / prod;
@@ -146,14 +161,19 @@ int64_t trim__chain_distinct(const trim__mapspace *s, const node_frame *f, const
 {
 	const struct trim_arch *a = s->a;
 	const int nox[TRIM_NDIMS] = {0};
-	int64_t sext[TRIM_NDIMS];
-	for (int d = 0; d < TRIM_NDIMS; d++) {
+	int64_t sext[TRIM_NDIMS], fan = 1;
+	for (int d = 0; d < TRIM_NDIMS; d++)
 		sext[d] = 1;
-		for (int k = h + 1; k < a->nlevels; k++)
-			if (a->lv[k].type == TRIM__LVL_SPATIAL)
+	for (int k = h + 1; k < a->nlevels; k++)
+		if (a->lv[k].type == TRIM__LVL_SPATIAL) {
+			if (!f->fixed[k])
+				return 0;
+			for (int d = 0; d < TRIM_NDIMS; d++) {
 				sext[d] *= m->f[k][d];
-	}
-	return f->steps * f->inst[h] * trim__share_lower_bound(s->w, t, sext, nox);
+				fan *= m->f[k][d];
+			}
+		}
+	return s->w->macs / fan * trim__share_lower_bound(s->w, t, sext, nox);
 }
 
 /*

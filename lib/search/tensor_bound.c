@@ -579,9 +579,10 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 				nw[l] = words;
 			}
 		}
-		if (allsp) {
+		{
 			/* a chain of several spatial levels to the MACs: each level's
-			 * own fan-out (spatial_chain.c), computed once per holder */
+			 * own fan-out (spatial_chain.c; those below h fixed), computed
+			 * once per holder */
 			if (chain_h != h) {
 				chain_top = trim__chain_to_macs(s, f, m, t, h, chain_in, chain_dl);
 				chain_h = h;
@@ -681,12 +682,13 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 			}
 			/* the innermost result holder over a chain of spatial levels
 			 * to the MACs: its read-backs (spatial_chain.c) */
-			if (res && allsp && l == h && l > 0 && !direct) {
+			if (res && l == h && l > 0 && !direct) {
 				if (chain_u0[h] < 0)
 					chain_u0[h] = trim__chain_distinct(s, f, m, t, h);
 				int64_t reads = 0;
-				e += trim__chain_readbacks(s, costs, m, ph, h, chain_u0[h], in[l], rback_words, nw,
-				                           ph >= 0 ? rdc[ph] : 0, &reads);
+				if (chain_u0[h] > 0)
+					e += trim__chain_readbacks(s, costs, m, ph, h, chain_u0[h], in[l], rback_words, nw,
+					                           ph >= 0 ? rdc[ph] : 0, &reads);
 				if (reads > rq[l])
 					rq[l] = reads;
 			}
