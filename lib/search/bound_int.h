@@ -279,6 +279,28 @@ double trim__chain_readbacks(const trim__mapspace *s, const trim__level_cost *co
                              int h, int64_t U0, int64_t in_h, int64_t rb, const int64_t *nw, int64_t upd_ph,
                              int64_t *reads);
 
+/* What one tensor's keep choices share of the chains (per holder h: the
+ * figures to the MACs of the last h asked, the result's distinct entries). */
+typedef struct {
+	int h;
+	int64_t top, enter[TRIM__MAX_LEVELS], deliver[TRIM__MAX_LEVELS];
+	int64_t u0[TRIM__MAX_LEVELS]; /* -1: not yet */
+} chain_memo;
+void trim__chain_memo_init(chain_memo *c);
+/* tensor_bound.c's counts of one keep choice raised by the chains:
+ * the hop (h, l) with at least `words` entries into l, sp its innermost
+ * spatial level with bounds, `up` the words it charges each level, rd_h
+ * h's reads (returns them raised); the hop from h to the MACs (nw, dw and
+ * the feed of h); the result's read-backs at its innermost holder h
+ * (returns the energy to add; *reads_h raised). */
+int64_t trim__chain_hop_raise(const trim__mapspace *s, const trim__mapping *m, int t, int h, int l, int sp,
+                              int64_t words, int64_t up, int64_t rd_h, int64_t *nw, int64_t *dw);
+void trim__chain_macs_raise(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int h,
+                            chain_memo *c, int64_t *nw, int64_t *dw, int64_t *feed);
+double trim__chain_readbacks_raise(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                                   const trim__mapping *m, int t, int ph, int h, int64_t in_h, int64_t rb,
+                                   const int64_t *nw, int64_t upd_ph, chain_memo *c, int64_t *reads_h);
+
 /* The node's bound from its tensors' figures (tf[t]; etensor: the sum of
  * their emin in the bound's order) without the joint order; out (not NULL)
  * gets the per-choice energies; jv (not NULL): with the joint order's

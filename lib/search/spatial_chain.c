@@ -238,3 +238,76 @@ double trim__chain_readbacks(const trim__mapspace *s, const trim__level_cost *co
 	*reads = U0 - in_h > rb ? U0 - in_h : rb;
 	return best > 0 ? best : 0;
 }
+
+/* ---- the chain figures applied to one keep choice's counts ---------------- */
+
+void trim__chain_memo_init(chain_memo *c)
+{
+	c->h = -1;
+	c->top = 0;
+	for (int l = 0; l < TRIM__MAX_LEVELS; l++)
+		c->u0[l] = -1;
+}
+
+int64_t trim__chain_hop_raise(const trim__mapspace *s, const trim__mapping *m, int t, int h, int l, int sp,
+                              int64_t words, int64_t up, int64_t rd_h, int64_t *nw, int64_t *dw)
+{
+	const struct trim_arch *a = s->a;
+	const int res = t == 2;
+	int64_t enter[TRIM__MAX_LEVELS], deliver[TRIM__MAX_LEVELS];
+	const int64_t top = trim__chain_hop(s, m, t, h, l, words, enter, deliver);
+	if (top > up)
+		up = top;
+	for (int k = h + 1; k < l; k++) {
+		const trim__level *K = &a->lv[k];
+		if (K->type != TRIM__LVL_SPATIAL)
+			continue;
+		/* tensor_bound.c's figures with the raised `up` (the words every
+		 * level carries but sp's results and deliveries), and the level's own */
+		const int bus = K->net == TRIM__NET_BUS && K->multicast;
+		const int64_t carried = k != sp || (!res && bus) ? up : 0;
+		const int64_t own = res || !bus ? deliver[k] : enter[k];
+		nw[k] = nw[k] > carried ? nw[k] : carried;
+		nw[k] = nw[k] > own ? nw[k] : own;
+		dw[k] = dw[k] > up ? dw[k] : up;
+		dw[k] = dw[k] > enter[k] ? dw[k] : enter[k];
+	}
+	return rd_h > up ? rd_h : up;
+}
+
+void trim__chain_macs_raise(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int h,
+                            chain_memo *c, int64_t *nw, int64_t *dw, int64_t *feed)
+{
+	const struct trim_arch *a = s->a;
+	const int res = t == 2;
+	if (c->h != h) {
+		c->top = trim__chain_to_macs(s, f, m, t, h, c->enter, c->deliver);
+		c->h = h;
+	}
+	for (int l = h + 1; l < a->nlevels; l++) {
+		const trim__level *L = &a->lv[l];
+		if (L->type != TRIM__LVL_SPATIAL || !c->enter[l])
+			continue;
+		const int bus = L->net == TRIM__NET_BUS && L->multicast;
+		const int64_t own = res || !bus ? c->deliver[l] : c->enter[l];
+		nw[l] = nw[l] > own ? nw[l] : own;
+		dw[l] = dw[l] > c->enter[l] ? dw[l] : c->enter[l];
+	}
+	if (c->top > *feed)
+		*feed = c->top;
+}
+
+double trim__chain_readbacks_raise(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                                   const trim__mapping *m, int t, int ph, int h, int64_t in_h, int64_t rb,
+                                   const int64_t *nw, int64_t upd_ph, chain_memo *c, int64_t *reads_h)
+{
+	if (c->u0[h] < 0)
+		c->u0[h] = trim__chain_distinct(s, f, m, t, h);
+	if (c->u0[h] <= 0)
+		return 0;
+	int64_t reads = 0;
+	const double e = trim__chain_readbacks(s, costs, m, ph, h, c->u0[h], in_h, rb, nw, upd_ph, &reads);
+	if (reads > *reads_h)
+		*reads_h = reads;
+	return e;
+}

@@ -359,12 +359,8 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 	int64_t steps_at[TRIM__MAX_LEVELS], slid_at[TRIM__MAX_LEVELS], share_at[TRIM__MAX_LEVELS],
 	    tile_at[TRIM__MAX_LEVELS];
 	int share_sp[TRIM__MAX_LEVELS];
-	/* the chain of spatial levels from holder chain_h to the MACs */
-	int64_t chain_in[TRIM__MAX_LEVELS], chain_dl[TRIM__MAX_LEVELS], chain_top = 0;
-	int chain_h = -1;
-	int64_t chain_u0[TRIM__MAX_LEVELS]; /* the result's distinct entries below holder h (-1: not yet) */
-	for (int l = 0; l < nl; l++)
-		chain_u0[l] = -1;
+	chain_memo chain; /* the chains of spatial levels below each holder (spatial_chain.c) */
+	trim__chain_memo_init(&chain);
 	for (int l = 0; l < nl; l++)
 		steps_at[l] = slid_at[l] = share_at[l] = tile_at[l] = -1;
 	for (int c = 0; c < (1 << nkb); c++) {
@@ -449,14 +445,8 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 						if (ms > 0 && (in[l] + ms - 1) / ms > up)
 							up = (in[l] + ms - 1) / ms;
 					}
-					/* several levels with bounds: each level's own
-					 * fan-out (spatial_chain.c) */
-					int64_t ch_in[TRIM__MAX_LEVELS], ch_dl[TRIM__MAX_LEVELS];
-					if (nsp > 1) {
-						up = trim__chain_hop(s, m, t, h, l, in[l], ch_in, ch_dl);
-						if (touched > up)
-							up = touched;
-					}
+					if (nsp > 1)
+						up = touched; /* outside the model's scope: keep it simple */
 					if (up > rd[h])
 						rd[h] = up;
 					for (int k = h + 1; k < l; k++)
@@ -466,20 +456,15 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 							 * each level on the way are >= the parent's
 							 * distinct share); results: every drained
 							 * word enters */
-							const int bus = a->lv[k].net == TRIM__NET_BUS && a->lv[k].multicast;
-							int64_t words = res ? in[l] : bus ? up : in[l];
+							int64_t words = res ? in[l]
+							                : (a->lv[k].net == TRIM__NET_BUS && a->lv[k].multicast) ? up : in[l];
 							if (k != sp)
 								words = up;
-							dw[k] = up;
-							if (nsp > 1) {
-								const int64_t cw = res || !bus ? ch_dl[k] : ch_in[k];
-								if (cw > words)
-									words = cw;
-								if (ch_in[k] > dw[k])
-									dw[k] = ch_in[k];
-							}
 							nw[k] = words;
+							dw[k] = up;
 						}
+					if (nsp > 1) /* each level's own fan-out */
+						rd[h] = trim__chain_hop_raise(s, m, t, h, l, sp, in[l], up, rd[h], nw, dw);
 				}
 				if (l != h)
 					ph = h;
@@ -579,27 +564,7 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 				nw[l] = words;
 			}
 		}
-		{
-			/* a chain of several spatial levels to the MACs: each level's
-			 * own fan-out (spatial_chain.c; those below h fixed), computed
-			 * once per holder */
-			if (chain_h != h) {
-				chain_top = trim__chain_to_macs(s, f, m, t, h, chain_in, chain_dl);
-				chain_h = h;
-			}
-			for (int l = h + 1; l < nl; l++) {
-				if (a->lv[l].type != TRIM__LVL_SPATIAL || !chain_in[l])
-					continue;
-				const int bus = a->lv[l].net == TRIM__NET_BUS && a->lv[l].multicast;
-				const int64_t cw = res || !bus ? chain_dl[l] : chain_in[l];
-				if (cw > nw[l])
-					nw[l] = cw;
-				if (chain_in[l] > dw[l])
-					dw[l] = chain_in[l];
-			}
-			if (chain_top > feed)
-				feed = chain_top;
-		}
+		trim__chain_macs_raise(s, f, m, t, h, &chain, nw, dw, &feed); /* each level's own fan-out */
 		/* every level on the hop to the MAC: at one step, an element
 		 * needed by a node of the delivery tree at depth j is needed by
 		 * at most prod_d f[S_j][d] of its children over the dims d not
@@ -680,18 +645,9 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 					rq[l] = rdc[l] - in[l];
 				}
 			}
-			/* the innermost result holder over a chain of spatial levels
-			 * to the MACs: its read-backs (spatial_chain.c) */
-			if (res && l == h && l > 0 && !direct) {
-				if (chain_u0[h] < 0)
-					chain_u0[h] = trim__chain_distinct(s, f, m, t, h);
-				int64_t reads = 0;
-				if (chain_u0[h] > 0)
-					e += trim__chain_readbacks(s, costs, m, ph, h, chain_u0[h], in[l], rback_words, nw,
-					                           ph >= 0 ? rdc[ph] : 0, &reads);
-				if (reads > rq[l])
-					rq[l] = reads;
-			}
+			if (res && l == h && l > 0 && !direct) /* read-backs over a chain to the MACs */
+				e += trim__chain_readbacks_raise(s, costs, f, m, t, ph, h, in[l], rback_words, nw,
+				                                 ph >= 0 ? rdc[ph] : 0, &chain, &rq[l]);
 			/* cycles: the counts without the MAC feed (its level depends on the choice) */
 			if (v == 0 && (!have || rd[l] < o->rd[l]))
 				o->rd[l] = rd[l];
