@@ -76,7 +76,8 @@ static void check_chain_figures(const trim__mapspace *s, const node_frame *f, co
 		int64_t enter[TRIM__MAX_LEVELS], deliver[TRIM__MAX_LEVELS];
 		/* the hop to the MACs */
 		const int h = innermost_holder(a, m, t, nl);
-		const int64_t top = trim__chain_to_macs(s, f, m, t, h, enter, deliver);
+		int64_t u0_top = 0;
+		const int64_t top = trim__chain_to_macs(s, f, m, t, h, enter, deliver, &u0_top);
 		int64_t outer = 0;
 		for (int k = h + 1; k < nl; k++) {
 			if (!enter[k])

@@ -250,15 +250,15 @@ int64_t trim__stationary_window_fills(const trim__mapspace *s, const trim__level
                                       const trim__mapping *node, int t, unsigned keep, unsigned first, int *h);
 /* ---- the words on chains of several spatial levels (spatial_chain.c) ---- */
 
-/* Every spatial level fixed (f->allsp), per spatial level k with bounds > 1
- * between the innermost holder h of t and the MACs, at least the words
- * entering k's networks (operands) or leaving them upwards (results),
- * enter[k], and those k delivers to its children (operands) or receives
- * from them (results), deliver[k]; 0 for the other levels in (h, MAC).
- * Returns the outermost such level's enter (h's reads, or result updates,
- * at least), 0 if none. */
+/* Per spatial level k between the innermost holder h of t and the MACs
+ * (fixed or not), at least the words entering k's networks (operands) or
+ * leaving them upwards (results), enter[k], and those k delivers to its
+ * children (operands) or receives from them (results), deliver[k]; 0 for
+ * the other levels in (h, MAC). Returns the outermost one's enter (h's
+ * reads, or result updates, at least), 0 if none; *distinct_top: the
+ * distinct elements below h's instances over the steps. */
 int64_t trim__chain_to_macs(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int h,
-                            int64_t *enter, int64_t *deliver);
+                            int64_t *enter, int64_t *deliver, int64_t *distinct_top);
 /* The same on the hop from holder h to holder l (h < l), given at least
  * `words` entries into l's instances (operands: fills; results: drains):
  * enter[k], deliver[k] for k in (h, l); returns the outermost level's. */
@@ -267,7 +267,7 @@ int64_t trim__chain_hop(const trim__mapspace *s, const trim__mapping *m, int t, 
 
 /* The distinct elements of t that the MACs below the instances of holder h
  * use (operands) or make (results) at each step, summed over the steps and
- * instances (every spatial level fixed). */
+ * instances (trim__chain_to_macs's *distinct_top). */
 int64_t trim__chain_distinct(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int h);
 /* The result's read-backs at its innermost holder h (parent holder ph, -1:
  * none) over a chain of spatial levels to the MACs, U0 its distinct

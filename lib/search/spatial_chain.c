@@ -33,83 +33,82 @@ static int64_t sharers(const trim__mapspace *s, const trim__mapping *m, int t, i
 
 /*
  * The hop from the innermost holder h of t to the MACs (nothing below h
- * keeps t), from the spatial levels below h alone (the outer ones need not
- * be fixed). At each temporal step every MAC uses one element of each
- * operand and makes one partial sum; the f[j] of the levels j >= k
- * multiply to the MACs below one node of k, so a node of k sees
- * MACs / prod_{j >= k} f[j] steps over the instances of k's network
- * (steps x inst[k] once every level is fixed; the factors multiply to the
- * bounds). Innermost first, the levels up to the first one not fixed
- * (spatial levels with no bounds > 1 count for nothing) get figures, and
- * h's only when every level below h is fixed.
+ * keeps t), every spatial level k in (h, MAC), innermost first, whether
+ * fixed or not. At each temporal step every MAC uses one element of each
+ * operand and makes one partial sum. D_k: the distinct elements the MACs
+ * below one node of k (one instance of k's network) use or make at a
+ * step, summed over the nodes and steps; D of the MACs = MACs.
  *
- * Operands: a node of k (one of f->inst[k] instances of k's network) must
- * take in, at each step, every distinct element the MACs below it use
- * then: nothing below keeps it, and one word entering the node reaches
- * every child at best (multicast). Below one node, dim d takes
- * prod_{spatial j >= k} f[j][d] values (one loop's values are distinct
+ * (a) An element used below a node of k is used below at most sh(k) of
+ * its children: children that differ in a dim private to t (the sole term
+ * of an axis of t) need disjoint elements, so sh(k) = the product of k's
+ * factors of the other dims (k fixed), or the most any rows give them
+ * (mapspace.share_cap, k open). So D_k >= D_{k below} / sh(k).
+ * (b) Once k and every level below it are fixed: below one node, dim d
+ * takes prod_{j >= k} f[j][d] values (one loop's values are distinct
  * whatever the strides; the spatial indices form a product set), so an
  * axis of one term takes as many values and one of two terms at least
- * |A| + |B| - 1 (trim__share_lower_bound with no extent exact): whatever
- * the temporal loops (the completions of the node) and the strides,
- *   enter[k] >= MACs / prod_{j >= k} f[j] x share(prod_{j >= k} f[j]).
- * The words k delivers are at least those entering its children: the
- * enter[] of the next level with bounds below k, or the MACs' operands
- * (one per MAC) below the innermost.
+ * |A| + |B| - 1 (trim__share_lower_bound with no extent exact), at each of
+ * the MACs / prod_{j >= k, d} f[j][d] (node, step) pairs (the factors
+ * multiply to the bounds): D_k >= MACs / prod f x share(prod_{j >= k} f[j]).
  *
- * Results: every MAC's partial sum leaves the MAC at each step. A node of
- * a level that does not reduce forwards each word it receives (the
- * evaluator's rule: the levels above the innermost run of reducing levels
- * pass what that run sends), so it sends up what its children send; one
- * that reduces sends at least one word per distinct element its subtree
- * makes at the step: share(prod_{j >= k} f[j]) per node, the same figure as
- * above, and at least (what its subtree's MACs make) / (the product of
- * sharers(j) over the levels j >= k), since an element made below a node
- * of j is made below at most sharers(j) of its children. Assuming that
- * every reducing level reduces only lowers the figures, so
- *   leave[k] = reduces(k) ? max(MACs / prod f[j] x share, MACs / prod_{j >= k} sharers(j)) : leave[next below]
- * (MACs below the innermost), and recv[k] = leave[next below] (MACs).
- * The level k_top outermost with bounds gives h's figure: operands, every
- * word entering k_top's networks is one read of h; results, every word
- * leaving them upwards is one update of h (returned; 0: no level with
- * bounds > 1).
+ * Operands: a node must take in, at each step, every distinct element its
+ * MACs use then (nothing below h keeps it; one word entering reaches every
+ * child at best: multicast), so enter[k] >= D_k; k delivers at least what
+ * enters its children (the level below, or one word per MAC).
+ * Results: a level that does not reduce forwards each word it receives
+ * (the evaluator's rule: the levels above the innermost run of reducing
+ * levels pass what that run sends; a level with no bounds > 1 passes its
+ * child's), so leave[k] = leave[k below]; one that reduces sends at least
+ * one word per distinct element made below it at the step: leave[k] >=
+ * D_k (assuming every reducing level reduces only lowers the figures);
+ * recv[k] = leave[k below] (MACs below the innermost).
+ * The outermost level gives h's figure: operands, every word entering its
+ * networks is one read of h; results, every word leaving them upwards is
+ * one update of h (returned; 0: no spatial level below h), and its D is
+ * the result's distinct entries below h (*distinct_top).
  */
 int64_t trim__chain_to_macs(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int h,
-                            int64_t *enter, int64_t *deliver)
+                            int64_t *enter, int64_t *deliver, int64_t *distinct_top)
 {
 	const struct trim_arch *a = s->a;
 	const trim__intra *w = s->w;
 	const int nl = a->nlevels, res = t == 2;
 	const int nox[TRIM_NDIMS] = {0};
-	int64_t sext[TRIM_NDIMS], below = w->macs, prod = 1, top = 0;
+	/* below: the figure of the level below (the MACs: one word each);
+	 * distinct: the distinct elements per node of the level below, summed
+	 * over its nodes (the MACs: one each) */
+	int64_t sext[TRIM_NDIMS], below = w->macs, distinct = w->macs, top = 0, fan = 1;
+	int all_fixed = 1; /* every level from k down fixed: sext, fan are theirs */
 	for (int d = 0; d < TRIM_NDIMS; d++)
 		sext[d] = 1;
 	for (int k = h + 1; k < nl; k++)
 		enter[k] = deliver[k] = 0;
-	int64_t fan = 1; /* the spatial factors at and below k */
 	for (int k = nl - 1; k > h; k--) {
-		if (a->lv[k].type != TRIM__LVL_SPATIAL)
+		const trim__level *K = &a->lv[k];
+		if (K->type != TRIM__LVL_SPATIAL)
 			continue;
-		if (!f->fixed[k])
-			return 0; /* the levels above an open one: not bounded here */
-		if (!has_loops(m, k))
-			continue;
-		for (int d = 0; d < TRIM_NDIMS; d++) {
-			sext[d] *= m->f[k][d];
-			fan *= m->f[k][d];
+		const int fixed = f->fixed[k];
+		all_fixed &= fixed;
+		const int64_t sh = fixed ? sharers(s, m, t, k) : s->share_cap[t][k];
+		int64_t dk = (distinct + sh - 1) / sh;
+		if (all_fixed) {
+			for (int d = 0; d < TRIM_NDIMS; d++) {
+				sext[d] *= m->f[k][d];
+				fan *= m->f[k][d];
+			}
+			const int64_t share = w->macs / fan * trim__share_lower_bound(w, t, sext, nox);
+			if (share > dk)
+				dk = share;
 		}
-		prod *= sharers(s, m, t, k);
-		const int64_t distinct = w->macs / fan * trim__share_lower_bound(w, t, sext, nox);
-		int64_t e = distinct;
-		if (res) {
-			const int64_t split = (w->macs + prod - 1) / prod;
-			e = a->lv[k].reduction ? (distinct > split ? distinct : split) : below;
-		}
+		const int64_t e = res && !K->reduction ? below : dk;
 		enter[k] = e;
 		deliver[k] = below;
 		below = e;
+		distinct = dk;
 		top = e;
 	}
+	*distinct_top = top ? distinct : 0;
 	return top;
 }
 
@@ -159,21 +158,9 @@ int64_t trim__chain_hop(const trim__mapspace *s, const trim__mapping *m, int t, 
 
 int64_t trim__chain_distinct(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int h)
 {
-	const struct trim_arch *a = s->a;
-	const int nox[TRIM_NDIMS] = {0};
-	int64_t sext[TRIM_NDIMS], fan = 1;
-	for (int d = 0; d < TRIM_NDIMS; d++)
-		sext[d] = 1;
-	for (int k = h + 1; k < a->nlevels; k++)
-		if (a->lv[k].type == TRIM__LVL_SPATIAL) {
-			if (!f->fixed[k])
-				return 0;
-			for (int d = 0; d < TRIM_NDIMS; d++) {
-				sext[d] *= m->f[k][d];
-				fan *= m->f[k][d];
-			}
-		}
-	return s->w->macs / fan * trim__share_lower_bound(s->w, t, sext, nox);
+	int64_t enter[TRIM__MAX_LEVELS], deliver[TRIM__MAX_LEVELS], u0 = 0;
+	trim__chain_to_macs(s, f, m, t, h, enter, deliver, &u0);
+	return u0;
 }
 
 /*
@@ -281,7 +268,8 @@ void trim__chain_macs_raise(const trim__mapspace *s, const node_frame *f, const 
 	const struct trim_arch *a = s->a;
 	const int res = t == 2;
 	if (c->h != h) {
-		c->top = trim__chain_to_macs(s, f, m, t, h, c->enter, c->deliver);
+		int64_t u0 = 0;
+		c->top = trim__chain_to_macs(s, f, m, t, h, c->enter, c->deliver, &u0);
 		c->h = h;
 	}
 	for (int l = h + 1; l < a->nlevels; l++) {
