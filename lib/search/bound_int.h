@@ -275,9 +275,9 @@ int64_t trim__chain_distinct(const trim__mapspace *s, const node_frame *f, const
  * charges (h's drains in_h and read-backs rb, the words nw[k] received by
  * the levels between ph and h, ph's updates upd_ph) over every split of U0
  * into read-backs and entries; *reads: h's reads and drains together. */
-double trim__chain_readbacks(const trim__mapspace *s, const trim__level_cost *costs, const trim__mapping *m, int ph,
-                             int h, int64_t U0, int64_t in_h, int64_t rb, const int64_t *nw, int64_t upd_ph,
-                             int64_t *reads);
+double trim__chain_readbacks(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                             const trim__mapping *m, int ph, int h, int64_t U0, int64_t in_h, int64_t rb,
+                             const int64_t *nw, int64_t upd_ph, int64_t *reads);
 
 /* What one tensor's keep choices share of the chains (per holder h: the
  * figures to the MACs of the last h asked, the result's distinct entries). */

@@ -171,9 +171,9 @@ int64_t trim__chain_distinct(const trim__mapspace *s, const node_frame *f, const
  * trim__chain_to_macs) starts from a partial sum that h reads back (R,
  * each a read of h that crosses every spatial level below h, down_words of
  * each) or from zero, once per residency in h (the entries F into h, each
- * drained later: a read of h that, when no spatial level of bounds > 1
- * between h's parent holder ph and h reduces, crosses each of them upwards
- * and updates ph): R + F = U0 + (ph's read-backs) >= U0 (the evaluator's
+ * drained later: a read of h that, when no spatial level between h's
+ * parent holder ph and h reduces with bounds > 1 or may (open), crosses
+ * each of them upwards and updates ph): R + F = U0 + (ph's read-backs) >= U0 (the evaluator's
  * R_i = U_i - F_{i-1} + R_{i-1}). The node bound already charges F >= in_h
  * drains (reads of h), R >= rb reads of h, nw[k] words received by each
  * spatial level k between ph and h and upd_ph updates of ph, and no
@@ -185,9 +185,9 @@ int64_t trim__chain_distinct(const trim__mapspace *s, const node_frame *f, const
  * nw[k], upd_ph inside them. Returns it (0 when nothing is owed); *reads:
  * h's reads and drains together are at least U0.
  */
-double trim__chain_readbacks(const trim__mapspace *s, const trim__level_cost *costs, const trim__mapping *m, int ph,
-                             int h, int64_t U0, int64_t in_h, int64_t rb, const int64_t *nw, int64_t upd_ph,
-                             int64_t *reads)
+double trim__chain_readbacks(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                             const trim__mapping *m, int ph, int h, int64_t U0, int64_t in_h, int64_t rb,
+                             const int64_t *nw, int64_t upd_ph, int64_t *reads)
 {
 	const struct trim_arch *a = s->a;
 	const int nl = a->nlevels;
@@ -198,8 +198,8 @@ double trim__chain_readbacks(const trim__mapspace *s, const trim__level_cost *co
 	const double rd = costs[h].read_pj;
 	int up = ph >= 0;
 	for (int k = ph + 1; up && k < h; k++)
-		if (a->lv[k].type == TRIM__LVL_SPATIAL && a->lv[k].reduction && has_loops(m, k))
-			up = 0;
+		if (a->lv[k].type == TRIM__LVL_SPATIAL && a->lv[k].reduction && (!f->fixed[k] || has_loops(m, k)))
+			up = 0; /* drains of several instances of h may be added up on the way */
 	const int64_t hi = U0 - rb > in_h ? U0 - rb : in_h;
 	int64_t cand[TRIM__MAX_LEVELS + 2];
 	int nc = 0;
@@ -294,7 +294,7 @@ double trim__chain_readbacks_raise(const trim__mapspace *s, const trim__level_co
 	if (c->u0[h] <= 0)
 		return 0;
 	int64_t reads = 0;
-	const double e = trim__chain_readbacks(s, costs, m, ph, h, c->u0[h], in_h, rb, nw, upd_ph, &reads);
+	const double e = trim__chain_readbacks(s, costs, f, m, ph, h, c->u0[h], in_h, rb, nw, upd_ph, &reads);
 	if (reads > *reads_h)
 		*reads_h = reads;
 	return e;
