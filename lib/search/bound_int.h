@@ -225,6 +225,18 @@ int64_t trim__stationary_reuse(const trim__mapspace *s, const trim__level_cost *
  * (trim__mapspace.test_first_only restricts them). */
 uint64_t trim__extents_memo_hits(void);
 extern _Thread_local unsigned trim__stationary_first_dims;
+/* ---- a systolic array's words (systolic_bound.c) ------------------------ */
+
+/* The hops the node bound charges each of tensor t's words on spatial level
+ * l (network words nw): the fewest any word takes, or on a systolic level
+ * whose words are all unicast (operands) or drained (results) its mean. */
+double trim__systolic_hops(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                           const trim__mapping *m, int t, int l);
+/* The energy of a result's read-backs down a systolic array beyond what
+ * rq[] (the reads charged per level, raised here) has: per holder kept
+ * (kept[]) whose updates are at least rdc[], those read back and sent down. */
+double trim__systolic_readbacks(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                                const trim__mapping *m, int t, const int *kept, const int64_t *rdc, int64_t *rq);
 /* ---- the words of tiles on their axes (window_words.c) ------------------- */
 
 /* At least the values of axis e over a share with ext[d] values of each

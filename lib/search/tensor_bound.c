@@ -596,11 +596,11 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 			if (entering > dw[l])
 				dw[l] = entering;
 			below = incl;
-			enet += (double)nw[l] * costs[l].hop_pj * trim__net_min_hops(&costs[l]);
+			enet += (double)nw[l] * costs[l].hop_pj * trim__systolic_hops(s, costs, f, m, t, l);
 		}
 		for (int l = 0; l < nl; l++)
 			if (a->lv[l].type == TRIM__LVL_SPATIAL && l <= h)
-				enet += (double)nw[l] * costs[l].hop_pj * trim__net_min_hops(&costs[l]);
+				enet += (double)nw[l] * costs[l].hop_pj * trim__systolic_hops(s, costs, f, m, t, l);
 		int64_t rdc[TRIM__MAX_LEVELS];
 		memcpy(rdc, rd, (size_t)nl * sizeof *rd);
 		if (feed > rdc[h])
@@ -656,6 +656,8 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 			if (v == 0 && kept[l] && in[l] < o->inkeep[l])
 				o->inkeep[l] = in[l];
 		}
+		/* a result's read-backs down a systolic array (systolic_bound.c) */
+		e += trim__systolic_readbacks(s, costs, f, m, t, kept, rdc, rq);
 		if (v == 0 && c < 64) {
 			unsigned km = 0;
 			for (int l = 0; l < nl; l++)
