@@ -684,9 +684,10 @@ END_TEST
 /* A weight-stationary systolic array laid out as systolic-32x32: DRAM ->
  * GLB -> 2 x 2 PEs (multicast, reduction) -> a weight register (weights
  * only: partial sums go down the columns, read back from the GLB) -> MAC;
- * a 1x1 conv with M = C = E = 2 (levels 0-4); in BW (g_ws_phase) a conv
- * with C = 1, M = E = R = 2. */
-static int g_ws_phase = TRIM_PHASE_FW;
+ * a 1x1 conv with M = C = E = 2 (levels 0-4); in BW (g_ws_layer) a conv
+ * with C = 1, M = E = R = 2; a 2 x 1 max pool of stride 2 (E = R = 2). */
+enum { WS_CONV_FW, WS_CONV_BW, WS_POOL };
+static int g_ws_layer = WS_CONV_FW;
 static void case_systolic_ws(struct trim_arch *a, trim__intra *w)
 {
 	tu_arch_init(a, "ws");
@@ -699,26 +700,28 @@ static void case_systolic_ws(struct trim_arch *a, trim__intra *w)
 	r->keep[0] = r->keep[2] = 0;
 	tu_compute(a, "MAC");
 	tu_arch_finish(a);
-	if (g_ws_phase == TRIM_PHASE_FW)
+	if (g_ws_layer == WS_CONV_FW)
 		ck_assert_int_eq(tu_layer(w, TU_CONV, TRIM_PHASE_FW, 1, 2, 2, 1, 2, 1, 1, 1, 1, 1, 0), 0);
-	else /* a 2-tap window: the input gradient's axis e + r (BW) */
-		ck_assert_int_eq(tu_layer(w, TU_CONV, g_ws_phase, 1, 1, 2, 1, 3, 1, 2, 1, 1, 1, 0), 0);
+	else if (g_ws_layer == WS_CONV_BW) /* a 2-tap window: the input gradient's axis e + r */
+		ck_assert_int_eq(tu_layer(w, TU_CONV, TRIM_PHASE_BW, 1, 1, 2, 1, 3, 1, 2, 1, 1, 1, 0), 0);
+	else /* windows apart: the input's axis 2 e + r, one to one */
+		ck_assert_int_eq(tu_layer(w, TU_MAXPOOL, TRIM_PHASE_FW, 1, 2, 2, 1, 4, 1, 2, 1, 2, 1, 0), 0);
 }
 
 /* The systolic terms of the bounds (lib/search/systolic_bound.c): on the
  * weight-stationary array, every node bound (every prefix of every
  * mapping's factors) and every tensor's part stay at or below the
  * mapping's cost, and the search equals brute force (cost, second figure,
- * index; 1, 2 and 3 threads) for every goal, and in BW (a result with a
- * window axis) for energy. */
+ * index; 1, 2 and 3 threads) for every goal, and for energy in BW (a
+ * result with a window axis) and on a pool whose windows do not overlap. */
 START_TEST(test_search_systolic_ws)
 {
 	g_systolic = 1;
 	for (int goal = 0; goal < 3; goal++)
 		brute_vs_search(case_systolic_ws, goal);
-	g_ws_phase = TRIM_PHASE_BW;
-	brute_vs_search(case_systolic_ws, TRIM__GOAL_ENERGY);
-	g_ws_phase = TRIM_PHASE_FW;
+	for (g_ws_layer = WS_CONV_BW; g_ws_layer <= WS_POOL; g_ws_layer++)
+		brute_vs_search(case_systolic_ws, TRIM__GOAL_ENERGY);
+	g_ws_layer = WS_CONV_FW;
 	g_systolic = 0;
 }
 END_TEST
@@ -726,58 +729,67 @@ END_TEST
 /* The systolic terms bind: the node bound on the array is never below the
  * same bound with its words at one hop (a mesh of the same costs, where
  * they do not apply), and above it at many nodes, with each of the three
- * terms (read-backs, drained results, unicast operands) raising some. */
+ * terms (read-backs, drained results, unicast operands) raising some, the
+ * last also through a pool's one-to-one window axis (the array splitting R). */
 START_TEST(test_systolic_bound_binds)
 {
-	struct trim_arch a, mesh;
-	trim__intra w;
-	trim__mapspace s, sm;
-	trim__level_cost c[TRIM__MAX_LEVELS];
-	case_systolic_ws(&a, &w);
-	tu_costs(&a, c);
-	c[2].avg_hops = 2.5;
-	c[2].fwd_hops = 1;
-	mesh = a;
-	a.lv[2].net = TRIM__NET_SYSTOLIC;
-	mesh.lv[2].net = TRIM__NET_MESH;
-	ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
-	ck_assert_int_eq(trim__mapspace_init(&sm, &w, &mesh), 0);
-	int64_t zero_macs = 0;
-	ck_assert_int_eq(trim__activity_zero_macs(&w, &zero_macs), 0);
-	uint64_t higher = 0, readback = 0, drained = 0, unicast = 0;
-	for (uint64_t i = 0; i < s.size; i++) {
-		trim__mapping m, p, pm;
-		REQUIRE(trim__mapspace_decode(&s, i, &m) == 0, "decode");
-		for (int depth = 1; depth < s.nslots; depth++) {
-			const double lb = tu_node_lb(&s, c, TRIM__GOAL_ENERGY, depth, zero_macs, &m, &p);
-			const double lbm = tu_node_lb(&sm, c, TRIM__GOAL_ENERGY, depth, zero_macs, &m, &pm);
-			REQUIRE(lb >= lbm, "index %llu depth %d: %.17g below the one-hop bound %.17g",
-			        (unsigned long long)i, depth, lb, lbm);
-			higher += lb > lbm;
-			node_frame f;
-			if (trim__node_frame(&s, c, depth, zero_macs, &p, &f) || !f.allsp)
-				continue;
-			for (int t = 0; t < 3; t++)
-				if (trim__systolic_hops(&s, c, &f, &p, t, 2) > 1) {
-					drained += t == 2;
-					unicast += t < 2;
+	uint64_t higher = 0, readback = 0, drained = 0, unicast = 0, window = 0;
+	for (g_ws_layer = WS_CONV_FW; g_ws_layer <= WS_POOL; g_ws_layer += WS_POOL - WS_CONV_FW) {
+		struct trim_arch a, mesh;
+		trim__intra w;
+		trim__mapspace s, sm;
+		trim__level_cost c[TRIM__MAX_LEVELS];
+		case_systolic_ws(&a, &w);
+		tu_costs(&a, c);
+		c[2].avg_hops = 2.5;
+		c[2].fwd_hops = 1;
+		mesh = a;
+		a.lv[2].net = TRIM__NET_SYSTOLIC;
+		mesh.lv[2].net = TRIM__NET_MESH;
+		ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
+		ck_assert_int_eq(trim__mapspace_init(&sm, &w, &mesh), 0);
+		int64_t zero_macs = 0;
+		ck_assert_int_eq(trim__activity_zero_macs(&w, &zero_macs), 0);
+		int64_t elems = 1; /* the result's: the read-backs are updates - elems */
+		for (int i = 0; i < w.t[2].ndims; i++)
+			elems *= w.t[2].extent[i];
+		for (uint64_t i = 0; i < s.size; i++) {
+			trim__mapping m, p, pm;
+			REQUIRE(trim__mapspace_decode(&s, i, &m) == 0, "decode");
+			for (int depth = 1; depth < s.nslots; depth++) {
+				const double lb = tu_node_lb(&s, c, TRIM__GOAL_ENERGY, depth, zero_macs, &m, &p);
+				const double lbm = tu_node_lb(&sm, c, TRIM__GOAL_ENERGY, depth, zero_macs, &m, &pm);
+				REQUIRE(lb >= lbm, "index %llu depth %d: %.17g below the one-hop bound %.17g",
+				        (unsigned long long)i, depth, lb, lbm);
+				higher += lb > lbm;
+				node_frame f;
+				if (trim__node_frame(&s, c, depth, zero_macs, &p, &f) || !f.allsp)
+					continue;
+				for (int t = 0; t < 3; t++)
+					if (w.t[t].present && trim__systolic_hops(&s, c, &f, &p, t, 2) > 1) {
+						drained += t == 2;
+						unicast += t < 2;
+						window += t == 0 && g_ws_layer == WS_POOL && p.f[2][TRIM_DIM_R] > 1;
+					}
+				/* the GLB keeping the result with elems + 5 updates: 5 read back */
+				const int kept[5] = {1, 1, 0, 0, 0};
+				const int64_t rdc[5] = {0, elems + 5, 0, 0, 0};
+				int64_t rq[5] = {0, 0, 0, 0, 0};
+				if (trim__systolic_readbacks(&s, c, &f, &p, 2, kept, rdc, rq) > 0) {
+					REQUIRE(rq[1] == 5, "read-backs %lld, not 5", (long long)rq[1]);
+					readback++;
 				}
-			/* the GLB keeping the result with 9 updates: 9 - 4 read back */
-			const int kept[5] = {1, 1, 0, 0, 0};
-			const int64_t rdc[5] = {0, 9, 0, 0, 0};
-			int64_t rq[5] = {0, 0, 0, 0, 0};
-			if (trim__systolic_readbacks(&s, c, &f, &p, 2, kept, rdc, rq) > 0) {
-				REQUIRE(rq[1] == 5, "read-backs %lld, not 9 - 4", (long long)rq[1]);
-				readback++;
 			}
 		}
+		trim__mapspace_free(&s);
+		trim__mapspace_free(&sm);
 	}
+	g_ws_layer = WS_CONV_FW;
 	ck_assert_uint_gt(higher, 100);
 	ck_assert_uint_gt(readback, 0);
 	ck_assert_uint_gt(drained, 0);
 	ck_assert_uint_gt(unicast, 0);
-	trim__mapspace_free(&s);
-	trim__mapspace_free(&sm);
+	ck_assert_uint_gt(window, 0);
 }
 END_TEST
 /* The delay goal, where ties are the rule (many mappings take the compute

@@ -17,9 +17,10 @@
  * lib/activity/orders.c:
  *
  * (c) operands, unicast: a systolic level whose loops (bounds > 1) are all
- *     on dims that are the sole term of some axis of the operand gives
- *     every child a set of elements disjoint from its siblings' (they
- *     differ on that axis), so every word it passes is needed below one
+ *     on dims that tell the operand's elements apart (the sole term of an
+ *     axis, or a term of a one-to-one two-term axis: distinguishing_dims)
+ *     gives every child a set of elements disjoint from its siblings'
+ *     (they differ on that axis), so every word it passes is needed below one
  *     child: Uw[j] = Mw[j] (and a level with no loops, or off the
  *     replication range, counts every word unicast). Then unicast =
  *     down_words = down_dests and its words cost avg hops each.
@@ -63,12 +64,36 @@ static int has_loops(const trim__mapping *m, int l)
 	return 0;
 }
 
-/* 1 if the loops of spatial level l are all on dims that are the sole term
- * of some axis of t (its children need disjoint elements of t). */
+/* The dims of tensor t whose values alone tell its elements apart along
+ * an axis: the dim of a one-term axis, and both dims of a two-term axis
+ * c d + c' d' on which (d, d') -> c d + c' d' is one to one over their
+ * bounds (|c| > |c'| (bound d' - 1), as a pooling window with its stride
+ * at least its size). Two index sets that differ in such a dim's values
+ * (disjoint sets of them) touch disjoint elements. */
+static unsigned distinguishing_dims(const trim__intra *w, int t)
+{
+	unsigned dims = 0;
+	for (int i = 0; i < w->t[t].ndims; i++) {
+		const trim__iexpr *e = &w->t[t].idx[i];
+		if (e->nterms == 1 && e->coef[0] != 0)
+			dims |= 1u << e->dim[0];
+		if (e->nterms != 2 || e->coef[0] == 0 || e->coef[1] == 0 || e->dim[0] == e->dim[1])
+			continue;
+		const int64_t c0 = e->coef[0] < 0 ? -e->coef[0] : e->coef[0], c1 = e->coef[1] < 0 ? -e->coef[1] : e->coef[1];
+		if (c0 > c1 * (w->bound[e->dim[1]] - 1) || c1 > c0 * (w->bound[e->dim[0]] - 1))
+			dims |= 1u << e->dim[0] | 1u << e->dim[1];
+	}
+	return dims;
+}
+
+/* 1 if the loops of spatial level l are all on dims that tell t's
+ * elements apart: at any step its children (each a distinct block of
+ * values of every dim it splits) need disjoint elements of t. */
 static int splits_disjoint(const trim__mapspace *s, const trim__mapping *m, int t, int l)
 {
+	const unsigned dims = distinguishing_dims(s->w, t);
 	for (int d = 0; d < TRIM_NDIMS; d++)
-		if (m->f[l][d] > 1 && !(s->dsingle[t] >> d & 1))
+		if (m->f[l][d] > 1 && !(dims >> d & 1))
 			return 0;
 	return 1;
 }
