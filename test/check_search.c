@@ -774,9 +774,10 @@ START_TEST(test_systolic_bound_binds)
 				/* the GLB keeping the result with elems + 5 updates: 5 read back */
 				const int kept[5] = {1, 1, 0, 0, 0};
 				const int64_t rdc[5] = {0, elems + 5, 0, 0, 0};
-				int64_t rq[5] = {0, 0, 0, 0, 0};
-				if (trim__systolic_readbacks(&s, c, &f, &p, 2, kept, rdc, rq) > 0) {
-					REQUIRE(rq[1] == 5, "read-backs %lld, not 5", (long long)rq[1]);
+				int64_t rq[5] = {0, 0, 0, 0, 0}, down[5];
+				if (trim__systolic_readbacks(&s, c, &f, &p, 2, kept, rdc, rq, down) > 0) {
+					REQUIRE(rq[1] == 5 && down[2] == 5 && down[3] == 0, "read-backs %lld, down %lld, not 5",
+					        (long long)rq[1], (long long)down[2]);
 					readback++;
 				}
 			}

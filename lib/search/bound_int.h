@@ -68,6 +68,8 @@ typedef struct node_counts {
 	int64_t r[3][64][TRIM__MAX_LEVELS];   /* result reads (read-backs and the rest of R + D >= U) */
 	int64_t net[3][64][TRIM__MAX_LEVELS]; /* spatial: words charged for energy */
 	int64_t dw[3][64][TRIM__MAX_LEVELS];  /* spatial: words for cycles */
+	int64_t rdown[3][64][TRIM__MAX_LEVELS]; /* spatial, results: read-backs sent down (systolic_bound.c) */
+	int avg[3][TRIM__MAX_LEVELS];         /* spatial: net words charged avg hops (systolic_bound.c) */
 	int extk[TRIM__MAX_LEVELS];           /* storage levels whose tiles are known */
 	int64_t tbytes[3][TRIM__MAX_LEVELS];  /* and the bytes of those tiles, per tensor */
 	int complete;                         /* every tensor has at most 64 keep choices */
@@ -234,9 +236,11 @@ double trim__systolic_hops(const trim__mapspace *s, const trim__level_cost *cost
                            const trim__mapping *m, int t, int l);
 /* The energy of a result's read-backs down a systolic array beyond what
  * rq[] (the reads charged per level, raised here) has: per holder kept
- * (kept[]) whose updates are at least rdc[], those read back and sent down. */
+ * (kept[]) whose updates are at least rdc[], those read back and sent down
+ * (down[l]: the words down spatial level l, set for every level). */
 double trim__systolic_readbacks(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
-                                const trim__mapping *m, int t, const int *kept, const int64_t *rdc, int64_t *rq);
+                                const trim__mapping *m, int t, const int *kept, const int64_t *rdc, int64_t *rq,
+                                int64_t *down);
 /* ---- the words of tiles on their axes (window_words.c) ------------------- */
 
 /* At least the values of axis e over a share with ext[d] values of each

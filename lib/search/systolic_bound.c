@@ -119,11 +119,14 @@ double trim__systolic_hops(const trim__mapspace *s, const trim__level_cost *cost
 }
 
 double trim__systolic_readbacks(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
-                                const trim__mapping *m, int t, const int *kept, const int64_t *rdc, int64_t *rq)
+                                const trim__mapping *m, int t, const int *kept, const int64_t *rdc, int64_t *rq,
+                                int64_t *down)
 {
 	const trim__intra *w = s->w;
 	const struct trim_arch *a = s->a;
 	const int nl = a->nlevels;
+	for (int l = 0; l < nl; l++)
+		down[l] = 0;
 	if (t != 2 || !f->allsp)
 		return 0;
 	/* T: the values of each axis of the result multiplied, >= its elements */
@@ -161,8 +164,10 @@ double trim__systolic_readbacks(const trim__mapspace *s, const trim__level_cost 
 			rq[b] = R;
 		}
 		for (int k = b + 1; k < c; k++)
-			if (a->lv[k].type == TRIM__LVL_SPATIAL)
+			if (a->lv[k].type == TRIM__LVL_SPATIAL) {
 				e += trim__net_pj(&a->lv[k], &costs[k], (double)R, (double)R, (double)R, 0, 0);
+				down[k] = R;
+			}
 	}
 	return e;
 }

@@ -346,6 +346,8 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 			kb[nkb++] = l;
 	if (nc && v == 0 && (1 << nkb) > 64)
 		nc->complete = 0;
+	if (nc && v == 0)
+		memset(nc->avg[t], 0, sizeof nc->avg[t]);
 	int have = 0;
 	double emin = 0;
 	if (v == 0)
@@ -596,11 +598,18 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 			if (entering > dw[l])
 				dw[l] = entering;
 			below = incl;
-			enet += (double)nw[l] * costs[l].hop_pj * trim__systolic_hops(s, costs, f, m, t, l);
+			const double hops = trim__systolic_hops(s, costs, f, m, t, l);
+			enet += (double)nw[l] * costs[l].hop_pj * hops;
+			if (nc && v == 0)
+				nc->avg[t][l] = hops > trim__net_min_hops(&costs[l]);
 		}
 		for (int l = 0; l < nl; l++)
-			if (a->lv[l].type == TRIM__LVL_SPATIAL && l <= h)
-				enet += (double)nw[l] * costs[l].hop_pj * trim__systolic_hops(s, costs, f, m, t, l);
+			if (a->lv[l].type == TRIM__LVL_SPATIAL && l <= h) {
+				const double hops = trim__systolic_hops(s, costs, f, m, t, l);
+				enet += (double)nw[l] * costs[l].hop_pj * hops;
+				if (nc && v == 0)
+					nc->avg[t][l] = hops > trim__net_min_hops(&costs[l]);
+			}
 		int64_t rdc[TRIM__MAX_LEVELS];
 		memcpy(rdc, rd, (size_t)nl * sizeof *rd);
 		if (feed > rdc[h])
@@ -657,7 +666,8 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 				o->inkeep[l] = in[l];
 		}
 		/* a result's read-backs down a systolic array (systolic_bound.c) */
-		e += trim__systolic_readbacks(s, costs, f, m, t, kept, rdc, rq);
+		int64_t rdown[TRIM__MAX_LEVELS];
+		e += trim__systolic_readbacks(s, costs, f, m, t, kept, rdc, rq, rdown);
 		if (v == 0 && c < 64) {
 			unsigned km = 0;
 			for (int l = 0; l < nl; l++)
@@ -671,6 +681,7 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 				memcpy(nc->r[t][c], rq, (size_t)nl * sizeof *rq);
 				memcpy(nc->net[t][c], nw, (size_t)nl * sizeof *nw);
 				memcpy(nc->dw[t][c], dw, (size_t)nl * sizeof *dw);
+				memcpy(nc->rdown[t][c], rdown, (size_t)nl * sizeof *rdown);
 			}
 		}
 		if (v > 0 && c < 64)

@@ -32,13 +32,21 @@ static void combination_counts(const trim__mapspace *s, const node_counts *nc, c
 			} else if (L->type == TRIM__LVL_SPATIAL) {
 				const int64_t nw = nc->net[t][c][l], dw = nc->dw[t][c][l];
 				if (res) {
+					/* a systolic array's read-backs down, and its partial
+					 * sums up at avg hops where they are drained: as
+					 * unicast words, the same energy (systolic_bound.c) */
+					const int64_t rdown = nc->rdown[t][c][l];
 					x->up_words[l][t] = nw;
 					x->up_out[l][t] = dw;
+					x->down_words[l][t] = x->down_dests[l][t] = rdown;
+					x->unicast[l][t] = rdown + (nc->avg[t][l] ? nw : 0);
 				} else if (L->net == TRIM__NET_BUS) {
 					x->down_words[l][t] = nw > dw ? nw : dw;
 				} else {
 					x->down_dests[l][t] = nw;
 					x->down_words[l][t] = dw;
+					if (nc->avg[t][l]) /* unicast on a systolic array (systolic_bound.c) */
+						x->unicast[l][t] = nw;
 				}
 			}
 		}
