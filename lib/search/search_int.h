@@ -30,6 +30,9 @@
  *   stationary_bound.c  the refills a node's open innermost level forces
  *                    (its capacity and the dataflow constraints), its
  *                    searches over the extents and their per-thread memo
+ *   systolic_bound.c what a systolic array's words cost beyond one hop
+ *                    (unicast operands, drained results, a result's
+ *                    read-backs down the array) once the array is fixed
  *   tie_cut.c        exact ties at a node (the evaluator's own arithmetic)
  *   hold_nothing.c   a level that holds nothing: the mappings equal to one
  *                    with its upper neighbour's loops moved into it
@@ -45,8 +48,8 @@
  *   why_empty.c      why a search found nothing (the rule or constraint)
  *   api.c            the public trim_search_* API (include/trim/search.h)
  * Their declarations are here, but for the bounds' (factor_bound.c,
- * node_bound.c, tensor_bound.c, stationary_bound.c, window_words.c,
- * spatial_chain.c), which
+ * node_bound.c, tensor_bound.c, stationary_bound.c, systolic_bound.c,
+ * window_words.c, spatial_chain.c), which
  * are in bound_int.h, included below.
  * Internal functions shared by these files carry the trim__ prefix (hidden
  * by -fvisibility=hidden); the others are static.

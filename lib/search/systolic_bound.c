@@ -47,12 +47,17 @@
  *     updates and T >= T0 the product over the result's axes of the
  *     values each takes. B's reads then are R_B + D_B (its drains) >=
  *     in[B] + (rdc[B] - T): the bound's rq[B] is raised to that, and
- *     each systolic level of the hop is charged (rdc[B] - T) avg hops.
- *     Terms that cost the same count are not counted twice: the bound's
- *     other network words of a result are its partial sums up (up_words).
+ *     every spatial level of the hop (one of them systolic: the term is
+ *     this file's) is charged rdc[B] - T unicast words down (avg hops).
+ *     No count is charged twice: the bound's other network words of a
+ *     result are its partial sums going up (up_words).
  * Every count here is a floor of the evaluator's for every completion of
  * the node, every order and every bypass choice that keeps the levels of
- * `kept`; the energies are the evaluator's linear terms of them.
+ * `kept`; the energies are the evaluator's terms of them (linear in each
+ * count). The exact tie test (tie_cut.c) evaluates the same counts: the
+ * read-backs as a result's words down (node_counts.rdown) and the words at
+ * avg hops as unicast words (node_counts.avg; a drained result's energy
+ * is a unicast word's).
  */
 #include "search_int.h"
 
