@@ -614,7 +614,8 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 		memcpy(rdc, rd, (size_t)nl * sizeof *rd);
 		if (feed > rdc[h])
 			rdc[h] = feed;
-		double e = enet;
+		double e = enet, echain = 0;
+		int64_t rq_chain = 0; /* the chain's reads of h (trim__chain_readbacks_raise) */
 		for (int l = 0; l < nl; l++) {
 			if (a->lv[l].type == TRIM__LVL_SPATIAL) {
 				/* cycles: words entering (operands) / leaving upwards (results) */
@@ -654,9 +655,11 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 					rq[l] = rdc[l] - in[l];
 				}
 			}
-			if (res && l == h && l > 0 && !direct) /* read-backs over a chain to the MACs */
-				e += trim__chain_readbacks_raise(s, costs, f, m, t, ph, h, in[l], rback_words, nw,
-				                                 ph >= 0 ? rdc[ph] : 0, &chain, &rq[l]);
+			if (res && l == h && l > 0 && !direct) { /* read-backs over a chain to the MACs */
+				rq_chain = rq[l];
+				echain = trim__chain_readbacks_raise(s, costs, f, m, t, ph, h, in[l], rback_words, nw,
+				                                     ph >= 0 ? rdc[ph] : 0, &chain, &rq_chain);
+			}
 			/* cycles: the counts without the MAC feed (its level depends on the choice) */
 			if (v == 0 && (!have || rd[l] < o->rd[l]))
 				o->rd[l] = rd[l];
@@ -665,9 +668,15 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 			if (v == 0 && kept[l] && in[l] < o->inkeep[l])
 				o->inkeep[l] = in[l];
 		}
-		/* a result's read-backs down a systolic array (systolic_bound.c) */
+		/* a result's read-backs down a systolic array (systolic_bound.c):
+		 * the chain's read-back term above charges the same read-backs
+		 * (their reads and their words down the levels below h), so the
+		 * larger of the two is added, not both */
 		int64_t rdown[TRIM__MAX_LEVELS];
-		e += trim__systolic_readbacks(s, costs, f, m, t, kept, rdc, rq, rdown);
+		const double esys = trim__systolic_readbacks(s, costs, f, m, t, kept, rdc, rq, rdown);
+		e += esys > echain ? esys : echain;
+		if (rq_chain > rq[h])
+			rq[h] = rq_chain;
 		if (v == 0 && c < 64) {
 			unsigned km = 0;
 			for (int l = 0; l < nl; l++)
