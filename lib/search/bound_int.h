@@ -154,6 +154,13 @@ void trim__node_tensor_reuse(const trim__mapspace *s, const trim__level_cost *co
 /* The words of tensor t in a tile of extents ext (each dim over a
  * contiguous range: trim__axis_distinct on two-dim axes). */
 int64_t trim__tile_words(const trim__intra *w, int t, const int64_t *ext);
+/* tensor t's floors over every keep choice (tensor_bound.c): variant 0
+ * fills r and o (and nc), a variant v > 0 writes per-choice energies into
+ * Ev; fh >= 0 with ffl and irr: the stationary fills' floor
+ * (stationary_bound.c). Returns the cheapest choice's energy. */
+double trim__tensor_part_floor(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                               const trim__mapping *m, int t, int v, const int *inner, tensor_reuse *r,
+                               tensor_figures *o, double *Ev, node_counts *nc, int fh, int64_t ffl, unsigned irr);
 /* Tensor t's figures emptied, with its tile bytes where they are known
  * (tensor_bound.c); then (trim__tensor_bound) filled as the node bound's
  * variant 0, with reuse r and (nc not NULL) every choice's counts. */

@@ -21,6 +21,8 @@
  *                    its frame, the joint order's variants, the tensors
  *                    combined under the capacities
  *   tensor_bound.c   one tensor's part of it (per keep choice)
+ *   tensor_figures.c that part as the node bound reads it (fit, counts,
+ *                    the joint order's variants)
  *   window_words.c   the words of tiles on their axes: shares, moved
  *                    windows, the words a step brings
  *   spatial_chain.c  the words on a chain of several spatial levels, each
@@ -48,8 +50,8 @@
  *   why_empty.c      why a search found nothing (the rule or constraint)
  *   api.c            the public trim_search_* API (include/trim/search.h)
  * Their declarations are here, but for the bounds' (factor_bound.c,
- * node_bound.c, tensor_bound.c, stationary_bound.c, systolic_bound.c,
- * window_words.c, spatial_chain.c), which
+ * node_bound.c, tensor_bound.c, tensor_figures.c, stationary_bound.c,
+ * systolic_bound.c, window_words.c, spatial_chain.c), which
  * are in bound_int.h, included below.
  * Internal functions shared by these files carry the trim__ prefix (hidden
  * by -fvisibility=hidden); the others are static.

@@ -1,8 +1,10 @@
 /*
  * One tensor's part of the node bound of the factorisation tree
  * (docs/model.md, "Bounds"): per keep choice its energy and counts over
- * every completion of the node's factors and every order, the figures
- * node_bound.c combines; and the same under a variant of the joint order.
+ * every completion of the node's factors and every order
+ * (trim__tensor_part_floor). The figures node_bound.c reads, and the
+ * same under a variant of the joint order, are made from it in
+ * tensor_figures.c.
  */
 #include "search_int.h"
 
@@ -306,9 +308,9 @@ static void crossing_floor(const trim__mapspace *s, const node_frame *f, const t
  * (reducing) spatial level, sfan the instances of fh there that differ
  * only in the dims of mask irr (t reads none of them), unless that level
  * spreads two dims of one axis of t (window_spread). */
-static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
-                                const trim__mapping *m, int t, int v, const int *inner, tensor_reuse *r,
-                                tensor_figures *o, double *Ev, node_counts *nc, int fh, int64_t ffl, unsigned irr)
+double trim__tensor_part_floor(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
+                               const trim__mapping *m, int t, int v, const int *inner, tensor_reuse *r,
+                               tensor_figures *o, double *Ev, node_counts *nc, int fh, int64_t ffl, unsigned irr)
 {
 	const trim__intra *w = s->w;
 	const struct trim_arch *a = s->a;
@@ -704,210 +706,4 @@ static double tensor_part_floor(const trim__mapspace *s, const trim__level_cost 
 		o->complete = (1 << nkb) <= 64;
 	}
 	return emin;
-}
-
-static double tensor_part(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
-                          const trim__mapping *m, int t, int v, const int *inner, tensor_reuse *r, tensor_figures *o,
-                          double *Ev, node_counts *nc)
-{
-	return tensor_part_floor(s, costs, f, m, t, v, inner, r, o, Ev, nc, -1, 0, 0);
-}
-
-double trim__tensor_floor_energies(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
-                                   const trim__mapping *m, int t, tensor_reuse *r, int h, int64_t fills,
-                                   unsigned irr, double *E)
-{
-	return tensor_part_floor(s, costs, f, m, t, 1, NULL, r, NULL, E, NULL, h, fills, irr);
-}
-
-int64_t trim__tile_words(const trim__intra *w, int t, const int64_t *ext)
-{
-	const int ones[TRIM_NDIMS] = {1, 1, 1, 1, 1, 1, 1, 1};
-	return trim__share_lower_bound(w, t, ext, ones);
-}
-
-/* The tile bytes of tensor t at the levels whose tiles are known. */
-static void tensor_tile_bytes(const trim__mapspace *s, const node_frame *f, int t, int64_t *tbytes)
-{
-	for (int l = 0; l < s->a->nlevels; l++)
-		tbytes[l] = f->extk[l] && s->w->t[t].present ? trim__tile_bytes_at(s->a, l, trim__tile_words(s->w, t, f->sfx[l]))
-		                                             : 0;
-}
-
-/* Figures of an absent tensor, or zeroed before tensor_part fills them. */
-static void figures_clear(tensor_figures *o, int nl)
-{
-	o->nch = 0;
-	o->emin = o->emin_fit = 0;
-	o->fits_alone = 0;
-	o->complete = 1;
-	for (int l = 0; l < nl; l++)
-		o->rd[l] = o->in[l] = o->net[l] = o->tbytes[l] = 0;
-}
-
-/* The choices whose own tiles fit where they are known, and the cheapest
- * of them: every combination that fits has one for this tensor
- * (trim__choices_fit). */
-static void figures_fit(const trim__mapspace *s, const node_frame *f, int t, tensor_figures *out)
-{
-	const struct trim_arch *a = s->a;
-	out->emin_fit = out->complete ? HUGE_VAL : out->emin;
-	out->fits_alone = 0;
-	for (int c = 0; c < out->nch && out->complete; c++) {
-		int fits = 1;
-		for (int l = 1; l < a->nlevels && fits; l++) {
-			int64_t bytes[3] = {0, 0, 0};
-			bytes[t] = out->tbytes[l];
-			fits = !f->extk[l] || !(out->K[c] >> l & 1) || trim__tiles_fit_level(s, l, bytes);
-		}
-		if (fits)
-			out->fits_alone |= 1ull << c;
-		if (fits && out->E[c] < out->emin_fit)
-			out->emin_fit = out->E[c];
-	}
-}
-
-void trim__node_tensor_reuse(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
-                             const trim__mapping *m, int t, tensor_figures *out, tensor_reuse *r)
-{
-	figures_clear(out, s->a->nlevels);
-	tensor_tile_bytes(s, f, t, out->tbytes);
-	tensor_part(s, costs, f, m, t, 0, NULL, r, out, NULL, NULL);
-	figures_fit(s, f, t, out);
-}
-
-void trim__node_tensor(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
-                       const trim__mapping *m, int t, tensor_figures *out)
-{
-	tensor_reuse r;
-	trim__node_tensor_reuse(s, costs, f, m, t, out, &r);
-}
-
-void trim__tensor_figures_clear(const trim__mapspace *s, const node_frame *f, int t, tensor_figures *out)
-{
-	figures_clear(out, s->a->nlevels);
-	tensor_tile_bytes(s, f, t, out->tbytes);
-}
-
-void trim__tensor_bound(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
-                        const trim__mapping *m, int t, tensor_figures *out, tensor_reuse *r, node_counts *nc)
-{
-	tensor_part(s, costs, f, m, t, 0, NULL, r, out, NULL, nc);
-}
-
-/* 1 if the sliding-window rule (trim__window_slides) may apply to tensor t under
- * loop d0 innermost at known level k: the spatial levels are fixed, and a
- * storage level below k that may hold t, with the storage level above it
- * known, comes before any storage level looping on the axis's dims. */
-static int window_may_slide(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int k,
-                            int d0)
-{
-	const struct trim_arch *a = s->a;
-	const int d1 = s->wpartner[t][d0];
-	if (!f->allsp || m->f[k][d0] <= 1 || d1 < 0)
-		return 0;
-	for (int l = k + 1, prev = k; l < a->nlevels; l++) {
-		if (a->lv[l].type != TRIM__LVL_STORAGE)
-			continue;
-		if (a->lv[l].keep[t] && f->known[prev])
-			return 1;
-		if (m->f[l][d0] > 1 || m->f[l][d1] > 1)
-			return 0;
-		prev = l;
-	}
-	return 0;
-}
-
-int trim__joint_moves(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int k, int d)
-{
-	/* a variant changes the tensors indexed by its dim alone, unless
-	 * every loop of its level is on such dims (no reuse to lose), and
-	 * may slide the windows of those with an axis of two dims, one its dim */
-	if (s->dwindow[t] >> d & 1)
-		return window_may_slide(s, f, m, t, k, d) ? 2 : 0;
-	if (!(s->dsingle[t] >> d & 1))
-		return 0;
-	for (int e = 0; e < TRIM_NDIMS; e++)
-		if (m->f[k][e] > 1 && !(s->dsingle[t] >> e & 1))
-			return 1;
-	return 0;
-}
-
-void trim__window_fills(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, const int *inner,
-                        int64_t *fills)
-{
-	const struct trim_arch *a = s->a;
-	unsigned wk = 0;
-	for (int k = 0; k < a->nlevels; k++) {
-		fills[k] = 0;
-		if (inner[k] >= 0 && trim__joint_moves(s, f, m, t, k, inner[k]) == 2)
-			wk |= 1u << k;
-	}
-	if (!wk || !f->allsp)
-		return;
-	for (int l = 1, prev = 0; l < a->nlevels; l++) {
-		if (a->lv[l].type != TRIM__LVL_STORAGE)
-			continue;
-		if (a->lv[l].keep[t] && f->known[prev])
-			fills[l] = f->inst[l] * trim__window_slides(s, f, m, t, l, wk, inner);
-		prev = l;
-	}
-}
-
-double trim__joint_tensor(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
-                          const trim__mapping *m, int t, tensor_reuse *r, const int *inner, double *E)
-{
-	return tensor_part(s, costs, f, m, t, 1, inner, r, NULL, E, NULL);
-}
-
-_Thread_local uint64_t trim__joint_reuses;
-
-void trim__joint_variant(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
-                         const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r,
-                         joint_variants *jv, int v)
-{
-	const trim__intra *w = s->w;
-	const int nl = s->a->nlevels;
-	int inner[TRIM__MAX_LEVELS];
-	for (int l = 0; l < nl; l++)
-		inner[l] = -1;
-	inner[jv->k[v]] = jv->d[v];
-	for (int ti = 0; ti < 3; ti++) {
-		const int t = trim__bound_torder[ti];
-		int64_t *fills = jv->slide[v][t];
-		for (int l = 0; l < nl; l++)
-			fills[l] = 0;
-		if (!w->t[t].present)
-			continue;
-		const int mv = trim__joint_moves(s, f, m, t, jv->k[v], jv->d[v]);
-		int changes = mv == 1;
-		if (mv == 2) {
-			/* windows that fill no level beyond variant 0's fewest
-			 * over the choices keeping it: variant 0's figures */
-			trim__window_fills(s, f, m, t, inner, fills);
-			for (int l = 0; l < nl && !changes; l++)
-				changes = fills[l] > tf[t]->inkeep[l];
-		}
-		if (!changes) {
-			jv->e[v] += tf[t]->emin;
-			memcpy(jv->E[v][t], tf[t]->E, (size_t)tf[t]->nch * sizeof *tf[t]->E);
-			continue;
-		}
-		/* a refill at every step of level k: tensor_part reads only which
-		 * levels refill t (and slide none), so another loop of k that
-		 * refills t gave the same figures */
-		const int k = jv->k[v], src = mv == 1 && !s->test_joint_reuse_off ? jv->refill_v[t][k] : -1;
-		if (src >= 0) {
-			trim__joint_reuses++;
-			jv->e[v] += jv->refill_emin[t][k];
-			memcpy(jv->E[v][t], jv->E[src][t], (size_t)tf[t]->nch * sizeof *tf[t]->E);
-			continue;
-		}
-		const double e = tensor_part(s, costs, f, m, t, v, inner, r[t], NULL, jv->E[v][t], NULL);
-		jv->e[v] += e;
-		if (mv == 1) {
-			jv->refill_v[t][k] = v;
-			jv->refill_emin[t][k] = e;
-		}
-	}
 }
