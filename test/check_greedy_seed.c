@@ -18,6 +18,7 @@
 #include "search/search_int.h"
 #include "workload/workload_int.h"
 #include "trim/search.h"
+#include "search_fixture.h"
 
 static search_worker *worker_new(const trim__mapspace *s)
 {
@@ -98,35 +99,6 @@ static double greedy_of(const trim__mapspace *s, const trim__level_cost *c, int 
 	return best;
 }
 
-typedef struct {
-	trim_network *net;
-	trim_workloads *w;
-	trim_arch *a;
-	trim_energy *tbl;
-	trim__level_cost c[TRIM__MAX_LEVELS];
-} fixture;
-
-static void fixture_load(fixture *x, const char *net, const char *arch, int mode, int batch)
-{
-	char path[256];
-	memset(x, 0, sizeof *x);
-	snprintf(path, sizeof path, "models/networks/%s.yaml", net);
-	ck_assert_int_eq(trim_network_load(&x->net, path), 0);
-	ck_assert_int_eq(trim_workloads_create(&x->w, x->net, mode, batch, 0), 0);
-	snprintf(path, sizeof path, "models/arch/%s.yaml", arch);
-	ck_assert_int_eq(trim_arch_load(&x->a, path), 0);
-	ck_assert_int_eq(trim_energy_load_for_arch(&x->tbl, x->a), 0);
-	ck_assert_int_eq(trim__arch_costs(x->a, x->tbl, x->c), 0);
-}
-
-static void fixture_free(fixture *x)
-{
-	trim_energy_free(x->tbl);
-	trim_arch_free(x->a);
-	trim_workloads_free(x->w);
-	trim_network_free(x->net);
-}
-
 /* Shipped networks on shipped designs, training at batch 64 and inference
  * at batch 1: the first, a middle and the last workload of each, the
  * greedy seed from every factor outermost, twice (the same index), and from
@@ -141,8 +113,8 @@ START_TEST(test_greedy_valid_zoo)
 	for (size_t ni = 0; ni < sizeof nets / sizeof *nets; ni++)
 		for (size_t ai = 0; ai < sizeof archs / sizeof *archs; ai++) {
 			const int mode = (ni + ai) % 2 ? TRIM_MODE_INFERENCE : TRIM_MODE_TRAINING;
-			fixture x;
-			fixture_load(&x, nets[ni], archs[ai], mode, mode == TRIM_MODE_TRAINING ? 64 : 1);
+			search_fixture x;
+			search_fixture_load(&x, nets[ni], archs[ai], mode, mode == TRIM_MODE_TRAINING ? 64 : 1);
 			const size_t n = trim_workloads_intra_count(x.w);
 			const size_t pick[3] = {0, n / 2, n - 1};
 			for (int p = 0; p < 3; p++) {
@@ -163,7 +135,7 @@ START_TEST(test_greedy_valid_zoo)
 				runs++;
 				trim__mapspace_free(&s);
 			}
-			fixture_free(&x);
+			search_fixture_free(&x);
 		}
 	ck_assert_int_eq(runs, 75);
 }
@@ -174,8 +146,8 @@ END_TEST
  * them (greedy_of's checks), on AlexNet conv2 FW at batch 64 on Eyeriss. */
 START_TEST(test_greedy_constraints)
 {
-	fixture x;
-	fixture_load(&x, "alexnet", "eyeriss", TRIM_MODE_TRAINING, 64);
+	search_fixture x;
+	search_fixture_load(&x, "alexnet", "eyeriss", TRIM_MODE_TRAINING, 64);
 	size_t wi = 0;
 	ck_assert_int_eq(trim_workloads_find(x.w, "conv2", TRIM_PHASE_FW, &wi), 0);
 	trim__mapspace s;
@@ -219,7 +191,7 @@ START_TEST(test_greedy_constraints)
 		trim__mapspace_free(&s);
 		trim_constraints_free(cons);
 	}
-	fixture_free(&x);
+	search_fixture_free(&x);
 }
 END_TEST
 
@@ -230,8 +202,8 @@ END_TEST
  * within 1% of it. */
 START_TEST(test_greedy_conv2_b64)
 {
-	fixture x;
-	fixture_load(&x, "alexnet", "eyeriss", TRIM_MODE_TRAINING, 64);
+	search_fixture x;
+	search_fixture_load(&x, "alexnet", "eyeriss", TRIM_MODE_TRAINING, 64);
 	size_t wi = 0;
 	ck_assert_int_eq(trim_workloads_find(x.w, "conv2", TRIM_PHASE_FW, &wi), 0);
 	trim__mapspace s;
@@ -242,7 +214,7 @@ START_TEST(test_greedy_conv2_b64)
 	ck_assert_msg(g <= 1.17551e11 * 1.01, "greedy seed %.6g", g);
 	ck_assert_msg(g >= 1.17551e11 * 0.99999, "greedy seed %.6g below the proven optimum", g);
 	trim__mapspace_free(&s);
-	fixture_free(&x);
+	search_fixture_free(&x);
 }
 END_TEST
 
@@ -254,8 +226,8 @@ END_TEST
  * the evaluation budget): the same answer every run. */
 START_TEST(test_greedy_more_starts)
 {
-	fixture x;
-	fixture_load(&x, "alexnet", "eyeriss", TRIM_MODE_TRAINING, 64);
+	search_fixture x;
+	search_fixture_load(&x, "alexnet", "eyeriss", TRIM_MODE_TRAINING, 64);
 	static const char *layer[] = {"conv1", "conv3"};
 	static const int phase[] = {TRIM_PHASE_FW, TRIM_PHASE_WG};
 	for (int i = 0; i < 2; i++) {
@@ -274,7 +246,7 @@ START_TEST(test_greedy_more_starts)
 		ck_assert_uint_gt(e2, e1);
 		trim__mapspace_free(&s);
 	}
-	fixture_free(&x);
+	search_fixture_free(&x);
 }
 END_TEST
 

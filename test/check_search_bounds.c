@@ -21,6 +21,7 @@
 #include "search/share.h"
 #include "trim/search.h"
 #include "tcase_util.h"
+#include "search_fixture.h"
 
 /* The shared small spaces (tcase_util.h) as brute_vs_search builders. */
 /* The joint order across levels and the network words below a known
@@ -145,30 +146,11 @@ static void memo_hooks(const trim__mapspace *s, const trim__level_cost *c, const
 
 /* AlexNet (ImageNet) training at batch 1 on Eyeriss, with the energy
  * table's level costs: the setting of the bound tests below. */
-typedef struct {
-	trim_network *net;
-	trim_workloads *w;
-	trim_arch *a;
-	trim_energy *tbl;
-	trim__level_cost c[TRIM__MAX_LEVELS];
-} alexnet_eyeriss;
+typedef search_fixture alexnet_eyeriss;
 
 static void alexnet_eyeriss_load(alexnet_eyeriss *x)
 {
-	memset(x, 0, sizeof *x);
-	ck_assert_int_eq(trim_network_load(&x->net, "models/networks/alexnet.yaml"), 0);
-	ck_assert_int_eq(trim_workloads_create(&x->w, x->net, TRIM_MODE_TRAINING, 1, 0), 0);
-	ck_assert_int_eq(trim_arch_load(&x->a, "models/arch/eyeriss.yaml"), 0);
-	ck_assert_int_eq(trim_energy_load_for_arch(&x->tbl, x->a), 0);
-	ck_assert_int_eq(trim__arch_costs(x->a, x->tbl, x->c), 0);
-}
-
-static void alexnet_eyeriss_free(alexnet_eyeriss *x)
-{
-	trim_energy_free(x->tbl);
-	trim_arch_free(x->a);
-	trim_workloads_free(x->w);
-	trim_network_free(x->net);
+	search_fixture_load(x, "alexnet", "eyeriss", TRIM_MODE_TRAINING, 1);
 }
 
 START_TEST(test_extents_memo)
@@ -291,7 +273,7 @@ START_TEST(test_extents_memo)
 	ck_assert_msg(memo_changed[0] && memo_changed[1],
 	              "the reserved bytes (%d) or the cap (%d) changed no search's answer: the check of the key is vacuous",
 	              memo_changed[0], memo_changed[1]);
-	alexnet_eyeriss_free(&ae);
+	search_fixture_free(&ae);
 }
 END_TEST
 
@@ -383,7 +365,7 @@ START_TEST(test_window_floor_first_loop)
 	ck_assert_uint_gt(split, 0);
 	ck_assert_msg(higher > 0, "no variant of one first loop bounded above the node bound: the check is vacuous");
 	trim_constraints_free(cons);
-	alexnet_eyeriss_free(&ae);
+	search_fixture_free(&ae);
 }
 END_TEST
 
@@ -451,7 +433,7 @@ START_TEST(test_seed_stops_within_pick)
 	ck_assert_uint_gt(r.seed_sampled, 256); /* the whole sample: min(2048, the combinations) */
 	trim__search_result_free(&r);
 	trim__mapspace_free(&s);
-	alexnet_eyeriss_free(&ae);
+	search_fixture_free(&ae);
 }
 END_TEST
 
@@ -502,7 +484,7 @@ START_TEST(test_joint_refill_reuse)
 			trim__mapspace_free(&s);
 		}
 	ck_assert_msg(trim__joint_reuses > r0, "no joint variant reused a refill's figures: the check is vacuous");
-	alexnet_eyeriss_free(&ae);
+	search_fixture_free(&ae);
 }
 END_TEST
 
