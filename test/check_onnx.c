@@ -235,6 +235,8 @@ START_TEST(test_onnx_bad)
 		{"bad_rows_no_roll.onnx", TRIM_ESCHEMA, "node 'not_a_roll' (op_type Concat, opset 17): a "
 		                                        "concatenation of rows or columns of a channels-last "
 		                                        "map is supported as a cyclic shift"},
+		{"bad_squeeze_not_one.onnx", TRIM_ESHAPE, "node 'squeeze' (op_type Squeeze, opset 17): axis 1 "
+		                                          "has 4 elements, not 1"},
 		{"bad_dim_negative.onnx", TRIM_ERANGE, "graph input 'x': dimension 2 is -5: negative"},
 		{"bad_dim_huge.onnx", TRIM_ERANGE, "graph input 'x': dimension 2 is 1099511627776: too "
 		                                   "large"},

@@ -134,6 +134,22 @@ START_TEST(test_onnx_real_exports)
 	ck_assert_int_eq(count_substr(yaml, "heads: 4, transpose_b: true"), 1);
 	ck_assert_int_eq(count_substr(yaml, "heads: 4, transpose_b: false"), 1);
 	trim_string_free(yaml);
+	/* timm's Attention (16 features, 4 heads, 5 tokens): q, k and v by qkv.unbind(0),
+	 * a Split of the stacked axis into three of size 1, each squeezed; then an
+	 * Unsqueeze and a Squeeze of the result, free views. qkv 5 x 16 x 48, the products
+	 * 4 heads x 5 x 5 x 4 each, proj 5 x 16 x 16 */
+	ck_assert_msg(trim_network_load(&net, "test/data/onnx/torch_timm_attn_tiny.onnx") == 0, "%s",
+	              trim_last_error());
+	ck_assert_int_eq(trim_network_macs(net), 3840 + 2 * 400 + 1280);
+	ck_assert_int_eq(count_type(net, "matmul"), 2);
+	ck_assert_int_eq(count_type(net, "split"), 3);
+	ck_assert_int_eq(count_type(net, "dense"), 2);
+	trim_network_free(net);
+	ck_assert_int_eq(trim_onnx_to_yaml(&yaml, "test/data/onnx/torch_timm_attn_tiny.onnx", NULL), 0);
+	ck_assert_int_eq(count_substr(yaml, "sizes: [16, 16, 16], index: "), 3);
+	ck_assert_int_eq(count_substr(yaml, "heads: 4, transpose_b: true"), 1);
+	ck_assert_int_eq(count_substr(yaml, "heads: 4, transpose_b: false"), 1);
+	trim_string_free(yaml);
 }
 END_TEST
 
@@ -320,6 +336,14 @@ START_TEST(test_onnx_transformers)
 	ck_assert_int_eq(trim_network_macs(net), 113246208 + 2 * 3145728 + 37748736);
 	ck_assert_int_eq(count_type(net, "matmul"), 2);
 	ck_assert(has_warning(net, "attention's scores: a mask"));
+	trim_network_free(net);
+	/* timm's ViT-B attention at 197 tokens, q k v unbound: qkv 197 x 768 x 2304, the
+	 * products 2 x 12 x 197^2 x 64, proj 197 x 768^2; as the same model with
+	 * qkv[0], qkv[1], qkv[2] (torchvision's Swin) would give */
+	net = import("torch_timm_attn.onnx", NULL);
+	ck_assert_int_eq(trim_network_macs(net), 348585984 + 2 * 29805312 + 116195328);
+	ck_assert_int_eq(count_type(net, "matmul"), 2);
+	ck_assert_int_eq(count_type(net, "split"), 3);
 	trim_network_free(net);
 	/* torchvision's vit_b_16: exactly the shipped vit-b16.yaml (17.56 GMACs) */
 	snprintf(path, sizeof path, "%s/torch_vit_b_16.onnx", onnx_dir());

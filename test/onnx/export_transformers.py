@@ -28,6 +28,10 @@ Models (hand counts in test/check_onnx_torch.c):
                                an additive attention mask
   torch_hf_gpt2_attn.onnx      GPT-2 attention written like Hugging Face's GPT2Attention
                                (Conv1D as addmm on [N T, F], split, torch.where causal mask)
+  torch_timm_attn.onnx         ViT-B attention written like timm's Attention (768, 12 heads,
+                               197 tokens): q k v by qkv.unbind(0) (Split then Squeeze), q scaled
+  torch_timm_attn_tiny.onnx    the same at 16 features, 4 heads, 5 tokens, then an unsqueeze
+                               and a squeeze of the result (kept in test/data/onnx)
 """
 import math
 import os
@@ -146,6 +150,23 @@ class HFGPT2Attention(nn.Module):
         return self.c_proj(a.view(a.size()[:-2] + (self.E,)))
 
 
+class TimmAttention(nn.Module):
+    """timm's Attention (fused_attn off): the fused projection viewed as
+    [N, T, 3, h, d], permuted to [3, N, h, T, d] and unbound into q, k and v."""
+    def __init__(self, C=768, h=12, views=False):
+        super().__init__()
+        self.h, self.views, self.scale = h, views, (C // h) ** -0.5
+        self.qkv, self.proj = nn.Linear(C, 3 * C), nn.Linear(C, C)
+
+    def forward(self, x):
+        B, N, C = x.shape
+        qkv = self.qkv(x).reshape(B, N, 3, self.h, C // self.h).permute(2, 0, 3, 1, 4)
+        q, k, v = qkv.unbind(0)
+        a = ((q * self.scale) @ k.transpose(-2, -1)).softmax(dim=-1)
+        y = self.proj((a @ v).transpose(1, 2).reshape(B, N, C))
+        return y.unsqueeze(2).squeeze(2) if self.views else y
+
+
 warnings.filterwarnings('ignore')  # the tracer's notes on traced sizes: expected here
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
@@ -159,6 +180,8 @@ export(nn.TransformerEncoderLayer(16, 4, 32), torch.zeros(5, 2, 16), os.path.joi
 export(GPTBlock(), torch.zeros(1, 64, 768), os.path.join(out, 'torch_gpt_block.onnx'))
 export(HFBertLayer(), torch.zeros(1, 128, 768), os.path.join(out, 'torch_hf_bert_layer.onnx'))
 export(HFGPT2Attention(), torch.zeros(1, 64, 768), os.path.join(out, 'torch_hf_gpt2_attn.onnx'))
+export(TimmAttention(), torch.zeros(1, 197, 768), os.path.join(out, 'torch_timm_attn.onnx'))
+export(TimmAttention(16, 4, True), torch.zeros(1, 5, 16), os.path.join(out, 'torch_timm_attn_tiny.onnx'))
 try:
     import torchvision
 except ImportError:

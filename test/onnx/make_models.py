@@ -421,6 +421,9 @@ def bad_models(out):
     bad['rows_no_roll'] = small(nhwc + [N('Slice', ['t', 's0', 's3', 'ax1'], 'a'), N('Slice', ['t', 's0', 's3', 'ax1'], 'b'),
                                         N('Concat', ['a', 'b'], 'cat', name='not_a_roll', axis=1)], [x],
                                 wts + [i64('s0', [0]), i64('s3', [3]), i64('ax1', [1])], 'nr')
+    # a Squeeze of an activation's axis that is not of size 1 (axis 1: 4 channels)
+    bad['squeeze_not_one'] = small(conv + [N('Squeeze', ['c', 'ax1'], 'sq', name='squeeze')], [x],
+                                   wts + [i64('ax1', [1])], 'sq')
     # dimensions the model gives that are no size
     for k, dims in (('dim_negative', ['N', 4, -5, 8]), ('dim_huge', ['N', 4, 2 ** 40, 8]),
                     ('batch_negative', [-5, 4, 8, 8])):

@@ -117,6 +117,8 @@ int trim__ox_translate_node(tr *t)
 	if (!strcmp(op, "GlobalAveragePool")) return trim__ox_pool(t, "global_avgpool");
 	if (!strcmp(op, "Flatten")) return trim__ox_flatten(t);
 	if (!strcmp(op, "Reshape")) return trim__ox_reshape(t);
+	if (!strcmp(op, "Squeeze")) return trim__ox_squeeze(t, 0);
+	if (!strcmp(op, "Unsqueeze")) return trim__ox_squeeze(t, 1);
 	if (!strcmp(op, "Transpose")) return trim__ox_transpose(t);
 	if (!strcmp(op, "Concat")) return trim__ox_concat(t);
 	if (!strcmp(op, "Split")) return trim__ox_split(t);

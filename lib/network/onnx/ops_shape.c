@@ -1,6 +1,7 @@
 /*
  * ONNX operators that move or reshape data: Flatten, Reshape, Transpose,
- * Concat, Split, Gather (embedding), Resize / Upsample, Dropout, Constant,
+ * Squeeze / Unsqueeze of activations, Concat, Split, Gather (embedding), Resize /
+ * Upsample, Dropout, Constant,
  * docs/onnx.md.
  */
 #include <math.h>
@@ -47,6 +48,8 @@ static int view(tr *t, int x, int layout, int nd, const int64_t *d)
 	return rc;
 }
 
+static int reshape_to(tr *t, int x, size_t n, const int64_t *d);
+
 int trim__ox_reshape(tr *t)
 {
 	int x, sh, rc;
@@ -80,7 +83,14 @@ int trim__ox_reshape(tr *t)
 	if (got != total)
 		return trim__ox_node_err(t, TRIM_ESHAPE, "reshape to %zu dims of %lld elements from %lld",
 		                         n, (long long)got, (long long)total);
-	int L = X->layout, same_batch = d[0] == X->d[0], done = 0;
+	return reshape_to(t, x, n, d);
+}
+
+/* Output 0 of the node is x with the ONNX dims d (as many elements). */
+static int reshape_to(tr *t, int x, size_t n, const int64_t *d)
+{
+	const val X_copy = t->v[x], *X = &X_copy;
+	int L = X->layout, same_batch = d[0] == X->d[0], done = 0, rc;
 	if ((rc = trim__ox_win_reshape(t, x, n, d, &done)) || done) /* Swin's windows */
 		return rc;
 	if (same_batch && L == LY_NTF && n == 4 && d[1] == X->d[1] && d[2] * d[3] == X->d[2])
@@ -110,6 +120,52 @@ int trim__ox_reshape(tr *t)
 		                         "tokens whose heads, tokens and batch regroup", X->nd,
 		                         (long long)X->d[0], n, (long long)d[0]);
 	return trim__ox_node_err(t, TRIM_ESHAPE, "a reshape of this layout is not supported");
+}
+
+/* Squeeze and Unsqueeze of an activation: a reshape that drops or inserts axes of
+ * size 1 (timm's qkv.unbind(0) exports Split then Squeeze). The axes come from the
+ * attribute before opset 13, from input 1 after. */
+int trim__ox_squeeze(tr *t, int unsqueeze)
+{
+	int x, ax = -1, rc;
+	if ((rc = trim__ox_input_val(t, 0, &x)) || (rc = trim__ox_settle(t, x, &x)) ||
+	    (rc = trim__ox_need_act(t, x, "data")))
+		return rc;
+	const val X = t->v[x];
+	int64_t axes[8];
+	size_t na = trim__ox_attr_ints(t->node, "axes", axes, 8);
+	if (na == 0 && t->node->n_input > 1 && (rc = trim__ox_input_val(t, 1, &ax)) == 0 && ax >= 0 &&
+	    (rc = trim__ox_static_ints(t, &t->v[ax], axes, 8, &na)))
+		return rc;
+	if (rc)
+		return rc;
+	int out_nd = unsqueeze ? X.nd + (int)na : X.nd;
+	if (unsqueeze && na == 0)
+		return trim__ox_node_err(t, TRIM_ESCHEMA, "Unsqueeze needs axes");
+	if (out_nd > 8)
+		return trim__ox_node_err(t, TRIM_ESHAPE, "more than 8 dims");
+	int mark[8] = {0};
+	for (size_t k = 0; k < na; k++) {
+		int64_t a = axes[k] < 0 ? axes[k] + out_nd : axes[k];
+		if (a < 0 || a >= out_nd || mark[a])
+			return trim__ox_node_err(t, TRIM_ESCHEMA, "axis %lld out of range or repeated",
+			                         (long long)axes[k]);
+		if (!unsqueeze && X.d[a] != 1)
+			return trim__ox_node_err(t, TRIM_ESHAPE, "axis %lld has %lld elements, not 1",
+			                         (long long)axes[k], (long long)X.d[a]);
+		mark[a] = 1;
+	}
+	int64_t d[8];
+	size_t n = 0;
+	for (int k = 0, from = 0; k < out_nd; k++) {
+		if (unsqueeze)
+			d[n++] = mark[k] ? 1 : X.d[from++];
+		else if (na ? !mark[k] : X.d[k] != 1)
+			d[n++] = X.d[k];
+	}
+	if (n == 0)
+		return trim__ox_node_err(t, TRIM_ESHAPE, "squeezes every axis");
+	return reshape_to(t, x, n, d);
 }
 
 int trim__ox_transpose(tr *t)
@@ -272,14 +328,20 @@ int trim__ox_split(tr *t)
 		axis += X.nd;
 	int rows = X.layout == LY_NTF && axis == 1;
 	int features = X.layout == LY_TOK && axis == X.nd - 1 && trim__ox_tok_is_features(&X, (int)axis);
-	if (!rows && !features && !((X.layout == LY_NCHW || X.layout == LY_NF) && axis == 1) &&
-	    !(X.layout == LY_NTF && axis == 2))
-		return trim__ox_node_err(t, TRIM_ESCHEMA, "split along axis %lld of this layout is not "
-		                "supported (channels, or tokens)", (long long)axis);
 	int64_t sizes[16];
 	size_t ns = trim__ox_attr_ints(n, "split", sizes, 16);
 	if (ns == 0 && sp >= 0 && (rc = trim__ox_static_ints(t, &t->v[sp], sizes, 16, &ns)))
 		return rc;
+	if (!rows && !features) { /* q, k and v of a fused projection, unbound (tokens.c) */
+		int done = 0;
+		if ((rc = trim__ox_tok_split(t, x, axis, sizes, ns, &done)) || done)
+			return rc;
+	}
+	if (!rows && !features && !((X.layout == LY_NCHW || X.layout == LY_NF) && axis == 1) &&
+	    !(X.layout == LY_NTF && axis == 2))
+		return trim__ox_node_err(t, TRIM_ESCHEMA, "split along axis %lld of this layout is not "
+		                "supported (channels, tokens, or q, k and v of a fused projection)",
+		                (long long)axis);
 	if (ns == 0) {
 		ns = n->n_output;
 		if (ns == 0 || ns > 16 || X.d[axis] % (int64_t)ns)

@@ -301,29 +301,22 @@ int trim__ox_tok_is_features(const val *x, int axis)
 	return !strcmp(ax, "F");
 }
 
-/* Gather of one entry of an axis holding just S (q, k or v of a fused projection
- * viewed as [.., S, h, d]): a `split` of the projection's features, S pieces of
- * h d, the map form for windows (windows.c). */
-int trim__ox_tok_gather(tr *t, int data, int64_t index, int64_t axis, int *done)
+/* Piece `index` of the S stacked projections of data (an axis holding just S:
+ * q, k or v of a fused projection viewed as [.., S, h, d]) as output oi of the
+ * node: a `split` of the projection's features, S pieces of h d, the map form
+ * for windows (windows.c). keep_axis: the axis stays, of size 1 and no atom (a
+ * Split, which a Squeeze follows); else it goes (a Gather). */
+static int stacked_piece(tr *t, int data, int64_t index, int axis, int keep_axis, int oi)
 {
 	tok_atoms a;
-	char ax[8];
-	*done = 0;
-	if (trim__ox_tok_of(&t->v[data], &a) || axis < 0 || axis >= a.nax)
-		return 0;
-	trim__ox_tok_axis(&a, (int)axis, ax);
+	trim__ox_tok_of(&t->v[data], &a);
 	int64_t S = trim__ox_tok_size(&a, 'S'), piece = a.size[4] * a.size[5];
-	if (strcmp(ax, "S") || S < 2 || piece < 1)
-		return 0;
-	if (index < 0)
-		index += S;
-	if (index < 0 || index >= S)
-		return trim__ox_node_err(t, TRIM_ESHAPE, "index out of the %lld stacked projections",
-		                         (long long)S);
 	int in = -1, li = -1, vi = -1, rc;
 	if ((rc = trim__ox_win_layer(t, data, 0, &in)))
 		return rc;
-	if ((rc = trim__ox_new_layer(t, "split", NODE_NAME(t->node), &data, 1, &li)))
+	char name[80];
+	snprintf(name, sizeof name, keep_axis ? "%s.%lld" : "%s", NODE_NAME(t->node), (long long)index);
+	if ((rc = trim__ox_new_layer(t, "split", name, &data, 1, &li)))
 		return rc;
 	t->l[li].in[0] = in;
 	trim__ox_extra(t, li, ", sizes: [");
@@ -331,15 +324,69 @@ int trim__ox_tok_gather(tr *t, int data, int64_t index, int64_t axis, int *done)
 		trim__ox_extra(t, li, "%s%lld", q ? ", " : "", (long long)piece);
 	trim__ox_extra(t, li, "], index: %lld", (long long)index);
 	val like = t->v[data];
-	for (int k = (int)axis; k + 1 < a.nax; k++) {
-		memcpy(a.ax[k], a.ax[k + 1], sizeof a.ax[k]);
-		like.d[k] = like.d[k + 1];
+	if (keep_axis) {
+		a.ax[axis][0] = 0;
+		like.d[axis] = 1;
+	} else {
+		for (int k = axis; k + 1 < a.nax; k++) {
+			memcpy(a.ax[k], a.ax[k + 1], sizeof a.ax[k]);
+			like.d[k] = like.d[k + 1];
+		}
+		a.nax--, like.nd--;
 	}
-	a.nax--, like.nd--;
 	a.size[7] = 0;
 	a.win_form = 0;
 	like.layout = trim__ox_tok_layout(&a);
 	like.at = a;
+	return trim__ox_out_like(t, oi, li, &like, &vi);
+}
+
+/* The S of data's axis `axis` when it holds just S (2 or more), else 0. */
+static int64_t stacked_axis(tr *t, int data, int64_t axis)
+{
+	tok_atoms a;
+	char ax[8];
+	if (trim__ox_tok_of(&t->v[data], &a) || axis < 0 || axis >= a.nax)
+		return 0;
+	trim__ox_tok_axis(&a, (int)axis, ax);
+	int64_t S = trim__ox_tok_size(&a, 'S');
+	return !strcmp(ax, "S") && S >= 2 && a.size[4] * a.size[5] >= 1 ? S : 0;
+}
+
+/* Gather of one entry of an axis holding just S: q, k or v (torchvision's
+ * qkv[0], qkv[1], qkv[2]). */
+int trim__ox_tok_gather(tr *t, int data, int64_t index, int64_t axis, int *done)
+{
+	*done = 0;
+	int64_t S = stacked_axis(t, data, axis);
+	if (!S)
+		return 0;
+	if (index < 0)
+		index += S;
+	if (index < 0 || index >= S)
+		return trim__ox_node_err(t, TRIM_ESHAPE, "index out of the %lld stacked projections",
+		                         (long long)S);
 	*done = 1;
-	return trim__ox_out_like(t, 0, li, &like, &vi);
+	return stacked_piece(t, data, index, (int)axis, 0, 0);
+}
+
+/* Split of an axis holding just S into its S entries: q, k and v, each keeping
+ * the axis at size 1 for the Squeeze after it (timm's qkv.unbind(0)). ns == 0:
+ * as many pieces as outputs. */
+int trim__ox_tok_split(tr *t, int data, int64_t axis, const int64_t *sizes, size_t ns, int *done)
+{
+	*done = 0;
+	int64_t S = stacked_axis(t, data, axis);
+	if (!S || (int64_t)t->node->n_output != S || (ns && ns != (size_t)S))
+		return 0;
+	for (size_t k = 0; k < ns; k++)
+		if (sizes[k] != 1)
+			return 0;
+	*done = 1;
+	for (int64_t k = 0; k < S; k++) {
+		int rc = stacked_piece(t, data, k, (int)axis, 1, (int)k);
+		if (rc)
+			return rc;
+	}
+	return 0;
 }

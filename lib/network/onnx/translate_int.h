@@ -161,6 +161,8 @@ int trim__ox_tok_matmul(tr *t, int a, int b, int *done);
 int trim__ox_tok_features(tr *t, int oi, int layer, int x, int64_t units, int *vi);
 /* Gather of one of q, k, v (an axis of atoms S) of a fused projection: a split. */
 int trim__ox_tok_gather(tr *t, int data, int64_t index, int64_t axis, int *done);
+/* Split of that axis into its S entries, each kept as an axis of size 1 (unbind). */
+int trim__ox_tok_split(tr *t, int data, int64_t axis, const int64_t *sizes, size_t ns, int *done);
 /* windows.c: Swin's windows. *layer: the layer that gives x's windows in the
  * form a matmul takes (windows = 1) or as the map (0): x's own layer (also when
  * x has no windows), or a `reshape` made here. */
@@ -187,6 +189,7 @@ int trim__ox_act(tr *t, const char *act);
 int trim__ox_is_scalar(const val *x);
 int trim__ox_flatten(tr *t);                      /* ops_shape.c */
 int trim__ox_reshape(tr *t);
+int trim__ox_squeeze(tr *t, int unsqueeze); /* of an activation */
 int trim__ox_transpose(tr *t);
 int trim__ox_concat(tr *t);
 int trim__ox_split(tr *t);
