@@ -254,6 +254,26 @@ START_TEST(test_onnx_from_pytorch)
 	ck_assert_int_eq(trim_network_params(swin), 28288354 - 23322);
 	ck_assert_int_eq(count_type(swin, "matmul"), 24);
 	ck_assert_int_eq(trim_network_warning_count(swin), 12 + 5); /* 12 biases, 5 masks */
+	/* both exported in training mode too (StochasticDepth's drop probability 0: PyTorch
+	 * cannot export its Bernoulli): no BatchNorm to fold, so the same network as the
+	 * eval-mode export, to the training workloads */
+	static const char *const trained[2][2] = {{"torch_convnext_tiny_train.onnx", "torch_convnext_tiny.onnx"},
+	                                          {"torch_swin_t_train.onnx", "torch_swin_t.onnx"}};
+	for (size_t k = 0; k < 2; k++) {
+		trim_network *tr = import(trained[k][0], NULL), *ev = import(trained[k][1], NULL);
+		ck_assert_int_eq(trim_network_macs(tr), k ? 4490566656LL : 4455531264LL);
+		ck_assert_int_eq(trim_network_params(tr), trim_network_params(ev));
+		ck_assert_int_eq(trim_network_layer_count(tr), trim_network_layer_count(ev));
+		char *jt = workloads_json(tr), *je = workloads_json(ev);
+		const char *tt = strstr(jt, "\"totals\""), *te = strstr(je, "\"totals\"");
+		ck_assert(tt && te && strchr(te, '}'));
+		ck_assert_msg(strncmp(tt, te, (size_t)(strchr(te, '}') - te)) == 0, "%s: %.200s, eval's %.200s",
+		              trained[k][0], tt, te);
+		trim_string_free(jt);
+		trim_string_free(je);
+		trim_network_free(tr);
+		trim_network_free(ev);
+	}
 	trim_network_free(swin);
 	char *sy = NULL, sp[300];
 	snprintf(sp, sizeof sp, "%s/torch_swin_t.onnx", onnx_dir());

@@ -198,6 +198,18 @@ torch.onnx.export(torchvision.models.convnext_tiny().eval(), torch.zeros(1, 3, 2
 # 4.491 GFLOPS (MACs)
 torch.onnx.export(torchvision.models.swin_t().eval(), torch.zeros(1, 3, 224, 224),
                   os.path.join(out, 'torch_swin_t.onnx'), opset_version=13)
+# the same two in training mode (TrainingMode.PRESERVE, as docs/onnx.md's recipe):
+# PyTorch cannot export StochasticDepth's random Bernoulli in training mode, so its
+# drop probability is set to 0 first (a cost model counts every residual branch);
+# with no BatchNorm to fold, the import equals the eval-mode one
+from torchvision.ops import StochasticDepth
+for name in ('convnext_tiny', 'swin_t'):
+    net = getattr(torchvision.models, name)()
+    for m in net.modules():
+        if isinstance(m, StochasticDepth):
+            m.p = 0.0
+    torch.onnx.export(net.train(), torch.zeros(1, 3, 224, 224), os.path.join(out, 'torch_%s_train.onnx' % name),
+                      opset_version=13, training=torch.onnx.TrainingMode.PRESERVE)
 # squeeze-excitation networks (no shipped YAML: their MACs against the published
 # figures; their gates need --passthrough)
 for name in ('mobilenet_v3_large', 'efficientnet_b0'):

@@ -508,6 +508,8 @@ int trim__ox_dropout(tr *t)
 	}
 	if (!(ratio >= 0 && ratio < 1))
 		return trim__ox_node_err(t, TRIM_ERANGE, "ratio %g not in [0, 1)", ratio);
+	if (ratio == 0) /* the identity in every mode (torchvision's Swin exported to train) */
+		return trim__ox_alias(t, x, t->v[x].pat, t->v[x].src);
 	int li = -1, vi = -1;
 	if ((rc = trim__ox_new_layer(t, "dropout", NODE_NAME(t->node), &x, 1, &li)))
 		return rc;
