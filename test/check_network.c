@@ -292,6 +292,48 @@ START_TEST(test_decoder_layers)
 }
 END_TEST
 
+/* A map's borders: zeropad2d and cropping2d in every form of their sides; no
+ * weight, no MAC; what cannot be cut names its key. */
+START_TEST(test_border_layers)
+{
+	trim_network *net = load_ok("network: {name: b, input: [5, 6, 4]}\n"
+	                            "layers:\n"
+	                            "  - {name: p1, type: zeropad2d, padding: 1}\n"
+	                            "  - {name: p2, type: zeropad2d, padding: [2, 0], inputs: [input]}\n"
+	                            "  - {name: p3, type: zeropad2d, padding: [[0, 2], [1, 0]], inputs: [input]}\n"
+	                            "  - {name: k1, type: cropping2d, cropping: [[1, 2], [1, 1]], inputs: [p3]}\n"
+	                            "  - {name: k2, type: cropping2d, cropping: [0, 2], inputs: [input]}\n");
+	shape_is(net, "p1", 7, 8, 4);
+	shape_is(net, "p2", 9, 6, 4);
+	shape_is(net, "p3", 7, 7, 4);
+	shape_is(net, "k1", 4, 5, 4);
+	shape_is(net, "k2", 5, 2, 4);
+	ck_assert_int_eq(trim_network_params(net), 0);
+	ck_assert_int_eq(trim_network_macs(net), 0);
+	trim_network_free(net);
+	static const struct {
+		const char *layers, *where, *what;
+	} bad[] = {
+		{"  - {type: zeropad2d}\n", "t.yaml:3:", "needs `padding`"},
+		{"  - {type: cropping2d, padding: 1}\n", "layers[0].padding", "in_shape, cropping)"},
+		{"  - {type: cropping2d, cropping: [2, 0]}\n", "layers[0].cropping", "leaves none"},
+		{"  - {type: zeropad2d, padding: same}\n", "layers[0].padding", "expected an integer"},
+		{"  - {type: zeropad2d, padding: [[1, 2], [3]]}\n", "layers[0].padding[1]", "[before, after]"},
+		{"  - {type: zeropad2d, padding: -1}\n", "layers[0].padding", "out of range"},
+	};
+	for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		char yaml[512];
+		snprintf(yaml, sizeof yaml, "network: {name: b, input: [4, 4, 4]}\nlayers:\n%s", bad[k].layers);
+		net = (trim_network *)1;
+		ck_assert_int_lt(trim_network_load_string(&net, yaml, "t.yaml"), 0);
+		ck_assert_ptr_null(net);
+		const char *msg = trim_last_error();
+		ck_assert_msg(strstr(msg, bad[k].where) && strstr(msg, bad[k].what),
+		              "case %zu: '%s' lacks '%s' or '%s'", k, msg, bad[k].where, bad[k].what);
+	}
+}
+END_TEST
+
 /* A layer whose output no later layer reads is a dead end: a warning naming it
  * (its work is still counted), shown by the workloads report; none otherwise. */
 START_TEST(test_dead_end_warning)
@@ -335,6 +377,7 @@ Suite *network_suite(void)
 	tcase_add_test(tc, test_cli_exit_codes);
 	tcase_add_test(tc, test_transformer_layers);
 	tcase_add_test(tc, test_decoder_layers);
+	tcase_add_test(tc, test_border_layers);
 	tcase_add_test(tc, test_dead_end_warning);
 	suite_add_tcase(s, tc);
 	return s;

@@ -227,11 +227,15 @@ START_TEST(test_onnx_bad)
 		                                              "input 1 is empty"},
 		{"bad_concat_shape.onnx", TRIM_ESHAPE, "node 'cat' (op_type Concat, opset 17): inputs: "
 		                                       "input 1 has shape [4, 4, 4], input 0 has [8, 8, 4]"},
-		{"bad_pad_nonzero.onnx", TRIM_ESCHEMA, "node 'pad' (op_type Pad, opset 17): pads: 1 at 1: a "
-		                                       "Pad of an activation is supported where it pads nothing"},
+		{"bad_pad_nonzero.onnx", TRIM_ESCHEMA, "node 'pad' (op_type Pad, opset 17): pads: a Pad of an "
+		                                       "activation is supported around the rows and columns of "
+		                                       "a map"},
+		{"bad_pad_reflect.onnx", TRIM_ESCHEMA, "node 'pad' (op_type Pad, opset 17): a Pad by reflect "
+		                                       "is not zero padding"},
 		{"bad_rows_read.onnx", TRIM_ESCHEMA, "node 'relu_rows' (op_type Relu, opset 17): input 'rows' "
-		                                     "is rows or columns of a channels-last map (a Slice), "
-		                                     "which only a Concat may read"},
+		                                     "is rows or columns of a channels-last map taken every "
+		                                     "other one (a Slice with a step), which only a Concat may "
+		                                     "read"},
 		{"bad_rows_no_roll.onnx", TRIM_ESCHEMA, "node 'not_a_roll' (op_type Concat, opset 17): a "
 		                                        "concatenation of rows or columns of a channels-last "
 		                                        "map is supported as a cyclic shift"},

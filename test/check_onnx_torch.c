@@ -92,6 +92,26 @@ START_TEST(test_onnx_real_exports)
 	                           "attention's scores: a mask or a position bias, not costed"));
 	ck_assert(has_warning(net, "node '/blocks/blocks.1/Add_10' (op_type Add) adds a constant"));
 	trim_network_free(net);
+	/* the same at 20 x 20, a 5 x 5 map its 2 x 2 windows do not divide (torchvision's
+	 * padding): each block's attention on the map padded to 6 x 6 (a zeropad2d), cut
+	 * back to 5 x 5 (a cropping2d) for the MLP, and the map padded again before patch
+	 * merging. MACs by hand: stem 5 x 5 x 8 x 3 x 16 = 9,600; a block q k v 36 x 8 x
+	 * 24, the products 9 windows x 2 heads x 4 x 4 x 4 each, proj 36 x 8 x 8, MLP
+	 * 2 x 25 x 8 x 32: 24,320; patch merging [3, 3, 32] -> 16: 4,608; head 80 */
+	ck_assert_msg(trim_network_load(&net, "test/data/onnx/torch_tiny_swin_pad.onnx") == 0, "%s",
+	              trim_last_error());
+	ck_assert_int_eq(trim_network_macs(net), 9600 + 2 * 24320 + 4608 + 80);
+	ck_assert_int_eq(count_type(net, "zeropad2d"), 3);
+	ck_assert_int_eq(count_type(net, "cropping2d"), 2);
+	for (size_t k = 0; k < trim_network_layer_count(net); k++) {
+		const char *type = trim_network_layer_type(net, k);
+		if (!strcmp(type, "zeropad2d") || !strcmp(type, "cropping2d")) {
+			trim_network_layer_shape(net, k, hwc, 3);
+			int pad = !strcmp(type, "zeropad2d");
+			ck_assert(hwc[0] == (pad ? 6 : 5) && hwc[1] == (pad ? 6 : 5) && hwc[2] == 8);
+		}
+	}
+	trim_network_free(net);
 	/* a batch of 2 (the export's batch is symbolic): the windows of both samples, the
 	 * same MACs a sample */
 	ck_assert_int_eq(trim_onnx_options_create(&o), 0);
@@ -163,8 +183,9 @@ START_TEST(test_onnx_from_pytorch)
 	int st = system(cmd);
 	/* the tiny networks (PyTorch without torchvision is enough): as the copies kept */
 	static const char *const tiny[] = {"torch_tiny_cnn.onnx", "torch_tiny_mobile.onnx",
-	                                   "torch_tiny_convnext.onnx", "torch_tiny_swin.onnx"};
-	for (size_t k = 0; k < 4; k++) {
+	                                   "torch_tiny_convnext.onnx", "torch_tiny_swin.onnx",
+	                                   "torch_tiny_swin_pad.onnx"};
+	for (size_t k = 0; k < sizeof tiny / sizeof *tiny; k++) {
 		char fresh[300], kept[300];
 		snprintf(fresh, sizeof fresh, "%s/%s", onnx_dir(), tiny[k]);
 		snprintf(kept, sizeof kept, "test/data/onnx/%s", tiny[k]);
@@ -254,6 +275,17 @@ START_TEST(test_onnx_from_pytorch)
 	ck_assert_int_eq(trim_network_params(swin), 28288354 - 23322);
 	ck_assert_int_eq(count_type(swin, "matmul"), 24);
 	ck_assert_int_eq(trim_network_warning_count(swin), 12 + 5); /* 12 biases, 5 masks */
+	/* at 256 x 256 the maps of 64, 32, 16 and 8 are padded to 70, 35, 21 and 14 for the
+	 * 7 x 7 windows: q k v and the projection 4 Pp C^2 and the products 2 Pp 49 C on
+	 * the padded positions Pp, the MLP 8 P C^2 on the map's P, patch merging
+	 * P/4 x 4C x 2C, stem 64^2 x 96 x 48, head 768 x 1000: 7,345,441,536 (the same
+	 * formula gives 4,490,566,656 at 224) */
+	trim_network *s256 = import("torch_swin_t_256.onnx", NULL);
+	ck_assert_int_eq(trim_network_macs(s256), 7345441536LL);
+	ck_assert_int_eq(trim_network_params(s256), 28265032);
+	ck_assert_int_eq(count_type(s256, "zeropad2d"), 12);
+	ck_assert_int_eq(count_type(s256, "cropping2d"), 12);
+	trim_network_free(s256);
 	/* both exported in training mode too (StochasticDepth's drop probability 0: PyTorch
 	 * cannot export its Bernoulli): no BatchNorm to fold, so the same network as the
 	 * eval-mode export, to the training workloads */

@@ -168,6 +168,34 @@ START_TEST(test_network_default_and_schema)
 }
 END_TEST
 
+/* A map's borders: zero padding adds zeros that no ReLU made (s = 1 - (1 - s_in)
+ * in / out: 4 x 4 padded to 6 x 5), cropping keeps the input's share. */
+START_TEST(test_borders)
+{
+	fixture f = make(
+		"network: {name: d, input: [4, 4, 1], mode: training}\n"
+		"layers:\n"
+		"  - {name: a, type: conv2d, filters: 2, kernel: 1, activation: relu, sparsity: 0.4}\n"
+		"  - {name: p, type: zeropad2d, padding: [[1, 1], [0, 1]]}\n"
+		"  - {name: b, type: conv2d, filters: 2, kernel: 1}\n"
+		"  - {name: k, type: cropping2d, cropping: [[1, 1], [0, 1]], inputs: [p]}\n"
+		"  - {name: c, type: conv2d, filters: 2, kernel: 1}\n");
+	EQ(layer_sp(f.sp, "p"), 1 - 0.6 * 16 / 30);
+	EQ(layer_sp(f.sp, "k"), layer_sp(f.sp, "p"));
+	double v[TRIM_SP_NFIELDS];
+	fields(&f, "b", TRIM_PHASE_FW, v);
+	EQ(v[TRIM_SP_OPERAND0], 1 - 0.6 * 16 / 30);
+	drop(&f);
+	f = make("network: {name: d, input: [4, 4, 1], mode: training}\n"
+	         "layers:\n"
+	         "  - {name: a, type: conv2d, filters: 2, kernel: 1, activation: relu, sparsity: 0.4}\n"
+	         "  - {name: p, type: zeropad2d, padding: 0}\n"
+	         "  - {name: b, type: conv2d, filters: 2, kernel: 1}\n");
+	EQ(layer_sp(f.sp, "p"), 0.4); /* nothing padded: as the input */
+	drop(&f);
+}
+END_TEST
+
 START_TEST(test_trace)
 {
 	fixture f = make(NET);
@@ -274,6 +302,7 @@ Suite *sparsity_suite(void)
 	tcase_add_test(tc, test_batchnorm_case);
 	tcase_add_test(tc, test_joint_product);
 	tcase_add_test(tc, test_network_default_and_schema);
+	tcase_add_test(tc, test_borders);
 	tcase_add_test(tc, test_trace);
 	tcase_add_test(tc, test_imbalance_exact);
 	tcase_add_test(tc, test_imbalance_properties);

@@ -754,6 +754,54 @@ START_TEST(test_decoder_nests)
 }
 END_TEST
 
+/* A map's borders (zeropad2d, cropping2d): no nest; FW pads with zeros / cuts off,
+ * BW the reverse on dY, each an inter workload with the elements it reads and
+ * writes (batch 2, 5 x 5 x 3 padded to 7 x 6, cut back to 4 x 5 after a conv). */
+START_TEST(test_border_workloads)
+{
+	trim_workloads *w = analyse(
+		"network: {name: b, input: [5, 5, 3], batch: 2, mode: training}\n"
+		"layers:\n"
+		"  - {name: c0, type: conv2d, filters: 3, kernel: 1}\n"
+		"  - {name: pad, type: zeropad2d, padding: [[0, 2], [1, 0]]}\n"
+		"  - {name: c1, type: conv2d, filters: 4, kernel: 1}\n"
+		"  - {name: crop, type: cropping2d, cropping: [[1, 2], [1, 1]]}\n"
+		"  - {name: c2, type: conv2d, filters: 2, kernel: 1}\n",
+		TRIM_MODE_DEFAULT, NULL);
+	ck_assert_int_eq(count_phase(w, "pad", TRIM_PHASE_FW) + count_phase(w, "pad", TRIM_PHASE_BW), 0);
+	ck_assert_int_eq(count_phase(w, "crop", TRIM_PHASE_FW) + count_phase(w, "crop", TRIM_PHASE_BW), 0);
+	ck_assert_int_eq(count_inter(w, "pad", TRIM__OP_PAD, TRIM_PHASE_FW), 1);
+	ck_assert_int_eq(count_inter(w, "pad", TRIM__OP_MOVE, TRIM_PHASE_BW), 1);
+	ck_assert_int_eq(count_inter(w, "crop", TRIM__OP_MOVE, TRIM_PHASE_FW), 1);
+	ck_assert_int_eq(count_inter(w, "crop", TRIM__OP_PAD, TRIM_PHASE_BW), 1);
+	int seen = 0;
+	for (size_t j = 0; j < trim_workloads_inter_count(w); j++) {
+		const trim__inter *y = trim__workloads_inter(w, j);
+		int pad = !strcmp(y->layer, "pad"), crop = !strcmp(y->layer, "crop");
+		if ((!pad && !crop) || (y->op != TRIM__OP_PAD && y->op != TRIM__OP_MOVE))
+			continue; /* the caches of their outputs */
+		seen++;
+		/* pad: 2 x 5 x 5 x 3 = 150 <-> 2 x 7 x 6 x 3 = 252; crop: 2 x 7 x 6 x 4 = 336
+		 * <-> 2 x 4 x 4 x 4 = 128 */
+		int64_t small = pad ? 150 : 128, big = pad ? 252 : 336;
+		int grow = (pad && y->phase == TRIM_PHASE_FW) || (crop && y->phase == TRIM_PHASE_BW);
+		ck_assert_int_eq(y->in_elems, grow ? small : big);
+		ck_assert_int_eq(y->out_elems, grow ? big : small);
+		ck_assert_int_eq(y->zeros, grow ? big - small : 0);
+		ck_assert_int_eq(trim_workloads_inter_zeros(w, j), y->zeros);
+		ck_assert_str_eq(y->tensor, y->phase == TRIM_PHASE_FW ? "ofmap" : "dY");
+	}
+	ck_assert_int_eq(seen, 4);
+	/* the conv after the padding runs over the padded map; after the cut, the cut one */
+	size_t fw;
+	ck_assert_int_eq(trim_workloads_find(w, "c1", TRIM_PHASE_FW, &fw), 0);
+	ck_assert_int_eq(trim_workloads_intra_macs(w, fw), 2 * 7 * 6 * 4 * 3);
+	ck_assert_int_eq(trim_workloads_find(w, "c2", TRIM_PHASE_FW, &fw), 0);
+	ck_assert_int_eq(trim_workloads_intra_macs(w, fw), 2 * 4 * 4 * 2 * 4);
+	trim_workloads_free(w);
+}
+END_TEST
+
 /* The shipped modern networks analyse, map, evaluate and train end to end
  * (a small mapspace: test/data/constraints/quick-eyeriss.yaml). */
 START_TEST(test_shipped_networks_end_to_end)
@@ -828,6 +876,7 @@ Suite *workload_suite(void)
 	TCase *tl = tcase_create("layers");
 	tcase_add_test(tl, test_transformer_nests);
 	tcase_add_test(tl, test_decoder_nests);
+	tcase_add_test(tl, test_border_workloads);
 	tcase_add_test(tl, test_shipped_networks_end_to_end);
 	tcase_set_timeout(tl, 300);
 	suite_add_tcase(s, tl);

@@ -25,6 +25,8 @@ static const char *const keys_reshape[] = {"name", "type", "inputs", "in_shape",
 static const char *const keys_transpose[] = {"name", "type", "inputs", "in_shape", "perm", NULL};
 static const char *const keys_split[] = {"name", "type", "inputs", "in_shape", "axis", "sizes", "index", NULL};
 static const char *const keys_parameter[] = {"name", "type", "shape", NULL};
+static const char *const keys_zeropad[] = {"name", "type", "inputs", "in_shape", "padding", NULL};
+static const char *const keys_crop[] = {"name", "type", "inputs", "in_shape", "cropping", NULL};
 
 const trim__layer_kind trim__layer_kinds[TRIM__L_COUNT + 1] = {
 #define TRIM__X_ROW(e, name, keys, lo, hi, fn) {name, keys, lo, hi, fn},

@@ -24,6 +24,43 @@ static int find_layer(const struct trim_network *net, int upto, const char *name
 	return -2;
 }
 
+/* p | [ph, pw] | [[t, b], [l, r]] at node n (the key already pushed on c):
+ * four sides, top, bottom, left, right. */
+int trim__net_read_sides(trim__yctx *c, const trim__ynode *n, int64_t *side)
+{
+	static const char *const forms = "an integer, [rows, columns] or [[top, bottom], [left, right]]";
+	int rc = 0;
+	if (n->kind == TRIM__Y_SCALAR) {
+		int64_t p;
+		if ((rc = trim__yint(c, n, 0, 1 << 20, &p)) == 0)
+			side[0] = side[1] = side[2] = side[3] = p;
+	} else if (n->kind == TRIM__Y_SEQ && n->n == 2 && n->items[0]->kind == TRIM__Y_SCALAR) {
+		for (int a = 0; a < 2 && rc == 0; a++) {
+			trim__yctx_index(c, (size_t)a);
+			int64_t p;
+			rc = trim__yint(c, n->items[a], 0, 1 << 20, &p);
+			trim__yctx_pop(c);
+			side[2 * a] = side[2 * a + 1] = p;
+		}
+	} else if (n->kind == TRIM__Y_SEQ && n->n == 2) {
+		for (int a = 0; a < 2 && rc == 0; a++) {
+			const trim__ynode *pair = n->items[a];
+			trim__yctx_index(c, (size_t)a);
+			if (pair->kind != TRIM__Y_SEQ || pair->n != 2)
+				rc = trim__yerr(c, pair, TRIM_ESCHEMA, "expected [before, after]");
+			for (int k = 0; k < 2 && rc == 0; k++) {
+				trim__yctx_index(c, (size_t)k);
+				rc = trim__yint(c, pair->items[k], 0, 1 << 20, &side[2 * a + k]);
+				trim__yctx_pop(c);
+			}
+			trim__yctx_pop(c);
+		}
+	} else {
+		rc = trim__yerr(c, n, TRIM_ESCHEMA, "expected %s", forms);
+	}
+	return rc;
+}
+
 /* Padding: valid | same | p | [ph, pw] | [[t, b], [l, r]]. Needs kernel,
  * stride, dilation and input already set; fills L->pad. */
 int trim__net_read_padding(trim__yctx *c, const trim__ynode *map, trim__layer *L)
@@ -47,37 +84,7 @@ int trim__net_read_padding(trim__yctx *c, const trim__ynode *map, trim__layer *L
 			L->pad[2 * a] = total / 2;
 			L->pad[2 * a + 1] = total - total / 2;
 		}
-	} else if (n->kind == TRIM__Y_SCALAR) {
-		int64_t p;
-		rc = trim__yint(c, n, 0, 1 << 20, &p);
-		if (rc == 0)
-			L->pad[0] = L->pad[1] = L->pad[2] = L->pad[3] = p;
-		else
-			rc = trim__yerr(c, n, TRIM_ESCHEMA,
-			                "padding must be valid, same, an integer, [ph, pw] or "
-			                "[[top, bottom], [left, right]]");
-	} else if (n->kind == TRIM__Y_SEQ && n->n == 2 && n->items[0]->kind == TRIM__Y_SCALAR) {
-		for (int a = 0; a < 2 && rc == 0; a++) {
-			trim__yctx_index(c, (size_t)a);
-			int64_t p;
-			rc = trim__yint(c, n->items[a], 0, 1 << 20, &p);
-			trim__yctx_pop(c);
-			L->pad[2 * a] = L->pad[2 * a + 1] = p;
-		}
-	} else if (n->kind == TRIM__Y_SEQ && n->n == 2) {
-		for (int a = 0; a < 2 && rc == 0; a++) {
-			const trim__ynode *pair = n->items[a];
-			trim__yctx_index(c, (size_t)a);
-			if (pair->kind != TRIM__Y_SEQ || pair->n != 2)
-				rc = trim__yerr(c, pair, TRIM_ESCHEMA, "expected [before, after]");
-			for (int k = 0; k < 2 && rc == 0; k++) {
-				trim__yctx_index(c, (size_t)k);
-				rc = trim__yint(c, pair->items[k], 0, 1 << 20, &L->pad[2 * a + k]);
-				trim__yctx_pop(c);
-			}
-			trim__yctx_pop(c);
-		}
-	} else {
+	} else if ((rc = trim__net_read_sides(c, n, L->pad)) && (n->kind != TRIM__Y_SEQ || n->n != 2)) {
 		rc = trim__yerr(c, n, TRIM_ESCHEMA,
 		                "padding must be valid, same, an integer, [ph, pw] or "
 		                "[[top, bottom], [left, right]]");

@@ -2,6 +2,7 @@
  *   network.c   YAML parsing, validation, shape inference; the CNN kinds' shapes
  *   kinds.c     the layer kinds' table: keys, inputs, shape function
  *   layers.c    the shapes of transformer, decoder and sequence-model kinds
+ *   borders.c   zero padding and cropping of a map's borders
  *   api.c       loading (file, string, .onnx), digest, public accessors
  *   onnx/       the ONNX importer (onnx/onnx_int.h has its own map)
  *
@@ -44,7 +45,9 @@
 	X(RESHAPE, "reshape", keys_reshape, 1, 1, trim__shape_reshape) /* a view */             \
 	X(TRANSPOSE, "transpose", keys_transpose, 1, 1, trim__shape_transpose) /* H, W, C */    \
 	X(SPLIT, "split", keys_split, 1, 1, trim__shape_split) /* one piece, along channels */  \
-	X(PARAMETER, "parameter", keys_parameter, 0, 0, trim__shape_parameter) /* no input */
+	X(PARAMETER, "parameter", keys_parameter, 0, 0, trim__shape_parameter) /* no input */ \
+	X(ZEROPAD, "zeropad2d", keys_zeropad, 1, 1, trim__shape_borders) /* zeros around the map */ \
+	X(CROP, "cropping2d", keys_crop, 1, 1, trim__shape_borders)   /* its borders cut off */
 
 enum trim__layer_type {
 #define TRIM__X_ENUM(e, name, keys, lo, hi, fn) TRIM__L_##e,
@@ -131,6 +134,9 @@ const char *trim__layer_type_name(int type);
  * calls it, then digests the tree. */
 int trim__net_parse(trim__yctx *c, struct trim_network *net, const trim__ynode *root);
 int trim__net_read_padding(trim__yctx *c, const trim__ynode *map, trim__layer *L);
+/* p | [ph, pw] | [[t, b], [l, r]] at n (its key pushed on c): top, bottom, left,
+ * right (network.c). */
+int trim__net_read_sides(trim__yctx *c, const trim__ynode *n, int64_t *side);
 int trim__net_window_out(trim__yctx *c, const trim__ynode *node, const trim__layer *L, int a,
                          int64_t *out);
 /* Product of n counts into *out; 1 if it does not fit in 64 bits. */

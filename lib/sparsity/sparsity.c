@@ -99,6 +99,16 @@ static void derive(struct trim_sparsity *sp)
 				s = pow(in_sp(sp, p), (double)(L->kernel[0] * L->kernel[1]));
 				rd = in_relu(sp, p);
 				break;
+			case TRIM__L_CROP: /* the borders' share of zeros taken as the map's */
+				s = in_sp(sp, p);
+				rd = in_relu(sp, p);
+				break;
+			case TRIM__L_ZEROPAD: { /* the padded zeros are no ReLU's */
+				double in = (double)(L->in[0] * L->in[1]), out = (double)(L->out[0] * L->out[1]);
+				s = 1 - (1 - in_sp(sp, p)) * in / out;
+				rd = in_relu(sp, p) && in == out;
+				break;
+			}
 			case TRIM__L_CONCAT: {
 				double sum = 0, ch = 0;
 				rd = 1;

@@ -161,6 +161,23 @@ static int vector_op(builder *b, int op, const trim__layer *L, int li, int phase
 	return 0;
 }
 
+/* A map's borders padded with zeros (TRIM__OP_PAD) or cut off (TRIM__OP_MOVE):
+ * [H, W, C] `from` into `to`, all of `to` written. */
+static int border_op(builder *b, int op, const trim__layer *L, int li, int phase, const char *tensor,
+                     const int64_t *from, const int64_t *to)
+{
+	trim__inter *y = trim__wl_new_inter(b, op, L, li, phase, tensor);
+	if (!y)
+		return TRIM_ENOMEM;
+	trim__wl_shape4(y->in_shape, b->N, from[2], from[0], from[1]);
+	trim__wl_shape4(y->out_shape, b->N, to[2], to[0], to[1]);
+	y->in_elems = trim__wl_prod4(b, y->in_shape);
+	y->out_elems = y->elems = trim__wl_prod4(b, y->out_shape);
+	y->zeros = op == TRIM__OP_PAD ? y->out_elems - y->in_elems : 0;
+	y->before_intra = (int)b->w->nintra;
+	return 0;
+}
+
 int trim__wl_forward_more(builder *b, const trim__layer *L, int li)
 {
 	static const char *const fw_names[3] = {"ifmap", "weight", "ofmap"};
@@ -200,6 +217,10 @@ int trim__wl_forward_more(builder *b, const trim__layer *L, int li)
 	case TRIM__L_TRANSPOSE:
 	case TRIM__L_SPLIT:
 		return vector_op(b, TRIM__OP_MOVE, L, li, TRIM_PHASE_FW, "ofmap", L->out, -1);
+	case TRIM__L_ZEROPAD:
+		return border_op(b, TRIM__OP_PAD, L, li, TRIM_PHASE_FW, "ofmap", L->in, L->out);
+	case TRIM__L_CROP:
+		return border_op(b, TRIM__OP_MOVE, L, li, TRIM_PHASE_FW, "ofmap", L->in, L->out);
 	default:
 		return 0;
 	}
@@ -246,6 +267,10 @@ int trim__wl_backward_more(builder *b, const trim__layer *L, int li)
 	case TRIM__L_TRANSPOSE:
 	case TRIM__L_SPLIT:
 		return need ? vector_op(b, TRIM__OP_MOVE, L, li, TRIM_PHASE_BW, "dY", L->out, -1) : 0;
+	case TRIM__L_ZEROPAD: /* the gradient of the padded map, its borders cut off */
+		return need ? border_op(b, TRIM__OP_MOVE, L, li, TRIM_PHASE_BW, "dY", L->out, L->in) : 0;
+	case TRIM__L_CROP: /* zeros where the borders were */
+		return need ? border_op(b, TRIM__OP_PAD, L, li, TRIM_PHASE_BW, "dY", L->out, L->in) : 0;
 	default:
 		return 0;
 	}

@@ -129,7 +129,9 @@ static int built_elsewhere(const trim__layer *L)
 	case TRIM__L_CONV_T:
 	case TRIM__L_EMBEDDING:
 	case TRIM__L_TRANSPOSE:
-	case TRIM__L_SPLIT: return 1;
+	case TRIM__L_SPLIT:
+	case TRIM__L_ZEROPAD:
+	case TRIM__L_CROP: return 1;
 	default: return 0;
 	}
 }

@@ -93,13 +93,15 @@ class TinyConvNeXt(nn.Module):
 
 
 def window_attention(x, qkv, proj, table, index, ws, heads, shift):
-    """torchvision 0.14's shifted_window_attention, as written there (padding aside)."""
+    """torchvision 0.14's shifted_window_attention, as written there: the map padded
+    to whole windows (the attention on the padded map), then cut back to H x W."""
     B, H, W, C = x.shape
     x = nn.functional.pad(x, (0, 0, 0, (ws - W % ws) % ws, 0, (ws - H % ws) % ws))
+    _, pH, pW, _ = x.shape
     if shift > 0:
         x = torch.roll(x, shifts=(-shift, -shift), dims=(1, 2))
-    nw = (H // ws) * (W // ws)
-    x = x.view(B, H // ws, ws, W // ws, ws, C).permute(0, 1, 3, 2, 4, 5).reshape(B * nw, ws * ws, C)
+    nw = (pH // ws) * (pW // ws)
+    x = x.view(B, pH // ws, ws, pW // ws, ws, C).permute(0, 1, 3, 2, 4, 5).reshape(B * nw, ws * ws, C)
     qkv = qkv(x).reshape(x.size(0), x.size(1), 3, heads, C // heads).permute(2, 0, 3, 1, 4)
     q, k, v = qkv[0], qkv[1], qkv[2]
     q = q * (C // heads) ** -0.5
@@ -107,19 +109,19 @@ def window_attention(x, qkv, proj, table, index, ws, heads, shift):
     bias = table[index].view(ws * ws, ws * ws, -1).permute(2, 0, 1).contiguous().unsqueeze(0)
     attn = attn + bias
     if shift > 0:
-        mask = x.new_zeros((H, W))
+        mask = x.new_zeros((pH, pW))
         count = 0
         for h in ((0, -ws), (-ws, -shift), (-shift, None)):
             for w in ((0, -ws), (-ws, -shift), (-shift, None)):
                 mask[h[0]:h[1], w[0]:w[1]] = count
                 count += 1
-        mask = mask.view(H // ws, ws, W // ws, ws).permute(0, 2, 1, 3).reshape(nw, ws * ws)
+        mask = mask.view(pH // ws, ws, pW // ws, ws).permute(0, 2, 1, 3).reshape(nw, ws * ws)
         mask = mask.unsqueeze(1) - mask.unsqueeze(2)
         mask = mask.masked_fill(mask != 0, float(-100.0)).masked_fill(mask == 0, float(0.0))
         attn = attn.view(x.size(0) // nw, nw, heads, x.size(1), x.size(1)) + mask.unsqueeze(1).unsqueeze(0)
         attn = attn.view(-1, heads, x.size(1), x.size(1))
     x = nn.functional.softmax(attn, dim=-1).matmul(v).transpose(1, 2).reshape(x.size(0), x.size(1), C)
-    x = proj(x).view(B, H // ws, W // ws, ws, ws, C).permute(0, 1, 3, 2, 4, 5).reshape(B, H, W, C)
+    x = proj(x).view(B, pH // ws, pW // ws, ws, ws, C).permute(0, 1, 3, 2, 4, 5).reshape(B, pH, pW, C)
     if shift > 0:
         x = torch.roll(x, shifts=(shift, shift), dims=(1, 2))
     return x[:, :H, :W, :].contiguous()
@@ -156,6 +158,8 @@ class TinySwin(nn.Module):
 
     def forward(self, x):
         x = self.blocks(self.stem(x))
+        H, W = x.shape[1], x.shape[2]  # PatchMerging pads to an even size
+        x = nn.functional.pad(x, (0, 0, 0, W % 2, 0, H % 2))
         x = torch.cat([x[..., 0::2, 0::2, :], x[..., 1::2, 0::2, :], x[..., 0::2, 1::2, :],
                        x[..., 1::2, 1::2, :]], -1)
         x = self.norm(self.reduction(self.merge_norm(x))).permute(0, 3, 1, 2)
@@ -173,6 +177,11 @@ for name, net in (('tiny_cnn', TinyCNN()), ('tiny_mobile', TinyMobile()), ('tiny
 # the shape arithmetic left in (do_constant_folding=False): the importer folds the
 # mask's ScatterND, the bias table's Gather and the window sizes itself
 torch.onnx.export(TinySwin().eval(), torch.zeros(1, 3, 16, 16), os.path.join(out, 'torch_tiny_swin.onnx'),
+                  opset_version=13, input_names=['input'], output_names=['logits'], do_constant_folding=False,
+                  dynamic_axes={'input': {0: 'batch'}, 'logits': {0: 'batch'}})
+# at 20 x 20 (a 5 x 5 map): padded to whole windows of 2 x 2 and to an even size
+# before patch merging, the attention's map cut back to 5 x 5
+torch.onnx.export(TinySwin().eval(), torch.zeros(1, 3, 20, 20), os.path.join(out, 'torch_tiny_swin_pad.onnx'),
                   opset_version=13, input_names=['input'], output_names=['logits'], do_constant_folding=False,
                   dynamic_axes={'input': {0: 'batch'}, 'logits': {0: 'batch'}})
 if '--tiny' in sys.argv[2:]:
@@ -198,6 +207,9 @@ torch.onnx.export(torchvision.models.convnext_tiny().eval(), torch.zeros(1, 3, 2
 # 4.491 GFLOPS (MACs)
 torch.onnx.export(torchvision.models.swin_t().eval(), torch.zeros(1, 3, 224, 224),
                   os.path.join(out, 'torch_swin_t.onnx'), opset_version=13)
+# Swin-T at 256 x 256: maps of 64, 32, 16 and 8 that its 7 x 7 windows do not divide
+torch.onnx.export(torchvision.models.swin_t().eval(), torch.zeros(1, 3, 256, 256),
+                  os.path.join(out, 'torch_swin_t_256.onnx'), opset_version=13)
 # the same two in training mode (TrainingMode.PRESERVE, as docs/onnx.md's recipe):
 # PyTorch cannot export StochasticDepth's random Bernoulli in training mode, so its
 # drop probability is set to 0 first (a cost model counts every residual branch);

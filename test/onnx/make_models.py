@@ -414,10 +414,12 @@ def bad_models(out):
     nhwc = conv + [N('Transpose', ['c'], 't', perm=[0, 2, 3, 1])]
     i64 = lambda name, v: W(name, [len(v)], v, np.int64)
     bad['pad_nonzero'] = small(nhwc + [N('Pad', ['t', 'pads'], 'p', name='pad')], [x],
-                               wts + [i64('pads', [0, 1, 0, 0, 0, 1, 0, 0])], 'pn')
-    bad['rows_read'] = small(nhwc + [N('Slice', ['t', 's0', 's3', 'ax1'], 'rows', name='rows'),
+                               wts + [i64('pads', [0, 0, 0, 1, 0, 0, 0, 1])], 'pn')  # the channels
+    bad['pad_reflect'] = small(nhwc + [N('Pad', ['t', 'pads'], 'p', name='pad', mode='reflect')], [x],
+                               wts + [i64('pads', [0, 1, 0, 0, 0, 1, 0, 0])], 'pr')
+    bad['rows_read'] = small(nhwc + [N('Slice', ['t', 's0', 's3', 'ax1', 'st2'], 'rows', name='rows'),
                                      N('Relu', ['rows'], 'r', name='relu_rows')], [x],
-                             wts + [i64('s0', [0]), i64('s3', [3]), i64('ax1', [1])], 'rr')
+                             wts + [i64('s0', [0]), i64('s3', [8]), i64('ax1', [1]), i64('st2', [2])], 'rr')
     bad['rows_no_roll'] = small(nhwc + [N('Slice', ['t', 's0', 's3', 'ax1'], 'a'), N('Slice', ['t', 's0', 's3', 'ax1'], 'b'),
                                         N('Concat', ['a', 'b'], 'cat', name='not_a_roll', axis=1)], [x],
                                 wts + [i64('s0', [0]), i64('s3', [3]), i64('ax1', [1])], 'nr')

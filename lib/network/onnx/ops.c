@@ -74,10 +74,9 @@ int trim__ox_translate_node(tr *t)
 		                t->node->domain);
 	for (size_t k = 0; k < t->node->n_input && strcmp(op, "Slice") && strcmp(op, "Concat"); k++) {
 		int v = trim__ox_find_val(t, t->node->input[k]);
-		if (v >= 0 && t->v[v].layout == LY_CUT && !t->v[v].t)
-			return trim__ox_node_err(t, TRIM_ESCHEMA, "input '%s' is rows or columns of a "
-			                         "channels-last map (a Slice), which only a Concat may read "
-			                         "(Swin's cyclic shift and patch merging)", t->node->input[k]);
+		int rc;
+		if (v >= 0 && t->v[v].layout == LY_CUT && !t->v[v].t && (rc = trim__ox_win_crop(t, v)))
+			return rc; /* cropped, or taken every other one (patch merging's, for a Concat) */
 	}
 	if (!strcmp(op, "Conv")) return trim__ox_conv(t, 0);
 	if (!strcmp(op, "ConvTranspose")) return trim__ox_conv(t, 1);

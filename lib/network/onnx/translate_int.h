@@ -172,6 +172,8 @@ int trim__ox_win_cut(tr *t, int x, const int64_t *lo, const int64_t *step, const
                      int *done);
 int trim__ox_win_concat(tr *t, const int *in, int m, int64_t axis);
 int trim__ox_pad(tr *t);
+/* A LY_CUT value of step 1 read by another node than a Concat: a `cropping2d`, in place. */
+int trim__ox_win_crop(tr *t, int vi);
 int trim__ox_win_shape(const val *x, int64_t *s); /* LY_WIN, LY_WIN_T, LY_CUT: [H, W, C]; 0 if one */
 /* The operators (ops_*.c): translate node t->node; 0 or an error naming it. */
 int trim__ox_conv(tr *t, int transposed);         /* ops_conv.c */

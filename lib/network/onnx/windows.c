@@ -209,18 +209,21 @@ int trim__ox_win_concat(tr *t, const int *in, int m, int64_t axis)
 	                         "other row and column, four phases along the channels)");
 }
 
-/* Pad of an activation: free where it pads nothing (Swin pads its map to whole
- * windows, and to an even size before patch merging: nothing at 224 x 224). */
+/* Pad of an activation: free where it pads nothing (Swin at 224 x 224); zeros
+ * around the rows and columns of a map a `zeropad2d` (Swin pads its map to whole
+ * windows, and to an even size before patch merging, at sizes they do not divide). */
 int trim__ox_pad(tr *t)
 {
-	int x, p, rc;
+	int x, p, v = -1, rc;
 	if ((rc = trim__ox_input_val(t, 0, &x)) || (rc = trim__ox_settle(t, x, &x)) ||
 	    (rc = trim__ox_need_act(t, x, "data")))
 		return rc;
 	int64_t pads[16];
-	size_t n = 0;
+	double value = 0;
+	size_t n = 0, nv = 0;
 	if (t->opset < 11) {
 		n = trim__ox_attr_ints(t->node, "pads", pads, 16);
+		value = trim__ox_attr_float(t->node, "value", 0);
 	} else {
 		if ((rc = trim__ox_input_val(t, 1, &p)))
 			return rc;
@@ -229,11 +232,75 @@ int trim__ox_pad(tr *t)
 		if ((rc = trim__ox_need_static(t, p, "pads", 1)) ||
 		    (rc = trim__ox_static_ints(t, &t->v[p], pads, 16, &n)))
 			return rc;
+		if (t->node->n_input > 2 && (rc = trim__ox_input_val(t, 2, &v)))
+			return rc;
+		if (v >= 0 && trim__ox_numel(&t->v[v]) > 0 &&
+		    (rc = trim__ox_static_floats(t, &t->v[v], &value, 1, &nv)))
+			return rc;
 	}
+	const val X = t->v[x];
+	int any = 0;
 	for (size_t k = 0; k < n; k++)
-		if (pads[k] != 0)
-			return trim__ox_node_err(t, TRIM_ESCHEMA, "pads: %lld at %zu: a Pad of an activation is "
-			                         "supported where it pads nothing (as Swin's does at 224 x "
-			                         "224); a convolution's and a pool's own pads are costed", (long long)pads[k], k);
-	return trim__ox_alias(t, x, t->v[x].pat, t->v[x].src);
+		any |= pads[k] != 0;
+	if (!any)
+		return trim__ox_alias(t, x, t->v[x].pat, t->v[x].src);
+	char mode[32];
+	const char *md = trim__ox_attr_str(t->node, "mode", mode, sizeof mode);
+	int rows = X.layout == LY_NHWC ? 1 : 2; /* the axis of the rows; the columns next */
+	int map = (X.layout == LY_NHWC || X.layout == LY_NCHW) && X.nd == 4 && n == 8;
+	for (size_t k = 0; map && k < 8; k++) {
+		int axis = (int)(k % 4);
+		if (pads[k] < 0 || ((axis != rows && axis != rows + 1) && pads[k] != 0))
+			map = 0;
+	}
+	if (!map)
+		return trim__ox_node_err(t, TRIM_ESCHEMA, "pads: a Pad of an activation is supported around "
+		                         "the rows and columns of a map ([N, C, H, W] or channels last), by "
+		                         "0, or where it pads nothing; a convolution's and a pool's own pads "
+		                         "are costed");
+	if (md && strcmp(md, "constant"))
+		return trim__ox_node_err(t, TRIM_ESCHEMA, "a Pad by %s is not zero padding (mode constant, "
+		                         "value 0)", md);
+	if (value != 0)
+		return trim__ox_node_err(t, TRIM_ESCHEMA, "a Pad by the value %g is not zero padding (mode "
+		                         "constant, value 0)", value);
+	int li = -1, vi = -1;
+	if ((rc = trim__ox_new_layer(t, "zeropad2d", NODE_NAME(t->node), &x, 1, &li)))
+		return rc;
+	trim__ox_extra(t, li, ", padding: [[%lld, %lld], [%lld, %lld]]", (long long)pads[rows],
+	               (long long)pads[rows + 4], (long long)pads[rows + 1], (long long)pads[rows + 5]);
+	val like = X;
+	like.d[rows] += pads[rows] + pads[rows + 4];
+	like.d[rows + 1] += pads[rows + 1] + pads[rows + 5];
+	return trim__ox_out_like(t, 0, li, &like, &vi);
+}
+
+/* Value vi, rows and columns of a channels-last map (LY_CUT) with step 1, read by
+ * a node other than a Concat: the map with its borders cut off, a `cropping2d`
+ * (Swin takes its padded map back to H x W), made in place. */
+int trim__ox_win_crop(tr *t, int vi)
+{
+	const val P = t->v[vi];
+	if (P.layout != LY_CUT || P.cut[0][1] != 1 || P.cut[1][1] != 1)
+		return trim__ox_node_err(t, TRIM_ESCHEMA, "input '%s' is rows or columns of a channels-last "
+		                         "map taken every other one (a Slice with a step), which only a Concat "
+		                         "may read (patch merging)", P.name ? P.name : "?");
+	int src = P.src, li = -1;
+	const val S = t->v[src];
+	char hint[TRIM__NAME_LEN_ONNX];
+	snprintf(hint, sizeof hint, "%.60s", P.node && P.node->name ? P.node->name : NODE_NAME(t->node));
+	int rc = trim__ox_new_layer(t, "cropping2d", hint, &src, 1, &li);
+	if (rc)
+		return rc;
+	if (P.node)
+		t->l[li].node = P.node;
+	trim__ox_extra(t, li, ", cropping: [[%lld, %lld], [%lld, %lld]]", (long long)P.cut[0][0],
+	               (long long)(S.d[1] - P.cut[0][0] - P.d[1]), (long long)P.cut[1][0],
+	               (long long)(S.d[2] - P.cut[1][0] - P.d[2]));
+	val *V = &t->v[vi];
+	V->layer = li;
+	V->layout = LY_NHWC;
+	V->base = vi;
+	memset(V->cut, 0, sizeof V->cut);
+	return 0;
 }
