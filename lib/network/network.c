@@ -349,23 +349,13 @@ int trim__shape_concat(trim__yctx *c, struct trim_network *net, trim__layer *L, 
 	return 0;
 }
 
-static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const trim__ynode *ln)
+/* The layer's name: given (unique, not `input`) or its kind's name and index. */
+static int read_name(trim__yctx *c, struct trim_network *net, int i, const trim__ynode *ln)
 {
 	trim__layer *L = &net->layers[i];
-	int rc = trim__yexpect(c, ln, TRIM__Y_MAP);
-	if (rc)
-		return rc;
-	L->line = ln->line;
-	L->col = ln->col;
-	rc = trim__yget_enum(c, ln, "type", 1, trim__layer_kind_names, &L->type);
-	if (rc < 0)
-		return rc;
 	const trim__layer_kind *K = &trim__layer_kinds[L->type];
-	if ((rc = trim__ymap_check(c, ln, K->keys)) != 0)
-		return rc;
-
 	const char *name = NULL;
-	rc = trim__yget_str(c, ln, "name", 0, &name);
+	int rc = trim__yget_str(c, ln, "name", 0, &name);
 	if (rc < 0)
 		return rc;
 	if (name) {
@@ -386,13 +376,17 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 			                  L->name);
 	}
 
-	/* inputs */
+	return 0;
+}
+
+/* `inputs` (layer names defined before this one, or `input`; default the
+ * previous layer), as many as the kind takes. */
+static int read_inputs(trim__yctx *c, struct trim_network *net, int i, const trim__ynode *ln)
+{
+	trim__layer *L = &net->layers[i];
+	const trim__layer_kind *K = &trim__layer_kinds[L->type];
 	const trim__ynode *in = trim__ymap_get(ln, "inputs");
-	if (K->max_inputs == 0) {
-		L->ninputs = 0;
-		L->inputs[0] = TRIM__NET_INPUT;
-		return K->shape(c, net, L, ln);
-	}
+	int rc = 0;
 	if (in) {
 		trim__yctx_key(c, "inputs");
 		if (in->kind == TRIM__Y_SCALAR) {
@@ -441,8 +435,16 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 		return trim__yerr(c, in, TRIM_ESCHEMA, "%s takes exactly two inputs [a, b]", K->name);
 	if (K->max_inputs == 1 && L->ninputs != 1)
 		return trim__yerr(c, in, TRIM_ESCHEMA, "%s takes exactly one input", K->name);
+	return 0;
+}
 
-	/* input shape */
+/* L->in from the first input; the other inputs' shapes against it (add: equal,
+ * concat: equal rows and columns, or columns and channels along rows); a
+ * declared `in_shape` against it. */
+static int read_input_shape(trim__yctx *c, struct trim_network *net, trim__layer *L, const trim__ynode *ln)
+{
+	const trim__ynode *in = trim__ymap_get(ln, "inputs");
+	int rc;
 	int in_flat;
 	const int64_t *s0;
 	if (L->inputs[0] == TRIM__NET_INPUT) {
@@ -495,6 +497,34 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 		return rc;
 	}
 
+	return 0;
+}
+
+static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const trim__ynode *ln)
+{
+	trim__layer *L = &net->layers[i];
+	int rc = trim__yexpect(c, ln, TRIM__Y_MAP);
+	if (rc)
+		return rc;
+	L->line = ln->line;
+	L->col = ln->col;
+	rc = trim__yget_enum(c, ln, "type", 1, trim__layer_kind_names, &L->type);
+	if (rc < 0)
+		return rc;
+	const trim__layer_kind *K = &trim__layer_kinds[L->type];
+	if ((rc = trim__ymap_check(c, ln, K->keys)) != 0)
+		return rc;
+
+	if ((rc = read_name(c, net, i, ln)) != 0)
+		return rc;
+	if (K->max_inputs == 0) {
+		L->ninputs = 0;
+		L->inputs[0] = TRIM__NET_INPUT;
+		return K->shape(c, net, L, ln);
+	}
+	if ((rc = read_inputs(c, net, i, ln)) != 0 || (rc = read_input_shape(c, net, L, ln)) != 0)
+		return rc;
+
 	/* common parameters */
 	L->stride[0] = L->stride[1] = 1;
 	L->dilation[0] = L->dilation[1] = 1;
@@ -519,17 +549,12 @@ static int parse_layer(trim__yctx *c, struct trim_network *net, int i, const tri
 	return read_sparsity(c, ln, L);
 }
 
-int trim__net_parse(trim__yctx *c, struct trim_network *net, const trim__ynode *root)
+/* The `network` map: name, input, batch, mode, word_bits, sparsity, warnings. */
+static int read_header(trim__yctx *c, struct trim_network *net, const trim__ynode *root, const trim__ynode **nmp)
 {
-	static const char *const top_keys[] = {"schema_version", "network", "layers", NULL};
 	static const char *const net_keys[] = {"name",      "input",    "output",   "batch", "mode",
 	                                       "word_bits", "sparsity", "warnings", NULL};
-	int rc = trim__ymap_check(c, root, top_keys);
-	if (rc)
-		return rc;
-	int64_t ver = 1;
-	if ((rc = trim__yget_int(c, root, "schema_version", 0, 1, 1, &ver)) < 0)
-		return rc;
+	int rc;
 	const trim__ynode *nm;
 	if ((rc = trim__yget_node(c, root, "network", 1, TRIM__Y_MAP, &nm)) < 0)
 		return rc;
@@ -578,9 +603,15 @@ int trim__net_parse(trim__yctx *c, struct trim_network *net, const trim__ynode *
 		trim__yctx_pop(c);
 	}
 	trim__yctx_pop(c);
-	if (rc < 0)
-		return rc;
+	*nmp = nm;
+	return rc < 0 ? rc : 0;
+}
 
+/* The `layers` list, each parsed in order (names read first, so that a
+ * reference to a later layer is told from an unknown one). */
+static int read_layers(trim__yctx *c, struct trim_network *net, const trim__ynode *root, const trim__ynode **layersp)
+{
+	int rc;
 	const trim__ynode *layers;
 	if ((rc = trim__yget_node(c, root, "layers", 1, TRIM__Y_SEQ, &layers)) < 0)
 		return rc;
@@ -604,9 +635,14 @@ int trim__net_parse(trim__yctx *c, struct trim_network *net, const trim__ynode *
 		trim__yctx_pop(c);
 	}
 	trim__yctx_pop(c);
-	if (rc < 0)
-		return rc;
+	*layersp = layers;
+	return rc < 0 ? rc : 0;
+}
 
+/* The network's parameters and MACs per sample, summed without overflow. */
+static int sum_totals(trim__yctx *c, struct trim_network *net, const trim__ynode *layers)
+{
+	int rc;
 	for (int i = 0; i < net->nlayers; i++) {
 		if (__builtin_add_overflow(net->params, net->layers[i].params, &net->params) ||
 		    __builtin_add_overflow(net->macs, net->layers[i].macs, &net->macs)) {
@@ -621,8 +657,15 @@ int trim__net_parse(trim__yctx *c, struct trim_network *net, const trim__ynode *
 			return rc;
 		}
 	}
+	return 0;
+}
+
+/* A warning for each dead end: a layer (not the last) whose output no later
+ * layer reads. */
+static int warn_dead_ends(struct trim_network *net)
+{
 	/* dead ends: a layer (not the last) whose output no later layer reads */
-	for (int i = 0; i < net->nlayers - 1 && rc >= 0; i++) {
+	for (int i = 0; i < net->nlayers - 1; i++) {
 		int used = 0;
 		for (int j = i + 1; j < net->nlayers && !used; j++)
 			for (int k = 0; k < net->layers[j].ninputs; k++)
@@ -643,6 +686,13 @@ int trim__net_parse(trim__yctx *c, struct trim_network *net, const trim__ynode *
 			return TRIM_ENOMEM;
 		net->nwarnings++;
 	}
+	return 0;
+}
+
+/* A declared `output` ([C] or [H, W, C]) against the last layer's. */
+static int check_output(trim__yctx *c, const struct trim_network *net, const trim__ynode *nm)
+{
+	int rc = 0;
 	/* declared output shape */
 	const trim__ynode *on = trim__ymap_get(nm, "output");
 	if (on) {
@@ -680,4 +730,20 @@ int trim__net_parse(trim__yctx *c, struct trim_network *net, const trim__ynode *
 		trim__yctx_pop(c);
 	}
 	return rc < 0 ? rc : 0;
+}
+
+int trim__net_parse(trim__yctx *c, struct trim_network *net, const trim__ynode *root)
+{
+	static const char *const top_keys[] = {"schema_version", "network", "layers", NULL};
+	int rc = trim__ymap_check(c, root, top_keys);
+	if (rc)
+		return rc;
+	int64_t ver = 1;
+	if ((rc = trim__yget_int(c, root, "schema_version", 0, 1, 1, &ver)) < 0)
+		return rc;
+	const trim__ynode *nm = NULL, *layers = NULL;
+	if ((rc = read_header(c, net, root, &nm)) || (rc = read_layers(c, net, root, &layers)) ||
+	    (rc = sum_totals(c, net, layers)) || (rc = warn_dead_ends(net)))
+		return rc;
+	return check_output(c, net, nm);
 }
