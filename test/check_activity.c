@@ -284,6 +284,46 @@ static void check_lower(const trim__intra *w, const struct trim_arch *a, const t
 	*raised += up;
 }
 
+/* Timeloop's counting (ws->count; docs/mapping.md, rules 1, 4, 5): the
+ * analyst's counts are the reference simulator's under the same rules, at
+ * least libtrim's (x) wherever a count is charged (the search's bounds,
+ * computed under libtrim's rules, stay below), and equal for the result. */
+static void check_timeloop(const trim__intra *w, const struct trim_arch *a, const trim__mapping *m,
+                           const trim__activity *x, trim__act_ws *ws, int compared, int *changed)
+{
+	static trim__activity xt, yt;
+	ws->count = TRIM_COUNT_TIMELOOP;
+	int rx = trim__activity_compute(w, a, m, ws, &xt);
+	ws->count = TRIM_COUNT_LIBTRIM;
+	ck_assert_int_eq(rx, 0);
+	ck_assert_int_eq(refsim_run_count(w, a, m, TRIM_COUNT_TIMELOOP, &yt), 0);
+	char msg[256];
+	if (compare(&xt, &yt, a->nlevels, msg, sizeof msg)) {
+		trim__sb sb;
+		trim__sb_init(&sb);
+		trim__mapping_loopnest(m, w, &sb);
+		fprintf(stderr, "case %d, Timeloop's counting:\n%s\n", compared, sb.buf ? sb.buf : "");
+		trim__sb_free(&sb);
+		ck_abort_msg("case %d, Timeloop's counting: %s", compared, msg);
+	}
+	int f = 0, r = 0;
+	for (int l = 0; l < a->nlevels; l++)
+		for (int t = 0; t < 3; t++) {
+			ck_assert_msg(xt.fills[l][t] >= x->fills[l][t] && xt.reads[l][t] >= x->reads[l][t] &&
+			                  xt.down_words[l][t] >= x->down_words[l][t] &&
+			                  xt.down_dests[l][t] >= x->down_dests[l][t] && xt.unicast[l][t] >= x->unicast[l][t],
+			              "case %d level %d tensor %d: Timeloop's count below libtrim's", compared, l, t);
+			if (t == 2)
+				ck_assert_msg(xt.fills[l][t] == x->fills[l][t] && xt.reads[l][t] == x->reads[l][t] &&
+				                  xt.updates[l][t] == x->updates[l][t] && xt.drains[l][t] == x->drains[l][t],
+				              "case %d level %d: the result counted otherwise", compared, l);
+			f |= xt.fills[l][t] != x->fills[l][t];
+			r |= xt.reads[l][t] != x->reads[l][t];
+		}
+	changed[0] += f;
+	changed[1] += r;
+}
+
 START_TEST(test_property_random)
 {
 	uint64_t st3 = 0x4a66edu; /* ragged cases */
@@ -295,6 +335,7 @@ START_TEST(test_property_random)
 	 * bounds > 1 (a tensor bypassing the storage between them), a level
 	 * keeping nothing, two spatial levels in a row both with bounds > 1 */
 	int deep = 0, deep3 = 0, keepnone = 0, adjacent = 0, raised = 0;
+	int tl_changed[2] = {0, 0}; /* cases Timeloop's counting changed: fills (rule 4), reads (1, 5) */
 	double fill_sums[3] = {0, 0, 0}; /* ragged operands' fills: touched, bound, exact */
 	static trim__act_ws ws, ws2;
 	while (compared < NCASES) {
@@ -353,6 +394,8 @@ START_TEST(test_property_random)
 			outer = 0;
 		}
 		check_lower(&w, &a, &m, &x, &ws, compared, &bounded_reads, &raised, NULL);
+		if (!rg)
+			check_timeloop(&w, &a, &m, &x, &ws, compared, tl_changed);
 		/* prepared once, the orders of m and of reshuffled orders (same
 		 * factors and keeps) give trim__activity_compute's counts */
 		static trim__activity z;
@@ -468,6 +511,9 @@ START_TEST(test_property_random)
 	ck_assert_int_gt(keepnone, 100);
 	ck_assert_int_gt(adjacent, 60);
 	ck_assert_int_eq(unsupported, 0); /* none skipped */
+	/* Timeloop's rules changed some cases' fills and reads */
+	ck_assert_msg(tl_changed[0] >= 10 && tl_changed[1] >= 20, "Timeloop's counting changed fills in %d cases, reads in %d",
+	              tl_changed[0], tl_changed[1]);
 }
 END_TEST
 

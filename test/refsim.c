@@ -47,6 +47,9 @@ typedef struct {
 	 * needing it (nch), words that must enter the node (need) */
 	int64_t *mark[MAXSP + 1], *nch[MAXSP + 1], *need[MAXSP + 1];
 	size_t treecap;
+	/* Timeloop's counting of operands (docs/mapping.md, rules 1, 4, 5) */
+	int tl;
+	int adv; /* the temporal loop (index into lp) that advanced to this step; -1 at the first */
 } sim;
 
 static int64_t elem_of(const sim *s, int t, const int64_t *dv)
@@ -268,10 +271,94 @@ static int64_t tree_walk(sim *s, int t, int i, int dir)
 	return tot[0];
 }
 
+/* Timeloop's rules 1 and 5 (tl): the words entering a node are those of
+ * its children with distinct marks (identical tiles share, nothing else),
+ * where its level and every one below it on the hop multicast; elsewhere
+ * every child's own. Same counts as tree_walk's downwards otherwise. */
+static int64_t tree_walk_tl(sim *s, int t, int i)
+{
+	trim__activity *o = s->o;
+	const int B = s->chain[t][i - 1], C = s->chain[t][i], k = s->k[t][i];
+	const int64_t E = s->elems[t];
+	int lev[MAXSP + 1];
+	for (int d = 0; d < k; d++)
+		lev[d] = s->sp[t][i][d];
+	lev[k] = C;
+	/* marks per depth: the union below each node */
+	for (int d = k - 1; d >= 0; d--) {
+		size_t n = (size_t)(s->ninst[lev[d]] * E);
+		memset(s->mark[d], 0, n * sizeof *s->mark[d]);
+		int64_t per = s->ninst[lev[d + 1]] / s->ninst[lev[d]];
+		for (int64_t c = 0; c < s->ninst[lev[d + 1]]; c++)
+			for (int64_t x = 0; x < E; x++)
+				if (s->mark[d + 1][c * E + x])
+					s->mark[d][(c / per) * E + x] = 1;
+	}
+	/* need[d][node]: the words entering the node */
+	int64_t tot[MAXSP + 1], deliv[MAXSP], uni[MAXSP], multi[MAXSP], mdest[MAXSP];
+	tot[k] = 0;
+	for (int64_t c = 0; c < s->ninst[C]; c++) {
+		s->need[k][c] = 0;
+		for (int64_t x = 0; x < E; x++)
+			s->need[k][c] += s->mark[k][c * E + x];
+		tot[k] += s->need[k][c];
+	}
+	int share = 1; /* every level below multicasts */
+	for (int d = k - 1; d >= 0; d--) {
+		share = share && mc(s, lev[d]);
+		int64_t per = s->ninst[lev[d + 1]] / s->ninst[lev[d]];
+		tot[d] = deliv[d] = uni[d] = multi[d] = mdest[d] = 0;
+		for (int64_t nd = 0; nd < s->ninst[lev[d]]; nd++) {
+			int64_t R = 0;
+			for (int64_t c = nd * per; c < (nd + 1) * per; c++) {
+				const int64_t Rc = s->need[d + 1][c];
+				deliv[d] += Rc;
+				int64_t size = 1, seen = 0;
+				for (int64_t c2 = nd * per; share && c2 < (nd + 1) * per; c2++) {
+					if (c2 == c)
+						continue;
+					if (memcmp(s->mark[d + 1] + c2 * E, s->mark[d + 1] + c * E, (size_t)E * sizeof *s->mark[d + 1]))
+						continue;
+					size++;
+					seen |= c2 < c;
+				}
+				if (seen)
+					continue; /* not the first of its class */
+				R += Rc;
+				if (size == 1)
+					uni[d] += Rc;
+				else {
+					multi[d] += Rc;
+					mdest[d] += size * Rc;
+				}
+			}
+			s->need[d][nd] = R;
+			tot[d] += R;
+		}
+	}
+	for (int l = B + 1, d = 0; l < C; l++) {
+		if (s->m->type[l] != TRIM__LVL_SPATIAL)
+			continue;
+		if (d < k && lev[d] == l) {
+			o->down_words[l][t] += tot[d];
+			o->down_dests[l][t] += deliv[d];
+			o->unicast[l][t] += uni[d];
+			o->mcast[l][t] += multi[d];
+			o->mcast_dests[l][t] += mdest[d];
+			d++;
+		} else { /* bounds 1: what passes at its depth */
+			o->down_words[l][t] += tot[d];
+			o->down_dests[l][t] += tot[d];
+			o->unicast[l][t] += tot[d];
+		}
+	}
+	return tot[0];
+}
+
 /* The operand elements the marked children of hop i need. */
 static void down(sim *s, int t, int i)
 {
-	s->o->reads[s->chain[t][i - 1]][t] += tree_walk(s, t, i, 0);
+	s->o->reads[s->chain[t][i - 1]][t] += s->tl ? tree_walk_tl(s, t, i) : tree_walk(s, t, i, 0);
 }
 
 /* One partial sum read back from B to one child. */
@@ -358,10 +445,21 @@ static int fills(sim *s, int Lc, int first)
 			int64_t *mk = tree_begin(s, t, i);
 			if (!cnt || !mk)
 				return TRIM_ENOMEM;
+			/* Timeloop's rule 4: an operand's tile that moves on a step of
+			 * any loop but the innermost (bound > 1) above C refills whole */
+			int whole = 0;
+			if (s->tl && t < 2 && !first) {
+				int inner = -1;
+				for (int j = s->n - 1; j >= 0 && inner < 0; j--)
+					if (!s->lp[j].spatial && s->lp[j].level < C && s->lp[j].b > 1)
+						inner = j;
+				whole = s->adv != inner;
+			}
 			for (int64_t in = 0; in < s->ninst[C]; in++) {
 				unsigned char *old = s->tile[t][C] + in * E, *nw = s->ntile[t][C] + in * E;
+				const int moved = whole && memcmp(old, nw, (size_t)E) != 0;
 				for (int64_t x = 0; x < E; x++)
-					if (nw[x] && !old[x]) {
+					if (nw[x] && (!old[x] || moved)) {
 						int64_t k = (in / per) * E + x;
 						if (!cnt[k]++)
 							s->lead[k] = in;
@@ -461,13 +559,31 @@ int refsim_run(const trim__intra *w, const struct trim_arch *a, const trim__mapp
 	return refsim_run_home(w, a, m, dram, out);
 }
 
+static int run(const trim__intra *w, const struct trim_arch *a, const trim__mapping *m, const int *home,
+               int count, trim__activity *out);
+
 int refsim_run_home(const trim__intra *w, const struct trim_arch *a, const trim__mapping *m,
                     const int *home, trim__activity *out)
+{
+	return run(w, a, m, home, TRIM_COUNT_LIBTRIM, out);
+}
+
+int refsim_run_count(const trim__intra *w, const struct trim_arch *a, const trim__mapping *m, int count,
+                     trim__activity *out)
+{
+	static const int dram[3] = {0, 0, 0};
+	return run(w, a, m, dram, count, out);
+}
+
+static int run(const trim__intra *w, const struct trim_arch *a, const trim__mapping *m, const int *home,
+               int count, trim__activity *out)
 {
 	sim s;
 	int rc = 0;
 	memset(&s, 0, sizeof s);
 	memset(out, 0, sizeof *out);
+	s.tl = count == TRIM_COUNT_TIMELOOP;
+	s.adv = -1;
 	s.home = home;
 	s.w = w;
 	s.a = a;
@@ -586,6 +702,7 @@ int refsim_run_home(const trim__intra *w, const struct trim_arch *a, const trim_
 				s.cur[tl[k--]] = 0;
 			if (k < 0)
 				break;
+			s.adv = tl[k];
 			if (s.lp[tl[k]].level < Lc)
 				Lc = s.lp[tl[k]].level;
 			int64_t dv[TRIM_NDIMS];

@@ -22,4 +22,11 @@ int refsim_run(const trim__intra *w, const struct trim_arch *a, const trim__mapp
 int refsim_run_home(const trim__intra *w, const struct trim_arch *a, const trim__mapping *m,
                     const int *home, trim__activity *out);
 
+/* refsim_run under counting rules `count` (enum trim_count): under
+ * TRIM_COUNT_TIMELOOP the operands' windows and multicasts as Timeloop
+ * counts them (docs/mapping.md, rules 1, 4 and 5; lib/activity/timeloop.c),
+ * counted from the explicit sets. */
+int refsim_run_count(const trim__intra *w, const struct trim_arch *a, const trim__mapping *m, int count,
+                     trim__activity *out);
+
 #endif

@@ -87,14 +87,18 @@ enum trim_format {
 
 /** Counting rules of an evaluation (trim_eval_mapping_count, TRIM_SEARCH_COUNT,
  * TRIM_NET_COUNT; docs/mapping.md, "Differences from Timeloop's counting").
- * TRIM_COUNT_TIMELOOP charges as Timeloop does where its rules differ on
- * purpose and libtrim's counts allow it: the drains of a level are not
- * charged (rule 3), and leakage is charged on the used instances of a
- * storage level only, none for the MACs (rule 6). The counts, the cycles
- * and the other charges are libtrim's. */
+ * TRIM_COUNT_TIMELOOP counts and charges as Timeloop does where its rules
+ * differ: an operand's word is shared between the children of a fan-out
+ * only when their tiles are identical, fan-out by fan-out (rules 1 and 5),
+ * and a tile saves its overlap with the last one only on a step of the
+ * innermost loop above it, any other move refilling it whole (rule 4);
+ * the drains of a level are counted but neither charged nor in its read
+ * bandwidth (rule 3), and leakage is charged on the used instances of a
+ * storage level only, none for the MACs (rule 6). Everything else is
+ * libtrim's. */
 enum trim_count {
 	TRIM_COUNT_LIBTRIM = 0,  /**< libtrim's rules (default) */
-	TRIM_COUNT_TIMELOOP = 1  /**< Timeloop's rules 3 and 6 */
+	TRIM_COUNT_TIMELOOP = 1  /**< Timeloop's rules 1, 3, 4, 5 and 6 */
 };
 
 #ifdef __cplusplus

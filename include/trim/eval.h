@@ -36,10 +36,12 @@ TRIM_API int trim_eval_mapping(trim_eval **out, const trim_workloads *w, size_t 
                                const trim_mapping *m);
 /**
  * trim_eval_mapping under counting rules `count` (enum trim_count, trim/common.h):
- * TRIM_COUNT_LIBTRIM is trim_eval_mapping; TRIM_COUNT_TIMELOOP charges as
- * Timeloop does where docs/mapping.md's rules 3 and 6 differ (no drain
- * charged; leakage on the used instances of a storage level, none for the
- * MACs), with the same counts and cycles. TRIM_ERANGE for another value. The
+ * TRIM_COUNT_LIBTRIM is trim_eval_mapping; TRIM_COUNT_TIMELOOP counts and
+ * charges as Timeloop does where docs/mapping.md's rules 1, 3, 4, 5 and 6
+ * differ (an operand shared per fan-out by identical tiles only, its
+ * windows along the innermost loop only; no drain charged nor in the read
+ * bandwidth; leakage on the used instances of a storage level, none for
+ * the MACs). TRIM_ERANGE for another value. The
  * JSON report then has "count": "timeloop" (no key under libtrim's rules).
  */
 TRIM_API int trim_eval_mapping_count(trim_eval **out, const trim_workloads *w, size_t i,

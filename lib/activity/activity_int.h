@@ -72,6 +72,12 @@ typedef struct {
 	int64_t *buf[TRIM__ACT_NBUF];
 	size_t cap[TRIM__ACT_NBUF];
 	struct trim__act_prep *prep;
+	/* counting rules of the exact counts (enum trim_count), read when the
+	 * counts are taken (trim__activity_compute, _orders, _tensors): under
+	 * TRIM_COUNT_TIMELOOP an operand's windows and multicasts are counted
+	 * as Timeloop counts them (lib/activity/timeloop.c; docs/mapping.md,
+	 * rules 1, 4 and 5); the lower bounds ignore it (they stay below) */
+	int count;
 } trim__act_ws;
 
 void trim__act_ws_free(trim__act_ws *ws);

@@ -10,6 +10,8 @@
  *   ragged.c     imperfect factorisations (ragged tiles), per transition
  *   ragged_lower.c  their order-free lower bound: per instance, the
  *                elements it touches
+ *   timeloop.c   an operand counted as Timeloop counts it (--count
+ *                timeloop): identical tiles per fan-out, whole-tile windows
  * The functions shared by these files carry the trim__act_ prefix.
  */
 #ifndef TRIM_ACTIVITY_ANALYST_INT_H
@@ -74,6 +76,12 @@ typedef struct {
 	/* one-term axes at a step inside the barrier (they do not move): the
 	 * product of their positions below an S_j instance, and of their extents */
 	int64_t c1[MAXSP], s1;
+	/* Timeloop's counting (timeloop.c): per S_j instance, the classes of
+	 * identical tiles among its children and those of one child (all
+	 * children where S_j or a level below it does not multicast); the
+	 * innermost storage level above C with a loop (-1: none) */
+	int64_t tlcls[MAXSP], tluni[MAXSP];
+	int tlinner;
 	int n2;           /* two-term axes, by index */
 	int a2[MAXAX];
 	hax_t ax[MAXAX];
@@ -162,6 +170,20 @@ int trim__act_ragged_hop(trim__act_ws *ws, const trim__mapping *m, int t, int i,
 int trim__act_ragged_lower(trim__act_ws *ws, int t, int i, int64_t *Fc, int64_t *Mw, int64_t *Dw);
 int64_t trim__act_ragged_steps(const struct trim__act_prep *P, const trim__mapping *m);
 void trim__act_rag_free(struct trim__act_rag *r);
+/* Timeloop's counting (timeloop.c). trim__act_tl_prepare: h's tlcls,
+ * tluni and tlinner (after its axes; uses ws->buf[1]); 0 or TRIM_ENOMEM.
+ * trim__act_tl_words: an operand's words of hop h as Timeloop counts them
+ * (identical tiles per fan-out) from its fills per child instance over the
+ * steps: Mw[j] entering the S_j instances (Mw[k]: the child's fills), Uw[j]
+ * those sent to one child. trim__act_tl_window: whether Timeloop saves the
+ * overlap of a tile with the last one on a step of loop i (innermost
+ * first among those of bound > 1) of level l of hop h. */
+int trim__act_tl_prepare(trim__act_ws *ws, const tprep_t *tp, hop_t *h);
+void trim__act_tl_words(const hop_t *h, int64_t fills1, int64_t instances_C, int64_t *Mw, int64_t *Uw);
+static inline int trim__act_tl_window(const hop_t *h, int l, int i)
+{
+	return l == h->tlinner && i == 0;
+}
 /* The counts for m's loop orders from the preparation in ws (orders.c). */
 int trim__act_order_counts(trim__act_ws *ws, const trim__mapping *m, trim__activity *out);
 

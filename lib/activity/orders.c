@@ -59,6 +59,9 @@ static int axis_advance(trim__act_ws *ws, const hax_t *x, int k, int64_t delta, 
 static int level_steps(trim__act_ws *ws, const tprep_t *tp, const hop_t *h, int l, const int *order,
                        int64_t *fills, sstat *tot)
 {
+	/* an operand counted as Timeloop counts it: windows only along the
+	 * innermost loop above C (timeloop.c, rule 4) */
+	const int tlw = ws->count == TRIM_COUNT_TIMELOOP && tp != &ws->prep->t[2];
 	const struct trim__act_prep *P = ws->prep;
 	/* the loops of l (bound > 1), innermost first, up to the barrier */
 	int ld[TRIM_NDIMS], nl = 0;
@@ -120,6 +123,14 @@ static int level_steps(trim__act_ws *ws, const tprep_t *tp, const hop_t *h, int 
 		before *= lbd[i];
 		if (!mv[i])
 			continue; /* stationary: nothing changes */
+		if (tlw && !trim__act_tl_window(h, l, i)) { /* the whole tile, as the first step */
+			*fills += cnt * h->size;
+			for (int j = 0; j < k; j++) {
+				tot->distinct[j] += cnt * h->first.distinct[j];
+				tot->uni[j] += cnt * h->first.uni[j];
+			}
+			continue;
+		}
 		/* per two-term axis a: ov_a, and per S_j the position counts; the
 		 * one-term axes hold every element at both steps */
 		int64_t ov = h->s1, A[MAXSP], E[MAXSP], O[MAXSP], O1[MAXSP];
@@ -245,6 +256,7 @@ int trim__act_order_counts(trim__act_ws *ws, const trim__mapping *m, trim__activ
 		key[l] = 0;
 		for (int k = 0; k < TRIM_NDIMS; k++)
 			key[l] |= (uint32_t)(m->order[l][k] & 7) << (3 * k);
+		key[l] |= (uint32_t)(ws->count == TRIM_COUNT_TIMELOOP) << 31; /* level_steps reads it */
 	}
 	out->exact = !P->lb && (P->tmask & 7u) == 7u;
 	out->macs = P->macs;
@@ -293,6 +305,8 @@ int trim__act_order_counts(trim__act_ws *ws, const trim__mapping *m, trim__activ
 					Uw[j] = tot_st.uni[j] * h->nsi[j];
 				}
 				Mw[k] = Fc;
+				if (t < 2 && !P->lb && ws->count == TRIM_COUNT_TIMELOOP) /* rules 1 and 5 */
+					trim__act_tl_words(h, fills1, P->instances[C], Mw, Uw);
 			}
 			/* depth of a spatial level on the hop: the S_j above it */
 			int depth[TRIM__MAX_LEVELS], sp_j[TRIM__MAX_LEVELS];

@@ -245,6 +245,8 @@ int trim__act_prepare(const trim__intra *w, const struct trim_arch *arch, const 
 				h->first.distinct[j] = A;
 				h->first.uni[j] = h->kirr[j] == 1 ? O : 0;
 			}
+			if ((rc = trim__act_tl_prepare(ws, tp, h)))
+				return rc;
 			unsigned hb = hardlev & ((1u << C) - 1);
 			h->Lb = hb ? 31 - __builtin_clz(hb) : -1;
 			h->lbase = P->nlmemo;

@@ -173,6 +173,12 @@ static inline double trim__drain_pj(const trim__level_cost *c)
 {
 	return c->count == TRIM_COUNT_TIMELOOP ? 0 : c->read_pj;
 }
+/* The drains of a storage level in its read bandwidth: all (libtrim), none
+ * under Timeloop's counting (rule 3: it counts no read for a drain). */
+static inline int64_t trim__drain_bw(const trim__level_cost *c, int64_t drains)
+{
+	return c->count == TRIM_COUNT_TIMELOOP ? 0 : drains;
+}
 
 /* Timeloop architecture files (lib/arch/timeloop.c): whether a parsed file
  * is one (a root `architecture:` key, no `schema_version`), and its

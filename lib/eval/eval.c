@@ -45,6 +45,7 @@ int trim__eval_run(const trim__intra *w, const struct trim_arch *a, const trim__
                    const trim__mapping *m, trim__eval_ws *ws, trim__eval *out)
 {
 	/* trim__eval_act writes every field but act */
+	ws->act.count = costs[0].count; /* Timeloop's counting counts some operands otherwise */
 	int rc = trim__activity_compute(w, a, m, &ws->act, &out->act);
 	if (rc) {
 		memset(out, 0, sizeof *out);
@@ -63,6 +64,7 @@ int trim__eval_prepare(const trim__intra *w, const struct trim_arch *a, const tr
 int trim__eval_order(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,
                      const trim__mapping *m, trim__eval_ws *ws, trim__eval *out)
 {
+	ws->act.count = costs[0].count;
 	int rc = trim__activity_orders(&ws->act, m, &out->act);
 	if (rc)
 		return rc;
@@ -86,7 +88,7 @@ void trim__eval_act(const trim__intra *w, const struct trim_arch *a, const trim_
 		if (L->type == TRIM__LVL_STORAGE) {
 			double rd = 0, wr = 0;
 			for (int t = 0; t < 3; t++) {
-				rd += (double)(x->reads[l][t] + x->drains[l][t]);
+				rd += (double)(x->reads[l][t] + trim__drain_bw(c, x->drains[l][t]));
 				wr += (double)(x->fills[l][t] + x->updates[l][t]);
 				/* Timeloop's counting charges no drain (docs/mapping.md, rule 3) */
 				int64_t charged = c->count == TRIM_COUNT_TIMELOOP ? 0 : x->drains[l][t];
@@ -544,8 +546,9 @@ int trim_eval_report(const trim_eval *e, int format, char **out)
 		                v->cycles, e->arch.lv[v->bottleneck].name, v->energy_pj,
 		                v->cycles * v->energy_pj);
 		if (e->costs[0].count == TRIM_COUNT_TIMELOOP)
-			trim__sb_puts(&sb, "counted as Timeloop counts (--count timeloop): drains not charged, leakage on "
-			                   "the used instances of a storage level only, none for the MACs\n\n");
+			trim__sb_puts(&sb, "counted as Timeloop counts (--count timeloop): an operand shared per fan-out by "
+			                   "identical tiles only, its windows along the innermost loop only, drains not "
+			                   "charged, leakage on the used instances of a storage level only, none for the MACs\n\n");
 		trim__sb_printf(&sb, "%-10s %-7s %12s %12s %12s %12s %12s %12s\n", "level", "tensor",
 		                "reads/in", "fills/dests", "updates/mc", "drains/up", "energy_pj", "cycles");
 		for (int l = 0; l < e->arch.nlevels; l++) {

@@ -498,8 +498,9 @@ int trim_search_report(const trim_search *s, int format, char **out)
 			trim__sb_printf(&sb, ", %llu outside the analytic model", (unsigned long long)r->unsupported);
 		trim__sb_printf(&sb, "\ngoal: %s\n", goal_names[s->goal]);
 		if (s->costs[0].count == TRIM_COUNT_TIMELOOP)
-			trim__sb_puts(&sb, "counted as Timeloop counts (--count timeloop): drains not charged, leakage on the "
-			                   "used instances of a storage level only, none for the MACs\n");
+			trim__sb_puts(&sb, "counted as Timeloop counts (--count timeloop): an operand shared per fan-out by "
+			                   "identical tiles only, its windows along the innermost loop only, drains not "
+			                   "charged, leakage on the used instances of a storage level only, none for the MACs\n");
 		if (r->found && !r->exact)
 			trim__sb_printf(&sb, "not proven optimal (%s): lower bound %.9g, gap %.4g%%\n",
 			                r->stopped ? "stopped at the time limit" : "within the gap", r->lower_bound,

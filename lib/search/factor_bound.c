@@ -67,7 +67,7 @@ void trim__factor_bound_prepare_fast(const trim__mapspace *s, factor_bound *fbou
 				fbound->RD[t][c][l] = fbound->WR[t][c][l] = 0;
 				if (L->type == TRIM__LVL_STORAGE) {
 					e += ev->dyn_pj[l][t];
-					fbound->RD[t][c][l] = (double)(y->reads[l][t] + y->drains[l][t]);
+					fbound->RD[t][c][l] = (double)(y->reads[l][t] + trim__drain_bw(&costs[l], y->drains[l][t]));
 					fbound->WR[t][c][l] = (double)(y->fills[l][t] + y->updates[l][t]);
 				} else if (L->type == TRIM__LVL_SPATIAL) {
 					e += ev->dyn_pj[l][t];

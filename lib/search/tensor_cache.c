@@ -169,6 +169,7 @@ int32_t trim__tensor_cache_entry(const trim__mapspace *s, const order_plan *p, c
 			c->prep_on[t] = 1;
 			c->prep_ch[t] = ch;
 		}
+		c->prep_ws[t].count = costs[0].count;
 		int rc = c->prep_rc[t] ? c->prep_rc[t] : trim__activity_orders(&c->prep_ws[t], m, &W->tensor_scratch);
 		if (rc && rc != TRIM_EINVAL) {
 			W->err = rc;
@@ -203,7 +204,7 @@ int32_t trim__tensor_cache_entry(const trim__mapspace *s, const order_plan *p, c
 				const trim__activity *y = &W->tensor_scratch;
 				wd[2 * l] = wd[2 * l + 1] = 0;
 				if (s->a->lv[l].type == TRIM__LVL_STORAGE) {
-					wd[2 * l] = (double)(y->reads[l][t] + y->drains[l][t]);
+					wd[2 * l] = (double)(y->reads[l][t] + trim__drain_bw(&costs[l], y->drains[l][t]));
 					wd[2 * l + 1] = (double)(y->fills[l][t] + y->updates[l][t]);
 				} else if (s->a->lv[l].type == TRIM__LVL_SPATIAL) {
 					wd[2 * l] = (double)(y->down_words[l][t] + y->up_out[l][t]);

@@ -149,7 +149,7 @@ int trim__sparse_adjust(const trim__intra *w, const struct trim_arch *a,
 				double rs = holder[t] == l ? exec_frac : val[t];
 				double us = holder[t] == l ? exec_frac : val[t];
 				double v = val[t];
-				rd += r * (rs + meta) + dr * (v + meta);
+				rd += r * (rs + meta) + (double)trim__drain_bw(k, x->drains[l][t]) * (v + meta);
 				wr += f * (v + meta) + u * us;
 				/* the drains charged: none under Timeloop's counting (rule 3) */
 				double drc = k->count == TRIM_COUNT_TIMELOOP ? 0 : dr;
