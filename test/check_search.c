@@ -824,13 +824,75 @@ END_TEST
  * cases have partial sums drained at every level and fewer PEs used than
  * the array has (tu_costs: every level but DRAM leaks). */
 static void case_hold_conv(struct trim_arch *a, trim__intra *w);
+
+/* Timeloop's rules 1, 4 and 5 (an operand's identical tiles per fan-out, its
+ * windows along the innermost loop): columns, a level keeping nothing, rows
+ * (both multicasting and reducing), a convolution whose inputs slide (E =
+ * 4, R = 2) and whose diagonals e + r are identical. */
+static void case_tl_rows(struct trim_arch *a, trim__intra *w)
+{
+	tu_arch_init(a, "tl-rows");
+	trim__level *d = tu_storage(a, "DRAM", 0, 16);
+	d->read_bw = d->write_bw = 2;
+	tu_spatial(a, "Cols", 2, 1, 1, 1);
+	trim__level *h = tu_storage(a, "Hold", 16, 16);
+	h->keep[0] = h->keep[1] = h->keep[2] = 0;
+	tu_spatial(a, "Rows", 2, 1, 1, 1);
+	tu_storage(a, "RF", 12, 16);
+	tu_compute(a, "MAC");
+	tu_arch_finish(a);
+	ck_assert_int_eq(tu_layer(w, TU_CONV, TRIM_PHASE_FW, 1, 1, 1, 1, 5, 1, 2, 1, 1, 1, 0), 0);
+}
+
+/* Mappings of case_tl_rows whose operand reads (rules 1, 5) and fills
+ * (rule 4) Timeloop's counting changes: the space exercises both. */
+static void tl_rows_changed(uint64_t *reads, uint64_t *fills)
+{
+	struct trim_arch a;
+	trim__intra w;
+	trim__mapspace s;
+	trim__act_ws ws = {0};
+	case_tl_rows(&a, &w);
+	ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
+	*reads = *fills = 0;
+	for (uint64_t i = 0; i < s.size; i++) {
+		trim__mapping m;
+		trim__activity x, y;
+		ck_assert_int_eq(trim__mapspace_decode(&s, i, &m), 0);
+		if (trim__mapping_check(&m, &w, &a))
+			continue;
+		ws.count = TRIM_COUNT_LIBTRIM;
+		ck_assert_int_eq(trim__activity_compute(&w, &a, &m, &ws, &x), 0);
+		ws.count = TRIM_COUNT_TIMELOOP;
+		ck_assert_int_eq(trim__activity_compute(&w, &a, &m, &ws, &y), 0);
+		int r = 0, f = 0;
+		for (int l = 0; l < a.nlevels; l++)
+			for (int t = 0; t < 2; t++) {
+				r |= y.reads[l][t] != x.reads[l][t];
+				f |= y.fills[l][t] != x.fills[l][t];
+			}
+		*reads += r;
+		*fills += f;
+	}
+	trim__act_ws_free(&ws);
+	trim__mapspace_free(&s);
+}
+
 START_TEST(test_search_count_timeloop)
 {
+	uint64_t changed_reads, changed_fills;
+	tl_rows_changed(&changed_reads, &changed_fills);
+	ck_assert_uint_gt(changed_reads, 0);
+	ck_assert_uint_gt(changed_fills, 0);
+	fprintf(stderr, "search count: case_tl_rows, %llu mappings whose reads and %llu whose fills Timeloop's rules change\n",
+	        (unsigned long long)changed_reads, (unsigned long long)changed_fills);
 	g_count = TRIM_COUNT_TIMELOOP;
 	brute_vs_search(case_fc, TRIM__GOAL_ENERGY);
 	brute_vs_search(case_conv, TRIM__GOAL_ENERGY);
 	brute_vs_search(case_conv, TRIM__GOAL_EDP);
 	brute_vs_search(case_hold_conv, TRIM__GOAL_ENERGY);
+	brute_vs_search(case_tl_rows, TRIM__GOAL_ENERGY);
+	brute_vs_search(case_tl_rows, TRIM__GOAL_DELAY);
 	/* leakage that outweighs the accesses: the node bounds before the
 	 * spatial factors are known take one used instance per storage level */
 	g_leak_scale = 1000;
