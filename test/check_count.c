@@ -166,6 +166,39 @@ START_TEST(test_count_timeloop_v4)
 }
 END_TEST
 
+/* Rules 1 and 4 on test/data/timeloop-diff/conv-window.yaml (docs/mapping.md):
+ * two columns whose input tiles overlap by two rows, DRAM steps along F
+ * (inner) and E (outer). Hand counts: the GLB's input fills 16 + 8 + 12 + 8
+ * (libtrim: the E step keeps the 2 x 2 corner) against 16 + 8 + 16 + 8; its
+ * reads per step the union of the columns' tiles (16, 8, 14, 8 = 46)
+ * against both tiles (24, 12, 24, 12 = 72); the RFs' fills 12 + 6 + 10 + 6
+ * per column against 12 + 6 + 12 + 6. */
+START_TEST(test_count_timeloop_window)
+{
+	inputs in;
+	load(&in, "test/data/timeloop-diff", "conv", 0);
+	trim_mapping *m = NULL;
+	ck_assert_msg(trim_mapping_load(&m, in.arch, "test/data/timeloop-diff/conv-window.yaml") == 0, "%s",
+	              trim_last_error());
+	enum { GLB = 1, RF = 3, IN = 0 };
+	const double want[2][3] = {{44, 46, 68}, {48, 72, 72}}; /* GLB fills, GLB reads, RF fills */
+	for (int c = 0; c < 2; c++) {
+		trim_eval *e = NULL;
+		ck_assert_int_eq(trim_eval_mapping_count(&e, in.ws, in.i, in.arch, NULL, m, c), 0);
+		static double cnt[BD], en[BD];
+		ck_assert_int_eq(trim_eval_breakdown(e, cnt, en, BD), 0);
+		const double got[3] = {cnt[AT(GLB, IN, TRIM_ACT_FILLS)], cnt[AT(GLB, IN, TRIM_ACT_READS)],
+		                       cnt[AT(RF, IN, TRIM_ACT_FILLS)]};
+		for (int k = 0; k < 3; k++)
+			ck_assert_msg(got[k] == want[c][k], "rules %d, count %d: %.17g, by hand %.17g", c, k, got[k],
+			              want[c][k]);
+		trim_eval_free(e);
+	}
+	trim_mapping_free(m);
+	unload(&in);
+}
+END_TEST
+
 START_TEST(test_count_names)
 {
 	int c = -1;
@@ -326,6 +359,7 @@ Suite *count_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_count_timeloop_v4);
 	tcase_add_test(tc, test_count_names);
+	tcase_add_test(tc, test_count_timeloop_window);
 	tcase_add_test(tc, test_count_search);
 	tcase_add_test(tc, test_count_network);
 	tcase_add_test(tc, test_count_cli);

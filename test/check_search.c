@@ -816,9 +816,10 @@ END_TEST
 START_TEST(test_search_conv_energy) { brute_vs_search(case_conv, TRIM__GOAL_ENERGY); }
 END_TEST
 
-/* Timeloop's counting (TRIM_COUNT_TIMELOOP, docs/mapping.md rules 3 and 6:
- * no drain charged, leakage on the used instances of a storage level, none
- * for the MACs): every node bound, tensor part and tie test holds against
+/* Timeloop's counting (TRIM_COUNT_TIMELOOP, docs/mapping.md rules 1, 3-6:
+ * an operand shared per fan-out by identical tiles only, its windows along
+ * the innermost loop only, no drain charged, leakage on the used instances
+ * of a storage level, none for the MACs): every node bound, tensor part and tie test holds against
  * the costs so charged, and the search finds brute force's (cost, second
  * figure, index) and top 5 at 1, 2 and 3 threads (brute_vs_search). The
  * cases have partial sums drained at every level and fewer PEs used than

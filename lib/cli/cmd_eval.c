@@ -26,9 +26,11 @@ int trim_cli_eval(int argc, char **argv)
 			       "MAPPING.yaml is libtrim's form (trim_mapping_dump) or Timeloop's mapping list.\n"
 			       "--export-timeloop FILE also writes the mapping and the workload (a Timeloop\n"
 			       "problem) in Timeloop's format, for timeloop-model (docs/mapping.md).\n"
-			       "--count timeloop charges as Timeloop does where docs/mapping.md's rules 3 and 6\n"
-			       "differ (no drain charged; leakage on the used instances of a storage level,\n"
-			       "none for the MACs); libtrim (default) charges by libtrim's rules.\n",
+			       "--count timeloop counts and charges as Timeloop does where docs/mapping.md's\n"
+			       "rules 1, 3, 4, 5 and 6 differ (an operand shared per fan-out by identical tiles\n"
+			       "only, its windows along the innermost loop only; no drain charged; leakage on\n"
+			       "the used instances of a storage level, none for the MACs); libtrim (default)\n"
+			       "counts and charges by libtrim's rules.\n",
 			       usage_eval);
 			return 0;
 		}
