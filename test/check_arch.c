@@ -305,6 +305,37 @@ START_TEST(timeloop_files)
 		ck_assert_ptr_null(a);
 		ck_assert_msg(strstr(msg, bad[k].where) && strstr(msg, bad[k].msg), "case %zu: '%s'", k, msg);
 	}
+	/* numbers past int64_t, NaN and instance counts that overflow: refused as
+	 * out of range (a fuzzer's finding: the cast of 9223372036854775807 read
+	 * as a double to int64_t was undefined) */
+#define TL4(ATTRS) "architecture:\n  version: 0.4\n  nodes:\n  - {name: DRAM, class: DRAM, attributes: {type: " \
+	"LPDDR4, width: 64, datawidth: 8}}\n  - {name: buf, class: SRAM, attributes: {" ATTRS "}}\n" \
+	"  - {name: mac, class: intmac, attributes: {multiplier_width: 8}}\n"
+#define TL3(SYS, BUF) "architecture:\n  version: 0.3\n  subtree:\n  - name: '" SYS "'\n    local:\n" \
+	"    - {name: DRAM, class: DRAM, attributes: {width: 64, word-bits: 8}}\n    - {name: '" BUF "', class: " \
+	"SRAM, attributes: {memory_depth: 4, width: 8, word-bits: 8}}\n    - {name: mac, class: intmac, " \
+	"attributes: {datawidth: 8}}\n"
+	static const struct {
+		const char *yaml, *where, *msg;
+	} huge[] = {
+		{TL4("depth: 4, width: 64, datawidth: 9223372036854775807"), "tl.yaml:5:", "datawidth must be in [1, 4096]"},
+		{TL4("depth: 1e300, width: 64, datawidth: 8"), "tl.yaml:5:", "depth must be in [1, 1099511627776]"},
+		{TL4("depth: -9223372036854775809, width: 64, datawidth: 8"), "tl.yaml:5:", "depth must be in"},
+		{TL4("depth: nan, width: 64, datawidth: 8"), "tl.yaml:5:", "'nan' is not a whole number"},
+		{TL4("depth: 4, width: inf, datawidth: 8"), "tl.yaml:5:", "width must be in"},
+		{TL3("sys", "buf[0..9223372036854775807]"), "tl.yaml:7:", "more than 1099511627776 instances"},
+		{TL3("sys[0..1048575]", "buf[0..2097151]"), "tl.yaml:7:", "more than 1099511627776 instances in all"},
+	};
+#undef TL4
+#undef TL3
+	for (size_t k = 0; k < sizeof huge / sizeof *huge; k++) {
+		a = NULL;
+		int rc = trim_arch_load_string(&a, huge[k].yaml, "tl.yaml");
+		const char *msg = trim_last_error();
+		ck_assert_msg(rc == TRIM_ERANGE || rc == TRIM_ESCHEMA, "huge %zu: rc %d (%s)", k, rc, msg);
+		ck_assert_ptr_null(a);
+		ck_assert_msg(strstr(msg, huge[k].where) && strstr(msg, huge[k].msg), "huge %zu: '%s'", k, msg);
+	}
 }
 END_TEST
 

@@ -26,6 +26,7 @@
  * line and column.
  */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,7 @@
 #include "util/ydoc.h"
 
 #define TL_MAX_LEVELS TRIM__MAX_LEVELS
+#define TL_MAX_INSTANCES ((int64_t)1 << 40) /* as the native loader's counts */
 
 typedef struct {
 	trim__yctx *c;
@@ -72,7 +74,8 @@ static int tl_int(tl_state *S, const trim__ynode *attrs, const char *key, int64_
 	if (rc == 0) {
 		char *end = NULL;
 		double v = strtod(n->str, &end);
-		if (!n->str[0] || *end || v != (double)(int64_t)v)
+		/* the range first: a double outside int64_t (or NaN) has no integer cast */
+		if (!n->str[0] || *end || v != v || v != floor(v))
 			rc = trim__yerr(S->c, n, TRIM_ESCHEMA, "'%s' is not a whole number (an expression of "
 			                "other attributes is not evaluated here: write its value)", n->str);
 		else if (v < (double)lo || v > (double)hi)
@@ -170,6 +173,9 @@ static int tl_range(tl_state *S, const trim__ynode *n, char *base, size_t cap, i
 		char tail = 0;
 		if (sscanf(br, "[%lld..%lld]%c", &lo, &hi, &tail) != 2 || lo < 0 || hi < lo)
 			return trim__yerr(S->c, n, TRIM_ESCHEMA, "'%s': a range is written [first..last]", s);
+		if (hi - lo >= TL_MAX_INSTANCES)
+			return trim__yerr(S->c, n, TRIM_ERANGE, "'%s': more than %lld instances", s,
+			                  (long long)TL_MAX_INSTANCES);
 		*count = hi - lo + 1;
 	}
 	return 0;
@@ -354,7 +360,10 @@ static int v3_tree(tl_state *S, const trim__ynode *t, int64_t inst_above)
 	if (rc == 0)
 		rc = tl_range(S, nn, base, sizeof base, &count);
 	note_tech(S, trim__ymap_get(t, "attributes"));
-	int64_t inst = inst_above * count;
+	int64_t inst = 1;
+	if (rc == 0 && (trim__mul64(inst_above, count, &inst) || inst > TL_MAX_INSTANCES))
+		rc = trim__yerr(S->c, nn, TRIM_ERANGE, "'%s': more than %lld instances in all", nn->str,
+		                (long long)TL_MAX_INSTANCES);
 	if (rc == 0 && local) {
 		trim__yctx_key(S->c, "local");
 		rc = trim__yexpect(S->c, local, TRIM__Y_SEQ);
@@ -370,7 +379,10 @@ static int v3_tree(tl_state *S, const trim__ynode *t, int64_t inst_above)
 				rc = trim__yexpect(S->c, kn, TRIM__Y_SCALAR);
 			if (rc == 0)
 				rc = tl_range(S, kn, kb, sizeof kb, &kc);
-			int64_t ki = inst * kc;
+			int64_t ki = 1;
+			if (rc == 0 && (trim__mul64(inst, kc, &ki) || ki > TL_MAX_INSTANCES))
+				rc = trim__yerr(S->c, kn, TRIM_ERANGE, "'%s': more than %lld instances in all", kn->str,
+				                (long long)TL_MAX_INSTANCES);
 			if (rc == 0) {
 				trim__yctx_key(S->c, "attributes");
 				int r = tl_int(S, trim__ymap_get(k, "attributes"), "meshX", 1, (int64_t)1 << 40, &mx);
