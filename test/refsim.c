@@ -3,7 +3,8 @@
  * iteration of a mapped loop nest (docs/model.md, "Mapping and activity
  * model"; an imperfect factorisation: the padded nest, its points beyond a
  * bound skipped, and a temporal step with no point within the bounds not
- * executed). It shares no counting code with lib/activity/: tiles are
+ * executed; a flattened group: one loop index, its dims its digits,
+ * lib/mapping/flat.c). It shares no counting code with lib/activity/: tiles are
  * explicit sets of tensor elements per level instance, recomputed from the
  * loop indices, and every transfer is counted as it happens.
  */
@@ -52,8 +53,12 @@ typedef struct {
 	int adv; /* the temporal loop (index into lp) that advanced to this step; -1 at the first */
 } sim;
 
-static int64_t elem_of(const sim *s, int t, const int64_t *dv)
+/* dv: the loops' positions per dim, a flattened group's one index at its
+ * head (lib/mapping/flat.c); the workload's dims are its digits. */
+static int64_t elem_of(const sim *s, int t, const int64_t *cv)
 {
+	int64_t dv[TRIM_NDIMS];
+	trim__flat_expand(s->m, s->w, cv, dv);
 	const trim__tensor *T = &s->w->t[t];
 	int64_t lin = 0;
 	for (int a = 0; a < T->ndims; a++) {
@@ -74,13 +79,15 @@ static int64_t elem_of(const sim *s, int t, const int64_t *dv)
 static int in_range(const sim *s, const int64_t *dv)
 {
 	for (int d = 0; d < TRIM_NDIMS; d++)
-		if (dv[d] >= s->w->bound[d])
+		if (dv[d] >= trim__flat_bound(s->m, s->w, d))
 			return 0;
 	return 1;
 }
 
-static int is_zero(const sim *s, int t, const int64_t *dv)
+static int is_zero(const sim *s, int t, const int64_t *cv)
 {
+	int64_t dv[TRIM_NDIMS];
+	trim__flat_expand(s->m, s->w, cv, dv);
 	const trim__tensor *T = &s->w->t[t];
 	if (!T->present || !T->has_zeros)
 		return 0;

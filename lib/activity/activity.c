@@ -78,6 +78,11 @@ static int compute(const trim__intra *w, const struct trim_arch *arch, const tri
                    trim__act_ws *ws, trim__activity *out, int lb, unsigned tmask)
 {
 	memset(out, 0, sizeof *out);
+	if (m->ngroups && lb)
+		return trim__error(TRIM_EINVAL, "activity: no lower bounds for a mapping with a flattened group (the "
+		                   "search does not enumerate them)");
+	if (m->ngroups)
+		return trim__act_flat(w, arch, m, ws, tmask, out);
 	int rc = trim__act_prepare(w, arch, m, ws, lb, tmask, 0);
 	if (rc)
 		return rc;
@@ -106,6 +111,9 @@ int trim__activity_lower(const trim__intra *w, const struct trim_arch *arch,
 int trim__activity_prepare_tensors(const trim__intra *w, const struct trim_arch *arch, const trim__mapping *m,
                                    unsigned tmask, trim__act_ws *ws)
 {
+	if (m->ngroups)
+		return trim__error(TRIM_EINVAL, "activity: a mapping with a flattened group is counted whole "
+		                   "(trim__activity_compute), not prepared for many orders");
 	int rc = trim__act_prepare(w, arch, m, ws, 0, tmask, tmask == 7u);
 	if (rc && ws->prep)
 		ws->prep->lb = -1; /* nothing prepared */

@@ -12,6 +12,8 @@
  *                elements it touches
  *   timeloop.c   an operand counted as Timeloop counts it (--count
  *                timeloop): identical tiles per fan-out, whole-tile windows
+ *   flat.c       mappings with flattened groups: the collapsed view, and an
+ *                operand read through a window walked step by step
  * The functions shared by these files carry the trim__act_ prefix.
  */
 #ifndef TRIM_ACTIVITY_ANALYST_INT_H
@@ -184,6 +186,10 @@ static inline int trim__act_tl_window(const hop_t *h, int l, int i)
 {
 	return l == h->tlinner && i == 0;
 }
+/* Exact counts of the tensors in tmask of a mapping with flattened groups
+ * (flat.c): m must pass trim__mapping_check_shape. */
+int trim__act_flat(const trim__intra *w, const struct trim_arch *a, const trim__mapping *m, trim__act_ws *ws,
+                   unsigned tmask, trim__activity *out);
 /* The counts for m's loop orders from the preparation in ws (orders.c). */
 int trim__act_order_counts(trim__act_ws *ws, const trim__mapping *m, trim__activity *out);
 

@@ -14,6 +14,16 @@
 static const char dim_letters[TRIM_NDIMS + 1] = "NGMCEFRS";
 static const char *const slot_names[3] = {"input", "weight", "output"};
 
+/* A dim's name: its letter, or a flattened group's letters at its head. */
+static const char *dim_name(const trim__mapping *m, int d, char *buf)
+{
+	if (m->ngroups && m->group_of[d] && m->group_dim[m->group_of[d] - 1][0] == d)
+		return trim__flat_group_name(m, m->group_of[d] - 1, buf);
+	buf[0] = dim_letters[d];
+	buf[1] = 0;
+	return buf;
+}
+
 int trim__dim_parse(const char *s)
 {
 	if (!s || !s[0] || s[1])
@@ -74,11 +84,23 @@ int trim__mapping_set_order_str(trim__mapping *m, int level, const char *order)
 		if (d < 0)
 			return trim__error(TRIM_EINVAL, "mapping: level %s: unknown dimension '%c' in order '%s'",
 			                   m->name[level], *p, order);
-		if (used[d])
-			return trim__error(TRIM_EINVAL, "mapping: level %s: dimension %c twice in order '%s'",
-			                   m->name[level], dim_letters[d], order);
-		used[d] = 1;
-		ord[n++] = d;
+		/* a flattened group named by its letters (RSC) is one loop, at its head */
+		int g = m->ngroups && m->group_of[d] ? m->group_of[d] - 1 : -1, nd = 1;
+		if (g >= 0 && m->group_dim[g][0] == d) {
+			char name[TRIM_NDIMS + 1];
+			trim__flat_group_name(m, g, name);
+			if (!strncasecmp(p, name, strlen(name)))
+				nd = m->group_nd[g];
+		}
+		for (int i = 0; i < nd; i++) {
+			const int di = nd > 1 ? m->group_dim[g][i] : d;
+			if (used[di])
+				return trim__error(TRIM_EINVAL, "mapping: level %s: dimension %c twice in order '%s'",
+				                   m->name[level], dim_letters[di], order);
+			used[di] = 1;
+			ord[n++] = di;
+		}
+		p += nd - 1;
 	}
 	for (int d = 0; d < TRIM_NDIMS; d++)
 		if (!used[d])
@@ -124,7 +146,7 @@ static int64_t ext_from(const trim__mapping *m, const trim__intra *w, int l, int
 	int64_t p = 1;
 	for (int k = l; k < m->nlevels; k++)
 		p *= m->f[k][d];
-	return w && p > w->bound[d] ? w->bound[d] : p;
+	return w && p > trim__flat_bound(m, w, d) ? trim__flat_bound(m, w, d) : p;
 }
 
 int trim__mapping_ragged(const trim__mapping *m, const trim__intra *w)
@@ -134,7 +156,7 @@ int trim__mapping_ragged(const trim__mapping *m, const trim__intra *w)
 		for (int l = 0; l < m->nlevels; l++)
 			if (__builtin_mul_overflow(p, m->f[l][d], &p))
 				return 1;
-		if (p != w->bound[d])
+		if (p != trim__flat_bound(m, w, d))
 			return 1;
 	}
 	return 0;
@@ -286,6 +308,25 @@ int trim__mapping_check_shape(const trim__mapping *m, const trim__intra *w,
 			return check_err(m, 0, -1, TRIM_ESHAPE, "the outermost level %s must hold the %s tensor",
 			                 m->name[0], slot_names[s]);
 	for (int d = 0; d < TRIM_NDIMS; d++) {
+		const int64_t bound = trim__flat_bound(m, w, d);
+		char gname[TRIM_NDIMS + 1] = "", what[64];
+		const int g = m->ngroups && m->group_of[d] ? m->group_of[d] - 1 : -1;
+		if (g >= 0) {
+			trim__flat_group_name(m, g, gname);
+			if (m->group_dim[g][0] != d) {
+				for (int l = 0; l < m->nlevels; l++)
+					if (m->f[l][d] != 1)
+						return check_err(m, l, d, TRIM_ESHAPE, "%c is in the flattened group %s: its bounds are "
+						                 "the group's (written %s), %c has none of its own (here %lld)",
+						                 dim_letters[d], gname, gname, dim_letters[d], (long long)m->f[l][d]);
+				continue;
+			}
+			char *o = what;
+			for (int i = 0; i < m->group_nd[g]; i++)
+				o += snprintf(o, (size_t)(what + sizeof what - o), "%s%c %lld", i ? " x " : "",
+				              dim_letters[m->group_dim[g][i]], (long long)w->bound[m->group_dim[g][i]]);
+			snprintf(o, (size_t)(what + sizeof what - o), " = %lld", (long long)bound);
+		}
 		int64_t p = 1;
 		int over = 0, at = -1; /* at: the first entry (in the file) giving d a bound > 1 */
 		for (int l = 0; l < m->nlevels; l++) {
@@ -308,22 +349,42 @@ int trim__mapping_check_shape(const trim__mapping *m, const trim__intra *w,
 			return check_err(m, at, d, TRIM_ESHAPE, "the residuals of %c (Timeloop's D=bound,residual) cover %lld, "
 			                 "the workload bound is %lld", dim_letters[d], (long long)m->tl_bound[d],
 			                 (long long)w->bound[d]);
-		if (over || p < w->bound[d] || (p > w->bound[d] && (outer - 1) * inner >= w->bound[d])) {
+		if (over || p < bound || (p > bound && (outer - 1) * inner >= bound)) {
 			char buf[256], pb[48];
 			size_t o = 0;
 			for (int l = 0; l < m->nlevels && o < sizeof buf; l++)
 				if (m->type[l] != TRIM__LVL_COMPUTE)
 					o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s=%lld", o ? " x " : "",
 					                      m->name[l], (long long)m->f[l][d]);
-			if (!over && p > w->bound[d])
+			if (!over && p > bound)
+			{
+				if (g >= 0)
+					return check_err(m, at, d, TRIM_ESHAPE, "the bounds of the flattened group %s multiply to %lld (%s), "
+					                 "its extent is %s: the last iteration of its outermost loop (bound %lld, "
+					                 "pieces of %lld) would be empty", gname, (long long)p, buf, what,
+					                 (long long)outer, (long long)inner);
 				return check_err(m, at, d, TRIM_ESHAPE, "the bounds of %c multiply to %lld (%s), the workload bound is %lld: "
 				                 "an imperfect factorisation may cover it with a ragged last tile, but the last "
 				                 "iteration of the outermost loop on %c (bound %lld, tiles of %lld) would be empty",
-				                 dim_letters[d], (long long)p, buf, (long long)w->bound[d], dim_letters[d],
+				                 dim_letters[d], (long long)p, buf, (long long)bound, dim_letters[d],
 				                 (long long)outer, (long long)inner);
+			}
+			if (g >= 0)
+				return check_err(m, at, d, TRIM_ESHAPE, "the bounds of the flattened group %s multiply to %s (%s), "
+				                 "its extent is %s: they must cover it", gname, count_str(pb, sizeof pb, p, over),
+				                 buf, what);
 			return check_err(m, at, d, TRIM_ESHAPE, "the bounds of %c multiply to %s (%s), the workload bound is %lld",
-			                 dim_letters[d], count_str(pb, sizeof pb, p, over), buf,
-			                 (long long)w->bound[d]);
+			                 dim_letters[d], count_str(pb, sizeof pb, p, over), buf, (long long)bound);
+		}
+	}
+	if (m->ngroups) {
+		trim__intra view;
+		unsigned walk;
+		if (trim__flat_view(m, w, &view, &walk)) {
+			char msg[512];
+			const char *e = trim_last_error();
+			snprintf(msg, sizeof msg, "%s", strncmp(e, "mapping: ", 9) ? e : e + 9);
+			return check_err(m, -1, -1, TRIM_EINVAL, "%s", msg);
 		}
 	}
 	return 0;
@@ -344,7 +405,10 @@ int trim__mapping_check_reserved(const trim__mapping *m, const trim__intra *w,
 		for (int s = 0; s < 3; s++) {
 			if (!m->keep[l][s] || !w->t[s].present)
 				continue;
-			int64_t bytes = (trim__mapping_tile_elems(m, w, l, s) * bits + 7) / 8 * mult;
+			const int64_t elems = m->ngroups ? trim__flat_tile_elems(m, w, l, s) : trim__mapping_tile_elems(m, w, l, s);
+			if (elems < 0)
+				return TRIM_ENOMEM; /* trim__flat_view's errors: trim__mapping_check_shape */
+			int64_t bytes = (elems * bits + 7) / 8 * mult;
 			if (L->partitioned) {
 				if (bytes > L->part_bytes[s])
 					return check_err(m, l, -1, TRIM_ENOFIT, "the %s tile needs %lld bytes%s, its partition has %lld",
@@ -388,13 +452,15 @@ void trim__mapping_loopnest(const trim__mapping *m, const trim__intra *w, trim__
 		rlev[d] = -1;
 		for (int l = 0; l < m->nlevels; l++)
 			p *= m->f[l][d];
-		for (int l = 0; w && p > w->bound[d] && l < m->nlevels; l++)
+		const int64_t bound = w ? trim__flat_bound(m, w, d) : 0;
+		for (int l = 0; w && p > bound && l < m->nlevels; l++)
 			if (m->f[l][d] > 1) {
 				int64_t t = p / m->f[l][d];
+				char name[TRIM_NDIMS + 1];
 				rlev[d] = l;
-				snprintf(rnote[d], sizeof rnote[d], "ragged: %c = %lld in tiles of %lld, the last %lld",
-				         dim_letters[d], (long long)w->bound[d], (long long)t,
-				         (long long)(w->bound[d] - (m->f[l][d] - 1) * t));
+				snprintf(rnote[d], sizeof rnote[d], "ragged: %s = %lld in tiles of %lld, the last %lld",
+				         dim_name(m, d, name), (long long)bound, (long long)t,
+				         (long long)(bound - (m->f[l][d] - 1) * t));
 				break;
 			}
 	}
@@ -418,15 +484,20 @@ void trim__mapping_loopnest(const trim__mapping *m, const trim__intra *w, trim__
 		                m->type[l] == TRIM__LVL_STORAGE ? "temporal" : "spatial", keep);
 		for (int i = 0; i < TRIM_NDIMS; i++) {
 			int d = m->type[l] == TRIM__LVL_STORAGE ? m->order[l][i] : i;
-			char v = (char)(dim_letters[d] + ('a' - 'A'));
-			if (w && w->bound[d] == 1)
-				continue; /* a dimension the workload does not have */
+			char v[TRIM_NDIMS + 1];
+			dim_name(m, d, v);
+			for (char *q = v; *q; q++)
+				*q = (char)(*q + ('a' - 'A'));
+			if (m->ngroups && m->group_of[d] && m->group_dim[m->group_of[d] - 1][0] != d)
+				continue; /* a flattened group's other dim: the group's loop is at its head */
+			if (w && trim__flat_bound(m, w, d) == 1)
+				continue; /* a dimension the workload does not have (or a group's other dim) */
 			const int rg = rlev[d] == l;
 			if (m->type[l] == TRIM__LVL_STORAGE)
-				trim__sb_printf(sb, "%3d %*sfor %c%d in [0:%lld)%s%s\n", line++, 2 * depth, "", v, num[l],
+				trim__sb_printf(sb, "%3d %*sfor %s%d in [0:%lld)%s%s\n", line++, 2 * depth, "", v, num[l],
 				                (long long)m->f[l][d], rg ? "  # " : "", rg ? rnote[d] : "");
-			else if (m->f[l][d] > 1 || (w && w->bound[d] > 1))
-				trim__sb_printf(sb, "%3d %*sparallel_for %c%d in [0:%lld)  # X %lld, Y %lld%s%s\n", line++,
+			else if (m->f[l][d] > 1 || (w && trim__flat_bound(m, w, d) > 1))
+				trim__sb_printf(sb, "%3d %*sparallel_for %s%d in [0:%lld)  # X %lld, Y %lld%s%s\n", line++,
 				                2 * depth, "", v, num[l], (long long)m->f[l][d],
 				                (long long)m->fx[l][d], (long long)m->fy[l][d], rg ? "; " : "", rg ? rnote[d] : "");
 			else
@@ -439,20 +510,42 @@ void trim__mapping_loopnest(const trim__mapping *m, const trim__intra *w, trim__
 	}
 }
 
+/* A dim's own bounds in the YAML form: its letter, a group's head the
+ * group's letters, a group's other dim nothing (NULL). */
+static const char *yaml_key(const trim__mapping *m, int d, char *buf)
+{
+	if (m->ngroups && m->group_of[d] && m->group_dim[m->group_of[d] - 1][0] != d)
+		return NULL;
+	return dim_name(m, d, buf);
+}
+
+static void yaml_bounds(const trim__mapping *m, const int64_t *f, trim__sb *sb)
+{
+	char key[TRIM_NDIMS + 1];
+	trim__sb_putc(sb, '{');
+	for (int d = 0, first = 1; d < TRIM_NDIMS; d++)
+		if (yaml_key(m, d, key)) {
+			trim__sb_printf(sb, "%s%s: %lld", first ? "" : ", ", key, (long long)f[d]);
+			first = 0;
+		}
+	trim__sb_puts(sb, "}\n");
+}
+
 void trim__mapping_yaml(const trim__mapping *m, trim__sb *sb)
 {
+	char key[TRIM_NDIMS + 1];
 	trim__sb_puts(sb, "schema_version: 1\nmapping:\n");
 	for (int l = 0; l < m->nlevels; l++) {
 		if (m->type[l] == TRIM__LVL_COMPUTE)
 			continue;
 		trim__sb_printf(sb, "  - level: %s\n", m->name[l]);
 		if (m->type[l] == TRIM__LVL_STORAGE) {
-			trim__sb_puts(sb, "    temporal: {");
+			trim__sb_puts(sb, "    temporal: ");
+			yaml_bounds(m, m->f[l], sb);
+			trim__sb_puts(sb, "    order: ");
 			for (int d = 0; d < TRIM_NDIMS; d++)
-				trim__sb_printf(sb, "%s%c: %lld", d ? ", " : "", dim_letters[d], (long long)m->f[l][d]);
-			trim__sb_puts(sb, "}\n    order: ");
-			for (int d = 0; d < TRIM_NDIMS; d++)
-				trim__sb_putc(sb, dim_letters[m->order[l][d]]);
+				if (yaml_key(m, m->order[l][d], key))
+					trim__sb_puts(sb, key);
 			trim__sb_puts(sb, "\n    keep: [");
 			int first = 1;
 			for (int s = 0; s < 3; s++)
@@ -462,13 +555,10 @@ void trim__mapping_yaml(const trim__mapping *m, trim__sb *sb)
 				}
 			trim__sb_puts(sb, "]\n");
 		} else {
-			trim__sb_puts(sb, "    spatial_x: {");
-			for (int d = 0; d < TRIM_NDIMS; d++)
-				trim__sb_printf(sb, "%s%c: %lld", d ? ", " : "", dim_letters[d], (long long)m->fx[l][d]);
-			trim__sb_puts(sb, "}\n    spatial_y: {");
-			for (int d = 0; d < TRIM_NDIMS; d++)
-				trim__sb_printf(sb, "%s%c: %lld", d ? ", " : "", dim_letters[d], (long long)m->fy[l][d]);
-			trim__sb_puts(sb, "}\n");
+			trim__sb_puts(sb, "    spatial_x: ");
+			yaml_bounds(m, m->fx[l], sb);
+			trim__sb_puts(sb, "    spatial_y: ");
+			yaml_bounds(m, m->fy[l], sb);
 		}
 	}
 }

@@ -3,6 +3,8 @@
  *   mapping.c    representation, validation, loop-nest printing, YAML dump
  *   yaml.c       reading libtrim's and Timeloop's mapping forms
  *   timeloop.c   writing a mapping and its workload in Timeloop's format
+ *   flat.c       flattened groups: several dims read as one index (their
+ *                bounds, the collapsed workload, a tile's exact size)
  *
  * Internal representation of a mapping: how one intra-layer workload is
  * projected onto an architecture (TRIM section "Mapping").
@@ -31,6 +33,8 @@
 #include "util/util.h"
 #include "workload/workload_int.h"
 
+#define TRIM__MAX_GROUPS (TRIM_NDIMS / 2) /* flattened groups: two dims or more each */
+
 struct trim_mapping {
 	uint32_t tag; /* TRIM__H_MAPPING (util/handle.h): first, checked by every entry point */
 	int nlevels;
@@ -48,6 +52,16 @@ struct trim_mapping {
 	/* Timeloop's residuals: the bound of each dim they cover (0: none given);
 	 * trim__mapping_check requires it to be the workload's */
 	int64_t tl_bound[TRIM_NDIMS];
+	/* Flattened groups (lib/mapping/flat.c; docs/mapping.md, "Flattened
+	 * groups"): several dims read as one index, the first dim outermost
+	 * (RSC: k = (r*S + s)*C + c). A group's bounds stand at its first dim
+	 * (its head) in f, fx, fy and order; its other dims' bounds are 1 at
+	 * every level. group_of[d]: 1 + d's group, 0: none (a zeroed mapping has
+	 * no group). */
+	int ngroups;
+	int group_nd[TRIM__MAX_GROUPS];
+	int group_dim[TRIM__MAX_GROUPS][TRIM_NDIMS];
+	int group_of[TRIM_NDIMS];
 	char src[256];
 	int src_list_line, src_list_col;
 	int src_entry[TRIM__MAX_LEVELS], src_line[TRIM__MAX_LEVELS], src_col[TRIM__MAX_LEVELS];
@@ -106,6 +120,36 @@ int64_t trim__mapping_tile_elems(const trim__mapping *m, const trim__intra *w, i
 
 /* Distinct values of a*i + b*j over i < I, j < J (a, b >= 0), exact. */
 int64_t trim__axis_distinct(int64_t a, int64_t I, int64_t b, int64_t J);
+
+/* ---- flattened groups (flat.c) ---- */
+/* Add the group of dims dims[0..nd) (outermost first, nd >= 2) to m, or
+ * find it; its index, or a negative code with a message (a dim already in
+ * another group). */
+int trim__flat_group_add(trim__mapping *m, const int *dims, int nd);
+/* The group's letters ("RSC") into buf (at least TRIM_NDIMS + 1 bytes). */
+const char *trim__flat_group_name(const trim__mapping *m, int g, char *buf);
+/* The bound dim d's bounds must cover in m: a group's head, the product of
+ * its dims' workload bounds; a group's other dim, 1; else w->bound[d]. */
+int64_t trim__flat_bound(const trim__mapping *m, const trim__intra *w, int d);
+/* The workload as m's bounds see it (collapsed, for the analyst): a group's
+ * head of bound trim__flat_bound, its other dims 1; a tensor whose index
+ * reads every dim of a group through one one-term axis each (a bijection)
+ * reads the head through one axis instead; one that reads none is
+ * unchanged. Bit t of *walk is set for an operand read otherwise (a window:
+ * the analyst counts it by walking, lib/activity/flat.c); such a result is
+ * TRIM_EINVAL. */
+int trim__flat_view(const trim__mapping *m, const trim__intra *w, trim__intra *out, unsigned *walk);
+/* The dims of the collapsed position v (per dim; a group at its head) into
+ * dv (the workload's dims). */
+void trim__flat_expand(const trim__mapping *m, const trim__intra *w, const int64_t *v, int64_t *dv);
+/* The element of tensor t at workload position dv (row-major over its
+ * axes), or -1 outside its extent. */
+int64_t trim__flat_elem(const trim__intra *w, int t, const int64_t *dv);
+/* Elements of the largest tile of tensor t held by an instance of level l
+ * (trim__mapping_tile_elems for a mapping with groups): exact, by counting
+ * the tiles that start at each offset of the groups the tensor reads
+ * through a window; -1 with TRIM_ENOMEM. */
+int64_t trim__flat_tile_elems(const trim__mapping *m, const trim__intra *w, int l, int t);
 
 /* Print as a loop nest in the style of TRIM Fig. 6 (w may be NULL). */
 void trim__mapping_loopnest(const trim__mapping *m, const trim__intra *w, trim__sb *sb);

@@ -292,6 +292,13 @@ int trim_mapping_dump_timeloop(const trim_mapping *m, const trim_workloads *w, s
 	int rc = trim_mapping_check(m, w, i, arch);
 	if (rc)
 		return rc;
+	if (m->ngroups) {
+		char name[TRIM_NDIMS + 1];
+		return trim__error(TRIM_EINVAL, "trim_mapping_dump_timeloop: the mapping has the flattened group %s "
+		                   "(several dims as one index, cut in pieces with a ragged last one), which Timeloop's "
+		                   "mapping format has no way to write: not exported (docs/mapping.md, \"Flattened groups\")",
+		                   trim__flat_group_name(m, 0, name));
+	}
 	trim__sb sb;
 	trim__sb_init(&sb);
 	trim__sb_printf(&sb, "# %s %s (%s) mapped by libtrim %s onto architecture %s, in Timeloop's\n"

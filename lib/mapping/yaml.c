@@ -87,22 +87,90 @@ static int find_level(trim__yctx *c, const trim__ynode *n, const trim__mapping *
 	return l;
 }
 
-/* {D: bound, ...} into f[] (dims not named stay 1). */
-static int read_dim_map(trim__yctx *c, const trim__ynode *map, int64_t *f)
+/* Where the reader of libtrim's form saw each dim's own bound > 1 (a key of
+ * one letter), per level: a dim of a flattened group has none. */
+typedef struct {
+	const trim__ynode *own[TRIM__MAX_LEVELS][TRIM_NDIMS];
+} dim_seen;
+
+/* A key of several letters (RSC): a flattened group (docs/mapping.md), added
+ * to m; its head, or a negative code. Its dims have no bound of their own
+ * at any level (seen). */
+static int read_group(trim__yctx *c, const trim__ynode *key, trim__mapping *m, const dim_seen *seen)
+{
+	const char *s = key->str;
+	int dims[TRIM_NDIMS], nd = 0;
+	for (const char *p = s; *p; p++) {
+		char one[2] = {*p, 0};
+		int d = trim__dim_parse(one);
+		if (d < 0 || nd == TRIM_NDIMS)
+			return trim__yerr(c, key, TRIM_ENOTFOUND, "unknown dimension '%s' (N, G, M, C, E, F, R, S, or a "
+			                  "flattened group of several: RSC)", s);
+		for (int i = 0; i < nd; i++)
+			if (dims[i] == d)
+				return trim__yerr(c, key, TRIM_ESCHEMA, "flattened group '%s' names %c twice", s, *p);
+		dims[nd++] = d;
+	}
+	for (int i = 0; seen && i < nd; i++)
+		for (int l = 0; l < m->nlevels; l++)
+			if (seen->own[l][dims[i]])
+				return trim__yerr(c, key, TRIM_ESCHEMA, "dimension %c of the flattened group %s has a bound of its "
+				                  "own at level %s (line %d): a group's dims appear in no other factor",
+				                  "NGMCEFRS"[dims[i]], s, m->name[l], seen->own[l][dims[i]]->line);
+	int g = trim__flat_group_add(m, dims, nd);
+	if (g < 0) {
+		char msg[512];
+		snprintf(msg, sizeof msg, "%s", trim_last_error());
+		return trim__yerr(c, key, g, "%s", msg);
+	}
+	return dims[0];
+}
+
+/* {D: bound, ...} into f[] (dims not named stay 1); a key of several
+ * letters is a flattened group, its bound at its head (m: groups allowed,
+ * level l's own bounds noted in seen; NULL: single dims only). */
+static int read_dim_map(trim__yctx *c, const trim__ynode *map, int64_t *f, trim__mapping *m, int l,
+                        dim_seen *seen)
 {
 	int rc = trim__yexpect(c, map, TRIM__Y_MAP);
 	if (rc)
 		return rc;
+	const trim__ynode *named[TRIM_NDIMS] = {0};
 	for (int d = 0; d < TRIM_NDIMS; d++)
 		f[d] = 1;
 	for (size_t i = 0; i < map->n; i++) {
-		int d = trim__dim_parse(map->keys[i]->str);
-		trim__yctx_key(c, map->keys[i]->str);
-		if (d < 0) {
-			rc = trim__yerr(c, map->keys[i], TRIM_ENOTFOUND,
-			                "unknown dimension '%s' (N, G, M, C, E, F, R, S)", map->keys[i]->str);
-		} else {
+		const trim__ynode *key = map->keys[i];
+		int d = trim__dim_parse(key->str);
+		trim__yctx_key(c, key->str);
+		if (d < 0 && m && strlen(key->str) > 1) {
+			d = read_group(c, key, m, seen);
+			rc = d < 0 ? d : 0;
+		} else if (d < 0) {
+			rc = trim__yerr(c, key, TRIM_ENOTFOUND,
+			                "unknown dimension '%s' (N, G, M, C, E, F, R, S)", key->str);
+		}
+		if (!rc) {
+			/* a dim named twice in one map, alone or in a group */
+			const int g = strlen(key->str) > 1 ? m->group_of[d] - 1 : -1;
+			for (int k = 0; k < (g >= 0 ? m->group_nd[g] : 1) && !rc; k++) {
+				const int e = g >= 0 ? m->group_dim[g][k] : d;
+				if (named[e])
+					rc = trim__yerr(c, key, TRIM_ESCHEMA, "dimension %c is named twice here (in '%s' and '%s')",
+					                "NGMCEFRS"[e], named[e]->str, key->str);
+				named[e] = key;
+			}
+		}
+		if (!rc)
 			rc = trim__yint(c, map->items[i], 1, MAX_BOUND, &f[d]);
+		if (!rc && m && strlen(key->str) == 1 && f[d] > 1) {
+			const int g = m->ngroups ? m->group_of[d] - 1 : -1;
+			char name[TRIM_NDIMS + 1];
+			if (g >= 0)
+				rc = trim__yerr(c, key, TRIM_ESCHEMA, "dimension %c is in the flattened group %s: its bound is the "
+				                "group's (write %s), a group's dims appear in no other factor", key->str[0],
+				                trim__flat_group_name(m, g, name), name);
+			else if (seen && l >= 0)
+				seen->own[l][d] = key;
 		}
 		trim__yctx_pop(c);
 		if (rc)
@@ -179,6 +247,8 @@ static int read_keep(trim__yctx *c, const trim__ynode *e, trim__mapping *m, int 
 static int read_own(trim__yctx *c, const trim__ynode *list, trim__mapping *m)
 {
 	int rc = 0, seen[TRIM__MAX_LEVELS] = {0};
+	dim_seen own;
+	memset(&own, 0, sizeof own);
 	for (size_t i = 0; i < list->n && !rc; i++) {
 		const trim__ynode *e = list->items[i];
 		const char *name = NULL;
@@ -213,7 +283,7 @@ static int read_own(trim__yctx *c, const trim__ynode *list, trim__mapping *m)
 		}
 		if (tn) {
 			trim__yctx_key(c, "temporal");
-			rc = read_dim_map(c, tn, m->f[l]);
+			rc = read_dim_map(c, tn, m->f[l], m, l, &own);
 			trim__yctx_pop(c);
 			if (rc)
 				goto next;
@@ -235,12 +305,12 @@ static int read_own(trim__yctx *c, const trim__ynode *list, trim__mapping *m)
 				fx[d] = fy[d] = 1;
 			if (xn) {
 				trim__yctx_key(c, "spatial_x");
-				rc = read_dim_map(c, xn, fx);
+				rc = read_dim_map(c, xn, fx, m, l, &own);
 				trim__yctx_pop(c);
 			}
 			if (!rc && yn) {
 				trim__yctx_key(c, "spatial_y");
-				rc = read_dim_map(c, yn, fy);
+				rc = read_dim_map(c, yn, fy, m, l, &own);
 				trim__yctx_pop(c);
 			}
 			if (rc)
