@@ -36,6 +36,7 @@ typedef struct {
 	int64_t E;
 	int64_t *cnt, *sum, *touched; /* per element: children needing it, words; elements touched */
 	int64_t *stamp, gen;          /* per element: the last list it joined */
+	int win[TRIM_NDIMS];          /* group heads the tensor reads through a window */
 } walker;
 
 static int cmp64(const void *a, const void *b)
@@ -124,161 +125,274 @@ static int64_t tree_level(walker *W, const int64_t *in, int64_t nin, int64_t per
 	return nout;
 }
 
-/* Hop B -> C of the walked tensor (C = the compute level: every step's
- * operands of the MACs). */
-static int walk_hop(walker *W, const struct trim_arch *a, int B, int C, trim__activity *out)
+/* One hop's walk: its loops, instances, tree and scratch. */
+typedef struct {
+	int B, C, mac;                 /* C: the compute level (mac = 1) */
+	int tl[MAXLOOPS], ntl;         /* temporal loops above C */
+	int sl[MAXLOOPS], nsl;         /* spatial loops above C (instance digits, outer first) */
+	int S[TRIM__MAX_LEVELS], k;    /* spatial levels of bounds > 1 between B and C */
+	int repl[TRIM__MAX_LEVELS];    /* S[d] and every one below it multicast */
+	int64_t per[TRIM__MAX_LEVELS]; /* children of an S[d] instance */
+	int64_t below[TRIM_NDIMS], span[TRIM_NDIMS]; /* loops at C and below; the spatial loops above C */
+	int64_t ninst, cap, nrk;
+	int64_t *old, *oldn, *tiles, *tilen, *tgen, *ent[2];
+} hop;
+
+/* A step's statistics: per depth the tree's, [k] the leaves' words. */
+typedef struct {
+	tstat st[TRIM__MAX_LEVELS];
+	int64_t tot_k, fills;
+} hstat;
+
+/* The counts of the step whose temporal loops start at tb (the step-th
+ * executed): the child instances' tiles, their new elements (all at the
+ * MACs) and the tree over them. */
+static void hop_step(walker *W, hop *H, const int64_t *tb, int64_t step, hstat *hs)
 {
-	const trim__mapping *m = W->m;
-	const int MAC = W->nL - 1, t = W->t;
-	int tl[MAXLOOPS], ntl = 0, sl[MAXLOOPS], nsl = 0, S[TRIM__MAX_LEVELS], k = 0;
-	int64_t below[TRIM_NDIMS], ninst_C = 1, cap = 1, nrk = 1;
-	for (int d = 0; d < TRIM_NDIMS; d++) {
-		below[d] = 1;
-		for (int l = C; l < W->nL; l++)
-			below[d] *= m->f[l][d];
-		if (W->rel[d])
-			cap *= below[d] < W->ext[d] ? below[d] : W->ext[d];
-	}
-	for (int j = 0; j < W->n; j++) {
-		if (W->lp[j].level >= C)
+	int64_t nl = 0;
+	memset(hs, 0, sizeof *hs);
+	for (int64_t c = 0; c < H->ninst; c++) {
+		int64_t ib[TRIM_NDIMS], rem = c, rk = 0, rstride = 1;
+		memcpy(ib, tb, sizeof ib);
+		for (int q = H->nsl - 1; q >= 0; q--) {
+			const floop *L = &W->lp[H->sl[q]];
+			const int64_t digit = rem % L->b;
+			rem /= L->b;
+			ib[L->dim] += digit * L->stride;
+			if (W->rel[L->dim]) {
+				rk += digit * rstride;
+				rstride *= L->b;
+			}
+		}
+		int active = 1;
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			active &= ib[d] < W->ext[d];
+		int64_t n = 0, *list = H->tiles + rk * H->cap, *e = H->ent[0];
+		if (active) {
+			if (H->tgen[rk] != step) {
+				H->tgen[rk] = step;
+				H->tilen[rk] = tile_list(W, ib, H->below, list);
+			}
+			n = H->tilen[rk];
+		}
+		if (H->mac) {
+			for (int64_t q = 0; q < n; q++, nl++)
+				e[3 * nl] = c, e[3 * nl + 1] = list[q], e[3 * nl + 2] = 1;
 			continue;
-		if (W->lp[j].spatial) {
-			sl[nsl++] = j;
-			ninst_C *= W->lp[j].b;
-			if (W->rel[W->lp[j].dim])
-				nrk *= W->lp[j].b;
-		} else {
-			tl[ntl++] = j;
+		}
+		int64_t *o = H->old + c * H->cap, on = H->oldn[c], p = 0;
+		for (int64_t q = 0; q < n; q++) {
+			while (p < on && o[p] < list[q])
+				p++;
+			if (p < on && o[p] == list[q])
+				continue;
+			e[3 * nl] = c, e[3 * nl + 1] = list[q], e[3 * nl + 2] = 1;
+			nl++;
+			hs->fills++;
+		}
+		memcpy(o, list, (size_t)n * sizeof *o);
+		H->oldn[c] = n;
+	}
+	hs->tot_k = nl;
+	int64_t *in = H->ent[0], *nx = H->ent[1];
+	for (int d = H->k - 1; d >= 0; d--) {
+		nl = tree_level(W, in, nl, H->per[d], H->repl[d], nx, &hs->st[d]);
+		int64_t *sw = in;
+		in = nx;
+		nx = sw;
+	}
+}
+
+/* A step's counts into out (refsim's tree_walk and fills). */
+static void hop_add(const walker *W, const hop *H, const hstat *hs, trim__activity *out)
+{
+	const int t = W->t;
+	if (!H->mac)
+		out->fills[H->C][t] += hs->fills;
+	for (int l = H->B + 1, d = 0; l < H->C; l++) {
+		if (W->m->type[l] != TRIM__LVL_SPATIAL)
+			continue;
+		if (d < H->k && H->S[d] == l) {
+			out->down_words[l][t] += hs->st[d].tot;
+			out->down_dests[l][t] += hs->st[d].deliv;
+			out->unicast[l][t] += hs->st[d].uni;
+			out->mcast[l][t] += hs->st[d].multi;
+			out->mcast_dests[l][t] += hs->st[d].mdest;
+			d++;
+		} else { /* bounds 1: what passes at its depth */
+			const int64_t pass = d < H->k ? hs->st[d].tot : hs->tot_k;
+			out->down_words[l][t] += pass;
+			out->down_dests[l][t] += pass;
+			out->unicast[l][t] += pass;
 		}
 	}
-	int64_t ninst_at[TRIM__MAX_LEVELS + 1];
-	for (int l = 0; l <= W->nL; l++) {
-		ninst_at[l] = 1;
-		for (int q = 0; q < nsl; q++)
-			if (W->lp[sl[q]].level < l)
-				ninst_at[l] *= W->lp[sl[q]].b;
+	out->reads[H->B][t] += H->k ? hs->st[0].tot : hs->tot_k;
+}
+
+/* The steps at the MACs do not depend on the last one: a step's counts
+ * are those of any step whose tiles are its translates, so they are
+ * memoised by a key that names them up to translation: per dim the start
+ * of a group read through a window (its pieces differ), else the length
+ * left before the bound, at most what the instances span (the clipping). */
+typedef struct {
+	int64_t key[TRIM_NDIMS];
+	int used;
+	hstat hs;
+} mentry;
+
+static void step_key(const walker *W, const hop *H, const int64_t *tb, int64_t *key)
+{
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		const int g = W->m->ngroups ? W->m->group_of[d] - 1 : -1;
+		if (g >= 0 && W->rel[d] && W->win[d])
+			key[d] = tb[d];
+		else
+			key[d] = W->ext[d] - tb[d] < H->span[d] ? W->ext[d] - tb[d] : H->span[d];
+	}
+}
+
+static uint64_t key_hash(const int64_t *key)
+{
+	uint64_t h = 1469598103934665603u;
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		h = (h ^ (uint64_t)key[d]) * 1099511628211u;
+	return h;
+}
+
+/* The memo's entry for key (a free one to fill: used 0); NULL when full. */
+static mentry *memo_find(mentry *tab, size_t cap, const int64_t *key)
+{
+	for (size_t i = key_hash(key) % cap, n = 0; n < cap; n++, i = (i + 1) % cap)
+		if (!tab[i].used || !memcmp(tab[i].key, key, sizeof tab[i].key))
+			return &tab[i];
+	return NULL;
+}
+
+static int hop_init(walker *W, const struct trim_arch *a, int B, int C, hop *H)
+{
+	const trim__mapping *m = W->m;
+	memset(H, 0, sizeof *H);
+	H->B = B;
+	H->C = C;
+	H->mac = C == W->nL - 1;
+	H->ninst = H->cap = H->nrk = 1;
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		H->below[d] = H->span[d] = 1;
+		for (int l = C; l < W->nL; l++)
+			H->below[d] *= m->f[l][d];
+		if (W->rel[d])
+			H->cap *= H->below[d] < W->ext[d] ? H->below[d] : W->ext[d];
+	}
+	for (int j = 0; j < W->n; j++) {
+		const floop *L = &W->lp[j];
+		if (L->level >= C)
+			continue;
+		if (!L->spatial) {
+			H->tl[H->ntl++] = j;
+			continue;
+		}
+		H->sl[H->nsl++] = j;
+		H->ninst *= L->b;
+		H->span[L->dim] += (L->b - 1) * L->stride;
+		if (W->rel[L->dim])
+			H->nrk *= L->b;
 	}
 	for (int l = B + 1; l < C; l++) {
 		int64_t p = 1;
 		for (int d = 0; d < TRIM_NDIMS; d++)
 			p *= m->f[l][d];
 		if (m->type[l] == TRIM__LVL_SPATIAL && p > 1)
-			S[k++] = l;
+			H->S[H->k++] = l;
 	}
-	int rc = 0;
-	const size_t nent = (size_t)(ninst_C * cap);
-	int64_t *old = C == MAC ? NULL : calloc((size_t)(ninst_C * cap), sizeof *old);
-	int64_t *oldn = calloc((size_t)ninst_C, sizeof *oldn);
-	int64_t *tiles = malloc((size_t)(nrk * cap) * sizeof *tiles), *tilen = malloc((size_t)nrk * sizeof *tilen);
-	int64_t *tgen = calloc((size_t)nrk, sizeof *tgen), *cur = calloc(MAXLOOPS, sizeof *cur);
-	int64_t *ent[2] = {malloc(3 * nent * sizeof(int64_t)), malloc(3 * nent * sizeof(int64_t))};
-	if ((C != MAC && !old) || !oldn || !tiles || !tilen || !tgen || !cur || !ent[0] || !ent[1]) {
+	/* an S[d] instance's children: the instances of S[d+1] (of C) in it */
+	for (int d = H->k - 1, repl = 1; d >= 0; d--) {
+		int64_t p = 1;
+		for (int q = 0; q < H->nsl; q++)
+			if (W->lp[H->sl[q]].level >= H->S[d] && (d + 1 == H->k || W->lp[H->sl[q]].level < H->S[d + 1]))
+				p *= W->lp[H->sl[q]].b;
+		H->per[d] = p;
+		repl = repl && a->lv[H->S[d]].multicast;
+		H->repl[d] = repl;
+	}
+	const size_t nent = (size_t)(H->ninst * H->cap);
+	H->old = H->mac ? NULL : calloc(nent, sizeof *H->old);
+	H->oldn = calloc((size_t)H->ninst, sizeof *H->oldn);
+	H->tiles = malloc((size_t)(H->nrk * H->cap) * sizeof *H->tiles);
+	H->tilen = malloc((size_t)H->nrk * sizeof *H->tilen);
+	H->tgen = calloc((size_t)H->nrk, sizeof *H->tgen);
+	H->ent[0] = malloc(3 * nent * sizeof(int64_t));
+	H->ent[1] = malloc(3 * nent * sizeof(int64_t));
+	if ((!H->mac && !H->old) || !H->oldn || !H->tiles || !H->tilen || !H->tgen || !H->ent[0] || !H->ent[1])
+		return trim__error(TRIM_ENOMEM, "activity: out of memory (a flattened group's walk)");
+	return 0;
+}
+
+static void hop_free(hop *H)
+{
+	free(H->old);
+	free(H->oldn);
+	free(H->tiles);
+	free(H->tilen);
+	free(H->tgen);
+	free(H->ent[0]);
+	free(H->ent[1]);
+}
+
+/* Hop B -> C of the walked tensor (C = the compute level: every step's
+ * operands of the MACs): every executed step of the temporal loops above
+ * C (one whose first point is within the bounds, as in refsim). */
+static int walk_hop(walker *W, const struct trim_arch *a, int B, int C, trim__activity *out)
+{
+	hop H;
+	int64_t cur[MAXLOOPS] = {0}, step = 0;
+	size_t mcap = 4096;
+	mentry *memo = NULL;
+	int rc = hop_init(W, a, B, C, &H);
+	if (!rc && H.mac && !(memo = calloc(mcap, sizeof *memo)))
 		rc = trim__error(TRIM_ENOMEM, "activity: out of memory (a flattened group's walk)");
-		goto out;
-	}
-	int64_t step = 0;
-	for (;;) {
+	for (; !rc;) {
 		int64_t tb[TRIM_NDIMS] = {0};
-		for (int q = 0; q < ntl; q++)
-			tb[W->lp[tl[q]].dim] += cur[q] * W->lp[tl[q]].stride;
 		int executed = 1;
+		for (int q = 0; q < H.ntl; q++)
+			tb[W->lp[H.tl[q]].dim] += cur[q] * W->lp[H.tl[q]].stride;
 		for (int d = 0; d < TRIM_NDIMS; d++)
 			executed &= tb[d] < W->ext[d];
 		if (executed) {
-			step++;
-			int64_t nl = 0;
-			for (int64_t c = 0; c < ninst_C; c++) {
-				int64_t ib[TRIM_NDIMS], rem = c, rk = 0, rstride = 1;
-				memcpy(ib, tb, sizeof ib);
-				for (int q = nsl - 1; q >= 0; q--) {
-					const floop *L = &W->lp[sl[q]];
-					const int64_t digit = rem % L->b;
-					rem /= L->b;
-					ib[L->dim] += digit * L->stride;
-					if (W->rel[L->dim]) {
-						rk += digit * rstride;
-						rstride *= L->b;
+			hstat hs;
+			int64_t key[TRIM_NDIMS];
+			mentry *e = NULL;
+			if (H.mac) {
+				step_key(W, &H, tb, key);
+				if (!(e = memo_find(memo, mcap, key))) { /* full: start again, twice the size */
+					free(memo);
+					mcap *= 2;
+					if (!(memo = calloc(mcap, sizeof *memo))) {
+						rc = trim__error(TRIM_ENOMEM, "activity: out of memory (a flattened group's walk)");
+						break;
 					}
-				}
-				int active = 1;
-				for (int d = 0; d < TRIM_NDIMS; d++)
-					active &= ib[d] < W->ext[d];
-				int64_t n = 0, *list = tiles + rk * cap;
-				if (active) {
-					if (tgen[rk] != step) {
-						tgen[rk] = step;
-						tilen[rk] = tile_list(W, ib, below, list);
-					}
-					n = tilen[rk];
-				}
-				/* the marks: new elements (every one at the MACs) */
-				if (C == MAC) {
-					for (int64_t q = 0; q < n; q++, nl++)
-						ent[0][3 * nl] = c, ent[0][3 * nl + 1] = list[q], ent[0][3 * nl + 2] = 1;
-					continue;
-				}
-				int64_t *o = old + c * cap, on = oldn[c], p = 0;
-				for (int64_t q = 0; q < n; q++) {
-					while (p < on && o[p] < list[q])
-						p++;
-					if (p < on && o[p] == list[q])
-						continue;
-					ent[0][3 * nl] = c, ent[0][3 * nl + 1] = list[q], ent[0][3 * nl + 2] = 1;
-					nl++;
-					out->fills[C][t]++;
-				}
-				memcpy(o, list, (size_t)n * sizeof *o);
-				oldn[c] = n;
-			}
-			/* the tree, leaves up */
-			tstat st[TRIM__MAX_LEVELS];
-			memset(st, 0, sizeof st);
-			int64_t tot_k = nl, *in = ent[0], *nx = ent[1];
-			int repl = 1;
-			for (int d = k - 1; d >= 0; d--) {
-				repl = repl && a->lv[S[d]].multicast;
-				const int64_t per = (d + 1 < k ? ninst_at[S[d + 1]] : ninst_C) / ninst_at[S[d]];
-				/* entries of depth d+1 carry node ids of depth d+1 */
-				nl = tree_level(W, in, nl, per, repl, nx, &st[d]);
-				int64_t *sw = in;
-				in = nx;
-				nx = sw;
-			}
-			const int64_t tot0 = k ? st[0].tot : tot_k;
-			for (int l = B + 1, d = 0; l < C; l++) {
-				if (m->type[l] != TRIM__LVL_SPATIAL)
-					continue;
-				if (d < k && S[d] == l) {
-					out->down_words[l][t] += st[d].tot;
-					out->down_dests[l][t] += st[d].deliv;
-					out->unicast[l][t] += st[d].uni;
-					out->mcast[l][t] += st[d].multi;
-					out->mcast_dests[l][t] += st[d].mdest;
-					d++;
-				} else {
-					const int64_t pass = d < k ? st[d].tot : tot_k;
-					out->down_words[l][t] += pass;
-					out->down_dests[l][t] += pass;
-					out->unicast[l][t] += pass;
+					e = memo_find(memo, mcap, key);
 				}
 			}
-			out->reads[B][t] += tot0;
+			if (e && e->used) {
+				hop_add(W, &H, &e->hs, out);
+			} else {
+				hop_step(W, &H, tb, ++step, &hs);
+				hop_add(W, &H, &hs, out);
+				if (e) {
+					memcpy(e->key, key, sizeof key);
+					e->used = 1;
+					e->hs = hs;
+				}
+			}
 		}
-		int q = ntl - 1;
-		while (q >= 0 && ++cur[q] == W->lp[tl[q]].b)
+		int q = H.ntl - 1;
+		while (q >= 0 && ++cur[q] == W->lp[H.tl[q]].b)
 			cur[q--] = 0;
 		if (q < 0)
 			break;
 	}
-out:
-	free(old);
-	free(oldn);
-	free(tiles);
-	free(tilen);
-	free(tgen);
-	free(cur);
-	free(ent[0]);
-	free(ent[1]);
+	free(memo);
+	hop_free(&H);
 	return rc;
 }
 
@@ -304,6 +418,8 @@ static int walk_tensor(const trim__intra *w, const struct trim_arch *a, const tr
 		for (int i = 1; i < m->group_nd[g]; i++)
 			W.rel[m->group_dim[g][i]] = 0;
 	}
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		W.win[d] = W.rel[d] && m->group_of[d];
 	for (int l = 0; l < W.nL; l++) {
 		if (m->type[l] == TRIM__LVL_COMPUTE)
 			continue;

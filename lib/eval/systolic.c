@@ -27,6 +27,18 @@ static double temporal_product(const struct trim_arch *a, const trim__mapping *m
 	return p;
 }
 
+/* Whether dim d indexes tensor t (a flattened group's head: one of its dims). */
+static int relevant(const trim__intra *w, const trim__mapping *m, int t, int d)
+{
+	const int g = m->ngroups ? m->group_of[d] - 1 : -1;
+	if (g < 0)
+		return w->t[t].relevant >> d & 1;
+	for (int i = 0; i < m->group_nd[g]; i++)
+		if (w->t[t].relevant >> m->group_dim[g][i] & 1)
+			return 1;
+	return 0;
+}
+
 /* Folds in which a new tile of tensor t reaches the array: the product of
  * the fold loops (the temporal loops above level l, outermost first) down
  * to the innermost one that indexes t; the loops inside it reuse the tile. */
@@ -41,7 +53,7 @@ static double tile_loads(const trim__intra *w, const struct trim_arch *a, const 
 			if (m->f[k][d] <= 1)
 				continue;
 			run *= (double)m->f[k][d];
-			if (w->t[t].relevant >> d & 1)
+			if (relevant(w, m, t, d))
 				loads = run;
 		}
 	}

@@ -46,6 +46,22 @@ int trim__flat_group_add(trim__mapping *m, const int *dims, int nd)
 	return g;
 }
 
+void trim__flat_order_normalize(trim__mapping *m, int l)
+{
+	int ord[TRIM_NDIMS], n = 0;
+	for (int i = 0; i < TRIM_NDIMS; i++) {
+		const int d = m->order[l][i], g = m->group_of[d] - 1;
+		if (g < 0) {
+			ord[n++] = d;
+		} else if (m->group_dim[g][0] == d) {
+			for (int k = 0; k < m->group_nd[g]; k++)
+				ord[n++] = m->group_dim[g][k];
+		}
+	}
+	if (n == TRIM_NDIMS)
+		memcpy(m->order[l], ord, sizeof ord);
+}
+
 const char *trim__flat_group_name(const trim__mapping *m, int g, char *buf)
 {
 	int n = 0;

@@ -106,6 +106,8 @@ int trim__mapping_set_order_str(trim__mapping *m, int level, const char *order)
 		if (!used[d])
 			ord[n++] = d;
 	memcpy(m->order[level], ord, sizeof ord);
+	if (m->ngroups)
+		trim__flat_order_normalize(m, level);
 	return 0;
 }
 

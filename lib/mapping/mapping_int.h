@@ -126,6 +126,9 @@ int64_t trim__axis_distinct(int64_t a, int64_t I, int64_t b, int64_t J);
  * find it; its index, or a negative code with a message (a dim already in
  * another group). */
 int trim__flat_group_add(trim__mapping *m, const int *dims, int nd);
+/* Level l's order with each group's other dims right after its head (the
+ * form its YAML reads back as). */
+void trim__flat_order_normalize(trim__mapping *m, int l);
 /* The group's letters ("RSC") into buf (at least TRIM_NDIMS + 1 bytes). */
 const char *trim__flat_group_name(const trim__mapping *m, int g, char *buf);
 /* The bound dim d's bounds must cover in m: a group's head, the product of

@@ -333,6 +333,9 @@ static int read_own(trim__yctx *c, const trim__ynode *list, trim__mapping *m)
 	next:
 		trim__yctx_pop(c);
 	}
+	for (int l = 0; !rc && m->ngroups && l < m->nlevels; l++)
+		if (m->type[l] == TRIM__LVL_STORAGE)
+			trim__flat_order_normalize(m, l);
 	return rc;
 }
 
