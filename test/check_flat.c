@@ -148,6 +148,59 @@ START_TEST(test_flat_refsim)
 }
 END_TEST
 
+/* The same over piece sizes (ragged and not), strides 1 and 2, the array
+ * multicasting or not, and three dataflows: ws (the window's pieces on Y,
+ * the filters on X), is (pieces of the window on Y, of the output pixels on
+ * X, the inputs kept in the PEs) and os (pieces of the output pixels). */
+START_TEST(test_flat_refsim_sweep)
+{
+	static const int64_t pieces[] = {1, 2, 3, 5, 7};
+	int cases = 0;
+	for (int u = 1; u <= 2; u++)
+		for (int mc = 0; mc < 2; mc++)
+			for (size_t pi = 0; pi < sizeof pieces / sizeof pieces[0]; pi++)
+				for (int df = 0; df < 3; df++) {
+					trim__intra w;
+					ck_assert_int_eq(tu_layer(&w, TU_CONV, TRIM_PHASE_FW, 1, 2, 2, 1, 5, 5, 3, 3, u, 1, 0), 0);
+					const int64_t p = pieces[pi], K = 18, EF = w.bound[TRIM_DIM_E] * w.bound[TRIM_DIM_F];
+					const int64_t q = p < EF ? p : EF;
+					char yaml[512];
+					if (df == 0)
+						snprintf(yaml, sizeof yaml, "mapping:\n  - level: DRAM\n    temporal: {RSC: %lld, E: %lld}\n"
+						         "    order: RSCE\n  - level: SRAM\n    temporal: {F: %lld}\n  - level: Array\n"
+						         "    spatial_x: {M: 2}\n    spatial_y: {RSC: %lld}\n  - level: PE\n    keep: [weight]\n",
+						         (long long)((K + p - 1) / p), (long long)w.bound[TRIM_DIM_E],
+						         (long long)w.bound[TRIM_DIM_F], (long long)p);
+					else if (df == 1)
+						snprintf(yaml, sizeof yaml, "mapping:\n  - level: DRAM\n    temporal: {EF: %lld, RSC: %lld}\n"
+						         "    order: EFRSC\n  - level: Array\n    spatial_x: {EF: %lld}\n"
+						         "    spatial_y: {RSC: %lld}\n  - level: PE\n    temporal: {M: 2}\n    keep: [input]\n",
+						         (long long)((EF + q - 1) / q), (long long)((K + p - 1) / p), (long long)q, (long long)p);
+					else
+						snprintf(yaml, sizeof yaml, "mapping:\n  - level: DRAM\n    temporal: {EF: %lld}\n"
+						         "  - level: SRAM\n    temporal: {C: 2}\n  - level: Array\n    spatial_x: {M: 2}\n"
+						         "    spatial_y: {EF: %lld}\n  - level: PE\n    temporal: {S: 3, R: 3}\n"
+						         "    order: SR\n    keep: [output]\n", (long long)((EF + q - 1) / q), (long long)q);
+					trim_arch *a = NULL;
+					trim_mapping *m = NULL;
+					ck_assert_int_eq(trim_arch_load(&a, ARCH), 0);
+					a->lv[2].multicast = mc;
+					ck_assert_msg(trim_mapping_load_string(&m, a, yaml, "sweep.yaml") == 0, "%s", trim_last_error());
+					ck_assert_msg(trim__mapping_check(m, &w, a) == 0, "%s\n%s", trim_last_error(), yaml);
+					trim__act_ws ws = {0};
+					trim__activity x, y;
+					ck_assert_msg(trim__activity_compute(&w, a, m, &ws, &x) == 0, "%s", trim_last_error());
+					ck_assert_msg(refsim_run(&w, a, m, &y) == 0, "%s", trim_last_error());
+					same_counts(&x, &y, a->nlevels);
+					trim__act_ws_free(&ws);
+					trim_mapping_free(m);
+					trim_arch_free(a);
+					cases++;
+				}
+	ck_assert_int_eq(cases, 60);
+}
+END_TEST
+
 /* Cycles against SCALE-Sim v2 (test/data/scalesim/scalesim-v2-32x32.csv, the
  * rows of view "flat"): the layers SCALE-Sim flattens (R x S x C on its rows
  * in ws and is, E x F in os and is) as convolutions with flattened groups,
@@ -301,6 +354,7 @@ Suite *flat_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_flat_tile_by_hand);
 	tcase_add_test(tc, test_flat_refsim);
+	tcase_add_test(tc, test_flat_refsim_sweep);
 	tcase_add_test(tc, test_flat_errors);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("scalesim");
