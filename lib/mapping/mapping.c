@@ -231,6 +231,83 @@ static const char *count_str(char *buf, size_t n, int64_t v, int over)
 	return buf;
 }
 
+/* Every dim's bounds (a flattened group's at its head) cover its bound,
+ * with no empty last iteration of the outermost loop on it. */
+static int check_cover(const trim__mapping *m, const trim__intra *w)
+{
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		const int64_t bound = trim__flat_bound(m, w, d);
+		char gname[TRIM_NDIMS + 1] = "", what[64];
+		const int g = m->ngroups && m->group_of[d] ? m->group_of[d] - 1 : -1;
+		if (g >= 0) {
+			trim__flat_group_name(m, g, gname);
+			if (m->group_dim[g][0] != d) {
+				for (int l = 0; l < m->nlevels; l++)
+					if (m->f[l][d] != 1)
+						return check_err(m, l, d, TRIM_ESHAPE, "%c is in the flattened group %s: its bounds are "
+						                 "the group's (written %s), %c has none of its own (here %lld)",
+						                 dim_letters[d], gname, gname, dim_letters[d], (long long)m->f[l][d]);
+				continue;
+			}
+			char *o = what;
+			for (int i = 0; i < m->group_nd[g]; i++)
+				o += snprintf(o, (size_t)(what + sizeof what - o), "%s%c %lld", i ? " x " : "",
+				              dim_letters[m->group_dim[g][i]], (long long)w->bound[m->group_dim[g][i]]);
+			snprintf(o, (size_t)(what + sizeof what - o), " = %lld", (long long)bound);
+		}
+		int64_t p = 1;
+		int over = 0, at = -1; /* at: the first entry (in the file) giving d a bound > 1 */
+		for (int l = 0; l < m->nlevels; l++) {
+			over |= __builtin_mul_overflow(p, m->f[l][d], &p);
+			if (m->f[l][d] > 1 && m->src_line[l] > 0 &&
+			    (at < 0 || m->src_entry[l] < m->src_entry[at]))
+				at = l;
+		}
+		/* an imperfect factorisation: the product covers the bound with a
+		 * ragged last tile and no empty iteration of the outermost loop on d
+		 * ((f - 1) * T < bound, T the tile inside it; docs/model.md) */
+		int64_t inner = p, outer = 1;
+		for (int l = 0; !over && l < m->nlevels; l++)
+			if (m->f[l][d] > 1) {
+				outer = m->f[l][d];
+				inner = p / outer;
+				break;
+			}
+		if (m->tl_bound[d] && m->tl_bound[d] != w->bound[d])
+			return check_err(m, at, d, TRIM_ESHAPE, "the residuals of %c (Timeloop's D=bound,residual) cover %lld, "
+			                 "the workload bound is %lld", dim_letters[d], (long long)m->tl_bound[d],
+			                 (long long)w->bound[d]);
+		if (over || p < bound || (p > bound && (outer - 1) * inner >= bound)) {
+			char buf[256], pb[48];
+			size_t o = 0;
+			for (int l = 0; l < m->nlevels && o < sizeof buf; l++)
+				if (m->type[l] != TRIM__LVL_COMPUTE)
+					o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s=%lld", o ? " x " : "",
+					                      m->name[l], (long long)m->f[l][d]);
+			if (!over && p > bound)
+			{
+				if (g >= 0)
+					return check_err(m, at, d, TRIM_ESHAPE, "the bounds of the flattened group %s multiply to %lld (%s), "
+					                 "its extent is %s: the last iteration of its outermost loop (bound %lld, "
+					                 "pieces of %lld) would be empty", gname, (long long)p, buf, what,
+					                 (long long)outer, (long long)inner);
+				return check_err(m, at, d, TRIM_ESHAPE, "the bounds of %c multiply to %lld (%s), the workload bound is %lld: "
+				                 "an imperfect factorisation may cover it with a ragged last tile, but the last "
+				                 "iteration of the outermost loop on %c (bound %lld, tiles of %lld) would be empty",
+				                 dim_letters[d], (long long)p, buf, (long long)bound, dim_letters[d],
+				                 (long long)outer, (long long)inner);
+			}
+			if (g >= 0)
+				return check_err(m, at, d, TRIM_ESHAPE, "the bounds of the flattened group %s multiply to %s (%s), "
+				                 "its extent is %s: they must cover it", gname, count_str(pb, sizeof pb, p, over),
+				                 buf, what);
+			return check_err(m, at, d, TRIM_ESHAPE, "the bounds of %c multiply to %s (%s), the workload bound is %lld",
+			                 dim_letters[d], count_str(pb, sizeof pb, p, over), buf, (long long)bound);
+		}
+	}
+	return 0;
+}
+
 int trim__mapping_check_shape(const trim__mapping *m, const trim__intra *w,
                               const struct trim_arch *a)
 {
@@ -309,76 +386,9 @@ int trim__mapping_check_shape(const trim__mapping *m, const trim__intra *w,
 		if (w->t[s].present && !m->keep[0][s])
 			return check_err(m, 0, -1, TRIM_ESHAPE, "the outermost level %s must hold the %s tensor",
 			                 m->name[0], slot_names[s]);
-	for (int d = 0; d < TRIM_NDIMS; d++) {
-		const int64_t bound = trim__flat_bound(m, w, d);
-		char gname[TRIM_NDIMS + 1] = "", what[64];
-		const int g = m->ngroups && m->group_of[d] ? m->group_of[d] - 1 : -1;
-		if (g >= 0) {
-			trim__flat_group_name(m, g, gname);
-			if (m->group_dim[g][0] != d) {
-				for (int l = 0; l < m->nlevels; l++)
-					if (m->f[l][d] != 1)
-						return check_err(m, l, d, TRIM_ESHAPE, "%c is in the flattened group %s: its bounds are "
-						                 "the group's (written %s), %c has none of its own (here %lld)",
-						                 dim_letters[d], gname, gname, dim_letters[d], (long long)m->f[l][d]);
-				continue;
-			}
-			char *o = what;
-			for (int i = 0; i < m->group_nd[g]; i++)
-				o += snprintf(o, (size_t)(what + sizeof what - o), "%s%c %lld", i ? " x " : "",
-				              dim_letters[m->group_dim[g][i]], (long long)w->bound[m->group_dim[g][i]]);
-			snprintf(o, (size_t)(what + sizeof what - o), " = %lld", (long long)bound);
-		}
-		int64_t p = 1;
-		int over = 0, at = -1; /* at: the first entry (in the file) giving d a bound > 1 */
-		for (int l = 0; l < m->nlevels; l++) {
-			over |= __builtin_mul_overflow(p, m->f[l][d], &p);
-			if (m->f[l][d] > 1 && m->src_line[l] > 0 &&
-			    (at < 0 || m->src_entry[l] < m->src_entry[at]))
-				at = l;
-		}
-		/* an imperfect factorisation: the product covers the bound with a
-		 * ragged last tile and no empty iteration of the outermost loop on d
-		 * ((f - 1) * T < bound, T the tile inside it; docs/model.md) */
-		int64_t inner = p, outer = 1;
-		for (int l = 0; !over && l < m->nlevels; l++)
-			if (m->f[l][d] > 1) {
-				outer = m->f[l][d];
-				inner = p / outer;
-				break;
-			}
-		if (m->tl_bound[d] && m->tl_bound[d] != w->bound[d])
-			return check_err(m, at, d, TRIM_ESHAPE, "the residuals of %c (Timeloop's D=bound,residual) cover %lld, "
-			                 "the workload bound is %lld", dim_letters[d], (long long)m->tl_bound[d],
-			                 (long long)w->bound[d]);
-		if (over || p < bound || (p > bound && (outer - 1) * inner >= bound)) {
-			char buf[256], pb[48];
-			size_t o = 0;
-			for (int l = 0; l < m->nlevels && o < sizeof buf; l++)
-				if (m->type[l] != TRIM__LVL_COMPUTE)
-					o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s=%lld", o ? " x " : "",
-					                      m->name[l], (long long)m->f[l][d]);
-			if (!over && p > bound)
-			{
-				if (g >= 0)
-					return check_err(m, at, d, TRIM_ESHAPE, "the bounds of the flattened group %s multiply to %lld (%s), "
-					                 "its extent is %s: the last iteration of its outermost loop (bound %lld, "
-					                 "pieces of %lld) would be empty", gname, (long long)p, buf, what,
-					                 (long long)outer, (long long)inner);
-				return check_err(m, at, d, TRIM_ESHAPE, "the bounds of %c multiply to %lld (%s), the workload bound is %lld: "
-				                 "an imperfect factorisation may cover it with a ragged last tile, but the last "
-				                 "iteration of the outermost loop on %c (bound %lld, tiles of %lld) would be empty",
-				                 dim_letters[d], (long long)p, buf, (long long)bound, dim_letters[d],
-				                 (long long)outer, (long long)inner);
-			}
-			if (g >= 0)
-				return check_err(m, at, d, TRIM_ESHAPE, "the bounds of the flattened group %s multiply to %s (%s), "
-				                 "its extent is %s: they must cover it", gname, count_str(pb, sizeof pb, p, over),
-				                 buf, what);
-			return check_err(m, at, d, TRIM_ESHAPE, "the bounds of %c multiply to %s (%s), the workload bound is %lld",
-			                 dim_letters[d], count_str(pb, sizeof pb, p, over), buf, (long long)bound);
-		}
-	}
+	int rc = check_cover(m, w);
+	if (rc)
+		return rc;
 	if (m->ngroups) {
 		trim__intra view;
 		unsigned walk;
