@@ -113,8 +113,8 @@ END_TEST
 /* Every count against the reference simulator, which runs the group as one
  * loop index whose digits are the dims: the small case, the inputs kept in
  * the PEs instead (is-like: the window's pieces preloaded), the outputs'
- * pixels flattened (os-like: EF in pieces of 4, a ragged last piece of 1)
- * and both groups at once. */
+ * pixels flattened (os-like: EF in pieces of 4, a ragged last piece of 1),
+ * both groups at once, and a group of the filters and the output rows. */
 START_TEST(test_flat_refsim)
 {
 	static const char *const yamls[] = {
@@ -129,6 +129,12 @@ START_TEST(test_flat_refsim)
 		"mapping:\n  - level: DRAM\n    temporal: {RSC: 3, EF: 2, M: 2}\n    order: EFRSCM\n"
 		"  - level: Array\n    spatial_x: {EF: 5}\n    spatial_y: {RSC: 6}\n"
 		"  - level: PE\n    keep: [input, weight]\n",
+		/* a group of the filters and the output rows: the weights read
+		 * some of its dims only, the inputs one through a window (both
+		 * walked), the outputs all (relabelled) */
+		"mapping:\n  - level: DRAM\n    temporal: {ME: 2}\n  - level: SRAM\n    temporal: {F: 3, C: 2}\n"
+		"    order: FC\n  - level: Array\n    spatial_x: {ME: 4}\n"
+		"  - level: PE\n    temporal: {R: 3, S: 3}\n    keep: [output]\n",
 	};
 	for (size_t i = 0; i < sizeof yamls / sizeof yamls[0]; i++) {
 		trim_arch *a = NULL;
@@ -317,7 +323,7 @@ START_TEST(test_flat_errors)
 	swapped.t[2] = w.t[0];
 	swapped.t[0] = w.t[2];
 	expect_error(a, &swapped, small_yaml, "small.yaml:2:3: mapping: the flattened group RSC: the result ifmap reads it "
-	             "through a window (not supported: only an operand may)", 0);
+	             "through a window or through some of its dims only (not supported: only an operand may)", 0);
 	/* Timeloop's format has no flattened group: refused, not written wrong */
 	trim_network *net = NULL;
 	trim_workloads *wl = NULL;

@@ -114,7 +114,7 @@ int64_t trim__flat_elem(const trim__intra *w, int t, const int64_t *dv)
 
 /* How tensor T reads group g: 0 not at all, 1 every dim through an axis of
  * its own (one term; a bijection of the group's positions), 2 otherwise
- * (a window, or a dim of a zero-padded axis). */
+ * (a window, some of its dims only, or a dim of a zero-padded axis). */
 static int reads_group(const trim__mapping *m, const trim__tensor *T, int g)
 {
 	int axes = 0, own[TRIM_NDIMS] = {0}, any = 0;
@@ -165,7 +165,7 @@ int trim__flat_view(const trim__mapping *m, const trim__intra *w, trim__intra *o
 			char name[TRIM_NDIMS + 1];
 			if (how == 2 && t == 2)
 				return trim__error(TRIM_EINVAL, "mapping: the flattened group %s: the result %s reads it through "
-				                   "a window (not supported: only an operand may)",
+				                   "a window or through some of its dims only (not supported: only an operand may)",
 				                   trim__flat_group_name(m, g, name), T->name);
 			if (how == 2)
 				*walk |= 1u << t;

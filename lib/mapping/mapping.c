@@ -148,7 +148,10 @@ static int64_t ext_from(const trim__mapping *m, const trim__intra *w, int l, int
 	int64_t p = 1;
 	for (int k = l; k < m->nlevels; k++)
 		p *= m->f[k][d];
-	return w && p > trim__flat_bound(m, w, d) ? trim__flat_bound(m, w, d) : p;
+	if (!w)
+		return p;
+	const int64_t bound = m->ngroups ? trim__flat_bound(m, w, d) : w->bound[d];
+	return p > bound ? bound : p;
 }
 
 int trim__mapping_ragged(const trim__mapping *m, const trim__intra *w)
@@ -158,7 +161,7 @@ int trim__mapping_ragged(const trim__mapping *m, const trim__intra *w)
 		for (int l = 0; l < m->nlevels; l++)
 			if (__builtin_mul_overflow(p, m->f[l][d], &p))
 				return 1;
-		if (p != trim__flat_bound(m, w, d))
+		if (p != (m->ngroups ? trim__flat_bound(m, w, d) : w->bound[d]))
 			return 1;
 	}
 	return 0;
