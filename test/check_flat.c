@@ -8,6 +8,7 @@
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "activity/activity_int.h"
@@ -353,6 +354,35 @@ START_TEST(test_flat_errors)
 }
 END_TEST
 
+/* trim eval end to end: the loop nest names the group and its ragged last
+ * fold, the cycles are SCALE-Sim's plus one; --export-timeloop and --count
+ * timeloop refuse the mapping (exit 2) with the reason. */
+START_TEST(test_flat_cli)
+{
+	static const char *const args = "eval test/data/scalesim/net-conv1.yaml test/data/scalesim/arch-32x32.yaml "
+	                                "--layer conv1 --phase FW --mapping test/data/scalesim/ws-conv1-flat.yaml";
+	char cmd[512];
+	int st = 0;
+	char *out = tu_capture(args, 1, &st);
+	ck_assert_msg(st == 0, "%s", out);
+	ck_assert_msg(strstr(out, "for rsc4 in [0:5)  # ragged: RSC = 147 in tiles of 32, the last 19"), "%s", out);
+	ck_assert_msg(strstr(out, "parallel_for rsc2 in [0:32)  # X 1, Y 32"), "%s", out);
+	ck_assert_msg(strstr(out, "cycles 121940 (bottleneck Array)"), "%s", out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s --export-timeloop /tmp/trim-check-flat-tl.yaml", args);
+	out = tu_capture(cmd, 1, &st);
+	ck_assert_int_eq(st, 2);
+	ck_assert_msg(strstr(out, "flattened group RSC"), "%s", out);
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s --count timeloop", args);
+	out = tu_capture(cmd, 1, &st);
+	ck_assert_int_eq(st, 2);
+	ck_assert_msg(strstr(out, "not under --count timeloop"), "%s", out);
+	free(out);
+	remove("/tmp/trim-check-flat-tl.yaml");
+}
+END_TEST
+
 Suite *flat_suite(void)
 {
 	Suite *s = suite_create("flat");
@@ -362,6 +392,7 @@ Suite *flat_suite(void)
 	tcase_add_test(tc, test_flat_refsim);
 	tcase_add_test(tc, test_flat_refsim_sweep);
 	tcase_add_test(tc, test_flat_errors);
+	tcase_add_test(tc, test_flat_cli);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("scalesim");
 	tcase_set_timeout(tc, 120);
