@@ -69,8 +69,9 @@ TRIM_API int trim_mapping_dump(const trim_mapping *m, int format, char **out);
  * `mapping:` (temporal, spatial and datatype directives per level), for
  * timeloop-model; trim_mapping_load reads the mapping back unchanged
  * (docs/mapping.md, "Export to Timeloop"). The mapping is checked first
- * (trim_mapping_check); a dim split over both X and Y of one spatial level
- * has no Timeloop spelling (TRIM_EINVAL). Free *out with trim_string_free. */
+ * (trim_mapping_check); a dim split over both X and Y of one spatial level,
+ * and a flattened group (several dims as one index, docs/mapping.md), have
+ * no Timeloop spelling (TRIM_EINVAL). Free *out with trim_string_free. */
 TRIM_API int trim_mapping_dump_timeloop(const trim_mapping *m, const trim_workloads *w, size_t i,
                                         const trim_arch *arch, char **out);
 
