@@ -155,6 +155,37 @@ START_TEST(test_flat_refsim)
 }
 END_TEST
 
+/* A padded convolution on Eyeriss with the window as one index down its 12
+ * rows (27 = 12 + 12 + 3): the fuzzer's seed (AlexNet-CIFAR conv1: pad 1,
+ * stride 2, the zeros of the padding counted) cut to a 16 x 16 input and 16
+ * filters (the simulator takes 30 CPU s on the whole layer), every count as
+ * the simulator's. */
+START_TEST(test_flat_refsim_eyeriss)
+{
+	trim_arch *a = NULL;
+	trim_mapping *m = NULL;
+	trim__intra w;
+	ck_assert_int_eq(tu_layer(&w, TU_CONV, TRIM_PHASE_FW, 1, 3, 16, 1, 16, 16, 3, 3, 2, 1, 1), 0);
+	ck_assert_int_eq(trim_arch_load(&a, "models/arch/eyeriss.yaml"), 0);
+	ck_assert_msg(trim_mapping_load(&m, a, "test/data/mapping/eyeriss-conv1-flat.yaml") == 0, "%s", trim_last_error());
+	ck_assert(m->f[0][TRIM_DIM_M] == 4 && m->f[1][TRIM_DIM_E] == 16 && m->f[1][TRIM_DIM_F] == 2);
+	m->f[0][TRIM_DIM_M] = 1;
+	m->f[1][TRIM_DIM_E] = 8;
+	m->f[1][TRIM_DIM_F] = 1;
+	ck_assert_msg(trim__mapping_check(m, &w, a) == 0, "%s", trim_last_error());
+	trim__act_ws ws = {0};
+	trim__activity x, y;
+	ck_assert_msg(trim__activity_compute(&w, a, m, &ws, &x) == 0, "%s", trim_last_error());
+	ck_assert_msg(refsim_run(&w, a, m, &y) == 0, "%s", trim_last_error());
+	same_counts(&x, &y, a->nlevels);
+	ck_assert_int_eq(x.macs, 8 * 8 * 16 * 27);
+	ck_assert_int_gt(x.zero_macs, 0);
+	trim__act_ws_free(&ws);
+	trim_mapping_free(m);
+	trim_arch_free(a);
+}
+END_TEST
+
 /* The same over piece sizes (ragged and not), strides 1 and 2, the array
  * multicasting or not, and three dataflows: ws (the window's pieces on Y,
  * the filters on X), is (pieces of the window on Y, of the output pixels on
@@ -391,6 +422,7 @@ Suite *flat_suite(void)
 	tcase_add_test(tc, test_flat_tile_by_hand);
 	tcase_add_test(tc, test_flat_refsim);
 	tcase_add_test(tc, test_flat_refsim_sweep);
+	tcase_add_test(tc, test_flat_refsim_eyeriss);
 	tcase_add_test(tc, test_flat_errors);
 	tcase_add_test(tc, test_flat_cli);
 	suite_add_tcase(s, tc);
