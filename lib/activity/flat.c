@@ -20,6 +20,8 @@
 #include "analyst_int.h"
 
 #define MAXLOOPS (TRIM__MAX_LEVELS * TRIM_NDIMS)
+#define WALK_ENTRIES 268435456.0  /* 2^28 (instance, element) pairs of one step */
+#define WALK_VISITS 17179869184.0 /* 2^34 points of the tiles over the steps */
 
 typedef struct {
 	int level, dim, spatial;
@@ -314,6 +316,17 @@ static int hop_init(walker *W, const struct trim_arch *a, int B, int C, hop *H)
 		repl = repl && a->lv[H->S[d]].multicast;
 		H->repl[d] = repl;
 	}
+	/* the walk's size: its entries, and the points it visits (a step at the
+	 * MACs, once counted, is looked up) */
+	double steps = 1;
+	for (int q = 0; q < H->ntl; q++)
+		steps *= (double)W->lp[H->tl[q]].b;
+	const double ent = (double)H->ninst * (double)H->cap, visits = H->mac ? steps : steps * ent;
+	if (ent > WALK_ENTRIES || visits > WALK_VISITS)
+		return trim__error(TRIM_EINVAL, "activity: the %s tensor of a flattened group's mapping is walked (read "
+		                   "through a window): %.3g tile elements per step, %.3g visits at level %s, more than the "
+		                   "walk takes (2^28, 2^34; docs/model.md, \"Flattened groups\")", W->w->t[W->t].name,
+		                   ent, visits, m->name[C]);
 	const size_t nent = (size_t)(H->ninst * H->cap);
 	H->old = H->mac ? NULL : calloc(nent, sizeof *H->old);
 	H->oldn = calloc((size_t)H->ninst, sizeof *H->oldn);
