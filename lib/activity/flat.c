@@ -28,17 +28,19 @@ typedef struct {
 	int64_t b, stride;
 } floop;
 
+/* The walk of one tensor. Positions are per collapsed dim (a group's one
+ * index at its head), expanded into the workload's dims for an element. */
 typedef struct {
-	const trim__intra *w;
+	const trim__intra *w;         /* the workload itself, not the collapsed view */
 	const trim__mapping *m;
-	int t, nL, n;
-	floop lp[MAXLOOPS];
-	int64_t ext[TRIM_NDIMS];
-	int rel[TRIM_NDIMS];
-	int64_t E;
+	int t, nL, n;                 /* the tensor, the levels, the loops */
+	floop lp[MAXLOOPS];           /* the loops of bound > 1, outermost first */
+	int64_t ext[TRIM_NDIMS];      /* the collapsed bounds */
+	int rel[TRIM_NDIMS];          /* the collapsed dims the tensor reads */
+	int64_t E;                    /* its elements */
 	int64_t *cnt, *sum, *touched; /* per element: children needing it, words; elements touched */
 	int64_t *stamp, gen;          /* per element: the last list it joined */
-	int win[TRIM_NDIMS];          /* group heads the tensor reads through a window */
+	int win[TRIM_NDIMS];          /* the group heads it reads (their pieces differ) */
 } walker;
 
 static int cmp64(const void *a, const void *b)
