@@ -336,6 +336,10 @@ START_TEST(test_flat_errors)
 	expect_error(a, &w, "mapping:\n  - level: DRAM\n    temporal: {S: 3}\n  - level: Array\n    spatial_y: {RSC: 6}\n",
 	             "bad.yaml:5:17: mapping[1].spatial_y.RSC: dimension S of the flattened group RSC has a bound of its "
 	             "own at level DRAM (line 3)", 1);
+	/* an order naming a group's dims apart */
+	expect_error(a, &w, "mapping:\n  - level: DRAM\n    temporal: {M: 2, RSC: 5}\n    order: RMSC\n",
+	             "bad.yaml:4:12: mapping[0].order: mapping: level DRAM: R is in the flattened group RSC, one loop: "
+	             "name it as RSC in order 'RMSC'", 1);
 	/* two groups sharing a dim; a letter twice; an unknown letter */
 	expect_error(a, &w, "mapping:\n  - level: DRAM\n    temporal: {RSC: 5}\n  - level: Array\n    spatial_y: {RS: 4}\n",
 	             "mapping[1].spatial_y.RS: dimension R is in the flattened group RSC already", 1);

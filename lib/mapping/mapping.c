@@ -86,11 +86,14 @@ int trim__mapping_set_order_str(trim__mapping *m, int level, const char *order)
 			                   m->name[level], *p, order);
 		/* a flattened group named by its letters (RSC) is one loop, at its head */
 		int g = m->ngroups && m->group_of[d] ? m->group_of[d] - 1 : -1, nd = 1;
-		if (g >= 0 && m->group_dim[g][0] == d) {
+		if (g >= 0) {
 			char name[TRIM_NDIMS + 1];
 			trim__flat_group_name(m, g, name);
-			if (!strncasecmp(p, name, strlen(name)))
-				nd = m->group_nd[g];
+			if (m->group_dim[g][0] != d || strncasecmp(p, name, strlen(name)))
+				return trim__error(TRIM_EINVAL, "mapping: level %s: %c is in the flattened group %s, one loop: "
+				                   "name it as %s in order '%s'", m->name[level], dim_letters[d], name, name,
+				                   order);
+			nd = m->group_nd[g];
 		}
 		for (int i = 0; i < nd; i++) {
 			const int di = nd > 1 ? m->group_dim[g][i] : d;
