@@ -58,6 +58,9 @@ static int innermost_holder(const struct trim_arch *a, const trim__mapping *m, i
 typedef struct {
 	uint64_t checked, equal; /* chain figures compared with the counts, and equal to them */
 	uint64_t readbacks;      /* results whose reads and drains were checked against U0 */
+	/* open hops (open_hop.c): holders' entries checked, and above |t|;
+	 * spatial levels' words checked, and of those open */
+	uint64_t open_entries, open_entries_above_touched, open_words, open_words_open;
 } chain_stats;
 
 /* Each chain figure of m (the spatial levels of frame f fixed) against the
@@ -125,6 +128,51 @@ static void check_chain_figures(const trim__mapspace *s, const node_frame *f, co
 	}
 }
 
+/* The open hops' figures (lib/search/open_hop.c) of m at a node whose
+ * frame f leaves a spatial level open, against the evaluator's counts x:
+ * each holder's entries (operands: fills; results: drains) and, from its
+ * exact entries, the words entering and delivered by each spatial level
+ * between it and its parent holder, and the parent's reads (results:
+ * updates). */
+static void check_open_hop_figures(const trim__mapspace *s, const node_frame *f, const trim__mapping *m,
+                                   const trim__activity *x, chain_stats *st)
+{
+	const struct trim_arch *a = s->a;
+	const int ones[TRIM_NDIMS] = {1, 1, 1, 1, 1, 1, 1, 1};
+	for (int t = 0; t < 3; t++) {
+		if (!s->w->t[t].present)
+			continue;
+		const int res = t == 2;
+		const int64_t touched = trim__share_lower_bound(s->w, t, s->w->bound, ones);
+		for (int l = a->nlevels - 1; l > 0; l--) {
+			if (a->lv[l].type != TRIM__LVL_STORAGE || !m->keep[l][t])
+				continue;
+			const int p = innermost_holder(a, m, t, l);
+			const int64_t words = res ? x->drains[l][t] : x->fills[l][t];
+			const int64_t entries = trim__open_hop_entries(s, f, m, t, l, touched);
+			ck_assert_msg(entries <= words, "tensor %d holder %s: entries %lld above the count %lld", t,
+			              a->lv[l].name, (long long)entries, (long long)words);
+			st->open_entries++;
+			st->open_entries_above_touched += entries > touched;
+			int64_t enter[TRIM__MAX_LEVELS], deliver[TRIM__MAX_LEVELS];
+			const int64_t top = trim__open_hop_chain(s, f, m, t, p, l, words, enter, deliver);
+			for (int k = p + 1; k < l; k++) {
+				if (a->lv[k].type != TRIM__LVL_SPATIAL || !enter[k])
+					continue;
+				const int64_t in = res ? x->up_out[k][t] : x->down_words[k][t];
+				const int64_t dl = res ? x->up_words[k][t] : x->down_dests[k][t];
+				ck_assert_msg(enter[k] <= in && deliver[k] <= dl,
+				              "tensor %d open hop %s level %s%s: %lld / %lld above the counts %lld / %lld", t,
+				              a->lv[l].name, a->lv[k].name, f->fixed[k] ? "" : " (open)", (long long)enter[k],
+				              (long long)deliver[k], (long long)in, (long long)dl);
+				st->open_words++;
+				st->open_words_open += !f->fixed[k];
+			}
+			ck_assert(top <= (res ? x->updates[p][t] : x->reads[p][t]));
+		}
+	}
+}
+
 /* Brute force over the mapspace of (a, w) for goal against the search at
  * 1, 2 and 3 threads; every valid mapping's chain figures and the node
  * bounds of its prefixes. */
@@ -171,6 +219,8 @@ static void brute_chain(struct trim_arch *a, trim__intra *w, int goal, chain_sta
 			ck_assert_int_eq(trim__node_frame(&s, c, depth, zero_macs, &p, &f), 0);
 			ck_assert(f.allsp == (depth == spdepth));
 			check_chain_figures(&s, &f, &m, &e.act, st);
+			if (!f.allsp)
+				check_open_hop_figures(&s, &f, &m, &e.act, st);
 		}
 		/* the node bound of every prefix (every 5th mapping: all of them
 		 * at the spatial depth) is at most the cost */
@@ -200,8 +250,11 @@ static void brute_chain(struct trim_arch *a, trim__intra *w, int goal, chain_sta
 		trim__search_result_free(&r);
 	}
 	fprintf(stderr, "chain brute force %s: %llu valid mappings, %llu chain figures (%llu equal to the counts), "
-	        "%llu read-back floors\n", a->name, (unsigned long long)valid, (unsigned long long)st->checked,
-	        (unsigned long long)st->equal, (unsigned long long)st->readbacks);
+	        "%llu read-back floors; open hops: %llu entries (%llu above |t|), %llu words (%llu open)\n", a->name,
+	        (unsigned long long)valid, (unsigned long long)st->checked, (unsigned long long)st->equal,
+	        (unsigned long long)st->readbacks, (unsigned long long)st->open_entries,
+	        (unsigned long long)st->open_entries_above_touched, (unsigned long long)st->open_words,
+	        (unsigned long long)st->open_words_open);
 	trim__eval_ws_free(&ws);
 	trim__mapspace_free(&s);
 }

@@ -4,8 +4,9 @@
  * order-free bounds of one factorisation (factor_bound.c), a node's frame
  * and choices (node_bound.c), one tensor's part (tensor_bound.c), the
  * joint order's variants, the stationarity bound (stationary_bound.c),
- * the words of tiles on their axes (window_words.c) and on chains of
- * several spatial levels (spatial_chain.c).
+ * the words of tiles on their axes (window_words.c), on chains of
+ * several spatial levels (spatial_chain.c) and on a hop between holders
+ * with a spatial level open (open_hop.c).
  */
 #ifndef TRIM_SEARCH_BOUND_INT_H
 #define TRIM_SEARCH_BOUND_INT_H
@@ -287,6 +288,29 @@ int64_t trim__chain_to_macs(const trim__mapspace *s, const node_frame *f, const 
  * enter[k], deliver[k] for k in (h, l); returns the outermost level's. */
 int64_t trim__chain_hop(const trim__mapspace *s, const trim__mapping *m, int t, int h, int l, int64_t words,
                         int64_t *enter, int64_t *deliver);
+
+/* The most children of one node of spatial level k that can need one
+ * element of t: the product of k's factors (in m) over the dims not
+ * private to t (children that differ in a private dim need disjoint
+ * elements). */
+int64_t trim__chain_sharers(const trim__mapspace *s, const trim__mapping *m, int t, int k);
+/* ---- a hop between holders with a spatial level open (open_hop.c) ------- */
+
+/* The fills (results: drains) of holder l of t at least, whatever the
+ * open levels: touched (|t|) x the fixed spatial levels' factors above l
+ * on the dims t does not read. */
+int64_t trim__open_hop_entries(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int l,
+                               int64_t touched);
+/* trim__chain_hop with the open spatial levels of frame f taking
+ * mapspace.share_cap: enter[k], deliver[k] for k in (h, l), `words` entries
+ * into l; returns the outermost level's enter (0: none). */
+int64_t trim__open_hop_chain(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int h,
+                             int l, int64_t words, int64_t *enter, int64_t *deliver);
+/* One keep choice's counts raised by both: *in_l (l's entries), nw[k] and
+ * dw[k] of the levels between; returns h's reads (result: updates) rd_h
+ * raised. */
+int64_t trim__open_hop_raise(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int h,
+                             int l, int64_t touched, int64_t *in_l, int64_t rd_h, int64_t *nw, int64_t *dw);
 
 /* The distinct elements of t that the MACs below the instances of holder h
  * use (operands) or make (results) at each step, summed over the steps and

@@ -27,6 +27,8 @@
  *                    windows, the words a step brings
  *   spatial_chain.c  the words on a chain of several spatial levels, each
  *                    level's own fan-out
+ *   open_hop.c       a hop between two holders while a spatial level on it
+ *                    is open: the inner holder's entries, the words on the way
  *   leaf_children.c  the bounds of a node's leaf children from each
  *                    tensor's figures per combination of its own dims
  *   stationary_bound.c  the refills a node's open innermost level forces
@@ -51,7 +53,7 @@
  *   api.c            the public trim_search_* API (include/trim/search.h)
  * Their declarations are here, but for the bounds' (factor_bound.c,
  * node_bound.c, tensor_bound.c, tensor_figures.c, stationary_bound.c,
- * systolic_bound.c, window_words.c, spatial_chain.c), which
+ * systolic_bound.c, window_words.c, spatial_chain.c, open_hop.c), which
  * are in bound_int.h, included below.
  * Internal functions shared by these files carry the trim__ prefix (hidden
  * by -fvisibility=hidden); the others are static.

@@ -19,10 +19,7 @@ static int has_loops(const trim__mapping *m, int l)
 	return 0;
 }
 
-/* The most children of one node of k that can need one element of t: the
- * product of k's factors over the dims not private to t (children that
- * differ in a private dim need disjoint elements). */
-static int64_t sharers(const trim__mapspace *s, const trim__mapping *m, int t, int k)
+int64_t trim__chain_sharers(const trim__mapspace *s, const trim__mapping *m, int t, int k)
 {
 	int64_t n = 1;
 	for (int d = 0; d < TRIM_NDIMS; d++)
@@ -90,7 +87,7 @@ int64_t trim__chain_to_macs(const trim__mapspace *s, const node_frame *f, const 
 			continue;
 		const int fixed = f->fixed[k];
 		all_fixed &= fixed;
-		const int64_t sh = fixed ? sharers(s, m, t, k) : s->share_cap[t][k];
+		const int64_t sh = fixed ? trim__chain_sharers(s, m, t, k) : s->share_cap[t][k];
 		int64_t dk = (distinct + sh - 1) / sh;
 		if (all_fixed) {
 			for (int d = 0; d < TRIM_NDIMS; d++) {
@@ -142,10 +139,10 @@ int64_t trim__chain_hop(const trim__mapspace *s, const trim__mapping *m, int t, 
 		const trim__level *K = &a->lv[k];
 		int64_t e;
 		if (res) {
-			prod *= sharers(s, m, t, k);
+			prod *= trim__chain_sharers(s, m, t, k);
 			e = K->reduction ? (words + prod - 1) / prod : below;
 		} else {
-			prod *= K->multicast ? sharers(s, m, t, k) : 1;
+			prod *= K->multicast ? trim__chain_sharers(s, m, t, k) : 1;
 			e = (words + prod - 1) / prod;
 		}
 		enter[k] = e;

@@ -469,6 +469,10 @@ double trim__tensor_part_floor(const trim__mapspace *s, const trim__level_cost *
 						}
 					if (nsp > 1) /* each level's own fan-out */
 						rd[h] = trim__chain_hop_raise(s, m, t, h, l, sp, in[l], up, rd[h], nw, dw);
+				} else if (l > 0) {
+					/* a spatial level open: l's entries and the words
+					 * on the way (open_hop.c) */
+					rd[h] = trim__open_hop_raise(s, f, m, t, h, l, touched, &in[l], rd[h], nw, dw);
 				}
 				if (l != h)
 					ph = h;
