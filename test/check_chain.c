@@ -324,6 +324,25 @@ START_TEST(test_chain_reducing_chip)
 }
 END_TEST
 
+/* A max pool whose stride is its window (E = 4, R = 2, stride 2: the
+ * input's row axis 2 E + R is one to one, trim__axis_one_to_one) over the
+ * chip network, the vector MACs and the lanes: the lanes' instances that
+ * differ in E or R need disjoint inputs (their sharers, the chain's
+ * D_k), and a share of the spatial tile takes E x R rows; energy. */
+START_TEST(test_chain_pool_one_to_one)
+{
+	struct trim_arch a;
+	trim__intra w;
+	chain_stats st = {0};
+	arch_simba_small(&a, 0, 0, 1);
+	ck_assert_int_eq(tu_layer(&w, TU_MAXPOOL, TRIM_PHASE_FW, 1, 2, 2, 1, 8, 1, 2, 1, 2, 1, 0), 0);
+	ck_assert(trim__axis_one_to_one(&w, &w.t[0].idx[w.t[0].ndims - 2]));
+	brute_chain(&a, &w, TRIM__GOAL_ENERGY, &st);
+	ck_assert_uint_gt(st.checked, 1000);
+	ck_assert_uint_gt(st.equal, st.checked / 2);
+}
+END_TEST
+
 Suite *chain_suite(void)
 {
 	Suite *s = suite_create("chain");
@@ -333,6 +352,7 @@ Suite *chain_suite(void)
 	tcase_add_test(tc, test_chain_fc_edp);
 	tcase_add_test(tc, test_chain_fc_forward_delay);
 	tcase_add_test(tc, test_chain_reducing_chip);
+	tcase_add_test(tc, test_chain_pool_one_to_one);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -256,6 +256,11 @@ double trim__systolic_readbacks(const trim__mapspace *s, const trim__level_cost 
  * elements of tensor t there. */
 int64_t trim__axis_lower_bound(const trim__iexpr *e, const int64_t *ext, const int *exact);
 int64_t trim__share_lower_bound(const trim__intra *w, int t, const int64_t *ext, const int *exact);
+/* 1 if e is c0 d0 + c1 d1 (distinct dims, c != 0) and (d0, d1) -> e is one
+ * to one over the workload's bounds: |c0| > |c1| (bound d1 - 1) or the
+ * reverse (a pooling window whose stride is at least its size). Index sets
+ * that differ in the values of d0 or d1 then touch disjoint values. */
+int trim__axis_one_to_one(const trim__intra *w, const trim__iexpr *e);
 /* The words the joint order's sliding windows bring to one instance of
  * holder l of t, the known levels of mask wk having innermost loops inner[]. */
 int64_t trim__window_slides(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int l,

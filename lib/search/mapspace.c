@@ -200,7 +200,8 @@ static int space_size(trim__mapspace *s);
  * some pair of magnitudes is equal (whatever the signs). */
 /* s->share_cap: for each spatial level l and tensor t, the largest product
  * of l's factors over the dims that are not private to t (a dim is private
- * when an axis of t has it as its only term: instances that differ in it
+ * when an axis of t has it as its only term, or is one of the two dims of
+ * a one-to-one axis, trim__axis_one_to_one: instances that differ in it
  * need disjoint elements), over every combination of the factors the rows
  * give those dims at l, at most l's fan-out: the most instances of l under
  * one parent instance that can need the same element at one step. */
@@ -226,6 +227,8 @@ static int share_caps(trim__mapspace *s)
 						k++, d0 = e->dim[j];
 				if (k == 1)
 					priv |= 1u << d0;
+				if (trim__axis_one_to_one(w, e)) /* both dims tell elements apart */
+					priv |= 1u << e->dim[0] | 1u << e->dim[1];
 			}
 			s->share_priv[t] = priv;
 			if (!w->t[t].present || fan > SHARE_CAP_MAX)

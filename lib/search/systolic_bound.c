@@ -82,10 +82,7 @@ static unsigned distinguishing_dims(const trim__intra *w, int t)
 		const trim__iexpr *e = &w->t[t].idx[i];
 		if (e->nterms == 1 && e->coef[0] != 0)
 			dims |= 1u << e->dim[0];
-		if (e->nterms != 2 || e->coef[0] == 0 || e->coef[1] == 0 || e->dim[0] == e->dim[1])
-			continue;
-		const int64_t c0 = e->coef[0] < 0 ? -e->coef[0] : e->coef[0], c1 = e->coef[1] < 0 ? -e->coef[1] : e->coef[1];
-		if (c0 > c1 * (w->bound[e->dim[1]] - 1) || c1 > c0 * (w->bound[e->dim[0]] - 1))
+		if (trim__axis_one_to_one(w, e))
 			dims |= 1u << e->dim[0] | 1u << e->dim[1];
 	}
 	return dims;

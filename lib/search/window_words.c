@@ -31,17 +31,29 @@ int64_t trim__axis_lower_bound(const trim__iexpr *e, const int64_t *ext, const i
 	return 1;
 }
 
+int trim__axis_one_to_one(const trim__intra *w, const trim__iexpr *e)
+{
+	if (e->nterms != 2 || e->coef[0] == 0 || e->coef[1] == 0 || e->dim[0] == e->dim[1])
+		return 0;
+	const int64_t c0 = e->coef[0] < 0 ? -e->coef[0] : e->coef[0], c1 = e->coef[1] < 0 ? -e->coef[1] : e->coef[1];
+	return c0 > c1 * (w->bound[e->dim[1]] - 1) || c1 > c0 * (w->bound[e->dim[0]] - 1);
+}
+
 /* A lower bound on the elements of tensor t touched by a share of the
  * workload with ext[d] values of each dim d: the product of its axes'
- * (trim__axis_lower_bound). */
+ * (trim__axis_lower_bound), a one-to-one two-term axis taking ext0 x ext1
+ * values (the share is a product of per-dim value sets, which the axis
+ * maps one to one). */
 int64_t trim__share_lower_bound(const trim__intra *w, int t, const int64_t *ext, const int *exact)
 {
 	const trim__tensor *T = &w->t[t];
 	if (!T->present)
 		return 0;
 	int64_t n = 1;
-	for (int a = 0; a < T->ndims; a++)
-		n *= trim__axis_lower_bound(&T->idx[a], ext, exact);
+	for (int a = 0; a < T->ndims; a++) {
+		const trim__iexpr *e = &T->idx[a];
+		n *= trim__axis_one_to_one(w, e) ? ext[e->dim[0]] * ext[e->dim[1]] : trim__axis_lower_bound(e, ext, exact);
+	}
 	return n;
 }
 
