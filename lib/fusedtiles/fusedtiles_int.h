@@ -22,9 +22,17 @@
  *   vector.c        the vector work (a softmax) on an intermediate between
  *                   two layers: the inter-layer model's cost with the
  *                   tensor in DRAM (a cut) or one tile of it in B (fused)
- *   plan.c          the groups of a chain: the tilings of a group, the cuts
- *                   (a dynamic programme over prefixes, the layer-by-layer
- *                   plan one candidate), the totals and the lower bound
+ *   cache.c         the layer searches kept by the content of their inputs
+ *                   (tile workload, intermediates, buffer level, goal), so
+ *                   no layer tile is searched twice in one call
+ *   bound.c         the floor of a tiling: a lower bound on a layer's
+ *                   fused cost under a shared tiling before its search runs
+ *   plan.c          the groups of a chain: the tilings of a group, best
+ *                   floor first, pruned by the floor against the best so
+ *                   far and against the best split of the same layers; the
+ *                   cuts (a dynamic programme over prefixes, the
+ *                   layer-by-layer plan one candidate), the totals and the
+ *                   lower bound; a deadline
  *   network.c       the chains of a network, the buffer level and the range
  *                   of layers to fuse as a user names them
  *   report.c        trim_fusedtiles_report (include/trim/fusedtiles.h): every
@@ -170,6 +178,15 @@ typedef struct {
 	int topk;             /* the top-k the search needed */
 } trim__ft_layer_result;
 
+/* The same with a deadline (a trim__ft_now() second; 0: none): each
+ * search is given the time left (at least a millisecond) and the result
+ * says what it proved (exact, lower_bound). */
+int trim__ft_layer_search_until(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,
+                                int B, unsigned fused, int goal, int threads, double deadline,
+                                trim__ft_layer_result *out);
+/* Seconds on a monotonic clock. */
+double trim__ft_now(void);
+
 /* Search layer workload w (a tile workload) within a group at buffer level
  * B with intermediates `fused` (0: a standalone layer, the plain search).
  * goal: TRIM__GOAL_ENERGY or _DELAY. Not finding a mapping is no error
@@ -181,6 +198,36 @@ int trim__ft_layer_search(const trim__intra *w, const struct trim_arch *a, const
  * bypassing the levels between DRAM and B). TRIM_ENOFIT when none fits. */
 int trim__ft_space_init(trim__mapspace *s, const trim__intra *w, const struct trim_arch *a, int B,
                         unsigned fused);
+
+/* ---- the cache of layer searches (cache.c) ----------------------------- */
+
+/* Results of trim__ft_layer_search_until keyed by the content of the
+ * (tile) workload, the intermediates, B and the goal; one architecture
+ * and energy table per cache (the caller's promise). */
+typedef struct trim__ft_cache trim__ft_cache;
+int trim__ft_cache_new(trim__ft_cache **out);
+void trim__ft_cache_free(trim__ft_cache *c);
+/* Searches run so far (results not served from the cache). */
+int64_t trim__ft_cache_searches(const trim__ft_cache *c);
+/* The result for w, searched unless the cache holds it; *out stays valid
+ * until the cache is freed. */
+int trim__ft_cache_search(trim__ft_cache *c, const trim__intra *w, const struct trim_arch *a,
+                          const trim__level_cost *costs, int B, unsigned fused, int goal, int threads,
+                          double deadline, const trim__ft_layer_result **out);
+
+/* ---- the floor of a tiling (bound.c) ------------------------------------ */
+
+/* A lower bound on T times the fused cost (goal) of any mapping of `tile`
+ * (one layer of a group under a tiling of ntiles tiles, intermediates
+ * `fused`): the largest of the compulsory floor; when `partitioned` (its
+ * tiles do not overlap: no halo), alone_lb (the layer's proven lower
+ * bound searched alone on its whole workload) less T times what its
+ * intermediates' home can save; with `root`, the per-layer search's bound
+ * at the root of the tile's fused space less the same saving, T times
+ * (HUGE_VAL when no mapping obeys that space's pins). */
+double trim__ft_tiling_floor(const trim__intra *tile, unsigned fused, int64_t ntiles, int partitioned,
+                             double alone_lb, int root, const struct trim_arch *a, const trim__level_cost *costs,
+                             int B, int goal);
 
 /* ---- the plan of a chain (plan.c) ---------------------------------------- */
 
@@ -209,8 +256,23 @@ typedef struct {
 	double dram_bytes;
 	double lbl_cost, lbl_dram_bytes;  /* the layer-by-layer plan (all groups of one) */
 	int64_t buffer_bytes;             /* max over the fused groups (0: none fused) */
-	int64_t searches;                 /* layer searches run (after the memo) */
+	int64_t searches;                 /* layer searches run (after the cache) */
+	int64_t tilings, pruned;          /* fused candidates (group, tiling); pruned by their floor */
+	int stopped;                      /* the deadline left candidates unsearched (their floors bound them) */
 } trim__ft_plan;
+
+/* How a chain is planned: goal, threads, the range of layers fused groups
+ * may span (first_fuse < 0: all), a deadline (trim__ft_now() second; 0:
+ * none), and a cache to share between calls with the same architecture
+ * and table (NULL: one of its own). */
+typedef struct {
+	int goal, threads, first_fuse, last_fuse;
+	double deadline;
+	trim__ft_cache *cache;
+} trim__ft_plan_opts;
+
+int trim__ft_plan_search_opts(const trim__ft_chain *c, const struct trim_arch *a, const trim__level_cost *costs,
+                              int B, const trim__ft_plan_opts *o, trim__ft_plan *out);
 
 /* The best plan of chain c with intermediates in buffer level B: every cut
  * (all if first_fuse < 0; else groups may only span layers within

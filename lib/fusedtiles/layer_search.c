@@ -19,6 +19,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "fusedtiles_int.h"
 
@@ -53,6 +54,23 @@ int trim__ft_space_init(trim__mapspace *s, const trim__intra *w, const struct tr
 	return rc;
 }
 
+double trim__ft_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* A search's time limit from the deadline (0: none); past it, a
+ * millisecond (the search returns its first best, with what it proved). */
+static void set_deadline(trim__mapspace *s, double deadline)
+{
+	if (deadline > 0) {
+		double left = deadline - trim__ft_now();
+		s->time_limit = left > 1e-3 ? left : 1e-3;
+	}
+}
+
 /* The goal's cost of an evaluation (energy or delay). */
 static double goal_cost(const trim__eval *e, int goal)
 {
@@ -61,7 +79,7 @@ static double goal_cost(const trim__eval *e, int goal)
 
 /* The plain search of a standalone layer. */
 static int plain(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs, int goal,
-                 int threads, trim__ft_layer_result *out)
+                 int threads, double deadline, trim__ft_layer_result *out)
 {
 	trim__mapspace s;
 	trim__search_result res;
@@ -69,6 +87,7 @@ static int plain(const trim__intra *w, const struct trim_arch *a, const trim__le
 	int rc = trim__mapspace_init(&s, w, a);
 	if (rc)
 		return rc;
+	set_deadline(&s, deadline);
 	if ((rc = trim__search(&s, costs, goal, threads, &res)) == 0 && res.found) {
 		out->found = 1;
 		out->best = res.best;
@@ -124,12 +143,19 @@ static int rank_top(const trim__intra *w, const struct trim_arch *a, const trim_
 int trim__ft_layer_search(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,
                           int B, unsigned fused, int goal, int threads, trim__ft_layer_result *out)
 {
+	return trim__ft_layer_search_until(w, a, costs, B, fused, goal, threads, 0, out);
+}
+
+int trim__ft_layer_search_until(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,
+                                int B, unsigned fused, int goal, int threads, double deadline,
+                                trim__ft_layer_result *out)
+{
 	memset(out, 0, sizeof *out);
 	if (goal != TRIM__GOAL_ENERGY && goal != TRIM__GOAL_DELAY)
 		return trim__error(TRIM_EINVAL, "fused tiles: the goal must be energy or delay (EDP is not yet "
 		                   "searched exactly for fused groups)");
 	if (!fused)
-		return plain(w, a, costs, goal, threads, out);
+		return plain(w, a, costs, goal, threads, deadline, out);
 	int rc = trim__ft_check_level(w, a, B, fused);
 	if (rc)
 		return rc;
@@ -142,6 +168,7 @@ int trim__ft_layer_search(const trim__intra *w, const struct trim_arch *a, const
 			return rc == TRIM_ENOFIT ? 0 : rc;
 		}
 		s.topk = k;
+		set_deadline(&s, deadline);
 		trim__ft_removed ref;
 		rc = trim__search(&s, costs, goal, threads, &res);
 		if (rc == 0 && res.found)

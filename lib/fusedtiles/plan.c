@@ -1,19 +1,30 @@
 /*
  * The plan of a chain: where to cut it into groups, and each fused group's
- * tiling, searched exactly (docs/fusion.md, "Fused tiles").
+ * tiling, searched exactly (docs/fusion.md, "Fused tiles", "The search").
  *
  * A group of one layer is the layer searched alone (the layer-by-layer
  * plan is the plan of such groups only, so fusion never reports worse). A
- * group a..b of two or more layers tries every tiling of its shared axes
- * (every tile count dividing each axis's bound) and, per tiling, searches
- * each layer's tile workload (layer_search.c); its cost is T times the
- * sum of the layers' per-tile costs. Costs add over groups (energy, and
- * cycles: groups, tiles and layers run one after another), so the best
- * plan is a dynamic programme over prefixes: best[j] = min over i < j of
- * best[i] + group(i..j-1), on equal costs the plan whose last group is
- * shortest. The same programme over the proven lower bounds gives the
- * bound of every plan. Each layer search runs once per (layer, tile
- * bounds, intermediates): a memo serves the other groups.
+ * group a..b of two or more layers has every tiling of its shared axes
+ * (every tile count dividing each axis's bound) as a candidate; its cost
+ * is T times the sum of its layers' per-tile costs, each layer's tile
+ * workload searched by layer_search.c (through the cache, cache.c).
+ * Groups are searched shortest first, each against `limit`: the best split
+ * of its layers into shorter groups (a group costing that much is never in
+ * the best plan: the shorter last group wins ties). Its tilings go best
+ * floor first (bound.c); a tiling is searched only while its floor can
+ * beat both the group's best so far and the limit, and within a tiling
+ * the layers one after another, each search's result replacing its
+ * floor, the rest skipped once the tiling cannot win. What is not searched
+ * is bounded by its floor in the group's lower bound.
+ *
+ * Costs add over groups (energy, and cycles: groups, tiles and layers run
+ * one after another), so the best plan is a dynamic programme over
+ * prefixes: best[j] = min over i < j of best[i] + group(i..j-1), on equal
+ * costs the plan whose last group is shortest. The same programme over
+ * the proven lower bounds gives the bound of every plan. With a deadline,
+ * the tilings not reached by then are bounded by their floors (the group
+ * is `open`); the layers alone are always searched (each given the time
+ * left), so the layer-by-layer plan is always a candidate.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -23,49 +34,19 @@
 
 #define FT_MAX_TILINGS 100000
 
+/* What one plan search holds. */
 typedef struct {
-	int layer;
-	unsigned fused;
-	int64_t bound[TRIM_NDIMS];
-	trim__ft_layer_result r;
-} memo_entry;
-
-typedef struct {
-	memo_entry *e;
-	size_t n, cap;
-	int64_t searches;
-} memo;
-
-static int memo_search(memo *mo, const trim__intra *w, int layer, const struct trim_arch *a,
-                       const trim__level_cost *costs, int B, unsigned fused, int goal, int threads,
-                       const trim__ft_layer_result **out)
-{
-	for (size_t i = 0; i < mo->n; i++)
-		if (mo->e[i].layer == layer && mo->e[i].fused == fused &&
-		    !memcmp(mo->e[i].bound, w->bound, sizeof w->bound)) {
-			*out = &mo->e[i].r;
-			return 0;
-		}
-	if (mo->n == mo->cap) {
-		size_t cap = mo->cap ? 2 * mo->cap : 16;
-		memo_entry *e = realloc(mo->e, cap * sizeof *e);
-		if (!e)
-			return trim__error(TRIM_ENOMEM, "fused tiles: out of memory");
-		mo->e = e;
-		mo->cap = cap;
-	}
-	memo_entry *e = &mo->e[mo->n];
-	e->layer = layer;
-	e->fused = fused;
-	memcpy(e->bound, w->bound, sizeof w->bound);
-	int rc = trim__ft_layer_search(w, a, costs, B, fused, goal, threads, &e->r);
-	if (rc)
-		return rc;
-	mo->n++;
-	mo->searches++;
-	*out = &e->r;
-	return 0;
-}
+	const trim__ft_chain *c;
+	const struct trim_arch *a;
+	const trim__level_cost *costs;
+	int B;
+	const trim__ft_plan_opts *o;
+	trim__ft_cache *cache;
+	trim__intra *tile;
+	double alone_lb[TRIM__FT_MAX_LAYERS]; /* each layer's proven lower bound alone */
+	int64_t tilings, pruned;
+	int stopped;
+} plan_ctx;
 
 /* The divisors of b, ascending. */
 static int divisors(int64_t b, int64_t **out, int *n)
@@ -83,129 +64,212 @@ static int divisors(int64_t b, int64_t **out, int *n)
 	return 0;
 }
 
-/* A group's best tiling and its bound. */
-/* A lower bound on the energy of layer i's tile in group a0..b0: its MACs
- * at the least MAC energy (zero-gated or not), and every word of each
- * tensor that is not an intermediate of the group (nothing of it is above
- * B between tiles) crossing DRAM at least once per tile, at the least of
- * DRAM's read, write and update energies. */
-static double compulsory_pj(const trim__intra *tile, int i, int a0, int b0, const struct trim_arch *a,
-                            const trim__level_cost *costs)
-{
-	double macs = 0;
-	for (int l = 0; l < a->nlevels; l++)
-		if (a->lv[l].type == TRIM__LVL_COMPUTE) {
-			double m = costs[l].mac_pj < costs[l].gated_mac_pj ? costs[l].mac_pj : costs[l].gated_mac_pj;
-			macs = m > 0 ? (double)tile->macs * m : 0;
-		}
-	double pj = costs[0].read_pj;
-	if (costs[0].write_pj < pj)
-		pj = costs[0].write_pj;
-	if (costs[0].update_pj < pj)
-		pj = costs[0].update_pj;
-	if (!(pj > 0))
-		return macs;
-	double words = 0;
-	for (int t = 0; t < 3; t++) {
-		if ((t == 0 && i > a0) || (t == 2 && i < b0) || !tile->t[t].present || tile->t[t].has_zeros)
-			continue;
-		double w = 1;
-		for (int k = 0; k < tile->t[t].ndims; k++)
-			w *= (double)tile->t[t].extent[k];
-		words += w;
-	}
-	return macs + words * pj;
-}
-
 typedef struct {
-	int feasible;
+	int feasible, open;   /* a tiling found; candidates left unsearched by the deadline */
 	trim__ft_axes ax;
 	int64_t tiles[TRIM__FT_MAX_AXES];
+	int64_t index;        /* the best tiling's place in the enumeration (ties) */
 	double cost, lower_bound;
 } group_best;
 
-static int search_group(const trim__ft_chain *c, int a0, int b0, const struct trim_arch *arch,
-                        const trim__level_cost *costs, int B, int goal, int threads, memo *mo,
-                        trim__intra *tile, group_best *g)
+/* A tiling: its place in the enumeration (the last axis fastest) and its
+ * floor. */
+typedef struct {
+	double floor_;
+	int64_t index;
+} candidate;
+
+static int candidate_cmp(const void *p, const void *q)
+{
+	const candidate *x = p, *y = q;
+	if (x->floor_ != y->floor_)
+		return x->floor_ < y->floor_ ? -1 : 1;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+/* The tile counts of tiling `index`. */
+static void tiling_of(const trim__ft_axes *ax, int64_t *const *div, const int *ndiv, int64_t index,
+                      int64_t *tiles, int64_t *T)
+{
+	*T = 1;
+	for (int x = ax->naxes - 1; x >= 0; x--) {
+		tiles[x] = div[x][index % ndiv[x]];
+		index /= ndiv[x];
+		*T *= tiles[x];
+	}
+}
+
+static unsigned fused_bits(int i, int n)
+{
+	return (i > 0 ? TRIM__FT_IN : 0u) | (i < n - 1 ? TRIM__FT_OUT : 0u);
+}
+
+/* The floor of group a0..b0 under `tiles` (bound.c), the softmax tiles
+ * in B included. */
+static int group_floor(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, const int64_t *tiles, int64_t T,
+                       int root, double *out, double *per_layer)
+{
+	double f = 0;
+	for (int i = 0; i <= b0 - a0; i++) {
+		int rc = trim__ft_tile_workload(x->c, a0, ax, tiles, i, x->tile, NULL);
+		if (rc)
+			return rc;
+		int partitioned = 1;
+		for (int k = 0; k < ax->naxes; k++)
+			partitioned &= x->tile->bound[ax->dim[k][i]] * tiles[k] == x->c->layer[a0 + i]->bound[ax->dim[k][i]];
+		double fi = trim__ft_tiling_floor(x->tile, fused_bits(i, b0 - a0 + 1), T, partitioned, x->alone_lb[a0 + i],
+		                                  root, x->a, x->costs, x->B, x->o->goal);
+		if (i < b0 - a0 && x->c->vec[a0 + i])
+			fi += (double)T * trim__ft_vec_cost(x->tile, x->a, x->costs, x->B, x->o->goal, NULL);
+		if (per_layer)
+			per_layer[i] = fi;
+		f += fi;
+	}
+	*out = f;
+	return 0;
+}
+
+/* Whether a tiling whose cost is at least lb (index k) cannot replace the
+ * group's best so far nor beat `limit`. */
+static int tiling_loses(const group_best *g, double lb, int64_t k, double limit)
+{
+	return lb > limit || (g->feasible && (lb > g->cost || (lb == g->cost && k > g->index)));
+}
+
+/* Every layer of group a0..b0 searched under tiling k (`tiles`): cost and
+ * lower bound (T times the per-tile sums); *fits 0 when a layer has no
+ * mapping. The layers one after another, each search's result taking its
+ * floor's place (floor[i]) in the tiling's bound: once that bound loses
+ * (tiling_loses), the other layers are not searched (*fits 0, *lb that
+ * bound). */
+static int group_eval(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, const int64_t *tiles, int64_t T,
+                      int64_t k, const double *floor_, double limit, const group_best *g, double *cost, double *lb,
+                      int *fits)
+{
+	double rest = 0, sofar = 0, lbsofar = 0;
+	for (int i = 0; i <= b0 - a0; i++)
+		rest += floor_[i];
+	*fits = 1;
+	for (int i = 0; i <= b0 - a0 && *fits; i++) {
+		const trim__ft_layer_result *r = NULL;
+		int rc = trim__ft_tile_workload(x->c, a0, ax, tiles, i, x->tile, NULL);
+		if (!rc)
+			rc = trim__ft_cache_search(x->cache, x->tile, x->a, x->costs, x->B, fused_bits(i, b0 - a0 + 1),
+			                           x->o->goal, x->o->threads, x->o->deadline, &r);
+		if (rc)
+			return rc;
+		*fits = r->found;
+		double c = r->cost, l = r->lower_bound;
+		if (i < b0 - a0 && x->c->vec[a0 + i]) { /* the softmax on this tile, in B */
+			double v = trim__ft_vec_cost(x->tile, x->a, x->costs, x->B, x->o->goal, NULL);
+			c += v;
+			l += v;
+		}
+		sofar += (double)T * c;
+		l *= (double)T;
+		lbsofar += l > floor_[i] ? l : floor_[i];
+		rest -= floor_[i];
+		if (!*fits) {
+			*lb = HUGE_VAL;
+			return 0;
+		}
+		double bound = lbsofar + (rest > 0 ? rest : 0);
+		if (i < b0 - a0 && tiling_loses(g, bound, k, limit)) {
+			*fits = 0;
+			*lb = bound;
+			x->pruned++;
+			return 0;
+		}
+	}
+	*cost = sofar;
+	*lb = lbsofar;
+	return 0;
+}
+
+/* Group a0..b0's best tiling, best floor first: a tiling whose floor
+ * passes the best found (on equal floors, a later tiling than the best)
+ * or `limit` (the best split of the same layers: the group cannot be in
+ * a better plan) is not searched, nor any after it; its floor bounds them
+ * in the group's lower bound. Past the deadline the same, the group then
+ * `open`. */
+static int search_group(plan_ctx *x, int a0, int b0, double limit, group_best *g)
 {
 	memset(g, 0, sizeof *g);
 	g->lower_bound = HUGE_VAL;
-	trim__ft_group_axes(c, a0, b0, &g->ax);
+	trim__ft_group_axes(x->c, a0, b0, &g->ax);
 	int64_t *div[TRIM__FT_MAX_AXES] = {0};
-	int ndiv[TRIM__FT_MAX_AXES], pos[TRIM__FT_MAX_AXES] = {0};
+	int ndiv[TRIM__FT_MAX_AXES];
+	candidate *cand = NULL;
 	int rc = 0;
 	double combos = 1;
-	for (int x = 0; x < g->ax.naxes && !rc; x++)
-		if ((rc = divisors(g->ax.bound[x], &div[x], &ndiv[x])) == 0)
-			combos *= ndiv[x];
+	for (int k = 0; k < g->ax.naxes && !rc; k++)
+		if ((rc = divisors(g->ax.bound[k], &div[k], &ndiv[k])) == 0)
+			combos *= ndiv[k];
 	if (!rc && combos > FT_MAX_TILINGS)
 		rc = trim__error(TRIM_ERANGE, "fused tiles: layers '%s'..'%s' have %.0f tilings, more than %d",
-		                 c->layer[a0]->layer, c->layer[b0]->layer, combos, FT_MAX_TILINGS);
-	for (int more = !rc; more;) {
-		int64_t tiles[TRIM__FT_MAX_AXES], T = 1;
-		for (int x = 0; x < g->ax.naxes; x++)
-			T *= tiles[x] = div[x][pos[x]];
-		double cost = 0, lb = 0;
-		int fits = 1;
-		if (goal == TRIM__GOAL_ENERGY && g->feasible) {
-			/* skip a tiling whose compulsory DRAM energy alone reaches the
-			 * best so far: it cannot replace it (only a lower cost does), and
-			 * that energy bounds it for the group's lower bound */
-			double floor = 0;
-			for (int i = 0; i <= b0 - a0 && !rc; i++)
-				if (!(rc = trim__ft_tile_workload(c, a0, &g->ax, tiles, i, tile, NULL)))
-					floor += compulsory_pj(tile, a0 + i, a0, b0, arch, costs);
-			floor *= (double)T;
-			if (!rc && floor >= g->cost) {
-				if (floor < g->lower_bound)
-					g->lower_bound = floor;
-				fits = 0;
-			}
-		}
-		for (int i = 0; i <= b0 - a0 && fits && !rc; i++) {
-			unsigned fused = (i > 0 ? TRIM__FT_IN : 0u) | (i < b0 - a0 ? TRIM__FT_OUT : 0u);
-			const trim__ft_layer_result *r = NULL;
-			if ((rc = trim__ft_tile_workload(c, a0, &g->ax, tiles, i, tile, NULL)) ||
-			    (rc = memo_search(mo, tile, a0 + i, arch, costs, B, fused, goal, threads, &r)))
-				break;
-			fits = r->found;
-			cost += r->cost;
-			lb += r->lower_bound;
-			if (i < b0 - a0 && c->vec[a0 + i]) { /* the softmax on this tile, in B */
-				double v = trim__ft_vec_cost(tile, arch, costs, B, goal, NULL);
-				cost += v;
-				lb += v;
-			}
-		}
-		if (rc)
+		                 x->c->layer[a0]->layer, x->c->layer[b0]->layer, combos, FT_MAX_TILINGS);
+	const int64_t n = (int64_t)combos;
+	if (!rc && !(cand = malloc((size_t)n * sizeof *cand)))
+		rc = trim__error(TRIM_ENOMEM, "fused tiles: out of memory");
+	int64_t tiles[TRIM__FT_MAX_AXES], T;
+	for (int64_t k = 0; k < n && !rc; k++) {
+		cand[k].index = k;
+		tiling_of(&g->ax, div, ndiv, k, tiles, &T);
+		rc = group_floor(x, a0, b0, &g->ax, tiles, T, 0, &cand[k].floor_, NULL);
+	}
+	if (!rc)
+		qsort(cand, (size_t)n, sizeof *cand, candidate_cmp);
+	x->tilings += rc ? 0 : n;
+	for (int64_t k = 0; k < n && !rc; k++) {
+		double f = cand[k].floor_;
+		int beaten = g->feasible && tiling_loses(g, f, cand[k].index, HUGE_VAL);
+		int late = x->o->deadline > 0 && trim__ft_now() >= x->o->deadline;
+		if (beaten || f > limit || late) {
+			g->open = late && !beaten && f <= limit;
+			x->stopped |= g->open;
+			x->pruned += n - k;
+			if (f < g->lower_bound)
+				g->lower_bound = f;
 			break;
-		if (fits) {
-			cost *= (double)T;
-			lb *= (double)T;
+		}
+		double cost = 0, lb, floors[TRIM__FT_MAX_LAYERS];
+		int fits;
+		tiling_of(&g->ax, div, ndiv, cand[k].index, tiles, &T);
+		if ((rc = group_floor(x, a0, b0, &g->ax, tiles, T, 1, &f, floors)))
+			break;
+		if (tiling_loses(g, f, cand[k].index, limit)) { /* the root floor: skip it, not the rest */
+			x->pruned++;
+			if (f < g->lower_bound)
+				g->lower_bound = f;
+			continue;
+		}
+		if ((rc = group_eval(x, a0, b0, &g->ax, tiles, T, cand[k].index, floors, limit, g, &cost, &lb, &fits)))
+			break;
+		if (!fits) {
 			if (lb < g->lower_bound)
 				g->lower_bound = lb;
-			if (!g->feasible || cost < g->cost) {
-				g->feasible = 1;
-				g->cost = cost;
-				memcpy(g->tiles, tiles, sizeof tiles);
-			}
+			continue;
 		}
-		/* next tiling: the last axis fastest */
-		int x = g->ax.naxes - 1;
-		while (x >= 0 && ++pos[x] == ndiv[x])
-			pos[x--] = 0;
-		more = x >= 0;
+		if (f > lb)
+			lb = f;
+		if (lb < g->lower_bound)
+			g->lower_bound = lb;
+		if (!g->feasible || cost < g->cost || (cost == g->cost && cand[k].index < g->index)) {
+			g->feasible = 1;
+			g->cost = cost;
+			g->index = cand[k].index;
+			memcpy(g->tiles, tiles, sizeof tiles);
+		}
 	}
-	for (int x = 0; x < TRIM__FT_MAX_AXES; x++)
-		free(div[x]);
+	free(cand);
+	for (int k = 0; k < TRIM__FT_MAX_AXES; k++)
+		free(div[k]);
 	return rc;
 }
 
 /* Fill the plan's group k for layers a0..b0 with tiling g (NULL: a single
- * layer alone) from the memo. */
-static int fill_group(trim__ft_plan *p, const trim__ft_chain *c, int a0, int b0, const group_best *g,
-                      const struct trim_arch *arch, const trim__level_cost *costs, int B, int goal,
-                      int threads, memo *mo)
+ * layer alone) from the cache. */
+static int fill_group(trim__ft_plan *p, plan_ctx *x, int a0, int b0, const group_best *g)
 {
 	trim__ft_group *G = &p->group[p->ngroups++];
 	static const trim__ft_axes none;
@@ -217,81 +281,150 @@ static int fill_group(trim__ft_plan *p, const trim__ft_chain *c, int a0, int b0,
 	G->last = b0;
 	G->naxes = ax->naxes;
 	G->ntiles = 1;
-	for (int x = 0; x < ax->naxes; x++) {
-		G->dim[x] = ax->dim[x][0];
-		G->tiles[x] = tiles[x];
-		G->ntiles *= tiles[x];
+	for (int k = 0; k < ax->naxes; k++) {
+		G->dim[k] = ax->dim[k][0];
+		G->tiles[k] = tiles[k];
+		G->ntiles *= tiles[k];
 	}
 	for (int i = 0; i <= b0 - a0; i++) {
-		unsigned fused = (i > 0 ? TRIM__FT_IN : 0u) | (i < b0 - a0 ? TRIM__FT_OUT : 0u);
 		const trim__ft_layer_result *r = NULL;
-		int rc = trim__ft_tile_workload(c, a0, ax, tiles, i, &p->tile[a0 + i], NULL);
+		int rc = trim__ft_tile_workload(x->c, a0, ax, tiles, i, &p->tile[a0 + i], NULL);
 		if (!rc)
-			rc = memo_search(mo, &p->tile[a0 + i], a0 + i, arch, costs, B, fused, goal, threads, &r);
+			rc = trim__ft_cache_search(x->cache, &p->tile[a0 + i], x->a, x->costs, x->B,
+			                           b0 > a0 ? fused_bits(i, b0 - a0 + 1) : 0u, x->o->goal, x->o->threads,
+			                           x->o->deadline, &r);
 		if (rc)
 			return rc;
 		p->map[a0 + i] = r->best;
 		p->eval[a0 + i] = r->eval;
-		G->dram_bytes += (double)G->ntiles * trim__ft_dram_bytes(arch, &r->eval);
-		if (b0 > a0 && r->eval.cap_bytes[B] > G->buffer_bytes)
-			G->buffer_bytes = r->eval.cap_bytes[B];
+		G->dram_bytes += (double)G->ntiles * trim__ft_dram_bytes(x->a, &r->eval);
+		if (b0 > a0 && r->eval.cap_bytes[x->B] > G->buffer_bytes)
+			G->buffer_bytes = r->eval.cap_bytes[x->B];
 	}
-	if (a0 > 0 && c->vec[a0 - 1]) { /* the softmax before the group, in DRAM */
+	if (a0 > 0 && x->c->vec[a0 - 1]) { /* the softmax before the group, in DRAM */
 		double bytes = 0;
-		trim__ft_vec_cost(c->layer[a0 - 1], arch, costs, 0, goal, &bytes);
+		trim__ft_vec_cost(x->c->layer[a0 - 1], x->a, x->costs, 0, x->o->goal, &bytes);
 		G->dram_bytes += bytes;
 	}
-	G->cost = g ? g->cost : 0;
-	G->lower_bound = g ? g->lower_bound : 0;
 	return 0;
 }
 
-int trim__ft_plan_search(const trim__ft_chain *c, const struct trim_arch *a, const trim__level_cost *costs,
-                         int B, int goal, int threads, int first_fuse, int last_fuse, trim__ft_plan *out)
+/* The softmax between layers a0 - 1 and a0 in DRAM (0 if none): what a
+ * group starting at a0 > 0 adds, the chain being cut there. */
+static double cut_cost(const plan_ctx *x, int a0)
+{
+	if (a0 == 0 || !x->c->vec[a0 - 1])
+		return 0;
+	return trim__ft_vec_cost(x->c->layer[a0 - 1], x->a, x->costs, 0, x->o->goal, NULL);
+}
+
+/* Layer a0 alone, on its whole workload. */
+static int search_alone(plan_ctx *x, int a0, group_best *g)
+{
+	const trim__ft_layer_result *r = NULL;
+	int rc = trim__ft_cache_search(x->cache, x->c->layer[a0], x->a, x->costs, x->B, 0, x->o->goal, x->o->threads,
+	                               x->o->deadline, &r);
+	if (rc)
+		return rc;
+	if (!r->found)
+		return trim__error(TRIM_ENOFIT, "fused tiles: no mapping of layer '%s' fits %s", x->c->layer[a0]->layer,
+		                   x->a->name);
+	memset(g, 0, sizeof *g);
+	g->feasible = 1;
+	g->cost = r->cost;
+	g->lower_bound = r->lower_bound;
+	x->alone_lb[a0] = r->lower_bound;
+	return 0;
+}
+
+/* Every group, shortest first: a fused group a..b is searched against the
+ * best split of a..b into shorter groups (its limit); split[a * n + b]
+ * holds it, best[a * n + b] the better of it and the group. */
+static int search_groups(plan_ctx *x, group_best *gb, double *split, double *opt)
+{
+	const int n = x->c->nlayers;
+	int rc = 0;
+	for (int len = 1; len <= n && !rc; len++)
+		for (int a0 = 0; a0 + len <= n && !rc; a0++) {
+			int b0 = a0 + len - 1;
+			group_best *g = &gb[a0 * n + b0];
+			double sp = HUGE_VAL;
+			for (int k = a0; k < b0; k++)
+				if (opt[a0 * n + k] + opt[(k + 1) * n + b0] < sp)
+					sp = opt[a0 * n + k] + opt[(k + 1) * n + b0];
+			split[a0 * n + b0] = sp;
+			double pre = cut_cost(x, a0);
+			if (len == 1) {
+				rc = search_alone(x, a0, g);
+			} else if (x->o->first_fuse < 0 || (a0 >= x->o->first_fuse && b0 <= x->o->last_fuse)) {
+				/* a margin against rounding: the DP sums the same costs in
+				 * another order */
+				double limit = sp - pre;
+				limit += 1e-9 * fabs(limit) + 1e-300;
+				rc = search_group(x, a0, b0, limit, g);
+			}
+			if (g->feasible || g->open) {
+				g->cost += pre;
+				g->lower_bound += pre;
+			}
+			opt[a0 * n + b0] = g->feasible && g->cost < sp ? g->cost : sp;
+		}
+	return rc;
+}
+
+/* The plan's totals and its layer-by-layer figures. */
+static int plan_totals(trim__ft_plan *out, plan_ctx *x, const group_best *gb)
+{
+	const int n = x->c->nlayers;
+	for (int k = 0; k < out->ngroups; k++) {
+		out->dram_bytes += out->group[k].dram_bytes;
+		if (out->group[k].buffer_bytes > out->buffer_bytes)
+			out->buffer_bytes = out->group[k].buffer_bytes;
+	}
+	for (int i = 0; i < n; i++) {
+		const trim__ft_layer_result *r = NULL;
+		out->lbl_cost += gb[i * n + i].cost;
+		if (i > 0 && x->c->vec[i - 1]) {
+			double bytes = 0;
+			trim__ft_vec_cost(x->c->layer[i - 1], x->a, x->costs, 0, x->o->goal, &bytes);
+			out->lbl_dram_bytes += bytes;
+		}
+		int rc = trim__ft_cache_search(x->cache, x->c->layer[i], x->a, x->costs, x->B, 0, x->o->goal,
+		                               x->o->threads, x->o->deadline, &r);
+		if (rc)
+			return rc;
+		out->lbl_dram_bytes += trim__ft_dram_bytes(x->a, &r->eval);
+	}
+	return 0;
+}
+
+int trim__ft_plan_search_opts(const trim__ft_chain *c, const struct trim_arch *a, const trim__level_cost *costs,
+                              int B, const trim__ft_plan_opts *o, trim__ft_plan *out)
 {
 	memset(out, 0, sizeof *out);
-	out->goal = goal;
+	out->goal = o->goal;
 	out->level = B;
 	int rc = trim__ft_chain_check(c);
 	if (rc)
 		return rc;
 	const int n = c->nlayers;
-	memo mo = {0};
-	trim__intra *tile = trim__calloc(1, sizeof *tile);
+	plan_ctx x = {.c = c, .a = a, .costs = costs, .B = B, .o = o, .cache = o->cache};
+	trim__ft_cache *own = NULL;
+	if (!x.cache && (rc = trim__ft_cache_new(&own)))
+		return rc;
+	if (own)
+		x.cache = own;
+	const int64_t searches0 = trim__ft_cache_searches(x.cache);
+	x.tile = trim__calloc(1, sizeof *x.tile);
 	group_best *gb = trim__calloc((size_t)n * (size_t)n, sizeof *gb);
+	double *split = trim__calloc(2 * (size_t)n * (size_t)n, sizeof *split);
 	double best[TRIM__FT_MAX_LAYERS + 1], lb[TRIM__FT_MAX_LAYERS + 1];
 	int from[TRIM__FT_MAX_LAYERS + 1];
-	if (!tile || !gb) {
+	if (!x.tile || !gb || !split) {
 		rc = TRIM_ENOMEM;
 		goto out;
 	}
-	/* the groups: a single layer searched alone, longer ones fused */
-	for (int a0 = 0; a0 < n && !rc; a0++)
-		for (int b0 = a0; b0 < n && !rc; b0++) {
-			group_best *g = &gb[a0 * n + b0];
-			if (a0 == b0) {
-				const trim__ft_layer_result *r = NULL;
-				if ((rc = memo_search(&mo, c->layer[a0], a0, a, costs, B, 0, goal, threads, &r)))
-					break;
-				if (!r->found) {
-					rc = trim__error(TRIM_ENOFIT, "fused tiles: no mapping of layer '%s' fits %s",
-					                 c->layer[a0]->layer, a->name);
-					break;
-				}
-				g->feasible = 1;
-				g->cost = r->cost;
-				g->lower_bound = r->lower_bound;
-			} else if (first_fuse < 0 || (a0 >= first_fuse && b0 <= last_fuse)) {
-				rc = search_group(c, a0, b0, a, costs, B, goal, threads, &mo, tile, g);
-			}
-			if (g->feasible && a0 > 0 && c->vec[a0 - 1]) {
-				/* the chain cut before a0: the softmax between a0 - 1 and a0 in DRAM */
-				double v = trim__ft_vec_cost(c->layer[a0 - 1], a, costs, 0, goal, NULL);
-				g->cost += v;
-				g->lower_bound += v;
-			}
-		}
-	if (rc)
+	if ((rc = search_groups(&x, gb, split, split + (size_t)n * (size_t)n)))
 		goto out;
 	best[0] = lb[0] = 0;
 	for (int j = 1; j <= n; j++) {
@@ -299,13 +432,11 @@ int trim__ft_plan_search(const trim__ft_chain *c, const struct trim_arch *a, con
 		from[j] = -1;
 		for (int i = j - 1; i >= 0; i--) {
 			const group_best *g = &gb[i * n + j - 1];
-			if (!g->feasible)
-				continue;
-			if (best[i] + g->cost < best[j]) {
+			if (g->feasible && best[i] + g->cost < best[j]) {
 				best[j] = best[i] + g->cost;
 				from[j] = i;
 			}
-			if (lb[i] + g->lower_bound < lb[j])
+			if ((g->feasible || g->open) && lb[i] + g->lower_bound < lb[j])
 				lb[j] = lb[i] + g->lower_bound;
 		}
 	}
@@ -315,38 +446,30 @@ int trim__ft_plan_search(const trim__ft_chain *c, const struct trim_arch *a, con
 		cuts[ncuts++] = j;
 	for (int k = ncuts - 1; k >= 0 && !rc; k--) {
 		int j = cuts[k], i = from[j];
-		rc = fill_group(out, c, i, j - 1, i == j - 1 ? NULL : &gb[i * n + j - 1], a, costs, B, goal, threads,
-		                &mo);
+		rc = fill_group(out, &x, i, j - 1, i == j - 1 ? NULL : &gb[i * n + j - 1]);
 		out->group[out->ngroups - 1].cost = gb[i * n + j - 1].cost;
 		out->group[out->ngroups - 1].lower_bound = gb[i * n + j - 1].lower_bound;
 	}
-	if (rc)
+	if (rc || (rc = plan_totals(out, &x, gb)))
 		goto out;
 	out->cost = best[n];
-	out->lower_bound = lb[n];
-	out->exact = lb[n] >= best[n];
-	for (int k = 0; k < out->ngroups; k++) {
-		out->dram_bytes += out->group[k].dram_bytes;
-		if (out->group[k].buffer_bytes > out->buffer_bytes)
-			out->buffer_bytes = out->group[k].buffer_bytes;
-	}
-	for (int i = 0; i < n; i++) {
-		const group_best *g = &gb[i * n + i];
-		out->lbl_cost += g->cost;
-		if (i > 0 && c->vec[i - 1]) {
-			double bytes = 0;
-			trim__ft_vec_cost(c->layer[i - 1], a, costs, 0, goal, &bytes);
-			out->lbl_dram_bytes += bytes;
-		}
-		for (size_t k = 0; k < mo.n; k++)
-			if (mo.e[k].layer == i && mo.e[k].fused == 0 &&
-			    !memcmp(mo.e[k].bound, c->layer[i]->bound, sizeof mo.e[k].bound))
-				out->lbl_dram_bytes += trim__ft_dram_bytes(a, &mo.e[k].r.eval);
-	}
-	out->searches = mo.searches;
+	out->lower_bound = lb[n] < best[n] ? lb[n] : best[n];
+	out->exact = lb[n] >= best[n] && !x.stopped;
+	out->searches = trim__ft_cache_searches(x.cache) - searches0;
+	out->tilings = x.tilings;
+	out->pruned = x.pruned;
+	out->stopped = x.stopped;
 out:
-	free(mo.e);
-	free(tile);
+	trim__ft_cache_free(own);
+	free(x.tile);
 	free(gb);
+	free(split);
 	return rc;
+}
+
+int trim__ft_plan_search(const trim__ft_chain *c, const struct trim_arch *a, const trim__level_cost *costs,
+                         int B, int goal, int threads, int first_fuse, int last_fuse, trim__ft_plan *out)
+{
+	trim__ft_plan_opts o = {goal, threads, first_fuse, last_fuse, 0, NULL};
+	return trim__ft_plan_search_opts(c, a, costs, B, &o, out);
 }

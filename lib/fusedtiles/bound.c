@@ -1,0 +1,148 @@
+/*
+ * The floor of a tiling (docs/fusion.md, "The search"): a lower bound on
+ * the goal's cost of one layer of a fused group under a shared tiling,
+ * known before its search runs, so that a tiling (and a group) is pruned
+ * unsearched. Per layer, the largest of three floors:
+ *
+ * - compulsory: per tile, its MACs at the least MAC energy, and every word
+ *   of each tensor that is not an intermediate of the group (weights, the
+ *   group's input and output) crossing DRAM once at the least DRAM energy
+ *   (energy); the same words over DRAM's read and write bandwidths
+ *   (delay). Nothing stays above B between tiles (B holds only the
+ *   running layer's tiles), so each tile pays them again: T times.
+ * - the layer alone: where the layer's tiles partition it (no halo on any
+ *   axis: T_x times its tile's rows is its bound), running the T tiles one
+ *   after another is a mapping of the whole layer (the tile counts as
+ *   loops at DRAM above the tile's mapping), whose standard cost is at
+ *   most T times a tile's (its counts are at most T times, its cycles a
+ *   max of sums); so T times a tile's standard cost is at least the
+ *   layer's best alone (its proven lower bound), and the fused cost of a
+ *   tile at least its standard cost less the saving of its intermediates
+ *   (trim__ft_saving_bound over every word of their tiles read and written
+ *   at DRAM and B once).
+ * - the root: the per-layer search's own lower bound at the root of the
+ *   tile's fused space (trim__mapspace_node_lb, on the standard counts),
+ *   less the same saving, T times; dearer (the space is built), so the
+ *   plan sorts the tilings by the other two and takes this one only for a
+ *   tiling about to be searched.
+ *
+ * test/check_fusedtiles_cut.c checks the floor against the evaluated cost
+ * of every tiling of small chains.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "activity/activity_int.h"
+#include "fusedtiles_int.h"
+#include "search/search_int.h"
+
+static double words_of(const trim__tensor *T)
+{
+	double w = 1;
+	for (int k = 0; k < T->ndims; k++)
+		w *= (double)T->extent[k];
+	return w;
+}
+
+/* Per tile: the compulsory floor of `tile` whose intermediates are
+ * `fused`. */
+static double compulsory(const trim__intra *tile, unsigned fused, const struct trim_arch *a,
+                         const trim__level_cost *costs, int goal)
+{
+	double in = 0, out = 0;
+	for (int t = 0; t < 3; t++) {
+		if ((fused >> t & 1) || !tile->t[t].present || tile->t[t].has_zeros)
+			continue;
+		if (t == 2)
+			out += words_of(&tile->t[t]);
+		else
+			in += words_of(&tile->t[t]);
+	}
+	const trim__level *D = &a->lv[0];
+	if (goal == TRIM__GOAL_DELAY) {
+		double inst = (double)(D->instances > 0 ? D->instances : 1);
+		double rc = D->read_bw > 0 ? in / (D->read_bw * inst) : 0;
+		double wc = D->write_bw > 0 ? out / (D->write_bw * inst) : 0;
+		return rc > wc ? rc : wc;
+	}
+	double macs = 0;
+	for (int l = 0; l < a->nlevels; l++)
+		if (a->lv[l].type == TRIM__LVL_COMPUTE) {
+			double m = costs[l].mac_pj < costs[l].gated_mac_pj ? costs[l].mac_pj : costs[l].gated_mac_pj;
+			macs = m > 0 ? (double)tile->macs * m : 0;
+		}
+	double pj = costs[0].read_pj;
+	if (costs[0].write_pj < pj)
+		pj = costs[0].write_pj;
+	if (costs[0].update_pj < pj)
+		pj = costs[0].update_pj;
+	return macs + (pj > 0 ? (in + out) * pj : 0);
+}
+
+/* Per tile: at least what the fused home of the intermediates `fused`
+ * saves on any mapping of `tile` (every word of their tiles read and
+ * written at DRAM, the input filled into B, the output drained from it). */
+static double saving(const trim__intra *tile, unsigned fused, const struct trim_arch *a,
+                     const trim__level_cost *costs, int B, int goal)
+{
+	trim__ft_removed r;
+	memset(&r, 0, sizeof r);
+	if ((fused & TRIM__FT_IN) && tile->t[0].present) {
+		int64_t w = (int64_t)words_of(&tile->t[0]);
+		r.rd[0] += w;
+		r.fill[B] += w;
+	}
+	if ((fused & TRIM__FT_OUT) && tile->t[2].present) {
+		int64_t w = (int64_t)words_of(&tile->t[2]);
+		r.rd[0] += w;
+		r.fill[0] += w;
+		r.upd[0] += w;
+		r.rd[B] += w;
+	}
+	return trim__ft_saving_bound(a, costs, B, &r, goal);
+}
+
+/* Per tile: the per-layer search's own bound at the root of the tile's
+ * fused space (standard counts; lib/search/node_bound.c), less the saving;
+ * HUGE_VAL when nothing obeys the space's pins. */
+static double root_floor(const trim__intra *tile, unsigned fused, const struct trim_arch *a,
+                         const trim__level_cost *costs, int B, int goal)
+{
+	trim__mapspace s;
+	int rc = fused ? trim__ft_space_init(&s, tile, a, B, fused) : trim__mapspace_init(&s, tile, a);
+	if (rc)
+		return rc == TRIM_ENOFIT ? HUGE_VAL : 0;
+	int64_t zero_macs = 0;
+	double lb = 0;
+	if (trim__activity_zero_macs(tile, &zero_macs) == 0) {
+		trim__mapping root;
+		trim__eval *ev = trim__calloc(1, sizeof *ev);
+		if (ev) {
+			trim__space_mapping_init(&s, &root);
+			trim__mapspace_node_lb(&s, costs, goal, 0, zero_macs, &root, ev, &lb);
+			free(ev);
+		}
+	}
+	trim__mapspace_free(&s);
+	if (lb == HUGE_VAL)
+		return lb;
+	return lb - saving(tile, fused, a, costs, B, goal);
+}
+
+double trim__ft_tiling_floor(const trim__intra *tile, unsigned fused, int64_t ntiles, int partitioned,
+                             double alone_lb, int root, const struct trim_arch *a, const trim__level_cost *costs,
+                             int B, int goal)
+{
+	const double T = (double)ntiles;
+	double floor_ = T * compulsory(tile, fused, a, costs, goal);
+	if (root) {
+		double r = T * root_floor(tile, fused, a, costs, B, goal);
+		if (r > floor_)
+			floor_ = r;
+	}
+	if (!partitioned)
+		return floor_;
+	double alone = alone_lb - T * saving(tile, fused, a, costs, B, goal);
+	return alone > floor_ ? alone : floor_;
+}
