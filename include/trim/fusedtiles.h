@@ -48,6 +48,22 @@ TRIM_API int trim_fusedtiles_report(const trim_network *net, const trim_workload
                                     const trim_energy *table, const char *range, const char *level, int goal,
                                     int threads, int format, char **out);
 
+/** trim_fusedtiles_report within a time limit: time_limit > 0 seconds of
+ * wall time, shared by the chains (each gets the time left over the
+ * chains left), 0 none (the exact search, as trim_fusedtiles_report).
+ * The layers are always searched alone first (each given the time left),
+ * so the layer-by-layer plan is always a candidate and the plan never
+ * costs more; tilings not searched by then are bounded by their floors.
+ * The report gives what was proven: per chain and in the totals the lower
+ * bound, "exact", "gap" ((cost - lower bound) / cost) and "stopped" (the
+ * time limit left candidates unsearched). Errors: those of
+ * trim_fusedtiles_report, and TRIM_EINVAL for a time limit below 0, NaN
+ * or above 1e9. */
+TRIM_API int trim_fusedtiles_report_within(const trim_network *net, const trim_workloads *w,
+                                           const trim_arch *arch, const trim_energy *table, const char *range,
+                                           const char *level, int goal, int threads, double time_limit,
+                                           int format, char **out);
+
 #ifdef __cplusplus
 }
 #endif

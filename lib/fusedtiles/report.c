@@ -20,8 +20,14 @@ static const char dim_letters[] = "NGMCEFRS";
 typedef struct {
 	double cost, lbl_cost, lower_bound, dram, lbl_dram;
 	int64_t buffer;
-	int chains, fused_groups, exact;
+	int chains, fused_groups, exact, stopped;
 } totals;
+
+/* The proven gap of a cost over its lower bound, a fraction of the cost. */
+static double gap_of(double cost, double lb)
+{
+	return cost > 0 && lb < cost ? (cost - lb) / cost : 0;
+}
 
 static void group_tiles(trim__sb *sb, const trim__ft_group *g, int json)
 {
@@ -56,9 +62,12 @@ static void chain_table(trim__sb *sb, const trim__ft_chain *c, const trim__ft_pl
 			trim__sb_printf(sb, "  softmax   after %s: in DRAM (cost in the next group's)\n",
 			                c->layer[G->last]->layer);
 	}
-	trim__sb_printf(sb, "  plan: cost %.6g (layer by layer %.6g), lower bound %.6g%s; DRAM %.0f B (layer by "
-	                "layer %.0f B, saved %.0f B)\n", p->cost, p->lbl_cost, p->lower_bound,
-	                p->exact ? ", exact" : ", not proven exact", p->dram_bytes, p->lbl_dram_bytes,
+	trim__sb_printf(sb, "  plan: cost %.6g (layer by layer %.6g), lower bound %.6g%s", p->cost, p->lbl_cost,
+	                p->lower_bound, p->exact ? ", exact" : ", not proven exact");
+	if (!p->exact)
+		trim__sb_printf(sb, " (gap %.2f%%%s)", 100 * gap_of(p->cost, p->lower_bound),
+		                p->stopped ? ", time limit" : "");
+	trim__sb_printf(sb, "; DRAM %.0f B (layer by layer %.0f B, saved %.0f B)\n", p->dram_bytes, p->lbl_dram_bytes,
 	                p->lbl_dram_bytes - p->dram_bytes);
 }
 
@@ -66,8 +75,10 @@ static void chain_json(trim__sb *sb, const trim__ft_chain *c, const trim__ft_pla
 {
 	trim__sb_puts(sb, k ? ",\n    {\"cost\": " : "\n    {\"cost\": ");
 	trim__sb_json_double(sb, p->cost);
-	trim__sb_printf(sb, ", \"dram_bytes\": %.17g, \"exact\": %s, \"groups\": [", p->dram_bytes,
+	trim__sb_printf(sb, ", \"dram_bytes\": %.17g, \"exact\": %s, \"gap\": ", p->dram_bytes,
 	                p->exact ? "true" : "false");
+	trim__sb_json_double(sb, gap_of(p->cost, p->lower_bound));
+	trim__sb_puts(sb, ", \"groups\": [");
 	for (int g = 0; g < p->ngroups; g++) {
 		const trim__ft_group *G = &p->group[g];
 		trim__sb_printf(sb, "%s{\"buffer_bytes\": %lld, \"cost\": ", g ? ", " : "", (long long)G->buffer_bytes);
@@ -91,13 +102,15 @@ static void chain_json(trim__sb *sb, const trim__ft_chain *c, const trim__ft_pla
 	}
 	trim__sb_puts(sb, "], \"lower_bound\": ");
 	trim__sb_json_double(sb, p->lower_bound);
-	trim__sb_printf(sb, ", \"searches\": %lld, \"softmax_after\": [", (long long)p->searches);
+	trim__sb_printf(sb, ", \"pruned\": %lld, \"searches\": %lld, \"softmax_after\": [", (long long)p->pruned,
+	                (long long)p->searches);
 	for (int i = 0, n = 0; i + 1 < c->nlayers; i++)
 		if (c->vec[i]) {
 			trim__sb_puts(sb, n++ ? ", " : "");
 			trim__sb_json_str(sb, c->layer[i]->layer);
 		}
-	trim__sb_puts(sb, "]}");
+	trim__sb_printf(sb, "], \"stopped\": %s, \"tilings\": %lld}", p->stopped ? "true" : "false",
+	                (long long)p->tilings);
 }
 
 /* 1 if a and b are the same loop nest (names and positions aside). */
@@ -153,6 +166,7 @@ static void add(totals *t, const trim__ft_plan *p)
 	t->dram += p->dram_bytes;
 	t->lbl_dram += p->lbl_dram_bytes;
 	t->exact = t->exact && p->exact;
+	t->stopped |= p->stopped;
 	if (p->buffer_bytes > t->buffer)
 		t->buffer = p->buffer_bytes;
 	for (int g = 0; g < p->ngroups; g++)
@@ -160,7 +174,7 @@ static void add(totals *t, const trim__ft_plan *p)
 }
 
 static int check_args(const trim_network *net, const trim_workloads *w, const trim_arch *arch, int goal,
-                      int threads, int format, char **out)
+                      int threads, double time_limit, int format, char **out)
 {
 	if (!out)
 		return trim__error(TRIM_EINVAL, "trim_fusedtiles_report: NULL out");
@@ -178,81 +192,113 @@ static int check_args(const trim_network *net, const trim_workloads *w, const tr
 		                   "energy (%d) or delay (%d); EDP is not yet", goal, TRIM_GOAL_ENERGY, TRIM_GOAL_DELAY);
 	if (threads < 1)
 		return trim__error(TRIM_EINVAL, "trim_fusedtiles_report: threads %d: at least 1", threads);
+	if (!(time_limit >= 0) || time_limit > 1e9)
+		return trim__error(TRIM_EINVAL, "trim_fusedtiles_report_within: time limit %g s: 0 (none) or a number "
+		                   "of seconds up to 1e9", time_limit);
 	if (format != TRIM_FORMAT_TABLE && format != TRIM_FORMAT_JSON)
 		return trim__error(TRIM_EINVAL, "trim_fusedtiles_report: format %d: table (%d) or json (%d)", format,
 		                   TRIM_FORMAT_TABLE, TRIM_FORMAT_JSON);
 	return 0;
 }
 
-int trim_fusedtiles_report(const trim_network *net, const trim_workloads *w, const trim_arch *arch,
-                           const trim_energy *table, const char *range, const char *level, int goal,
-                           int threads, int format, char **out)
+/* The chain starting at intra workload *i or after it (*i moves past it):
+ * 0 when none is left; its fusable range ff..lf from first..last. */
+static int next_chain(const trim_workloads *w, const int *link, size_t n, size_t *i, int first, int last,
+                      trim__ft_chain *c, int *ff, int *lf)
 {
-	TRIM__HANDLE_CHECK(net, NETWORK, TRIM_EINVAL);
-	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
-	TRIM__HANDLE_CHECK(arch, ARCH, TRIM_EINVAL);
-	TRIM__HANDLE_CHECK(table, ENERGY, TRIM_EINVAL);
-	int rc = check_args(net, w, arch, goal, threads, format, out);
-	if (rc)
-		return rc;
-	int B = 0, first = -1, last = -1;
-	if ((rc = trim__ft_find_level(arch, level, &B)) || (rc = trim__ft_find_range(w, range, &first, &last)))
-		return rc;
-	trim_energy *own = NULL;
-	size_t n = trim_workloads_intra_count(w);
-	planned *done = trim__calloc(n + 1, sizeof *done);
-	int ndone = 0;
-	int *link = trim__calloc(n, sizeof *link);
-	trim__ft_plan *p = trim__calloc(1, sizeof *p);
-	trim__level_cost costs[TRIM__MAX_LEVELS];
-	trim__sb sb;
-	trim__sb_init(&sb);
-	totals t = {.exact = 1};
-	if (!link || !p || !done) {
-		rc = TRIM_ENOMEM;
-		goto out;
+	while (*i < n && !link[*i])
+		(*i)++;
+	if (*i >= n)
+		return 0;
+	size_t j = *i;
+	while (link[j] && j + 1 - *i < TRIM__FT_MAX_LAYERS)
+		j++;
+	memset(c, 0, sizeof *c);
+	c->nlayers = (int)(j - *i + 1);
+	for (size_t k = *i; k <= j; k++) {
+		c->layer[k - *i] = trim__workloads_intra(w, k);
+		c->vec[k - *i] = k < j && link[k] == 2;
 	}
-	if (!table && (rc = trim_energy_load_for_arch(&own, arch)))
-		goto out;
-	if ((rc = trim__arch_costs(arch, table ? table : own, costs)) || (rc = trim__ft_network_links(net, w, link)))
-		goto out;
-	const int json = format == TRIM_FORMAT_JSON;
+	/* fused groups only within the range (none when it misses the chain) */
+	*ff = 0;
+	*lf = c->nlayers - 1;
+	if (first >= 0) {
+		*ff = first > (int)*i ? first - (int)*i : 0;
+		*lf = last < (int)j ? last - (int)*i : c->nlayers - 1;
+	}
+	*i = j + 1;
+	return 1;
+}
+
+static void report_head(trim__sb *sb, const trim_workloads *w, const trim_arch *arch, int B, int goal, int json)
+{
 	const char *goal_name = goal == TRIM_GOAL_DELAY ? "delay" : "energy";
 	if (json) {
-		trim__sb_puts(&sb, "{\n  \"architecture\": ");
-		trim__sb_json_str(&sb, arch->name);
-		trim__sb_puts(&sb, ",\n  \"buffer_level\": ");
-		trim__sb_json_str(&sb, arch->lv[B].name);
-		trim__sb_printf(&sb, ",\n  \"goal\": \"%s\",\n  \"network\": ", goal_name);
-		trim__sb_json_str(&sb, w->network);
-		trim__sb_puts(&sb, ",\n  \"chains\": [");
+		trim__sb_puts(sb, "{\n  \"architecture\": ");
+		trim__sb_json_str(sb, arch->name);
+		trim__sb_puts(sb, ",\n  \"buffer_level\": ");
+		trim__sb_json_str(sb, arch->lv[B].name);
+		trim__sb_printf(sb, ",\n  \"goal\": \"%s\",\n  \"network\": ", goal_name);
+		trim__sb_json_str(sb, w->network);
+		trim__sb_puts(sb, ",\n  \"chains\": [");
 	} else {
-		trim__sb_printf(&sb, "fused tiles: network %s on %s, buffer level %s, goal %s (%s)\n",
-		                w->network, arch->name, arch->lv[B].name, goal_name,
-		                goal == TRIM_GOAL_DELAY ? "cycles" : "pJ");
+		trim__sb_printf(sb, "fused tiles: network %s on %s, buffer level %s, goal %s (%s)\n", w->network,
+		                arch->name, arch->lv[B].name, goal_name, goal == TRIM_GOAL_DELAY ? "cycles" : "pJ");
 	}
-	for (size_t i = 0; i < n && !rc;) {
-		size_t j = i;
-		while (link[j] && j + 1 - i < TRIM__FT_MAX_LAYERS)
-			j++;
-		if (j == i) {
-			i++;
-			continue;
-		}
-		trim__ft_chain c = {(int)(j - i + 1), {0}, {0}};
-		for (size_t k = i; k <= j; k++) {
-			c.layer[k - i] = trim__workloads_intra(w, k);
-			c.vec[k - i] = k < j && link[k] == 2;
-		}
-		/* fused groups only within the range (none when it misses the chain) */
-		int ff = 0, lf = c.nlayers - 1;
-		if (first >= 0) {
-			ff = first > (int)i ? first - (int)i : 0;
-			lf = last < (int)j ? last - (int)i : c.nlayers - 1;
-		}
+}
+
+static void report_totals(trim__sb *sb, const totals *t, int json)
+{
+	double gap = gap_of(t->cost, t->lower_bound);
+	if (json) {
+		trim__sb_printf(sb, "%s],\n  \"totals\": {\"buffer_bytes\": %lld, \"chains\": %d, \"cost\": ",
+		                t->chains ? "\n  " : "", (long long)t->buffer, t->chains);
+		trim__sb_json_double(sb, t->cost);
+		trim__sb_printf(sb, ", \"dram_bytes\": %.17g, \"dram_bytes_saved\": %.17g, \"exact\": %s, "
+		                "\"fused_groups\": %d, \"gap\": ", t->dram, t->lbl_dram - t->dram,
+		                t->exact ? "true" : "false", t->fused_groups);
+		trim__sb_json_double(sb, gap);
+		trim__sb_puts(sb, ", \"layer_by_layer\": {\"cost\": ");
+		trim__sb_json_double(sb, t->lbl_cost);
+		trim__sb_printf(sb, ", \"dram_bytes\": %.17g}, \"lower_bound\": ", t->lbl_dram);
+		trim__sb_json_double(sb, t->lower_bound);
+		trim__sb_printf(sb, ", \"stopped\": %s}\n}\n", t->stopped ? "true" : "false");
+		return;
+	}
+	trim__sb_printf(sb, "total over %d chain(s): %d fused group(s); cost %.6g (layer by layer %.6g), lower "
+	                "bound %.6g%s", t->chains, t->fused_groups, t->cost, t->lbl_cost, t->lower_bound,
+	                t->exact ? ", exact" : ", not proven exact");
+	if (!t->exact)
+		trim__sb_printf(sb, " (gap %.2f%%%s)", 100 * gap, t->stopped ? ", time limit" : "");
+	trim__sb_printf(sb, "; DRAM %.0f B (layer by layer %.0f B, saved %.0f B); buffer %lld B\n", t->dram,
+	                t->lbl_dram, t->lbl_dram - t->dram, (long long)t->buffer);
+}
+
+/* Every chain planned (once per distinct chain), into sb. */
+static int report_chains(trim__sb *sb, const trim_workloads *w, const trim_arch *arch, const int *link,
+                         const trim__level_cost *costs, int B, int first, int last, trim__ft_plan_opts *o,
+                         double deadline, int json, totals *t)
+{
+	size_t n = trim_workloads_intra_count(w), i = 0;
+	trim__ft_chain c;
+	int ff, lf, rc = 0, nchains = 0, ndone = 0;
+	while (next_chain(w, link, n, &i, first, last, &c, &ff, &lf))
+		nchains++;
+	planned *done = trim__calloc((size_t)nchains + 1, sizeof *done);
+	trim__ft_plan *p = trim__calloc(1, sizeof *p);
+	if (!done || !p)
+		rc = TRIM_ENOMEM;
+	for (i = 0; !rc && next_chain(w, link, n, &i, first, last, &c, &ff, &lf);) {
 		const trim__ft_plan *q = planned_find(done, ndone, &c, ff, lf);
 		if (!q) {
-			if ((rc = trim__ft_plan_search(&c, arch, costs, B, goal, threads, ff, lf, p)))
+			/* the time left shared by the chains left */
+			if (deadline > 0) {
+				double now = trim__ft_now();
+				o->deadline = now + (deadline - now) / (double)(nchains - t->chains);
+			}
+			o->first_fuse = ff;
+			o->last_fuse = lf;
+			if ((rc = trim__ft_plan_search_opts(&c, arch, costs, B, o, p)))
 				break;
 			planned *d = &done[ndone];
 			if (!(d->plan = malloc(sizeof *p))) {
@@ -266,40 +312,67 @@ int trim_fusedtiles_report(const trim_network *net, const trim_workloads *w, con
 			q = done[ndone++].plan;
 		}
 		if (json)
-			chain_json(&sb, &c, q, t.chains);
+			chain_json(sb, &c, q, t->chains);
 		else
-			chain_table(&sb, &c, q, t.chains + 1);
-		add(&t, q);
-		i = j + 1;
+			chain_table(sb, &c, q, t->chains + 1);
+		add(t, q);
 	}
+	for (int k = 0; k < ndone; k++)
+		free(done[k].plan);
+	free(done);
+	free(p);
+	return rc;
+}
+
+int trim_fusedtiles_report(const trim_network *net, const trim_workloads *w, const trim_arch *arch,
+                           const trim_energy *table, const char *range, const char *level, int goal,
+                           int threads, int format, char **out)
+{
+	return trim_fusedtiles_report_within(net, w, arch, table, range, level, goal, threads, 0, format, out);
+}
+
+int trim_fusedtiles_report_within(const trim_network *net, const trim_workloads *w, const trim_arch *arch,
+                                  const trim_energy *table, const char *range, const char *level, int goal,
+                                  int threads, double time_limit, int format, char **out)
+{
+	TRIM__HANDLE_CHECK(net, NETWORK, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(arch, ARCH, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(table, ENERGY, TRIM_EINVAL);
+	const double deadline = time_limit > 0 ? trim__ft_now() + time_limit : 0;
+	int rc = check_args(net, w, arch, goal, threads, time_limit, format, out);
 	if (rc)
+		return rc;
+	int B = 0, first = -1, last = -1;
+	if ((rc = trim__ft_find_level(arch, level, &B)) || (rc = trim__ft_find_range(w, range, &first, &last)))
+		return rc;
+	trim_energy *own = NULL;
+	size_t n = trim_workloads_intra_count(w);
+	int *link = trim__calloc(n + 1, sizeof *link);
+	trim__level_cost costs[TRIM__MAX_LEVELS];
+	trim__ft_plan_opts o = {goal, threads, -1, -1, 0, NULL};
+	trim__sb sb;
+	trim__sb_init(&sb);
+	totals t = {.exact = 1};
+	if (!link) {
+		rc = TRIM_ENOMEM;
 		goto out;
-	if (json) {
-		trim__sb_printf(&sb, "%s],\n  \"totals\": {\"buffer_bytes\": %lld, \"chains\": %d, \"cost\": ",
-		                t.chains ? "\n  " : "", (long long)t.buffer, t.chains);
-		trim__sb_json_double(&sb, t.cost);
-		trim__sb_printf(&sb, ", \"dram_bytes\": %.17g, \"dram_bytes_saved\": %.17g, \"exact\": %s, "
-		                "\"fused_groups\": %d, \"layer_by_layer\": {\"cost\": ", t.dram, t.lbl_dram - t.dram,
-		                t.exact ? "true" : "false", t.fused_groups);
-		trim__sb_json_double(&sb, t.lbl_cost);
-		trim__sb_printf(&sb, ", \"dram_bytes\": %.17g}, \"lower_bound\": ", t.lbl_dram);
-		trim__sb_json_double(&sb, t.lower_bound);
-		trim__sb_puts(&sb, "}\n}\n");
-	} else {
-		trim__sb_printf(&sb, "total over %d chain(s): %d fused group(s); cost %.6g (layer by layer %.6g), lower "
-		                "bound %.6g%s; DRAM %.0f B (layer by layer %.0f B, saved %.0f B); buffer %lld B\n",
-		                t.chains, t.fused_groups, t.cost, t.lbl_cost, t.lower_bound,
-		                t.exact ? ", exact" : ", not proven exact", t.dram, t.lbl_dram, t.lbl_dram - t.dram,
-		                (long long)t.buffer);
 	}
+	if (!table && (rc = trim_energy_load_for_arch(&own, arch)))
+		goto out;
+	if ((rc = trim__arch_costs(arch, table ? table : own, costs)) || (rc = trim__ft_network_links(net, w, link)) ||
+	    (rc = trim__ft_cache_new(&o.cache)))
+		goto out;
+	const int json = format == TRIM_FORMAT_JSON;
+	report_head(&sb, w, arch, B, goal, json);
+	if ((rc = report_chains(&sb, w, arch, link, costs, B, first, last, &o, deadline, json, &t)))
+		goto out;
+	report_totals(&sb, &t, json);
 	rc = trim__sb_take(&sb, out);
 out:
 	trim__sb_free(&sb);
 	trim_energy_free(own);
-	for (int k = 0; k < ndone; k++)
-		free(done[k].plan);
-	free(done);
+	trim__ft_cache_free(o.cache);
 	free(link);
-	free(p);
 	return rc;
 }

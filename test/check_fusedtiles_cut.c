@@ -1,0 +1,368 @@
+/*
+ * The fused-tiles search's pruning and time limit (lib/fusedtiles/bound.c,
+ * cache.c, plan.c; docs/fusion.md, "The search"): the floor of a tiling is
+ * at most the evaluated cost of every layer of every candidate (group,
+ * tiling) of small chains, for energy and delay and several buffers; the
+ * plan equals brute force (every cut, every tiling, every mapping of every
+ * tile enumerated) at 1, 2 and 3 threads with the same plan and the same
+ * report text; a time limit returns within about its time a plan no worse
+ * than layer by layer, each mapping valid, with a gap in [0, 1]; fusion
+ * loses on a tiny buffer and wins on a large one.
+ * Chains: test/data/networks/res-block-tiny.yaml (1x1 -> 3x1 -> 1x1, a halo
+ * of 2 rows), mlp-chain.yaml (three dense layers over 4 tokens), and
+ * conv3-valid.yaml on eyeriss for the time limit.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "energy/energy_int.h"
+#include "fusedtiles/fusedtiles_int.h"
+#include "fusedtiles_util.h"
+#include "mapping/mapping_int.h"
+#include "tcase_util.h"
+#include "trim.h"
+#include "workload/workload_build_int.h"
+
+enum { GLB = 1 };
+
+typedef struct {
+	trim_network *net;
+	trim_workloads *w;
+	trim_arch *a;
+	trim_energy *t;
+	trim__level_cost c[TRIM__MAX_LEVELS];
+	trim__ft_chain ch;
+} fixture;
+
+/* The network's first chain (its first `n` intra workloads) on arch;
+ * glb_bytes > 0 replaces level 1's capacity after the costs are taken. */
+static void load(fixture *x, const char *net, const char *arch, int n, int64_t glb_bytes)
+{
+	memset(x, 0, sizeof *x);
+	ck_assert_int_eq(trim_network_load(&x->net, net), 0);
+	ck_assert_int_eq(trim_workloads_create(&x->w, x->net, TRIM_MODE_INFERENCE, 1, 0), 0);
+	ck_assert_int_eq(trim_arch_load(&x->a, arch), 0);
+	ck_assert_int_eq(trim_energy_load_for_arch(&x->t, x->a), 0);
+	ck_assert_int_eq(trim__arch_costs(x->a, x->t, x->c), 0);
+	if (glb_bytes > 0)
+		x->a->lv[GLB].capacity_bytes = glb_bytes;
+	int link[16];
+	ck_assert_int_le(trim_workloads_intra_count(x->w), 16);
+	ck_assert_int_eq(trim__ft_network_links(x->net, x->w, link), 0);
+	for (int i = 0; i + 1 < n; i++)
+		ck_assert_int_eq(link[i], 1);
+	x->ch.nlayers = n;
+	for (int i = 0; i < n; i++)
+		x->ch.layer[i] = trim__workloads_intra(x->w, (size_t)i);
+}
+
+static void unload(fixture *x)
+{
+	trim_energy_free(x->t);
+	trim_arch_free(x->a);
+	trim_workloads_free(x->w);
+	trim_network_free(x->net);
+}
+
+static unsigned fused_bits(int i, int n)
+{
+	return (i > 0 ? TRIM__FT_IN : 0u) | (i < n - 1 ? TRIM__FT_OUT : 0u);
+}
+
+/* Tiling number k of axes ax (the last axis fastest) into tiles; 0 past
+ * the last. */
+static int tiling(const trim__ft_axes *ax, int64_t k, int64_t *tiles, int64_t *T)
+{
+	*T = 1;
+	for (int x = ax->naxes - 1; x >= 0; x--) {
+		int64_t nd = 0, pick = 1;
+		for (int64_t d = 1; d <= ax->bound[x]; d++)
+			nd += ax->bound[x] % d == 0;
+		int64_t want = k % nd, seen = 0;
+		for (int64_t d = 1; d <= ax->bound[x]; d++)
+			if (ax->bound[x] % d == 0 && seen++ == want)
+				pick = d;
+		k /= nd;
+		tiles[x] = pick;
+		*T *= pick;
+	}
+	return k == 0;
+}
+
+/* Group a0..b0's best cost by enumeration (every tiling, every mapping of
+ * every tile); with check_floor, each layer's floor (alone_lb: the layers'
+ * bounds alone) against its enumerated cost, counted in *checked. */
+static double brute_group(const fixture *x, int a0, int b0, int goal, const double *alone_lb, int check_floor,
+                          int *checked)
+{
+	trim__intra *tile = calloc(1, sizeof *tile);
+	ck_assert_ptr_nonnull(tile);
+	if (a0 == b0) {
+		double v = tu_ft_brute_layer(x->ch.layer[a0], x->a, x->c, GLB, 0, goal);
+		free(tile);
+		return v;
+	}
+	trim__ft_axes ax;
+	trim__ft_group_axes(&x->ch, a0, b0, &ax);
+	double best = HUGE_VAL;
+	int64_t tiles[TRIM__FT_MAX_AXES], T;
+	for (int64_t k = 0; tiling(&ax, k, tiles, &T); k++) {
+		double sum = 0;
+		for (int i = 0; i <= b0 - a0; i++) {
+			ck_assert_int_eq(trim__ft_tile_workload(&x->ch, a0, &ax, tiles, i, tile, NULL), 0);
+			unsigned f = fused_bits(i, b0 - a0 + 1);
+			double v = tu_ft_brute_layer(tile, x->a, x->c, GLB, f, goal);
+			sum += v;
+			if (!check_floor)
+				continue;
+			int part = 1;
+			for (int k2 = 0; k2 < ax.naxes; k2++)
+				part &= tile->bound[ax.dim[k2][i]] * tiles[k2] == x->ch.layer[a0 + i]->bound[ax.dim[k2][i]];
+			for (int root = 0; root <= 1; root++) {
+				double fl = trim__ft_tiling_floor(tile, f, T, part, alone_lb[a0 + i], root, x->a, x->c, GLB, goal);
+				double cost = (double)T * v;
+				ck_assert_msg(fl <= cost + 1e-9 * fabs(cost),
+				              "layers %d..%d tiling %lld layer %d root %d goal %d: floor %.17g above the cost "
+				              "%.17g", a0, b0, (long long)k, a0 + i, root, goal, fl, cost);
+				(*checked)++;
+			}
+		}
+		if (sum * (double)T < best)
+			best = sum * (double)T;
+	}
+	free(tile);
+	return best;
+}
+
+/* Every plan (cut mask) of the chain by enumeration. */
+static double brute_plan(const fixture *x, int goal, const double *alone_lb, int check_floor, int *checked)
+{
+	const int n = x->ch.nlayers;
+	double group[8][8], best = HUGE_VAL;
+	for (int a0 = 0; a0 < n; a0++)
+		for (int b0 = a0; b0 < n; b0++)
+			group[a0][b0] = brute_group(x, a0, b0, goal, alone_lb, check_floor, checked);
+	for (unsigned cuts = 0; cuts < 1u << (n - 1); cuts++) {
+		double total = 0;
+		for (int a0 = 0; a0 < n;) {
+			int b0 = a0;
+			while (b0 < n - 1 && !(cuts >> b0 & 1))
+				b0++;
+			total += group[a0][b0];
+			a0 = b0 + 1;
+		}
+		if (total < best)
+			best = total;
+	}
+	return best;
+}
+
+/* The layers' proven lower bounds alone (what the plan gives the floor). */
+static void alone_bounds(const fixture *x, int goal, double *lb)
+{
+	for (int i = 0; i < x->ch.nlayers; i++) {
+		trim__ft_layer_result r;
+		ck_assert_int_eq(trim__ft_layer_search(x->ch.layer[i], x->a, x->c, GLB, 0, goal, 1, &r), 0);
+		ck_assert(r.found);
+		lb[i] = r.lower_bound;
+	}
+}
+
+/* The floor of every layer of every candidate at most its cost. */
+static void floors_vs_exact(const char *net, int n, int64_t glb, int goal)
+{
+	fixture x;
+	load(&x, net, "test/data/arch/fused-glb.yaml", n, glb);
+	double lb[8];
+	alone_bounds(&x, goal, lb);
+	int checked = 0;
+	brute_plan(&x, goal, lb, 1, &checked);
+	ck_assert_int_gt(checked, 8);
+	unload(&x);
+}
+
+START_TEST(floor_block)
+{
+	static const int64_t glbs[] = {24, 48, 1024};
+	for (int k = 0; k < 3; k++) {
+		floors_vs_exact("test/data/networks/res-block-tiny.yaml", 3, glbs[k], TRIM__GOAL_ENERGY);
+		floors_vs_exact("test/data/networks/res-block-tiny.yaml", 3, glbs[k], TRIM__GOAL_DELAY);
+	}
+}
+END_TEST
+
+START_TEST(floor_mlp)
+{
+	static const int64_t glbs[] = {8, 12, 1024};
+	for (int k = 0; k < 3; k++) {
+		floors_vs_exact("test/data/networks/mlp-chain.yaml", 3, glbs[k], TRIM__GOAL_ENERGY);
+		floors_vs_exact("test/data/networks/mlp-chain.yaml", 3, glbs[k], TRIM__GOAL_DELAY);
+	}
+}
+END_TEST
+
+/* Each mapping of the plan passes trim eval's check on its tile. */
+static void plan_valid(const fixture *x, const trim__ft_plan *p)
+{
+	ck_assert_int_ge(p->ngroups, 1);
+	for (int i = 0; i < x->ch.nlayers; i++)
+		ck_assert_msg(trim__mapping_check(&p->map[i], &p->tile[i], x->a) == 0, "layer %d: %s", i,
+		              trim_last_error());
+	ck_assert(p->cost <= p->lbl_cost);
+	ck_assert(p->lower_bound <= p->cost);
+}
+
+/* The plan against brute force at 1, 2 and 3 threads, the same plan and
+ * report text at each; returns the number of fused groups. */
+static int plan_vs_brute(const char *net, int n, int64_t glb, int goal)
+{
+	fixture x;
+	load(&x, net, "test/data/arch/fused-glb.yaml", n, glb);
+	double brute = brute_plan(&x, goal, NULL, 0, NULL);
+	trim__ft_plan *p = calloc(3, sizeof *p);
+	char *text[3] = {NULL, NULL, NULL};
+	ck_assert_ptr_nonnull(p);
+	for (int th = 1; th <= 3; th++) {
+		trim__ft_plan *q = &p[th - 1];
+		ck_assert_msg(trim__ft_plan_search(&x.ch, x.a, x.c, GLB, goal, th, -1, -1, q) == 0, "%s",
+		              trim_last_error());
+		ck_assert_msg(q->cost == brute, "%s glb %lld goal %d threads %d: search %.17g, brute force %.17g", net,
+		              (long long)glb, goal, th, q->cost, brute);
+		ck_assert(q->exact && q->lower_bound == q->cost && !q->stopped);
+		plan_valid(&x, q);
+		ck_assert_int_eq(q->ngroups, p[0].ngroups);
+		ck_assert(!memcmp(q->group, p[0].group, (size_t)q->ngroups * sizeof q->group[0]));
+		for (int i = 0; i < n; i++) {
+			ck_assert(!memcmp(q->map[i].f, p[0].map[i].f, sizeof q->map[i].f));
+			ck_assert(!memcmp(q->map[i].keep, p[0].map[i].keep, sizeof q->map[i].keep));
+			ck_assert(!memcmp(q->map[i].order, p[0].map[i].order, sizeof q->map[i].order));
+			ck_assert(q->eval[i].energy_pj == p[0].eval[i].energy_pj && q->eval[i].cycles == p[0].eval[i].cycles);
+		}
+		/* the report (the table's costs need the GLB's own 1 KB) */
+		if (glb < 1024)
+			continue;
+		ck_assert_msg(trim_fusedtiles_report(x.net, x.w, x.a, x.t, "all", NULL,
+		                                        goal == TRIM__GOAL_DELAY ? TRIM_GOAL_DELAY : TRIM_GOAL_ENERGY, th,
+		                                     TRIM_FORMAT_JSON, &text[th - 1]) == 0,
+		              "%s", trim_last_error());
+		ck_assert_str_eq(text[th - 1], text[0]);
+	}
+	int fused = 0;
+	for (int g = 0; g < p[0].ngroups; g++)
+		fused += p[0].group[g].last > p[0].group[g].first;
+	for (int k = 0; k < 3; k++)
+		trim_string_free(text[k]); /* NULL-safe */
+	free(p);
+	unload(&x);
+	return fused;
+}
+
+START_TEST(brute_block)
+{
+	ck_assert_int_eq(plan_vs_brute("test/data/networks/res-block-tiny.yaml", 3, 1024, TRIM__GOAL_ENERGY), 1);
+	plan_vs_brute("test/data/networks/res-block-tiny.yaml", 3, 1024, TRIM__GOAL_DELAY);
+	plan_vs_brute("test/data/networks/res-block-tiny.yaml", 3, 32, TRIM__GOAL_ENERGY);
+	plan_vs_brute("test/data/networks/res-block-tiny.yaml", 3, 48, TRIM__GOAL_DELAY);
+}
+END_TEST
+
+START_TEST(brute_mlp)
+{
+	plan_vs_brute("test/data/networks/mlp-chain.yaml", 3, 12, TRIM__GOAL_ENERGY);
+	plan_vs_brute("test/data/networks/mlp-chain.yaml", 3, 20, TRIM__GOAL_DELAY);
+}
+END_TEST
+
+/* Fusion must lose on a buffer that holds no intermediate tile (2 bytes:
+ * 1 word) and must win on 1 KB, with fewer DRAM bytes. */
+START_TEST(lose_and_win)
+{
+	ck_assert_int_eq(plan_vs_brute("test/data/networks/res-block-tiny.yaml", 3, 2, TRIM__GOAL_ENERGY), 0);
+	fixture x;
+	trim__ft_plan *p = calloc(1, sizeof *p);
+	ck_assert_ptr_nonnull(p);
+	load(&x, "test/data/networks/res-block-tiny.yaml", "test/data/arch/fused-glb.yaml", 3, 2);
+	ck_assert_int_eq(trim__ft_plan_search(&x.ch, x.a, x.c, GLB, TRIM__GOAL_ENERGY, 2, -1, -1, p), 0);
+	ck_assert_int_eq(p->ngroups, 3);
+	ck_assert(p->cost == p->lbl_cost && p->dram_bytes == p->lbl_dram_bytes);
+	unload(&x);
+	load(&x, "test/data/networks/res-block-tiny.yaml", "test/data/arch/fused-glb.yaml", 3, 1024);
+	ck_assert_int_eq(trim__ft_plan_search(&x.ch, x.a, x.c, GLB, TRIM__GOAL_ENERGY, 2, -1, -1, p), 0);
+	ck_assert_int_eq(p->ngroups, 1);
+	ck_assert(p->cost < p->lbl_cost && p->dram_bytes < p->lbl_dram_bytes);
+	/* c1's 18-word and c2's 8-word results stay in the GLB: 96 DRAM bytes
+	 * (the input 12, the weights 6 + 18 + 4, the output 8 words) against
+	 * 200 */
+	ck_assert(p->dram_bytes == 96 && p->lbl_dram_bytes == 200);
+	unload(&x);
+	free(p);
+}
+END_TEST
+
+/* The number after "key": in a JSON text (the first). */
+static double json_num(const char *text, const char *key)
+{
+	char pat[64];
+	snprintf(pat, sizeof pat, "\"%s\": ", key);
+	const char *s = strstr(text, pat);
+	ck_assert_msg(s != NULL, "no %s", key);
+	return strtod(s + strlen(pat), NULL);
+}
+
+/* A time limit: within about its time (10% and a scheduling slack), a
+ * plan no worse than layer by layer, proven within its gap. */
+START_TEST(time_limit)
+{
+	fixture x;
+	load(&x, "test/data/networks/conv3-valid.yaml", "models/arch/eyeriss.yaml", 3, 0);
+	const double limit = 1.0;
+	char *text = NULL;
+	double t0 = trim__ft_now();
+	ck_assert_int_eq(trim_fusedtiles_report_within(x.net, x.w, x.a, x.t, "all", NULL, TRIM_GOAL_ENERGY, 1, limit,
+	                                               TRIM_FORMAT_JSON, &text),
+	                 0);
+	double wall = trim__ft_now() - t0;
+	ck_assert_msg(wall <= 1.1 * limit + 0.15, "time limit %.2f s: took %.3f s", limit, wall);
+	const char *tot = strstr(text, "\"totals\"");
+	ck_assert_ptr_nonnull(tot);
+	double cost = json_num(tot, "cost"), lb = json_num(tot, "lower_bound"), gap = json_num(tot, "gap");
+	ck_assert(gap >= 0 && gap <= 1 && lb <= cost);
+	ck_assert(cost <= json_num(strstr(tot, "\"layer_by_layer\""), "cost"));
+	ck_assert_ptr_nonnull(strstr(tot, "\"stopped\": true"));
+	trim_string_free(text);
+	/* the same through the plan search: every mapping valid */
+	trim__ft_plan *p = calloc(1, sizeof *p);
+	ck_assert_ptr_nonnull(p);
+	trim__ft_plan_opts o = {TRIM__GOAL_ENERGY, 1, -1, -1, trim__ft_now() + 0.5, NULL};
+	ck_assert_int_eq(trim__ft_plan_search_opts(&x.ch, x.a, x.c, 1, &o, p), 0);
+	plan_valid(&x, p);
+	ck_assert(p->stopped && !p->exact);
+	free(p);
+	/* errors: a negative or NaN limit */
+	ck_assert_int_eq(trim_fusedtiles_report_within(x.net, x.w, x.a, x.t, "all", NULL, TRIM_GOAL_ENERGY, 1, -1,
+	                                               TRIM_FORMAT_JSON, &text),
+	                 TRIM_EINVAL);
+	ck_assert_int_eq(trim_fusedtiles_report_within(x.net, x.w, x.a, x.t, "all", NULL, TRIM_GOAL_ENERGY, 1, NAN,
+	                                               TRIM_FORMAT_JSON, &text),
+	                 TRIM_EINVAL);
+	unload(&x);
+}
+END_TEST
+
+Suite *fusedtiles_cut_suite(void)
+{
+	Suite *s = suite_create("fusedtiles_cut");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, floor_block);
+	tcase_add_test(tc, floor_mlp);
+	tcase_add_test(tc, brute_block);
+	tcase_add_test(tc, brute_mlp);
+	tcase_add_test(tc, lose_and_win);
+	tcase_add_test(tc, time_limit);
+	suite_add_tcase(s, tc);
+	return s;
+}
