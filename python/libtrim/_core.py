@@ -266,6 +266,8 @@ def _load(path=None):
         # fusedtiles.h
         "trim_fusedtiles_report": (ctypes.c_int, [_vp, _vp, _vp, _vp, _str, _str, ctypes.c_int, ctypes.c_int,
                                                   ctypes.c_int, _pvp]),
+        "trim_fusedtiles_report_within": (ctypes.c_int, [_vp, _vp, _vp, _vp, _str, _str, ctypes.c_int,
+                                                         ctypes.c_int, ctypes.c_double, ctypes.c_int, _pvp]),
         # mapping.h
         "trim_mapping_create": (ctypes.c_int, [_pvp, _vp]),
         "trim_mapping_free": (None, [_vp]),

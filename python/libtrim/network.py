@@ -18,7 +18,7 @@ NET_FIELDS = ("cycles", "energy_pj", "edp", "pe_utilization", "active_pes", "den
 
 
 def fused_tiles(network, workloads, arch, table=None, fuse="all", level=None, goal="energy", threads=1,
-                fmt="json"):
+                fmt="json", time_limit=0):
     """Fused tiles (``trim_fusedtiles_report``, ``trim network --fuse``;
     docs/fusion.md, "Fused tiles"): every chain of the network's layers
     planned as groups sharing the loops above the buffer ``level`` (a level
@@ -26,13 +26,16 @@ def fused_tiles(network, workloads, arch, table=None, fuse="all", level=None, go
     ``fuse`` ("all" or "FIRST:LAST"), searched exactly for ``goal`` ("energy"
     or "delay") on ``threads`` threads. Inference workloads. Returns the
     report parsed (``fmt="json"``: chains, groups, tile counts, DRAM bytes
-    and those saved, buffer bytes, totals) or its text (``fmt="table"``)."""
+    and those saved, buffer bytes, totals) or its text (``fmt="table"``).
+    ``time_limit`` > 0 (seconds; ``trim_fusedtiles_report_within``): the
+    best plan found by then, never worse than layer by layer, with its
+    proven ``lower_bound`` and ``gap`` and ``stopped`` true."""
     net = _handle(network, Network, "network", "fused_tiles()")
     w = _handle(workloads, Workloads, "workloads", "fused_tiles()")
     a = _handle(arch, Arch, "arch", "fused_tiles()")
     t = _handle(table, Energy, "table", "fused_tiles()", optional=True)
-    text = _report(lib().trim_fusedtiles_report, net, w, a, t, fuse.encode() if fuse else None,
-                   level.encode() if level else None, _goal(goal), threads, _format(fmt))
+    text = _report(lib().trim_fusedtiles_report_within, net, w, a, t, fuse.encode() if fuse else None,
+                   level.encode() if level else None, _goal(goal), threads, float(time_limit), _format(fmt))
     return json.loads(text) if fmt == "json" else text
 
 

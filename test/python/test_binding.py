@@ -1333,6 +1333,14 @@ class FusedTilesTest(unittest.TestCase):
             self.assertEqual(cm.exception.code, trim.TRIM_ENOTFOUND)
             with self.assertRaises(ValueError):
                 trim.fused_tiles(net, w, arch, goal="fastest")
+            # a time limit: a plan no worse than layer by layer, its gap proven
+            r = trim.fused_tiles(net, w, arch, time_limit=5)
+            self.assertLessEqual(r["totals"]["cost"], r["totals"]["layer_by_layer"]["cost"])
+            self.assertGreaterEqual(r["totals"]["gap"], 0)
+            self.assertEqual(r["totals"]["dram_bytes"], 64)
+            with self.assertRaises(trim.TrimError) as cm:
+                trim.fused_tiles(net, w, arch, time_limit=-1)
+            self.assertEqual(cm.exception.code, trim.TRIM_EINVAL)
 
     def test_attention(self):
         # scores -> softmax -> context of test/data/networks/attn-tiny.yaml
