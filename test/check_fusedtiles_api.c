@@ -129,11 +129,16 @@ START_TEST(cli_fuse)
 	char *out = tu_capture("network " NET_FILE " " ARCH_FILE " --fuse all", 0, &st);
 	ck_assert_msg(st == 0 && strstr(out, "chain 1: fc1..fc3 (3 layers)") && strstr(out, "saved 80 B"), "%s", out);
 	free(out);
+	/* a time limit: taken, the same plan on this small chain */
+	out = tu_capture("network " NET_FILE " " ARCH_FILE " --fuse all --time-limit 10", 0, &st);
+	ck_assert_msg(st == 0 && strstr(out, "chain 1: fc1..fc3 (3 layers)") && strstr(out, "saved 80 B"), "%s", out);
+	free(out);
 	out = tu_capture("network " NET_FILE " " ARCH_FILE " --fuse fc1:fcx", 1, &st);
 	ck_assert_msg(st == 2 && strstr(out, "did you mean"), "%s", out);
 	free(out);
 	static const char *const refused[] = {"--fuse all --trace t.csv", "--fuse-level GLB", "--fuse all --goal edp",
-	                                      "--fuse all --format csv", "--fuse all --fuse-level RF"};
+	                                      "--fuse all --format csv", "--fuse all --fuse-level RF",
+	                                      "--fuse all --gap 0.1"};
 	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
 		char args[256];
 		snprintf(args, sizeof args, "network " NET_FILE " " ARCH_FILE " %s", refused[i]);
