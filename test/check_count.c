@@ -4,7 +4,7 @@
  * evaluation (TRIM_NET_COUNT) and the CLI (--count), on Timeloop's own
  * Eyeriss-like files (test/data/timeloop-v4/) and the small cases of
  * test/data/timeloop-diff/. The search against brute force under the rules
- * is test/check_search.c (test_search_count_timeloop). */
+ * is test/check_search_count.c (test_search_count_timeloop). */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * cost), it never makes the seeds worse, it is deterministic, and it makes
  * the time-limited answer at batch 64 what the sample alone does not reach.
  * That the search's answer is unchanged (brute force's best at 1, 2 and 3
- * threads) is brute_vs_search's (check_search.c), whose searches run it.
+ * threads) is brute_vs_search's (search_brute.c), whose searches run it.
  */
 #include <check.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+#include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,6 +295,17 @@ int tu_case_conv(struct trim_arch *a, trim__intra *w)
 {
 	tu_arch_rf(a, "tiny", 2, 1, 12);
 	return tu_layer(w, TU_CONV, TRIM_PHASE_FW, 1, 2, 1, 1, 3, 2, 2, 2, 1, 1, 0);
+}
+
+/* The shared small spaces as brute_vs_search builders. */
+void case_fc(struct trim_arch *a, trim__intra *w)
+{
+	ck_assert_int_eq(tu_case_fc(a, w), 0);
+}
+
+void case_conv(struct trim_arch *a, trim__intra *w)
+{
+	ck_assert_int_eq(tu_case_conv(a, w), 0);
 }
 
 char *tu_capture(const char *args, int with_stderr, int *status)

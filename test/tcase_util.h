@@ -49,6 +49,10 @@ int tu_case_fc(struct trim_arch *a, trim__intra *w);
  * F = 1, R = S = 2, a sliding window) on DRAM -> NoC 2x1 -> RF -> MAC
  * (levels 0-3). */
 int tu_case_conv(struct trim_arch *a, trim__intra *w);
+/* The two as builders of brute_vs_search (search_brute.h) and the
+ * constraints' brute force (constraints_brute.h): a failure fails the test. */
+void case_fc(struct trim_arch *a, trim__intra *w);
+void case_conv(struct trim_arch *a, trim__intra *w);
 
 /* Check records every passing assertion (a write per call): loops over
  * whole spaces test with REQUIRE, which only acts on failure. */

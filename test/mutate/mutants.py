@@ -6,8 +6,10 @@ comparisons must catch; a bound made weaker is still sound and shows only in
 speed or in the hand-counted bound values. Keep the `why` short: it is
 printed for a survivor."""
 
-SEARCH = ["search", "hier"]
-ACTIVITY = ["activity", "eval"]
+# the suites of test/check_search*.c (brute force: search_brute, search_count,
+# search_systolic) and test/check_activity*.c
+SEARCH = ["search", "search_brute", "search_count", "search_systolic", "search_stop", "hier"]
+ACTIVITY = ["activity", "activity_cases", "eval"]
 
 MUTANTS = [
     # ---- the search's cuts -------------------------------------------------
