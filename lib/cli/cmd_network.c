@@ -46,154 +46,187 @@ static int run_fused(const char *const *files, const char *table_file, const tri
 	return rc ? trim_cli_fail(rc) : trim_cli_print(text);
 }
 
-// trim-cli: network: the best mapping of every workload of a network, with totals
-int trim_cli_network(int argc, char **argv)
-{
-	if (trim_cli_repeated("network", usage_net, argc, argv))
-		return TRIM_CLI_EXIT_USAGE;
-	const char *files[2] = {NULL, NULL}, *table_file = NULL, *trace = NULL;
-	const char *report = NULL, *breakdown = NULL, *fuse = NULL, *fuse_level = NULL;
-	int format = TRIM_FORMAT_TABLE, nf = 0, dense = 0;
-	int progress = isatty(2);
+/* What the command line asks for. */
+typedef struct {
+	const char *files[2], *table_file, *trace, *report, *breakdown, *fuse, *fuse_level;
+	int format, nf, dense, progress;
 	trim_cli_mapopts mo;
-	trim_cli_mapopts_init(&mo);
+} network_args;
+
+static void network_help(void)
+{
+	printf("usage: %s\n\nMaps every intra-layer workload with the exhaustive search (trim map),\n"
+	       "adds the inter-layer workloads, and uses the sparse figures when the\n"
+	       "architecture gates or skips zeros (--dense: dense figures only).\n"
+	       "Progress goes to standard error when it is a terminal.\n"
+	       "Every report has the warnings of a design that starves its compute and the\n"
+	       "temporal utilisation (MACs / (PEs x cycles)) beside the spatial one.\n"
+	       "--report FILE.html writes one self-contained page (charts of energy by level\n"
+	       "and tensor, cycles and bottleneck, utilisation, loop nests; opens from disk).\n"
+	       "--breakdown FILE writes the counts and energy of every workload, level, tensor\n"
+	       "and action (CSV, or JSON for a .json name).\n"
+	       "Each distinct workload is searched once (identical ones reuse its result);\n"
+	       "with --threads N they are searched in parallel. --time-limit S shares S\n"
+	       "seconds among the searches and --gap G stops each once its best is proven\n"
+	       "within G of the optimum: the reports then give the proven lower bound, the\n"
+	       "gap and whether each search is exact. --out DIR keeps every finished\n"
+	       "search in DIR and reads back those of an earlier run made from the same\n"
+	       "inputs (stamped by their content), so a killed run resumes.\n"
+	       "--imperfect also searches imperfect factorisations (a dim spread over more\n"
+	       "PEs than a divisor fits, with a ragged last pass; trim map --imperfect).\n"
+	       "--fuse all|FIRST:LAST plans the chains of the network (layers that read only\n"
+	       "the previous layer's result) as fused groups sharing the loops above a buffer\n"
+	       "level (--fuse-level, default the first storage level below DRAM), searched\n"
+	       "exactly with the layer-by-layer plan as one candidate, and reports the groups,\n"
+	       "the DRAM bytes saved and the buffer they need (inference; energy or delay;\n"
+	       "docs/fusion.md, \"Fused tiles\"); FIRST:LAST fuses only within those layers.\n"
+	       "With --fuse, --time-limit S returns within about S seconds the best plan\n"
+	       "found (never worse than layer by layer) with its proven lower bound and gap.\n",
+	       usage_net);
+	trim_cli_constraints_help();
+}
+
+/* The command line into a: -1 to go on, else the exit status (help printed,
+ * or a usage error reported). */
+static int network_parse(int argc, char **argv, network_args *a)
+{
+	memset(a, 0, sizeof *a);
+	a->format = TRIM_FORMAT_TABLE;
+	a->progress = isatty(2);
+	trim_cli_mapopts_init(&a->mo);
 	for (int i = 1; i < argc; i++) {
 		const char *o = argv[i];
 		if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
-			printf("usage: %s\n\nMaps every intra-layer workload with the exhaustive search (trim map),\n"
-			       "adds the inter-layer workloads, and uses the sparse figures when the\n"
-			       "architecture gates or skips zeros (--dense: dense figures only).\n"
-			       "Progress goes to standard error when it is a terminal.\n"
-			       "Every report has the warnings of a design that starves its compute and the\n"
-			       "temporal utilisation (MACs / (PEs x cycles)) beside the spatial one.\n"
-			       "--report FILE.html writes one self-contained page (charts of energy by level\n"
-			       "and tensor, cycles and bottleneck, utilisation, loop nests; opens from disk).\n"
-			       "--breakdown FILE writes the counts and energy of every workload, level, tensor\n"
-			       "and action (CSV, or JSON for a .json name).\n"
-			       "Each distinct workload is searched once (identical ones reuse its result);\n"
-			       "with --threads N they are searched in parallel. --time-limit S shares S\n"
-			       "seconds among the searches and --gap G stops each once its best is proven\n"
-			       "within G of the optimum: the reports then give the proven lower bound, the\n"
-			       "gap and whether each search is exact. --out DIR keeps every finished\n"
-			       "search in DIR and reads back those of an earlier run made from the same\n"
-			       "inputs (stamped by their content), so a killed run resumes.\n"
-			       "--imperfect also searches imperfect factorisations (a dim spread over more\n"
-			       "PEs than a divisor fits, with a ragged last pass; trim map --imperfect).\n"
-			       "--fuse all|FIRST:LAST plans the chains of the network (layers that read only\n"
-			       "the previous layer's result) as fused groups sharing the loops above a buffer\n"
-			       "level (--fuse-level, default the first storage level below DRAM), searched\n"
-			       "exactly with the layer-by-layer plan as one candidate, and reports the groups,\n"
-			       "the DRAM bytes saved and the buffer they need (inference; energy or delay;\n"
-			       "docs/fusion.md, \"Fused tiles\"); FIRST:LAST fuses only within those layers.\n"
-			       "With --fuse, --time-limit S returns within about S seconds the best plan\n"
-			       "found (never worse than layer by layer) with its proven lower bound and gap.\n",
-			       usage_net);
-			trim_cli_constraints_help();
+			network_help();
 			return 0;
 		}
 		if (!strcmp(o, "--dense")) {
-			dense = 1;
+			a->dense = 1;
 			continue;
 		}
 		if (!strcmp(o, "--imperfect")) {
-			mo.imperfect = 1;
+			a->mo.imperfect = 1;
 			continue;
 		}
 		if (!strcmp(o, "--progress") || !strcmp(o, "--quiet")) {
-			progress = o[2] == 'p';
+			a->progress = o[2] == 'p';
 			continue;
 		}
 		if (o[0] == '-' && o[1]) {
 			if (i + 1 >= argc)
 				return trim_cli_usage("network", usage_net, "%s needs a value", o);
 			const char *v = argv[++i];
-			int k = trim_cli_mapopt("network", usage_net, o, v, &mo);
+			int k = trim_cli_mapopt("network", usage_net, o, v, &a->mo);
 			if (k < 0)
 				return TRIM_CLI_EXIT_USAGE;
 			if (k > 0)
 				continue;
 			if (!strcmp(o, "--table"))
-				table_file = v;
+				a->table_file = v;
 			else if (!strcmp(o, "--count")) {
-				if (trim_cli_count("network", usage_net, v, &mo.count))
+				if (trim_cli_count("network", usage_net, v, &a->mo.count))
 					return TRIM_CLI_EXIT_USAGE;
 			}
 			else if (!strcmp(o, "--trace"))
-				trace = v;
+				a->trace = v;
 			else if (!strcmp(o, "--report"))
-				report = v;
+				a->report = v;
 			else if (!strcmp(o, "--out"))
-				mo.out_dir = v;
+				a->mo.out_dir = v;
 			else if (!strcmp(o, "--breakdown"))
-				breakdown = v;
+				a->breakdown = v;
 			else if (!strcmp(o, "--fuse"))
-				fuse = v;
+				a->fuse = v;
 			else if (!strcmp(o, "--fuse-level"))
-				fuse_level = v;
+				a->fuse_level = v;
 			else if (!strcmp(o, "--format")) {
-				if (trim_cli_format("network", usage_net, v, 1, &format))
+				if (trim_cli_format("network", usage_net, v, 1, &a->format))
 					return TRIM_CLI_EXIT_USAGE;
 			} else {
 				return trim_cli_unknown_option("network", usage_net, o);
 			}
 			continue;
 		}
-		if (nf == 2)
+		if (a->nf == 2)
 			return trim_cli_usage("network", usage_net, "a network and an architecture only");
-		files[nf++] = o;
+		a->files[a->nf++] = o;
 	}
-	if (nf != 2)
+	if (a->nf != 2)
 		return trim_cli_usage("network", usage_net, "needs NETWORK.yaml and ARCH.yaml");
-	if (fuse_level && !fuse)
+	if (a->fuse_level && !a->fuse)
 		return trim_cli_usage("network", usage_net, "--fuse-level needs --fuse");
-	if (fuse) {
-		/* what the fused plan does not take yet is refused, not ignored */
-		const char *other = trace ? "--trace" : report ? "--report" : breakdown ? "--breakdown"
-		                  : mo.out_dir ? "--out" : mo.constraints ? "--constraints"
-		                  : mo.ndataflow ? "--dataflow" : mo.imperfect ? "--imperfect"
-		                  : mo.count != TRIM_COUNT_LIBTRIM ? "--count timeloop"
-		                  : mo.gap > 0 ? "--gap"
-		                  : mo.max_mappings > 0 ? "--max-mappings" : mo.min_pe_util > 0 ? "--min-pe-util"
-		                  : mo.min_rf_util > 0 ? "--min-rf-util" : dense ? "--dense"
-		                  : format == TRIM_FORMAT_CSV ? "--format csv" : NULL;
-		if (other)
-			return trim_cli_usage("network", usage_net, "--fuse does not take %s yet", other);
-		if (mo.goal == TRIM_GOAL_EDP)
-			return trim_cli_usage("network", usage_net, "--fuse searches --goal energy or delay (EDP is not yet exact for fused groups)");
-		return run_fused(files, table_file, &mo, fuse, fuse_level, format);
+	return -1;
+}
+
+/* --fuse: what the fused plan does not take yet is refused, not ignored
+ * (the usage status), else the plan (run_fused). */
+static int network_fused(const network_args *a)
+{
+	const char *other = a->trace ? "--trace" : a->report ? "--report" : a->breakdown ? "--breakdown"
+	                  : a->mo.out_dir ? "--out" : a->mo.constraints ? "--constraints"
+	                  : a->mo.ndataflow ? "--dataflow" : a->mo.imperfect ? "--imperfect"
+	                  : a->mo.count != TRIM_COUNT_LIBTRIM ? "--count timeloop"
+	                  : a->mo.gap > 0 ? "--gap"
+	                  : a->mo.max_mappings > 0 ? "--max-mappings" : a->mo.min_pe_util > 0 ? "--min-pe-util"
+	                  : a->mo.min_rf_util > 0 ? "--min-rf-util" : a->dense ? "--dense"
+	                  : a->format == TRIM_FORMAT_CSV ? "--format csv" : NULL;
+	if (other)
+		return trim_cli_usage("network", usage_net, "--fuse does not take %s yet", other);
+	if (a->mo.goal == TRIM_GOAL_EDP)
+		return trim_cli_usage("network", usage_net, "--fuse searches --goal energy or delay (EDP is not yet exact for fused groups)");
+	return run_fused(a->files, a->table_file, &a->mo, a->fuse, a->fuse_level, a->format);
+}
+
+/* The searches read back from out_dir (--out), if any, and why others were
+ * not, on stderr. */
+static void print_resumed(const trim_neteval *ne, const char *out_dir)
+{
+	int64_t resumed = 0, stale = 0;
+	if (trim_neteval_resumed(ne, &resumed, &stale) || !(resumed || stale))
+		return;
+	fprintf(stderr, "trim network: %lld searches read back from %s", (long long)resumed, out_dir);
+	if (stale)
+		fprintf(stderr, "; %lld stale or corrupted (made from other inputs, or edited): searched again",
+		        (long long)stale);
+	fprintf(stderr, "\n");
+	/* and why, file by file */
+	for (const char *l = trim_neteval_resume_notes(ne); *l;) {
+		const char *e = strchr(l, '\n');
+		int n = e ? (int)(e - l) : (int)strlen(l);
+		fprintf(stderr, "trim network: %.*s\n", n, l);
+		l += n + (e != NULL);
 	}
+}
+
+// trim-cli: network: the best mapping of every workload of a network, with totals
+int trim_cli_network(int argc, char **argv)
+{
+	if (trim_cli_repeated("network", usage_net, argc, argv))
+		return TRIM_CLI_EXIT_USAGE;
+	network_args a;
+	int st = network_parse(argc, argv, &a);
+	if (st >= 0)
+		return st;
+	if (a.fuse)
+		return network_fused(&a);
 
 	trim_network *net = NULL;
 	trim_workloads *w = NULL;
 	trim_arch *arch = NULL;
 	trim_neteval *ne = NULL;
 	char *text = NULL;
-	int rc = trim_cli_run_network("network", files[0], files[1], table_file, trace, &mo, dense,
-	                              progress, &net, &w, &arch, &ne);
+	int rc = trim_cli_run_network("network", a.files[0], a.files[1], a.table_file, a.trace, &a.mo, a.dense,
+	                              a.progress, &net, &w, &arch, &ne);
 	if (rc == 0)
-		rc = trim_neteval_report(ne, format, &text);
-	int64_t resumed = 0, stale = 0;
-	if (rc == 0 && mo.out_dir && trim_neteval_resumed(ne, &resumed, &stale) == 0 && (resumed || stale))
-	{
-		fprintf(stderr, "trim network: %lld searches read back from %s", (long long)resumed, mo.out_dir);
-		if (stale)
-			fprintf(stderr, "; %lld stale or corrupted (made from other inputs, or edited): searched again",
-			        (long long)stale);
-		fprintf(stderr, "\n");
-		/* and why, file by file */
-		for (const char *l = trim_neteval_resume_notes(ne); *l;) {
-			const char *e = strchr(l, '\n');
-			int n = e ? (int)(e - l) : (int)strlen(l);
-			fprintf(stderr, "trim network: %.*s\n", n, l);
-			l += n + (e != NULL);
-		}
-	}
-	if (rc == 0 && report)
-		rc = trim_neteval_write_html(ne, report);
+		rc = trim_neteval_report(ne, a.format, &text);
+	if (rc == 0 && a.mo.out_dir)
+		print_resumed(ne, a.mo.out_dir);
+	if (rc == 0 && a.report)
+		rc = trim_neteval_write_html(ne, a.report);
 	char *bd = NULL;
-	if (rc == 0 && breakdown) {
-		size_t len = strlen(breakdown);
-		int json = len >= 5 && !strcmp(breakdown + len - 5, ".json");
+	if (rc == 0 && a.breakdown) {
+		size_t len = strlen(a.breakdown);
+		int json = len >= 5 && !strcmp(a.breakdown + len - 5, ".json");
 		rc = trim_neteval_breakdown_report(ne, json ? TRIM_FORMAT_JSON : TRIM_FORMAT_CSV, &bd);
 	}
 	trim_neteval_free(ne);
@@ -205,7 +238,7 @@ int trim_cli_network(int argc, char **argv)
 		return trim_cli_fail(rc);
 	}
 	if (bd) {
-		int wrc = trim_cli_write_text("network", breakdown, bd);
+		int wrc = trim_cli_write_text("network", a.breakdown, bd);
 		trim_string_free(bd);
 		if (wrc) {
 			trim_string_free(text);

@@ -405,6 +405,102 @@ static int tl_perm(trim__yctx *c, const trim__ynode *n, int *dims, int *nd)
 	return 0;
 }
 
+/* A directive's factors fn, "R=3 S=3 P=1" or a list [R=3, S=3, P=1]
+ * (Timeloop accepts both), into f and the residuals res. */
+static int tl_directive_factors(trim__yctx *c, const trim__ynode *fn, int64_t *f, int64_t *res)
+{
+	int rc = 0;
+	trim__yctx_key(c, "factors");
+	if (fn->kind == TRIM__Y_SEQ) {
+		int64_t one[TRIM_NDIMS], ores[TRIM_NDIMS];
+		for (size_t k = 0; k < fn->n && !rc; k++) {
+			trim__yctx_index(c, k);
+			rc = trim__yexpect(c, fn->items[k], TRIM__Y_SCALAR);
+			if (!rc)
+				rc = tl_factors(c, fn->items[k], one, ores);
+			for (int d = 0; d < TRIM_NDIMS && !rc; d++) {
+				if (one[d] != 1)
+					f[d] = one[d];
+				if (ores[d])
+					res[d] = ores[d];
+			}
+			trim__yctx_pop(c);
+		}
+	} else {
+		rc = trim__yexpect(c, fn, TRIM__Y_SCALAR);
+		if (!rc)
+			rc = tl_factors(c, fn, f, res);
+	}
+	trim__yctx_pop(c);
+	return rc;
+}
+
+/* A spatial directive e for level L (factors f, residuals res, permutation
+ * perm of np dims): its X and Y factors, multiplied into an earlier one's
+ * (spatial_seen), and the digits of the last point (rdig, any_res). */
+static int tl_spatial_directive(trim__yctx *c, const trim__ynode *e, trim__mapping *m, int L, const int64_t *f,
+                                const int64_t *res, const int *perm, int np, int *spatial_seen,
+                                int64_t rdig[][TRIM_NDIMS], int *any_res)
+{
+	int64_t split = TRIM_NDIMS;
+	int rc = trim__yget_int(c, e, "split", 0, 0, 64, &split);
+	if (rc < 0)
+		return rc;
+	/* Timeloop: loops at permutation positions < split along X, the
+	 * others along Y; dims not in the permutation along X. A second
+	 * spatial directive for the same level (the Y fan-out of an array
+	 * Timeloop describes as two, as trim_mapping_dump_timeloop writes
+	 * a dim split over X and Y) multiplies into the first. */
+	int again = spatial_seen[L]++ > 0;
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		int pos = -1;
+		for (int k = 0; k < np; k++)
+			if (perm[k] == d)
+				pos = k;
+		int x = pos < 0 || pos < split;
+		int64_t fx = x ? f[d] : 1, fy = x ? 1 : f[d];
+		int64_t xy = 0;
+		if (again && (__builtin_mul_overflow(fx, m->fx[L][d], &fx) ||
+		              __builtin_mul_overflow(fy, m->fy[L][d], &fy) ||
+		              __builtin_mul_overflow(fx, fy, &xy) || xy > MAX_BOUND)) {
+			rc = trim__yerr(c, e, TRIM_ERANGE, "the spatial bound of %c at %s is more than 2^40",
+			                "NGMCEFRS"[d], m->name[L]);
+			return rc;
+		}
+		/* the last point's digit: this directive's loop inside the
+		 * first one's (a second fan-out below the first) */
+		int64_t prev = again ? m->f[L][d] : 1;
+		if (res[d] || (again && rdig[L][d] >= 0)) {
+			int64_t hi = again ? (rdig[L][d] >= 0 ? rdig[L][d] : prev - 1) : 0;
+			rdig[L][d] = hi * f[d] + (res[d] ? res[d] : f[d]) - 1;
+			any_res[d] = 1;
+		}
+		m->f[L][d] = fx * fy; /* one of them is 1, or xy checked it */
+		m->fx[L][d] = fx;
+		m->fy[L][d] = fy;
+	}
+	return 0;
+}
+
+/* With residuals, the bound they cover (Timeloop: 1 + the last point, sum
+ * over levels of digit x the bounds inside): trim__mapping_check requires
+ * the workload's. */
+static void tl_residual_bounds(trim__mapping *m, int64_t rdig[][TRIM_NDIMS], const int *any_res)
+{
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		if (!any_res[d])
+			continue;
+		int64_t last = 0, stride = 1;
+		int over = 0;
+		for (int l = m->nlevels - 1; l >= 0; l--) {
+			int64_t dig = rdig[l][d] >= 0 ? rdig[l][d] : m->f[l][d] - 1, t;
+			over |= __builtin_mul_overflow(dig, stride, &t) || __builtin_add_overflow(last, t, &last) ||
+			        __builtin_mul_overflow(stride, m->f[l][d], &stride);
+		}
+		m->tl_bound[d] = over ? INT64_MAX : last + 1;
+	}
+}
+
 static int read_timeloop(trim__yctx *c, const trim__ynode *list, trim__mapping *m)
 {
 	static const char *const types[] = {"temporal", "spatial", "bypass", "datatype", "dataspace", NULL};
@@ -457,33 +553,8 @@ static int read_timeloop(trim__yctx *c, const trim__ynode *list, trim__mapping *
 		const trim__ynode *fn = trim__ymap_get(e, "factors"), *pn = trim__ymap_get(e, "permutation");
 		for (int d = 0; d < TRIM_NDIMS; d++)
 			f[d] = 1;
-		if (fn) {
-			/* "R=3 S=3 P=1" or a list [R=3, S=3, P=1] (Timeloop accepts both) */
-			trim__yctx_key(c, "factors");
-			if (fn->kind == TRIM__Y_SEQ) {
-				int64_t one[TRIM_NDIMS], ores[TRIM_NDIMS];
-				for (size_t k = 0; k < fn->n && !rc; k++) {
-					trim__yctx_index(c, k);
-					rc = trim__yexpect(c, fn->items[k], TRIM__Y_SCALAR);
-					if (!rc)
-						rc = tl_factors(c, fn->items[k], one, ores);
-					for (int d = 0; d < TRIM_NDIMS && !rc; d++) {
-						if (one[d] != 1)
-							f[d] = one[d];
-						if (ores[d])
-							res[d] = ores[d];
-					}
-					trim__yctx_pop(c);
-				}
-			} else {
-				rc = trim__yexpect(c, fn, TRIM__Y_SCALAR);
-				if (!rc)
-					rc = tl_factors(c, fn, f, res);
-			}
-			trim__yctx_pop(c);
-			if (rc)
-				goto next;
-		}
+		if (fn && (rc = tl_directive_factors(c, fn, f, res)))
+			goto next;
 		int perm[TRIM_NDIMS], np = 0;
 		if (pn) {
 			trim__yctx_key(c, "permutation");
@@ -523,63 +594,15 @@ static int read_timeloop(trim__yctx *c, const trim__ynode *list, trim__mapping *
 			if ((rc = trim__mapping_set_order_str(m, l, ord)))
 				goto next;
 		} else {
-			int64_t split = TRIM_NDIMS;
-			if ((rc = trim__yget_int(c, e, "split", 0, 0, 64, &split)) < 0)
+			if ((rc = tl_spatial_directive(c, e, m, L, f, res, perm, np, spatial_seen, rdig, any_res)))
 				goto next;
-			rc = 0;
-			/* Timeloop: loops at permutation positions < split along X, the
-			 * others along Y; dims not in the permutation along X. A second
-			 * spatial directive for the same level (the Y fan-out of an array
-			 * Timeloop describes as two, as trim_mapping_dump_timeloop writes
-			 * a dim split over X and Y) multiplies into the first. */
-			int again = spatial_seen[L]++ > 0;
-			for (int d = 0; d < TRIM_NDIMS; d++) {
-				int pos = -1;
-				for (int k = 0; k < np; k++)
-					if (perm[k] == d)
-						pos = k;
-				int x = pos < 0 || pos < split;
-				int64_t fx = x ? f[d] : 1, fy = x ? 1 : f[d];
-				int64_t xy = 0;
-				if (again && (__builtin_mul_overflow(fx, m->fx[L][d], &fx) ||
-				              __builtin_mul_overflow(fy, m->fy[L][d], &fy) ||
-				              __builtin_mul_overflow(fx, fy, &xy) || xy > MAX_BOUND)) {
-					rc = trim__yerr(c, e, TRIM_ERANGE, "the spatial bound of %c at %s is more than 2^40",
-					                "NGMCEFRS"[d], m->name[L]);
-					goto next;
-				}
-				/* the last point's digit: this directive's loop inside the
-				 * first one's (a second fan-out below the first) */
-				int64_t prev = again ? m->f[L][d] : 1;
-				if (res[d] || (again && rdig[L][d] >= 0)) {
-					int64_t hi = again ? (rdig[L][d] >= 0 ? rdig[L][d] : prev - 1) : 0;
-					rdig[L][d] = hi * f[d] + (res[d] ? res[d] : f[d]) - 1;
-					any_res[d] = 1;
-				}
-				m->f[L][d] = fx * fy; /* one of them is 1, or xy checked it */
-				m->fx[L][d] = fx;
-				m->fy[L][d] = fy;
-			}
 			note_entry(m, L, i, e);
 		}
 	next:
 		trim__yctx_pop(c);
 	}
-	/* with residuals, the bound they cover (Timeloop: 1 + the last point,
-	 * sum over levels of digit x the bounds inside): trim__mapping_check
-	 * requires the workload's */
-	for (int d = 0; d < TRIM_NDIMS && !rc; d++) {
-		if (!any_res[d])
-			continue;
-		int64_t last = 0, stride = 1;
-		int over = 0;
-		for (int l = m->nlevels - 1; l >= 0; l--) {
-			int64_t dig = rdig[l][d] >= 0 ? rdig[l][d] : m->f[l][d] - 1, t;
-			over |= __builtin_mul_overflow(dig, stride, &t) || __builtin_add_overflow(last, t, &last) ||
-			        __builtin_mul_overflow(stride, m->f[l][d], &stride);
-		}
-		m->tl_bound[d] = over ? INT64_MAX : last + 1;
-	}
+	if (!rc)
+		tl_residual_bounds(m, rdig, any_res);
 	return rc;
 }
 
