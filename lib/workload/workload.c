@@ -490,15 +490,12 @@ int trim__wl_add_cache(builder *b, int op, int producer, const trim__layer *user
 
 /* ---- the analysis ---------------------------------------------------------- */
 
-int trim__wl_analyse(builder *b)
+/* Which layers need the gradient w.r.t. their input: some trainable layer
+ * upstream. */
+static void mark_needs_grad(builder *b)
 {
 	const struct trim_network *net = b->net;
-	struct trim_workloads *w = b->w;
-	int training = w->mode == TRIM_MODE_TRAINING;
 	int n = net->nlayers;
-	int rc = 0;
-
-	/* which layers need the gradient w.r.t. their input: some trainable layer upstream */
 	for (int i = 0; i < n; i++) {
 		const trim__layer *L = &net->layers[i];
 		for (int k = 0; k < L->ninputs; k++) {
@@ -507,8 +504,16 @@ int trim__wl_analyse(builder *b)
 				b->needs_grad[i] = 1;
 		}
 	}
+}
 
-	/* forward */
+/* The forward workloads, first layer first. */
+static int analyse_forward(builder *b)
+{
+	const struct trim_network *net = b->net;
+	struct trim_workloads *w = b->w;
+	int n = net->nlayers;
+	int rc = 0;
+
 	for (int i = 0; i < n && rc == 0; i++) {
 		const trim__layer *L = &net->layers[i];
 		trim__layer view;
@@ -544,55 +549,68 @@ int trim__wl_analyse(builder *b)
 		if (rc == 0 && b->overflow)
 			rc = trim__wl_overflow_error(net, i, b->overflow, b->N);
 	}
-	if (rc)
-		return rc;
-	int nfw = (int)w->nintra;
+	return rc;
+}
 
-	/* backward, last layer first: BW (if its input gradient is needed), then WG */
-	if (training) {
-		for (int i = n - 1; i >= 0 && rc == 0; i--) {
-			const trim__layer *L = &net->layers[i];
-			int k = trim__wl_kind_of(L);
-			trim__layer view;
-			int64_t N0;
-			const trim__layer *V = fold_tokens(b, L, &view, &N0);
-			if (built_elsewhere(L)) {
-				rc = trim__wl_backward_more(b, L, i);
-			} else {
-				if ((k >= 0 && k != TRIM_WL_ELTWISE) && b->needs_grad[i]) {
-					rc = trim__wl_build_bw(b, V, i);
-					if (rc == 0) {
-						b->bw_index[i] = (int)w->nintra - 1;
-						rc = trim__wl_add_preprocessing(b, V, i, (int)w->nintra - 1);
-					}
-				}
-				if (rc == 0 && trim__wl_has_weights(L)) {
-					rc = trim__wl_build_wg(b, V, i);
-					if (rc == 0) {
-						b->wg_index[i] = (int)w->nintra - 1;
-						rc = trim__wl_add_preprocessing(b, V, i, (int)w->nintra - 1);
-					}
+/* The backward workloads (training), last layer first: BW (if its input
+ * gradient is needed), then WG. */
+static int analyse_backward(builder *b)
+{
+	const struct trim_network *net = b->net;
+	struct trim_workloads *w = b->w;
+	int n = net->nlayers;
+	int rc = 0;
+
+	for (int i = n - 1; i >= 0 && rc == 0; i--) {
+		const trim__layer *L = &net->layers[i];
+		int k = trim__wl_kind_of(L);
+		trim__layer view;
+		int64_t N0;
+		const trim__layer *V = fold_tokens(b, L, &view, &N0);
+		if (built_elsewhere(L)) {
+			rc = trim__wl_backward_more(b, L, i);
+		} else {
+			if ((k >= 0 && k != TRIM_WL_ELTWISE) && b->needs_grad[i]) {
+				rc = trim__wl_build_bw(b, V, i);
+				if (rc == 0) {
+					b->bw_index[i] = (int)w->nintra - 1;
+					rc = trim__wl_add_preprocessing(b, V, i, (int)w->nintra - 1);
 				}
 			}
-			b->N = N0;
-			if (rc == 0 && L->type == TRIM__L_BATCHNORM && b->needs_grad[i]) {
-				trim__inter *y = trim__wl_new_inter(b, TRIM__OP_BATCHNORM, L, i, TRIM_PHASE_BW, "dY");
-				if (!y)
-					return TRIM_ENOMEM;
-				trim__wl_shape4(y->in_shape, b->N, L->in[2], L->in[0], L->in[1]);
-				memcpy(y->out_shape, y->in_shape, sizeof y->out_shape);
-				y->in_elems = y->out_elems = y->elems = trim__wl_prod4(b, y->in_shape);
-				y->before_intra = (int)w->nintra;
+			if (rc == 0 && trim__wl_has_weights(L)) {
+				rc = trim__wl_build_wg(b, V, i);
+				if (rc == 0) {
+					b->wg_index[i] = (int)w->nintra - 1;
+					rc = trim__wl_add_preprocessing(b, V, i, (int)w->nintra - 1);
+				}
 			}
-			b->bw_done[i] = (int)w->nintra - 1;
-			if (rc == 0 && b->overflow)
-				rc = trim__wl_overflow_error(net, i, b->overflow, b->N);
 		}
+		b->N = N0;
+		if (rc == 0 && L->type == TRIM__L_BATCHNORM && b->needs_grad[i]) {
+			trim__inter *y = trim__wl_new_inter(b, TRIM__OP_BATCHNORM, L, i, TRIM_PHASE_BW, "dY");
+			if (!y)
+				return TRIM_ENOMEM;
+			trim__wl_shape4(y->in_shape, b->N, L->in[2], L->in[0], L->in[1]);
+			memcpy(y->out_shape, y->in_shape, sizeof y->out_shape);
+			y->in_elems = y->out_elems = y->elems = trim__wl_prod4(b, y->in_shape);
+			y->before_intra = (int)w->nintra;
+		}
+		b->bw_done[i] = (int)w->nintra - 1;
+		if (rc == 0 && b->overflow)
+			rc = trim__wl_overflow_error(net, i, b->overflow, b->N);
 	}
-	if (rc)
-		return rc;
+	return rc;
+}
 
-	/* caching of intermediate activations (training) and shortcuts (both) */
+/* The caching of intermediate activations (training) and shortcuts (both). */
+static int analyse_caches(builder *b)
+{
+	const struct trim_network *net = b->net;
+	struct trim_workloads *w = b->w;
+	int n = net->nlayers;
+	int rc = 0;
+	int training = w->mode == TRIM_MODE_TRAINING;
+
 	for (int i = 0; i < n && rc == 0; i++) {
 		const trim__layer *L = &net->layers[i];
 		if (training) {
@@ -638,6 +656,16 @@ int trim__wl_analyse(builder *b)
 		if (rc == 0 && b->overflow)
 			rc = trim__wl_overflow_error(net, i, b->overflow, b->N);
 	}
-	(void)nfw;
+	return rc;
+}
+
+int trim__wl_analyse(builder *b)
+{
+	mark_needs_grad(b);
+	int rc = analyse_forward(b);
+	if (rc == 0 && b->w->mode == TRIM_MODE_TRAINING)
+		rc = analyse_backward(b);
+	if (rc == 0)
+		rc = analyse_caches(b);
 	return rc;
 }
