@@ -317,9 +317,10 @@ START_TEST(test_window_floor_first_loop)
 			for (int depth = 1; depth < s.nslots; depth++) {
 				double lb, least = HUGE_VAL;
 				trim__mapspace_node_of(&s, depth, &m, &node);
-				trim__stationary_first_dims = 0;
+				unsigned dims = 0;
+				s.test_first_dims = &dims;
 				trim__mapspace_node_lb(&s, c, TRIM__GOAL_ENERGY, depth, zero_macs, &node, &ev, &lb);
-				const unsigned dims = trim__stationary_first_dims;
+				s.test_first_dims = NULL;
 				if (!dims)
 					continue;
 				for (int d = 0; d < TRIM_NDIMS; d++) {

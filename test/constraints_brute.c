@@ -251,9 +251,10 @@ void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const char *
 				trim__stationary_reuse(&s, c, depth, &p, 0, 0, &hs);
 				const unsigned own = hs > 0 ? first_loop_above(&a, &m, hs) : 0;
 				if (own) {
-					trim__stationary_first_dims = 0;
+					unsigned dims = 0;
+					s.test_first_dims = &dims;
 					const double full = tu_node_lb(&s, c, goal, depth, zero_macs, &m, &p);
-					const unsigned dims = trim__stationary_first_dims;
+					s.test_first_dims = NULL;
 					double least = HUGE_VAL;
 					for (int d = 0; d < TRIM_NDIMS; d++) {
 						if (!((own | (i % 7 ? 0 : dims)) >> d & 1))

@@ -230,11 +230,9 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
 int64_t trim__stationary_reuse(const trim__mapspace *s, const trim__level_cost *costs, int depth,
                                const trim__mapping *node, int t, unsigned keep, int *h);
 /* For tests: the stationarity bound's memo hits so far on this thread
- * (trim__mapspace.test_memo_off turns the memo off), and the dims that its
- * last call on this thread found may have the first loop above its level
- * (trim__mapspace.test_first_only restricts them). */
+ * (trim__mapspace.test_memo_off turns the memo off; the dims it found may
+ * have the first loop above its level: trim__mapspace.test_first_dims). */
 uint64_t trim__extents_memo_hits(void);
-extern _Thread_local unsigned trim__stationary_first_dims;
 /* ---- a systolic array's words (systolic_bound.c) ------------------------ */
 
 /* The hops the node bound charges each of tensor t's words on spatial level

@@ -153,9 +153,13 @@ typedef struct {
 	 * every joint variant computes its refilled tensors' figures;
 	 * test_first_only: a mask of dims that the stationarity bound takes as
 	 * the only possible first loops above its level (the bound of one
-	 * variant: those dims' own floors alone) */
+	 * variant: those dims' own floors alone); test_first_dims (not NULL):
+	 * where every call of the stationarity bound writes the dims it found
+	 * may have the first loop above its level (before test_first_only
+	 * restricts them; calls on one thread only) */
 	int test_memo_off, test_joint_reuse_off;
 	unsigned test_first_only;
+	unsigned *test_first_dims;
 } trim__mapspace;
 
 int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct trim_arch *a);

@@ -529,8 +529,6 @@ int64_t trim__stationary_window_fills(const trim__mapspace *s, const trim__level
 	return least;
 }
 
-_Thread_local unsigned trim__stationary_first_dims;
-
 /* A possible first loop above h (trim__stationary_bound): the tensors it
  * reloads with the whole floor (v[0]) and with half of it (v[1]), and
  * for each windowed tensor the first-loop dim whose floor it takes (wg,
@@ -567,9 +565,10 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
 	 * window axis): its per-choice energies with the floor (E of the
 	 * figures when the floor changes nothing) */
 	unsigned qual = 0, keepable = 0, wfloor = 0;
-	trim__stationary_first_dims = first_loop_dims(s, f, m, h);
-	const unsigned dstar =
-	    trim__stationary_first_dims & (s->test_first_only ? s->test_first_only : ~0u);
+	const unsigned first_dims = first_loop_dims(s, f, m, h);
+	if (s->test_first_dims)
+		*s->test_first_dims = first_dims;
+	const unsigned dstar = first_dims & (s->test_first_only ? s->test_first_only : ~0u);
 	unsigned rd[3], win[3];
 	const double *EF[3][8][2];
 	int fits[3][8]; /* t kept at h beside the set p: its tiles may fit */
