@@ -63,7 +63,7 @@ static uint64_t children_cut(const tree_child *ch, int64_t n, double cut)
  * above the cut and no higher than the full bound or the floor with the
  * parent's figures standing in; with those stand-ins, no fewer children
  * cut and no more figures looked up than without them. */
-static void siblings_below(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *c, int goal,
+static void siblings_below(trim__mapspace *s, int64_t *const *trows, const trim__level_cost *c, int goal,
                            int depth, const int32_t *lo, const int32_t *hi, int64_t zero_macs, search_worker *W,
                            uint64_t *compared, uint64_t *cut, uint64_t *joint_higher, uint64_t *fewer)
 {
@@ -135,9 +135,9 @@ static void siblings_below(const trim__mapspace *s, int64_t *const *trows, const
 		}
 		/* first without the parent's figures standing in: the figures
 		 * looked up then, and the children's bounds */
-		trim__stand_ins_off = 1;
+		s->test_stand_ins_off = 1;
 		int rc = trim__leaf_children_bounds(s, trows, c, goal, depth + 1, ch, n, nv, cuts[k], zero_macs, W);
-		trim__stand_ins_off = 0;
+		s->test_stand_ins_off = 0;
 		ck_assert_int_ge(rc, 0);
 		if (!rc)
 			continue;

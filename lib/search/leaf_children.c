@@ -60,8 +60,6 @@ static const tensor_figures *memo_figures(const trim__mapspace *s, int64_t *cons
 	return &W->leaf_figures[e];
 }
 
-int trim__stand_ins_off;
-
 /* What a tensor's own figure adds to a floor that counted its stand-in. */
 static double above_stand_in(double own, double stand_in)
 {
@@ -146,7 +144,7 @@ int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, c
 	 * with every child */
 	L->every_child = energy ? f->emacs + trim__node_static_floor(s, costs, f, m, zero_macs, &W->bound_eval) : 0;
 	double stand_in[3] = {0, 0, 0}, stand_ins = 0;
-	if (energy && !trim__stand_ins_off) {
+	if (energy && !s->test_stand_ins_off) {
 		trim__tree_node_set(s, trows, depth - 1, c[0].lo, m); /* the parent */
 		if (trim__node_tensor_floors(s, costs, depth - 1, zero_macs, m, stand_in))
 			for (int t = 0; t < 3; t++)

@@ -156,8 +156,10 @@ typedef struct {
 	 * variant: those dims' own floors alone); test_first_dims (not NULL):
 	 * where every call of the stationarity bound writes the dims it found
 	 * may have the first loop above its level (before test_first_only
-	 * restricts them; calls on one thread only) */
-	int test_memo_off, test_joint_reuse_off;
+	 * restricts them; calls on one thread only); test_stand_ins_off: the
+	 * leaf children's bounds without the parent's figures standing in
+	 * (trim__leaf_children_bounds) */
+	int test_memo_off, test_joint_reuse_off, test_stand_ins_off;
 	unsigned test_first_only;
 	unsigned *test_first_dims;
 } trim__mapspace;

@@ -512,13 +512,12 @@ int64_t trim__tree_children(const trim__mapspace *s, int64_t *const *trows, int 
  * once per combination of those; with the energy goal, a child whose
  * tensors and MACs exceed `above` gets that sum without the rest (the
  * parent's figure standing in for each tensor not yet looked up, unless
- * the test hook trim__stand_ins_off is set). 1 if
+ * the mapspace's test_stand_ins_off is set). 1 if
  * done (c[i].lb, and W->child_choices[i] of the children below `above`),
  * 0 if it does not apply (nothing written), -1 on no memory. */
 int trim__leaf_children_bounds(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *costs,
                                int goal, int depth, tree_child *c, int64_t n, const int *nvals, double above,
                                int64_t zero_macs, search_worker *W);
-extern int trim__stand_ins_off;
 /* The joint-order bound of child c (not yet sorted away from its ord) of
  * the node whose children trim__leaf_children_bounds bounded last
  * (W->leaf_on), from the same figures: the bound trim__node_bound_joint
