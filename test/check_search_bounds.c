@@ -192,18 +192,20 @@ START_TEST(test_extents_memo)
 			sample_obeying(&s, 0x2545f4914f6cdd1dull, N, idx);
 			static double off[N * TRIM__MAX_LEVELS], on1[N * TRIM__MAX_LEVELS], on2[N * TRIM__MAX_LEVELS],
 			    tmp[N * TRIM__MAX_LEVELS];
+			uint64_t hits = 0; /* the memo's answers to both mapspaces */
+			s.test_memo_hits = other.test_memo_hits = &hits;
 			for (int pass = 0; pass < 2; pass++) {
 				s.reserved[rf] = pass ? a->lv[rf].capacity_bytes / 4 : 0;
-				const uint64_t hoff = trim__extents_memo_hits();
+				const uint64_t hoff = hits;
 				s.test_memo_off = 1;
 				memo_bounds(&s, c, zero_macs, idx, N, off);
 				s.test_memo_off = 0;
-				ck_assert_msg(trim__extents_memo_hits() == hoff, "the memo answered with test_memo_off set");
-				const uint64_t h0 = trim__extents_memo_hits();
+				ck_assert_msg(hits == hoff, "the memo answered with test_memo_off set");
+				const uint64_t h0 = hits;
 				memo_bounds(&s, c, zero_macs, idx, N, on1);
 				memo_bounds(&other, c, zero_macs, idx, N, tmp);
 				memo_bounds(&s, c, zero_macs, idx, N, on2);
-				ck_assert_msg(trim__extents_memo_hits() > h0, "%s conv2 %d: the memo never answered", presets[pi],
+				ck_assert_msg(hits > h0, "%s conv2 %d: the memo never answered", presets[pi],
 				              ph);
 				for (int k = 0; k < N * TRIM__MAX_LEVELS; k++) {
 					if (k % TRIM__MAX_LEVELS == 0 || k % TRIM__MAX_LEVELS >= s.nslots)
@@ -444,7 +446,7 @@ START_TEST(test_joint_refill_reuse)
 	trim_workloads *w = ae.w;
 	trim_arch *a = ae.a;
 	const trim__level_cost *c = ae.c;
-	const uint64_t r0 = trim__joint_reuses;
+	uint64_t reuses = 0; /* the joint variants' reuses of a refill's figures */
 	for (int pi = 0; pi < 2; pi++)
 		for (int ph = 0; ph < 2; ph++) {
 			size_t wi = 0;
@@ -452,6 +454,7 @@ START_TEST(test_joint_refill_reuse)
 			const trim__intra *x = trim__workloads_intra(w, wi);
 			trim__mapspace s;
 			ck_assert_int_eq(trim__mapspace_init(&s, x, a), 0);
+			s.test_joint_reuses = &reuses;
 			trim_constraints *cons = NULL;
 			if (pi) {
 				ck_assert_int_eq(trim_constraints_create(&cons), 0);
@@ -469,11 +472,11 @@ START_TEST(test_joint_refill_reuse)
 				for (int depth = 1; depth < s.nslots; depth++) {
 					double on, off;
 					trim__mapspace_node_of(&s, depth, &m, &node);
-					const uint64_t r1 = trim__joint_reuses;
+					const uint64_t r1 = reuses;
 					s.test_joint_reuse_off = 1;
 					trim__node_bound_joint(&s, c, TRIM__GOAL_ENERGY, depth, zero_macs, &node, &ev, &off);
 					s.test_joint_reuse_off = 0;
-					ck_assert_msg(trim__joint_reuses == r1, "a joint variant reused figures with the reuse off");
+					ck_assert_msg(reuses == r1, "a joint variant reused figures with the reuse off");
 					trim__node_bound_joint(&s, c, TRIM__GOAL_ENERGY, depth, zero_macs, &node, &ev, &on);
 					ck_assert_msg(memcmp(&on, &off, sizeof on) == 0,
 					              "conv2 %s %s, depth %d: joint bound %.17g with the reuse, %.17g without",
@@ -483,7 +486,7 @@ START_TEST(test_joint_refill_reuse)
 			trim_constraints_free(cons);
 			trim__mapspace_free(&s);
 		}
-	ck_assert_msg(trim__joint_reuses > r0, "no joint variant reused a refill's figures: the check is vacuous");
+	ck_assert_msg(reuses > 0, "no joint variant reused a refill's figures: the check is vacuous");
 	search_fixture_free(&ae);
 }
 END_TEST

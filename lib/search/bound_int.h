@@ -177,10 +177,6 @@ void trim__joint_variants_of(const trim__mapspace *s, const node_frame *f, const
 double trim__joint_energies(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
                             const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r,
                             double etensor, joint_variants *jv);
-/* For tests: how many times this thread's joint variants reused a
- * refilled tensor's figures (trim__mapspace.test_joint_reuse_off turns
- * the reuse off). */
-extern _Thread_local uint64_t trim__joint_reuses;
 /* Its two steps: variant v's energies (jv->e[v], jv->E[v]), and etensor
  * raised per level to the cheapest of its variants (all computed). */
 void trim__joint_variant(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
@@ -229,10 +225,6 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
  * -1, *h = -1: the bound does not apply). */
 int64_t trim__stationary_reuse(const trim__mapspace *s, const trim__level_cost *costs, int depth,
                                const trim__mapping *node, int t, unsigned keep, int *h);
-/* For tests: the stationarity bound's memo hits so far on this thread
- * (trim__mapspace.test_memo_off turns the memo off; the dims it found may
- * have the first loop above its level: trim__mapspace.test_first_dims). */
-uint64_t trim__extents_memo_hits(void);
 /* ---- a systolic array's words (systolic_bound.c) ------------------------ */
 
 /* The hops the node bound charges each of tensor t's words on spatial level

@@ -162,6 +162,10 @@ typedef struct {
 	int test_memo_off, test_joint_reuse_off, test_stand_ins_off;
 	unsigned test_first_only;
 	unsigned *test_first_dims;
+	/* for tests (NULL by default; calls on one thread only): counters the
+	 * search adds to, the stationarity bound's memo hits and the joint
+	 * variants' reuses of a refilled tensor's figures */
+	uint64_t *test_memo_hits, *test_joint_reuses;
 } trim__mapspace;
 
 int trim__mapspace_init(trim__mapspace *s, const trim__intra *w, const struct trim_arch *a);

@@ -175,13 +175,6 @@ typedef struct {
 } extents_entry;
 static _Thread_local extents_entry extents_memo[EXTENTS_MEMO];
 
-static _Thread_local uint64_t extents_memo_hits;
-
-uint64_t trim__extents_memo_hits(void)
-{
-	return extents_memo_hits;
-}
-
 static void extents_key_of(extents_key *k, const trim__mapspace *s, const allowed_extents *x, int kind, int h,
                            unsigned mask, int t, unsigned arg, int64_t enough, unsigned vary)
 {
@@ -221,16 +214,17 @@ static extents_entry *extents_slot(const extents_key *k)
 	return &extents_memo[v % EXTENTS_MEMO];
 }
 
-/* The memo's value for key k into *value (1), or 0 (then *e is the slot
- * to fill with extents_put). */
-static int extents_get(const extents_key *k, extents_entry **e, int64_t *value)
+/* The memo's value for key k into *value (1, counted in *hits if not
+ * NULL), or 0 (then *e is the slot to fill with extents_put). */
+static int extents_get(const extents_key *k, extents_entry **e, int64_t *value, uint64_t *hits)
 {
 	*e = NULL;
 	if (!k->space)
 		return 0;
 	*e = extents_slot(k);
 	if (keys_equal(&(*e)->key, k)) { /* an unused entry's space is 0 */
-		extents_memo_hits++;
+		if (hits)
+			(*hits)++;
 		memcpy(value, (*e)->value, sizeof (*e)->value);
 		return 1;
 	}
@@ -266,7 +260,7 @@ static int64_t most_reuse(const trim__mapspace *s, const allowed_extents *x, int
 	extents_entry *e;
 	int64_t v[TRIM_NDIMS] = {0};
 	extents_key_of(&k, s, x, 0, h, mask, 0, irr, 0, irr);
-	if (extents_get(&k, &e, v))
+	if (extents_get(&k, &e, v, s->test_memo_hits))
 		return v[0];
 	v[0] = most_reuse_search(s, x, h, mask, irr);
 	extents_put(e, &k, v);
@@ -404,7 +398,7 @@ static int window_fills(const trim__mapspace *s, const allowed_extents *x, int h
 	extents_entry *e;
 	int64_t v[TRIM_NDIMS] = {0};
 	extents_key_of(&k, s, x, 1, h, mask, t, dstar, enough, s->dwindow[t] | (~s->w->t[t].relevant & 0xffu));
-	if (!extents_get(&k, &e, v)) {
+	if (!extents_get(&k, &e, v, s->test_memo_hits)) {
 		if (window_fills_search(s, x, h, mask, t, dstar, iters, enough, v) < 0)
 			v[0] = -1; /* the misfit (a floor is never negative) */
 		extents_put(e, &k, v);

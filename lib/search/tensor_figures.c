@@ -161,7 +161,6 @@ double trim__joint_tensor(const trim__mapspace *s, const trim__level_cost *costs
 	return tensor_part(s, costs, f, m, t, 1, inner, r, NULL, E, NULL);
 }
 
-_Thread_local uint64_t trim__joint_reuses;
 
 void trim__joint_variant(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
                          const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r,
@@ -199,7 +198,8 @@ void trim__joint_variant(const trim__mapspace *s, const trim__level_cost *costs,
 		 * refills t gave the same figures */
 		const int k = jv->k[v], src = mv == 1 && !s->test_joint_reuse_off ? jv->refill_v[t][k] : -1;
 		if (src >= 0) {
-			trim__joint_reuses++;
+			if (s->test_joint_reuses) /* for tests (trim__mapspace) */
+				(*s->test_joint_reuses)++;
 			jv->e[v] += jv->refill_emin[t][k];
 			memcpy(jv->E[v][t], jv->E[src][t], (size_t)tf[t]->nch * sizeof *tf[t]->E);
 			continue;
