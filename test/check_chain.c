@@ -88,7 +88,7 @@ static void check_chain_figures(const trim__mapspace *s, const node_frame *f, co
 				continue;
 			const int64_t in = res ? x->up_out[k][t] : x->down_words[k][t];
 			const int64_t dl = res ? x->up_words[k][t] : x->down_dests[k][t];
-			ck_assert_msg(enter[k] <= in && deliver[k] <= dl,
+			REQUIRE(enter[k] <= in && deliver[k] <= dl,
 			              "tensor %d level %s: chain %lld / %lld above the counts %lld / %lld", t, a->lv[k].name,
 			              (long long)enter[k], (long long)deliver[k], (long long)in, (long long)dl);
 			st->checked++;
@@ -96,11 +96,11 @@ static void check_chain_figures(const trim__mapspace *s, const node_frame *f, co
 			if (!outer)
 				outer = enter[k];
 		}
-		ck_assert(top == outer || (!top && !f->allsp)); /* h's figure once every level below h is fixed */
-		ck_assert(top <= (res ? x->updates[h][t] : x->reads[h][t]));
+		REQUIRE(top == outer || (!top && !f->allsp), "top == outer || (!top && !f->allsp)"); /* h's figure once every level below h is fixed */
+		REQUIRE(top <= (res ? x->updates[h][t] : x->reads[h][t]), "top <= (res ? x->updates[h][t] : x->reads[h][t])");
 		if (res && top && h > 0) { /* the outermost's first entries are not drains */
 			const int64_t u0 = trim__chain_distinct(s, f, m, t, h);
-			ck_assert_msg(u0 <= x->reads[h][t] + x->drains[h][t], "U0 %lld above reads %lld + drains %lld",
+			REQUIRE(u0 <= x->reads[h][t] + x->drains[h][t], "U0 %lld above reads %lld + drains %lld",
 			              (long long)u0, (long long)x->reads[h][t], (long long)x->drains[h][t]);
 			st->readbacks++;
 		}
@@ -116,14 +116,14 @@ static void check_chain_figures(const trim__mapspace *s, const node_frame *f, co
 					continue;
 				const int64_t in = res ? x->up_out[k][t] : x->down_words[k][t];
 				const int64_t dl = res ? x->up_words[k][t] : x->down_dests[k][t];
-				ck_assert_msg(enter[k] <= in && deliver[k] <= dl,
+				REQUIRE(enter[k] <= in && deliver[k] <= dl,
 				              "tensor %d hop %s level %s: chain %lld / %lld above the counts %lld / %lld", t,
 				              a->lv[l].name, a->lv[k].name, (long long)enter[k], (long long)deliver[k],
 				              (long long)in, (long long)dl);
 				st->checked++;
 				st->equal += enter[k] == in && deliver[k] == dl;
 			}
-			ck_assert(ptop <= (res ? x->updates[p][t] : x->reads[p][t]));
+			REQUIRE(ptop <= (res ? x->updates[p][t] : x->reads[p][t]), "ptop <= (res ? x->updates[p][t] : x->reads[p][t])");
 		}
 	}
 }
@@ -150,7 +150,7 @@ static void check_open_hop_figures(const trim__mapspace *s, const node_frame *f,
 			const int p = innermost_holder(a, m, t, l);
 			const int64_t words = res ? x->drains[l][t] : x->fills[l][t];
 			const int64_t entries = trim__open_hop_entries(s, f, m, t, l, touched);
-			ck_assert_msg(entries <= words, "tensor %d holder %s: entries %lld above the count %lld", t,
+			REQUIRE(entries <= words, "tensor %d holder %s: entries %lld above the count %lld", t,
 			              a->lv[l].name, (long long)entries, (long long)words);
 			st->open_entries++;
 			st->open_entries_above_touched += entries > touched;
@@ -161,14 +161,14 @@ static void check_open_hop_figures(const trim__mapspace *s, const node_frame *f,
 					continue;
 				const int64_t in = res ? x->up_out[k][t] : x->down_words[k][t];
 				const int64_t dl = res ? x->up_words[k][t] : x->down_dests[k][t];
-				ck_assert_msg(enter[k] <= in && deliver[k] <= dl,
+				REQUIRE(enter[k] <= in && deliver[k] <= dl,
 				              "tensor %d open hop %s level %s%s: %lld / %lld above the counts %lld / %lld", t,
 				              a->lv[l].name, a->lv[k].name, f->fixed[k] ? "" : " (open)", (long long)enter[k],
 				              (long long)deliver[k], (long long)in, (long long)dl);
 				st->open_words++;
 				st->open_words_open += !f->fixed[k];
 			}
-			ck_assert(top <= (res ? x->updates[p][t] : x->reads[p][t]));
+			REQUIRE(top <= (res ? x->updates[p][t] : x->reads[p][t]), "top <= (res ? x->updates[p][t] : x->reads[p][t])");
 		}
 	}
 }
@@ -182,10 +182,10 @@ static void brute_chain(struct trim_arch *a, trim__intra *w, int goal, chain_sta
 	trim__level_cost c[TRIM__MAX_LEVELS];
 	trim__eval_ws ws = {0};
 	tu_costs(a, c);
-	ck_assert_int_eq(trim__mapspace_init(&s, w, a), 0);
-	ck_assert_msg(s.size < 3000000, "space too large for brute force (%llu)", (unsigned long long)s.size);
+	REQUIRE((trim__mapspace_init(&s, w, a)) == (0), "trim__mapspace_init(&s, w, a) == 0");
+	REQUIRE(s.size < 3000000, "space too large for brute force (%llu)", (unsigned long long)s.size);
 	int64_t zero_macs = 0;
-	ck_assert_int_eq(trim__activity_zero_macs(w, &zero_macs), 0);
+	REQUIRE((trim__activity_zero_macs(w, &zero_macs)) == (0), "trim__activity_zero_macs(w, &zero_macs) == 0");
 	/* the depth at which every spatial level is fixed (the tree fixes them first) */
 	int spdepth = 0;
 	for (int i = 0; i < s.nslots; i++)
@@ -199,15 +199,15 @@ static void brute_chain(struct trim_arch *a, trim__intra *w, int goal, chain_sta
 	for (trim__index i = 0; i < s.size; i++) {
 		trim__mapping m, k;
 		trim__eval e;
-		ck_assert_int_eq(trim__mapspace_decode(&s, i, &m), 0);
+		REQUIRE((trim__mapspace_decode(&s, i, &m)) == (0), "trim__mapspace_decode(&s, i, &m) == 0");
 		if (trim__mapping_check(&m, w, a))
 			continue;
 		valid++;
 		k = m;
 		trim__mapspace_canonical(&s, &k);
 		trim__index ki;
-		ck_assert_int_eq(trim__mapspace_encode(&s, &k, &ki), 0);
-		ck_assert_msg(trim__eval_run(w, a, c, &m, &ws, &e) == 0, "%s", trim_last_error());
+		REQUIRE((trim__mapspace_encode(&s, &k, &ki)) == (0), "trim__mapspace_encode(&s, &k, &ki) == 0");
+		REQUIRE(trim__eval_run(w, a, c, &m, &ws, &e) == 0, "%s", trim_last_error());
 		const double cost = goal == TRIM__GOAL_ENERGY ? e.energy_pj : goal == TRIM__GOAL_DELAY ? e.cycles
 		                    : e.energy_pj * e.cycles;
 		/* the chain figures, from the frames of the nodes that fix the
@@ -216,8 +216,8 @@ static void brute_chain(struct trim_arch *a, trim__intra *w, int goal, chain_sta
 		node_frame f;
 		for (int depth = 1; depth <= spdepth; depth++) {
 			trim__mapspace_node_of(&s, depth, &m, &p);
-			ck_assert_int_eq(trim__node_frame(&s, c, depth, zero_macs, &p, &f), 0);
-			ck_assert(f.allsp == (depth == spdepth));
+			REQUIRE((trim__node_frame(&s, c, depth, zero_macs, &p, &f)) == (0), "trim__node_frame(&s, c, depth, zero_macs, &p, &f) == 0");
+			REQUIRE(f.allsp == (depth == spdepth), "f.allsp == (depth == spdepth)");
 			check_chain_figures(&s, &f, &m, &e.act, st);
 			if (!f.allsp)
 				check_open_hop_figures(&s, &f, &m, &e.act, st);
@@ -228,7 +228,7 @@ static void brute_chain(struct trim_arch *a, trim__intra *w, int goal, chain_sta
 			if (depth != spdepth && valid % 5)
 				continue;
 			const double lb = tu_node_lb(&s, c, goal, depth, zero_macs, &m, &p);
-			ck_assert_msg(lb <= cost, "depth %d: node bound %.17g above the cost %.17g", depth, lb, cost);
+			REQUIRE(lb <= cost, "depth %d: node bound %.17g above the cost %.17g", depth, lb, cost);
 		}
 		const double sec = goal == TRIM__GOAL_ENERGY ? e.cycles : e.energy_pj;
 		if (!have || cost < best || (cost == best && (sec < best_sec || (sec == best_sec && ki < best_idx)))) {
