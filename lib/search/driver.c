@@ -455,16 +455,22 @@ int trim__search_end(search_run *r, trim__search_result *out)
 		out->bounded += r->dtotal - out->generated;
 		out->generated = r->dtotal;
 	}
-	/* exact unless something that could have ranked first was left out:
-	 * then the seeds (real mappings) may be the best found */
+	/* exact when nothing was left out; otherwise the seeds (real mappings)
+	 * may be the best found, and the search is still exact when every node
+	 * left open would be cut by the k-th best found (trim__cut: its bound,
+	 * which carries its own rounding margin, above that cost): then no
+	 * mapping left out costs as much, none can tie, and the k best are
+	 * those of the search run to its end (docs/model.md, "Bounds") */
 	out->exact = !stopped && open_lb == HUGE_VAL;
 	out->stopped = stopped;
-	if (!out->exact)
+	if (!out->exact) {
 		for (size_t j = 0; j < r->seeds.n; j++) {
 			if (j == 0 && trim__top_first(glob, r->seeds.cost[0], r->seeds.sec[0], r->seeds.idx[0]))
 				r->glob_eval = r->seed_eval;
 			trim__top_put(glob, r->seeds.cost[j], r->seeds.sec[j], r->seeds.idx[j], &r->seeds.map[j]);
 		}
+		out->exact = open_lb > trim__top_bound(glob);
+	}
 	trim__top_free(&r->seeds);
 	out->lower_bound = open_lb;
 	for (size_t j = 0; !err && j < glob->n; j++)
