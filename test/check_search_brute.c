@@ -134,7 +134,7 @@ START_TEST(test_search_kinds)
 	};
 	g_inexact_runs = 0;
 	g_tie_cuts = g_tie_nodes = g_ties_tight = g_joint_higher = g_stopped_early = g_stop_points = 0;
-	g_index_alone_wrong = 0;
+	g_index_alone_wrong = g_stopped_exact = 0;
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
 		g_kind = kinds[i][0];
 		g_phase = kinds[i][1];
@@ -163,6 +163,9 @@ START_TEST(test_search_kinds)
 	ck_assert_uint_gt(g_parts_checked, 0);
 	/* the searches were stopped at many points */
 	ck_assert_uint_gt(g_stop_points, 30);
+	/* and some stopped searches had left open only nodes above the best
+	 * found: proven exact, with brute force's answer */
+	ck_assert_uint_gt(g_stopped_exact, 0);
 }
 END_TEST
 

@@ -77,6 +77,8 @@ uint64_t g_parts_checked;
 /* bypass choices the exact-tie rule cut in the k = 1 runs (a test checks
  * that the brute-force cases exercise it) */
 uint64_t g_tie_cuts, g_tie_nodes, g_ties_tight, g_joint_higher, g_stopped_early, g_stop_points;
+/* stopped searches proven exact by the bounds of what they left open */
+uint64_t g_stopped_exact;
 node_counts *g_node_counts; /* the exact tie test's scratch */
 /* the tie-break in the brute-force cases (tests check that they exercise
  * it): distinct mappings other than the best that share its cost, those of
@@ -452,11 +454,37 @@ void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *), int g
 			} else {
 				ck_assert(stopped);
 			}
-			ck_assert(rt.exact != stopped);
+			/* a stopped search is exact only where every node it left
+			 * open has a bound above the best it found (driver.c): then
+			 * it returns brute force's (cost, index) and proves it */
+			ck_assert(rt.exact || stopped);
+			if (rt.exact)
+				ck_assert_msg(rt.best_cost == best && rt.best_index == best_idx && rt.lower_bound == best,
+				              "stopped at check %llu, exact: best %.17g index %llu, bound %.17g; brute force "
+				              "%.17g %llu", (unsigned long long)at, rt.best_cost, (unsigned long long)rt.best_index,
+				              rt.lower_bound, best, (unsigned long long)best_idx);
+			g_stopped_exact += stopped && rt.exact;
 			trim__search_result_free(&rt);
 			if (!stopped)
 				break; /* past the last check: the exact search */
 			g_stop_points++;
+			/* the same stop point at 2 and 3 threads (each worker counts
+			 * its own checks): an exact claim is brute force's answer */
+			for (int t = 2; t <= 3; t++) {
+				s.stop_after = at;
+				ck_assert_int_eq(trim__search(&s, c, goal, t, &rt), 0);
+				s.stop_after = 0;
+				ck_assert(rt.exact || rt.stopped);
+				if (rt.exact)
+					ck_assert_msg(rt.best_cost == best && rt.best_index == best_idx && rt.lower_bound == best,
+					              "%d threads, stopped at check %llu, exact: best %.17g index %llu; brute "
+					              "force %.17g %llu", t, (unsigned long long)at, rt.best_cost,
+					              (unsigned long long)rt.best_index, best, (unsigned long long)best_idx);
+				if (rt.found)
+					ck_assert_int_eq(trim__mapping_check_reserved(&rt.best, &w, &a, s.reserved), 0);
+				g_stopped_exact += rt.stopped && rt.exact;
+				trim__search_result_free(&rt);
+			}
 		}
 	}
 	/* the best mapping decodes from its index */

@@ -38,6 +38,7 @@ extern double g_leak_scale;
 extern int g_inexact_runs;
 extern uint64_t g_parts_checked;
 extern uint64_t g_tie_cuts, g_tie_nodes, g_ties_tight, g_joint_higher, g_stopped_early, g_stop_points;
+extern uint64_t g_stopped_exact;
 extern node_counts *g_node_counts;
 extern uint64_t g_cost_ties, g_second_differs, g_full_ties, g_index_alone_wrong;
 
