@@ -120,13 +120,14 @@ void trim__search_top_node(search_run *r, int64_t i, const top_threshold *t, sea
 }
 /* A better seed: from each of the first DIVES top nodes (by bound), the
  * best-first path down to the first factorisation with a mapping that can
- * beat the bound (at most DIVE_LEAVES factorisations searched whole). Real mappings (class representatives) into seeds; the work is not
- * counted (the search proper counts it again). Single-threaded: the same
- * for any thread count. Returns the seeds' k-th best cost. */
-enum { DIVES = 8, DIVE_LEAVES = 64 };
+ * beat the bound (at most `leaves` factorisations searched whole). Real
+ * mappings (class representatives) into seeds; the work is not counted (the
+ * search proper counts it again). Single-threaded: the same for any thread
+ * count. Returns the seeds' k-th best cost. */
+enum { DIVES = 8, DIVE_LEAVES = 64, DIVE_LEAVES_SEEDED = 8 };
 static double dive_seeds(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *costs, int goal,
-                         const tree_child *top, int64_t ntop, double bound, int64_t zero_macs, search_worker *W,
-                         top_list *seeds, trim__eval *seed_eval)
+                         const tree_child *top, int64_t ntop, double bound, int64_t zero_macs, int64_t leaves,
+                         search_worker *W, top_list *seeds, trim__eval *seed_eval)
 {
 	const trim__search_result cnt = W->cnt;
 	uint64_t st[6] = {W->st_nodes, W->st_nodes_cut, W->st_leaves, W->st_leaves_cut, W->st_byp_cut, W->st_cls_cut};
@@ -136,7 +137,7 @@ static double dive_seeds(const trim__mapspace *s, int64_t *const *trows, const t
 	for (int64_t i = 0; i < ntop && i < DIVES && !W->err && top[i].lb <= bound; i++) {
 		W->keep.n = 0;
 		W->node.n = 0;
-		W->dive_leaves = DIVE_LEAVES;
+		W->dive_leaves = leaves;
 		trim__tree_visit(s, trows, costs, goal, 1, top[i].lo, top[i].hi, bound, zero_macs, 1, W);
 		for (size_t j = 0; j < W->keep.n; j++) {
 			if (j == 0 && trim__top_first(seeds, W->keep.cost[0], W->keep.sec[0], W->keep.idx[0]))
@@ -318,10 +319,13 @@ int trim__search_begin(search_run *r, const trim__mapspace *s, const trim__level
 		 * and where the greedy seed's local minimum is far above the
 		 * optimum (AlexNet conv2, conv3 FW on simba-like: 42%, 11%) they
 		 * search subtrees that the optimum, found in top node 0, cuts
-		 * (conv3: 19 s of CPU in top node 3 against 0.001 s) */
+		 * (conv3: 19 s of CPU in top node 3 against 0.001 s). With k seeds
+		 * in hand, DIVE_LEAVES_SEEDED factorisations per dive: where the
+		 * seed is tight a dive searches them whole and finds nothing
+		 * (AlexNet conv1-conv5 FW on eyeriss: 64 cost 10% of the search) */
 		const double dive_t0 = trim__now();
-		bound = dive_seeds(s, r->trows, costs, goal, top, ntop, bound, r->zero_macs, &ws[0], &r->seeds,
-		                   &r->seed_eval);
+		bound = dive_seeds(s, r->trows, costs, goal, top, ntop, bound, r->zero_macs,
+		                   r->seeds.n < r->k ? DIVE_LEAVES : DIVE_LEAVES_SEEDED, &ws[0], &r->seeds, &r->seed_eval);
 		if (getenv("TRIM_SEARCH_STATS"))
 			fprintf(stderr, "search stats: seed bound %.6g, after the dives %.6g (%.3f s)\n", r->seed, bound,
 			        trim__now() - dive_t0);
