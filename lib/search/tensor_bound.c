@@ -295,6 +295,498 @@ static void crossing_floor(const trim__mapspace *s, const node_frame *f, const t
 	}
 }
 
+/* What the helpers of trim__tensor_part_floor share: the node, tensor t
+ * under variant v of the joint order, the stationary fills' floor, the
+ * words crossing below each known storage level, and what the keep
+ * choices share, each computed when first needed. */
+typedef struct {
+	const trim__mapspace *s;
+	const trim__level_cost *costs;
+	const node_frame *f;
+	const trim__mapping *m;
+	int t, v, res;
+	const int *inner;
+	tensor_reuse *r;
+	tensor_figures *o; /* variant 0's figures (NULL for v > 0) */
+	node_counts *nc;   /* variant 0's counts, or NULL */
+	/* the joint levels whose innermost loop refills t at every step (vk)
+	 * and those whose innermost loop slides a window of t (wk) */
+	unsigned vk, wk;
+	/* the stationary fills' floor: the choices that keep t at level
+	 * fill_level (-1: none) fill it at least fill_words times; irr: the
+	 * dims t does not read */
+	int fill_level;
+	int64_t fill_words;
+	unsigned irr;
+	/* crossing[l]: words of t that cross the boundary below known storage
+	 * level l, over refill_at[l] refill steps */
+	int64_t crossing[TRIM__MAX_LEVELS], refill_at[TRIM__MAX_LEVELS];
+	/* per holder l with every level above fixed, its refill steps and its
+	 * sliding windows' words; per l and the spatial level sp on its hop,
+	 * the instances one multicast word serves; per spatial level, the
+	 * tile of t its instances touch at one step (-1: not yet) */
+	int64_t steps_at[TRIM__MAX_LEVELS], slid_at[TRIM__MAX_LEVELS], share_at[TRIM__MAX_LEVELS],
+	    tile_at[TRIM__MAX_LEVELS];
+	int share_sp[TRIM__MAX_LEVELS];
+	chain_memo chain; /* the chains of spatial levels below each holder (spatial_chain.c) */
+} part_frame;
+
+/* One keep choice's counts per level (trim__tensor_part_floor). */
+typedef struct {
+	int kept[TRIM__MAX_LEVELS];
+	int64_t rd[TRIM__MAX_LEVELS], in[TRIM__MAX_LEVELS];
+	int64_t dw[TRIM__MAX_LEVELS]; /* network: words entering (cycles) */
+	int64_t nw[TRIM__MAX_LEVELS]; /* network: words charged (energy) */
+	int64_t rq[TRIM__MAX_LEVELS]; /* results: reads (read-backs and the R + D rule) */
+	int64_t rdc[TRIM__MAX_LEVELS]; /* rd with the MAC feed */
+	int64_t rdown[TRIM__MAX_LEVELS];
+	int64_t Rc[TRIM__MAX_LEVELS]; /* the crossings with this choice's capacity floor */
+	int h, ph;                    /* the innermost holder; its parent holder */
+	int direct; /* no spatial level of bounds > 1 (or unknown) below h */
+	int64_t feed;
+} choice_counts;
+
+/* The joint masks, the crossings below the known levels and (variant 0)
+ * the reuse r that the other variants read. */
+static void part_frame_init(part_frame *p)
+{
+	const trim__mapspace *s = p->s;
+	const trim__intra *w = s->w;
+	const int nl = s->a->nlevels, t = p->t;
+	p->vk = p->wk = 0;
+	for (int k = 0; p->inner && k < nl; k++)
+		if (p->inner[k] >= 0) {
+			const int mv = trim__joint_moves(s, p->f, p->m, t, k, p->inner[k]);
+			p->vk |= (unsigned)(mv == 1) << k;
+			p->wk |= (unsigned)(mv == 2) << k;
+		}
+	memset(p->crossing, 0, sizeof p->crossing);
+	memset(p->refill_at, 0, sizeof p->refill_at);
+	for (int l = 0; l < nl; l++) {
+		if (!p->f->known[l])
+			continue;
+		const int64_t M = refill_steps(s, p->m, l, s->dsingle[t], p->v, p->vk);
+		if (p->v == 0)
+			p->r->tile[l] = trim__mapping_tile_elems(p->m, w, l + 1, t);
+		p->crossing[l] = M * p->r->tile[l];
+		p->refill_at[l] = M;
+	}
+	if (p->v == 0)
+		tensor_reuse_of(s, p->f, p->m, t, p->r);
+	trim__chain_memo_init(&p->chain);
+	for (int l = 0; l < nl; l++)
+		p->steps_at[l] = p->slid_at[l] = p->share_at[l] = p->tile_at[l] = -1;
+}
+
+/* The entries into holder l below known storage level prev, every level
+ * above l fixed: at each of the M steps every instance of l refills its
+ * whole tile (the extents at l are known), and the sliding windows. */
+static void fixed_entries(part_frame *p, choice_counts *cc, int l, int prev)
+{
+	const trim__mapspace *s = p->s;
+	if (p->steps_at[l] < 0) {
+		const unsigned mv = moving_dims(s, p->f, p->m, p->t, l);
+		p->steps_at[l] = mv == s->dsingle[p->t] ? p->refill_at[prev] : refill_steps(s, p->m, prev, mv, p->v, p->vk);
+	}
+	int64_t refill = p->steps_at[l] * p->f->inst[l] * p->r->rsh[l];
+	if (refill > cc->in[l])
+		cc->in[l] = refill;
+	if (p->wk) {
+		if (p->slid_at[l] < 0)
+			p->slid_at[l] = p->f->inst[l] * trim__window_slides(s, p->f, p->m, p->t, l, p->wk, p->inner);
+		if (p->slid_at[l] > cc->in[l])
+			cc->in[l] = p->slid_at[l];
+	}
+}
+
+/* The hop (h, l) with every spatial level fixed: l's instances each
+ * receive their share; the reads of h and the words on the way. */
+static void fixed_hop(part_frame *p, choice_counts *cc, int l, int prev)
+{
+	const trim__mapspace *s = p->s;
+	const struct trim_arch *a = s->a;
+	const trim__mapping *m = p->m;
+	const int t = p->t, res = p->res, h = cc->h;
+	const int64_t touched = p->r->touched;
+	int64_t *in = cc->in, *rd = cc->rd, *nw = cc->nw, *dw = cc->dw;
+	int sp = -1, nsp = 0;
+	for (int k = h + 1; k < l; k++)
+		if (a->lv[k].type == TRIM__LVL_SPATIAL && level_has_loops(m, k))
+			sp = k, nsp++;
+	if (p->r->share[l] > in[l])
+		in[l] = p->r->share[l];
+	const trim__level *S = sp >= 0 ? &a->lv[sp] : NULL;
+	int mc = S && (res ? S->reduction : S->multicast);
+	int64_t up = nsp == 1 && mc ? p->r->share[h] : in[l];
+	if (l == p->fill_level && nsp == 1 && mc && !window_spread(s->w, m, sp, t)) {
+		int64_t sfan = 1;
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			if (p->irr >> d & 1)
+				sfan *= m->f[sp][d];
+		if ((p->fill_words + sfan - 1) / sfan > up)
+			up = (p->fill_words + sfan - 1) / sfan;
+	}
+	/* operands: the words crossing below a known storage level on the way
+	 * all enter the network (read once for every instance that takes
+	 * them) */
+	for (int j = h; !res && nsp == 1 && j < sp; j++)
+		if (a->lv[j].type == TRIM__LVL_STORAGE && p->f->known[j] && cc->Rc[j] > up)
+			up = cc->Rc[j];
+	/* and at least the words entering l's instances over the most of them
+	 * one multicast word serves */
+	if (!res && nsp == 1 && mc) {
+		if (p->share_at[l] < 0 || p->share_sp[l] != sp) {
+			p->share_at[l] = multicast_share(s, p->f, m, sp, t, l, prev >= 0 && p->f->known[prev]);
+			p->share_sp[l] = sp;
+		}
+		const int64_t ms = p->share_at[l];
+		if (ms > 0 && (in[l] + ms - 1) / ms > up)
+			up = (in[l] + ms - 1) / ms;
+	}
+	if (nsp > 1)
+		up = touched; /* outside the model's scope: keep it simple */
+	if (up > rd[h])
+		rd[h] = up;
+	for (int k = h + 1; k < l; k++)
+		if (a->lv[k].type == TRIM__LVL_SPATIAL) {
+			/* operands: words on a bus with multicast, deliveries
+			 * otherwise (the words entering each level on the way are >=
+			 * the parent's distinct share); results: every drained word
+			 * enters */
+			int64_t words = res ? in[l] : (a->lv[k].net == TRIM__NET_BUS && a->lv[k].multicast) ? up : in[l];
+			if (k != sp)
+				words = up;
+			nw[k] = words;
+			dw[k] = up;
+		}
+	if (nsp > 1) /* each level's own fan-out */
+		rd[h] = trim__chain_hop_raise(s, m, t, h, l, sp, in[l], up, rd[h], nw, dw);
+}
+
+/* The keep choice's entries and reads at every storage level, down to its
+ * innermost holder h, with the words on the hops between holders. */
+static void holder_counts(part_frame *p, choice_counts *cc)
+{
+	const trim__mapspace *s = p->s;
+	const struct trim_arch *a = s->a;
+	const node_frame *f = p->f;
+	const int nl = a->nlevels, allsp = f->allsp;
+	const int *kept = cc->kept, *known = f->known;
+	int64_t *in = cc->in, *rd = cc->rd;
+	for (int l = 0; l < nl; l++)
+		rd[l] = in[l] = cc->dw[l] = cc->nw[l] = cc->rq[l] = 0;
+	int prev = -1; /* the storage level above */
+	cc->h = 0, cc->ph = -1;
+	rd[0] = p->r->touched;
+	memcpy(cc->Rc, p->crossing, sizeof cc->Rc);
+	if (!p->res && allsp)
+		crossing_floor(s, f, p->m, kept, p->t, p->r, cc->Rc);
+	for (int l = 0; l < nl; l++) {
+		if (a->lv[l].type != TRIM__LVL_STORAGE)
+			continue;
+		if (kept[l]) {
+			if (prev >= 0 && !known[prev] && allsp && p->r->forced[l] > in[l])
+				in[l] = p->r->forced[l];
+			if (l == p->fill_level && p->fill_words > in[l])
+				in[l] = p->fill_words;
+			if (prev >= 0 && known[prev]) {
+				in[l] = cc->Rc[prev]; /* entries into the holder l */
+				if (allsp)
+					fixed_entries(p, cc, l, prev);
+			}
+			if (l > 0 && allsp) {
+				fixed_hop(p, cc, l, prev);
+			} else if (l > 0) {
+				/* a spatial level open: l's entries and the words on the
+				 * way (open_hop.c) */
+				rd[cc->h] = trim__open_hop_raise(s, f, p->m, p->t, cc->h, l, p->r->touched, &in[l], rd[cc->h],
+				                                 cc->nw, cc->dw);
+			}
+			if (l != cc->h)
+				cc->ph = cc->h;
+			cc->h = l;
+		}
+		if (known[l] && cc->Rc[l] > rd[cc->h])
+			rd[cc->h] = cc->Rc[l];
+		prev = l;
+	}
+}
+
+/* The innermost holder h feeds every MAC: the feed (cc->feed) and the
+ * words on the spatial levels below h, with every spatial level fixed. */
+static void fixed_feed(part_frame *p, choice_counts *cc, int64_t fan)
+{
+	const trim__mapspace *s = p->s;
+	const trim__intra *w = s->w;
+	const struct trim_arch *a = s->a;
+	const node_frame *f = p->f;
+	const trim__mapping *m = p->m;
+	const int nl = a->nlevels, res = p->res, h = cc->h, t = p->t;
+	int64_t feed;
+	int nbig = 0, sp = -1;
+	for (int l = h + 1; l < nl; l++)
+		if (a->lv[l].type == TRIM__LVL_SPATIAL && level_has_loops(m, l))
+			sp = l, nbig++;
+	if (nbig == 0) {
+		feed = w->macs;
+	} else if (nbig == 1) {
+		const trim__level *S = &a->lv[sp];
+		int64_t sext[TRIM_NDIMS];
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			sext[d] = m->f[sp][d];
+		int mc = res ? S->reduction : S->multicast;
+		/* the spatial tile: one value per index of S per dim, at the
+		 * stride of the extents below S once they are known, else at a
+		 * stride unknown here: |A + B| >= |A| + |B| - 1 */
+		const int nox[TRIM_NDIMS] = {0};
+		if (p->tile_at[sp] < 0)
+			p->tile_at[sp] = f->sfx_exact[sp + 1] ? spatial_tile_words(s, f, m, t, sp)
+			                                      : trim__share_lower_bound(w, t, sext, nox);
+		feed = mc ? f->steps * f->inst[h] * p->tile_at[sp] : w->macs;
+	} else {
+		/* several levels with bounds: a node of the delivery tree at
+		 * depth j needs at least the elements its whole subtree needs, so
+		 * the words entering the tree (M_jm, operands) and the updates
+		 * (M_jr, results) are at least M_0, the distinct elements over
+		 * every spatial index below one instance of h, at each of the
+		 * steps. Per dim the indices of those levels take prod f values
+		 * (a loop's values are distinct whatever the strides), so the
+		 * tile is at least the share of those extents (|A + B| >= |A| +
+		 * |B| - 1) */
+		int64_t sext[TRIM_NDIMS];
+		for (int d = 0; d < TRIM_NDIMS; d++) {
+			sext[d] = 1;
+			for (int l = h + 1; l < nl; l++)
+				if (a->lv[l].type == TRIM__LVL_SPATIAL)
+					sext[d] *= m->f[l][d];
+		}
+		const int nox[TRIM_NDIMS] = {0};
+		const int64_t tile = trim__share_lower_bound(w, t, sext, nox);
+		feed = f->steps * f->inst[h] * tile;
+		if (w->macs / fan > feed)
+			feed = w->macs / fan;
+	}
+	for (int l = h + 1; l < nl; l++) {
+		const trim__level *L = &a->lv[l];
+		if (L->type != TRIM__LVL_SPATIAL)
+			continue;
+		/* operands: the words entering (bus with multicast) or the
+		 * deliveries (MACs) at the innermost level with bounds; the feed
+		 * at the others (M_j >= M_0); results: every MAC's partial sum
+		 * enters the innermost level with bounds */
+		int64_t words = feed;
+		if (l == sp)
+			words = res ? w->macs : (L->net == TRIM__NET_BUS && L->multicast) ? feed : w->macs;
+		cc->nw[l] = words;
+		cc->dw[l] = feed;
+	}
+	cc->feed = feed;
+}
+
+/* The innermost holder feeds every MAC (cc->feed, cc->direct) and the
+ * words on the spatial levels below it. */
+static void mac_feed(part_frame *p, choice_counts *cc)
+{
+	const trim__intra *w = p->s->w;
+	const struct trim_arch *a = p->s->a;
+	const int nl = a->nlevels, res = p->res, h = cc->h;
+	cc->direct = 1;
+	for (int l = h + 1; l < nl; l++)
+		if (a->lv[l].type == TRIM__LVL_SPATIAL && (!p->f->fixed[l] || level_has_loops(p->m, l)))
+			cc->direct = 0;
+	int nsp = 0;
+	int64_t allfan = 1, fan = 1;
+	for (int l = h + 1; l < nl; l++)
+		if (a->lv[l].type == TRIM__LVL_SPATIAL) {
+			nsp++;
+			allfan *= fanout_of(&a->lv[l]);
+			if (res ? a->lv[l].reduction : a->lv[l].multicast)
+				fan *= fanout_of(&a->lv[l]);
+		}
+	if (p->f->allsp) {
+		fixed_feed(p, cc, fan);
+	} else {
+		cc->feed = w->macs / fan;
+		for (int l = h + 1; l < nl; l++) {
+			const trim__level *L = &a->lv[l];
+			if (L->type != TRIM__LVL_SPATIAL)
+				continue;
+			int64_t fo = fanout_of(L);
+			/* with several spatial levels on the way, one of them may
+			 * carry only what enters the network: MACs / all fan-outs */
+			int64_t words = nsp > 1 ? w->macs / allfan
+			                : res   ? w->macs
+			                : L->net == TRIM__NET_BUS && L->multicast ? w->macs / fo
+			                                                          : w->macs;
+			cc->nw[l] = words;
+		}
+	}
+	trim__chain_macs_raise(p->s, p->f, p->m, p->t, h, &p->chain, cc->nw, cc->dw,
+	                       &cc->feed); /* each level's own fan-out */
+}
+
+/* The network's energy: every level on the hop to the MAC: at one step, an
+ * element needed by a node of the delivery tree at depth j is needed by at
+ * most prod_d f[S_j][d] of its children over the dims d not private to t
+ * (children that differ in a private dim need disjoint elements), so M_j
+ * >= M_{j+1} / that >= MACs / the product down to S_{k-1}; operands: a
+ * level carries at least M_j of its own depth; results: a level receives
+ * from below at least M_{j+1} (the lowest level every MAC's partial sum)
+ * and sends up at least M_j. A level not fixed yet: the most any rows
+ * give (mapspace.share_cap). Then the levels above h. */
+static double network_energy(part_frame *p, choice_counts *cc)
+{
+	const trim__mapspace *s = p->s;
+	const trim__level_cost *costs = p->costs;
+	const struct trim_arch *a = s->a;
+	const int64_t macs = s->w->macs;
+	const int nl = a->nlevels, res = p->res, h = cc->h, t = p->t;
+	node_counts *nc = p->v == 0 ? p->nc : NULL;
+	double enet = 0;
+	int64_t below = 1;
+	for (int l = nl - 1; l > h; l--) {
+		const trim__level *L = &a->lv[l];
+		if (L->type != TRIM__LVL_SPATIAL)
+			continue;
+		int64_t nb = 1;
+		if (p->f->fixed[l]) {
+			for (int d = 0; d < TRIM_NDIMS; d++)
+				if (!(s->share_priv[t] >> d & 1))
+					nb *= p->m->f[l][d];
+		} else {
+			nb = s->share_cap[t][l];
+		}
+		const int64_t incl = below * nb;
+		const int64_t carried = (macs + (res ? below : incl) - 1) / (res ? below : incl);
+		const int64_t entering = (macs + incl - 1) / incl;
+		if (carried > cc->nw[l])
+			cc->nw[l] = carried;
+		if (entering > cc->dw[l])
+			cc->dw[l] = entering;
+		below = incl;
+		const double hops = trim__systolic_hops(s, costs, p->f, p->m, t, l);
+		enet += (double)cc->nw[l] * costs[l].hop_pj * hops;
+		if (nc)
+			nc->avg[t][l] = hops > trim__net_min_hops(&costs[l]);
+	}
+	for (int l = 0; l < nl; l++)
+		if (a->lv[l].type == TRIM__LVL_SPATIAL && l <= h) {
+			const double hops = trim__systolic_hops(s, costs, p->f, p->m, t, l);
+			enet += (double)cc->nw[l] * costs[l].hop_pj * hops;
+			if (nc)
+				nc->avg[t][l] = hops > trim__net_min_hops(&costs[l]);
+		}
+	return enet;
+}
+
+/* A result holder l below the outermost with no spatial level of bounds >
+ * 1 (or unknown) between it and its child holder (or the MACs): every
+ * update is an arrival, and each arrival is read back or drained (R + D =
+ * U + the parent's read-backs; docs/model.md, "Bounds"), both reads of l.
+ * 1 if so. */
+static int updates_arrive(const part_frame *p, const choice_counts *cc, int l)
+{
+	const struct trim_arch *a = p->s->a;
+	const int nl = a->nlevels;
+	int direct_l = l == cc->h ? cc->direct : 1;
+	for (int k = l + 1; l != cc->h && k < nl && a->lv[k].type != TRIM__LVL_COMPUTE; k++) {
+		if (a->lv[k].type == TRIM__LVL_STORAGE && cc->kept[k])
+			break;
+		if (a->lv[k].type == TRIM__LVL_SPATIAL && (!p->f->fixed[k] || level_has_loops(p->m, k)))
+			direct_l = 0;
+	}
+	return direct_l;
+}
+
+/* The keep choice's energy from enet (the network's): the storage levels'
+ * reads and writes, the read-backs, and a chain's or a systolic array's
+ * read-backs; variant 0's cycle figures lowered to this choice's (have:
+ * an earlier choice set them). */
+static double choice_energy(part_frame *p, choice_counts *cc, double enet, int have)
+{
+	const trim__mapspace *s = p->s;
+	const trim__level_cost *costs = p->costs;
+	const struct trim_arch *a = s->a;
+	const int nl = a->nlevels, res = p->res, h = cc->h, v = p->v;
+	const int64_t touched = p->r->touched;
+	const int *kept = cc->kept;
+	tensor_figures *o = p->o;
+	int64_t *rd = cc->rd, *in = cc->in, *rq = cc->rq, *rdc = cc->rdc;
+	memcpy(rdc, rd, (size_t)nl * sizeof *rd);
+	if (cc->feed > rdc[h])
+		rdc[h] = cc->feed;
+	double e = enet, echain = 0;
+	int64_t rq_chain = 0; /* the chain's reads of h (trim__chain_readbacks_raise) */
+	for (int l = 0; l < nl; l++) {
+		if (a->lv[l].type == TRIM__LVL_SPATIAL) {
+			/* cycles: words entering (operands) / leaving upwards (results) */
+			if (v == 0 && (!have || cc->dw[l] < o->net[l]))
+				o->net[l] = cc->dw[l];
+			continue;
+		}
+		if (a->lv[l].type != TRIM__LVL_STORAGE)
+			continue;
+		/* Timeloop's counting (costs[l].count) charges no drain
+		 * (docs/mapping.md, rule 3): the result's energy is then its
+		 * updates' only, the read-backs and the reads that stand for
+		 * drains below left out */
+		const int tl = costs[l].count == TRIM_COUNT_TIMELOOP;
+		e += res ? (double)rdc[l] * costs[l].update_pj + (double)in[l] * trim__drain_pj(&costs[l])
+		         : (double)rdc[l] * costs[l].read_pj + (double)in[l] * costs[l].write_pj;
+		int64_t rback_words = p->r->rback && kept[l] && rdc[l] > touched ? rdc[l] - touched : 0;
+		if (!tl)
+			e += (double)rback_words * costs[l].read_pj;
+		rq[l] = rback_words;
+		if (res && kept[l] && l > 0 && rdc[l] > in[l] + rback_words && updates_arrive(p, cc, l)) {
+			if (!tl)
+				e += (double)(rdc[l] - in[l] - rback_words) * costs[l].read_pj;
+			rq[l] = rdc[l] - in[l];
+		}
+		if (res && l == h && l > 0 && !cc->direct) { /* read-backs over a chain to the MACs */
+			rq_chain = rq[l];
+			echain = trim__chain_readbacks_raise(s, costs, p->f, p->m, p->t, cc->ph, h, in[l], rback_words, cc->nw,
+			                                     cc->ph >= 0 ? rdc[cc->ph] : 0, &p->chain, &rq_chain);
+		}
+		/* cycles: the counts without the MAC feed (its level depends on the choice) */
+		if (v == 0 && (!have || rd[l] < o->rd[l]))
+			o->rd[l] = rd[l];
+		if (v == 0 && (!have || in[l] < o->in[l]))
+			o->in[l] = in[l];
+		if (v == 0 && kept[l] && in[l] < o->inkeep[l])
+			o->inkeep[l] = in[l];
+	}
+	/* a result's read-backs down a systolic array (systolic_bound.c): the
+	 * chain's read-back term above charges the same read-backs (their
+	 * reads and their words down the levels below h), so the larger of
+	 * the two is added, not both */
+	const double esys = trim__systolic_readbacks(s, costs, p->f, p->m, p->t, kept, rdc, rq, cc->rdown);
+	e += esys > echain ? esys : echain;
+	if (rq_chain > rq[h])
+		rq[h] = rq_chain;
+	return e;
+}
+
+/* Variant 0: choice c's energy e, keep mask and (nc) counts recorded. */
+static void record_choice(part_frame *p, const choice_counts *cc, int c, double e)
+{
+	const int nl = p->s->a->nlevels, t = p->t;
+	unsigned km = 0;
+	for (int l = 0; l < nl; l++)
+		km |= (unsigned)cc->kept[l] << l;
+	p->o->E[c] = e;
+	p->o->K[c] = km;
+	p->o->nch = c + 1;
+	node_counts *nc = p->nc;
+	if (nc) {
+		memcpy(nc->a[t][c], cc->rdc, (size_t)nl * sizeof *cc->rdc);
+		memcpy(nc->b[t][c], cc->in, (size_t)nl * sizeof *cc->in);
+		memcpy(nc->r[t][c], cc->rq, (size_t)nl * sizeof *cc->rq);
+		memcpy(nc->net[t][c], cc->nw, (size_t)nl * sizeof *cc->nw);
+		memcpy(nc->dw[t][c], cc->dw, (size_t)nl * sizeof *cc->dw);
+		memcpy(nc->rdown[t][c], cc->rdown, (size_t)nl * sizeof *cc->rdown);
+	}
+}
+
 /* Tensor t's part of the node bound under variant v of the joint order (0:
  * every tensor's best order; else, at each known level k of the mask vk, an
  * innermost loop on a dim t reads alone on an axis, so that every loop of k
@@ -312,35 +804,11 @@ double trim__tensor_part_floor(const trim__mapspace *s, const trim__level_cost *
                                const trim__mapping *m, int t, int v, const int *inner, tensor_reuse *r,
                                tensor_figures *o, double *Ev, node_counts *nc, int fh, int64_t ffl, unsigned irr)
 {
-	const trim__intra *w = s->w;
 	const struct trim_arch *a = s->a;
-	const int nl = a->nlevels, res = t == 2, allsp = f->allsp;
-	const int *fixed = f->fixed, *known = f->known;
-	const int64_t *inst = f->inst;
-	/* the joint levels whose innermost loop refills t at every step (vk)
-	 * and those whose innermost loop slides a window of t (wk) */
-	unsigned vk = 0, wk = 0;
-	for (int k = 0; inner && k < nl; k++)
-		if (inner[k] >= 0) {
-			const int mv = trim__joint_moves(s, f, m, t, k, inner[k]);
-			vk |= (unsigned)(mv == 1) << k;
-			wk |= (unsigned)(mv == 2) << k;
-		}
-	/* R[l]: words of t that cross the boundary below known storage level l */
-	int64_t R[TRIM__MAX_LEVELS] = {0}, Mv[TRIM__MAX_LEVELS] = {0};
-	for (int l = 0; l < nl; l++) {
-		if (!known[l])
-			continue;
-		const int64_t M = refill_steps(s, m, l, s->dsingle[t], v, vk);
-		if (v == 0)
-			r->tile[l] = trim__mapping_tile_elems(m, w, l + 1, t);
-		R[l] = M * r->tile[l];
-		Mv[l] = M;
-	}
-	if (v == 0)
-		tensor_reuse_of(s, f, m, t, r);
-	const int64_t touched = r->touched;
-	const int rback = r->rback;
+	const int nl = a->nlevels;
+	part_frame p = {.s = s, .costs = costs, .f = f, .m = m, .t = t, .v = v, .res = t == 2, .inner = inner, .r = r,
+	                .o = o, .nc = nc, .fill_level = fh, .fill_words = ffl, .irr = irr};
+	part_frame_init(&p);
 	/* keep choices: every storage level below the outermost that may hold t */
 	int kb[TRIM__MAX_LEVELS], nkb = 0;
 	for (int l = 1; l < nl; l++)
@@ -355,350 +823,17 @@ double trim__tensor_part_floor(const trim__mapspace *s, const trim__level_cost *
 	if (v == 0)
 		for (int l = 0; l < nl; l++)
 			o->inkeep[l] = INT64_MAX;
-	/* what the keep choices share, each computed when first needed (-1:
-	 * not yet): per holder l with every level above fixed, its refill
-	 * steps and its sliding windows' words; per l and the spatial level sp
-	 * on its hop, the instances one multicast word serves; per spatial
-	 * level, the tile of t its instances touch at one step */
-	int64_t steps_at[TRIM__MAX_LEVELS], slid_at[TRIM__MAX_LEVELS], share_at[TRIM__MAX_LEVELS],
-	    tile_at[TRIM__MAX_LEVELS];
-	int share_sp[TRIM__MAX_LEVELS];
-	chain_memo chain; /* the chains of spatial levels below each holder (spatial_chain.c) */
-	trim__chain_memo_init(&chain);
-	for (int l = 0; l < nl; l++)
-		steps_at[l] = slid_at[l] = share_at[l] = tile_at[l] = -1;
 	for (int c = 0; c < (1 << nkb); c++) {
-		int kept[TRIM__MAX_LEVELS] = {0};
-		kept[0] = 1;
+		choice_counts cc;
+		memset(cc.kept, 0, sizeof cc.kept);
+		cc.kept[0] = 1;
 		for (int j = 0; j < nkb; j++)
-			kept[kb[j]] = c >> j & 1;
-		int64_t rd[TRIM__MAX_LEVELS], in[TRIM__MAX_LEVELS];
-		int64_t dw[TRIM__MAX_LEVELS];   /* network: words entering (cycles) */
-		int64_t nw[TRIM__MAX_LEVELS];   /* network: words charged (energy) */
-		int64_t rq[TRIM__MAX_LEVELS];   /* results: reads (read-backs and the R + D rule) */
-		for (int l = 0; l < nl; l++)
-			rd[l] = in[l] = dw[l] = nw[l] = rq[l] = 0;
-		int h = 0, prev = -1, ph = -1; /* innermost holder so far; storage level above; h's parent holder */
-		rd[0] = touched;
-		int64_t Rc[TRIM__MAX_LEVELS]; /* R with this choice's capacity floor */
-		memcpy(Rc, R, sizeof Rc);
-		if (!res && allsp)
-			crossing_floor(s, f, m, kept, t, r, Rc);
-		for (int l = 0; l < nl; l++) {
-			if (a->lv[l].type != TRIM__LVL_STORAGE)
-				continue;
-			if (kept[l]) {
-				if (prev >= 0 && !known[prev] && allsp && r->forced[l] > in[l])
-					in[l] = r->forced[l];
-				if (l == fh && ffl > in[l])
-					in[l] = ffl;
-				if (prev >= 0 && known[prev]) {
-					in[l] = Rc[prev]; /* entries into the holder l */
-					if (allsp) {
-						/* every level above l is fixed: at each of the M
-						 * steps every instance of l refills its whole tile
-						 * (the extents at l are known) */
-						if (steps_at[l] < 0) {
-							const unsigned mv = moving_dims(s, f, m, t, l);
-							steps_at[l] = mv == s->dsingle[t] ? Mv[prev] : refill_steps(s, m, prev, mv, v, vk);
-						}
-						int64_t refill = steps_at[l] * inst[l] * r->rsh[l];
-						if (refill > in[l])
-							in[l] = refill;
-						if (wk) {
-							if (slid_at[l] < 0)
-								slid_at[l] = inst[l] * trim__window_slides(s, f, m, t, l, wk, inner);
-							if (slid_at[l] > in[l])
-								in[l] = slid_at[l];
-						}
-					}
-				}
-				if (l > 0 && allsp) {
-					/* the hop (h, l): l's instances each receive their share */
-					int sp = -1, nsp = 0;
-					for (int k = h + 1; k < l; k++)
-						if (a->lv[k].type == TRIM__LVL_SPATIAL && level_has_loops(m, k))
-							sp = k, nsp++;
-					if (r->share[l] > in[l])
-						in[l] = r->share[l];
-					const trim__level *S = sp >= 0 ? &a->lv[sp] : NULL;
-					int mc = S && (res ? S->reduction : S->multicast);
-					int64_t up = nsp == 1 && mc ? r->share[h] : in[l];
-					if (l == fh && nsp == 1 && mc && !window_spread(w, m, sp, t)) {
-						int64_t sfan = 1;
-						for (int d = 0; d < TRIM_NDIMS; d++)
-							if (irr >> d & 1)
-								sfan *= m->f[sp][d];
-						if ((ffl + sfan - 1) / sfan > up)
-							up = (ffl + sfan - 1) / sfan;
-					}
-					/* operands: the words crossing below a known storage
-					 * level on the way all enter the network (read once
-					 * for every instance that takes them) */
-					for (int j = h; !res && nsp == 1 && j < sp; j++)
-						if (a->lv[j].type == TRIM__LVL_STORAGE && known[j] && Rc[j] > up)
-							up = Rc[j];
-					/* and at least the words entering l's instances over
-					 * the most of them one multicast word serves */
-					if (!res && nsp == 1 && mc) {
-						if (share_at[l] < 0 || share_sp[l] != sp) {
-							share_at[l] = multicast_share(s, f, m, sp, t, l, prev >= 0 && known[prev]);
-							share_sp[l] = sp;
-						}
-						const int64_t ms = share_at[l];
-						if (ms > 0 && (in[l] + ms - 1) / ms > up)
-							up = (in[l] + ms - 1) / ms;
-					}
-					if (nsp > 1)
-						up = touched; /* outside the model's scope: keep it simple */
-					if (up > rd[h])
-						rd[h] = up;
-					for (int k = h + 1; k < l; k++)
-						if (a->lv[k].type == TRIM__LVL_SPATIAL) {
-							/* operands: words on a bus with multicast,
-							 * deliveries otherwise (the words entering
-							 * each level on the way are >= the parent's
-							 * distinct share); results: every drained
-							 * word enters */
-							int64_t words = res ? in[l]
-							                : (a->lv[k].net == TRIM__NET_BUS && a->lv[k].multicast) ? up : in[l];
-							if (k != sp)
-								words = up;
-							nw[k] = words;
-							dw[k] = up;
-						}
-					if (nsp > 1) /* each level's own fan-out */
-						rd[h] = trim__chain_hop_raise(s, m, t, h, l, sp, in[l], up, rd[h], nw, dw);
-				} else if (l > 0) {
-					/* a spatial level open: l's entries and the words
-					 * on the way (open_hop.c) */
-					rd[h] = trim__open_hop_raise(s, f, m, t, h, l, touched, &in[l], rd[h], nw, dw);
-				}
-				if (l != h)
-					ph = h;
-				h = l;
-			}
-			if (known[l] && Rc[l] > rd[h])
-				rd[h] = Rc[l];
-			prev = l;
-		}
-		/* the innermost holder feeds every MAC */
-		int64_t feed;
-		int direct = 1; /* no spatial level of bounds > 1 (or unknown) below h */
-		for (int l = h + 1; l < nl; l++)
-			if (a->lv[l].type == TRIM__LVL_SPATIAL && (!fixed[l] || level_has_loops(m, l)))
-				direct = 0;
-		double enet = 0;
-		int nsp = 0, sp = -1;
-		int64_t allfan = 1, fan = 1;
-		for (int l = h + 1; l < nl; l++)
-			if (a->lv[l].type == TRIM__LVL_SPATIAL) {
-				nsp++;
-				allfan *= fanout_of(&a->lv[l]);
-				if (res ? a->lv[l].reduction : a->lv[l].multicast)
-					fan *= fanout_of(&a->lv[l]);
-			}
-		if (allsp) {
-			int nbig = 0;
-			for (int l = h + 1; l < nl; l++)
-				if (a->lv[l].type == TRIM__LVL_SPATIAL && level_has_loops(m, l))
-					sp = l, nbig++;
-			if (nbig == 0) {
-				feed = w->macs;
-			} else if (nbig == 1) {
-				const trim__level *S = &a->lv[sp];
-				int64_t sext[TRIM_NDIMS];
-				for (int d = 0; d < TRIM_NDIMS; d++)
-					sext[d] = m->f[sp][d];
-				int mc = res ? S->reduction : S->multicast;
-				/* the spatial tile: one value per index of S per dim, at
-				 * the stride of the extents below S once they are known,
-				 * else at a stride unknown here: |A + B| >= |A| + |B| - 1 */
-				const int nox[TRIM_NDIMS] = {0};
-				if (tile_at[sp] < 0)
-					tile_at[sp] = f->sfx_exact[sp + 1] ? spatial_tile_words(s, f, m, t, sp)
-					                                   : trim__share_lower_bound(w, t, sext, nox);
-				feed = mc ? f->steps * inst[h] * tile_at[sp] : w->macs;
-			} else {
-				/* several levels with bounds: a node of the delivery tree
-				 * at depth j needs at least the elements its whole subtree
-				 * needs, so the words entering the tree (M_jm, operands)
-				 * and the updates (M_jr, results) are at least M_0, the
-				 * distinct elements over every spatial index below one
-				 * instance of h, at each of the steps. Per dim the indices
-				 * of those levels take prod f values (a loop's values are
-				 * distinct whatever the strides), so the tile is at least
-				 * the share of those extents (|A + B| >= |A| + |B| - 1) */
-				int64_t sext[TRIM_NDIMS];
-				for (int d = 0; d < TRIM_NDIMS; d++) {
-					sext[d] = 1;
-					for (int l = h + 1; l < nl; l++)
-						if (a->lv[l].type == TRIM__LVL_SPATIAL)
-							sext[d] *= m->f[l][d];
-				}
-				const int nox[TRIM_NDIMS] = {0};
-				const int64_t tile = trim__share_lower_bound(w, t, sext, nox);
-				feed = f->steps * inst[h] * tile;
-				if (w->macs / fan > feed)
-					feed = w->macs / fan;
-			}
-			for (int l = h + 1; l < nl; l++) {
-				const trim__level *L = &a->lv[l];
-				if (L->type != TRIM__LVL_SPATIAL)
-					continue;
-				/* operands: the words entering (bus with multicast) or the
-				 * deliveries (MACs) at the innermost level with bounds;
-				 * the feed at the others (M_j >= M_0); results: every
-				 * MAC's partial sum enters the innermost level with
-				 * bounds */
-				int64_t words = feed;
-				if (l == sp)
-					words = res ? w->macs : (L->net == TRIM__NET_BUS && L->multicast) ? feed : w->macs;
-				nw[l] = words;
-				dw[l] = feed;
-			}
-		} else {
-			feed = w->macs / fan;
-			for (int l = h + 1; l < nl; l++) {
-				const trim__level *L = &a->lv[l];
-				if (L->type != TRIM__LVL_SPATIAL)
-					continue;
-				int64_t fo = fanout_of(L);
-				/* with several spatial levels on the way, one of them may
-				 * carry only what enters the network: MACs / all fan-outs */
-				int64_t words = nsp > 1 ? w->macs / allfan
-				                : res ? w->macs
-				                : L->net == TRIM__NET_BUS && L->multicast ? w->macs / fo : w->macs;
-				nw[l] = words;
-			}
-		}
-		trim__chain_macs_raise(s, f, m, t, h, &chain, nw, dw, &feed); /* each level's own fan-out */
-		/* every level on the hop to the MAC: at one step, an element
-		 * needed by a node of the delivery tree at depth j is needed by
-		 * at most prod_d f[S_j][d] of its children over the dims d not
-		 * private to t (children that differ in a private dim need
-		 * disjoint elements), so M_j >= M_{j+1} / that >= MACs / the
-		 * product down to S_{k-1}; operands: a level carries at least
-		 * M_j of its own depth; results: a level receives from below at
-		 * least M_{j+1} (the lowest level every MAC's partial sum) and
-		 * sends up at least M_j. A level not fixed yet: the most any
-		 * rows give (mapspace.share_cap) */
-		int64_t below = 1;
-		for (int l = nl - 1; l > h; l--) {
-			const trim__level *L = &a->lv[l];
-			if (L->type != TRIM__LVL_SPATIAL)
-				continue;
-			int64_t nb = 1;
-			if (fixed[l]) {
-				for (int d = 0; d < TRIM_NDIMS; d++)
-					if (!(s->share_priv[t] >> d & 1))
-						nb *= m->f[l][d];
-			} else {
-				nb = s->share_cap[t][l];
-			}
-			const int64_t incl = below * nb;
-			const int64_t carried = (w->macs + (res ? below : incl) - 1) / (res ? below : incl);
-			const int64_t entering = (w->macs + incl - 1) / incl;
-			if (carried > nw[l])
-				nw[l] = carried;
-			if (entering > dw[l])
-				dw[l] = entering;
-			below = incl;
-			const double hops = trim__systolic_hops(s, costs, f, m, t, l);
-			enet += (double)nw[l] * costs[l].hop_pj * hops;
-			if (nc && v == 0)
-				nc->avg[t][l] = hops > trim__net_min_hops(&costs[l]);
-		}
-		for (int l = 0; l < nl; l++)
-			if (a->lv[l].type == TRIM__LVL_SPATIAL && l <= h) {
-				const double hops = trim__systolic_hops(s, costs, f, m, t, l);
-				enet += (double)nw[l] * costs[l].hop_pj * hops;
-				if (nc && v == 0)
-					nc->avg[t][l] = hops > trim__net_min_hops(&costs[l]);
-			}
-		int64_t rdc[TRIM__MAX_LEVELS];
-		memcpy(rdc, rd, (size_t)nl * sizeof *rd);
-		if (feed > rdc[h])
-			rdc[h] = feed;
-		double e = enet, echain = 0;
-		int64_t rq_chain = 0; /* the chain's reads of h (trim__chain_readbacks_raise) */
-		for (int l = 0; l < nl; l++) {
-			if (a->lv[l].type == TRIM__LVL_SPATIAL) {
-				/* cycles: words entering (operands) / leaving upwards (results) */
-				if (v == 0 && (!have || dw[l] < o->net[l]))
-					o->net[l] = dw[l];
-				continue;
-			}
-			if (a->lv[l].type != TRIM__LVL_STORAGE)
-				continue;
-			/* Timeloop's counting (costs[l].count) charges no drain
-			 * (docs/mapping.md, rule 3): the result's energy is then
-			 * its updates' only, the read-backs and the reads that
-			 * stand for drains below left out */
-			const int tl = costs[l].count == TRIM_COUNT_TIMELOOP;
-			e += res ? (double)rdc[l] * costs[l].update_pj + (double)in[l] * trim__drain_pj(&costs[l])
-			         : (double)rdc[l] * costs[l].read_pj + (double)in[l] * costs[l].write_pj;
-			int64_t rback_words = rback && kept[l] && rdc[l] > touched ? rdc[l] - touched : 0;
-			if (!tl)
-				e += (double)rback_words * costs[l].read_pj;
-			rq[l] = rback_words;
-			/* a result holder below the outermost with no spatial level of
-			 * bounds > 1 (or unknown) between it and its child holder (or
-			 * the MACs): every update is an arrival, and each arrival is
-			 * read back or drained (R + D = U + the parent's read-backs;
-			 * docs/model.md, "Bounds"), both reads of l */
-			if (res && kept[l] && l > 0 && rdc[l] > in[l] + rback_words) {
-				int direct_l = l == h ? direct : 1;
-				for (int k = l + 1; l != h && k < nl && a->lv[k].type != TRIM__LVL_COMPUTE; k++) {
-					if (a->lv[k].type == TRIM__LVL_STORAGE && kept[k])
-						break;
-					if (a->lv[k].type == TRIM__LVL_SPATIAL && (!fixed[k] || level_has_loops(m, k)))
-						direct_l = 0;
-				}
-				if (direct_l) {
-					if (!tl)
-						e += (double)(rdc[l] - in[l] - rback_words) * costs[l].read_pj;
-					rq[l] = rdc[l] - in[l];
-				}
-			}
-			if (res && l == h && l > 0 && !direct) { /* read-backs over a chain to the MACs */
-				rq_chain = rq[l];
-				echain = trim__chain_readbacks_raise(s, costs, f, m, t, ph, h, in[l], rback_words, nw,
-				                                     ph >= 0 ? rdc[ph] : 0, &chain, &rq_chain);
-			}
-			/* cycles: the counts without the MAC feed (its level depends on the choice) */
-			if (v == 0 && (!have || rd[l] < o->rd[l]))
-				o->rd[l] = rd[l];
-			if (v == 0 && (!have || in[l] < o->in[l]))
-				o->in[l] = in[l];
-			if (v == 0 && kept[l] && in[l] < o->inkeep[l])
-				o->inkeep[l] = in[l];
-		}
-		/* a result's read-backs down a systolic array (systolic_bound.c):
-		 * the chain's read-back term above charges the same read-backs
-		 * (their reads and their words down the levels below h), so the
-		 * larger of the two is added, not both */
-		int64_t rdown[TRIM__MAX_LEVELS];
-		const double esys = trim__systolic_readbacks(s, costs, f, m, t, kept, rdc, rq, rdown);
-		e += esys > echain ? esys : echain;
-		if (rq_chain > rq[h])
-			rq[h] = rq_chain;
-		if (v == 0 && c < 64) {
-			unsigned km = 0;
-			for (int l = 0; l < nl; l++)
-				km |= (unsigned)kept[l] << l;
-			o->E[c] = e;
-			o->K[c] = km;
-			o->nch = c + 1;
-			if (nc) {
-				memcpy(nc->a[t][c], rdc, (size_t)nl * sizeof *rdc);
-				memcpy(nc->b[t][c], in, (size_t)nl * sizeof *in);
-				memcpy(nc->r[t][c], rq, (size_t)nl * sizeof *rq);
-				memcpy(nc->net[t][c], nw, (size_t)nl * sizeof *nw);
-				memcpy(nc->dw[t][c], dw, (size_t)nl * sizeof *dw);
-				memcpy(nc->rdown[t][c], rdown, (size_t)nl * sizeof *rdown);
-			}
-		}
+			cc.kept[kb[j]] = c >> j & 1;
+		holder_counts(&p, &cc);
+		mac_feed(&p, &cc);
+		const double e = choice_energy(&p, &cc, network_energy(&p, &cc), have);
+		if (v == 0 && c < 64)
+			record_choice(&p, &cc, c, e);
 		if (v > 0 && c < 64)
 			Ev[c] = e;
 		if (!have || e < emin)
