@@ -537,6 +537,240 @@ typedef struct {
  * too large for the stack of every thread. */
 static _Thread_local double window_floor_store[3][8][TRIM_NDIMS][64];
 
+/* What the steps of trim__stationary_bound share: the node, the open level
+ * h and its allowed extents, and per tensor t that qualifies, per set p of
+ * the other tensors kept at h, per floor (0: iterations / rho, 1: half of
+ * it, for a first loop in a window axis): its per-choice energies with the
+ * floor (E of the figures when the floor changes nothing). */
+typedef struct {
+	const trim__mapspace *s;
+	const trim__level_cost *costs;
+	const node_frame *f;
+	const trim__mapping *m;
+	const tensor_figures *const *tf;
+	tensor_reuse *const *r;
+	int h;
+	allowed_extents x;
+	int64_t iters;
+	unsigned dstar, keepable, qual, wfloor;
+	unsigned rd[3], win[3];
+	const double *EF[3][8][2];
+	int fits[3][8]; /* t kept at h beside the set p: its tiles may fit */
+	double store[3][8][2][64];
+	/* a windowed tensor's floor energies per first-loop dim that reads
+	 * it (wgroup: the first dim with the same energies as each, -1: none) */
+	const double *EW[3][8][TRIM_NDIMS];
+	int wgroup[3][TRIM_NDIMS];
+	double (*window_store)[8][TRIM_NDIMS][64]; /* EW's energies */
+} stationary_frame;
+
+/* A sliding window wider than one word at h, where the dataflow
+ * constraints narrow the window at h (its search over the extents costs
+ * more than it cuts elsewhere): a floor per first loop above h that reads
+ * it. 1 if any floor applies. */
+static int window_floors(stationary_frame *p, int t, unsigned irr)
+{
+	const trim__mapspace *s = p->s;
+	const tensor_figures *tf = p->tf[t];
+	const tensor_reuse *r = p->r[t];
+	const int h = p->h;
+	const unsigned dt = p->dstar & p->rd[t];
+	int any = 0;
+	int64_t done_fl[8][TRIM_NDIMS]; /* the floor whose energies EW holds (-1: none) */
+	for (unsigned q = 0; q < 8; q++) {
+		for (int d = 0; d < TRIM_NDIMS; d++) {
+			done_fl[q][d] = -1;
+			p->EW[t][q][d] = tf->E;
+		}
+		if ((q >> t & 1) || (q & ~p->keepable))
+			continue;
+		int64_t fl[TRIM_NDIMS];
+		if (window_fills(s, &p->x, h, q | 1u << t, t, dt, p->iters, r->share[h], fl) < 0) {
+			p->fits[t][q] = 0; /* the least tiles do not fit */
+			any = 1;
+			continue;
+		}
+		for (int d = 0; d < TRIM_NDIMS; d++) {
+			if (!(dt >> d & 1) || fl[d] <= r->share[h])
+				continue;
+			/* the same floor as before: the same energies */
+			const double *same = NULL;
+			for (unsigned q2 = 0; q2 <= q && !same; q2++)
+				for (int d2 = 0; d2 < (q2 < q ? TRIM_NDIMS : d) && !same; d2++)
+					if (done_fl[q2][d2] == fl[d])
+						same = p->EW[t][q2][d2];
+			if (!same) {
+				double *E = p->window_store[t][q][d];
+				trim__tensor_floor_energies(s, p->costs, p->f, p->m, t, p->r[t], h, fl[d], irr, E);
+				same = E;
+			}
+			p->EW[t][q][d] = same;
+			done_fl[q][d] = fl[d];
+			any = 1;
+		}
+	}
+	/* a first-loop dim whose floors are another's (the sole terms of t's
+	 * axes: each replaces the whole tile) shares its variant: the first
+	 * such dim stands for them */
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		if (!(dt >> d & 1))
+			continue;
+		p->wgroup[t][d] = d;
+		for (int d2 = 0; d2 < d && p->wgroup[t][d] == d; d2++) {
+			int eq = dt >> d2 & 1;
+			for (unsigned q = 0; q < 8 && eq; q++)
+				eq = p->EW[t][q][d2] == p->EW[t][q][d];
+			if (eq)
+				p->wgroup[t][d] = p->wgroup[t][d2];
+		}
+	}
+	return any;
+}
+
+/* Tensor t qualifies: per set of the other tensors kept at h, the most
+ * reuse rho its tiles allow, and the energies with the floor iterations /
+ * rho (and half of it for a window axis). 1 if any floor applies. */
+static int reuse_floors(stationary_frame *p, int t, unsigned irr)
+{
+	const trim__mapspace *s = p->s;
+	const tensor_figures *tf = p->tf[t];
+	const int h = p->h;
+	int any = 0;
+	int64_t done_rho[8];
+	for (unsigned q = 0; q < 8; q++) {
+		done_rho[q] = -1;
+		if ((q >> t & 1) || (q & ~p->keepable))
+			continue;
+		int64_t rho = most_reuse(s, &p->x, h, q | 1u << t, irr);
+		done_rho[q] = rho;
+		if (rho <= 0) {
+			p->fits[t][q] = 0;
+			any = 1;
+			continue;
+		}
+		for (int half = 0; half < (p->win[t] ? 2 : 1); half++) {
+			const int64_t div = half ? 2 * rho : rho;
+			const int64_t floor = (p->iters + div - 1) / div;
+			if (floor <= p->r[t]->share[h])
+				continue;
+			/* the same floor as a smaller set: the same energies */
+			int same = -1;
+			for (unsigned q2 = 0; q2 < q; q2++)
+				if (done_rho[q2] == rho && p->EF[t][q2][half] != tf->E)
+					same = (int)q2;
+			if (same >= 0) {
+				p->EF[t][q][half] = p->EF[t][same][half];
+			} else {
+				trim__tensor_floor_energies(s, p->costs, p->f, p->m, t, p->r[t], h, floor, irr,
+				                            p->store[t][q][half]);
+				p->EF[t][q][half] = p->store[t][q][half];
+			}
+			any = 1;
+		}
+	}
+	return any;
+}
+
+/* Per tensor, its floors' energies (p->qual: the tensors with one,
+ * p->wfloor: those by the sliding-window floor). */
+static void tensor_floors(stationary_frame *p)
+{
+	const trim__intra *w = p->s->w;
+	for (int t = 0; t < 3; t++)
+		for (int c = 0; c < p->tf[t]->nch; c++)
+			if (p->tf[t]->K[c] >> p->h & 1)
+				p->keepable |= 1u << t;
+	for (int t = 0; t < 3; t++) {
+		p->rd[t] = w->t[t].present ? w->t[t].relevant : 0;
+		p->win[t] = p->s->dslide[t];
+		for (int q = 0; q < 8; q++) {
+			p->EF[t][q][0] = p->EF[t][q][1] = p->tf[t]->E;
+			p->fits[t][q] = 1;
+		}
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			p->wgroup[t][d] = -1;
+		if (!(p->keepable >> t & 1) || !w->t[t].present)
+			continue;
+		unsigned irr = 0;
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			if (w->bound[d] > 1 && !(p->rd[t] >> d & 1))
+				irr |= 1u << d;
+		if (!qualifies(p->s, &p->x, t)) {
+			if (window_narrowed(p->s, p->h, t) && window_floors(p, t, irr))
+				p->qual |= 1u << t, p->wfloor |= 1u << t;
+			continue;
+		}
+		if (reuse_floors(p, t, irr))
+			p->qual |= 1u << t;
+	}
+}
+
+/* Per possible first loop d above h: the tensors it reloads with the
+ * whole floor (v[0]) and with half of it (v[1]: d in a window axis), and
+ * the floor group of each windowed tensor that reads d; returns how many
+ * distinct variants vars holds. */
+static int first_loop_variants(const stationary_frame *p, stationary_variant *vars)
+{
+	int nvar = 0;
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		if (!(p->dstar >> d & 1))
+			continue;
+		stationary_variant v = {{0, 0}, {-1, -1, -1}};
+		for (int t = 0; t < 3; t++)
+			if ((p->qual >> t & 1) && (p->rd[t] >> d & 1)) {
+				v.v[(p->wfloor >> t & 1) ? 0 : (p->win[t] & p->s->wreturn[t]) >> d & 1] |= 1u << t;
+				if (p->wfloor >> t & 1)
+					v.wg[t] = p->wgroup[t][d];
+			}
+		int seen = 0;
+		for (int i = 0; i < nvar && !seen; i++)
+			seen = !memcmp(&vars[i], &v, sizeof v);
+		if (!seen)
+			vars[nvar++] = v;
+	}
+	if (nvar == 0) { /* no loop above h: every tile is loaded once per step */
+		stationary_variant v = {{p->qual & ~p->wfloor, 0}, {-1, -1, -1}};
+		vars[nvar++] = v;
+	}
+	return nvar;
+}
+
+/* Under first-loop variant v: the cheapest sum over the tensors, over the
+ * sets of tensors kept at h, of each tensor's cheapest choice that keeps
+ * it at h or not as the set says. */
+static double cheapest_keep(const stationary_frame *p, const stationary_variant *v)
+{
+	const trim__intra *w = p->s->w;
+	double bv = HUGE_VAL;
+	for (unsigned keep = 0; keep < 8; keep++) {
+		if (keep & ~p->keepable)
+			continue;
+		double sum = 0;
+		for (int t = 0; t < 3 && sum < HUGE_VAL; t++) {
+			if (!w->t[t].present)
+				continue;
+			const int in = keep >> t & 1;
+			const unsigned others = keep & ~(1u << t);
+			if (in && !p->fits[t][others]) {
+				sum = HUGE_VAL;
+				break;
+			}
+			const tensor_figures *tf = p->tf[t];
+			const double *E = !in || !((v->v[0] | v->v[1]) >> t & 1) ? tf->E
+			                  : p->wfloor >> t & 1                     ? p->EW[t][others][v->wg[t]]
+			                                                          : p->EF[t][others][v->v[0] >> t & 1 ? 0 : 1];
+			double g = HUGE_VAL;
+			for (int c = 0; c < tf->nch; c++)
+				if ((int)(tf->K[c] >> p->h & 1) == in && E[c] < g)
+					g = E[c];
+			sum += g;
+		}
+		if (sum < bv)
+			bv = sum;
+	}
+	return bv;
+}
+
 double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
                               const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r)
 {
@@ -546,201 +780,29 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
 	for (int t = 0; t < 3; t++)
 		if (!tf[t]->complete)
 			return 0;
-	const int h = open_level(s, f);
-	allowed_extents x;
-	if (h < 0 || !extents_allowed(s, f, m, h, &x))
+	stationary_frame p; /* not zeroed: its stores are large, and written before they are read */
+	p.s = s, p.costs = costs, p.f = f, p.m = m, p.tf = tf, p.r = r;
+	p.keepable = p.qual = p.wfloor = 0;
+	p.window_store = window_floor_store;
+	const int h = p.h = open_level(s, f);
+	if (h < 0 || !extents_allowed(s, f, m, h, &p.x))
 		return 0;
-	int64_t iters = 1;
+	p.iters = 1;
 	for (int d = 0; d < TRIM_NDIMS; d++)
-		if (__builtin_mul_overflow(iters, w->bound[d], &iters))
+		if (__builtin_mul_overflow(p.iters, w->bound[d], &p.iters))
 			return 0;
-	/* per tensor that qualifies, per set p of the other tensors kept at h,
-	 * per floor (0: iterations / rho, 1: half of it, for a first loop in a
-	 * window axis): its per-choice energies with the floor (E of the
-	 * figures when the floor changes nothing) */
-	unsigned qual = 0, keepable = 0, wfloor = 0;
 	const unsigned first_dims = first_loop_dims(s, f, m, h);
 	if (s->test_first_dims)
 		*s->test_first_dims = first_dims;
-	const unsigned dstar = first_dims & (s->test_first_only ? s->test_first_only : ~0u);
-	unsigned rd[3], win[3];
-	const double *EF[3][8][2];
-	int fits[3][8]; /* t kept at h beside the set p: its tiles may fit */
-	double store[3][8][2][64];
-	/* a windowed tensor's floor energies per first-loop dim that reads
-	 * it (wgroup: the first dim with the same energies as each, -1: none) */
-	const double *EW[3][8][TRIM_NDIMS];
-	int wgroup[3][TRIM_NDIMS];
-	for (int t = 0; t < 3; t++)
-		for (int c = 0; c < tf[t]->nch; c++)
-			if (tf[t]->K[c] >> h & 1)
-				keepable |= 1u << t;
-	for (int t = 0; t < 3; t++) {
-		rd[t] = w->t[t].present ? w->t[t].relevant : 0;
-		win[t] = s->dslide[t];
-		for (int p = 0; p < 8; p++) {
-			EF[t][p][0] = EF[t][p][1] = tf[t]->E;
-			fits[t][p] = 1;
-		}
-		for (int d = 0; d < TRIM_NDIMS; d++)
-			wgroup[t][d] = -1;
-		if (!(keepable >> t & 1) || !w->t[t].present)
-			continue;
-		unsigned irr = 0;
-		for (int d = 0; d < TRIM_NDIMS; d++)
-			if (w->bound[d] > 1 && !(rd[t] >> d & 1))
-				irr |= 1u << d;
-		int any = 0;
-		if (!qualifies(s, &x, t)) {
-			/* a sliding window wider than one word at h, where the
-			 * dataflow constraints narrow the window at h (its search
-			 * over the extents costs more than it cuts elsewhere): a
-			 * floor per first loop above h that reads it */
-			if (!window_narrowed(s, h, t))
-				continue;
-			const unsigned dt = dstar & rd[t];
-			int64_t done_fl[8][TRIM_NDIMS]; /* the floor whose energies EW holds (-1: none) */
-			for (unsigned p = 0; p < 8; p++) {
-				for (int d = 0; d < TRIM_NDIMS; d++) {
-					done_fl[p][d] = -1;
-					EW[t][p][d] = tf[t]->E;
-				}
-				if ((p >> t & 1) || (p & ~keepable))
-					continue;
-				int64_t fl[TRIM_NDIMS];
-				if (window_fills(s, &x, h, p | 1u << t, t, dt, iters, r[t]->share[h], fl) < 0) {
-					fits[t][p] = 0; /* the least tiles do not fit */
-					any = 1;
-					continue;
-				}
-				for (int d = 0; d < TRIM_NDIMS; d++) {
-					if (!(dt >> d & 1) || fl[d] <= r[t]->share[h])
-						continue;
-					/* the same floor as before: the same energies */
-					const double *same = NULL;
-					for (unsigned p2 = 0; p2 <= p && !same; p2++)
-						for (int d2 = 0; d2 < (p2 < p ? TRIM_NDIMS : d) && !same; d2++)
-							if (done_fl[p2][d2] == fl[d])
-								same = EW[t][p2][d2];
-					if (!same) {
-						double *E = window_floor_store[t][p][d];
-						trim__tensor_floor_energies(s, costs, f, m, t, r[t], h, fl[d], irr, E);
-						same = E;
-					}
-					EW[t][p][d] = same;
-					done_fl[p][d] = fl[d];
-					any = 1;
-				}
-			}
-			/* a first-loop dim whose floors are another's (the sole terms
-			 * of t's axes: each replaces the whole tile) shares its
-			 * variant: the first such dim stands for them */
-			for (int d = 0; d < TRIM_NDIMS; d++) {
-				if (!(dt >> d & 1))
-					continue;
-				wgroup[t][d] = d;
-				for (int d2 = 0; d2 < d && wgroup[t][d] == d; d2++) {
-					int eq = dt >> d2 & 1;
-					for (unsigned p = 0; p < 8 && eq; p++)
-						eq = EW[t][p][d2] == EW[t][p][d];
-					if (eq)
-						wgroup[t][d] = wgroup[t][d2];
-				}
-			}
-			if (any)
-				qual |= 1u << t, wfloor |= 1u << t;
-			continue;
-		}
-		int64_t done_rho[8];
-		for (unsigned p = 0; p < 8; p++) {
-			done_rho[p] = -1;
-			if ((p >> t & 1) || (p & ~keepable))
-				continue;
-			int64_t rho = most_reuse(s, &x, h, p | 1u << t, irr);
-			done_rho[p] = rho;
-			if (rho <= 0) {
-				fits[t][p] = 0;
-				any = 1;
-				continue;
-			}
-			for (int half = 0; half < (win[t] ? 2 : 1); half++) {
-				const int64_t div = half ? 2 * rho : rho;
-				const int64_t floor = (iters + div - 1) / div;
-				if (floor <= r[t]->share[h])
-					continue;
-				/* the same floor as a smaller set: the same energies */
-				int same = -1;
-				for (unsigned p2 = 0; p2 < p; p2++)
-					if (done_rho[p2] == rho && EF[t][p2][half] != tf[t]->E)
-						same = (int)p2;
-				if (same >= 0) {
-					EF[t][p][half] = EF[t][same][half];
-				} else {
-					trim__tensor_floor_energies(s, costs, f, m, t, r[t], h, floor, irr, store[t][p][half]);
-					EF[t][p][half] = store[t][p][half];
-				}
-				any = 1;
-			}
-		}
-		if (any)
-			qual |= 1u << t;
-	}
-	if (!qual)
+	p.dstar = first_dims & (s->test_first_only ? s->test_first_only : ~0u);
+	tensor_floors(&p);
+	if (!p.qual)
 		return 0;
-	/* per possible first loop d above h: the tensors it reloads with the
-	 * whole floor (v[0]) and with half of it (v[1]: d in a window axis),
-	 * and the floor group of each windowed tensor that reads d */
 	stationary_variant vars[TRIM_NDIMS + 1];
-	int nvar = 0;
-	for (int d = 0; d < TRIM_NDIMS; d++) {
-		if (!(dstar >> d & 1))
-			continue;
-		stationary_variant v = {{0, 0}, {-1, -1, -1}};
-		for (int t = 0; t < 3; t++)
-			if ((qual >> t & 1) && (rd[t] >> d & 1)) {
-				v.v[(wfloor >> t & 1) ? 0 : (win[t] & s->wreturn[t]) >> d & 1] |= 1u << t;
-				if (wfloor >> t & 1)
-					v.wg[t] = wgroup[t][d];
-			}
-		int seen = 0;
-		for (int i = 0; i < nvar && !seen; i++)
-			seen = !memcmp(&vars[i], &v, sizeof v);
-		if (!seen)
-			vars[nvar++] = v;
-	}
-	if (nvar == 0) { /* no loop above h: every tile is loaded once per step */
-		stationary_variant v = {{qual & ~wfloor, 0}, {-1, -1, -1}};
-		vars[nvar++] = v;
-	}
+	const int nvar = first_loop_variants(&p, vars);
 	double bound = HUGE_VAL;
 	for (int i = 0; i < nvar; i++) {
-		double bv = HUGE_VAL;
-		for (unsigned keep = 0; keep < 8; keep++) {
-			if (keep & ~keepable)
-				continue;
-			double sum = 0;
-			for (int t = 0; t < 3 && sum < HUGE_VAL; t++) {
-				if (!w->t[t].present)
-					continue;
-				const int in = keep >> t & 1;
-				const unsigned others = keep & ~(1u << t);
-				if (in && !fits[t][others]) {
-					sum = HUGE_VAL;
-					break;
-				}
-				const stationary_variant *v = &vars[i];
-				const double *E = !in || !((v->v[0] | v->v[1]) >> t & 1) ? tf[t]->E
-				                  : wfloor >> t & 1                       ? EW[t][others][v->wg[t]]
-				                                                          : EF[t][others][v->v[0] >> t & 1 ? 0 : 1];
-				double g = HUGE_VAL;
-				for (int c = 0; c < tf[t]->nch; c++)
-					if ((int)(tf[t]->K[c] >> h & 1) == in && E[c] < g)
-						g = E[c];
-				sum += g;
-			}
-			if (sum < bv)
-				bv = sum;
-		}
+		const double bv = cheapest_keep(&p, &vars[i]);
 		if (bv < bound)
 			bound = bv;
 	}
