@@ -108,6 +108,55 @@ static int partial_cut(const trim__mapspace *s, const int *torder, int k, int go
 	return trim__cut(W, v * (1 - 1e-9), bound);
 }
 
+/* The bound of the factorisation m (every bypass choice and order): its
+ * tensors' figures tensor by tensor (input, output, weight), and whether
+ * they cut it whole (*cut_all). Returns 1 if the figures were computed
+ * (lbok), 0 if not, -1 if cut under the tree (nothing more to do). */
+static int factorisation_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, double bound,
+                               int64_t zero_macs, trim__mapping *m, search_worker *W, int *cut_all)
+{
+	int lbok = 1;
+	int early = 0;
+	/* tensor by tensor (input, output, weight): once one is done, the
+	 * others' node-bound figures may already cut the factorisation */
+	static const int torder[3] = {0, 2, 1};
+	const int one_pass = !W->leaf_choices; /* no node figures: all tensors at once */
+	for (int k = 0; k < (one_pass ? 1 : 3) && lbok && !early; k++) {
+		const unsigned tm = one_pass ? 7u : 1u << torder[k];
+		if (!one_pass && !s->w->t[torder[k]].present)
+			continue;
+		lbok = trim__factor_bound_compute(s, &W->fbound, m, &W->ws.act, tm) == 0;
+		if (!lbok)
+			break;
+		trim__factor_bound_prepare_fast(s, &W->fbound, zero_macs, costs, m, &W->bound_eval, tm);
+		if (W->fbound.fast)
+			trim__factor_bound_tighten(s, costs, goal, zero_macs, m, &W->bound_eval, W->leaf_choices,
+			                           &W->fbound, tm);
+		if (!one_pass && k < 2 && W->fbound.fast && partial_cut(s, torder, k, goal, bound, W))
+			early = 1;
+	}
+	double lb;
+	if (early) {
+		W->st_leaves_cut++;
+		*cut_all = 1;
+		if (W->in_tree)
+			return -1;
+	} else if (lbok &&
+	    (W->fbound.fast ? trim__factor_bound_fast(s, &W->fbound, NULL, goal, &lb)
+	                    : trim__factor_bound_cost(s, &W->fbound, NULL, zero_macs, costs, m, goal, &W->bound_eval,
+	                                              &lb)) == 0 &&
+	    trim__cut(W, lb, bound)) {
+		/* no bypass choice and no order can reach the bound */
+		W->st_leaves_cut++;
+		*cut_all = 1;
+		/* under the tree, what is cut is counted from the distinct
+		 * total (bounded += distinct - generated): nothing to count */
+		if (W->in_tree)
+			return -1;
+	}
+	return lbok;
+}
+
 /* Everything below one factorisation combination. `bound`: a cost that k
  * real mappings reach (a mapping costlier cannot be among the k best). The
  * work depends only on (ac, bound): deterministic for any thread count. */
@@ -130,45 +179,9 @@ void trim__search_factorisation(const trim__mapspace *s, const trim__level_cost 
 	}
 	int lbok = 0, cut_all = 0;
 	if (fits && !nomit) {
-		lbok = 1;
-		int early = 0;
-		/* tensor by tensor (input, output, weight): once one is done, the
-		 * others' node-bound figures may already cut the factorisation */
-		static const int torder[3] = {0, 2, 1};
-		const int one_pass = !W->leaf_choices; /* no node figures: all tensors at once */
-		for (int k = 0; k < (one_pass ? 1 : 3) && lbok && !early; k++) {
-			const unsigned tm = one_pass ? 7u : 1u << torder[k];
-			if (!one_pass && !s->w->t[torder[k]].present)
-				continue;
-			lbok = trim__factor_bound_compute(s, &W->fbound, m, &W->ws.act, tm) == 0;
-			if (!lbok)
-				break;
-			trim__factor_bound_prepare_fast(s, &W->fbound, zero_macs, costs, m, &W->bound_eval, tm);
-			if (W->fbound.fast)
-				trim__factor_bound_tighten(s, costs, goal, zero_macs, m, &W->bound_eval, W->leaf_choices,
-				                           &W->fbound, tm);
-			if (!one_pass && k < 2 && W->fbound.fast && partial_cut(s, torder, k, goal, bound, W))
-				early = 1;
-		}
-		double lb;
-		if (early) {
-			W->st_leaves_cut++;
-			cut_all = 1;
-			if (W->in_tree)
-				return;
-		} else if (lbok &&
-		    (W->fbound.fast ? trim__factor_bound_fast(s, &W->fbound, NULL, goal, &lb)
-		                    : trim__factor_bound_cost(s, &W->fbound, NULL, zero_macs, costs, m, goal, &W->bound_eval,
-		                                              &lb)) == 0 &&
-		    trim__cut(W, lb, bound)) {
-			/* no bypass choice and no order can reach the bound */
-			W->st_leaves_cut++;
-			cut_all = 1;
-			/* under the tree, what is cut is counted from the distinct
-			 * total (bounded += distinct - generated): nothing to count */
-			if (W->in_tree)
-				return;
-		}
+		lbok = factorisation_bound(s, costs, goal, bound, zero_macs, m, W, &cut_all);
+		if (lbok < 0)
+			return;
 	}
 	for (uint64_t b = 0; b < nb; b++) {
 		if (!trim__bypass_allowed(s, b))

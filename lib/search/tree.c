@@ -175,6 +175,53 @@ void trim__tree_search_node(const trim__mapspace *s, int64_t *const *trows, cons
 	trim__tree_visit(s, trows, costs, goal, depth, lo, hi, rb, zero_macs, 0, W);
 }
 
+/* The leaf of the tree at the node lo (the last slot takes the rest: one
+ * factorisation): its search under the threshold, with the exact ties'
+ * reference, and its best into the node's list. */
+static void visit_factorisation(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *costs, int goal,
+                                const int32_t *lo, double rb, int64_t zero_macs, search_worker *W)
+{
+	trim__index fc = 0;
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		fc = fc * (trim__index)s->nf[d] + (trim__index)trows[d][lo[d]];
+	double cur = trim__cut_threshold(W, &W->node, rb);
+	/* exact ties: a real mapping whose cost is cur (the window's or the
+	 * node's best), the first of those known on (cost, second figure,
+	 * index) */
+	W->thr_idx_on = W->cut_scale == 1 && W->rb_idx_on && rb == cur;
+	W->thr_idx = W->rb_idx;
+	W->thr_sec = W->rb_sec;
+	if (W->cut_scale == 1 && W->node.k == 1 && W->node.n == 1 && W->node.cost[0] == cur &&
+	    (!W->thr_idx_on || trim__better(cur, W->node.sec[0], W->node.idx[0], cur, W->thr_sec, W->thr_idx, 1))) {
+		W->thr_idx_on = 1;
+		W->thr_idx = W->node.idx[0];
+		W->thr_sec = W->node.sec[0];
+	}
+	W->in_tree = 1;
+	trim__search_factorisation(s, costs, goal, fc, cur, zero_macs, W);
+	W->in_tree = 0;
+	W->dive_leaves--;
+	W->leaf_choices = NULL;
+	for (size_t j = 0; j < W->item.n; j++)
+		trim__top_put(&W->node, W->item.cost[j], W->item.sec[j], W->item.idx[j], NULL);
+}
+
+/* A level that holds nothing (hold_nothing.c): the children c[0 .. n) of a
+ * node at depth that fix it, or (where dims split across it and the
+ * level above are cut too) the level above it, with a loop there, are
+ * marked moved. */
+static void mark_hold_nothing(const trim__mapspace *s, int64_t *const *trows, int depth, tree_child *c, int64_t n)
+{
+	const int slot = s->tord[depth];
+	const int here = trim__hold_nothing_parent(s, slot) >= 0;
+	const int dominated = here && trim__hold_nothing_dominated(s, slot);
+	const int below = slot + 1 < s->nslots && trim__hold_nothing_parent(s, slot + 1) == slot &&
+	                  trim__hold_nothing_dominated(s, slot + 1);
+	for (int64_t i = 0; (here || below) && i < n; i++)
+		c[i].moved = (here && trim__hold_nothing_moved(s, trows, slot, c[i].lo, dominated)) ||
+		             (below && trim__hold_nothing_moved(s, trows, slot + 1, c[i].lo, 1));
+}
+
 /* The search below a node, or (dive) only the path of the best child at
  * every depth down to one factorisation. */
 void trim__tree_visit(const trim__mapspace *s, int64_t *const *trows, const trim__level_cost *costs, int goal,
@@ -184,29 +231,7 @@ void trim__tree_visit(const trim__mapspace *s, int64_t *const *trows, const trim
 	if (W->err)
 		return;
 	if (depth >= s->nslots - 1) { /* the last slot takes the rest: one factorisation */
-		trim__index fc = 0;
-		for (int d = 0; d < TRIM_NDIMS; d++)
-			fc = fc * (trim__index)s->nf[d] + (trim__index)trows[d][lo[d]];
-		double cur = trim__cut_threshold(W, &W->node, rb);
-		/* exact ties: a real mapping whose cost is cur (the window's or
-		 * the node's best), the first of those known on (cost, second
-		 * figure, index) */
-		W->thr_idx_on = W->cut_scale == 1 && W->rb_idx_on && rb == cur;
-		W->thr_idx = W->rb_idx;
-		W->thr_sec = W->rb_sec;
-		if (W->cut_scale == 1 && W->node.k == 1 && W->node.n == 1 && W->node.cost[0] == cur &&
-		    (!W->thr_idx_on || trim__better(cur, W->node.sec[0], W->node.idx[0], cur, W->thr_sec, W->thr_idx, 1))) {
-			W->thr_idx_on = 1;
-			W->thr_idx = W->node.idx[0];
-			W->thr_sec = W->node.sec[0];
-		}
-		W->in_tree = 1;
-		trim__search_factorisation(s, costs, goal, fc, cur, zero_macs, W);
-		W->in_tree = 0;
-		W->dive_leaves--;
-		W->leaf_choices = NULL;
-		for (size_t j = 0; j < W->item.n; j++)
-			trim__top_put(&W->node, W->item.cost[j], W->item.sec[j], W->item.idx[j], NULL);
+		visit_factorisation(s, trows, costs, goal, lo, rb, zero_macs, W);
 		return;
 	}
 	tree_child *c = NULL;
@@ -217,19 +242,7 @@ void trim__tree_visit(const trim__mapspace *s, int64_t *const *trows, const trim
 		return;
 	}
 	const int leaves = depth + 1 == s->nslots - 1; /* the children are factorisations */
-	{
-		/* a level that holds nothing (hold_nothing.c): the children that
-		 * fix it, or (where dims split across it and the level above are
-		 * cut too) the level above it, with a loop there */
-		const int slot = s->tord[depth];
-		const int here = trim__hold_nothing_parent(s, slot) >= 0;
-		const int dominated = here && trim__hold_nothing_dominated(s, slot);
-		const int below = slot + 1 < s->nslots && trim__hold_nothing_parent(s, slot + 1) == slot &&
-		                  trim__hold_nothing_dominated(s, slot + 1);
-		for (int64_t i = 0; (here || below) && i < n; i++)
-			c[i].moved = (here && trim__hold_nothing_moved(s, trows, slot, c[i].lo, dominated)) ||
-			             (below && trim__hold_nothing_moved(s, trows, slot + 1, c[i].lo, 1));
-	}
+	mark_hold_nothing(s, trows, depth, c, n);
 	if (leaves && (size_t)n > W->child_choices_cap) {
 		struct node_choices *q = realloc(W->child_choices, (size_t)n * sizeof *q);
 		if (!q) {
