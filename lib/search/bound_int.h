@@ -152,6 +152,11 @@ void trim__node_tensor(const trim__mapspace *s, const trim__level_cost *costs, c
                        const trim__mapping *m, int t, tensor_figures *out);
 void trim__node_tensor_reuse(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
                              const trim__mapping *m, int t, tensor_figures *out, tensor_reuse *r);
+/* What every variant of tensor t shares into r (r->tile already set;
+ * tensor_figures.c): the shares, the forced refills, the read-back rule
+ * and the refill rule's tiles (trim__tensor_part_floor reads them). */
+void trim__tensor_reuse_of(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t,
+                           tensor_reuse *r);
 /* The words of tensor t in a tile of extents ext (each dim over a
  * contiguous range: trim__axis_distinct on two-dim axes). */
 int64_t trim__tile_words(const trim__intra *w, int t, const int64_t *ext);

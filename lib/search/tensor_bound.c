@@ -21,87 +21,6 @@ static int64_t fanout_of(const trim__level *L)
 	return (L->fanout_x > 0 ? L->fanout_x : 1) * (L->fanout_y > 0 ? L->fanout_y : 1);
 }
 
-/* What every variant of tensor t shares (after r->tile). */
-static void tensor_reuse_of(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t,
-                            tensor_reuse *r)
-{
-	const trim__intra *w = s->w;
-	const struct trim_arch *a = s->a;
-	const int nl = a->nlevels, res = t == 2, allsp = f->allsp;
-	const int ones[TRIM_NDIMS] = {1, 1, 1, 1, 1, 1, 1, 1};
-	/* per storage level, the share of one instance (spatial levels fixed) */
-	memset(r->share, 0, (size_t)nl * sizeof *r->share);
-	if (allsp)
-		for (int l = 0; l < nl; l++)
-			if (a->lv[l].type == TRIM__LVL_STORAGE)
-				r->share[l] = f->inst[l] * trim__share_lower_bound(w, t, f->pext[l], f->contig[l]);
-	r->touched = trim__share_lower_bound(w, t, w->bound, ones);
-	/* results: with the spatial levels fixed and splitting only dims that
-	 * are the sole term of an axis of the result (no overlap, no
-	 * reduction), each holder reads back at least its updates minus the
-	 * result's elements (docs/model.md, "Lower bounds") */
-	r->rback = res && allsp;
-	for (int l = 0; r->rback && l < nl; l++)
-		if (a->lv[l].type == TRIM__LVL_SPATIAL)
-			for (int d = 0; d < TRIM_NDIMS; d++)
-				if (m->f[l][d] > 1 && !((s->dsingle[t] & ~s->dwindow[t]) >> d & 1))
-					r->rback = 0;
-	/* forced refills: a holder l below the innermost known storage level
-	 * K, with unknown levels between, whose capacity cannot take t's whole
-	 * per-instance extent below K. Then a storage level between has a loop
-	 * on a dim of t; when every axis of t is one dim, the innermost such
-	 * level is L* of the *Counts* bound, so l is refilled at least (every
-	 * loop of the levels <= K) x (its instances) x (t's per-instance extent
-	 * below K) times (docs/model.md) */
-	memset(r->forced, 0, (size_t)nl * sizeof *r->forced);
-	if (allsp && !s->dwindow[t]) {
-		int K = -1;
-		for (int l = 0; l < nl; l++)
-			if (f->known[l])
-				K = l;
-		if (K >= 0) {
-			int64_t MK = 1, extK[TRIM_NDIMS];
-			for (int d = 0; d < TRIM_NDIMS; d++) {
-				extK[d] = w->bound[d];
-				for (int k = 0; k <= K; k++) {
-					extK[d] /= m->f[k][d];
-					if (a->lv[k].type == TRIM__LVL_STORAGE)
-						MK *= m->f[k][d];
-				}
-			}
-			int unknown = 0;
-			for (int l = K + 1; l < nl; l++) {
-				const trim__level *L = &a->lv[l];
-				if (L->type == TRIM__LVL_SPATIAL) {
-					for (int d = 0; d < TRIM_NDIMS; d++)
-						extK[d] /= m->f[l][d];
-					continue;
-				}
-				if (L->type != TRIM__LVL_STORAGE)
-					continue;
-				if (unknown && L->capacity_bytes > 0 && L->keep[t]) {
-					int64_t el = trim__share_lower_bound(w, t, extK, ones);
-					int64_t by = trim__tile_bytes_at(a, l, el);
-					int64_t cap = L->partitioned ? L->part_bytes[t] : L->capacity_bytes - s->reserved[l];
-					if (by > cap)
-						r->forced[l] = MK * f->inst[l] * el;
-				}
-				unknown = 1; /* l's own loops are unknown from here on */
-			}
-		}
-	}
-	/* t's elements in one tile of each storage level whose storage level
-	 * above is known (the refill rule) */
-	memset(r->rsh, 0, (size_t)nl * sizeof *r->rsh);
-	for (int l = 0, pv = -1; allsp && l < nl; l++) {
-		if (a->lv[l].type != TRIM__LVL_STORAGE)
-			continue;
-		if (pv >= 0 && f->known[pv])
-			r->rsh[l] = trim__share_lower_bound(w, t, f->sfx[l], ones);
-		pv = l;
-	}
-}
-
 /* 1 if spatial level sp spreads two dims of one axis of tensor t (then
  * its instances' tiles may overlap: a word may reach several of them that
  * differ in a dim t reads). */
@@ -372,7 +291,7 @@ static void part_frame_init(part_frame *p)
 		p->refill_at[l] = M;
 	}
 	if (p->v == 0)
-		tensor_reuse_of(s, p->f, p->m, t, p->r);
+		trim__tensor_reuse_of(s, p->f, p->m, t, p->r);
 	trim__chain_memo_init(&p->chain);
 	for (int l = 0; l < nl; l++)
 		p->steps_at[l] = p->slid_at[l] = p->share_at[l] = p->tile_at[l] = -1;
