@@ -182,8 +182,10 @@ static void brute_chain(struct trim_arch *a, trim__intra *w, int goal, chain_sta
 	trim__level_cost c[TRIM__MAX_LEVELS];
 	trim__eval_ws ws = {0};
 	tu_costs(a, c);
-	REQUIRE((trim__mapspace_init(&s, w, a)) == (0), "trim__mapspace_init(&s, w, a) == 0");
-	REQUIRE(s.size < 3000000, "space too large for brute force (%llu)", (unsigned long long)s.size);
+	ck_assert_int_eq(trim__mapspace_init(&s, w, a), 0);
+	ck_assert_msg(s.size < 3000000, "space too large for brute force (%llu)", (unsigned long long)s.size);
+	stationary_workspace *sw = trim__stationary_workspace_new(); /* the node bounds' own */
+	ck_assert_ptr_nonnull(sw);
 	int64_t zero_macs = 0;
 	REQUIRE((trim__activity_zero_macs(w, &zero_macs)) == (0), "trim__activity_zero_macs(w, &zero_macs) == 0");
 	/* the depth at which every spatial level is fixed (the tree fixes them first) */
@@ -227,7 +229,7 @@ static void brute_chain(struct trim_arch *a, trim__intra *w, int goal, chain_sta
 		for (int depth = 1; depth < s.nslots; depth++) {
 			if (depth != spdepth && valid % 5)
 				continue;
-			const double lb = tu_node_lb(&s, c, goal, depth, zero_macs, &m, &p);
+			const double lb = tu_node_lb(&s, c, goal, depth, zero_macs, &m, &p, sw);
 			REQUIRE(lb <= cost, "depth %d: node bound %.17g above the cost %.17g", depth, lb, cost);
 		}
 		const double sec = goal == TRIM__GOAL_ENERGY ? e.cycles : e.energy_pj;
@@ -255,6 +257,7 @@ static void brute_chain(struct trim_arch *a, trim__intra *w, int goal, chain_sta
 	        (unsigned long long)st->readbacks, (unsigned long long)st->open_entries,
 	        (unsigned long long)st->open_entries_above_touched, (unsigned long long)st->open_words,
 	        (unsigned long long)st->open_words_open);
+	trim__stationary_workspace_free(sw);
 	trim__eval_ws_free(&ws);
 	trim__mapspace_free(&s);
 }

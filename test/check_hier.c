@@ -55,6 +55,8 @@ static int brute_vs_search(struct trim_arch *a, trim__intra *w, int goal)
 	tu_costs(a, c);
 	ck_assert_int_eq(trim__mapspace_init(&s, w, a), 0);
 	ck_assert_msg(s.size < 2000000, "space too large for brute force");
+	stationary_workspace *sw = trim__stationary_workspace_new(); /* the node bounds' own */
+	ck_assert_ptr_nonnull(sw);
 	int64_t zero_macs = 0;
 	ck_assert_int_eq(trim__activity_zero_macs(w, &zero_macs), 0);
 	int have = 0, deep = 0;
@@ -94,7 +96,7 @@ static int brute_vs_search(struct trim_arch *a, trim__intra *w, int goal)
 			}
 			for (int depth = 1; depth < s.nslots; depth++) {
 				trim__mapping p;
-				double lb = tu_node_lb(&s, c, goal, depth, zero_macs, &m, &p);
+				double lb = tu_node_lb(&s, c, goal, depth, zero_macs, &m, &p, sw);
 				REQUIRE(lb <= cost, "depth %d: node bound %.17g above the cost %.17g", depth, lb, cost);
 			}
 		}
@@ -121,6 +123,7 @@ static int brute_vs_search(struct trim_arch *a, trim__intra *w, int goal)
 		ck_assert_int_eq(trim__mapping_check(&r.best, w, a), 0);
 		trim__search_result_free(&r);
 	}
+	trim__stationary_workspace_free(sw);
 	trim__eval_ws_free(&ws);
 	trim__mapspace_free(&s);
 	fprintf(stderr, "hier brute force %s: %llu valid mappings, %d with a hop across >= 2 spatial levels\n", a->name,

@@ -64,7 +64,10 @@ START_TEST(test_joint_across)
 	double lb;
 	const int depth = s->nslots - 1; /* every factor known */
 	trim__mapspace_node_of(s, depth, &m, &node);
-	trim__node_bound_joint(s, costs, goal, depth, zero_macs, &node, &ev, &lb);
+	stationary_workspace *sw = trim__stationary_workspace_new(); /* the node bounds' own */
+	ck_assert_ptr_nonnull(sw);
+	trim__node_bound_joint(s, costs, goal, depth, zero_macs, &node, &ev, &lb, sw);
+	trim__stationary_workspace_free(sw);
 	ck_assert_msg(lb <= cost && lb >= cost * (1 - 1e-6), "joint bound %.17g, cost %.17g (%.4f)", lb, cost,
 	              lb / cost);
 	trim_search_free(se);
@@ -87,7 +90,7 @@ END_TEST
  * reserved bytes asked in between; and a whole search (conv3 WG) gives the same
  * best and the same counts either way. */
 static void memo_bounds(const trim__mapspace *s, const trim__level_cost *c, int64_t zero_macs, const uint64_t *idx,
-                        int n, double *out)
+                        int n, double *out, stationary_workspace *sw)
 {
 	for (int i = 0; i < n; i++) {
 		trim__mapping m, node;
@@ -96,7 +99,7 @@ static void memo_bounds(const trim__mapspace *s, const trim__level_cost *c, int6
 		for (int depth = 1; depth < s->nslots; depth++) {
 			trim__mapspace_node_of(s, depth, &m, &node);
 			trim__mapspace_node_lb(s, c, TRIM__GOAL_ENERGY, depth, zero_macs, &node, &ev,
-			                       &out[i * TRIM__MAX_LEVELS + depth]);
+			                       &out[i * TRIM__MAX_LEVELS + depth], sw);
 		}
 	}
 }
@@ -125,7 +128,8 @@ static void sample_obeying(const trim__mapspace *s, uint64_t seed, int n, uint64
 /* The stationarity bound's two searches through their test hooks (which
  * ask the memo), for every tensor and set kept beside it, at depths 1 and
  * 2 of the first n mappings of idx, into out (2 x 3 x 8 per node). */
-static void memo_hooks(const trim__mapspace *s, const trim__level_cost *c, const uint64_t *idx, int n, int64_t *out)
+static void memo_hooks(const trim__mapspace *s, const trim__level_cost *c, const uint64_t *idx, int n, int64_t *out,
+                       stationary_workspace *sw)
 {
 	int64_t *o = out;
 	for (int i = 0; i < n; i++) {
@@ -136,8 +140,8 @@ static void memo_hooks(const trim__mapspace *s, const trim__level_cost *c, const
 			for (int t = 0; t < 3; t++)
 				for (unsigned keep = 0; keep < 8; keep++) {
 					int h;
-					*o++ = keep >> t & 1 ? 0 : trim__stationary_reuse(s, c, depth, &node, t, keep, &h);
-					*o++ = keep >> t & 1 ? 0 : trim__stationary_window_fills(s, c, depth, &node, t, keep, 0, &h);
+					*o++ = keep >> t & 1 ? 0 : trim__stationary_reuse(s, c, depth, &node, t, keep, &h, sw);
+					*o++ = keep >> t & 1 ? 0 : trim__stationary_window_fills(s, c, depth, &node, t, keep, 0, &h, sw);
 				}
 		}
 	}
@@ -154,6 +158,8 @@ static void alexnet_eyeriss_load(alexnet_eyeriss *x)
 
 START_TEST(test_extents_memo)
 {
+	stationary_workspace *sw = trim__stationary_workspace_new(); /* the node bounds' own */
+	ck_assert_ptr_nonnull(sw);
 	alexnet_eyeriss ae;
 	alexnet_eyeriss_load(&ae);
 	trim_workloads *w = ae.w;
@@ -198,13 +204,13 @@ START_TEST(test_extents_memo)
 				s.reserved[rf] = pass ? a->lv[rf].capacity_bytes / 4 : 0;
 				const uint64_t hoff = hits;
 				s.test_memo_off = 1;
-				memo_bounds(&s, c, zero_macs, idx, N, off);
+				memo_bounds(&s, c, zero_macs, idx, N, off, sw);
 				s.test_memo_off = 0;
 				ck_assert_msg(hits == hoff, "the memo answered with test_memo_off set");
 				const uint64_t h0 = hits;
-				memo_bounds(&s, c, zero_macs, idx, N, on1);
-				memo_bounds(&other, c, zero_macs, idx, N, tmp);
-				memo_bounds(&s, c, zero_macs, idx, N, on2);
+				memo_bounds(&s, c, zero_macs, idx, N, on1, sw);
+				memo_bounds(&other, c, zero_macs, idx, N, tmp, sw);
+				memo_bounds(&s, c, zero_macs, idx, N, on2, sw);
 				ck_assert_msg(hits > h0, "%s conv2 %d: the memo never answered", presets[pi],
 				              ph);
 				for (int k = 0; k < N * TRIM__MAX_LEVELS; k++) {
@@ -235,9 +241,9 @@ START_TEST(test_extents_memo)
 				s.reserved[rf] = set == 1 ? a->lv[rf].capacity_bytes * 3 / 4 : 0;
 				s.fmax[rf][TRIM_DIM_F] = set == 2 ? 3 : fmax_f;
 				s.test_memo_off = 1;
-				memo_hooks(&s, c, idx, 40, h_off[set]);
+				memo_hooks(&s, c, idx, 40, h_off[set], sw);
 				s.test_memo_off = 0;
-				memo_hooks(&s, c, idx, 40, h_on);
+				memo_hooks(&s, c, idx, 40, h_on, sw);
 				ck_assert_msg(!memcmp(h_on, h_off[set], sizeof h_on), "%s conv2 %d setting %d: the memo's answers differ",
 				              presets[pi], ph, set);
 				if (set)
@@ -275,6 +281,7 @@ START_TEST(test_extents_memo)
 	              "the reserved bytes (%d) or the cap (%d) changed no search's answer: the check of the key is vacuous",
 	              memo_changed[0], memo_changed[1]);
 	search_fixture_free(&ae);
+	trim__stationary_workspace_free(sw);
 }
 END_TEST
 
@@ -290,6 +297,8 @@ END_TEST
  * floor, the least over the dims, for every first loop). */
 START_TEST(test_window_floor_first_loop)
 {
+	stationary_workspace *sw = trim__stationary_workspace_new(); /* the node bounds' own */
+	ck_assert_ptr_nonnull(sw);
 	alexnet_eyeriss ae;
 	alexnet_eyeriss_load(&ae);
 	trim_workloads *w = ae.w;
@@ -321,7 +330,7 @@ START_TEST(test_window_floor_first_loop)
 				trim__mapspace_node_of(&s, depth, &m, &node);
 				unsigned dims = 0;
 				s.test_first_dims = &dims;
-				trim__mapspace_node_lb(&s, c, TRIM__GOAL_ENERGY, depth, zero_macs, &node, &ev, &lb);
+				trim__mapspace_node_lb(&s, c, TRIM__GOAL_ENERGY, depth, zero_macs, &node, &ev, &lb, sw);
 				s.test_first_dims = NULL;
 				if (!dims)
 					continue;
@@ -330,7 +339,7 @@ START_TEST(test_window_floor_first_loop)
 						continue;
 					double one;
 					s.test_first_only = 1u << d;
-					trim__mapspace_node_lb(&s, c, TRIM__GOAL_ENERGY, depth, zero_macs, &node, &ev, &one);
+					trim__mapspace_node_lb(&s, c, TRIM__GOAL_ENERGY, depth, zero_macs, &node, &ev, &one, sw);
 					s.test_first_only = 0;
 					if (one < least)
 						least = one;
@@ -355,7 +364,7 @@ START_TEST(test_window_floor_first_loop)
 			ck_assert_int_eq(trim__mapping_check(&m, x, a), 0);
 			ck_assert_int_eq(trim__eval_run(x, a, c, &m, &ws, &e), 0);
 			trim__mapspace_node_of(&s, 1, &m, &node);
-			trim__mapspace_node_lb(&s, c, TRIM__GOAL_ENERGY, 1, zero_macs, &node, &ev, &lb);
+			trim__mapspace_node_lb(&s, c, TRIM__GOAL_ENERGY, 1, zero_macs, &node, &ev, &lb, sw);
 			ck_assert_msg(lb <= e.energy_pj && lb >= 0.9 * e.energy_pj,
 			              "conv2 WG: top node bound %.6g, best mapping %.6g (%.1f%%)", lb, e.energy_pj,
 			              100 * lb / e.energy_pj);
@@ -368,6 +377,7 @@ START_TEST(test_window_floor_first_loop)
 	ck_assert_msg(higher > 0, "no variant of one first loop bounded above the node bound: the check is vacuous");
 	trim_constraints_free(cons);
 	search_fixture_free(&ae);
+	trim__stationary_workspace_free(sw);
 }
 END_TEST
 
@@ -441,6 +451,8 @@ END_TEST
 
 START_TEST(test_joint_refill_reuse)
 {
+	stationary_workspace *sw = trim__stationary_workspace_new(); /* the node bounds' own */
+	ck_assert_ptr_nonnull(sw);
 	alexnet_eyeriss ae;
 	alexnet_eyeriss_load(&ae);
 	trim_workloads *w = ae.w;
@@ -474,10 +486,10 @@ START_TEST(test_joint_refill_reuse)
 					trim__mapspace_node_of(&s, depth, &m, &node);
 					const uint64_t r1 = reuses;
 					s.test_joint_reuse_off = 1;
-					trim__node_bound_joint(&s, c, TRIM__GOAL_ENERGY, depth, zero_macs, &node, &ev, &off);
+					trim__node_bound_joint(&s, c, TRIM__GOAL_ENERGY, depth, zero_macs, &node, &ev, &off, sw);
 					s.test_joint_reuse_off = 0;
 					ck_assert_msg(reuses == r1, "a joint variant reused figures with the reuse off");
-					trim__node_bound_joint(&s, c, TRIM__GOAL_ENERGY, depth, zero_macs, &node, &ev, &on);
+					trim__node_bound_joint(&s, c, TRIM__GOAL_ENERGY, depth, zero_macs, &node, &ev, &on, sw);
 					ck_assert_msg(memcmp(&on, &off, sizeof on) == 0,
 					              "conv2 %s %s, depth %d: joint bound %.17g with the reuse, %.17g without",
 					              ph ? "WG" : "FW", pi ? "row-stationary" : "unconstrained", depth, on, off);
@@ -488,6 +500,7 @@ START_TEST(test_joint_refill_reuse)
 		}
 	ck_assert_msg(reuses > 0, "no joint variant reused a refill's figures: the check is vacuous");
 	search_fixture_free(&ae);
+	trim__stationary_workspace_free(sw);
 }
 END_TEST
 

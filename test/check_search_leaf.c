@@ -93,7 +93,7 @@ static void siblings_below(trim__mapspace *s, int64_t *const *trows, const trim_
 	trim__space_mapping_init(s, &W->node_mapping);
 	for (int64_t i = 0; i < n; i++) {
 		trim__tree_node_set(s, trows, depth + 1, ch[i].lo, &m);
-		trim__node_bound(s, c, goal, depth + 1, zero_macs, &m, &ev, &full[i], NULL);
+		trim__node_bound(s, c, goal, depth + 1, zero_macs, &m, &ev, &full[i], NULL, W->stationary);
 	}
 	/* per child, with the energy goal: the floor with each tensor's figure
 	 * the larger of the child's and the parent's (computed here alone),
@@ -131,7 +131,8 @@ static void siblings_below(trim__mapspace *s, int64_t *const *trows, const trim_
 	for (int k = 0; k < 3; k++) {
 		for (int64_t i = 0; i < n; i++) {
 			trim__tree_node_set(s, trows, depth + 1, ch[i].lo, &m);
-			trim__node_bound_above(s, c, goal, depth + 1, zero_macs, &m, &ev, &lb[i], &ref[i], cuts[k]);
+			trim__node_bound_above(s, c, goal, depth + 1, zero_macs, &m, &ev, &lb[i], &ref[i], cuts[k],
+			                       W->stationary);
 		}
 		/* first without the parent's figures standing in: the figures
 		 * looked up then, and the children's bounds */
@@ -178,7 +179,7 @@ static void siblings_below(trim__mapspace *s, int64_t *const *trows, const trim_
 			 * below the cut, above it a bound above the cut */
 			double lbj, lbj_ref;
 			trim__tree_node_set(s, trows, depth + 1, ch[i].lo, &m);
-			trim__node_bound_joint(s, c, goal, depth + 1, zero_macs, &m, &ev, &lbj_ref);
+			trim__node_bound_joint(s, c, goal, depth + 1, zero_macs, &m, &ev, &lbj_ref, W->stationary);
 			REQUIRE(trim__leaf_child_joint(s, trows, c, goal, depth + 1, &ch[i], cuts[k], zero_macs, W, &lbj) == 1,
 			        "child %lld: no joint bound from the figures", (long long)i);
 			if (lbj_ref <= cuts[k])
@@ -225,10 +226,13 @@ START_TEST(test_leaf_children_bounds)
 			}
 			search_worker *W = calloc(1, sizeof *W);
 			ck_assert_ptr_nonnull(W);
+			W->stationary = trim__stationary_workspace_new();
+			ck_assert_ptr_nonnull(W->stationary);
 			siblings_below(&s, trows, c, goal, 0, lo, hi, zero_macs, W, &compared, &cut, &joint_higher, &fewer);
 			free(W->child_choices);
 			free(W->leaf_figures);
 			free(W->leaf_reuse);
+			trim__stationary_workspace_free(W->stationary);
 			free(W);
 			for (int d = 0; d < TRIM_NDIMS; d++)
 				free(trows[d]);

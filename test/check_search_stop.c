@@ -204,7 +204,10 @@ START_TEST(test_stop_during_setup)
 	trim__eval ev;
 	double root_lb = 0;
 	trim__space_mapping_init(&s, &root);
-	trim__mapspace_node_lb(&s, c, TRIM__GOAL_ENERGY, 0, zero_macs, &root, &ev, &root_lb);
+	stationary_workspace *sw = trim__stationary_workspace_new();
+	ck_assert_ptr_nonnull(sw);
+	trim__mapspace_node_lb(&s, c, TRIM__GOAL_ENERGY, 0, zero_macs, &root, &ev, &root_lb, sw);
+	trim__stationary_workspace_free(sw);
 	const int stop = 1;
 	s.stop = &stop;
 	for (int threads = 1; threads <= 2; threads++) {

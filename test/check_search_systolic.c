@@ -85,6 +85,8 @@ END_TEST
 START_TEST(test_systolic_bound_binds)
 {
 	uint64_t higher = 0, readback = 0, drained = 0, unicast = 0, window = 0;
+	stationary_workspace *sw = trim__stationary_workspace_new(); /* the node bounds' own */
+	ck_assert_ptr_nonnull(sw);
 	for (g_ws_layer = WS_CONV_FW; g_ws_layer <= WS_POOL; g_ws_layer += WS_POOL - WS_CONV_FW) {
 		struct trim_arch a, mesh;
 		trim__intra w;
@@ -108,8 +110,8 @@ START_TEST(test_systolic_bound_binds)
 			trim__mapping m, p, pm;
 			REQUIRE(trim__mapspace_decode(&s, i, &m) == 0, "decode");
 			for (int depth = 1; depth < s.nslots; depth++) {
-				const double lb = tu_node_lb(&s, c, TRIM__GOAL_ENERGY, depth, zero_macs, &m, &p);
-				const double lbm = tu_node_lb(&sm, c, TRIM__GOAL_ENERGY, depth, zero_macs, &m, &pm);
+				const double lb = tu_node_lb(&s, c, TRIM__GOAL_ENERGY, depth, zero_macs, &m, &p, sw);
+				const double lbm = tu_node_lb(&sm, c, TRIM__GOAL_ENERGY, depth, zero_macs, &m, &pm, sw);
 				REQUIRE(lb >= lbm, "index %llu depth %d: %.17g below the one-hop bound %.17g",
 				        (unsigned long long)i, depth, lb, lbm);
 				higher += lb > lbm;
@@ -137,6 +139,7 @@ START_TEST(test_systolic_bound_binds)
 		trim__mapspace_free(&sm);
 	}
 	g_ws_layer = WS_CONV_FW;
+	trim__stationary_workspace_free(sw);
 	ck_assert_uint_gt(higher, 100);
 	ck_assert_uint_gt(readback, 0);
 	ck_assert_uint_gt(drained, 0);

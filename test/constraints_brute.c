@@ -198,6 +198,8 @@ void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const char *
 	ck_assert_int_eq(trim__activity_zero_macs(&w, &zero_macs), 0);
 	cls *seen = malloc(s.size * sizeof *seen);
 	ck_assert_ptr_nonnull(seen);
+	stationary_workspace *sw = trim__stationary_workspace_new(); /* the node bounds' own */
+	ck_assert_ptr_nonnull(sw);
 	uint64_t inside = 0;
 	for (uint64_t i = 0; i < s.size; i++) {
 		trim__mapping m, k;
@@ -231,12 +233,12 @@ void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const char *
 		for (int depth = 1; depth < s.nslots; depth++) {
 			trim__mapping p;
 			trim__eval ep;
-			double lb = tu_node_lb(&s, c, goal, depth, zero_macs, &m, &p);
+			double lb = tu_node_lb(&s, c, goal, depth, zero_macs, &m, &p, sw);
 			REQUIRE(lb <= seen[i].cost, "index %llu depth %d: node bound %.17g above the cost %.17g",
 			        (unsigned long long)i, depth, lb, seen[i].cost);
 			/* and its joint-order bound (which reads the permutation
 			 * constraints) */
-			trim__node_bound_joint(&s, c, goal, depth, zero_macs, &p, &ep, &lb);
+			trim__node_bound_joint(&s, c, goal, depth, zero_macs, &p, &ep, &lb, sw);
 			REQUIRE(lb <= seen[i].cost, "index %llu depth %d: joint bound %.17g above the cost %.17g",
 			        (unsigned long long)i, depth, lb, seen[i].cost);
 			/* and the stationarity bound's variant of this mapping's own
@@ -248,19 +250,19 @@ void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const char *
 			 * other) */
 			{
 				int hs;
-				trim__stationary_reuse(&s, c, depth, &p, 0, 0, &hs);
+				trim__stationary_reuse(&s, c, depth, &p, 0, 0, &hs, sw);
 				const unsigned own = hs > 0 ? first_loop_above(&a, &m, hs) : 0;
 				if (own) {
 					unsigned dims = 0;
 					s.test_first_dims = &dims;
-					const double full = tu_node_lb(&s, c, goal, depth, zero_macs, &m, &p);
+					const double full = tu_node_lb(&s, c, goal, depth, zero_macs, &m, &p, sw);
 					s.test_first_dims = NULL;
 					double least = HUGE_VAL;
 					for (int d = 0; d < TRIM_NDIMS; d++) {
 						if (!((own | (i % 7 ? 0 : dims)) >> d & 1))
 							continue;
 						s.test_first_only = 1u << d;
-						lb = tu_node_lb(&s, c, goal, depth, zero_macs, &m, &p);
+						lb = tu_node_lb(&s, c, goal, depth, zero_macs, &m, &p, sw);
 						s.test_first_only = 0;
 						if (own >> d & 1)
 							REQUIRE(lb <= seen[i].cost,
@@ -284,13 +286,13 @@ void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const char *
 			for (int t = 0; t < 3; t++) {
 				int h;
 				unsigned keep = 0;
-				int64_t rho = trim__stationary_reuse(&s, c, depth, &p, t, 0, &h);
+				int64_t rho = trim__stationary_reuse(&s, c, depth, &p, t, 0, &h, sw);
 				if (rho < 0 || !m.keep[h][t])
 					continue;
 				for (int u = 0; u < 3; u++)
 					if (u != t && w.t[u].present && m.keep[h][u])
 						keep |= 1u << u;
-				rho = trim__stationary_reuse(&s, c, depth, &p, t, keep, &h);
+				rho = trim__stationary_reuse(&s, c, depth, &p, t, keep, &h, sw);
 				int64_t own = 1;
 				for (int d = 0; d < TRIM_NDIMS; d++)
 					if (!(w.t[t].relevant >> d & 1))
@@ -308,7 +310,7 @@ void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const char *
 			 * the latter in the variant of that loop) */
 			for (int t = 0; t < 3; t++) {
 				int h;
-				if (trim__stationary_window_fills(&s, c, depth, &p, t, 0, 0, &h) < 0 || !m.keep[h][t])
+				if (trim__stationary_window_fills(&s, c, depth, &p, t, 0, 0, &h, sw) < 0 || !m.keep[h][t])
 					continue;
 				unsigned keep = 0;
 				for (int u = 0; u < 3; u++)
@@ -317,7 +319,7 @@ void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const char *
 				const unsigned first = first_loop_above(&a, &m, h);
 				for (int own = 0; own < (first ? 2 : 1); own++) {
 					const int64_t fl =
-					    trim__stationary_window_fills(&s, c, depth, &p, t, keep, own ? first : 0, &h);
+					    trim__stationary_window_fills(&s, c, depth, &p, t, keep, own ? first : 0, &h, sw);
 					REQUIRE(fl <= e.act.fills[h][t],
 					        "index %llu depth %d tensor %d: window floor %lld (first loop %s) above the "
 					        "fills %lld",
@@ -327,7 +329,7 @@ void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const char *
 					g_wfill_raised += fl > 0;
 					g_wfill_equal += fl > 0 && fl == e.act.fills[h][t];
 					if (own)
-						g_wfill_own_above += fl > trim__stationary_window_fills(&s, c, depth, &p, t, keep, 0, &h);
+						g_wfill_own_above += fl > trim__stationary_window_fills(&s, c, depth, &p, t, keep, 0, &h, sw);
 				}
 			}
 		}
@@ -411,5 +413,6 @@ void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const char *
 	free(seen);
 	trim__eval_ws_free(&ws);
 	trim__act_ws_free(&aws);
+	trim__stationary_workspace_free(sw);
 	trim__mapspace_free(&s);
 }

@@ -119,6 +119,8 @@ void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *), int g
 			c[l].fwd_hops = 1;
 		}
 	ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
+	stationary_workspace *sw = trim__stationary_workspace_new(); /* the node bounds' own */
+	ck_assert_ptr_nonnull(sw);
 	memcpy(s.reserved, g_reserved, sizeof s.reserved);
 	uint64_t valid_unreserved = 0;
 	for (int k = 0; k < npins; k++)
@@ -174,21 +176,21 @@ void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *), int g
 			for (int depth = 1; depth < s.nslots; depth++) {
 				trim__mapping p;
 				trim__eval ep;
-				double lb = tu_node_lb(&s, c, goal, depth, zero_macs, &m, &p);
+				double lb = tu_node_lb(&s, c, goal, depth, zero_macs, &m, &p, sw);
 				REQUIRE(lb <= cost, "index %llu depth %d: node bound %.17g above the cost %.17g",
 				        (unsigned long long)i, depth, lb, cost);
 				/* the bound that may stop above a cut: the full one below
 				 * the cut, a bound above it that is no higher than the full one */
 				double lba;
-				trim__node_bound_above(&s, c, goal, depth, zero_macs, &p, &ep, &lba, NULL, lb * 2);
+				trim__node_bound_above(&s, c, goal, depth, zero_macs, &p, &ep, &lba, NULL, lb * 2, sw);
 				REQUIRE(lba == lb, "depth %d: bound %.17g with a cut above it, %.17g without", depth, lba, lb);
-				trim__node_bound_above(&s, c, goal, depth, zero_macs, &p, &ep, &lba, NULL, lb * 0.5);
+				trim__node_bound_above(&s, c, goal, depth, zero_macs, &p, &ep, &lba, NULL, lb * 0.5, sw);
 				REQUIRE(lba <= lb && (goal != TRIM__GOAL_ENERGY || lba > lb * 0.5),
 				        "depth %d: bound %.17g with a cut at half, %.17g without", depth, lba, lb);
 				g_stopped_early += lba < lb;
 				/* so is the bound with the joint order of the known levels */
 				double lbj;
-				trim__node_bound_joint(&s, c, goal, depth, zero_macs, &p, &ep, &lbj);
+				trim__node_bound_joint(&s, c, goal, depth, zero_macs, &p, &ep, &lbj, sw);
 				REQUIRE(lbj <= cost, "index %llu depth %d: joint node bound %.17g above the cost %.17g",
 				        (unsigned long long)i, depth, lbj, cost);
 				REQUIRE(lbj >= lb, "index %llu depth %d: joint bound %.17g below the plain one %.17g",
@@ -219,15 +221,15 @@ void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *), int g
 				 * figure one ulp above m's, nor after m's figures with an
 				 * index not below the node's */
 				REQUIRE(!trim__node_tie_cut(&s, c, goal, depth, zero_macs, &p, &ep, nextafter(cost, HUGE_VAL),
-				                            -HUGE_VAL, 1, g_node_counts),
+				                            -HUGE_VAL, 1, g_node_counts, sw),
 				        "index %llu depth %d: tie test above the cost %.17g", (unsigned long long)i, depth, cost);
 				REQUIRE(!trim__node_tie_cut(&s, c, goal, depth, zero_macs, &p, &ep, cost, nextafter(sec, HUGE_VAL), 1,
-				                            g_node_counts),
+				                            g_node_counts, sw),
 				        "index %llu depth %d: tie test above the second figure %.17g", (unsigned long long)i, depth,
 				        sec);
-				REQUIRE(!trim__node_tie_cut(&s, c, goal, depth, zero_macs, &p, &ep, cost, sec, 0, g_node_counts),
+				REQUIRE(!trim__node_tie_cut(&s, c, goal, depth, zero_macs, &p, &ep, cost, sec, 0, g_node_counts, sw),
 				        "index %llu depth %d: tie test on a full tie without the index", (unsigned long long)i, depth);
-				g_ties_tight += trim__node_tie_cut(&s, c, goal, depth, zero_macs, &p, &ep, cost, sec, 1, g_node_counts);
+				g_ties_tight += trim__node_tie_cut(&s, c, goal, depth, zero_macs, &p, &ep, cost, sec, 1, g_node_counts, sw);
 				nodes_checked++;
 			}
 		if (!have || cost < best || (cost == best && (sec < best_sec || (sec == best_sec && seen[i].idx < best_idx)))) {
@@ -498,5 +500,6 @@ void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *), int g
 	free(g_node_counts);
 	g_node_counts = NULL;
 	trim__eval_ws_free(&ws);
+	trim__stationary_workspace_free(sw);
 	trim__mapspace_free(&s);
 }

@@ -257,12 +257,12 @@ void tu_costs(const struct trim_arch *a, trim__level_cost *c)
 }
 
 double tu_node_lb(const trim__mapspace *s, const trim__level_cost *c, int goal, int depth, int64_t zero_macs,
-                  const trim__mapping *m, trim__mapping *node)
+                  const trim__mapping *m, trim__mapping *node, stationary_workspace *sw)
 {
 	trim__eval ev;
 	double lb;
 	trim__mapspace_node_of(s, depth, m, node);
-	trim__mapspace_node_lb(s, c, goal, depth, zero_macs, node, &ev, &lb);
+	trim__mapspace_node_lb(s, c, goal, depth, zero_macs, node, &ev, &lb, sw);
 	return lb;
 }
 

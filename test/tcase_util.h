@@ -35,9 +35,10 @@ void tu_arch_finish(struct trim_arch *a);
  * leakage growing inwards (energy_int.h's trim__level_cost). */
 void tu_costs(const struct trim_arch *a, trim__level_cost *c);
 /* The node of the branch-and-bound tree above mapping m at depth (its
- * factors at the first depth tree slots: *node) and the node's bound. */
+ * factors at the first depth tree slots: *node) and the node's bound (sw:
+ * the test's own trim__stationary_workspace_new). */
 double tu_node_lb(const trim__mapspace *s, const trim__level_cost *c, int goal, int depth, int64_t zero_macs,
-                  const trim__mapping *m, trim__mapping *node);
+                  const trim__mapping *m, trim__mapping *node, stationary_workspace *sw);
 /* DRAM (2 words per cycle) -> NoC nx x ny (multicast, reduction) -> RF of
  * rf_bytes -> MAC (levels 0-3), 16-bit words. */
 void tu_arch_rf(struct trim_arch *a, const char *name, int64_t nx, int64_t ny, int64_t rf_bytes);

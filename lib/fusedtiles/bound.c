@@ -118,11 +118,13 @@ static double root_floor(const trim__intra *tile, unsigned fused, const struct t
 	if (trim__activity_zero_macs(tile, &zero_macs) == 0) {
 		trim__mapping root;
 		trim__eval *ev = trim__calloc(1, sizeof *ev);
-		if (ev) {
+		stationary_workspace *sw = trim__stationary_workspace_new();
+		if (ev && sw) {
 			trim__space_mapping_init(&s, &root);
-			trim__mapspace_node_lb(&s, costs, goal, 0, zero_macs, &root, ev, &lb);
-			free(ev);
+			trim__mapspace_node_lb(&s, costs, goal, 0, zero_macs, &root, ev, &lb, sw);
 		}
+		trim__stationary_workspace_free(sw);
+		free(ev);
 	}
 	trim__mapspace_free(&s);
 	if (lb == HUGE_VAL)

@@ -222,14 +222,15 @@ double trim__tensor_floor_energies(const trim__mapspace *s, const trim__level_co
  * of the tensors' energies from the refills that the capacity of the
  * innermost storage level with open extents forces (0: none applies). */
 double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
-                              const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r);
+                              const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r,
+                              stationary_workspace *sw);
 /* For tests: the most reuse the stationarity bound allows tensor t (whose
  * axes are one dim each) at the level *h it picks for the node (tree
  * slots < depth fixed in node), t kept there beside the tensors in mask
  * keep: the largest product of extents t does not read (0: no tiles fit;
  * -1, *h = -1: the bound does not apply). */
 int64_t trim__stationary_reuse(const trim__mapspace *s, const trim__level_cost *costs, int depth,
-                               const trim__mapping *node, int t, unsigned keep, int *h);
+                               const trim__mapping *node, int t, unsigned keep, int *h, stationary_workspace *sw);
 /* ---- a systolic array's words (systolic_bound.c) ------------------------ */
 
 /* The hops the node bound charges each of tensor t's words on spatial level
@@ -271,7 +272,8 @@ void trim__window_step_words(const trim__mapspace *s, int t, const int64_t *e, u
  * when the first loop above *h is on a dim of the mask first (0: any);
  * 0: none (no tiles fit, or no floor); -1, *h = -1: it does not apply. */
 int64_t trim__stationary_window_fills(const trim__mapspace *s, const trim__level_cost *costs, int depth,
-                                      const trim__mapping *node, int t, unsigned keep, unsigned first, int *h);
+                                      const trim__mapping *node, int t, unsigned keep, unsigned first, int *h,
+                                      stationary_workspace *sw);
 /* ---- the words on chains of several spatial levels (spatial_chain.c) ---- */
 
 /* Per spatial level k between the innermost holder h of t and the MACs
@@ -366,7 +368,7 @@ int trim__choices_fit(const trim__mapspace *s, const int *extk, const int64_t *c
 /* trim__node_bound with the counts the tie test evaluates (nc). */
 void trim__node_bound_counts(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
                              int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, node_choices *out,
-                             node_counts *nc);
+                             node_counts *nc, stationary_workspace *sw);
 /* The bytes of a tile of `words` words at storage level l (its word width,
  * doubled with double buffering), as trim__mapping_check_reserved counts
  * them; and (trim__tiles_fit_level) 1 if tiles of bytes[t] (0: tensor t not
@@ -435,6 +437,6 @@ int trim__factor_bound_cost(const trim__mapspace *s, const factor_bound *fbound,
  * bound's (have, or computed). */
 void trim__factor_bound_tighten(const trim__mapspace *s, const trim__level_cost *costs, int goal, int64_t zero_macs,
                                 trim__mapping *m, trim__eval *ev, const node_choices *have, factor_bound *fbound,
-                                unsigned tmask);
+                                unsigned tmask, stationary_workspace *sw);
 
 #endif

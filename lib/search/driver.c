@@ -209,7 +209,8 @@ int trim__search_begin(search_run *r, const trim__mapspace *s, const trim__level
 		W->cnt.max_pe_util = W->cnt.max_rf_util = -1;
 		trim__factor_bound_plan(s, &W->fbound);
 		if (trim__top_init(&W->item, r->k, 0) || trim__top_init(&W->keep, r->k, 1) ||
-		    trim__top_init(&W->node, r->k, 0) || trim__order_class_cache_init(&W->classes, s))
+		    trim__top_init(&W->node, r->k, 0) || trim__order_class_cache_init(&W->classes, s) ||
+		    !(W->stationary = trim__stationary_workspace_new()))
 			err = trim__error(TRIM_ENOMEM, "search: out of memory");
 	}
 	search_worker *ws = r->ws;
@@ -273,7 +274,8 @@ int trim__search_begin(search_run *r, const trim__mapspace *s, const trim__level
 			}
 			trim__space_mapping_init(s, &W->node_mapping);
 			trim__tree_node_set(s, r->trows, 1, top[i].lo, &W->node_mapping);
-			trim__mapspace_node_lb(s, costs, goal, 1, r->zero_macs, &W->node_mapping, &W->bound_eval, &top[i].lb);
+			trim__mapspace_node_lb(s, costs, goal, 1, r->zero_macs, &W->node_mapping, &W->bound_eval, &top[i].lb,
+			                       W->stationary);
 		}
 		if (late && r->seeds.n > 0) {
 			/* stopped (time limit) before every top node had its bound,
@@ -294,7 +296,7 @@ int trim__search_begin(search_run *r, const trim__mapspace *s, const trim__level
 			double root_lb;
 			trim__space_mapping_init(s, &ws[0].node_mapping);
 			trim__mapspace_node_lb(s, costs, goal, 0, r->zero_macs, &ws[0].node_mapping, &ws[0].bound_eval,
-			                       &root_lb);
+			                       &root_lb, ws[0].stationary);
 			for (int64_t i = 0; i < ntop; i++)
 				if (top[i].lb == -HUGE_VAL)
 					top[i].lb = root_lb;
@@ -396,7 +398,7 @@ int trim__search_end(search_run *r, trim__search_result *out)
 			double lb;
 			trim__space_mapping_init(s, &ws[0].node_mapping);
 			trim__mapspace_node_lb(s, r->costs, r->goal, 0, r->zero_macs, &ws[0].node_mapping, &ws[0].bound_eval,
-			                       &lb);
+			                       &lb, ws[0].stationary);
 			trim__note_open(&ws[0], lb);
 			break;
 		}
@@ -449,6 +451,7 @@ int trim__search_end(search_run *r, trim__search_result *out)
 		trim__top_free(&W->keep);
 		trim__top_free(&W->node);
 		trim__order_class_cache_free(&W->classes);
+		trim__stationary_workspace_free(W->stationary);
 		free(W->child_choices);
 		free(W->leaf_figures);
 		free(W->leaf_reuse);

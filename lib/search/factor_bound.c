@@ -233,13 +233,13 @@ int trim__factor_bound_cost(const trim__mapspace *s, const factor_bound *fbound,
  * order-free counts see the stationarity. */
 void trim__factor_bound_tighten(const trim__mapspace *s, const trim__level_cost *costs, int goal, int64_t zero_macs,
                                 trim__mapping *m, trim__eval *ev, const node_choices *have, factor_bound *fbound,
-                                unsigned tmask)
+                                unsigned tmask, stationary_workspace *sw)
 {
 	node_choices own;
 	const node_choices *nc = have;
 	if (!nc) {
 		double lb;
-		trim__node_bound(s, costs, goal, s->nslots - 1, zero_macs, m, ev, &lb, &own);
+		trim__node_bound(s, costs, goal, s->nslots - 1, zero_macs, m, ev, &lb, &own, sw);
 		nc = &own;
 	}
 	for (int t = 0; t < 3; t++)

@@ -131,7 +131,7 @@ static int factorisation_bound(const trim__mapspace *s, const trim__level_cost *
 		trim__factor_bound_prepare_fast(s, &W->fbound, zero_macs, costs, m, &W->bound_eval, tm);
 		if (W->fbound.fast)
 			trim__factor_bound_tighten(s, costs, goal, zero_macs, m, &W->bound_eval, W->leaf_choices,
-			                           &W->fbound, tm);
+			                           &W->fbound, tm, W->stationary);
 		if (!one_pass && k < 2 && W->fbound.fast && partial_cut(s, torder, k, goal, bound, W))
 			early = 1;
 	}

@@ -41,6 +41,9 @@ __extension__ typedef unsigned __int128 trim__index;
 /* Its decimal digits into buf (at least 40 bytes); returns buf. */
 char *trim__index_str(trim__index i, char *buf);
 
+/* The stationarity bound's per-thread workspace (stationary_bound.c). */
+typedef struct stationary_workspace stationary_workspace;
+
 typedef struct {
 	const trim__intra *w;
 	const struct trim_arch *a;
@@ -291,10 +294,18 @@ static inline double trim__search_gap(const trim__search_result *r)
  * whose factors at the first `depth` slots of the tree order (tord) are m's
  * (m: those factors, the rest of each bound at slot tord[depth], the other
  * slots 1; see trim__mapspace_node_of; keeps and orders are not read), for
- * every completion, bypass choice and order. ev: scratch. HUGE_VAL when no
+ * every completion, bypass choice and order. ev and sw: scratch (sw: one
+ * per thread, from trim__stationary_workspace_new). HUGE_VAL when no
  * completion fits the spatial levels. */
 void trim__mapspace_node_lb(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
-                            int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb);
+                            int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb,
+                            stationary_workspace *sw);
+/* The stationarity bound's workspace (stationary_bound.c): the memo of its
+ * searches over the extents and the energies of the window floors, one per
+ * thread (search_worker.stationary). NULL when out of memory; _free takes
+ * NULL. */
+stationary_workspace *trim__stationary_workspace_new(void);
+void trim__stationary_workspace_free(stationary_workspace *sw);
 /* The node of depth `depth` above the full mapping `full` (its factors at
  * the first `depth` tree slots, the rest at the next one) into out. */
 void trim__mapspace_node_of(const trim__mapspace *s, int depth, const trim__mapping *full,

@@ -33,25 +33,27 @@
 
 static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth, int64_t zero_macs,
                        trim__mapping *m, trim__eval *ev, double *lb, node_choices *out, node_counts *nc, int joint,
-                       double cut);
+                       double cut, stationary_workspace *sw);
 
 void trim__mapspace_node_lb(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
-                            int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb)
+                            int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb,
+                            stationary_workspace *sw)
 {
-	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, NULL, NULL, 0, HUGE_VAL);
+	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, NULL, NULL, 0, HUGE_VAL, sw);
 }
 
 void trim__node_bound_joint(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
-                            int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb)
+                            int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb,
+                            stationary_workspace *sw)
 {
-	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, NULL, NULL, 1, HUGE_VAL);
+	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, NULL, NULL, 1, HUGE_VAL, sw);
 }
 
 void trim__node_bound_above(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
                             int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, node_choices *out,
-                            double cut)
+                            double cut, stationary_workspace *sw)
 {
-	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, out, NULL, 0, cut);
+	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, out, NULL, 0, cut, sw);
 }
 
 int trim__node_tensor_floors(const trim__mapspace *s, const trim__level_cost *costs, int depth, int64_t zero_macs,
@@ -72,9 +74,10 @@ int trim__node_tensor_floors(const trim__mapspace *s, const trim__level_cost *co
 }
 
 void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
-                      int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, node_choices *out)
+                      int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, node_choices *out,
+                      stationary_workspace *sw)
 {
-	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, out, NULL, 0, HUGE_VAL);
+	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, out, NULL, 0, HUGE_VAL, sw);
 }
 
 /* 1 if keep choices cc[t] (masks K) fit the capacities whose tiles are known. */
@@ -586,7 +589,7 @@ void trim__node_combine(const trim__mapspace *s, const trim__level_cost *costs, 
 
 static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth, int64_t zero_macs,
                        trim__mapping *m, trim__eval *ev, double *lb, node_choices *out, node_counts *nc, int joint,
-                       double cut)
+                       double cut, stationary_workspace *sw)
 {
 	if (out)
 		out->nch[0] = out->nch[1] = out->nch[2] = 0;
@@ -612,7 +615,7 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 		s0.imperfect = 0;
 		trim__mapping root;
 		trim__space_mapping_init(&s0, &root);
-		node_bound(&s0, costs, goal, 0, zero_macs, &root, ev, lb, NULL, NULL, 0, cut);
+		node_bound(&s0, costs, goal, 0, zero_macs, &root, ev, lb, NULL, NULL, 0, cut, sw);
 		return;
 	}
 	/* the joint order (joint: docs/model.md, "Bounds"): one loop of each
@@ -654,7 +657,7 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 	 * counts alone) */
 	if (goal != TRIM__GOAL_DELAY && !nc) {
 		tensor_reuse *rq[3] = {&reuse[0], &reuse[1], &reuse[2]};
-		double st = trim__stationary_bound(s, costs, &f, m, tp, rq);
+		double st = trim__stationary_bound(s, costs, &f, m, tp, rq, sw);
 		if (st > etensor)
 			etensor = st;
 	}
@@ -663,7 +666,7 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 
 void trim__node_bound_counts(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
                              int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, node_choices *out,
-                             node_counts *nc)
+                             node_counts *nc, stationary_workspace *sw)
 {
-	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, out, nc, 0, HUGE_VAL);
+	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, out, nc, 0, HUGE_VAL, sw);
 }

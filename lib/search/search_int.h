@@ -298,6 +298,7 @@ typedef struct {
 	double *result_energies; /* trim__visit_by_result: the result's energies and their prefix minima */
 	size_t result_energies_cap;
 	int err;
+	stationary_workspace *stationary; /* the stationarity bound's memo and stores (driver.c owns it) */
 	/* anytime search (docs/model.md, "Anytime search"): the scale of every
 	 * cut threshold (1 - gap; 1: exact), the wall-clock deadline (0: none)
 	 * and the caller's stop flag; stopped once either fired. open_lb: the
@@ -429,13 +430,14 @@ void trim__search_factorisation(const trim__mapspace *s, const trim__level_cost 
  * (one innermost loop per level for every tensor; docs/model.md, "Bounds"):
  * valid wherever the node bound is, several times its cost. */
 void trim__node_bound_joint(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
-                            int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb);
+                            int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb,
+                            stationary_workspace *sw);
 /* trim__node_bound, but (energy goal) it may stop as soon as the tensors
  * so far exceed `cut`, returning their sum (out then incomplete): for
  * children that are cut when above it. */
 void trim__node_bound_above(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
                             int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, node_choices *out,
-                            double cut);
+                            double cut, stationary_workspace *sw);
 /* Each present tensor's figure at node m (depth): its cheapest keep choice
  * whose own tiles fit, at most its energy in every valid mapping below m,
  * into fig (absent tensors: 0). 0 if the node has no frame (a spatial level
@@ -444,7 +446,8 @@ int trim__node_tensor_floors(const trim__mapspace *s, const trim__level_cost *co
                              const trim__mapping *m, double *fig);
 /* trim__mapspace_node_lb, and (out not NULL) its per-choice energies. */
 void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
-                      int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, node_choices *out);
+                      int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, node_choices *out,
+                      stationary_workspace *sw);
 /* Exact ties at a node (docs/model.md, "Bounds"): 1 if no completion of
  * the node (factors of the tree slots < depth in m) ranks before a real
  * mapping of cost cur and second figure sec (trim__goal_second) on (cost,
@@ -455,7 +458,8 @@ void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, in
  * figure above sec, or (idx_above: the caller checked that the node's
  * indices are above that mapping's) cur and sec. */
 int trim__node_tie_cut(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth, int64_t zero_macs,
-                       trim__mapping *m, trim__eval *ev, double cur, double sec, int idx_above, node_counts *nc);
+                       trim__mapping *m, trim__eval *ev, double cur, double sec, int idx_above, node_counts *nc,
+                       stationary_workspace *sw);
 /* The same rule on one pair of lower bounds (cost_lb, sec_lb) in the
  * evaluator's arithmetic: 1 if nothing they bound ranks before (cur, sec)
  * (idx_above: every index they bound is above that mapping's). */

@@ -155,12 +155,13 @@ static void reuse_dfs(reuse_search *r, int i, int64_t prod)
 		reuse_dfs(r, i + 1, prod * v);
 }
 
-/* The memo of the searches over the extents: direct-mapped, per thread
- * (no lock), an entry replaced by the next key that hashes to its slot.
- * The key holds every input of the search: the mapspace (its memo_id,
- * unique per trim__mapspace_init, and the bytes reserved at h: the tiles
- * and capacities are the mapspace's), which search and its arguments,
- * the least extents of every dim, and the bounds and caps of the dims the
+/* The memo of the searches over the extents: direct-mapped, in the
+ * caller's stationary_workspace (one per worker: no lock), an entry
+ * replaced by the next key that hashes to its slot. The key holds every
+ * input of the search: the mapspace (its memo_id, unique per
+ * trim__mapspace_init, and the bytes reserved at h: the tiles and
+ * capacities are the mapspace's), which search and its arguments, the
+ * least extents of every dim, and the bounds and caps of the dims the
  * search varies (zero for the others, which it does not read). */
 enum { EXTENTS_MEMO = 1024 };
 typedef struct {
@@ -173,7 +174,22 @@ typedef struct {
 	extents_key key;
 	int64_t value[TRIM_NDIMS]; /* most reuse: [0]; sliding-window floors: per first-loop dim */
 } extents_entry;
-static _Thread_local extents_entry extents_memo[EXTENTS_MEMO];
+struct stationary_workspace {
+	extents_entry extents_memo[EXTENTS_MEMO];
+	/* the energies of the windowed tensors' floors, per tensor, set of the
+	 * other tensors kept at h and first-loop dim (trim__stationary_bound) */
+	double window_floors[3][8][TRIM_NDIMS][64];
+};
+
+stationary_workspace *trim__stationary_workspace_new(void)
+{
+	return trim__calloc(1, sizeof(stationary_workspace));
+}
+
+void trim__stationary_workspace_free(stationary_workspace *sw)
+{
+	free(sw);
+}
 
 static void extents_key_of(extents_key *k, const trim__mapspace *s, const allowed_extents *x, int kind, int h,
                            unsigned mask, int t, unsigned arg, int64_t enough, unsigned vary)
@@ -200,7 +216,7 @@ static int keys_equal(const extents_key *a, const extents_key *b)
 	return 1;
 }
 
-static extents_entry *extents_slot(const extents_key *k)
+static extents_entry *extents_slot(stationary_workspace *sw, const extents_key *k)
 {
 	const uint64_t *p = (const uint64_t *)k;
 	uint64_t v = 0;
@@ -211,17 +227,18 @@ static extents_entry *extents_slot(const extents_key *k)
 	v = (v ^ v >> 30) * 0xbf58476d1ce4e5b9ull; /* splitmix64's finaliser: every bit to the low ones */
 	v = (v ^ v >> 27) * 0x94d049bb133111ebull;
 	v ^= v >> 31;
-	return &extents_memo[v % EXTENTS_MEMO];
+	return &sw->extents_memo[v % EXTENTS_MEMO];
 }
 
 /* The memo's value for key k into *value (1, counted in *hits if not
  * NULL), or 0 (then *e is the slot to fill with extents_put). */
-static int extents_get(const extents_key *k, extents_entry **e, int64_t *value, uint64_t *hits)
+static int extents_get(stationary_workspace *sw, const extents_key *k, extents_entry **e, int64_t *value,
+                       uint64_t *hits)
 {
 	*e = NULL;
 	if (!k->space)
 		return 0;
-	*e = extents_slot(k);
+	*e = extents_slot(sw, k);
 	if (keys_equal(&(*e)->key, k)) { /* an unused entry's space is 0 */
 		if (hits)
 			(*hits)++;
@@ -254,13 +271,14 @@ static int64_t most_reuse_search(const trim__mapspace *s, const allowed_extents 
 	return r.best;
 }
 
-static int64_t most_reuse(const trim__mapspace *s, const allowed_extents *x, int h, unsigned mask, unsigned irr)
+static int64_t most_reuse(stationary_workspace *sw, const trim__mapspace *s, const allowed_extents *x, int h,
+                          unsigned mask, unsigned irr)
 {
 	extents_key k;
 	extents_entry *e;
 	int64_t v[TRIM_NDIMS] = {0};
 	extents_key_of(&k, s, x, 0, h, mask, 0, irr, 0, irr);
-	if (extents_get(&k, &e, v, s->test_memo_hits))
+	if (extents_get(sw, &k, &e, v, s->test_memo_hits))
 		return v[0];
 	v[0] = most_reuse_search(s, x, h, mask, irr);
 	extents_put(e, &k, v);
@@ -388,8 +406,8 @@ static int window_fills_search(const trim__mapspace *s, const allowed_extents *x
  * none above enough; the other entries untouched); -1 if not even the
  * least tiles fit. iters is the product of the workload's bounds: the
  * mapspace's. */
-static int window_fills(const trim__mapspace *s, const allowed_extents *x, int h, unsigned mask, int t,
-                        unsigned dstar, int64_t iters, int64_t enough, int64_t *fl)
+static int window_fills(stationary_workspace *sw, const trim__mapspace *s, const allowed_extents *x, int h,
+                        unsigned mask, int t, unsigned dstar, int64_t iters, int64_t enough, int64_t *fl)
 {
 	dstar &= s->w->t[t].relevant;
 	if (!dstar)
@@ -398,7 +416,7 @@ static int window_fills(const trim__mapspace *s, const allowed_extents *x, int h
 	extents_entry *e;
 	int64_t v[TRIM_NDIMS] = {0};
 	extents_key_of(&k, s, x, 1, h, mask, t, dstar, enough, s->dwindow[t] | (~s->w->t[t].relevant & 0xffu));
-	if (!extents_get(&k, &e, v, s->test_memo_hits)) {
+	if (!extents_get(sw, &k, &e, v, s->test_memo_hits)) {
 		if (window_fills_search(s, x, h, mask, t, dstar, iters, enough, v) < 0)
 			v[0] = -1; /* the misfit (a floor is never negative) */
 		extents_put(e, &k, v);
@@ -446,7 +464,7 @@ static int open_level(const trim__mapspace *s, const node_frame *f)
 }
 
 int64_t trim__stationary_reuse(const trim__mapspace *s, const trim__level_cost *costs, int depth,
-                               const trim__mapping *node, int t, unsigned keep, int *h)
+                               const trim__mapping *node, int t, unsigned keep, int *h, stationary_workspace *sw)
 {
 	node_frame f;
 	*h = -1;
@@ -463,7 +481,7 @@ int64_t trim__stationary_reuse(const trim__mapspace *s, const trim__level_cost *
 	for (int d = 0; d < TRIM_NDIMS; d++)
 		if (s->w->bound[d] > 1 && !(rd >> d & 1))
 			irr |= 1u << d;
-	return most_reuse(s, &x, *h, keep | 1u << t, irr);
+	return most_reuse(sw, s, &x, *h, keep | 1u << t, irr);
 }
 
 /* 1 if dim d may have a loop of bound > 1 at a storage level above h. */
@@ -495,7 +513,8 @@ static unsigned first_loop_dims(const trim__mapspace *s, const node_frame *f, co
 }
 
 int64_t trim__stationary_window_fills(const trim__mapspace *s, const trim__level_cost *costs, int depth,
-                                      const trim__mapping *node, int t, unsigned keep, unsigned first, int *h)
+                                      const trim__mapping *node, int t, unsigned keep, unsigned first, int *h,
+                                      stationary_workspace *sw)
 {
 	node_frame f;
 	*h = -1;
@@ -515,7 +534,7 @@ int64_t trim__stationary_window_fills(const trim__mapspace *s, const trim__level
 	if (first)
 		dstar &= first;
 	int64_t fl[TRIM_NDIMS], least = INT64_MAX;
-	if (!dstar || window_fills(s, &x, *h, keep | 1u << t, t, dstar, iters, 0, fl) < 0)
+	if (!dstar || window_fills(sw, s, &x, *h, keep | 1u << t, t, dstar, iters, 0, fl) < 0)
 		return 0;
 	for (int d = 0; d < TRIM_NDIMS; d++)
 		if ((dstar >> d & 1) && fl[d] < least)
@@ -531,11 +550,6 @@ typedef struct {
 	unsigned v[2];
 	int wg[3];
 } stationary_variant;
-
-/* The energies of the windowed tensors' floors, per tensor, set of the
- * other tensors kept at h and first-loop dim: per thread, since they are
- * too large for the stack of every thread. */
-static _Thread_local double window_floor_store[3][8][TRIM_NDIMS][64];
 
 /* What the steps of trim__stationary_bound share: the node, the open level
  * h and its allowed extents, and per tensor t that qualifies, per set p of
@@ -561,7 +575,7 @@ typedef struct {
 	 * it (wgroup: the first dim with the same energies as each, -1: none) */
 	const double *EW[3][8][TRIM_NDIMS];
 	int wgroup[3][TRIM_NDIMS];
-	double (*window_store)[8][TRIM_NDIMS][64]; /* EW's energies */
+	stationary_workspace *sw; /* the memo, and EW's energies */
 } stationary_frame;
 
 /* A sliding window wider than one word at h, where the dataflow
@@ -585,7 +599,7 @@ static int window_floors(stationary_frame *p, int t, unsigned irr)
 		if ((q >> t & 1) || (q & ~p->keepable))
 			continue;
 		int64_t fl[TRIM_NDIMS];
-		if (window_fills(s, &p->x, h, q | 1u << t, t, dt, p->iters, r->share[h], fl) < 0) {
+		if (window_fills(p->sw, s, &p->x, h, q | 1u << t, t, dt, p->iters, r->share[h], fl) < 0) {
 			p->fits[t][q] = 0; /* the least tiles do not fit */
 			any = 1;
 			continue;
@@ -600,7 +614,7 @@ static int window_floors(stationary_frame *p, int t, unsigned irr)
 					if (done_fl[q2][d2] == fl[d])
 						same = p->EW[t][q2][d2];
 			if (!same) {
-				double *E = p->window_store[t][q][d];
+				double *E = p->sw->window_floors[t][q][d];
 				trim__tensor_floor_energies(s, p->costs, p->f, p->m, t, p->r[t], h, fl[d], irr, E);
 				same = E;
 			}
@@ -641,7 +655,7 @@ static int reuse_floors(stationary_frame *p, int t, unsigned irr)
 		done_rho[q] = -1;
 		if ((q >> t & 1) || (q & ~p->keepable))
 			continue;
-		int64_t rho = most_reuse(s, &p->x, h, q | 1u << t, irr);
+		int64_t rho = most_reuse(p->sw, s, &p->x, h, q | 1u << t, irr);
 		done_rho[q] = rho;
 		if (rho <= 0) {
 			p->fits[t][q] = 0;
@@ -772,7 +786,8 @@ static double cheapest_keep(const stationary_frame *p, const stationary_variant 
 }
 
 double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
-                              const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r)
+                              const trim__mapping *m, const tensor_figures *const *tf, tensor_reuse *const *r,
+                              stationary_workspace *sw)
 {
 	const trim__intra *w = s->w;
 	if (!f->allsp)
@@ -783,7 +798,7 @@ double trim__stationary_bound(const trim__mapspace *s, const trim__level_cost *c
 	stationary_frame p; /* not zeroed: its stores are large, and written before they are read */
 	p.s = s, p.costs = costs, p.f = f, p.m = m, p.tf = tf, p.r = r;
 	p.keepable = p.qual = p.wfloor = 0;
-	p.window_store = window_floor_store;
+	p.sw = sw;
 	const int h = p.h = open_level(s, f);
 	if (h < 0 || !extents_allowed(s, f, m, h, &p.x))
 		return 0;

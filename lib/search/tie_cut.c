@@ -56,11 +56,12 @@ static void combination_counts(const trim__mapspace *s, const node_counts *nc, c
 enum { TIE_MAX_COMBINATIONS = 4096 };
 
 int trim__node_tie_cut(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth, int64_t zero_macs,
-                       trim__mapping *m, trim__eval *ev, double cur, double sec, int idx_above, node_counts *nc)
+                       trim__mapping *m, trim__eval *ev, double cur, double sec, int idx_above, node_counts *nc,
+                       stationary_workspace *sw)
 {
 	node_choices ch;
 	double lb;
-	trim__node_bound_counts(s, costs, goal, depth, zero_macs, m, ev, &lb, &ch, nc);
+	trim__node_bound_counts(s, costs, goal, depth, zero_macs, m, ev, &lb, &ch, nc, sw);
 	if (lb == HUGE_VAL)
 		return 1; /* no valid mapping below */
 	if (!nc->complete)

@@ -149,7 +149,7 @@ static int tie_cut_child(const trim__mapspace *s, int64_t *const *trows, const t
 	}
 	trim__tree_node_set(s, trows, depth, c->lo, &W->node_mapping);
 	return trim__node_tie_cut(s, costs, goal, depth, zero_macs, &W->node_mapping, &W->bound_eval, cur, sec,
-	                          child_min_index(s, trows, c) > ref, W->node_counts);
+	                          child_min_index(s, trows, c) > ref, W->node_counts, W->stationary);
 }
 
 /* 1 if the child's bound with the joint order of its known levels
@@ -161,7 +161,8 @@ static int joint_cut(const trim__mapspace *s, int64_t *const *trows, const trim_
 	double lb;
 	if (!trim__leaf_child_joint(s, trows, costs, goal, depth, c, cur, zero_macs, W, &lb)) {
 		trim__tree_node_set(s, trows, depth, c->lo, &W->node_mapping);
-		trim__node_bound_joint(s, costs, goal, depth, zero_macs, &W->node_mapping, &W->bound_eval, &lb);
+		trim__node_bound_joint(s, costs, goal, depth, zero_macs, &W->node_mapping, &W->bound_eval, &lb,
+		                       W->stationary);
 	}
 	return trim__cut(W, lb, cur);
 }
@@ -275,7 +276,8 @@ void trim__tree_visit(const trim__mapspace *s, int64_t *const *trows, const trim
 				double lb;
 				trim__space_mapping_init(s, &W->node_mapping);
 				trim__tree_node_set(s, trows, depth, lo, &W->node_mapping);
-				trim__mapspace_node_lb(s, costs, goal, depth, zero_macs, &W->node_mapping, &W->bound_eval, &lb);
+				trim__mapspace_node_lb(s, costs, goal, depth, zero_macs, &W->node_mapping, &W->bound_eval, &lb,
+				                       W->stationary);
 				trim__note_open(W, lb);
 				free(c);
 				return;
@@ -286,7 +288,7 @@ void trim__tree_visit(const trim__mapspace *s, int64_t *const *trows, const trim
 			}
 			trim__tree_node_set(s, trows, depth + 1, c[i].lo, &W->node_mapping);
 			trim__node_bound_above(s, costs, goal, depth + 1, zero_macs, &W->node_mapping, &W->bound_eval,
-			                       &c[i].lb, leaves ? &W->child_choices[i] : NULL, above);
+			                       &c[i].lb, leaves ? &W->child_choices[i] : NULL, above, W->stationary);
 			/* c[i].ord (the enumeration position) is also the child_choices entry */
 		}
 		W->st_nodes += (uint64_t)n;
