@@ -96,11 +96,9 @@ int trim_cli_eval(int argc, char **argv)
 	trim_eval_free(e);
 	trim_mapping_free(m);
 	trim_cli_workload_free(&in);
-	if (rc)
-		return trim_cli_fail(rc);
-	if (wrc) {
+	if (rc || wrc) { /* the report made before an export that failed is not printed */
 		trim_string_free(text);
-		return wrc;
+		return rc ? trim_cli_fail(rc) : wrc;
 	}
 	return trim_cli_print(text);
 }
