@@ -26,7 +26,7 @@ static search_worker *worker_new(const trim__mapspace *s)
 	ck_assert_ptr_nonnull(W);
 	W->cut_scale = 1;
 	W->open_lb = HUGE_VAL;
-	trim__factor_bound_plan(s, &W->fbound);
+	ck_assert_int_eq(trim__factor_bound_plan(s, &W->fbound), 0);
 	ck_assert_int_eq(trim__order_class_cache_init(&W->classes, s), 0);
 	return W;
 }
@@ -35,6 +35,7 @@ static void worker_free(search_worker *W)
 {
 	trim__eval_ws_free(&W->ws);
 	trim__order_class_cache_free(&W->classes);
+	trim__factor_bound_free(&W->fbound);
 	free(W);
 }
 

@@ -625,7 +625,7 @@ START_TEST(test_fallback_bound)
 	ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
 	factor_bound *fb = calloc(1, sizeof *fb);
 	ck_assert_ptr_nonnull(fb);
-	trim__factor_bound_plan(&s, fb);
+	ck_assert_int_eq(trim__factor_bound_plan(&s, fb), 0);
 	for (int t = 0; t < 3; t++)
 		ck_assert_int_gt(fb->nch[t], TRIM__FAST_CHOICES);
 	int64_t zero_macs = 0;
@@ -670,6 +670,7 @@ START_TEST(test_fallback_bound)
 	}
 	ck_assert_int_ge(checked, 100);
 	ck_assert_int_gt(tight, 0); /* the bound is not trivially low */
+	trim__factor_bound_free(fb);
 	free(fb);
 	trim__eval_ws_free(&ws);
 	trim__mapspace_free(&s);

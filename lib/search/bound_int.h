@@ -34,8 +34,11 @@ typedef struct {
 	int nch[3];                         /* choices per tensor: 2^(its keep bits) */
 	int bit[3][TRIM__MAX_LEVELS];       /* keep-bit positions (index into byp_*) */
 	int nbit[3];
-	trim__activity lo[3][1 << TRIM__MAX_LEVELS];
-	int ok[3][1 << TRIM__MAX_LEVELS];
+	/* nch[t] entries each, allocated by trim__factor_bound_plan (up to
+	 * 2^16 choices: inline, the arrays were a lazily touched 1 GB per
+	 * worker, which AddressSanitizer maps and poisons whole) */
+	trim__activity *lo[3];
+	int *ok[3];
 	/* trim__factor_bound_prepare_fast (when every tensor has at most
 	 * TRIM__FAST_CHOICES choices): per tensor and choice its dynamic
 	 * energy and the words it moves per level (storage: read side, write
@@ -410,7 +413,8 @@ static inline int trim__keep_choice(const trim__mapspace *s, const factor_bound 
 	return c;
 }
 
-void trim__factor_bound_plan(const trim__mapspace *s, factor_bound *fbound);
+int trim__factor_bound_plan(const trim__mapspace *s, factor_bound *fbound);
+void trim__factor_bound_free(factor_bound *fbound);
 /* Fill fbound for the factors in m and the tensors in tmask (keeps of m
  * are overwritten). Returns 0, or an error that is not a scope error (then
  * no bound is used). */

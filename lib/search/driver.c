@@ -207,8 +207,8 @@ int trim__search_begin(search_run *r, const trim__mapspace *s, const trim__level
 		W->stop_after = s->stop_after;
 		W->open_lb = HUGE_VAL;
 		W->cnt.max_pe_util = W->cnt.max_rf_util = -1;
-		trim__factor_bound_plan(s, &W->fbound);
-		if (trim__top_init(&W->item, r->k, 0) || trim__top_init(&W->keep, r->k, 1) ||
+		if (trim__factor_bound_plan(s, &W->fbound) || trim__top_init(&W->item, r->k, 0) ||
+		    trim__top_init(&W->keep, r->k, 1) ||
 		    trim__top_init(&W->node, r->k, 0) || trim__order_class_cache_init(&W->classes, s) ||
 		    !(W->stationary = trim__stationary_workspace_new()))
 			err = trim__error(TRIM_ENOMEM, "search: out of memory");
@@ -452,6 +452,7 @@ int trim__search_end(search_run *r, trim__search_result *out)
 		trim__top_free(&W->node);
 		trim__order_class_cache_free(&W->classes);
 		trim__stationary_workspace_free(W->stationary);
+		trim__factor_bound_free(&W->fbound);
 		free(W->child_choices);
 		free(W->leaf_figures);
 		free(W->leaf_reuse);

@@ -3,9 +3,13 @@
  * every choice of its keep bits, and the cost bounds of a factorisation and
  * of each bypass choice from them (docs/model.md, "Bounds").
  */
+#include <stdlib.h>
+
 #include "search_int.h"
 
-void trim__factor_bound_plan(const trim__mapspace *s, factor_bound *fbound)
+/* Returns 0, or TRIM_ENOMEM (fbound is then freed by
+ * trim__factor_bound_free, as after any plan). */
+int trim__factor_bound_plan(const trim__mapspace *s, factor_bound *fbound)
 {
 	for (int t = 0; t < 3; t++) {
 		fbound->nbit[t] = 0;
@@ -13,6 +17,22 @@ void trim__factor_bound_plan(const trim__mapspace *s, factor_bound *fbound)
 			if (s->byp_slot[j] == t && fbound->nbit[t] < 16)
 				fbound->bit[t][fbound->nbit[t]++] = j;
 		fbound->nch[t] = s->w->t[t].present ? 1 << fbound->nbit[t] : 0;
+		const size_t n = fbound->nch[t] ? (size_t)fbound->nch[t] : 1;
+		fbound->lo[t] = calloc(n, sizeof *fbound->lo[t]);
+		fbound->ok[t] = calloc(n, sizeof *fbound->ok[t]);
+		if (!fbound->lo[t] || !fbound->ok[t])
+			return TRIM_ENOMEM;
+	}
+	return 0;
+}
+
+void trim__factor_bound_free(factor_bound *fbound)
+{
+	for (int t = 0; t < 3; t++) {
+		free(fbound->lo[t]);
+		free(fbound->ok[t]);
+		fbound->lo[t] = NULL;
+		fbound->ok[t] = NULL;
 	}
 }
 
