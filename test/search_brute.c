@@ -471,11 +471,8 @@ void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *), int g
 				break; /* past the last check: the exact search */
 			g_stop_points++;
 			/* the same stop point at 2 and 3 threads (each worker counts
-			 * its own checks): an exact claim is brute force's answer.
-			 * Every 8th stop point: a worker's factor bounds are a
-			 * lazily touched 1 GB, which AddressSanitizer maps and
-			 * poisons whole at every search (make check SANITIZE=1) */
-			for (int t = 2; t <= 3 && g_stop_points % 8 == 1; t++) {
+			 * its own checks): an exact claim is brute force's answer */
+			for (int t = 2; t <= 3; t++) {
 				s.stop_after = at;
 				ck_assert_int_eq(trim__search(&s, c, goal, t, &rt), 0);
 				s.stop_after = 0;
