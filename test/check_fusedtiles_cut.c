@@ -313,7 +313,17 @@ static double json_num(const char *text, const char *key)
 }
 
 /* A time limit: within about its time (10% and a scheduling slack), a
- * plan no worse than layer by layer, proven within its gap. */
+ * plan no worse than layer by layer, proven within its gap. The slack is
+ * what a search may spend past its stop (a first mapping, the greedy
+ * seed's 2000 evaluations or 0.03 CPU s): 13 ms here, but under the
+ * sanitizers on a loaded 2-core CI machine 265 ms was seen, so there it is
+ * 0.6 s (the limit itself is still checked: a search that ran on would
+ * take many seconds). */
+#if defined(__SANITIZE_ADDRESS__)
+#define FT_LIMIT_SLACK 0.6
+#else
+#define FT_LIMIT_SLACK 0.15
+#endif
 START_TEST(time_limit)
 {
 	fixture x;
@@ -325,7 +335,7 @@ START_TEST(time_limit)
 	                                               TRIM_FORMAT_JSON, &text),
 	                 0);
 	double wall = trim__ft_now() - t0;
-	ck_assert_msg(wall <= 1.1 * limit + 0.15, "time limit %.2f s: took %.3f s", limit, wall);
+	ck_assert_msg(wall <= 1.1 * limit + FT_LIMIT_SLACK, "time limit %.2f s: took %.3f s", limit, wall);
 	const char *tot = strstr(text, "\"totals\"");
 	ck_assert_ptr_nonnull(tot);
 	double cost = json_num(tot, "cost"), lb = json_num(tot, "lower_bound"), gap = json_num(tot, "gap");
