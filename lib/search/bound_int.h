@@ -3,7 +3,8 @@
  * includes it where its types are needed; docs/model.md, "Bounds"): the
  * order-free bounds of one factorisation (factor_bound.c), a node's frame
  * and choices (node_bound.c), one tensor's part (tensor_bound.c), the
- * joint order's variants, the stationarity bound (stationary_bound.c),
+ * joint order's variants, the stationarity bound (stationary_bound.c) and its memo
+ * (stationary_memo.c),
  * the words of tiles on their axes (window_words.c), on chains of
  * several spatial levels (spatial_chain.c) and on a hop between holders
  * with a spatial level open (open_hop.c).
@@ -221,6 +222,55 @@ double trim__joint_across(const trim__mapspace *s, const trim__level_cost *costs
 double trim__tensor_floor_energies(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
                                    const trim__mapping *m, int t, tensor_reuse *r, int h, int64_t fills,
                                    unsigned irr, double *E);
+/* ---- the stationarity bound's memo (stationary_memo.c) ----------------- */
+
+/* The extents at h and below that the node allows, per dim: kmin[d] (the
+ * fixed factors at and below h, and the pinned ones) times a divisor of
+ * q[d] / kmin[d] (q: the bound over the fixed and pinned factors above h)
+ * of at most cap[d] (0: any). */
+typedef struct {
+	int64_t q[TRIM_NDIMS], kmin[TRIM_NDIMS], cap[TRIM_NDIMS];
+} allowed_extents;
+
+/* The memo of the searches over the extents: direct-mapped, in the
+ * caller's stationary_workspace (one per worker: no lock), an entry
+ * replaced by the next key that hashes to its slot. The key holds every
+ * input of the search: the mapspace (its memo_id, unique per
+ * trim__mapspace_init, and the bytes reserved at h: the tiles and
+ * capacities are the mapspace's), which search and its arguments, the
+ * least extents of every dim, and the bounds and caps of the dims the
+ * search varies (zero for the others, which it does not read). */
+enum { EXTENTS_MEMO = 1024 };
+typedef struct {
+	uint64_t space;
+	int64_t reserved, enough;
+	int64_t q[TRIM_NDIMS], kmin[TRIM_NDIMS], cap[TRIM_NDIMS];
+	uint64_t args; /* arg, kind, h, t and mask */
+} extents_key;
+typedef struct {
+	extents_key key;
+	int64_t value[TRIM_NDIMS]; /* most reuse: [0]; sliding-window floors: per first-loop dim */
+} extents_entry;
+struct stationary_workspace {
+	extents_entry extents_memo[EXTENTS_MEMO];
+	/* the energies of the windowed tensors' floors, per tensor, set of the
+	 * other tensors kept at h and first-loop dim (trim__stationary_bound) */
+	double window_floors[3][8][TRIM_NDIMS][64];
+};
+/* The key of a search over the extents x at level h: kind 0 most reuse,
+ * 1 sliding-window floors; t, mask, arg (the search's own argument) and
+ * enough; vary: the dims the search varies (their bounds and caps are in
+ * the key, the others' zeroed). A mapspace with test_memo_off gives a key
+ * that is neither asked nor kept. */
+void trim__extents_key_of(extents_key *k, const trim__mapspace *s, const allowed_extents *x, int kind, int h,
+                          unsigned mask, int t, unsigned arg, int64_t enough, unsigned vary);
+/* The memo's value for key k into *value (1, counted in *hits if not
+ * NULL), or 0 (then *e is the slot to fill with trim__extents_put). */
+int trim__extents_get(stationary_workspace *sw, const extents_key *k, extents_entry **e, int64_t *value,
+                      uint64_t *hits);
+/* Slot e (NULL: nothing) now holds key k's value. */
+void trim__extents_put(extents_entry *e, const extents_key *k, const int64_t *value);
+
 /* The stationarity bound (stationary_bound.c): a lower bound on the sum
  * of the tensors' energies from the refills that the capacity of the
  * innermost storage level with open extents forces (0: none applies). */

@@ -33,7 +33,8 @@
  *                    tensor's figures per combination of its own dims
  *   stationary_bound.c  the refills a node's open innermost level forces
  *                    (its capacity and the dataflow constraints), its
- *                    searches over the extents and their per-thread memo
+ *                    searches over the extents
+ *   stationary_memo.c   their memo, in each worker's workspace
  *   systolic_bound.c what a systolic array's words cost beyond one hop
  *                    (unicast operands, drained results, a result's
  *                    read-backs down the array) once the array is fixed
@@ -53,8 +54,8 @@
  *   api.c            the public trim_search_* API (include/trim/search.h)
  * Their declarations are here, but for the bounds' (factor_bound.c,
  * node_bound.c, tensor_bound.c, tensor_figures.c, stationary_bound.c,
- * systolic_bound.c, window_words.c, spatial_chain.c, open_hop.c), which
- * are in bound_int.h, included below.
+ * stationary_memo.c, systolic_bound.c, window_words.c, spatial_chain.c,
+ * open_hop.c), which are in bound_int.h, included below.
  * Internal functions shared by these files carry the trim__ prefix (hidden
  * by -fvisibility=hidden); the others are static.
  */

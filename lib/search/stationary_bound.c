@@ -46,8 +46,8 @@
  * Both searches over the extents (most_reuse, window_fills) read only the
  * mapspace, the level, the tensors kept there and the allowed extents of
  * the dims they vary (the others stay at their least), and siblings in
- * the tree mostly ask the same: each thread keeps their answers in a small
- * memo keyed by all of that (extents_memo below).
+ * the tree mostly ask the same: each worker keeps their answers in a small
+ * memo keyed by all of that (stationary_memo.c).
  */
 #include "search_int.h"
 
@@ -59,14 +59,6 @@ static int tiles_fit(const trim__mapspace *s, int h, unsigned mask, const int64_
 		bytes[t] = mask >> t & 1 ? trim__tile_bytes_at(s->a, h, trim__tile_words(s->w, t, e)) : 0;
 	return trim__tiles_fit_level(s, h, bytes);
 }
-
-/* The extents at h and below that the node allows, per dim: kmin[d] (the
- * fixed factors at and below h, and the pinned ones) times a divisor of
- * q[d] / kmin[d] (q: the bound over the fixed and pinned factors above h)
- * of at most cap[d] (0: any). */
-typedef struct {
-	int64_t q[TRIM_NDIMS], kmin[TRIM_NDIMS], cap[TRIM_NDIMS];
-} allowed_extents;
 
 /* 0 if the node is inconsistent. */
 static int extents_allowed(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int h,
@@ -155,107 +147,6 @@ static void reuse_dfs(reuse_search *r, int i, int64_t prod)
 		reuse_dfs(r, i + 1, prod * v);
 }
 
-/* The memo of the searches over the extents: direct-mapped, in the
- * caller's stationary_workspace (one per worker: no lock), an entry
- * replaced by the next key that hashes to its slot. The key holds every
- * input of the search: the mapspace (its memo_id, unique per
- * trim__mapspace_init, and the bytes reserved at h: the tiles and
- * capacities are the mapspace's), which search and its arguments, the
- * least extents of every dim, and the bounds and caps of the dims the
- * search varies (zero for the others, which it does not read). */
-enum { EXTENTS_MEMO = 1024 };
-typedef struct {
-	uint64_t space;
-	int64_t reserved, enough;
-	int64_t q[TRIM_NDIMS], kmin[TRIM_NDIMS], cap[TRIM_NDIMS];
-	uint64_t args; /* arg, kind, h, t and mask */
-} extents_key;
-typedef struct {
-	extents_key key;
-	int64_t value[TRIM_NDIMS]; /* most reuse: [0]; sliding-window floors: per first-loop dim */
-} extents_entry;
-struct stationary_workspace {
-	extents_entry extents_memo[EXTENTS_MEMO];
-	/* the energies of the windowed tensors' floors, per tensor, set of the
-	 * other tensors kept at h and first-loop dim (trim__stationary_bound) */
-	double window_floors[3][8][TRIM_NDIMS][64];
-};
-
-stationary_workspace *trim__stationary_workspace_new(void)
-{
-	return trim__calloc(1, sizeof(stationary_workspace));
-}
-
-void trim__stationary_workspace_free(stationary_workspace *sw)
-{
-	free(sw);
-}
-
-static void extents_key_of(extents_key *k, const trim__mapspace *s, const allowed_extents *x, int kind, int h,
-                           unsigned mask, int t, unsigned arg, int64_t enough, unsigned vary)
-{
-	k->space = s->test_memo_off ? 0 : s->memo_id; /* 0: neither asked nor kept */
-	k->reserved = s->reserved[h];
-	k->enough = enough;
-	for (int d = 0; d < TRIM_NDIMS; d++) {
-		const int v = vary >> d & 1;
-		k->kmin[d] = x->kmin[d];
-		k->q[d] = v ? x->q[d] : 0;
-		k->cap[d] = v ? x->cap[d] : 0;
-	}
-	k->args = (uint64_t)arg | (uint64_t)kind << 32 | (uint64_t)(h & 0xff) << 40 | (uint64_t)(t & 0xff) << 48 |
-	          (uint64_t)(mask & 0xff) << 56;
-}
-
-static int keys_equal(const extents_key *a, const extents_key *b)
-{
-	const uint64_t *p = (const uint64_t *)a, *q = (const uint64_t *)b;
-	for (size_t i = 0; i < sizeof *a / sizeof *p; i++)
-		if (p[i] != q[i])
-			return 0;
-	return 1;
-}
-
-static extents_entry *extents_slot(stationary_workspace *sw, const extents_key *k)
-{
-	const uint64_t *p = (const uint64_t *)k;
-	uint64_t v = 0;
-	for (size_t i = 0; i < sizeof *k / sizeof *p; i++) {
-		v = (v ^ p[i]) * 0x9e3779b97f4a7c15ull;
-		v ^= v >> 32;
-	}
-	v = (v ^ v >> 30) * 0xbf58476d1ce4e5b9ull; /* splitmix64's finaliser: every bit to the low ones */
-	v = (v ^ v >> 27) * 0x94d049bb133111ebull;
-	v ^= v >> 31;
-	return &sw->extents_memo[v % EXTENTS_MEMO];
-}
-
-/* The memo's value for key k into *value (1, counted in *hits if not
- * NULL), or 0 (then *e is the slot to fill with extents_put). */
-static int extents_get(stationary_workspace *sw, const extents_key *k, extents_entry **e, int64_t *value,
-                       uint64_t *hits)
-{
-	*e = NULL;
-	if (!k->space)
-		return 0;
-	*e = extents_slot(sw, k);
-	if (keys_equal(&(*e)->key, k)) { /* an unused entry's space is 0 */
-		if (hits)
-			(*hits)++;
-		memcpy(value, (*e)->value, sizeof (*e)->value);
-		return 1;
-	}
-	return 0;
-}
-
-static void extents_put(extents_entry *e, const extents_key *k, const int64_t *value)
-{
-	if (e) {
-		e->key = *k;
-		memcpy(e->value, value, sizeof e->value);
-	}
-}
-
 static int64_t most_reuse_search(const trim__mapspace *s, const allowed_extents *x, int h, unsigned mask,
                                  unsigned irr)
 {
@@ -277,11 +168,11 @@ static int64_t most_reuse(stationary_workspace *sw, const trim__mapspace *s, con
 	extents_key k;
 	extents_entry *e;
 	int64_t v[TRIM_NDIMS] = {0};
-	extents_key_of(&k, s, x, 0, h, mask, 0, irr, 0, irr);
-	if (extents_get(sw, &k, &e, v, s->test_memo_hits))
+	trim__extents_key_of(&k, s, x, 0, h, mask, 0, irr, 0, irr);
+	if (trim__extents_get(sw, &k, &e, v, s->test_memo_hits))
 		return v[0];
 	v[0] = most_reuse_search(s, x, h, mask, irr);
-	extents_put(e, &k, v);
+	trim__extents_put(e, &k, v);
 	return v[0];
 }
 
@@ -415,11 +306,11 @@ static int window_fills(stationary_workspace *sw, const trim__mapspace *s, const
 	extents_key k;
 	extents_entry *e;
 	int64_t v[TRIM_NDIMS] = {0};
-	extents_key_of(&k, s, x, 1, h, mask, t, dstar, enough, s->dwindow[t] | (~s->w->t[t].relevant & 0xffu));
-	if (!extents_get(sw, &k, &e, v, s->test_memo_hits)) {
+	trim__extents_key_of(&k, s, x, 1, h, mask, t, dstar, enough, s->dwindow[t] | (~s->w->t[t].relevant & 0xffu));
+	if (!trim__extents_get(sw, &k, &e, v, s->test_memo_hits)) {
 		if (window_fills_search(s, x, h, mask, t, dstar, iters, enough, v) < 0)
 			v[0] = -1; /* the misfit (a floor is never negative) */
-		extents_put(e, &k, v);
+		trim__extents_put(e, &k, v);
 	}
 	if (v[0] < 0)
 		return -1;
