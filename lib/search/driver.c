@@ -175,6 +175,153 @@ static int check_returned(const trim__mapspace *s, const trim__mapping *m)
 	return 0;
 }
 
+/* The run's workers, each with its lists, caches and workspaces. */
+static int workers_init(search_run *r, double begun, double deadline)
+{
+	const trim__mapspace *s = r->s;
+	r->ws = calloc((size_t)r->nworkers, sizeof *r->ws);
+	if (!r->ws || trim__top_init(&r->glob, r->k, 1) || trim__top_init(&r->seeds, r->k, 1))
+		return trim__error(TRIM_ENOMEM, "search: out of memory");
+	int err = 0;
+	for (int i = 0; i < r->nworkers; i++) {
+		search_worker *W = &r->ws[i];
+		W->cut_scale = r->gap > 0 && r->gap < 1 ? 1 - r->gap : 1;
+		W->deadline = deadline;
+		W->begun = begun;
+		W->deadline_at = s->time_limit > 0 ? s->deadline_at : NULL;
+		W->stop = s->stop;
+		W->stop_after = s->stop_after;
+		W->open_lb = HUGE_VAL;
+		W->cnt.max_pe_util = W->cnt.max_rf_util = -1;
+		if (trim__factor_bound_plan(s, &W->fbound) || trim__top_init(&W->item, r->k, 0) ||
+		    trim__top_init(&W->keep, r->k, 1) ||
+		    trim__top_init(&W->node, r->k, 0) || trim__order_class_cache_init(&W->classes, s) ||
+		    !(W->stationary = trim__stationary_workspace_new()))
+			err = trim__error(TRIM_ENOMEM, "search: out of memory");
+	}
+	return err;
+}
+
+/* The seeds' bound: a good mapping first (the greedy seed), then the
+ * sampled seed; the greedy seed again from the sampled one's best when its
+ * own start gave nothing (a utilisation floor); the hint; with imperfect
+ * rows the perfect subspace's best (perfect_first.c). */
+static double seeds_first(search_run *r, double deadline)
+{
+	const trim__mapspace *s = r->s;
+	search_worker *W = &r->ws[0];
+	double bound = HUGE_VAL;
+	if (!s->nobound) {
+		const double t0 = trim__now();
+		bound = trim__greedy_seed(s, r->costs, r->goal, W, &r->seeds, &r->seed_eval, 0);
+		const double greedy = bound, t1 = trim__now();
+		bound = trim__seed_bound(s, r->costs, r->goal, r->nfc, r->zero_macs, W, &r->seeds, &r->seed_eval);
+		if (greedy == HUGE_VAL)
+			bound = trim__greedy_seed(s, r->costs, r->goal, W, &r->seeds, &r->seed_eval, 1);
+		if (getenv("TRIM_SEARCH_STATS"))
+			fprintf(stderr, "search stats: greedy seed %.6g (%.3f s), with the sampled seed %.6g (%.3f s)\n",
+			        greedy, t1 - t0, bound, trim__now() - t1);
+	}
+	if (!s->nobound && s->hint_on)
+		bound = trim__seed_hint(s, r->costs, r->goal, W, &r->seeds, &r->seed_eval, &r->hint_used);
+	if (s->imperfect)
+		bound = trim__perfect_first(s, r->costs, r->goal, r->threads, deadline, &r->seeds, &r->seed_eval);
+	return bound;
+}
+
+/* The top nodes of the tree of partial factorisations (the factors of
+ * slot 0 for every dim, then slot 1, ...); needs the distinct total (what
+ * is cut is counted from it). Not built when the time is already up and
+ * the seed holds a mapping (a network's searches after its deadline): the
+ * plain loop stops at once with the root's bound (the rows and the
+ * distinct count take a large layer tenths of a second). The top nodes
+ * (millions on a large ragged layer) are made only while the time lasts. */
+static int top_nodes_make(search_run *r)
+{
+	const trim__mapspace *s = r->s;
+	search_worker *W = &r->ws[0];
+	const int late = r->seeds.n > 0 && trim__worker_stop(W);
+	if (s->nobound || s->nslots < 3 || late || trim__mapspace_distinct(s, &r->dtotal) != 0)
+		return 0;
+	int32_t lo[TRIM_NDIMS], hi[TRIM_NDIMS];
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		lo[d] = 0;
+		hi[d] = (int32_t)s->nrows[d];
+		if (!(r->trows[d] = trim__tree_rows(s, d)))
+			return trim__error(TRIM_ENOMEM, "search: out of memory");
+	}
+	if (!(r->seeds.n > 0 && trim__worker_stop(W)))
+		r->ntop = trim__tree_children(s, r->trows, 0, lo, hi, &r->top, NULL, r->seeds.n > 0 ? W : NULL);
+	const int err = r->ntop == -1 ? trim__error(TRIM_ENOMEM, "search: out of memory") : 0;
+	if (r->ntop < 0)
+		r->ntop = 0;
+	return err;
+}
+
+/* Every top node's bound, in parallel, unless the time runs out: then,
+ * with a mapping in hand, the tree is dropped (returns 1: sorting and
+ * scheduling millions of top nodes would take the time the limit
+ * forbids; the plain loop stops at once with the root's bound, a bound of
+ * every mapping); with none, the root's bound stands for the nodes left
+ * and they are searched in order until one gives a mapping. */
+static int top_nodes_bound(search_run *r)
+{
+	const trim__mapspace *s = r->s;
+	search_worker *ws = r->ws;
+	const int64_t ntop = r->ntop;
+	tree_child *top = r->top;
+	int late = 0; /* top nodes left unbounded at the time limit */
+#pragma omp parallel for schedule(dynamic, 64) num_threads(r->threads) reduction(+ : late)
+	for (int64_t i = 0; i < ntop; i++) {
+		search_worker *W = &ws[omp_get_thread_num()];
+		if (trim__worker_stop(W)) { /* a bound can take a large layer milliseconds */
+			top[i].lb = -HUGE_VAL;
+			late++;
+			continue;
+		}
+		trim__space_mapping_init(s, &W->node_mapping);
+		trim__tree_node_set(s, r->trows, 1, top[i].lo, &W->node_mapping);
+		trim__mapspace_node_lb(s, r->costs, r->goal, 1, r->zero_macs, &W->node_mapping, &W->bound_eval, &top[i].lb,
+		                       W->stationary);
+	}
+	if (late && r->seeds.n > 0) {
+		free(r->top);
+		r->top = NULL;
+		r->ntop = 0;
+		ws[0].stopped = 1;
+		return 1;
+	}
+	if (late) {
+		double root_lb;
+		trim__space_mapping_init(s, &ws[0].node_mapping);
+		trim__mapspace_node_lb(s, r->costs, r->goal, 0, r->zero_macs, &ws[0].node_mapping, &ws[0].bound_eval,
+		                       &root_lb, ws[0].stationary);
+		for (int64_t i = 0; i < ntop; i++)
+			if (top[i].lb == -HUGE_VAL)
+				top[i].lb = root_lb;
+		ws[0].stopped = 1;
+	}
+	return 0;
+}
+
+/* The top nodes' bounds in order, on stderr (TRIM_SEARCH_STATS). */
+static void top_nodes_stats(search_run *r)
+{
+	const int64_t ntop = r->ntop;
+	const tree_child *top = r->top;
+	if ((r->top_lbs = malloc((size_t)ntop * sizeof *r->top_lbs)))
+		for (int64_t i = 0; i < ntop; i++)
+			r->top_lbs[i] = top[i].lb;
+	const double q[] = {0, 0.01, 0.1, 0.25, 0.5, 0.75, 1};
+	fprintf(stderr, "search stats: top node bounds (quantiles):");
+	for (int j = 0; j < 7; j++)
+		fprintf(stderr, " %.4g", top[(int64_t)(q[j] * (double)(ntop - 1))].lb);
+	int64_t fin = 0;
+	while (fin < ntop && top[fin].lb < HUGE_VAL)
+		fin++;
+	fprintf(stderr, " (%lld finite)\n", (long long)fin);
+}
+
 int trim__search_begin(search_run *r, const trim__mapspace *s, const trim__level_cost *costs, int goal, int threads,
                        int extra_workers)
 {
@@ -192,152 +339,44 @@ int trim__search_begin(search_run *r, const trim__mapspace *s, const trim__level
 	if (err)
 		return r->err = err;
 	r->gap = s->nobound ? 0 : s->gap;
-	const double gap = r->gap;
 	const double begun = trim__now(), deadline = s->time_limit > 0 ? begun + s->time_limit : 0;
-	r->ws = calloc((size_t)r->nworkers, sizeof *r->ws);
-	if (!r->ws || trim__top_init(&r->glob, r->k, 1) || trim__top_init(&r->seeds, r->k, 1))
-		return r->err = trim__error(TRIM_ENOMEM, "search: out of memory");
-	for (int i = 0; i < r->nworkers; i++) {
-		search_worker *W = &r->ws[i];
-		W->cut_scale = gap > 0 && gap < 1 ? 1 - gap : 1;
-		W->deadline = deadline;
-		W->begun = begun;
-		W->deadline_at = s->time_limit > 0 ? s->deadline_at : NULL;
-		W->stop = s->stop;
-		W->stop_after = s->stop_after;
-		W->open_lb = HUGE_VAL;
-		W->cnt.max_pe_util = W->cnt.max_rf_util = -1;
-		if (trim__factor_bound_plan(s, &W->fbound) || trim__top_init(&W->item, r->k, 0) ||
-		    trim__top_init(&W->keep, r->k, 1) ||
-		    trim__top_init(&W->node, r->k, 0) || trim__order_class_cache_init(&W->classes, s) ||
-		    !(W->stationary = trim__stationary_workspace_new()))
-			err = trim__error(TRIM_ENOMEM, "search: out of memory");
-	}
-	search_worker *ws = r->ws;
-	double bound = HUGE_VAL;
-	/* a good mapping first (the greedy seed), then the sampled seed; the
-	 * greedy seed again from the sampled one's best when its own start
-	 * gave nothing (a utilisation floor) */
-	if (!err && !s->nobound) {
-		const double t0 = trim__now();
-		bound = trim__greedy_seed(s, costs, goal, &ws[0], &r->seeds, &r->seed_eval, 0);
-		const double greedy = bound, t1 = trim__now();
-		bound = trim__seed_bound(s, costs, goal, r->nfc, r->zero_macs, &ws[0], &r->seeds, &r->seed_eval);
-		if (greedy == HUGE_VAL)
-			bound = trim__greedy_seed(s, costs, goal, &ws[0], &r->seeds, &r->seed_eval, 1);
-		if (getenv("TRIM_SEARCH_STATS"))
-			fprintf(stderr, "search stats: greedy seed %.6g (%.3f s), with the sampled seed %.6g (%.3f s)\n",
-			        greedy, t1 - t0, bound, trim__now() - t1);
-	}
-	if (!err && !s->nobound && s->hint_on)
-		bound = trim__seed_hint(s, costs, goal, &ws[0], &r->seeds, &r->seed_eval, &r->hint_used);
-	if (!err && s->imperfect) /* the perfect subspace first (perfect_first.c) */
-		bound = trim__perfect_first(s, costs, goal, r->threads, deadline, &r->seeds, &r->seed_eval);
+	if ((err = workers_init(r, begun, deadline)) && !r->ws)
+		return r->err = err;
+	double bound = err ? HUGE_VAL : seeds_first(r, deadline);
 	r->seed = bound;
 	r->seed_thr.cost = bound;
-	/* branch and bound over partial factorisations: the factors of slot 0
-	 * for every dim, then slot 1, ...; needs the distinct total (what is cut
-	 * is counted from it). Not built when the time is already up and the
-	 * seed holds a mapping (a network's searches after its deadline): the
-	 * plain loop below stops at once with the root's bound (its rows and
-	 * the distinct count take a large layer tenths of a second) */
-	const int late = r->seeds.n > 0 && trim__worker_stop(&ws[0]);
-	if (!err && !s->nobound && s->nslots >= 3 && !late && trim__mapspace_distinct(s, &r->dtotal) == 0) {
-		int32_t lo[TRIM_NDIMS], hi[TRIM_NDIMS];
-		for (int d = 0; d < TRIM_NDIMS && !err; d++) {
-			lo[d] = 0;
-			hi[d] = (int32_t)s->nrows[d];
-			if (!(r->trows[d] = trim__tree_rows(s, d)))
-				err = trim__error(TRIM_ENOMEM, "search: out of memory");
-		}
-		/* the top nodes (millions on a large ragged layer) are made only
-		 * while the time lasts; when it runs out first, the plain loop
-		 * below stops at once with the root's bound */
-		if (!err && !(r->seeds.n > 0 && trim__worker_stop(&ws[0])))
-			r->ntop = trim__tree_children(s, r->trows, 0, lo, hi, &r->top, NULL, r->seeds.n > 0 ? &ws[0] : NULL);
-		if (r->ntop == -1)
-			err = trim__error(TRIM_ENOMEM, "search: out of memory");
-		if (r->ntop < 0)
-			r->ntop = 0;
-	}
+	if (!err)
+		err = top_nodes_make(r);
+	if (r->ntop <= 0)
+		return r->err = err;
+	if (top_nodes_bound(r))
+		return r->err = err;
 	const int64_t ntop = r->ntop;
 	tree_child *top = r->top;
-	if (ntop > 0) {
-		int late = 0; /* top nodes left unbounded at the time limit */
-#pragma omp parallel for schedule(dynamic, 64) num_threads(r->threads) reduction(+ : late)
-		for (int64_t i = 0; i < ntop; i++) {
-			search_worker *W = &ws[omp_get_thread_num()];
-			if (trim__worker_stop(W)) { /* a bound can take a large layer milliseconds */
-				top[i].lb = -HUGE_VAL;
-				late++;
-				continue;
-			}
-			trim__space_mapping_init(s, &W->node_mapping);
-			trim__tree_node_set(s, r->trows, 1, top[i].lo, &W->node_mapping);
-			trim__mapspace_node_lb(s, costs, goal, 1, r->zero_macs, &W->node_mapping, &W->bound_eval, &top[i].lb,
-			                       W->stationary);
-		}
-		if (late && r->seeds.n > 0) {
-			/* stopped (time limit) before every top node had its bound,
-			 * with a mapping in hand: the tree is dropped (sorting and
-			 * scheduling millions of top nodes would take the time the
-			 * limit forbids), the plain loop below stops at once with the
-			 * root's bound, a bound of every mapping */
-			free(r->top);
-			r->top = NULL;
-			r->ntop = 0;
-			ws[0].stopped = 1;
-			return r->err = err;
-		}
-		if (late) {
-			/* stopped before every top node had its bound and before any
-			 * mapping: the root's bound stands for theirs, and the nodes are
-			 * searched in order until one gives a mapping */
-			double root_lb;
-			trim__space_mapping_init(s, &ws[0].node_mapping);
-			trim__mapspace_node_lb(s, costs, goal, 0, r->zero_macs, &ws[0].node_mapping, &ws[0].bound_eval,
-			                       &root_lb, ws[0].stationary);
-			for (int64_t i = 0; i < ntop; i++)
-				if (top[i].lb == -HUGE_VAL)
-					top[i].lb = root_lb;
-			ws[0].stopped = 1;
-		}
-		qsort(top, (size_t)ntop, sizeof *top, trim__tree_child_cmp);
-		if (getenv("TRIM_SEARCH_STATS") && (r->top_lbs = malloc((size_t)ntop * sizeof *r->top_lbs)))
-			for (int64_t i = 0; i < ntop; i++)
-				r->top_lbs[i] = top[i].lb;
-		if (getenv("TRIM_SEARCH_STATS")) {
-			const double q[] = {0, 0.01, 0.1, 0.25, 0.5, 0.75, 1};
-			fprintf(stderr, "search stats: top node bounds (quantiles):");
-			for (int j = 0; j < 7; j++)
-				fprintf(stderr, " %.4g", top[(int64_t)(q[j] * (double)(ntop - 1))].lb);
-			int64_t fin = 0;
-			while (fin < ntop && top[fin].lb < HUGE_VAL)
-				fin++;
-			fprintf(stderr, " (%lld finite)\n", (long long)fin);
-		}
-		/* the dives, also after the greedy seed: the top nodes 0 ..
-		 * TRIM__TOP_WINDOW - 1 are searched with the seeds' bound alone,
-		 * and where the greedy seed's local minimum is far above the
-		 * optimum (AlexNet conv2, conv3 FW on simba-like: 42%, 11%) they
-		 * search subtrees that the optimum, found in top node 0, cuts
-		 * (conv3: 19 s of CPU in top node 3 against 0.001 s). With k seeds
-		 * in hand, DIVE_LEAVES_SEEDED factorisations per dive: where the
-		 * seed is tight a dive searches them whole and finds nothing
-		 * (AlexNet conv1-conv5 FW on eyeriss: 64 cost 10% of the search) */
-		const double dive_t0 = trim__now();
-		bound = dive_seeds(s, r->trows, costs, goal, top, ntop, bound, r->zero_macs,
-		                   r->seeds.n < r->k ? DIVE_LEAVES : DIVE_LEAVES_SEEDED, &ws[0], &r->seeds, &r->seed_eval);
-		if (getenv("TRIM_SEARCH_STATS"))
-			fprintf(stderr, "search stats: seed bound %.6g, after the dives %.6g (%.3f s)\n", r->seed, bound,
-			        trim__now() - dive_t0);
-		/* exact ties: the index of the seed whose cost is the bound (k = 1) */
-		r->seed_thr.cost = bound;
-		r->seed_thr.idx_on = r->k == 1 && r->seeds.n == 1 && r->seeds.cost[0] == bound && gap == 0;
-		r->seed_thr.idx = r->seeds.n ? r->seeds.idx[0] : 0;
-		r->seed_thr.sec = r->seeds.n ? r->seeds.sec[0] : 0;
-		r->nfc = 0; /* the plain loop has nothing left */
-	}
+	qsort(top, (size_t)ntop, sizeof *top, trim__tree_child_cmp);
+	if (getenv("TRIM_SEARCH_STATS"))
+		top_nodes_stats(r);
+	/* the dives, also after the greedy seed: the top nodes 0 ..
+	 * TRIM__TOP_WINDOW - 1 are searched with the seeds' bound alone, and
+	 * where the greedy seed's local minimum is far above the optimum
+	 * (AlexNet conv2, conv3 FW on simba-like: 42%, 11%) they search
+	 * subtrees that the optimum, found in top node 0, cuts (conv3: 19 s of
+	 * CPU in top node 3 against 0.001 s). With k seeds in hand,
+	 * DIVE_LEAVES_SEEDED factorisations per dive: where the seed is tight a
+	 * dive searches them whole and finds nothing (AlexNet conv1-conv5 FW on
+	 * eyeriss: 64 cost 10% of the search) */
+	const double dive_t0 = trim__now();
+	bound = dive_seeds(s, r->trows, costs, goal, top, ntop, bound, r->zero_macs,
+	                   r->seeds.n < r->k ? DIVE_LEAVES : DIVE_LEAVES_SEEDED, &r->ws[0], &r->seeds, &r->seed_eval);
+	if (getenv("TRIM_SEARCH_STATS"))
+		fprintf(stderr, "search stats: seed bound %.6g, after the dives %.6g (%.3f s)\n", r->seed, bound,
+		        trim__now() - dive_t0);
+	/* exact ties: the index of the seed whose cost is the bound (k = 1) */
+	r->seed_thr.cost = bound;
+	r->seed_thr.idx_on = r->k == 1 && r->seeds.n == 1 && r->seeds.cost[0] == bound && r->gap == 0;
+	r->seed_thr.idx = r->seeds.n ? r->seeds.idx[0] : 0;
+	r->seed_thr.sec = r->seeds.n ? r->seeds.sec[0] : 0;
+	r->nfc = 0; /* the plain loop has nothing left */
 	return r->err = err;
 }
 
