@@ -495,7 +495,7 @@ START_TEST(test_eval_api)
 	trim_mapping_free(m);
 	trim_workloads_free(w);
 	/* in training, the mapper sees the buffer minus the cached activations
-	 * live while the workload runs (lib/neteval/netcost.c's plan) */
+	 * live while the workload runs (lib/eval/netcost.c's plan) */
 	ck_assert_int_eq(trim_workloads_create(&w, net, TRIM_MODE_TRAINING, 0, 0), 0);
 	int64_t reserved[TRIM__MAX_LEVELS], most = 0;
 	for (size_t i = 0; i < trim_workloads_intra_count(w); i++) {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "energy/energy_int.h"
-#include "neteval/netcost_int.h"
+#include "eval/netcost_int.h"
 #include "trim.h"
 
 /* The caching example of check_workload.c on 8x8 inputs: 32-bit words, cached

@@ -1,7 +1,9 @@
 /*
  * lib/arch/: architectures. One concept per file:
- *   arch.c     the YAML loader with strict validation
- *   report.c   what `trim arch` prints: levels, costs, area
+ *   arch.c      the YAML loader with strict validation
+ *   timeloop.c  Timeloop architecture files, translated into libtrim's
+ *               description (docs/arch.md, "Timeloop architecture files")
+ * (What `trim arch` prints, trim_arch_report, is lib/report/arch.c.)
  *
  * Internal representation of a hardware organisation (an architecture).
  *

@@ -6,10 +6,14 @@
  * caller-provided result and workspace: no allocation once the workspace
  * has grown. docs/model.md, "Evaluator", gives the equations.
  *
- * Files:
+ * One concept per file:
  *   eval.c      the evaluator: cycles per level, energy, utilisation
  *   systolic.c  the pipeline a `network: systolic` level adds (fills,
  *               drains, serial preloads)
+ *   netcost.c   the costs of inter-layer workloads and the cache plan of
+ *               intermediate activations (netcost_int.h)
+ * The report of an evaluation (its breakdown, warnings, table and JSON) is
+ * lib/report/eval.c, above the evaluator.
  */
 #ifndef TRIM_EVAL_INT_H
 #define TRIM_EVAL_INT_H
@@ -81,6 +85,17 @@ int trim__eval_reserved(const trim_workloads *w, size_t i, const struct trim_arc
  * level (at least 1) and none for the MACs (docs/mapping.md, rule 6); a
  * network leaks on every instance under both. Non-decreasing in `used`. */
 double trim__eval_leak_pj(const struct trim_arch *a, const trim__level_cost *costs, int l, int64_t used);
+
+/* The public handle (trim/eval.h): an evaluation with what it read, for
+ * its getters (lib/eval/eval.c) and its report (lib/report/eval.c). */
+struct trim_eval {
+	uint32_t tag; /* TRIM__H_EVAL (util/handle.h): first, checked by every entry point */
+	trim__eval e;
+	struct trim_arch arch; /* copy; file pointer cleared */
+	trim__mapping m;
+	trim__intra w;
+	trim__level_cost costs[TRIM__MAX_LEVELS]; /* what the evaluation charged */
+};
 
 /* JSON object of an evaluation (sorted keys, doubles as %.17g). */
 void trim__eval_json(const trim__eval *e, const struct trim_arch *a, const trim__mapping *m,

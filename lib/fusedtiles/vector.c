@@ -2,7 +2,7 @@
  * The vector work on an intermediate between two layers of a chain (a
  * softmax between attention's scores and its context; docs/fusion.md,
  * "Vector work between layers"): costed as the inter-layer model costs it
- * (lib/neteval/netcost.c: the tensor read once and written once where it
+ * (lib/eval/netcost.c: the tensor read once and written once where it
  * lives, cycles its words over that level's bandwidth, no leakage), with
  * the tensor in DRAM when the chain is cut there and in the buffer level B,
  * one tile at a time, when both layers are in one fused group.

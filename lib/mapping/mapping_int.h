@@ -99,7 +99,7 @@ int trim__mapping_set_order_str(trim__mapping *m, int level, const char *order);
  */
 int trim__mapping_check(const trim__mapping *m, const trim__intra *w, const struct trim_arch *a);
 /* The same with reserved[l] bytes of level l's capacity taken by cached
- * intermediate activations (training; lib/neteval/netcost.c's cache plan). NULL:
+ * intermediate activations (training; lib/eval/netcost.c's cache plan). NULL:
  * nothing reserved. */
 int trim__mapping_check_reserved(const trim__mapping *m, const trim__intra *w,
                                  const struct trim_arch *a, const int64_t *reserved);

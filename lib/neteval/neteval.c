@@ -11,7 +11,7 @@
 #include "constraints/constraints_int.h"
 #include "energy/energy_int.h"
 #include "search/mapspace_int.h"
-#include "netcost_int.h"
+#include "eval/netcost_int.h"
 #include "neteval_int.h"
 #include "neteval_state.h"
 #include "network/network_int.h"

@@ -5,11 +5,13 @@
  *   search.c        one search per distinct workload, reuse between them
  *   pool.c          the searches side by side on the threads, one node pool
  *   resume.c        finished searches kept on disk (--out) and re-checked
- *   netcost.c       inter-layer workloads (netcost_int.h)
  *   summary.c       the report: totals, workloads, searches (table, JSON, CSV)
  *   report.c        per-workload breakdowns, utilisation, warnings, JSON
+ *   html.c          the HTML report (trim_neteval_write_html), drawn by
+ *                   lib/report/html*.c
  * Headers: neteval_state.h (this: the state), neteval_int.h (read access
- * for the reports), netcost_int.h.
+ * for the reports). The inter-layer workloads' costs are the evaluator's
+ * (lib/eval/netcost_int.h).
  *
  * The state of a network evaluation (lib/neteval/neteval.c: options, totals,
  * reports; lib/neteval/search.c: the searches of its workloads, their reuse
@@ -19,7 +21,7 @@
 #define TRIM_NETEVAL_STATE_H
 
 #include "search/mapspace_int.h"
-#include "netcost_int.h"
+#include "eval/netcost_int.h"
 #include "sparsity/sparse_eval_int.h"
 #include "trim/constraints.h"
 #include "trim/neteval.h"

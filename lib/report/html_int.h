@@ -2,12 +2,14 @@
  * The HTML report. Files:
  *   lib/report/html_page.c   the page, its CSS and script (which draws the
  *                            interactive charts and inserts the SVG below)
- *   lib/report/html.c        the data of a network evaluation and of an
+ *   lib/report/html.c        the data of a network evaluation's or an
  *                            exploration's details (JSON)
  *   lib/report/html_svg.c    figures drawn in C as SVG: network energy by
  *                            level and tensor, area, buffer occupancy,
  *                            roofline, every workload with the inter-layer ones
  *   lib/report/html_tiles.c  a mapping's tiles, drawn beside its loop nest
+ * Their callers: lib/neteval/html.c (trim_neteval_write_html) and
+ * lib/explore/detail.c.
  */
 #ifndef TRIM_HTML_INT_H
 #define TRIM_HTML_INT_H

@@ -4,13 +4,23 @@
  * utilisation, the bottleneck, and the warnings for designs that starve.
  * Everything here reads results the evaluator, the sparse adjustment and
  * the network evaluation already computed: no count or cost is
- * recomputed by another formula, only split by action.
+ * recomputed by another formula, only split by action. One concept per
+ * file:
+ *   breakdown.c   a workload's view, its breakdown per (level, tensor,
+ *                 action), temporal utilisation and bottleneck
+ *   warnings.c    the warnings for designs that starve, after the search
+ *   roofline.c    the design's roofline
+ *   precheck.c    the warnings before the work
+ *   eval.c        the report of one evaluation (trim_eval_report and the
+ *                 getters that read a view)
+ *   arch.c        trim_arch_report: what `trim arch` prints
+ *   html*.c       the HTML report's pieces (html_int.h has their map)
  */
 #ifndef TRIM_REPORT_INT_H
 #define TRIM_REPORT_INT_H
 
 #include "eval/eval_int.h"
-#include "neteval/netcost_int.h"
+#include "eval/netcost_int.h"
 #include "sparsity/sparse_eval_int.h"
 #include "trim/eval.h"
 #include "util/util.h"

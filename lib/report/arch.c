@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arch_int.h"
+#include "arch/arch_int.h"
 #include "energy/energy_int.h"
-#include "report/report_int.h"
+#include "report_int.h"
 #include "util/handle.h"
 #include "util/util.h"
 
