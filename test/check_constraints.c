@@ -377,7 +377,7 @@ START_TEST(test_brute_imperfect)
 	case_ragged_conv(&a, &w);
 	ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
 	trim_constraints *cons = load("targets:\n  - {target: NoC, type: spatial, factors: E=3}\n");
-	ck_assert_int_eq(trim__constraints_apply(cons, &s), TRIM_ENOFIT);
+	ck_assert_int_eq(trim__mapspace_constrain(cons, &s), TRIM_ENOFIT);
 	ck_assert_msg(strstr(trim_last_error(), "E = 3 at NoC") && strstr(trim_last_error(), "imperfect"), "%s",
 	              trim_last_error());
 	trim_constraints_free(cons);
@@ -390,7 +390,7 @@ START_TEST(test_brute_imperfect)
 	ck_assert_int_eq(trim__mapspace_set_imperfect(&s, 1), 0);
 	cons = load("targets:\n  - {target: NoC, type: spatial, factors: E=3}\n"
 	            "  - {target: DRAM, type: spatial, factors: M=2}\n");
-	ck_assert_int_eq(trim__constraints_apply(cons, &s), 0);
+	ck_assert_int_eq(trim__mapspace_constrain(cons, &s), 0);
 	trim__level_cost c[TRIM__MAX_LEVELS];
 	tu_costs(&a, c);
 	trim__search_result res;

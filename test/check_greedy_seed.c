@@ -185,7 +185,7 @@ START_TEST(test_greedy_constraints)
 		ck_assert_int_eq(trim_constraints_create(&cons), 0);
 		ck_assert_int_eq(trim_constraints_add_preset(cons, preset[i]), 0);
 		ck_assert_int_eq(trim__mapspace_init(&s, trim__workloads_intra(x.w, wi), x.a), 0);
-		ck_assert_int_eq(trim__constraints_apply(cons, &s), 0);
+		ck_assert_int_eq(trim__mapspace_constrain(cons, &s), 0);
 		const double alone = greedy_of(&s, x.c, TRIM__GOAL_ENERGY, 0, &idx, &ev);
 		const double from_sample = greedy_of(&s, x.c, TRIM__GOAL_ENERGY, 1, &idx, &ev);
 		ck_assert_msg(alone < HUGE_VAL && from_sample < HUGE_VAL, "%s: %g %g", preset[i], alone, from_sample);

@@ -186,8 +186,8 @@ START_TEST(test_extents_memo)
 			trim__mapspace s, other;
 			ck_assert_int_eq(trim__mapspace_init(&s, x, a), 0);
 			ck_assert_int_eq(trim__mapspace_init(&other, x, a), 0);
-			ck_assert_int_eq(trim__constraints_apply(cons, &s), 0);
-			ck_assert_int_eq(trim__constraints_apply(cons, &other), 0);
+			ck_assert_int_eq(trim__mapspace_constrain(cons, &s), 0);
+			ck_assert_int_eq(trim__mapspace_constrain(cons, &other), 0);
 			ck_assert(s.memo_id != other.memo_id && s.memo_id && other.memo_id);
 			other.reserved[rf] = a->lv[rf].capacity_bytes / 3;
 			int64_t zero_macs = 0;
@@ -258,7 +258,7 @@ START_TEST(test_extents_memo)
 				trim__mapspace s3;
 				ck_assert_int_eq(trim_workloads_find(w, "conv3", TRIM_PHASE_WG, &wi), 0);
 				ck_assert_int_eq(trim__mapspace_init(&s3, trim__workloads_intra(w, wi), a), 0);
-				ck_assert_int_eq(trim__constraints_apply(cons, &s3), 0);
+				ck_assert_int_eq(trim__mapspace_constrain(cons, &s3), 0);
 				s3.test_memo_off = 1;
 				ck_assert_int_eq(trim__search(&s3, c, TRIM__GOAL_ENERGY, 2, &r0), 0);
 				s3.test_memo_off = 0;
@@ -316,7 +316,7 @@ START_TEST(test_window_floor_first_loop)
 		const trim__intra *x = trim__workloads_intra(w, wi);
 		trim__mapspace s;
 		ck_assert_int_eq(trim__mapspace_init(&s, x, a), 0);
-		ck_assert_int_eq(trim__constraints_apply(cons, &s), 0);
+		ck_assert_int_eq(trim__mapspace_constrain(cons, &s), 0);
 		int64_t zero_macs = 0;
 		ck_assert_int_eq(trim__activity_zero_macs(x, &zero_macs), 0);
 		uint64_t idx[N];
@@ -471,7 +471,7 @@ START_TEST(test_joint_refill_reuse)
 			if (pi) {
 				ck_assert_int_eq(trim_constraints_create(&cons), 0);
 				ck_assert_int_eq(trim_constraints_add_preset(cons, "row-stationary"), 0);
-				ck_assert_int_eq(trim__constraints_apply(cons, &s), 0);
+				ck_assert_int_eq(trim__mapspace_constrain(cons, &s), 0);
 			}
 			int64_t zero_macs = 0;
 			ck_assert_int_eq(trim__activity_zero_macs(x, &zero_macs), 0);

@@ -180,7 +180,7 @@ void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const char *
 	uint64_t unconstrained = 0;
 	ck_assert_int_eq(trim__mapspace_distinct(&s, &unconstrained), 0);
 	trim_constraints *cons = load(yaml);
-	int rc = trim__constraints_apply(cons, &s);
+	int rc = trim__mapspace_constrain(cons, &s);
 	if (g_random && rc == TRIM_ENOFIT) {
 		/* no factorisation obeys: no raw mapping does */
 		for (uint64_t i = 0; i < s.size; i++) {

@@ -1,6 +1,6 @@
 /*
- * Dataflow constraints: resolution against an architecture, the check and
- * the restriction of one workload's mapspace
+ * Dataflow constraints: resolution against an architecture into a plan
+ * (which lib/search/constrain.c applies to a mapspace), the check
  * (lib/constraints/constraints_local.h has the map of these files).
  */
 #include <stdio.h>
@@ -61,23 +61,6 @@ int trim__constraints_expand(const trim_constraints *c, const struct trim_arch *
 	return 0;
 }
 
-/* The constraints on each level of one architecture. */
-typedef struct {
-	ctarget *t;
-	size_t nt;
-	int64_t fix[TRIM__MAX_LEVELS][TRIM_NDIMS];
-	int fsrc[TRIM__MAX_LEVELS][TRIM_NDIMS]; /* target that set it, -1 none */
-	int64_t max[TRIM__MAX_LEVELS][TRIM_NDIMS];
-	int msrc[TRIM__MAX_LEVELS][TRIM_NDIMS];
-	int keep[TRIM__MAX_LEVELS][3];
-	int ksrc[TRIM__MAX_LEVELS][3];
-	int nperm[TRIM__MAX_LEVELS];
-	int perm[TRIM__MAX_LEVELS][TRIM_NDIMS];
-	int psrc[TRIM__MAX_LEVELS];
-	uint8_t axis[TRIM__MAX_LEVELS][TRIM_NDIMS];
-	int asrc[TRIM__MAX_LEVELS][TRIM_NDIMS];
-} cplan;
-
 static void fmt_bound(char *buf, size_t n, int d, int64_t v)
 {
 	if (v == 0)
@@ -86,7 +69,7 @@ static void fmt_bound(char *buf, size_t n, int d, int64_t v)
 		snprintf(buf, n, "%c=%lld", trim__constraints_dim_letters[d], (long long)v);
 }
 
-static int resolve(const trim_constraints *c, const struct trim_arch *a, cplan *p)
+int trim__constraints_resolve(const trim_constraints *c, const struct trim_arch *a, trim__constraints_plan *p)
 {
 	memset(p, 0, sizeof *p);
 	memset(p->fix, 0xff, sizeof p->fix); /* -1 */
@@ -206,87 +189,22 @@ int trim_constraints_check(const trim_constraints *c, const trim_arch *arch)
 	TRIM__HANDLE_CHECK(arch, ARCH, TRIM_EINVAL);
 	if (!c || !arch)
 		return trim__error(TRIM_EINVAL, "trim_constraints_check: NULL argument");
-	cplan *p = malloc(sizeof *p);
+	trim__constraints_plan *p = malloc(sizeof *p);
 	if (!p)
 		return trim__error(TRIM_ENOMEM, "out of memory");
-	int rc = resolve(c, arch, p);
-	free(p->t);
+	int rc = trim__constraints_resolve(c, arch, p);
+	trim__constraints_plan_free(p);
 	free(p);
 	return rc;
 }
 
-int trim__constraints_apply(const trim_constraints *c, trim__mapspace *s)
+void trim__constraints_plan_free(trim__constraints_plan *p)
 {
-	if (!c)
-		return 0;
-	const struct trim_arch *a = s->a;
-	cplan *p = malloc(sizeof *p);
-	if (!p)
-		return trim__error(TRIM_ENOMEM, "out of memory");
-	int rc = resolve(c, a, p);
-	for (int l = 0; l < a->nlevels && !rc; l++) {
-		for (int d = 0; d < TRIM_NDIMS && !rc; d++) {
-			if (p->fix[l][d] >= 0) {
-				int64_t b = s->w->bound[d], v = p->fix[l][d];
-				v = v == 0 || v > b ? b : v; /* 0: the whole bound; beyond it: clamped, as Timeloop */
-				if (s->pin[l][d] && s->pin[l][d] != v)
-					rc = trim__error(TRIM_ENOFIT, "%s: %c = %lld at %s contradicts the custom factor %c = %lld",
-					                 p->t[p->fsrc[l][d]].src, trim__constraints_dim_letters[d], (long long)v, a->lv[l].name,
-					                 trim__constraints_dim_letters[d], (long long)s->pin[l][d]);
-				s->pin[l][d] = v;
-			}
-			if (p->max[l][d] > 0 && (s->fmax[l][d] == 0 || p->max[l][d] < s->fmax[l][d]))
-				s->fmax[l][d] = p->max[l][d];
-		}
-		if (p->nperm[l] > 0) {
-			s->ncperm[l] = p->nperm[l];
-			for (int k = 0; k < p->nperm[l]; k++)
-				s->cperm[l][k] = (int8_t)p->perm[l][k];
-		}
-		memcpy(s->axis[l], p->axis[l], sizeof s->axis[l]);
-	}
-	for (int j = 0; j < s->nbyp && !rc; j++) {
-		int k = p->keep[s->byp_level[j]][s->byp_slot[j]];
-		uint64_t bit = (uint64_t)1 << (s->nbyp - 1 - j);
-		if (k < 0)
-			continue;
-		s->byp_fixmask |= bit;
-		if (k)
-			s->byp_fixval |= bit;
-		else
-			s->byp_fixval &= ~bit;
-	}
-	for (int d = 0; d < TRIM_NDIMS && !rc; d++) {
-		if (trim__mapspace_filter_rows(s, d) == 0)
-			continue;
-		/* name every constraint on d */
-		char list[700] = "";
-		size_t o = 0;
-		for (int i = 0; i < s->nslots && o < sizeof list; i++) {
-			int l = s->slot[i];
-			if (s->pin[l][d])
-				o += (size_t)snprintf(list + o, sizeof list - o, "%s%c = %lld at %s%s%s%s", o ? ", " : "",
-				                      trim__constraints_dim_letters[d], (long long)s->pin[l][d], a->lv[l].name,
-				                      p->fsrc[l][d] >= 0 ? " (" : " (custom factor",
-				                      p->fsrc[l][d] >= 0 ? p->t[p->fsrc[l][d]].src : "", ")");
-			if (s->fmax[l][d] && o < sizeof list)
-				o += (size_t)snprintf(list + o, sizeof list - o, "%s%c <= %lld at %s (%s)", o ? ", " : "",
-				                      trim__constraints_dim_letters[d], (long long)s->fmax[l][d], a->lv[l].name,
-				                      p->msrc[l][d] >= 0 ? p->t[p->msrc[l][d]].src : "");
-		}
-		/* a fixed factor that does not divide the bound: only an imperfect
-		 * factorisation can have it */
-		const char *hint = "";
-		for (int i = 0; i < s->nslots && !s->imperfect; i++) {
-			int64_t p = s->pin[s->slot[i]][d];
-			if (p > 1 && s->w->bound[d] % p)
-				hint = "; a factor that does not divide the bound needs an imperfect factorisation "
-				       "(--imperfect, TRIM_SEARCH_IMPERFECT), with a ragged last pass";
-		}
-		rc = trim__error(TRIM_ENOFIT, "constraints: no factorisation of %c = %lld obeys %s%s",
-		                 trim__constraints_dim_letters[d], (long long)s->w->bound[d], list, hint);
-	}
 	free(p->t);
-	free(p);
-	return rc;
+	p->t = NULL;
+}
+
+const char *trim__constraints_plan_src(const trim__constraints_plan *p, int target)
+{
+	return p->t[target].src;
 }

@@ -1,7 +1,7 @@
 /*
  * Dataflow constraints (docs/mapping.md, "Dataflow constraints"): the
  * reader (libtrim's and Timeloop's forms), the presets, the check against
- * an architecture and the restriction of one workload's mapspace.
+ * an architecture and the plan that restricts one workload's mapspace.
  *
  *   schema_version: 1                    mapspace_constraints:       # Timeloop
  *   preset: row-stationary                 - target: RF
@@ -29,8 +29,8 @@
  *             factors, dimensions, tensors and targets; load from a file or
  *             a string
  *   apply.c   resolution against an architecture (presets spelled out, the
- *             per-level plan, conflicts), the check, the restriction of one
- *             workload's mapspace
+ *             per-level plan, conflicts), the check (the plan restricts a
+ *             mapspace in lib/search/constrain.c)
  *   dump.c    the dump as a constraints document, the digest of a set
  * What these files share is declared here and carries the trim__constraints_
  * prefix (hidden by -fvisibility=hidden); the rest is static.
@@ -46,15 +46,13 @@
 enum { CT_TEMPORAL = 0, CT_SPATIAL = 1, CT_BYPASS = 2 };
 enum { SRC_LEN = 400, MAX_PRESETS = 8 };
 
-/* The letter of each dimension, in TRIM_DIM_* order ("NGMCEFRS"). */
-extern const char trim__constraints_dim_letters[TRIM_NDIMS + 1];
 /* The tensors' names by slot: input, weight, output. */
 extern const char *const trim__constraints_slot_names[3];
 /* The target types' names by CT_*: temporal, spatial, bypass. */
 extern const char *const trim__constraints_type_names[3];
 
 /* One target as written. */
-typedef struct {
+typedef struct trim__constraints_target {
 	char level[TRIM__ARCH_NAME_LEN];
 	int type;
 	int64_t fix[TRIM_NDIMS]; /* -1 free, 0 the workload's whole bound, > 0 that bound */

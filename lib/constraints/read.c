@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "constraints_local.h"
+#include "mapping/mapping_int.h"
 #include "util/util.h"
 
 

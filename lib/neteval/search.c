@@ -239,7 +239,7 @@ int trim__neteval_search_prepare(trim_neteval *ne, size_t i, double limit, trim_
 		}
 		space->deadline_at = &r->deadline_at;
 	}
-	if ((rc = trim__constraints_apply(ne->cons, space))) {
+	if ((rc = trim__mapspace_constrain(ne->cons, space))) {
 		char what[160];
 		snprintf(what, sizeof what, "%s %s", x->layer, trim_phase_name(x->phase));
 		trim__error_prefix(what);
@@ -386,7 +386,7 @@ static double search_size(const trim_neteval *ne, size_t i)
 	uint64_t n = 0;
 	double size = (double)x->macs;
 	if (trim__mapspace_init(&space, x, ne->arch) == 0) {
-		if (trim__constraints_apply(ne->cons, &space) == 0) {
+		if (trim__mapspace_constrain(ne->cons, &space) == 0) {
 			int rc = trim__mapspace_distinct(&space, &n);
 			size = rc == 0 ? (double)n : rc == TRIM_ERANGE ? 0x1p64 : size; /* ERANGE: over 2^64 */
 		}

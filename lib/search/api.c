@@ -104,7 +104,7 @@ static int restrict_space(trim_search *s)
 				if (rc)
 					return rc;
 			}
-	return trim__constraints_apply(s->cons, &s->space);
+	return trim__mapspace_constrain(s->cons, &s->space);
 }
 
 int trim_search_set_int(trim_search *s, int option, int64_t value)

@@ -188,6 +188,13 @@ int trim__mapspace_pin(trim__mapspace *s, int level, int dim, int64_t bound);
 /* Rebuild rows[dim] from the pins and fmax of that dim; TRIM_ENOFIT (rows
  * unchanged) if no factorisation obeys them. */
 int trim__mapspace_filter_rows(trim__mapspace *s, int dim);
+/* Check c against s->a and restrict s accordingly (lib/search/constrain.c):
+ * pins and caps of the factors (TRIM_ENOFIT naming the level and dimension
+ * when no factorisation of the workload obeys them), forced keep bits,
+ * permutations, spatial axes. Pins already set (custom factors) stay; a
+ * different value is TRIM_ENOFIT. c NULL: nothing to do. */
+struct trim_constraints;
+int trim__mapspace_constrain(const struct trim_constraints *c, trim__mapspace *s);
 /* Imperfect factorisations on (1) or off (0): rebuilds every dim's rows
  * (the index changes), perfect ones first, then, when on, those spreading
  * a dim over more PEs than any divisor fits, with a ragged last pass

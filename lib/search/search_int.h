@@ -4,6 +4,8 @@
  * and "Speed", gives the model). One concept per file:
  *   mapspace.c       the mapspace: factorisation tables, pins and dataflow
  *                    constraints, utilisation
+ *   constrain.c      a dataflow constraint set's plan (lib/constraints/)
+ *                    applied to a mapspace
  *   index.c          the index bijection (decode / encode, mixed radix)
  *   order_class.c    loop-order signatures, the order-class tables and their
  *                    cache, canonical representatives, order plans

@@ -52,7 +52,7 @@ static int relaxed_fits(const trim__mapspace *base, const trim__level_cost *cost
 				if (upin[l][d])
 					rc = trim__mapspace_pin(&r, l, d, upin[l][d]);
 	if (!rc && c)
-		rc = trim__constraints_apply(c, &r);
+		rc = trim__mapspace_constrain(c, &r);
 	if (rc == TRIM_ENOFIT) {
 		fits = 0;
 	} else if (!rc) {

@@ -32,7 +32,7 @@ static double point_cost(const trim_explorer *ex, size_t i)
 		trim__mapspace s;
 		uint64_t distinct = 0;
 		if (trim__mapspace_init(&s, trim__workloads_intra(ex->w, k), a) == 0) {
-			if (trim__constraints_apply(ex->cons, &s) == 0 && trim__mapspace_distinct(&s, &distinct) == 0)
+			if (trim__mapspace_constrain(ex->cons, &s) == 0 && trim__mapspace_distinct(&s, &distinct) == 0)
 				sum += (double)distinct;
 			trim__mapspace_free(&s);
 		}
