@@ -367,7 +367,7 @@ END_TEST
 
 
 /* The zero-MAC count's closed form (one dim of each component counted as an
- * arithmetic progression, lib/activity/zero_macs.c) against the plain
+ * arithmetic progression, lib/workload/zero_macs.c) against the plain
  * enumeration of every index point: every training workload of UNet and
  * ResNet-18 (padding, zero insertion, upsampling), then random axes, strides,
  * negative coefficients and bounds on a copy of a workload with zeros. */
@@ -388,8 +388,8 @@ START_TEST(test_zero_macs_closed_form)
 			trim__intra x = *trim__workloads_intra(w, i);
 			int64_t fast = -1, slow = -2;
 			x.act_zero_ok = 0;
-			ck_assert_int_eq(trim__activity_zero_macs(&x, &fast), 0);
-			ck_assert_int_eq(trim__activity_zero_macs_slow(&x, &slow), 0);
+			ck_assert_int_eq(trim__intra_act_zero_macs(&x, &fast), 0);
+			ck_assert_int_eq(trim__intra_act_zero_macs_slow(&x, &slow), 0);
 			ck_assert_msg(fast == slow, "%s %s phase %d: %lld vs %lld", nets[k], x.layer, x.phase,
 			              (long long)fast, (long long)slow);
 			with_zeros += fast > 0;
@@ -432,8 +432,8 @@ START_TEST(test_zero_macs_closed_form)
 			}
 		}
 		int64_t fast = -1, slow = -2;
-		ck_assert_int_eq(trim__activity_zero_macs(&x, &fast), 0);
-		ck_assert_int_eq(trim__activity_zero_macs_slow(&x, &slow), 0);
+		ck_assert_int_eq(trim__intra_act_zero_macs(&x, &fast), 0);
+		ck_assert_int_eq(trim__intra_act_zero_macs_slow(&x, &slow), 0);
 		ck_assert_msg(fast == slow, "trial %d: %lld vs %lld", trial, (long long)fast, (long long)slow);
 		differs += fast > 0;
 	}
@@ -456,8 +456,8 @@ START_TEST(test_zero_macs_closed_form)
 	for (int s = 0; s < 2; s++)
 		x.t[s].has_zeros = s == 0;
 	t->zaxis[1] = (trim__zaxis){0, (int64_t)1 << 40, 1};
-	ck_assert_int_eq(trim__activity_zero_macs(&x, &fast), 0);
-	ck_assert_int_eq(trim__activity_zero_macs_slow(&x, &slow), 0);
+	ck_assert_int_eq(trim__intra_act_zero_macs(&x, &fast), 0);
+	ck_assert_int_eq(trim__intra_act_zero_macs_slow(&x, &slow), 0);
 	ck_assert_int_eq(fast, slow);
 	ck_assert_int_gt(fast, 0);
 }

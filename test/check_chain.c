@@ -187,7 +187,7 @@ static void brute_chain(struct trim_arch *a, trim__intra *w, int goal, chain_sta
 	stationary_workspace *sw = trim__stationary_workspace_new(); /* the node bounds' own */
 	ck_assert_ptr_nonnull(sw);
 	int64_t zero_macs = 0;
-	REQUIRE((trim__activity_zero_macs(w, &zero_macs)) == (0), "trim__activity_zero_macs(w, &zero_macs) == 0");
+	REQUIRE((trim__intra_act_zero_macs(w, &zero_macs)) == (0), "trim__intra_act_zero_macs(w, &zero_macs) == 0");
 	/* the depth at which every spatial level is fixed (the tree fixes them first) */
 	int spdepth = 0;
 	for (int i = 0; i < s.nslots; i++)

@@ -55,7 +55,7 @@ static double greedy_of(const trim__mapspace *s, const trim__level_cost *c, int 
 	for (int d = 0; d < TRIM_NDIMS; d++)
 		nfc *= (trim__index)s->nrows[d];
 	int64_t zero_macs;
-	ck_assert_int_eq(trim__activity_zero_macs(s->w, &zero_macs), 0);
+	ck_assert_int_eq(trim__intra_act_zero_macs(s->w, &zero_macs), 0);
 	double before = HUGE_VAL;
 	if (sampled)
 		before = trim__seed_bound(s, c, goal, nfc, zero_macs, W, &seeds, &seed_eval);

@@ -58,7 +58,7 @@ static int brute_vs_search(struct trim_arch *a, trim__intra *w, int goal)
 	stationary_workspace *sw = trim__stationary_workspace_new(); /* the node bounds' own */
 	ck_assert_ptr_nonnull(sw);
 	int64_t zero_macs = 0;
-	ck_assert_int_eq(trim__activity_zero_macs(w, &zero_macs), 0);
+	ck_assert_int_eq(trim__intra_act_zero_macs(w, &zero_macs), 0);
 	int have = 0, deep = 0;
 	double best = 0, best_sec = 0;
 	trim__index best_idx = 0;

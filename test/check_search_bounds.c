@@ -59,7 +59,7 @@ START_TEST(test_joint_across)
 	trim__mapping m, node;
 	ck_assert_int_eq(trim__mapspace_decode(s, idx, &m), 0);
 	int64_t zero_macs = 0;
-	ck_assert_int_eq(trim__activity_zero_macs(s->w, &zero_macs), 0);
+	ck_assert_int_eq(trim__intra_act_zero_macs(s->w, &zero_macs), 0);
 	trim__eval ev;
 	double lb;
 	const int depth = s->nslots - 1; /* every factor known */
@@ -191,7 +191,7 @@ START_TEST(test_extents_memo)
 			ck_assert(s.memo_id != other.memo_id && s.memo_id && other.memo_id);
 			other.reserved[rf] = a->lv[rf].capacity_bytes / 3;
 			int64_t zero_macs = 0;
-			ck_assert_int_eq(trim__activity_zero_macs(x, &zero_macs), 0);
+			ck_assert_int_eq(trim__intra_act_zero_macs(x, &zero_macs), 0);
 			/* mappings obeying the constraints: decoded raw indices, kept
 			 * when the constraints' row filters allow their factors */
 			uint64_t idx[N];
@@ -318,7 +318,7 @@ START_TEST(test_window_floor_first_loop)
 		ck_assert_int_eq(trim__mapspace_init(&s, x, a), 0);
 		ck_assert_int_eq(trim__mapspace_constrain(cons, &s), 0);
 		int64_t zero_macs = 0;
-		ck_assert_int_eq(trim__activity_zero_macs(x, &zero_macs), 0);
+		ck_assert_int_eq(trim__intra_act_zero_macs(x, &zero_macs), 0);
 		uint64_t idx[N];
 		sample_obeying(&s, 0x9e3779b97f4a7c15ull, N, idx);
 		for (int i = 0; i < N; i++) {
@@ -474,7 +474,7 @@ START_TEST(test_joint_refill_reuse)
 				ck_assert_int_eq(trim__mapspace_constrain(cons, &s), 0);
 			}
 			int64_t zero_macs = 0;
-			ck_assert_int_eq(trim__activity_zero_macs(x, &zero_macs), 0);
+			ck_assert_int_eq(trim__intra_act_zero_macs(x, &zero_macs), 0);
 			uint64_t idx[150];
 			sample_obeying(&s, 0x9e3779b97f4a7c15ull, 150, idx);
 			for (int i = 0; i < 150; i++) {
@@ -535,7 +535,7 @@ START_TEST(test_joint_window_brute)
 		ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
 		trim__eval_ws ws = {0};
 		int64_t zero_macs = 0;
-		ck_assert_int_eq(trim__activity_zero_macs(&w, &zero_macs), 0);
+		ck_assert_int_eq(trim__intra_act_zero_macs(&w, &zero_macs), 0);
 		const int nl = a.nlevels, depth = s.nslots - 1;
 		uint64_t checked = 0, window_higher = 0;
 		for (uint64_t i = 0; i < s.size; i += 3) { /* every third: the suite's time */
@@ -629,7 +629,7 @@ START_TEST(test_fallback_bound)
 	for (int t = 0; t < 3; t++)
 		ck_assert_int_gt(fb->nch[t], TRIM__FAST_CHOICES);
 	int64_t zero_macs = 0;
-	ck_assert_int_eq(trim__activity_zero_macs(&w, &zero_macs), 0);
+	ck_assert_int_eq(trim__intra_act_zero_macs(&w, &zero_macs), 0);
 	trim__eval_ws ws = {0};
 	trim__eval e, bev;
 	uint64_t st = 7;

@@ -215,7 +215,7 @@ START_TEST(test_leaf_children_bounds)
 			tu_costs(&a, c);
 			ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
 			int64_t zero_macs = 0;
-			ck_assert_int_eq(trim__activity_zero_macs(&w, &zero_macs), 0);
+			ck_assert_int_eq(trim__intra_act_zero_macs(&w, &zero_macs), 0);
 			int64_t *trows[TRIM_NDIMS];
 			int32_t lo[TRIM_NDIMS], hi[TRIM_NDIMS];
 			for (int d = 0; d < TRIM_NDIMS; d++) {

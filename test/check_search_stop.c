@@ -199,7 +199,7 @@ START_TEST(test_stop_during_setup)
 	trim__mapspace s;
 	ck_assert_int_eq(trim__mapspace_init(&s, x, a), 0);
 	int64_t zero_macs = 0;
-	ck_assert_int_eq(trim__activity_zero_macs(x, &zero_macs), 0);
+	ck_assert_int_eq(trim__intra_act_zero_macs(x, &zero_macs), 0);
 	trim__mapping root;
 	trim__eval ev;
 	double root_lb = 0;

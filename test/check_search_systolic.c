@@ -102,7 +102,7 @@ START_TEST(test_systolic_bound_binds)
 		ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
 		ck_assert_int_eq(trim__mapspace_init(&sm, &w, &mesh), 0);
 		int64_t zero_macs = 0;
-		ck_assert_int_eq(trim__activity_zero_macs(&w, &zero_macs), 0);
+		ck_assert_int_eq(trim__intra_act_zero_macs(&w, &zero_macs), 0);
 		int64_t elems = 1; /* the result's: the read-backs are updates - elems */
 		for (int i = 0; i < w.t[2].ndims; i++)
 			elems *= w.t[2].extent[i];

@@ -195,7 +195,7 @@ void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const char *
 	}
 	ck_assert_msg(rc == 0, "%s", trim_last_error());
 	int64_t zero_macs = 0;
-	ck_assert_int_eq(trim__activity_zero_macs(&w, &zero_macs), 0);
+	ck_assert_int_eq(trim__intra_act_zero_macs(&w, &zero_macs), 0);
 	cls *seen = malloc(s.size * sizeof *seen);
 	ck_assert_ptr_nonnull(seen);
 	stationary_workspace *sw = trim__stationary_workspace_new(); /* the node bounds' own */

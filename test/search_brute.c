@@ -133,7 +133,7 @@ void brute_vs_search_pinned(void (*mk)(struct trim_arch *, trim__intra *), int g
 	ck_assert_ptr_nonnull(g_node_counts);
 	int64_t zero_macs = 0;
 	uint64_t nodes_checked = 0;
-	ck_assert_int_eq(trim__activity_zero_macs(&w, &zero_macs), 0);
+	ck_assert_int_eq(trim__intra_act_zero_macs(&w, &zero_macs), 0);
 	int have = 0;
 	double best = 0, best_sec = 0;
 	uint64_t best_idx = 0;

@@ -122,19 +122,4 @@ int trim__activity_lower(const trim__intra *w, const struct trim_arch *a,
 int trim__activity_tensors(const trim__intra *w, const struct trim_arch *a, const trim__mapping *m,
                            unsigned tmask, trim__act_ws *ws, trim__activity *out);
 
-/* Exact count of MACs with a predictable-zero operand. It depends on the
- * workload only: the value cached in w (act_zero_ok) is returned when there
- * is one, else it is counted (an enumeration of the dims of the zero
- * constraints). */
-int trim__activity_zero_macs(const trim__intra *w, int64_t *out);
-/* Count it once and cache it in w (lib/workload/workload.c, when a workload is
- * built); nothing is cached (and no error is set) when the count fails,
- * so trim__activity_zero_macs then reports the error. Call it again after
- * changing the bounds or the tensors of w. */
-void trim__activity_zero_macs_cache(trim__intra *w);
-/* The same count by enumerating every index point of each component (the
- * slow, obvious count the tests compare against; no 2^30 cap): 0 or -1 if
- * the MAC count overflows. */
-int trim__activity_zero_macs_slow(const trim__intra *w, int64_t *out);
-
 #endif

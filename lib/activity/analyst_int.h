@@ -2,7 +2,6 @@
  * Inside the activity analyst (lib/activity/; its interface to the rest of
  * the library is lib/activity/activity_int.h). One concept per file:
  *   activity.c   the entry points and the scratch memory
- *   zero_macs.c  the MACs with a predictable-zero operand
  *   axis.c       one two-term axis: window sums, overlaps, an advance's
  *                statistics
  *   prepare.c    the order-independent part (per factors and keeps)

@@ -491,7 +491,7 @@ int trim__act_flat(const trim__intra *w, const struct trim_arch *a, const trim__
 	int64_t zero = 0;
 	int rc = trim__flat_view(m, w, &v, &walk);
 	if (!rc)
-		rc = trim__activity_zero_macs(w, &zero);
+		rc = trim__intra_act_zero_macs(w, &zero);
 	if (rc)
 		return rc;
 	v.act_zero_macs = zero;

@@ -59,7 +59,7 @@ static int prep_levels(const trim__intra *w, const trim__mapping *m, struct trim
 	if (P->ragged)
 		P->steps = trim__act_ragged_steps(P, m);
 	if (!lb) {
-		rc = trim__activity_zero_macs(w, &P->zero_macs);
+		rc = trim__intra_act_zero_macs(w, &P->zero_macs);
 		if (rc)
 			return rc;
 	}

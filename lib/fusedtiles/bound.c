@@ -115,7 +115,7 @@ static double root_floor(const trim__intra *tile, unsigned fused, const struct t
 		return rc == TRIM_ENOFIT ? HUGE_VAL : 0;
 	int64_t zero_macs = 0;
 	double lb = 0;
-	if (trim__activity_zero_macs(tile, &zero_macs) == 0) {
+	if (trim__intra_act_zero_macs(tile, &zero_macs) == 0) {
 		trim__mapping root;
 		trim__eval *ev = trim__calloc(1, sizeof *ev);
 		stationary_workspace *sw = trim__stationary_workspace_new();

@@ -216,6 +216,6 @@ int trim__ft_tile_workload(const trim__ft_chain *c, int a, const trim__ft_axes *
 	for (int d = 0; d < TRIM_NDIMS; d++)
 		out->macs *= out->bound[d];
 	out->zero_macs = trim__intra_zero_macs(out);
-	trim__activity_zero_macs_cache(out);
+	trim__intra_act_zero_macs_cache(out);
 	return 0;
 }

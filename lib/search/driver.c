@@ -335,7 +335,7 @@ int trim__search_begin(search_run *r, const trim__mapspace *s, const trim__level
 	r->nfc = 1; /* combinations of allowed factorisations */
 	for (int d = 0; d < TRIM_NDIMS; d++)
 		r->nfc *= (trim__index)s->nrows[d]; /* <= nfact < 2^128 */
-	int err = trim__activity_zero_macs(s->w, &r->zero_macs);
+	int err = trim__intra_act_zero_macs(s->w, &r->zero_macs);
 	if (err)
 		return r->err = err;
 	r->gap = s->nobound ? 0 : s->gap;

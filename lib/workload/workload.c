@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "activity/activity_int.h"
 #include "network/network_int.h"
 #include "util/handle.h"
 #include "util/util.h"
@@ -85,7 +84,7 @@ void trim__wl_finish_intra(builder *b, trim__intra *x)
 	if (b->overflow)
 		return; /* the workload is dropped with an error */
 	x->zero_macs = trim__intra_zero_macs(x);
-	trim__activity_zero_macs_cache(x); /* the analyst's count, once per workload */
+	trim__intra_act_zero_macs_cache(x); /* the analyst's count, once per workload */
 }
 
 int trim__wl_kind_of(const trim__layer *L)

@@ -3,6 +3,8 @@
  *   workload.c   network -> intra- and inter-layer workloads, the build
  *   layers.c     the nests of transformer and decoder layer types
  *   tensors.c    derived tensor fields, index expressions, zero counts
+ *   zero_macs.c  the MACs with a predictable-zero operand, exactly (the
+ *                activity analyst's count, cached in the workload)
  *   api.c        the public API: names, create / free, accessors, dumps
  * Headers: workload_int.h (this: the workload the rest of lib/ reads),
  * workload_build_int.h (the builder the files above share).
@@ -75,7 +77,7 @@ typedef struct {
 	trim__tensor t[3];
 	int64_t macs;      /* product of all bounds */
 	int64_t zero_macs; /* MACs with a predictable zero operand */
-	/* The activity analyst's zero-MAC count (trim__activity_zero_macs),
+	/* The activity analyst's zero-MAC count (trim__intra_act_zero_macs),
 	 * cached when the workload is built (act_zero_ok = 1); 0: not cached
 	 * (counted on every call, e.g. for a trim__intra filled by hand). */
 	int64_t act_zero_macs;
@@ -130,5 +132,20 @@ const trim__inter *trim__workloads_inter(const trim_workloads *w, size_t j);
 void trim__tensor_finish(trim__tensor *t);
 /* Count predictable-zero MACs of an intra workload exactly (per-axis). */
 int64_t trim__intra_zero_macs(const trim__intra *w);
+
+/* Exact count of MACs with a predictable-zero operand, as the activity
+ * analyst charges them (zero_macs.c). It depends on the workload only: the
+ * value cached in w (act_zero_ok) is returned when there is one, else it is
+ * counted (an enumeration of the dims of the zero constraints). */
+int trim__intra_act_zero_macs(const trim__intra *w, int64_t *out);
+/* Count it once and cache it in w (workload.c, when a workload is built);
+ * nothing is cached (and no error is set) when the count fails, so
+ * trim__intra_act_zero_macs then reports the error. Call it again after
+ * changing the bounds or the tensors of w. */
+void trim__intra_act_zero_macs_cache(trim__intra *w);
+/* The same count by enumerating every index point of each component (the
+ * slow, obvious count the tests compare against; no 2^30 cap): 0 or -1 if
+ * the MAC count overflows. */
+int trim__intra_act_zero_macs_slow(const trim__intra *w, int64_t *out);
 
 #endif

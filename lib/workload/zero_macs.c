@@ -1,11 +1,13 @@
 /*
  * The MACs with a predictable-zero operand (docs/model.md, "Predictable
- * zeros"): counted once per workload.
+ * zeros"), exactly, as the activity analyst charges them: counted once per
+ * workload when it is built, and cached in it.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyst_int.h"
+#include "util/util.h"
+#include "workload_int.h"
 
 /* ---- zero MACs ------------------------------------------------------------- */
 
@@ -265,13 +267,13 @@ static int zero_macs_count(const trim__intra *w, int slow, int64_t *out, int64_t
 	return 0;
 }
 
-int trim__activity_zero_macs_slow(const trim__intra *w, int64_t *out)
+int trim__intra_act_zero_macs_slow(const trim__intra *w, int64_t *out)
 {
 	int64_t big = 0;
 	return zero_macs_count(w, 1, out, &big) ? -1 : 0;
 }
 
-int trim__activity_zero_macs(const trim__intra *w, int64_t *out)
+int trim__intra_act_zero_macs(const trim__intra *w, int64_t *out)
 {
 	if (w->act_zero_ok) {
 		*out = w->act_zero_macs;
@@ -286,7 +288,7 @@ int trim__activity_zero_macs(const trim__intra *w, int64_t *out)
 	return 0;
 }
 
-void trim__activity_zero_macs_cache(trim__intra *w)
+void trim__intra_act_zero_macs_cache(trim__intra *w)
 {
 	int64_t z = 0, big = 0;
 	w->act_zero_ok = 0;
