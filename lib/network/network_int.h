@@ -15,7 +15,9 @@
 #include "trim/workload.h"
 #include "util/digest.h"
 #include "util/handle.h"
-#include "workload/workload_int.h"
+
+/* A layer's name, its NUL included (the workloads made of a layer carry it). */
+#define TRIM__NAME_LEN 64
 
 /* The layer kinds, one row each: its enum (TRIM__L_<E>), its YAML `type`, the
  * keys it accepts (an array in kinds.c), how many inputs it takes and the

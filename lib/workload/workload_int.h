@@ -31,9 +31,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "network/network_int.h"
 #include "trim/workload.h"
 
-#define TRIM__NAME_LEN 64
 #define TRIM__MAX_TDIMS 5 /* n, g, c/m, h, w */
 #define TRIM__MAX_TERMS 2
 
