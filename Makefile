@@ -78,7 +78,7 @@ CLI := $(BUILD)/bin/trim
 TESTBIN := $(BUILD)/test/check_trim
 BENCHBIN := $(BUILD)/bin/trim-bench
 
-.PHONY: mutate all examples check run bench sweep deps install wheel uninstall install-check doc-check man abi-check header-check api-doc api-doc-check clean
+.PHONY: mutate all examples check run bench sweep deps install wheel uninstall install-check doc-check man abi-check header-check api-doc api-doc-check folder-check clean
 all: $(STATIC) $(SHARED) $(CLI)
 
 $(BUILD)/obj/%.o: %.c
@@ -183,7 +183,7 @@ $(BENCHBIN): $(BENCH_OBJ) $(STATIC)
 
 # The suites run from the top of the tree (they read models/ and test/data/).
 # CK_FORK=yes isolates each test; the CLI tests need the built binary.
-check: all examples $(TESTBIN) abi-check header-check api-doc-check
+check: all examples $(TESTBIN) abi-check header-check api-doc-check folder-check
 	TRIM_CLI=$(CURDIR)/$(CLI) TRIM_SHARED=$(CURDIR)/$(SHARED) TRIM_ONNX_DIR=$(CURDIR)/$(BUILD)/test/onnx $(TESTBIN)
 	$(PYTEST_ENV) TRIM_LIBRARY=$(CURDIR)/$(SHARED) $(PYTHON) test/python/test_binding.py
 ifneq ($(SANITIZE),1)
@@ -235,6 +235,12 @@ header-check:
 		$(CC) -std=c11 -pedantic -Wall -Wextra -Werror -Iinclude -Iinclude/trim \
 			-fsyntax-only $(BUILD)/hdr/t.c || { echo "header-check: $$h"; exit 1; }; \
 	done; echo "header-check: every public header compiles alone"
+
+# No circles between lib/'s folders (#35): a folder includes only the headers
+# of folders below it; tools/folder-cycles.py names the include edges of a
+# circle, or prints the folders row by row.
+folder-check:
+	@$(PYTHON) tools/folder-cycles.py lib
 
 # docs/api.md: every public declaration with its comment, module by module.
 api-doc:

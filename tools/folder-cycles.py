@@ -4,7 +4,8 @@ folder level (a file of lib/A including a header of lib/B is an edge A -> B;
 lib/A/sub/ counts as A), its strongly connected components of more than one
 folder, and for each the file-level edges inside it: FILE -> HEADER. A
 `#include "..."` resolves relative to the including file, then to lib/ (the
-build's -Ilib). Exits 1 if there is a circle, 0 otherwise.
+build's -Ilib). Exits 1 if there is a circle; otherwise prints the folders
+row by row, each row including only the rows below it, and exits 0.
 Usage: tools/folder-cycles.py [LIBDIR]"""
 import os
 import re
@@ -90,7 +91,20 @@ def main():
                 print("  %s -> %s: %s -> %s" % (a, b, p, h))
     if cycles:
         sys.exit(1)
-    print("folder-cycles: no circles between the %d folders of %s" % (len(nodes), lib))
+    nodes.update(f for f in os.listdir(lib) if os.path.isdir(os.path.join(lib, f)))
+    level = {}
+
+    def height(v):
+        if v not in level:
+            level[v] = 1 + max([height(w) for w in graph.get(v, ())] or [-1])
+        return level[v]
+
+    for v in nodes:
+        height(v)
+    print("folder-cycles: no circles between the %d folders of %s; each includes only"
+          " folders on lower rows:" % (len(nodes), lib))
+    for n in range(max(level.values()) + 1):
+        print("  %2d %s" % (n, " ".join(sorted(v for v in nodes if level[v] == n))))
 
 
 if __name__ == "__main__":
