@@ -1,6 +1,7 @@
 /*
- * Read access to a network evaluation's records for the reports
- * (lib/report/): the getters live in lib/neteval/neteval.c, next to the struct.
+ * Read access to a network evaluation's records for its reports (report.c,
+ * summary.c, html.c here, drawn with lib/report/'s shared pieces): the
+ * getters live in lib/neteval/neteval.c, next to the struct.
  */
 #ifndef TRIM_NETEVAL_INT_H
 #define TRIM_NETEVAL_INT_H

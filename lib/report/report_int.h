@@ -15,6 +15,9 @@
  *                 getters that read a view)
  *   arch.c        trim_arch_report: what `trim arch` prints
  *   html*.c       the HTML report's pieces (html_int.h has their map)
+ * The reports of a network evaluation (lib/neteval/report.c, summary.c,
+ * html.c) and of an exploration (lib/explore/) are built on these, above
+ * this folder; nothing here reads them.
  */
 #ifndef TRIM_REPORT_INT_H
 #define TRIM_REPORT_INT_H
