@@ -19,6 +19,7 @@
 /* Read a constraints document (the root of a file, or the inline mapping of
  * a space's `mapspace_constraints:`) into an empty set. */
 int trim__constraints_read(trim__yctx *c, const trim__ynode *root, trim_constraints *out);
+
 /* A set resolved against one architecture: the constraints on each of its
  * levels, each with the target that set it (for the messages), which
  * trim__mapspace_constrain (lib/search/constrain.c) applies to a mapspace. */
@@ -39,8 +40,8 @@ typedef struct {
 } trim__constraints_plan;
 
 /* Resolve c against a (presets spelled out, level names and kinds, conflicts:
- * TRIM_EINVAL naming them) into *p; free it with trim__constraints_plan_free,
- * also on failure. */
+ * an error naming the target) into *p; free it with
+ * trim__constraints_plan_free, also on failure. */
 int trim__constraints_resolve(const trim_constraints *c, const struct trim_arch *a, trim__constraints_plan *p);
 void trim__constraints_plan_free(trim__constraints_plan *p);
 /* "file:line:col: key.path" of the plan's target (an fsrc/msrc/... entry). */
