@@ -120,6 +120,32 @@ void trim__sb_csv_str(trim__sb *sb, const char *s);
 /* Hand the text to the caller (who frees it with trim_string_free) or fail. */
 int trim__sb_take(trim__sb *sb, char **out);
 
+/* ---- one writer per output format ------------------------------------ */
+/* A report writes each format it offers with its own writer, listed in a
+ * table by TRIM_FORMAT_* (lib/util/writers.c):
+ *   static const trim__writers arch_writers = {"trim_arch_report",
+ *       {[TRIM_FORMAT_TABLE] = arch_table, [TRIM_FORMAT_JSON] = arch_json}};
+ *   return trim__write_report(&arch_writers, format, &what_to_write, out);
+ * A writer appends the report to sb from `report` (what the report's entry
+ * point hands it: a handle, or a struct of its figures) and returns 0 or a
+ * negative code. A format a report does not offer is refused, for every
+ * report alike, with TRIM_EINVAL: "NAME: format 2 (csv) is not offered;
+ * table, json". */
+#define TRIM__FORMAT_COUNT 4 /* TRIM_FORMAT_TABLE .. TRIM_FORMAT_YAML */
+typedef int (*trim__writer)(const void *report, trim__sb *sb);
+typedef struct {
+	const char *name;                           /* the report, as its errors name it */
+	trim__writer by_format[TRIM__FORMAT_COUNT]; /* NULL: format not offered */
+} trim__writers;
+/* "table", "json", "csv", "yaml", or "unknown". */
+const char *trim__format_name(int format);
+/* 0 when the report offers `format`, else the TRIM_EINVAL above: for a
+ * report that checks the format before its work and writes afterwards. */
+int trim__writers_check(const trim__writers *w, int format);
+/* Check the format, write the report with its writer into *out (freed with
+ * trim_string_free; NULL on failure) and return 0 or the code. */
+int trim__write_report(const trim__writers *w, int format, const void *report, char **out);
+
 /* Write a whole buffer to a file atomically (temp file + rename): no
  * half-written output on failure. */
 int trim__write_file_atomic(const char *path, const char *data, size_t len);
