@@ -611,7 +611,9 @@ int trim_explorer_ranked(const trim_explorer *ex, size_t rank, size_t *index)
 
 /* ---- reports ------------------------------------------------------------------- */
 
-static void report_json(const trim_explorer *ex, int full, trim__sb *sb)
+/* The results as JSON: the goal, every point (with its workloads when
+ * `full`: results.json of trim_explorer_write) and the Pareto front. */
+static void results_json(const trim_explorer *ex, int full, trim__sb *sb)
 {
 	trim__sb_printf(sb, "{\n  \"goal\": \"%s\",\n  \"network\": ", goal_names[ex->goal]);
 	trim__sb_json_str(sb, trim_network_name(ex->net));
@@ -635,8 +637,17 @@ static void report_json(const trim_explorer *ex, int full, trim__sb *sb)
 	trim__sb_puts(sb, "]\n}\n");
 }
 
-static void report_table(const trim_explorer *ex, trim__sb *sb)
+/* The exploration as JSON: the results without each point's workloads. */
+static int explorer_json(const void *report, trim__sb *sb)
 {
+	results_json(report, 0, sb);
+	return 0;
+}
+
+/* The exploration as a table for people: the ranking, the best point's warnings. */
+static int explorer_table(const void *report, trim__sb *sb)
+{
+	const trim_explorer *ex = report;
 	trim__sb_printf(sb, "exploration of %s (%s) over %s, goal %s: %zu points\n\n",
 	                trim_network_name(ex->net), trim_mode_name(trim_workloads_mode(ex->w)),
 	                trim_space_name(ex->space), goal_names[ex->goal], ex->n);
@@ -689,10 +700,13 @@ static void report_table(const trim_explorer *ex, trim__sb *sb)
 		                p->valid ? "over the area budget" : p->error);
 	}
 	trim__xreport_table_tail(ex, sb); /* the best point's warnings */
+	return 0;
 }
 
-static void points_csv(const trim_explorer *ex, trim__sb *sb)
+/* The points as CSV, one row per point (also points.csv of trim_explorer_write). */
+static int explorer_csv(const void *report, trim__sb *sb)
 {
+	const trim_explorer *ex = report;
 	trim__sb_puts(sb, "goal,name,rank,valid,cycles,seconds,energy_pj,static_pj,edp,area_mm2,pe_utilization,pareto,fits,dsp,bram36,lut,ff,"
 	                  "temporal_utilization,exact,lower_bound,gap,rank_best,rank_worst,pareto_proven\n");
 	for (size_t i = 0; i < ex->n; i++) {
@@ -710,6 +724,7 @@ static void points_csv(const trim_explorer *ex, trim__sb *sb)
 		                p->f[TRIM_XF_GAP], p->f[TRIM_XF_RANK_BEST], p->f[TRIM_XF_RANK_WORST],
 		                p->f[TRIM_XF_PARETO_PROVEN] != 0);
 	}
+	return 0;
 }
 
 static void workloads_csv(const trim_explorer *ex, trim__sb *sb)
@@ -724,6 +739,11 @@ static int need_ranked(const trim_explorer *ex)
 	return 0;
 }
 
+/* The writers of trim_explorer_report, one per format. */
+static const trim__writers explorer_writers = {
+	"trim_explorer_report",
+	{[TRIM_FORMAT_TABLE] = explorer_table, [TRIM_FORMAT_JSON] = explorer_json, [TRIM_FORMAT_CSV] = explorer_csv}};
+
 int trim_explorer_report(const trim_explorer *ex, int format, char **out)
 {
 	TRIM__HANDLE_CHECK(ex, EXPLORER, TRIM_EINVAL);
@@ -733,15 +753,7 @@ int trim_explorer_report(const trim_explorer *ex, int format, char **out)
 	int rc = need_ranked(ex);
 	if (rc)
 		return rc;
-	trim__sb sb;
-	trim__sb_init(&sb);
-	switch (format) {
-	case TRIM_FORMAT_JSON: report_json(ex, 0, &sb); break;
-	case TRIM_FORMAT_TABLE: report_table(ex, &sb); break;
-	case TRIM_FORMAT_CSV: points_csv(ex, &sb); break;
-	default: return trim__error(TRIM_EINVAL, "trim_explorer_report: unsupported format %d", format);
-	}
-	return trim__sb_take(&sb, out);
+	return trim__write_report(&explorer_writers, format, ex, out);
 }
 
 static int write_one(const char *dir, const char *name, trim__sb *sb)
@@ -767,12 +779,12 @@ int trim_explorer_write(const trim_explorer *ex, const char *dir)
 	trim__sb sb;
 	if (rc == 0) {
 		trim__sb_init(&sb);
-		report_json(ex, 1, &sb);
+		results_json(ex, 1, &sb);
 		rc = write_one(dir, "results.json", &sb);
 	}
 	if (rc == 0) {
 		trim__sb_init(&sb);
-		points_csv(ex, &sb);
+		explorer_csv(ex, &sb);
 		rc = write_one(dir, "points.csv", &sb);
 	}
 	if (rc == 0) {

@@ -21,8 +21,10 @@ static void json_num(trim__sb *sb, const char *key, double v, int comma)
 	trim__sb_json_double(sb, v);
 }
 
-static void report_json(const trim_neteval *ne, trim__sb *sb)
+/* The network evaluation as JSON: the workloads, the totals, the search. */
+static int neteval_json(const void *report, trim__sb *sb)
 {
+	const trim_neteval *ne = report;
 	const struct trim_arch *a = ne->arch;
 	trim__sb_puts(sb, "{\n  \"network\": ");
 	trim__sb_json_str(sb, ne->network);
@@ -139,10 +141,13 @@ static void report_json(const trim_neteval *ne, trim__sb *sb)
 	trim__sb_putc(sb, '}');
 	trim__netreport_tail_json(ne, sb);
 	trim__sb_puts(sb, "\n}\n");
+	return 0;
 }
 
-static void report_table(const trim_neteval *ne, trim__sb *sb)
+/* The network evaluation as a table for people, with the totals and how sure the search is. */
+static int neteval_table(const void *report, trim__sb *sb)
 {
+	const trim_neteval *ne = report;
 	const struct trim_arch *a = ne->arch;
 	trim__sb_printf(sb, "network %s on %s, goal %s%s%s\n\n", ne->network, a->name, trim__neteval_goal_names[ne->goal],
 	                ne->use_sparsity && trim__neteval_sparse_hardware(a) ? ", sparse figures (the hardware gates/skips zeros)" : "",
@@ -200,12 +205,21 @@ static void report_table(const trim_neteval *ne, trim__sb *sb)
 		                    "%.6g (gap %.3g%%; %lld searches)\n", inexact, mapped, trim__neteval_goal_names[ne->goal], sbest, slb,
 		                100 * trim__neteval_gap_of(sbest, slb), (long long)ne->nsearch);
 	trim__netreport_table_tail(ne, sb);
+	return 0;
 }
 
-static void report_csv(const trim_neteval *ne, trim__sb *sb)
+/* The network evaluation as CSV: one row per workload (lib/neteval/report.c). */
+static int neteval_csv(const void *report, trim__sb *sb)
 {
+	const trim_neteval *ne = report;
 	trim__netreport_csv(ne, sb); /* lib/neteval/report.c */
+	return 0;
 }
+
+/* The writers of trim_neteval_report, one per format. */
+static const trim__writers neteval_writers = {
+	"trim_neteval_report",
+	{[TRIM_FORMAT_TABLE] = neteval_table, [TRIM_FORMAT_JSON] = neteval_json, [TRIM_FORMAT_CSV] = neteval_csv}};
 
 int trim_neteval_report(const trim_neteval *ne, int format, char **out)
 {
@@ -215,13 +229,5 @@ int trim_neteval_report(const trim_neteval *ne, int format, char **out)
 	*out = NULL;
 	if (!ne->finished)
 		return trim__error(TRIM_EINVAL, "trim_neteval_report: not evaluated yet");
-	trim__sb sb;
-	trim__sb_init(&sb);
-	switch (format) {
-	case TRIM_FORMAT_JSON: report_json(ne, &sb); break;
-	case TRIM_FORMAT_TABLE: report_table(ne, &sb); break;
-	case TRIM_FORMAT_CSV: report_csv(ne, &sb); break;
-	default: return trim__error(TRIM_EINVAL, "trim_neteval_report: unsupported format %d", format);
-	}
-	return trim__sb_take(&sb, out);
+	return trim__write_report(&neteval_writers, format, ne, out);
 }

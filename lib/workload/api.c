@@ -366,8 +366,11 @@ static void json_shape(trim__sb *sb, const int64_t *s)
 
 static int64_t total_zero_macs(const trim_workloads *w) { return w->total_zero_macs; }
 
-static void report_json(const trim_workloads *w, trim__sb *sb)
+/* The workloads as JSON: the network, every intra- and inter-layer
+ * workload, the totals and the warnings. */
+static int workloads_json(const void *report, trim__sb *sb)
 {
+	const trim_workloads *w = report;
 	trim__sb_puts(sb, "{\n  \"network\": ");
 	trim__sb_json_str(sb, w->network);
 	trim__sb_printf(sb, ",\n  \"mode\": \"%s\",\n  \"batch\": %lld,\n  \"word_bits\": %d,\n",
@@ -437,10 +440,13 @@ static void report_json(const trim_workloads *w, trim__sb *sb)
 		}
 		trim__sb_puts(sb, "]\n}\n");
 	}
+	return 0;
 }
 
-static void report_csv(const trim_workloads *w, trim__sb *sb)
+/* The workloads as CSV: one row per intra- or inter-layer workload. */
+static int workloads_csv(const void *report, trim__sb *sb)
 {
+	const trim_workloads *w = report;
 	trim__sb_puts(sb, "kind,index,layer,phase,op,N,G,M,C,E,F,R,S,U,V,macs,zero_macs,zeros,"
 	                  "bytes,created,freed,cached_bytes\n");
 	for (size_t i = 0; i < w->nintra; i++) {
@@ -462,10 +468,13 @@ static void report_csv(const trim_workloads *w, trim__sb *sb)
 		                inter_names[y->op], (long long)y->zeros,
 		                (long long)trim_workloads_inter_bytes(w, j), y->created, y->freed);
 	}
+	return 0;
 }
 
-static void report_table(const trim_workloads *w, trim__sb *sb)
+/* The workloads as a table for people, with the totals and the warnings. */
+static int workloads_table(const void *report, trim__sb *sb)
 {
+	const trim_workloads *w = report;
 	trim__sb_printf(sb, "network %s, %s, batch %lld, %d-bit words\n\n", w->network,
 	                trim_mode_name(w->mode), (long long)w->batch, w->word_bits);
 	int lw = 5, tw = 6; /* columns as wide as the longest layer and tensor names */
@@ -513,7 +522,13 @@ static void report_table(const trim_workloads *w, trim__sb *sb)
 	                (long long)w->params, (long long)w->peak_cached);
 	for (int k = 0; k < w->nwarnings; k++)
 		trim__sb_printf(sb, "warning: %s\n", w->warnings[k]);
+	return 0;
 }
+
+/* The writers of trim_workloads_report, one per format. */
+static const trim__writers workloads_writers = {
+	"trim_workloads_report",
+	{[TRIM_FORMAT_TABLE] = workloads_table, [TRIM_FORMAT_JSON] = workloads_json, [TRIM_FORMAT_CSV] = workloads_csv}};
 
 int trim_workloads_report(const trim_workloads *w, int format, char **out)
 {
@@ -521,14 +536,5 @@ int trim_workloads_report(const trim_workloads *w, int format, char **out)
 	if (!w || !out)
 		return trim__error(TRIM_EINVAL, "trim_workloads_report: NULL argument");
 	*out = NULL;
-	trim__sb sb;
-	trim__sb_init(&sb);
-	switch (format) {
-	case TRIM_FORMAT_JSON: report_json(w, &sb); break;
-	case TRIM_FORMAT_CSV: report_csv(w, &sb); break;
-	case TRIM_FORMAT_TABLE: report_table(w, &sb); break;
-	default:
-		return trim__error(TRIM_EINVAL, "trim_workloads_report: unsupported format %d", format);
-	}
-	return trim__sb_take(&sb, out);
+	return trim__write_report(&workloads_writers, format, w, out);
 }
