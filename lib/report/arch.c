@@ -158,29 +158,12 @@ static void table_report(trim__sb *sb, const trim_arch *a, const trim_energy *t,
 	}
 }
 
-/* The roofline and the warnings before the work, after either report. */
-static int roofline_and_warnings(trim__sb *sb, const trim_arch *a, int format)
+/* The roofline of `a` and the warnings before the work, which follow either
+ * report (*ws freed by the caller with trim__warnings_free). */
+static int roofline_and_warnings(const trim_arch *a, trim__roofline *r, trim__warnings *ws)
 {
-	trim__roofline r;
-	trim__warnings ws;
-	trim__roofline_make(a, &r);
-	int rc = trim__precheck(&ws, a, NULL, 0, 0);
-	if (rc)
-		return rc;
-	if (format == TRIM_FORMAT_TABLE) {
-		trim__sb_putc(sb, '\n');
-		trim__roofline_table(a, &r, sb);
-		if (ws.n)
-			trim__sb_putc(sb, '\n');
-		trim__warnings_table(&ws, sb);
-	} else {
-		trim__sb_puts(sb, ",\"roofline\":");
-		trim__roofline_json(a, &r, sb);
-		trim__sb_puts(sb, ",\"warnings\":");
-		trim__warnings_json(&ws, sb);
-	}
-	trim__warnings_free(&ws);
-	return 0;
+	trim__roofline_make(a, r);
+	return trim__precheck(ws, a, NULL, 0, 0);
 }
 
 static void json_num(trim__sb *sb, const char *key, double v, int comma)
@@ -303,6 +286,59 @@ static void json_report(trim__sb *sb, const trim_arch *a, const trim_energy *t,
 	}
 }
 
+/* What an architecture report writes: the architecture, its energy table,
+ * the cost of each level and, on an FPGA, the resources used and available. */
+typedef struct {
+	const trim_arch *a;
+	const trim_energy *table;
+	const trim__level_cost *c;
+	double used[4], avail[4];
+	const char *device;
+	int fits;
+} arch_figures;
+
+/* The architecture as a table for people, then its roofline and warnings. */
+static int arch_table(const void *report, trim__sb *sb)
+{
+	const arch_figures *f = report;
+	trim__roofline r;
+	trim__warnings ws;
+	table_report(sb, f->a, f->table, f->c, f->used, f->avail, f->device, f->fits);
+	int rc = roofline_and_warnings(f->a, &r, &ws);
+	if (rc)
+		return rc;
+	trim__sb_putc(sb, '\n');
+	trim__roofline_table(f->a, &r, sb);
+	if (ws.n)
+		trim__sb_putc(sb, '\n');
+	trim__warnings_table(&ws, sb);
+	trim__warnings_free(&ws);
+	return 0;
+}
+
+/* The architecture as one JSON object, with its roofline and warnings. */
+static int arch_json(const void *report, trim__sb *sb)
+{
+	const arch_figures *f = report;
+	trim__roofline r;
+	trim__warnings ws;
+	json_report(sb, f->a, f->table, f->c, f->used, f->avail, f->device, f->fits);
+	int rc = roofline_and_warnings(f->a, &r, &ws);
+	if (rc)
+		return rc;
+	trim__sb_puts(sb, ",\"roofline\":");
+	trim__roofline_json(f->a, &r, sb);
+	trim__sb_puts(sb, ",\"warnings\":");
+	trim__warnings_json(&ws, sb);
+	trim__warnings_free(&ws);
+	trim__sb_puts(sb, "}\n");
+	return 0;
+}
+
+/* The writers of trim_arch_report, one per format. */
+static const trim__writers arch_writers = {
+	"trim_arch_report", {[TRIM_FORMAT_TABLE] = arch_table, [TRIM_FORMAT_JSON] = arch_json}};
+
 TRIM_API int trim_arch_report(const trim_arch *a, const trim_energy *table, int format,
                               char **out)
 {
@@ -310,14 +346,13 @@ TRIM_API int trim_arch_report(const trim_arch *a, const trim_energy *table, int 
 	TRIM__HANDLE_CHECK(table, ENERGY, TRIM_EINVAL);
 	trim_energy *own = NULL;
 	trim__level_cost *c = NULL;
-	trim__sb sb;
 	int rc;
-	trim__sb_init(&sb);
 	if (!a || !out)
 		return trim__error(TRIM_EINVAL, "trim_arch_report: NULL argument");
 	*out = NULL;
-	if (format != TRIM_FORMAT_TABLE && format != TRIM_FORMAT_JSON)
-		return trim__error(TRIM_EINVAL, "trim_arch_report: format must be table or json");
+	rc = trim__writers_check(&arch_writers, format);
+	if (rc)
+		return rc;
 	if (!table) {
 		rc = trim_energy_load_for_arch(&own, a);
 		if (rc)
@@ -331,30 +366,18 @@ TRIM_API int trim_arch_report(const trim_arch *a, const trim_energy *table, int 
 	rc = trim__arch_costs(a, table, c);
 	if (rc)
 		goto out;
-	double used[4] = {0, 0, 0, 0}, avail[4] = {0, 0, 0, 0};
-	const char *device = "";
-	int fits = 1;
+	arch_figures f = {a, table, c, {0, 0, 0, 0}, {0, 0, 0, 0}, "", 1};
 	if (trim_energy_is_fpga(table) == 1) {
-		trim__energy_device(table, avail, &device);
+		trim__energy_device(table, f.avail, &f.device);
 		for (int r = 0; r < 4; r++) {
 			for (int i = 0; i < a->nlevels; i++)
-				used[r] += c[i].res[r];
-			if (used[r] > avail[r])
-				fits = 0;
+				f.used[r] += c[i].res[r];
+			if (f.used[r] > f.avail[r])
+				f.fits = 0;
 		}
 	}
-	if (format == TRIM_FORMAT_TABLE)
-		table_report(&sb, a, table, c, used, avail, device, fits);
-	else
-		json_report(&sb, a, table, c, used, avail, device, fits);
-	rc = roofline_and_warnings(&sb, a, format);
-	if (rc)
-		goto out;
-	if (format == TRIM_FORMAT_JSON)
-		trim__sb_puts(&sb, "}\n");
-	rc = trim__sb_take(&sb, out);
+	rc = trim__write_report(&arch_writers, format, &f, out);
 out:
-	trim__sb_free(&sb);
 	free(c);
 	trim_energy_free(own);
 	return rc;

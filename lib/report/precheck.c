@@ -160,6 +160,24 @@ int trim__precheck(trim__warnings *ws, const struct trim_arch *a, const trim_wor
 	return rc;
 }
 
+/* The warnings as a table for people, one per line. */
+static int warnings_table(const void *report, trim__sb *sb)
+{
+	trim__warnings_table(report, sb);
+	return 0;
+}
+
+/* The warnings as a JSON array. */
+static int warnings_json(const void *report, trim__sb *sb)
+{
+	trim__warnings_json(report, sb);
+	return 0;
+}
+
+/* The writers of trim_arch_warnings, one per format. */
+static const trim__writers warnings_writers = {
+	"trim_arch_warnings", {[TRIM_FORMAT_TABLE] = warnings_table, [TRIM_FORMAT_JSON] = warnings_json}};
+
 TRIM_API int trim_arch_warnings(const trim_arch *a, const trim_workloads *w, int64_t workload, int format,
                                 char **out)
 {
@@ -168,8 +186,9 @@ TRIM_API int trim_arch_warnings(const trim_arch *a, const trim_workloads *w, int
 	if (!a || !out)
 		return trim__error(TRIM_EINVAL, "trim_arch_warnings: NULL argument");
 	*out = NULL;
-	if (format != TRIM_FORMAT_TABLE && format != TRIM_FORMAT_JSON)
-		return trim__error(TRIM_EINVAL, "trim_arch_warnings: format must be table or json");
+	int rc = trim__writers_check(&warnings_writers, format);
+	if (rc)
+		return rc;
 	size_t n = w ? trim_workloads_intra_count(w) : 0, first = 0, count = n;
 	if (workload >= 0) {
 		if (!w || (uint64_t)workload >= n)
@@ -181,17 +200,10 @@ TRIM_API int trim_arch_warnings(const trim_arch *a, const trim_workloads *w, int
 		return trim__error(TRIM_EINVAL, "trim_arch_warnings: workload must be an index or -1 (all)");
 	}
 	trim__warnings ws;
-	int rc = trim__precheck(&ws, a, w, first, count);
+	rc = trim__precheck(&ws, a, w, first, count);
 	if (rc)
 		return rc;
-	trim__sb sb;
-	trim__sb_init(&sb);
-	if (format == TRIM_FORMAT_JSON)
-		trim__warnings_json(&ws, &sb);
-	else
-		trim__warnings_table(&ws, &sb);
+	rc = trim__write_report(&warnings_writers, format, &ws, out);
 	trim__warnings_free(&ws);
-	rc = trim__sb_take(&sb, out);
-	trim__sb_free(&sb);
 	return rc;
 }
