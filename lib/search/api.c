@@ -422,6 +422,117 @@ int trim_search_top_mapping(const trim_search *s, size_t i, trim_mapping **out)
 
 static const char *const goal_names[] = {"energy", "delay", "edp"};
 
+/* The search as one JSON object: the best mapping with its evaluation, the
+ * counts, how sure the search is, the mapspace and the top mappings. */
+static int search_json(const void *report, trim__sb *sb)
+{
+	const trim_search *s = report;
+	const trim__search_result *r = &s->res;
+	trim__sb_puts(sb, "{\"best\": ");
+	if (r->found) {
+		const trim__eval *e = &r->best_eval;
+		trim__sb_puts(sb, "{\"cycles\": ");
+		trim__sb_json_double(sb, e->cycles);
+		trim__sb_puts(sb, ", \"edp\": ");
+		trim__sb_json_double(sb, e->cycles * e->energy_pj);
+		trim__sb_puts(sb, ", \"energy_pj\": ");
+		trim__sb_json_double(sb, e->energy_pj);
+		trim__sb_puts(sb, ", \"evaluation\": ");
+		trim__eval_json(e, &s->arch, &r->best, sb);
+		char ib[48];
+		trim__sb_printf(sb, ", \"index\": %s, \"mapping\": ", trim__index_str(r->best_index, ib));
+		trim__sb yb;
+		trim__sb_init(&yb);
+		trim__mapping_yaml(&r->best, &yb);
+		trim__sb_json_str(sb, yb.buf ? yb.buf : "");
+		trim__sb_free(&yb);
+		trim__sb_puts(sb, ", \"pe_utilization\": ");
+		trim__sb_json_double(sb, e->pe_util);
+		trim__sb_puts(sb, "}");
+	} else {
+		trim__sb_puts(sb, "null");
+	}
+	if (s->costs[0].count != TRIM_COUNT_LIBTRIM) /* libtrim's rules: no key */
+		trim__sb_printf(sb, ", \"count\": \"%s\"", trim_count_name(s->costs[0].count));
+	trim__sb_printf(sb, ", \"counts\": {\"bounded\": %llu, \"evaluated\": %llu, \"generated\": %llu, \"pruned\": %llu, \"unsupported\": %llu, \"valid\": %llu}",
+	                (unsigned long long)r->bounded, (unsigned long long)r->evaluated, (unsigned long long)r->generated,
+	                (unsigned long long)r->pruned, (unsigned long long)r->unsupported,
+	                (unsigned long long)r->valid);
+	char rb[48];
+	trim__sb_printf(sb, ", \"exact\": %s, \"gap\": ", r->exact ? "true" : "false");
+	trim__sb_json_double(sb, r->found ? trim__search_gap(r) : NAN);
+	trim__sb_printf(sb, ", \"goal\": \"%s\", \"lower_bound\": ", goal_names[s->goal]);
+	trim__sb_json_double(sb, r->found ? r->lower_bound : NAN);
+	trim__sb_printf(sb, ", \"mapspace\": {\"distinct\": %llu, \"raw\": %s}",
+	                (unsigned long long)r->generated, trim__index_str(s->space.size, rb));
+	if (!r->found && s->why_empty) {
+		trim__sb_puts(sb, ", \"no_mapping\": ");
+		trim__sb_json_str(sb, s->why_empty);
+	}
+	if (r->ntop) {
+		trim__sb_puts(sb, ", \"top\": [");
+		for (size_t i = 0; i < r->ntop; i++) {
+			trim__sb_puts(sb, i ? ", {\"cost\": " : "{\"cost\": ");
+			trim__sb_json_double(sb, r->top_cost[i]);
+			trim__sb_puts(sb, ", \"second\": ");
+			trim__sb_json_double(sb, r->top_second[i]);
+			char ib[48];
+			trim__sb_printf(sb, ", \"index\": %s}", trim__index_str(r->top_index[i], ib));
+		}
+		trim__sb_puts(sb, "]");
+	}
+	trim__sb_puts(sb, "}\n");
+	return 0;
+}
+
+/* The search as a table for people: the mapspace, the goal, how sure the
+ * search is, the best mapping's figures and loop nest, the top mappings. */
+static int search_table(const void *report, trim__sb *sb)
+{
+	const trim_search *s = report;
+	const trim__search_result *r = &s->res;
+	char rb[48];
+	trim__sb_printf(sb, "mapspace: %s raw mappings; %llu distinct generated, %llu skipped by bounds, %llu valid, %llu pruned, %llu evaluated",
+	                trim__index_str(s->space.size, rb), (unsigned long long)r->generated,
+	                (unsigned long long)r->bounded, (unsigned long long)r->valid,
+	                (unsigned long long)r->pruned, (unsigned long long)r->evaluated);
+	if (r->unsupported)
+		trim__sb_printf(sb, ", %llu outside the analytic model", (unsigned long long)r->unsupported);
+	trim__sb_printf(sb, "\ngoal: %s\n", goal_names[s->goal]);
+	if (s->costs[0].count == TRIM_COUNT_TIMELOOP)
+		trim__sb_puts(sb, "counted as Timeloop counts (--count timeloop): an operand shared per fan-out by "
+		                   "identical tiles only, its windows along the innermost loop only, drains not "
+		                   "charged, leakage on the used instances of a storage level only, none for the MACs\n");
+	if (r->found && !r->exact)
+		trim__sb_printf(sb, "not proven optimal (%s): lower bound %.9g, gap %.4g%%\n",
+		                r->stopped ? "stopped at the time limit" : "within the gap", r->lower_bound,
+		                100 * trim__search_gap(r));
+	if (!r->found) {
+		trim__sb_printf(sb, "no mapping fits: %s\n", s->why_empty ? s->why_empty : "");
+	} else {
+		const trim__eval *e = &r->best_eval;
+		char ib[48];
+		trim__sb_printf(sb, "best: index %s, cycles %.6g (bottleneck %s), energy %.6g pJ, EDP %.6g, PE utilization %.4g\n\n",
+		                trim__index_str(r->best_index, ib), e->cycles,
+		                s->arch.lv[e->bottleneck].name, e->energy_pj, e->cycles * e->energy_pj,
+		                e->pe_util);
+		trim__mapping_loopnest(&r->best, &s->w, sb);
+		if (r->ntop > 1) {
+			/* the order: the goal's cost, the other figure, the index */
+			trim__sb_printf(sb, "\ntop %zu (cost, %s, index):\n", r->ntop,
+			                s->goal == TRIM_GOAL_ENERGY ? "cycles" : "energy pJ");
+			for (size_t i = 0; i < r->ntop; i++)
+				trim__sb_printf(sb, "%4zu  %.9g  %.9g  %s\n", i + 1, r->top_cost[i], r->top_second[i],
+				                trim__index_str(r->top_index[i], ib));
+		}
+	}
+	return 0;
+}
+
+/* The writers of trim_search_report, one per format. */
+static const trim__writers search_writers = {
+	"trim_search_report", {[TRIM_FORMAT_TABLE] = search_table, [TRIM_FORMAT_JSON] = search_json}};
+
 int trim_search_report(const trim_search *s, int format, char **out)
 {
 	TRIM__HANDLE_CHECK(s, SEARCH, TRIM_EINVAL);
@@ -430,103 +541,5 @@ int trim_search_report(const trim_search *s, int format, char **out)
 	*out = NULL;
 	if (!s->ran)
 		return trim__error(TRIM_EINVAL, "trim_search_report: the search has not run");
-	const trim__search_result *r = &s->res;
-	trim__sb sb;
-	trim__sb_init(&sb);
-	if (format == TRIM_FORMAT_JSON) {
-		trim__sb_puts(&sb, "{\"best\": ");
-		if (r->found) {
-			const trim__eval *e = &r->best_eval;
-			trim__sb_puts(&sb, "{\"cycles\": ");
-			trim__sb_json_double(&sb, e->cycles);
-			trim__sb_puts(&sb, ", \"edp\": ");
-			trim__sb_json_double(&sb, e->cycles * e->energy_pj);
-			trim__sb_puts(&sb, ", \"energy_pj\": ");
-			trim__sb_json_double(&sb, e->energy_pj);
-			trim__sb_puts(&sb, ", \"evaluation\": ");
-			trim__eval_json(e, &s->arch, &r->best, &sb);
-			char ib[48];
-			trim__sb_printf(&sb, ", \"index\": %s, \"mapping\": ", trim__index_str(r->best_index, ib));
-			trim__sb yb;
-			trim__sb_init(&yb);
-			trim__mapping_yaml(&r->best, &yb);
-			trim__sb_json_str(&sb, yb.buf ? yb.buf : "");
-			trim__sb_free(&yb);
-			trim__sb_puts(&sb, ", \"pe_utilization\": ");
-			trim__sb_json_double(&sb, e->pe_util);
-			trim__sb_puts(&sb, "}");
-		} else {
-			trim__sb_puts(&sb, "null");
-		}
-		if (s->costs[0].count != TRIM_COUNT_LIBTRIM) /* libtrim's rules: no key */
-			trim__sb_printf(&sb, ", \"count\": \"%s\"", trim_count_name(s->costs[0].count));
-		trim__sb_printf(&sb, ", \"counts\": {\"bounded\": %llu, \"evaluated\": %llu, \"generated\": %llu, \"pruned\": %llu, \"unsupported\": %llu, \"valid\": %llu}",
-		                (unsigned long long)r->bounded, (unsigned long long)r->evaluated, (unsigned long long)r->generated,
-		                (unsigned long long)r->pruned, (unsigned long long)r->unsupported,
-		                (unsigned long long)r->valid);
-		char rb[48];
-		trim__sb_printf(&sb, ", \"exact\": %s, \"gap\": ", r->exact ? "true" : "false");
-		trim__sb_json_double(&sb, r->found ? trim__search_gap(r) : NAN);
-		trim__sb_printf(&sb, ", \"goal\": \"%s\", \"lower_bound\": ", goal_names[s->goal]);
-		trim__sb_json_double(&sb, r->found ? r->lower_bound : NAN);
-		trim__sb_printf(&sb, ", \"mapspace\": {\"distinct\": %llu, \"raw\": %s}",
-		                (unsigned long long)r->generated, trim__index_str(s->space.size, rb));
-		if (!r->found && s->why_empty) {
-			trim__sb_puts(&sb, ", \"no_mapping\": ");
-			trim__sb_json_str(&sb, s->why_empty);
-		}
-		if (r->ntop) {
-			trim__sb_puts(&sb, ", \"top\": [");
-			for (size_t i = 0; i < r->ntop; i++) {
-				trim__sb_puts(&sb, i ? ", {\"cost\": " : "{\"cost\": ");
-				trim__sb_json_double(&sb, r->top_cost[i]);
-				trim__sb_puts(&sb, ", \"second\": ");
-				trim__sb_json_double(&sb, r->top_second[i]);
-				char ib[48];
-				trim__sb_printf(&sb, ", \"index\": %s}", trim__index_str(r->top_index[i], ib));
-			}
-			trim__sb_puts(&sb, "]");
-		}
-		trim__sb_puts(&sb, "}\n");
-	} else if (format == TRIM_FORMAT_TABLE) {
-		char rb[48];
-		trim__sb_printf(&sb, "mapspace: %s raw mappings; %llu distinct generated, %llu skipped by bounds, %llu valid, %llu pruned, %llu evaluated",
-		                trim__index_str(s->space.size, rb), (unsigned long long)r->generated,
-		                (unsigned long long)r->bounded, (unsigned long long)r->valid,
-		                (unsigned long long)r->pruned, (unsigned long long)r->evaluated);
-		if (r->unsupported)
-			trim__sb_printf(&sb, ", %llu outside the analytic model", (unsigned long long)r->unsupported);
-		trim__sb_printf(&sb, "\ngoal: %s\n", goal_names[s->goal]);
-		if (s->costs[0].count == TRIM_COUNT_TIMELOOP)
-			trim__sb_puts(&sb, "counted as Timeloop counts (--count timeloop): an operand shared per fan-out by "
-			                   "identical tiles only, its windows along the innermost loop only, drains not "
-			                   "charged, leakage on the used instances of a storage level only, none for the MACs\n");
-		if (r->found && !r->exact)
-			trim__sb_printf(&sb, "not proven optimal (%s): lower bound %.9g, gap %.4g%%\n",
-			                r->stopped ? "stopped at the time limit" : "within the gap", r->lower_bound,
-			                100 * trim__search_gap(r));
-		if (!r->found) {
-			trim__sb_printf(&sb, "no mapping fits: %s\n", s->why_empty ? s->why_empty : "");
-		} else {
-			const trim__eval *e = &r->best_eval;
-			char ib[48];
-			trim__sb_printf(&sb, "best: index %s, cycles %.6g (bottleneck %s), energy %.6g pJ, EDP %.6g, PE utilization %.4g\n\n",
-			                trim__index_str(r->best_index, ib), e->cycles,
-			                s->arch.lv[e->bottleneck].name, e->energy_pj, e->cycles * e->energy_pj,
-			                e->pe_util);
-			trim__mapping_loopnest(&r->best, &s->w, &sb);
-			if (r->ntop > 1) {
-				/* the order: the goal's cost, the other figure, the index */
-				trim__sb_printf(&sb, "\ntop %zu (cost, %s, index):\n", r->ntop,
-				                s->goal == TRIM_GOAL_ENERGY ? "cycles" : "energy pJ");
-				for (size_t i = 0; i < r->ntop; i++)
-					trim__sb_printf(&sb, "%4zu  %.9g  %.9g  %s\n", i + 1, r->top_cost[i], r->top_second[i],
-					                trim__index_str(r->top_index[i], ib));
-			}
-		}
-	} else {
-		trim__sb_free(&sb);
-		return trim__error(TRIM_EINVAL, "trim_search_report: format must be table or json");
-	}
-	return trim__sb_take(&sb, out);
+	return trim__write_report(&search_writers, format, s, out);
 }

@@ -287,88 +287,100 @@ static void json_point(trim__sb *sb, const trim_space *s, const trim__space_poin
 	trim__sb_putc(sb, '}');
 }
 
+/* The space as one JSON object: its files, its parameters, the accepted
+ * points and the rejected ones. */
+static int space_json(const void *report, trim__sb *sb)
+{
+	const trim_space *s = report;
+	int fpga = trim_energy_is_fpga(s->table) == 1;
+	trim__sb_puts(sb, "{\"name\":");
+	trim__sb_json_str(sb, s->name);
+	trim__sb_puts(sb, ",\"file\":");
+	trim__sb_json_str(sb, s->file);
+	trim__sb_puts(sb, ",\"base\":");
+	trim__sb_json_str(sb, s->base_file);
+	trim__sb_puts(sb, ",\"table\":");
+	trim__sb_json_str(sb, trim_energy_file(s->table));
+	trim__sb_printf(sb, ",\"grid_size\":%llu,\"count\":%llu,\"parameters\":[",
+	                (unsigned long long)s->grid, (unsigned long long)s->nok);
+	for (size_t k = 0; k < s->np; k++) {
+		trim__sb_puts(sb, k ? ",{\"name\":" : "{\"name\":");
+		trim__sb_json_str(sb, s->p[k].name);
+		trim__sb_puts(sb, ",\"values\":[");
+		for (size_t i = 0; i < s->p[k].nv; i++) {
+			if (i)
+				trim__sb_putc(sb, ',');
+			trim__sb_json_str(sb, s->p[k].text[i]);
+		}
+		trim__sb_puts(sb, "]}");
+	}
+	trim__sb_puts(sb, "],\"points\":[");
+	for (uint64_t i = 0; i < s->nok; i++) {
+		if (i)
+			trim__sb_putc(sb, ',');
+		json_point(sb, s, &s->pts[s->ok[i]], fpga, (int64_t)i);
+	}
+	trim__sb_puts(sb, "],\"rejected\":[");
+	int first = 1;
+	for (uint64_t g = 0; g < s->grid; g++) {
+		if (s->pts[g].ok)
+			continue;
+		if (!first)
+			trim__sb_putc(sb, ',');
+		json_point(sb, s, &s->pts[g], fpga, -1);
+		first = 0;
+	}
+	trim__sb_puts(sb, "]}\n");
+	return 0;
+}
+
+/* The space as a table for people: every grid point with its area or FPGA
+ * resources, the rejected ones marked. */
+static int space_table(const void *report, trim__sb *sb)
+{
+	const trim_space *s = report;
+	int fpga = trim_energy_is_fpga(s->table) == 1;
+	trim__sb_printf(sb, "space %s (%s): base %s, table %s\n", s->name, s->file,
+	                s->base_file, trim_energy_file(s->table));
+	trim__sb_printf(sb, "%llu grid points, %llu accepted", (unsigned long long)s->grid,
+	                (unsigned long long)s->nok);
+	if (s->max_area > 0)
+		trim__sb_printf(sb, ", area budget %g mm2", s->max_area);
+	if (s->fit_device)
+		trim__sb_printf(sb, ", must fit the device");
+	trim__sb_puts(sb, "\n\n");
+	uint64_t nacc = 0;
+	trim__sb_printf(sb, "%-6s %-6s %-40s %s\n", "point", "grid", "name",
+	                fpga ? "DSP / BRAM36 / LUT / FF" : "area mm2");
+	for (uint64_t g = 0; g < s->grid; g++) {
+		const trim__space_point *p = &s->pts[g];
+		char idx[24] = "-";
+		if (p->ok) /* accepted points are numbered in grid order */
+			snprintf(idx, sizeof idx, "%llu", (unsigned long long)nacc++);
+		trim__sb_printf(sb, "%-6s %-6llu %-40s ", idx, (unsigned long long)g, p->name);
+		if (!strncmp(p->why, "invalid", 7))
+			trim__sb_puts(sb, "-");
+		else if (fpga)
+			trim__sb_printf(sb, "%g / %g / %g / %g", p->res[0], p->res[1], p->res[2],
+			                p->res[3]);
+		else
+			trim__sb_printf(sb, "%.4g", p->area);
+		if (!p->ok)
+			trim__sb_printf(sb, "  REJECTED: %s", p->why);
+		trim__sb_putc(sb, '\n');
+	}
+	return 0;
+}
+
+/* The writers of trim_space_report, one per format. */
+static const trim__writers space_writers = {
+	"trim_space_report", {[TRIM_FORMAT_TABLE] = space_table, [TRIM_FORMAT_JSON] = space_json}};
+
 TRIM_API int trim_space_report(const trim_space *s, int format, char **out)
 {
 	TRIM__HANDLE_CHECK(s, SPACE, TRIM_EINVAL);
 	if (!s || !out)
 		return trim__error(TRIM_EINVAL, "trim_space_report: NULL argument");
 	*out = NULL;
-	if (format != TRIM_FORMAT_TABLE && format != TRIM_FORMAT_JSON)
-		return trim__error(TRIM_EINVAL, "trim_space_report: format must be table or json");
-	int fpga = trim_energy_is_fpga(s->table) == 1;
-	trim__sb sb;
-	trim__sb_init(&sb);
-	if (format == TRIM_FORMAT_JSON) {
-		trim__sb_puts(&sb, "{\"name\":");
-		trim__sb_json_str(&sb, s->name);
-		trim__sb_puts(&sb, ",\"file\":");
-		trim__sb_json_str(&sb, s->file);
-		trim__sb_puts(&sb, ",\"base\":");
-		trim__sb_json_str(&sb, s->base_file);
-		trim__sb_puts(&sb, ",\"table\":");
-		trim__sb_json_str(&sb, trim_energy_file(s->table));
-		trim__sb_printf(&sb, ",\"grid_size\":%llu,\"count\":%llu,\"parameters\":[",
-		                (unsigned long long)s->grid, (unsigned long long)s->nok);
-		for (size_t k = 0; k < s->np; k++) {
-			trim__sb_puts(&sb, k ? ",{\"name\":" : "{\"name\":");
-			trim__sb_json_str(&sb, s->p[k].name);
-			trim__sb_puts(&sb, ",\"values\":[");
-			for (size_t i = 0; i < s->p[k].nv; i++) {
-				if (i)
-					trim__sb_putc(&sb, ',');
-				trim__sb_json_str(&sb, s->p[k].text[i]);
-			}
-			trim__sb_puts(&sb, "]}");
-		}
-		trim__sb_puts(&sb, "],\"points\":[");
-		for (uint64_t i = 0; i < s->nok; i++) {
-			if (i)
-				trim__sb_putc(&sb, ',');
-			json_point(&sb, s, &s->pts[s->ok[i]], fpga, (int64_t)i);
-		}
-		trim__sb_puts(&sb, "],\"rejected\":[");
-		int first = 1;
-		for (uint64_t g = 0; g < s->grid; g++) {
-			if (s->pts[g].ok)
-				continue;
-			if (!first)
-				trim__sb_putc(&sb, ',');
-			json_point(&sb, s, &s->pts[g], fpga, -1);
-			first = 0;
-		}
-		trim__sb_puts(&sb, "]}\n");
-	} else {
-		trim__sb_printf(&sb, "space %s (%s): base %s, table %s\n", s->name, s->file,
-		                s->base_file, trim_energy_file(s->table));
-		trim__sb_printf(&sb, "%llu grid points, %llu accepted", (unsigned long long)s->grid,
-		                (unsigned long long)s->nok);
-		if (s->max_area > 0)
-			trim__sb_printf(&sb, ", area budget %g mm2", s->max_area);
-		if (s->fit_device)
-			trim__sb_printf(&sb, ", must fit the device");
-		trim__sb_puts(&sb, "\n\n");
-		uint64_t nacc = 0;
-		trim__sb_printf(&sb, "%-6s %-6s %-40s %s\n", "point", "grid", "name",
-		                fpga ? "DSP / BRAM36 / LUT / FF" : "area mm2");
-		for (uint64_t g = 0; g < s->grid; g++) {
-			const trim__space_point *p = &s->pts[g];
-			char idx[24] = "-";
-			if (p->ok) /* accepted points are numbered in grid order */
-				snprintf(idx, sizeof idx, "%llu", (unsigned long long)nacc++);
-			trim__sb_printf(&sb, "%-6s %-6llu %-40s ", idx, (unsigned long long)g, p->name);
-			if (!strncmp(p->why, "invalid", 7))
-				trim__sb_puts(&sb, "-");
-			else if (fpga)
-				trim__sb_printf(&sb, "%g / %g / %g / %g", p->res[0], p->res[1], p->res[2],
-				                p->res[3]);
-			else
-				trim__sb_printf(&sb, "%.4g", p->area);
-			if (!p->ok)
-				trim__sb_printf(&sb, "  REJECTED: %s", p->why);
-			trim__sb_putc(&sb, '\n');
-		}
-	}
-	int rc = trim__sb_take(&sb, out);
-	trim__sb_free(&sb);
-	return rc;
+	return trim__write_report(&space_writers, format, s, out);
 }
