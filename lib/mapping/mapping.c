@@ -707,21 +707,29 @@ int64_t trim_mapping_bound(const trim_mapping *m, int level, int dim)
 	return m->f[level][dim];
 }
 
+/* The mapping as libtrim's mapping YAML (trim_mapping_load reads it back). */
+static int mapping_yaml(const void *report, trim__sb *sb)
+{
+	trim__mapping_yaml(report, sb);
+	return 0;
+}
+
+/* The mapping as a loop nest for people. */
+static int mapping_table(const void *report, trim__sb *sb)
+{
+	trim__mapping_loopnest(report, NULL, sb);
+	return 0;
+}
+
+/* The writers of trim_mapping_dump, one per format. */
+static const trim__writers mapping_writers = {
+	"trim_mapping_dump", {[TRIM_FORMAT_TABLE] = mapping_table, [TRIM_FORMAT_YAML] = mapping_yaml}};
+
 int trim_mapping_dump(const trim_mapping *m, int format, char **out)
 {
 	TRIM__HANDLE_CHECK(m, MAPPING, TRIM_EINVAL);
 	if (!m || !out)
 		return trim__error(TRIM_EINVAL, "trim_mapping_dump: NULL argument");
 	*out = NULL;
-	trim__sb sb;
-	trim__sb_init(&sb);
-	if (format == TRIM_FORMAT_YAML)
-		trim__mapping_yaml(m, &sb);
-	else if (format == TRIM_FORMAT_TABLE)
-		trim__mapping_loopnest(m, NULL, &sb);
-	else {
-		trim__sb_free(&sb);
-		return trim__error(TRIM_EINVAL, "trim_mapping_dump: format %d not supported (YAML or TABLE)", format);
-	}
-	return trim__sb_take(&sb, out);
+	return trim__write_report(&mapping_writers, format, m, out);
 }
