@@ -29,19 +29,25 @@ static double gap_of(double cost, double lb)
 	return cost > 0 && lb < cost ? (cost - lb) / cost : 0;
 }
 
-static void group_tiles(trim__sb *sb, const trim__ft_group *g, int json)
+/* A group's tiles per axis for people ("E/4 F/2"; "-" when untiled). */
+static void group_tiles_table(trim__sb *sb, const trim__ft_group *g)
 {
-	if (json)
-		trim__sb_puts(sb, "{");
 	for (int x = 0; x < g->naxes; x++)
-		trim__sb_printf(sb, json ? "%s\"%c\": %lld" : "%s%c/%lld", x ? (json ? ", " : " ") : "",
-		                dim_letters[g->dim[x]], (long long)g->tiles[x]);
-	if (json)
-		trim__sb_puts(sb, "}");
-	else if (!g->naxes)
+		trim__sb_printf(sb, "%s%c/%lld", x ? " " : "", dim_letters[g->dim[x]], (long long)g->tiles[x]);
+	if (!g->naxes)
 		trim__sb_puts(sb, "-");
 }
 
+/* A group's tiles per axis as a JSON object ({"E": 4, "F": 2}). */
+static void group_tiles_json(trim__sb *sb, const trim__ft_group *g)
+{
+	trim__sb_puts(sb, "{");
+	for (int x = 0; x < g->naxes; x++)
+		trim__sb_printf(sb, "%s\"%c\": %lld", x ? ", " : "", dim_letters[g->dim[x]], (long long)g->tiles[x]);
+	trim__sb_puts(sb, "}");
+}
+
+/* Chain k (from 1) and its plan, for people: every group, the plan's cost and DRAM bytes. */
 static void chain_table(trim__sb *sb, const trim__ft_chain *c, const trim__ft_plan *p, int k)
 {
 	trim__sb_printf(sb, "chain %d: %s..%s (%d layers)\n", k, c->layer[0]->layer, c->layer[c->nlayers - 1]->layer,
@@ -52,7 +58,7 @@ static void chain_table(trim__sb *sb, const trim__ft_chain *c, const trim__ft_pl
 			trim__sb_printf(sb, "  fused     %s..%s  tiles ", c->layer[G->first]->layer, c->layer[G->last]->layer);
 		else
 			trim__sb_printf(sb, "  alone     %s  tiles ", c->layer[G->first]->layer);
-		group_tiles(sb, G, 0);
+		group_tiles_table(sb, G);
 		trim__sb_printf(sb, " (%lld)  cost %.6g  DRAM %.0f B  buffer %lld B\n", (long long)G->ntiles, G->cost,
 		                G->dram_bytes, (long long)G->buffer_bytes);
 		for (int i = G->first; i < G->last; i++)
@@ -71,6 +77,7 @@ static void chain_table(trim__sb *sb, const trim__ft_chain *c, const trim__ft_pl
 	                p->lbl_dram_bytes - p->dram_bytes);
 }
 
+/* Chain k (from 0) and its plan as a JSON object, after a comma from the second on. */
 static void chain_json(trim__sb *sb, const trim__ft_chain *c, const trim__ft_plan *p, int k)
 {
 	trim__sb_puts(sb, k ? ",\n    {\"cost\": " : "\n    {\"cost\": ");
@@ -90,7 +97,7 @@ static void chain_json(trim__sb *sb, const trim__ft_chain *c, const trim__ft_pla
 		trim__sb_puts(sb, ", \"lower_bound\": ");
 		trim__sb_json_double(sb, G->lower_bound);
 		trim__sb_printf(sb, ", \"ntiles\": %lld, \"tiles\": ", (long long)G->ntiles);
-		group_tiles(sb, G, 1);
+		group_tiles_json(sb, G);
 		trim__sb_puts(sb, "}");
 	}
 	trim__sb_puts(sb, "], \"layer_by_layer\": {\"cost\": ");
@@ -174,7 +181,7 @@ static void add(totals *t, const trim__ft_plan *p)
 }
 
 static int check_args(const trim_network *net, const trim_workloads *w, const trim_arch *arch, int goal,
-                      int threads, double time_limit, int format, char **out)
+                      int threads, double time_limit, char **out)
 {
 	if (!out)
 		return trim__error(TRIM_EINVAL, "trim_fusedtiles_report: NULL out");
@@ -195,9 +202,6 @@ static int check_args(const trim_network *net, const trim_workloads *w, const tr
 	if (!(time_limit >= 0) || time_limit > 1e9)
 		return trim__error(TRIM_EINVAL, "trim_fusedtiles_report_within: time limit %g s: 0 (none) or a number "
 		                   "of seconds up to 1e9", time_limit);
-	if (format != TRIM_FORMAT_TABLE && format != TRIM_FORMAT_JSON)
-		return trim__error(TRIM_EINVAL, "trim_fusedtiles_report: format %d: table (%d) or json (%d)", format,
-		                   TRIM_FORMAT_TABLE, TRIM_FORMAT_JSON);
 	return 0;
 }
 
@@ -230,41 +234,31 @@ static int next_chain(const trim_workloads *w, const int *link, size_t n, size_t
 	return 1;
 }
 
-static void report_head(trim__sb *sb, const trim_workloads *w, const trim_arch *arch, int B, int goal, int json)
-{
-	const char *goal_name = goal == TRIM_GOAL_DELAY ? "delay" : "energy";
-	if (json) {
-		trim__sb_puts(sb, "{\n  \"architecture\": ");
-		trim__sb_json_str(sb, arch->name);
-		trim__sb_puts(sb, ",\n  \"buffer_level\": ");
-		trim__sb_json_str(sb, arch->lv[B].name);
-		trim__sb_printf(sb, ",\n  \"goal\": \"%s\",\n  \"network\": ", goal_name);
-		trim__sb_json_str(sb, w->network);
-		trim__sb_puts(sb, ",\n  \"chains\": [");
-	} else {
-		trim__sb_printf(sb, "fused tiles: network %s on %s, buffer level %s, goal %s (%s)\n", w->network,
-		                arch->name, arch->lv[B].name, goal_name, goal == TRIM_GOAL_DELAY ? "cycles" : "pJ");
-	}
-}
+/* Every chain of the report with its plan (one plan for identical chains),
+ * and the totals: what the writers write. */
+typedef struct {
+	const trim_workloads *w;
+	const trim_arch *arch;
+	int B, goal;
+	int nchains;
+	trim__ft_chain *chain;            /* nchains */
+	const trim__ft_plan **plan;       /* nchains, into the distinct plans */
+	totals t;
+} fused_report;
 
-static void report_totals(trim__sb *sb, const totals *t, int json)
+static const char *goal_name(int goal) { return goal == TRIM_GOAL_DELAY ? "delay" : "energy"; }
+
+/* The fused tiles for people: the network, every chain's plan, the totals. */
+static int fused_table(const void *report, trim__sb *sb)
 {
+	const fused_report *r = report;
+	const totals *t = &r->t;
+	trim__sb_printf(sb, "fused tiles: network %s on %s, buffer level %s, goal %s (%s)\n", r->w->network,
+	                r->arch->name, r->arch->lv[r->B].name, goal_name(r->goal),
+	                r->goal == TRIM_GOAL_DELAY ? "cycles" : "pJ");
+	for (int k = 0; k < r->nchains; k++)
+		chain_table(sb, &r->chain[k], r->plan[k], k + 1);
 	double gap = gap_of(t->cost, t->lower_bound);
-	if (json) {
-		trim__sb_printf(sb, "%s],\n  \"totals\": {\"buffer_bytes\": %lld, \"chains\": %d, \"cost\": ",
-		                t->chains ? "\n  " : "", (long long)t->buffer, t->chains);
-		trim__sb_json_double(sb, t->cost);
-		trim__sb_printf(sb, ", \"dram_bytes\": %.17g, \"dram_bytes_saved\": %.17g, \"exact\": %s, "
-		                "\"fused_groups\": %d, \"gap\": ", t->dram, t->lbl_dram - t->dram,
-		                t->exact ? "true" : "false", t->fused_groups);
-		trim__sb_json_double(sb, gap);
-		trim__sb_puts(sb, ", \"layer_by_layer\": {\"cost\": ");
-		trim__sb_json_double(sb, t->lbl_cost);
-		trim__sb_printf(sb, ", \"dram_bytes\": %.17g}, \"lower_bound\": ", t->lbl_dram);
-		trim__sb_json_double(sb, t->lower_bound);
-		trim__sb_printf(sb, ", \"stopped\": %s}\n}\n", t->stopped ? "true" : "false");
-		return;
-	}
 	trim__sb_printf(sb, "total over %d chain(s): %d fused group(s); cost %.6g (layer by layer %.6g), lower "
 	                "bound %.6g%s", t->chains, t->fused_groups, t->cost, t->lbl_cost, t->lower_bound,
 	                t->exact ? ", exact" : ", not proven exact");
@@ -272,13 +266,52 @@ static void report_totals(trim__sb *sb, const totals *t, int json)
 		trim__sb_printf(sb, " (gap %.2f%%%s)", 100 * gap, t->stopped ? ", time limit" : "");
 	trim__sb_printf(sb, "; DRAM %.0f B (layer by layer %.0f B, saved %.0f B); buffer %lld B\n", t->dram,
 	                t->lbl_dram, t->lbl_dram - t->dram, (long long)t->buffer);
+	return 0;
 }
 
-/* Every chain planned (once per distinct chain), into sb. */
-static int report_chains(trim__sb *sb, const trim_workloads *w, const trim_arch *arch, const int *link,
-                         const trim__level_cost *costs, int B, int first, int last, trim__ft_plan_opts *o,
-                         double deadline, int json, totals *t)
+/* The fused tiles as one JSON object: the network, every chain's plan, the totals. */
+static int fused_json(const void *report, trim__sb *sb)
 {
+	const fused_report *r = report;
+	const totals *t = &r->t;
+	trim__sb_puts(sb, "{\n  \"architecture\": ");
+	trim__sb_json_str(sb, r->arch->name);
+	trim__sb_puts(sb, ",\n  \"buffer_level\": ");
+	trim__sb_json_str(sb, r->arch->lv[r->B].name);
+	trim__sb_printf(sb, ",\n  \"goal\": \"%s\",\n  \"network\": ", goal_name(r->goal));
+	trim__sb_json_str(sb, r->w->network);
+	trim__sb_puts(sb, ",\n  \"chains\": [");
+	for (int k = 0; k < r->nchains; k++)
+		chain_json(sb, &r->chain[k], r->plan[k], k);
+	trim__sb_printf(sb, "%s],\n  \"totals\": {\"buffer_bytes\": %lld, \"chains\": %d, \"cost\": ",
+	                t->chains ? "\n  " : "", (long long)t->buffer, t->chains);
+	trim__sb_json_double(sb, t->cost);
+	trim__sb_printf(sb, ", \"dram_bytes\": %.17g, \"dram_bytes_saved\": %.17g, \"exact\": %s, "
+	                "\"fused_groups\": %d, \"gap\": ", t->dram, t->lbl_dram - t->dram,
+	                t->exact ? "true" : "false", t->fused_groups);
+	trim__sb_json_double(sb, gap_of(t->cost, t->lower_bound));
+	trim__sb_puts(sb, ", \"layer_by_layer\": {\"cost\": ");
+	trim__sb_json_double(sb, t->lbl_cost);
+	trim__sb_printf(sb, ", \"dram_bytes\": %.17g}, \"lower_bound\": ", t->lbl_dram);
+	trim__sb_json_double(sb, t->lower_bound);
+	trim__sb_printf(sb, ", \"stopped\": %s}\n}\n", t->stopped ? "true" : "false");
+	return 0;
+}
+
+/* The writers of trim_fusedtiles_report, one per format. */
+static const trim__writers fused_writers = {
+	"trim_fusedtiles_report", {[TRIM_FORMAT_TABLE] = fused_table, [TRIM_FORMAT_JSON] = fused_json}};
+
+/* Every chain planned (once per distinct chain) into r (r->chain, r->plan
+ * and r->t); the distinct plans in *done (ndone of them, each freed with
+ * free(), and the array too, also on failure). */
+static int plan_chains(fused_report *r, const int *link, const trim__level_cost *costs, int first, int last,
+                       trim__ft_plan_opts *o, double deadline, planned **done_out, int *ndone_out)
+{
+	const trim_workloads *w = r->w;
+	const trim_arch *arch = r->arch;
+	const int B = r->B;
+	totals *t = &r->t;
 	size_t n = trim_workloads_intra_count(w), i = 0;
 	trim__ft_chain c;
 	int ff, lf, rc = 0, nchains = 0, ndone = 0;
@@ -286,7 +319,9 @@ static int report_chains(trim__sb *sb, const trim_workloads *w, const trim_arch 
 		nchains++;
 	planned *done = trim__calloc((size_t)nchains + 1, sizeof *done);
 	trim__ft_plan *p = trim__calloc(1, sizeof *p);
-	if (!done || !p)
+	r->chain = trim__calloc((size_t)nchains + 1, sizeof *r->chain);
+	r->plan = trim__calloc((size_t)nchains + 1, sizeof *r->plan);
+	if (!done || !p || !r->chain || !r->plan)
 		rc = TRIM_ENOMEM;
 	for (i = 0; !rc && next_chain(w, link, n, &i, first, last, &c, &ff, &lf);) {
 		const trim__ft_plan *q = planned_find(done, ndone, &c, ff, lf);
@@ -311,15 +346,12 @@ static int report_chains(trim__sb *sb, const trim_workloads *w, const trim_arch 
 			d->last_fuse = lf;
 			q = done[ndone++].plan;
 		}
-		if (json)
-			chain_json(sb, &c, q, t->chains);
-		else
-			chain_table(sb, &c, q, t->chains + 1);
+		r->chain[r->nchains] = c;
+		r->plan[r->nchains++] = q;
 		add(t, q);
 	}
-	for (int k = 0; k < ndone; k++)
-		free(done[k].plan);
-	free(done);
+	*done_out = done;
+	*ndone_out = ndone;
 	free(p);
 	return rc;
 }
@@ -340,7 +372,9 @@ int trim_fusedtiles_report_within(const trim_network *net, const trim_workloads 
 	TRIM__HANDLE_CHECK(arch, ARCH, TRIM_EINVAL);
 	TRIM__HANDLE_CHECK(table, ENERGY, TRIM_EINVAL);
 	const double deadline = time_limit > 0 ? trim__ft_now() + time_limit : 0;
-	int rc = check_args(net, w, arch, goal, threads, time_limit, format, out);
+	int rc = check_args(net, w, arch, goal, threads, time_limit, out);
+	if (rc == 0)
+		rc = trim__writers_check(&fused_writers, format);
 	if (rc)
 		return rc;
 	int B = 0, first = -1, last = -1;
@@ -351,9 +385,9 @@ int trim_fusedtiles_report_within(const trim_network *net, const trim_workloads 
 	int *link = trim__calloc(n + 1, sizeof *link);
 	trim__level_cost costs[TRIM__MAX_LEVELS];
 	trim__ft_plan_opts o = {goal, threads, -1, -1, 0, NULL};
-	trim__sb sb;
-	trim__sb_init(&sb);
-	totals t = {.exact = 1};
+	fused_report r = {w, arch, B, goal, 0, NULL, NULL, {.exact = 1}};
+	planned *done = NULL;
+	int ndone = 0;
 	if (!link) {
 		rc = TRIM_ENOMEM;
 		goto out;
@@ -363,14 +397,15 @@ int trim_fusedtiles_report_within(const trim_network *net, const trim_workloads 
 	if ((rc = trim__arch_costs(arch, table ? table : own, costs)) || (rc = trim__ft_network_links(net, w, link)) ||
 	    (rc = trim__ft_cache_new(&o.cache)))
 		goto out;
-	const int json = format == TRIM_FORMAT_JSON;
-	report_head(&sb, w, arch, B, goal, json);
-	if ((rc = report_chains(&sb, w, arch, link, costs, B, first, last, &o, deadline, json, &t)))
+	if ((rc = plan_chains(&r, link, costs, first, last, &o, deadline, &done, &ndone)))
 		goto out;
-	report_totals(&sb, &t, json);
-	rc = trim__sb_take(&sb, out);
+	rc = trim__write_report(&fused_writers, format, &r, out);
 out:
-	trim__sb_free(&sb);
+	for (int k = 0; k < ndone; k++)
+		free(done[k].plan);
+	free(done);
+	free(r.chain);
+	free(r.plan);
 	trim_energy_free(own);
 	trim__ft_cache_free(o.cache);
 	free(link);
