@@ -236,24 +236,13 @@ int trim_explorer_warnings(const trim_explorer *ex, size_t i, char **out)
 	return trim__sb_take(&sb, out);
 }
 
-int trim_explorer_breakdown_report(const trim_explorer *ex, int format, char **out)
+/* The breakdown as CSV: one row per valid point, workload, level, tensor and action. */
+static int breakdown_csv(const void *report, trim__sb *sb)
 {
-	TRIM__HANDLE_CHECK(ex, EXPLORER, TRIM_EINVAL);
-	if (!ex || !out)
-		return trim__error(TRIM_EINVAL, "trim_explorer_breakdown_report: NULL argument");
-	*out = NULL;
-	if (format != TRIM_FORMAT_CSV && format != TRIM_FORMAT_JSON)
-		return trim__error(TRIM_EINVAL, "trim_explorer_breakdown_report: format must be csv or json");
-	if (!ex->ranked)
-		return trim__error(TRIM_EINVAL, "trim_explorer_breakdown_report: the exploration has not finished");
-	trim__sb sb;
-	trim__sb_init(&sb);
+	const trim_explorer *ex = report;
 	const char *goal = trim_explore_goal_name(ex->goal);
-	if (format == TRIM_FORMAT_CSV)
-		trim__sb_puts(&sb, "goal,point,index,layer,phase,level,tensor,action,count,energy_pj\n");
-	else
-		trim__sb_printf(&sb, "{\"goal\": \"%s\", \"points\": [", goal);
-	int rc = 0, first_point = 1;
+	trim__sb_puts(sb, "goal,point,index,layer,phase,level,tensor,action,count,energy_pj\n");
+	int rc = 0;
 	for (size_t i = 0; rc == 0 && i < ex->n; i++) {
 		if (!ex->pt[i].valid)
 			continue;
@@ -261,45 +250,75 @@ int trim_explorer_breakdown_report(const trim_explorer *ex, int format, char **o
 		if ((rc = trim__xdetail_make(ex, i, &d)))
 			break;
 		const char *pname = trim_space_point_name(ex->space, i);
-		if (format == TRIM_FORMAT_JSON) {
-			trim__sb_printf(&sb, "%s\n {\"name\": ", first_point ? "" : ",");
-			trim__sb_json_str(&sb, pname);
-			trim__sb_puts(&sb, ", \"workloads\": [");
+		for (size_t j = 0; j < d.n; j++) {
+			const trim__wview *v = &d.views[j];
+			double count[TRIM__BD_SIZE(TRIM__MAX_LEVELS)], energy[TRIM__BD_SIZE(TRIM__MAX_LEVELS)];
+			trim__breakdown(v, d.arch, d.costs, count, energy);
+			trim__sb prefix;
+			trim__sb_init(&prefix);
+			trim__sb_printf(&prefix, "%s,", goal);
+			trim__sb_csv_str(&prefix, pname);
+			trim__sb_printf(&prefix, ",%zu,", d.index[j]);
+			trim__sb_csv_str(&prefix, v->w->layer);
+			trim__sb_printf(&prefix, ",%s,", trim_phase_name(v->w->phase));
+			trim__breakdown_csv(v->w, d.arch, count, energy, prefix.buf ? prefix.buf : "", sb);
+			trim__sb_free(&prefix);
 		}
+		trim__xdetail_free(&d);
+	}
+	return rc;
+}
+
+/* The breakdown as one JSON object: the goal, then every valid point with
+ * every workload's breakdown. */
+static int breakdown_json(const void *report, trim__sb *sb)
+{
+	const trim_explorer *ex = report;
+	trim__sb_printf(sb, "{\"goal\": \"%s\", \"points\": [", trim_explore_goal_name(ex->goal));
+	int rc = 0, first_point = 1;
+	for (size_t i = 0; rc == 0 && i < ex->n; i++) {
+		if (!ex->pt[i].valid)
+			continue;
+		trim__xdetail d;
+		if ((rc = trim__xdetail_make(ex, i, &d)))
+			break;
+		trim__sb_printf(sb, "%s\n {\"name\": ", first_point ? "" : ",");
+		trim__sb_json_str(sb, trim_space_point_name(ex->space, i));
+		trim__sb_puts(sb, ", \"workloads\": [");
 		first_point = 0;
 		for (size_t j = 0; j < d.n; j++) {
 			const trim__wview *v = &d.views[j];
 			double count[TRIM__BD_SIZE(TRIM__MAX_LEVELS)], energy[TRIM__BD_SIZE(TRIM__MAX_LEVELS)];
 			trim__breakdown(v, d.arch, d.costs, count, energy);
-			if (format == TRIM_FORMAT_CSV) {
-				trim__sb prefix;
-				trim__sb_init(&prefix);
-				trim__sb_printf(&prefix, "%s,", goal);
-				trim__sb_csv_str(&prefix, pname);
-				trim__sb_printf(&prefix, ",%zu,", d.index[j]);
-				trim__sb_csv_str(&prefix, v->w->layer);
-				trim__sb_printf(&prefix, ",%s,", trim_phase_name(v->w->phase));
-				trim__breakdown_csv(v->w, d.arch, count, energy, prefix.buf ? prefix.buf : "", &sb);
-				trim__sb_free(&prefix);
-			} else {
-				trim__sb_printf(&sb, "%s\n  {\"index\": %zu, \"layer\": ", j ? "," : "", d.index[j]);
-				trim__sb_json_str(&sb, v->w->layer);
-				trim__sb_printf(&sb, ", \"phase\": \"%s\", \"breakdown\": ", trim_phase_name(v->w->phase));
-				trim__breakdown_json(v->w, d.arch, count, energy, &sb);
-				trim__sb_putc(&sb, '}');
-			}
+			trim__sb_printf(sb, "%s\n  {\"index\": %zu, \"layer\": ", j ? "," : "", d.index[j]);
+			trim__sb_json_str(sb, v->w->layer);
+			trim__sb_printf(sb, ", \"phase\": \"%s\", \"breakdown\": ", trim_phase_name(v->w->phase));
+			trim__breakdown_json(v->w, d.arch, count, energy, sb);
+			trim__sb_putc(sb, '}');
 		}
-		if (format == TRIM_FORMAT_JSON)
-			trim__sb_puts(&sb, "]}");
+		trim__sb_puts(sb, "]}");
 		trim__xdetail_free(&d);
 	}
-	if (rc) {
-		trim__sb_free(&sb);
+	trim__sb_puts(sb, "\n]}\n");
+	return rc;
+}
+
+/* The writers of trim_explorer_breakdown_report, one per format. */
+static const trim__writers breakdown_writers = {
+	"trim_explorer_breakdown_report", {[TRIM_FORMAT_JSON] = breakdown_json, [TRIM_FORMAT_CSV] = breakdown_csv}};
+
+int trim_explorer_breakdown_report(const trim_explorer *ex, int format, char **out)
+{
+	TRIM__HANDLE_CHECK(ex, EXPLORER, TRIM_EINVAL);
+	if (!ex || !out)
+		return trim__error(TRIM_EINVAL, "trim_explorer_breakdown_report: NULL argument");
+	*out = NULL;
+	int rc = trim__writers_check(&breakdown_writers, format);
+	if (rc)
 		return rc;
-	}
-	if (format == TRIM_FORMAT_JSON)
-		trim__sb_puts(&sb, "\n]}\n");
-	return trim__sb_take(&sb, out);
+	if (!ex->ranked)
+		return trim__error(TRIM_EINVAL, "trim_explorer_breakdown_report: the exploration has not finished");
+	return trim__write_report(&breakdown_writers, format, ex, out);
 }
 
 /* The inter-layer workloads of point i's detail, costed as its network

@@ -291,77 +291,111 @@ int trim_neteval_warnings(const trim_neteval *ne, char **out)
 	return trim__sb_take(&sb, out);
 }
 
+/* What a network breakdown report writes: the evaluation and its facts. */
+typedef struct {
+	const trim_neteval *ne;
+	trim__neteval_info info;
+} breakdown_source;
+
+/* Workload i's counts and energy per level, tensor and action (trim__breakdown)
+ * and its view *v: 0 when it is not mapped (no row), else 1. */
+static int workload_breakdown(const breakdown_source *src, size_t i, trim__wview *v, double *count, double *energy)
+{
+	if (!trim__neteval_view(src->ne, i, v))
+		return 0;
+	trim__breakdown(v, src->info.arch, src->info.costs, count, energy);
+	return 1;
+}
+
+/* The breakdown as CSV: one row per workload, level, tensor and action, then
+ * one per costed inter-layer workload. */
+static int breakdown_csv(const void *report, trim__sb *sb)
+{
+	const breakdown_source *src = report;
+	const struct trim_arch *a = src->info.arch;
+	const char *goal = goal_name(src->info.goal);
+	trim__sb_puts(sb, "goal,index,layer,phase,level,tensor,action,count,energy_pj\n");
+	for (size_t i = 0; i < src->info.n; i++) {
+		trim__wview v;
+		double count[TRIM__BD_SIZE(TRIM__MAX_LEVELS)], energy[TRIM__BD_SIZE(TRIM__MAX_LEVELS)];
+		if (!workload_breakdown(src, i, &v, count, energy))
+			continue;
+		trim__sb prefix;
+		trim__sb_init(&prefix);
+		trim__sb_printf(&prefix, "%s,%zu,", goal, i);
+		trim__sb_csv_str(&prefix, v.w->layer);
+		trim__sb_printf(&prefix, ",%s,", trim_phase_name(v.w->phase));
+		trim__breakdown_csv(v.w, a, count, energy, prefix.buf ? prefix.buf : "", sb);
+		trim__sb_free(&prefix);
+	}
+	for (size_t j = 0; j < src->info.ninter; j++) {
+		const trim__inter_cost *ic = trim__neteval_inter_cost(src->ne, j);
+		if (!ic)
+			continue;
+		trim__sb_printf(sb, "%s,inter%zu,", goal, j);
+		trim__sb_csv_str(sb, trim_workloads_inter_layer(src->info.w, j));
+		trim__sb_printf(sb, ",%s,", trim_inter_op_name(trim_workloads_inter_op(src->info.w, j)));
+		trim__sb_csv_str(sb, a->lv[ic->level].name);
+		trim__sb_printf(sb, ",all,inter,%.17g,%.17g\n", ic->cycles, ic->energy_pj);
+	}
+	return 0;
+}
+
+/* The breakdown as one JSON object: the goal, every mapped workload's
+ * breakdown, every costed inter-layer workload. */
+static int breakdown_json(const void *report, trim__sb *sb)
+{
+	const breakdown_source *src = report;
+	const struct trim_arch *a = src->info.arch;
+	trim__sb_printf(sb, "{\"goal\": \"%s\", \"workloads\": [", goal_name(src->info.goal));
+	int first = 1;
+	for (size_t i = 0; i < src->info.n; i++) {
+		trim__wview v;
+		double count[TRIM__BD_SIZE(TRIM__MAX_LEVELS)], energy[TRIM__BD_SIZE(TRIM__MAX_LEVELS)];
+		if (!workload_breakdown(src, i, &v, count, energy))
+			continue;
+		trim__sb_printf(sb, "%s\n  {\"index\": %zu, \"layer\": ", first ? "" : ",", i);
+		trim__sb_json_str(sb, v.w->layer);
+		trim__sb_printf(sb, ", \"phase\": \"%s\", \"breakdown\": ", trim_phase_name(v.w->phase));
+		trim__breakdown_json(v.w, a, count, energy, sb);
+		trim__sb_putc(sb, '}');
+		first = 0;
+	}
+	trim__sb_puts(sb, "\n], \"inter\": [");
+	first = 1;
+	for (size_t j = 0; j < src->info.ninter; j++) {
+		const trim__inter_cost *ic = trim__neteval_inter_cost(src->ne, j);
+		if (!ic)
+			continue;
+		trim__sb_printf(sb, "%s\n  {\"index\": %zu, \"layer\": ", first ? "" : ",", j);
+		trim__sb_json_str(sb, trim_workloads_inter_layer(src->info.w, j));
+		trim__sb_printf(sb, ", \"op\": \"%s\", \"level\": ", trim_inter_op_name(trim_workloads_inter_op(src->info.w, j)));
+		trim__sb_json_str(sb, a->lv[ic->level].name);
+		trim__sb_puts(sb, ", \"energy_pj\": ");
+		trim__sb_json_double(sb, ic->energy_pj);
+		trim__sb_putc(sb, '}');
+		first = 0;
+	}
+	trim__sb_puts(sb, "\n]}\n");
+	return 0;
+}
+
+/* The writers of trim_neteval_breakdown_report, one per format. */
+static const trim__writers breakdown_writers = {
+	"trim_neteval_breakdown_report", {[TRIM_FORMAT_JSON] = breakdown_json, [TRIM_FORMAT_CSV] = breakdown_csv}};
+
 int trim_neteval_breakdown_report(const trim_neteval *ne, int format, char **out)
 {
 	TRIM__HANDLE_CHECK(ne, NETEVAL, TRIM_EINVAL);
 	if (!ne || !out)
 		return trim__error(TRIM_EINVAL, "trim_neteval_breakdown_report: NULL argument");
 	*out = NULL;
-	if (format != TRIM_FORMAT_CSV && format != TRIM_FORMAT_JSON)
-		return trim__error(TRIM_EINVAL, "trim_neteval_breakdown_report: format must be csv or json");
-	trim__neteval_info info;
-	trim__neteval_info_get(ne, &info);
-	if (!info.finished)
+	int rc = trim__writers_check(&breakdown_writers, format);
+	if (rc)
+		return rc;
+	breakdown_source src = {ne, {0}};
+	trim__neteval_info_get(ne, &src.info);
+	if (!src.info.finished)
 		return trim__error(TRIM_EINVAL, "trim_neteval_breakdown_report: not evaluated yet");
-	const struct trim_arch *a = info.arch;
-	const char *goal = goal_name(info.goal);
-	trim__sb sb;
-	trim__sb_init(&sb);
-	if (format == TRIM_FORMAT_CSV)
-		trim__sb_puts(&sb, "goal,index,layer,phase,level,tensor,action,count,energy_pj\n");
-	else
-		trim__sb_printf(&sb, "{\"goal\": \"%s\", \"workloads\": [", goal);
-	int first = 1;
-	for (size_t i = 0; i < info.n; i++) {
-		trim__wview v;
-		if (!trim__neteval_view(ne, i, &v))
-			continue;
-		double count[TRIM__BD_SIZE(TRIM__MAX_LEVELS)], energy[TRIM__BD_SIZE(TRIM__MAX_LEVELS)];
-		trim__breakdown(&v, a, info.costs, count, energy);
-		if (format == TRIM_FORMAT_CSV) {
-			trim__sb prefix;
-			trim__sb_init(&prefix);
-			trim__sb_printf(&prefix, "%s,%zu,", goal, i);
-			trim__sb_csv_str(&prefix, v.w->layer);
-			trim__sb_printf(&prefix, ",%s,", trim_phase_name(v.w->phase));
-			trim__breakdown_csv(v.w, a, count, energy, prefix.buf ? prefix.buf : "", &sb);
-			trim__sb_free(&prefix);
-		} else {
-			trim__sb_printf(&sb, "%s\n  {\"index\": %zu, \"layer\": ", first ? "" : ",", i);
-			trim__sb_json_str(&sb, v.w->layer);
-			trim__sb_printf(&sb, ", \"phase\": \"%s\", \"breakdown\": ", trim_phase_name(v.w->phase));
-			trim__breakdown_json(v.w, a, count, energy, &sb);
-			trim__sb_putc(&sb, '}');
-		}
-		first = 0;
-	}
-	if (format == TRIM_FORMAT_JSON)
-		trim__sb_puts(&sb, "\n], \"inter\": [");
-	first = 1;
-	for (size_t j = 0; j < info.ninter; j++) {
-		const trim__inter_cost *ic = trim__neteval_inter_cost(ne, j);
-		if (!ic)
-			continue;
-		const char *layer = trim_workloads_inter_layer(info.w, j);
-		const char *op = trim_inter_op_name(trim_workloads_inter_op(info.w, j));
-		if (format == TRIM_FORMAT_CSV) {
-			trim__sb_printf(&sb, "%s,inter%zu,", goal, j);
-			trim__sb_csv_str(&sb, layer);
-			trim__sb_printf(&sb, ",%s,", op);
-			trim__sb_csv_str(&sb, a->lv[ic->level].name);
-			trim__sb_printf(&sb, ",all,inter,%.17g,%.17g\n", ic->cycles, ic->energy_pj);
-		} else {
-			trim__sb_printf(&sb, "%s\n  {\"index\": %zu, \"layer\": ", first ? "" : ",", j);
-			trim__sb_json_str(&sb, layer);
-			trim__sb_printf(&sb, ", \"op\": \"%s\", \"level\": ", op);
-			trim__sb_json_str(&sb, a->lv[ic->level].name);
-			trim__sb_puts(&sb, ", \"energy_pj\": ");
-			trim__sb_json_double(&sb, ic->energy_pj);
-			trim__sb_putc(&sb, '}');
-		}
-		first = 0;
-	}
-	if (format == TRIM_FORMAT_JSON)
-		trim__sb_puts(&sb, "\n]}\n");
-	return trim__sb_take(&sb, out);
+	return trim__write_report(&breakdown_writers, format, &src, out);
 }
