@@ -272,6 +272,42 @@ START_TEST(test_notes)
 }
 END_TEST
 
+/* trim__write_report: the writer of the format asked for, and one message
+ * for a format a report does not offer (lib/util/writers.c). */
+static int writer_a(const void *report, trim__sb *sb)
+{
+	trim__sb_printf(sb, "a %s", (const char *)report);
+	return 0;
+}
+
+static int writer_fails(const void *report, trim__sb *sb)
+{
+	(void)report;
+	trim__sb_puts(sb, "half");
+	return trim__error(TRIM_ERANGE, "writer failed");
+}
+
+START_TEST(test_writers)
+{
+	static const trim__writers w = {"trim_test_report",
+	                                {[TRIM_FORMAT_TABLE] = writer_a, [TRIM_FORMAT_CSV] = writer_fails}};
+	char *out = NULL;
+	ck_assert_int_eq(trim__write_report(&w, TRIM_FORMAT_TABLE, "x", &out), 0);
+	ck_assert_str_eq(out, "a x");
+	trim_string_free(out);
+	ck_assert_int_eq(trim__write_report(&w, TRIM_FORMAT_JSON, "x", &out), TRIM_EINVAL);
+	ck_assert_ptr_null(out);
+	ck_assert_str_eq(trim_last_error(), "trim_test_report: format 1 (json) is not offered; table, csv");
+	ck_assert_int_eq(trim__write_report(&w, 7, "x", &out), TRIM_EINVAL);
+	ck_assert_str_eq(trim_last_error(), "trim_test_report: format 7 (unknown) is not offered; table, csv");
+	ck_assert_int_eq(trim__write_report(&w, -1, "x", &out), TRIM_EINVAL);
+	ck_assert_int_eq(trim__writers_check(&w, TRIM_FORMAT_CSV), 0);
+	ck_assert_int_eq(trim__write_report(&w, TRIM_FORMAT_CSV, "x", &out), TRIM_ERANGE);
+	ck_assert_ptr_null(out);
+	ck_assert_str_eq(trim__format_name(TRIM_FORMAT_YAML), "yaml");
+}
+END_TEST
+
 /* The library's stamp carries the digest of its sources (the Makefile's
  * build/gen/model_digest.h): the SHA-256 of `sha256sum` over lib/ (but the
  * CLI's) and include/ in byte order of the paths, computed here again. A
@@ -407,6 +443,7 @@ Suite *util_suite(void)
 	tcase_add_test(tc, test_write_follows_umask);
 	tcase_add_test(tc, test_result_file_text);
 	tcase_add_test(tc, test_notes);
+	tcase_add_test(tc, test_writers);
 	tcase_add_test(tc, test_model_digest);
 	tcase_add_test(tc, test_cli_output_errors);
 	tcase_add_test(tc, test_cli_suggestions);

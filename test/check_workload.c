@@ -305,6 +305,9 @@ START_TEST(test_report_json)
 	trim_string_free(text);
 	ck_assert_int_eq(trim_workloads_report(w, 99, &text), TRIM_EINVAL);
 	ck_assert_ptr_null(text);
+	ck_assert_str_eq(trim_last_error(), "trim_workloads_report: format 99 (unknown) is not offered; table, json, csv");
+	ck_assert_int_eq(trim_workloads_report(w, TRIM_FORMAT_YAML, &text), TRIM_EINVAL);
+	ck_assert_str_eq(trim_last_error(), "trim_workloads_report: format 3 (yaml) is not offered; table, json, csv");
 	trim_workloads_free(w);
 }
 END_TEST
