@@ -241,11 +241,12 @@ typedef struct {
 	const trim_arch *arch;
 	int B, goal;
 	int nchains;
-	trim__ft_chain *chain;            /* nchains */
-	const trim__ft_plan **plan;       /* nchains, into the distinct plans */
+	trim__ft_chain *chain;      /* nchains */
+	const trim__ft_plan **plan; /* nchains, into the distinct plans */
 	totals t;
 } fused_report;
 
+/* The goal's name in both reports. */
 static const char *goal_name(int goal) { return goal == TRIM_GOAL_DELAY ? "delay" : "energy"; }
 
 /* The fused tiles for people: the network, every chain's plan, the totals. */
