@@ -222,7 +222,7 @@ static int result_table(const void *report, trim__sb *sb)
 	                f->prm[TRIM_FUSION_BUDGET_DSP], r->n, trim__fusion_goal_names[r->goal],
 	                (long long)r->best);
 	trim__sb_puts(sb, "\nPareto set (off-chip bytes, MACs, on-chip bytes, cycles), by "
-	                   "DSP:\n");
+	                  "DSP:\n");
 	table_header(sb);
 	for (size_t k = 0; k < r->np; k++) {
 		char tag[32];

@@ -129,8 +129,8 @@ static int eval_table(const void *report, trim__sb *sb)
 	                v->cycles * v->energy_pj);
 	if (e->costs[0].count == TRIM_COUNT_TIMELOOP)
 		trim__sb_puts(sb, "counted as Timeloop counts (--count timeloop): an operand shared per fan-out by "
-		                   "identical tiles only, its windows along the innermost loop only, drains not "
-		                   "charged, leakage on the used instances of a storage level only, none for the MACs\n\n");
+		                  "identical tiles only, its windows along the innermost loop only, drains not "
+		                  "charged, leakage on the used instances of a storage level only, none for the MACs\n\n");
 	trim__sb_printf(sb, "%-10s %-7s %12s %12s %12s %12s %12s %12s\n", "level", "tensor",
 	                "reads/in", "fills/dests", "updates/mc", "drains/up", "energy_pj", "cycles");
 	for (int l = 0; l < e->arch.nlevels; l++) {

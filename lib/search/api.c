@@ -501,8 +501,8 @@ static int search_table(const void *report, trim__sb *sb)
 	trim__sb_printf(sb, "\ngoal: %s\n", goal_names[s->goal]);
 	if (s->costs[0].count == TRIM_COUNT_TIMELOOP)
 		trim__sb_puts(sb, "counted as Timeloop counts (--count timeloop): an operand shared per fan-out by "
-		                   "identical tiles only, its windows along the innermost loop only, drains not "
-		                   "charged, leakage on the used instances of a storage level only, none for the MACs\n");
+		                  "identical tiles only, its windows along the innermost loop only, drains not "
+		                  "charged, leakage on the used instances of a storage level only, none for the MACs\n");
 	if (r->found && !r->exact)
 		trim__sb_printf(sb, "not proven optimal (%s): lower bound %.9g, gap %.4g%%\n",
 		                r->stopped ? "stopped at the time limit" : "within the gap", r->lower_bound,
