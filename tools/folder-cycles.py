@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Circles between the folders of lib/ (issue #35): the include graph drawn at
 folder level (a file of lib/A including a header of lib/B is an edge A -> B;
 lib/A/sub/ counts as A), its strongly connected components of more than one

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Functions of lib/ longer than a limit (default 150 lines), longest first:
 LINES FILE:LINE NAME. A function is a definition whose body opens with "{" at
 column 0 and closes with "}" at column 0 (the house layout). A function that
