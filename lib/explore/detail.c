@@ -360,13 +360,12 @@ int trim_explorer_write_html(const trim_explorer *ex, const char *path)
 		return trim__error(TRIM_EINVAL, "trim_explorer_write_html: NULL argument");
 	if (!ex->ranked)
 		return trim__error(TRIM_EINVAL, "trim_explorer_write_html: the exploration has not finished");
-	char *report = NULL, *text = NULL;
+	char *report = NULL;
 	int rc = trim_explorer_report(ex, TRIM_FORMAT_JSON, &report);
 	if (rc)
 		return rc;
-	trim__sb data, page;
+	trim__sb data;
 	trim__sb_init(&data);
-	trim__sb_init(&page);
 	char title[256];
 	snprintf(title, sizeof title, "libtrim: %s over %s", trim_network_name(ex->net), trim_space_name(ex->space));
 	trim__sb_puts(&data, "{\"kind\": \"explore\", \"title\": ");
@@ -408,16 +407,8 @@ int trim_explorer_write_html(const trim_explorer *ex, const char *path)
 		trim__xdetail_free(&d);
 	}
 	trim__sb_puts(&data, "}}");
-	if (rc == 0 && data.failed)
-		rc = TRIM_ENOMEM;
-	if (rc == 0) {
-		trim__html_page(&page, title, data.buf);
-		rc = trim__sb_take(&page, &text);
-	}
 	if (rc == 0)
-		rc = trim__write_file_atomic(path, text, strlen(text));
-	free(text);
-	trim__sb_free(&page);
+		rc = trim__html_write(path, title, &data);
 	trim__sb_free(&data);
 	trim_string_free(report);
 	return rc;

@@ -22,10 +22,8 @@ int trim_neteval_write_html(const trim_neteval *ne, const char *path)
 		return trim__error(TRIM_EINVAL, "trim_neteval_write_html: not evaluated yet");
 	trim__wview *views = trim__calloc(info.n ? info.n : 1, sizeof *views);
 	size_t *index = trim__calloc(info.n ? info.n : 1, sizeof *index);
-	trim__sb data, page;
+	trim__sb data;
 	trim__sb_init(&data);
-	trim__sb_init(&page);
-	char *text = NULL;
 	int rc = views && index ? 0 : TRIM_ENOMEM;
 	size_t n = 0;
 	for (size_t i = 0; rc == 0 && i < info.n; i++)
@@ -64,16 +62,8 @@ int trim_neteval_write_html(const trim_neteval *ne, const char *path)
 		rc = trim__html_detail_json(&d, &data);
 		trim__sb_puts(&data, "}");
 	}
-	if (rc == 0 && data.failed)
-		rc = TRIM_ENOMEM;
-	if (rc == 0) {
-		trim__html_page(&page, title, data.buf);
-		rc = trim__sb_take(&page, &text);
-	}
 	if (rc == 0)
-		rc = trim__write_file_atomic(path, text, strlen(text));
-	free(text);
-	trim__sb_free(&page);
+		rc = trim__html_write(path, title, &data);
 	trim__sb_free(&data);
 	free(views);
 	free(index);

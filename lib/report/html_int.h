@@ -18,6 +18,9 @@
 
 /* The page: title, and the data as JSON text (escaped for <script> here). */
 void trim__html_page(trim__sb *sb, const char *title, const char *data_json);
+/* The page of `title` and the JSON text in data (TRIM_ENOMEM if data ran
+ * out of memory) written to path whole or not at all. */
+int trim__html_write(const char *path, const char *title, const trim__sb *data);
 /* JSON text made safe inside a <script> element. */
 void trim__html_json_text(trim__sb *sb, const char *json);
 

@@ -6,6 +6,7 @@
  * are drawn the script sets data-trim-rendered="<charts>" on <html>; a
  * script error sets data-trim-error and shows the message on the page.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "html_int.h"
@@ -198,4 +199,20 @@ void trim__html_page(trim__sb *sb, const char *title, const char *data_json)
 	trim__sb_printf(sb, "</script>\n<script>\n%s</script>\n<script>\n%s</script>\n<noscript>This report draws "
 	                    "its charts with JavaScript.</noscript>\n</body>\n</html>\n",
 	                page_guard_js, page_js);
+}
+
+int trim__html_write(const char *path, const char *title, const trim__sb *data)
+{
+	if (data->failed)
+		return TRIM_ENOMEM;
+	trim__sb page;
+	trim__sb_init(&page);
+	char *text = NULL;
+	trim__html_page(&page, title, data->buf);
+	int rc = trim__sb_take(&page, &text);
+	if (rc == 0)
+		rc = trim__write_file_atomic(path, text, strlen(text));
+	free(text);
+	trim__sb_free(&page);
+	return rc;
 }
