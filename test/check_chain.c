@@ -110,7 +110,7 @@ static void check_chain_figures(const trim__mapspace *s, const node_frame *f, co
 				continue;
 			const int p = innermost_holder(a, m, t, l);
 			const int64_t words = res ? x->drains[l][t] : x->fills[l][t];
-			const int64_t ptop = trim__chain_hop(s, m, t, p, l, words, enter, deliver);
+			const int64_t ptop = trim__chain_hop(s, NULL, m, t, p, l, words, enter, deliver);
 			for (int k = p + 1; k < l; k++) {
 				if (a->lv[k].type != TRIM__LVL_SPATIAL || !enter[k])
 					continue;
@@ -155,7 +155,7 @@ static void check_open_hop_figures(const trim__mapspace *s, const node_frame *f,
 			st->open_entries++;
 			st->open_entries_above_touched += entries > touched;
 			int64_t enter[TRIM__MAX_LEVELS], deliver[TRIM__MAX_LEVELS];
-			const int64_t top = trim__open_hop_chain(s, f, m, t, p, l, words, enter, deliver);
+			const int64_t top = trim__chain_hop(s, f, m, t, p, l, words, enter, deliver);
 			for (int k = p + 1; k < l; k++) {
 				if (a->lv[k].type != TRIM__LVL_SPATIAL || !enter[k])
 					continue;

@@ -15,6 +15,14 @@
 #error "bound_int.h is part of search_int.h: include that"
 #endif
 
+/* 1 if level l of m has a factor above 1 (a loop). */
+static inline int trim__level_has_loops(const trim__mapping *m, int l)
+{
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if (m->f[l][d] > 1)
+			return 1;
+	return 0;
+}
 
 /* ---- order-free bounds per factorisation (factor_bound.c) ---------------- */
 
@@ -340,9 +348,11 @@ int64_t trim__chain_to_macs(const trim__mapspace *s, const node_frame *f, const 
                             int64_t *enter, int64_t *deliver, int64_t *distinct_top);
 /* The same on the hop from holder h to holder l (h < l), given at least
  * `words` entries into l's instances (operands: fills; results: drains):
- * enter[k], deliver[k] for k in (h, l); returns the outermost level's. */
-int64_t trim__chain_hop(const trim__mapspace *s, const trim__mapping *m, int t, int h, int l, int64_t words,
-                        int64_t *enter, int64_t *deliver);
+ * enter[k], deliver[k] for k in (h, l); returns the outermost level's
+ * (0: none). f NULL: every spatial level between is fixed; else the open
+ * ones of frame f take mapspace.share_cap as their sharers (open_hop.c). */
+int64_t trim__chain_hop(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int h, int l,
+                        int64_t words, int64_t *enter, int64_t *deliver);
 
 /* The most children of one node of spatial level k that can need one
  * element of t: the product of k's factors (in m) over the dims not
@@ -356,11 +366,6 @@ int64_t trim__chain_sharers(const trim__mapspace *s, const trim__mapping *m, int
  * on the dims t does not read. */
 int64_t trim__open_hop_entries(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int l,
                                int64_t touched);
-/* trim__chain_hop with the open spatial levels of frame f taking
- * mapspace.share_cap: enter[k], deliver[k] for k in (h, l), `words` entries
- * into l; returns the outermost level's enter (0: none). */
-int64_t trim__open_hop_chain(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int h,
-                             int l, int64_t words, int64_t *enter, int64_t *deliver);
 /* One keep choice's counts raised by both: *in_l (l's entries), nw[k] and
  * dw[k] of the levels between; returns h's reads (result: updates) rd_h
  * raised. */

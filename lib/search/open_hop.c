@@ -16,7 +16,7 @@
  * the product of those levels' factors on the dims t does not read,
  * whatever the open levels, the loops and the orders.
  * (2) The words on the way, each spatial level k between the holders, open
- * or fixed (trim__chain_hop's argument): one word entering a node of k
+ * or fixed (trim__chain_hop with the node's frame): one word entering a node of k
  * reaches at most prod_{j >= k on the hop} c(j) instances of l that need
  * its element at once, c(j) = sharers(j) when j is fixed, the most any
  * rows give (mapspace.share_cap) when open, 1 without multicast; so at
@@ -25,14 +25,6 @@
  * with no bounds > 1 is passed over (nothing charged).
  */
 #include "search_int.h"
-
-static int has_loops(const trim__mapping *m, int l)
-{
-	for (int d = 0; d < TRIM_NDIMS; d++)
-		if (m->f[l][d] > 1)
-			return 1;
-	return 0;
-}
 
 int64_t trim__open_hop_entries(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int l,
                                int64_t touched)
@@ -48,34 +40,6 @@ int64_t trim__open_hop_entries(const trim__mapspace *s, const node_frame *f, con
 	return touched * groups;
 }
 
-int64_t trim__open_hop_chain(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int h,
-                             int l, int64_t words, int64_t *enter, int64_t *deliver)
-{
-	const struct trim_arch *a = s->a;
-	const int res = t == 2;
-	int64_t below = words, prod = 1, top = 0;
-	for (int k = l - 1; k > h; k--) {
-		enter[k] = deliver[k] = 0;
-		const trim__level *K = &a->lv[k];
-		if (K->type != TRIM__LVL_SPATIAL || (f->fixed[k] && !has_loops(m, k)))
-			continue;
-		const int64_t c = f->fixed[k] ? trim__chain_sharers(s, m, t, k) : s->share_cap[t][k];
-		int64_t e;
-		if (res) {
-			prod *= c;
-			e = K->reduction ? (words + prod - 1) / prod : below;
-		} else {
-			prod *= K->multicast ? c : 1;
-			e = (words + prod - 1) / prod;
-		}
-		enter[k] = e;
-		deliver[k] = below;
-		below = e;
-		top = e;
-	}
-	return top;
-}
-
 int64_t trim__open_hop_raise(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int h,
                              int l, int64_t touched, int64_t *in_l, int64_t rd_h, int64_t *nw, int64_t *dw)
 {
@@ -85,7 +49,7 @@ int64_t trim__open_hop_raise(const trim__mapspace *s, const node_frame *f, const
 	if (entries > *in_l)
 		*in_l = entries;
 	int64_t enter[TRIM__MAX_LEVELS], deliver[TRIM__MAX_LEVELS];
-	const int64_t top = trim__open_hop_chain(s, f, m, t, h, l, *in_l, enter, deliver);
+	const int64_t top = trim__chain_hop(s, f, m, t, h, l, *in_l, enter, deliver);
 	for (int k = h + 1; k < l; k++) {
 		const trim__level *K = &a->lv[k];
 		if (K->type != TRIM__LVL_SPATIAL || !enter[k])

@@ -11,14 +11,6 @@
  */
 #include "search_int.h"
 
-static int has_loops(const trim__mapping *m, int l)
-{
-	for (int d = 0; d < TRIM_NDIMS; d++)
-		if (m->f[l][d] > 1)
-			return 1;
-	return 0;
-}
-
 int64_t trim__chain_sharers(const trim__mapspace *s, const trim__mapping *m, int t, int k)
 {
 	int64_t n = 1;
@@ -126,23 +118,25 @@ int64_t trim__chain_to_macs(const trim__mapspace *s, const node_frame *f, const 
  * level with bounds (operands: reads of h; results: updates of h), 0 if
  * none.
  */
-int64_t trim__chain_hop(const trim__mapspace *s, const trim__mapping *m, int t, int h, int l, int64_t words,
-                        int64_t *enter, int64_t *deliver)
+int64_t trim__chain_hop(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int h, int l,
+                        int64_t words, int64_t *enter, int64_t *deliver)
 {
 	const struct trim_arch *a = s->a;
 	const int res = t == 2;
 	int64_t below = words, prod = 1, top = 0;
 	for (int k = l - 1; k > h; k--) {
 		enter[k] = deliver[k] = 0;
-		if (a->lv[k].type != TRIM__LVL_SPATIAL || !has_loops(m, k))
-			continue;
 		const trim__level *K = &a->lv[k];
+		const int open = f && !f->fixed[k];
+		if (K->type != TRIM__LVL_SPATIAL || (!open && !trim__level_has_loops(m, k)))
+			continue;
+		const int64_t c = open ? s->share_cap[t][k] : trim__chain_sharers(s, m, t, k);
 		int64_t e;
 		if (res) {
-			prod *= trim__chain_sharers(s, m, t, k);
+			prod *= c;
 			e = K->reduction ? (words + prod - 1) / prod : below;
 		} else {
-			prod *= K->multicast ? trim__chain_sharers(s, m, t, k) : 1;
+			prod *= K->multicast ? c : 1;
 			e = (words + prod - 1) / prod;
 		}
 		enter[k] = e;
@@ -195,7 +189,7 @@ double trim__chain_readbacks(const trim__mapspace *s, const trim__level_cost *co
 	const double rd = costs[h].read_pj;
 	int up = ph >= 0;
 	for (int k = ph + 1; up && k < h; k++)
-		if (a->lv[k].type == TRIM__LVL_SPATIAL && a->lv[k].reduction && (!f->fixed[k] || has_loops(m, k)))
+		if (a->lv[k].type == TRIM__LVL_SPATIAL && a->lv[k].reduction && (!f->fixed[k] || trim__level_has_loops(m, k)))
 			up = 0; /* drains of several instances of h may be added up on the way */
 	const int64_t hi = U0 - rb > in_h ? U0 - rb : in_h;
 	int64_t cand[TRIM__MAX_LEVELS + 2];
@@ -239,7 +233,7 @@ int64_t trim__chain_hop_raise(const trim__mapspace *s, const trim__mapping *m, i
 	const struct trim_arch *a = s->a;
 	const int res = t == 2;
 	int64_t enter[TRIM__MAX_LEVELS], deliver[TRIM__MAX_LEVELS];
-	const int64_t top = trim__chain_hop(s, m, t, h, l, words, enter, deliver);
+	const int64_t top = trim__chain_hop(s, NULL, m, t, h, l, words, enter, deliver);
 	if (top > up)
 		up = top;
 	for (int k = h + 1; k < l; k++) {

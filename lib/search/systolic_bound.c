@@ -61,14 +61,6 @@
  */
 #include "search_int.h"
 
-static int has_loops(const trim__mapping *m, int l)
-{
-	for (int d = 0; d < TRIM_NDIMS; d++)
-		if (m->f[l][d] > 1)
-			return 1;
-	return 0;
-}
-
 /* The dims of tensor t whose values alone tell its elements apart along
  * an axis: the dim of a one-term axis, and both dims of a two-term axis
  * c d + c' d' on which (d, d') -> c d + c' d' is one to one over their
@@ -114,7 +106,7 @@ double trim__systolic_hops(const trim__mapspace *s, const trim__level_cost *cost
 		return least;
 	/* l the only spatial level with loops: one level on the delivery tree */
 	for (int k = 0; k < a->nlevels; k++)
-		if (k != l && a->lv[k].type == TRIM__LVL_SPATIAL && has_loops(m, k))
+		if (k != l && a->lv[k].type == TRIM__LVL_SPATIAL && trim__level_has_loops(m, k))
 			return least;
 	const double avg = avg_hops(&costs[l]);
 	return avg > least ? avg : least;
@@ -142,7 +134,7 @@ double trim__systolic_readbacks(const trim__mapspace *s, const trim__level_cost 
 	}
 	double e = 0;
 	for (int b = 0; b < nl; b++) {
-		if (a->lv[b].type == TRIM__LVL_SPATIAL && has_loops(m, b))
+		if (a->lv[b].type == TRIM__LVL_SPATIAL && trim__level_has_loops(m, b))
 			break; /* a spatial level with loops above the holders below */
 		if (a->lv[b].type != TRIM__LVL_STORAGE || !kept[b] || rdc[b] <= T)
 			continue;
@@ -153,7 +145,7 @@ double trim__systolic_readbacks(const trim__mapspace *s, const trim__level_cost 
 			const trim__level *L = &a->lv[c];
 			if (L->type != TRIM__LVL_SPATIAL)
 				continue;
-			if (has_loops(m, c) && !L->reduction)
+			if (trim__level_has_loops(m, c) && !L->reduction)
 				ok = 0;
 			if (L->net == TRIM__NET_SYSTOLIC)
 				systolic = 1;

@@ -8,14 +8,6 @@
  */
 #include "search_int.h"
 
-static int level_has_loops(const trim__mapping *m, int l)
-{
-	for (int d = 0; d < TRIM_NDIMS; d++)
-		if (m->f[l][d] > 1)
-			return 1;
-	return 0;
-}
-
 static int64_t fanout_of(const trim__level *L)
 {
 	return (L->fanout_x > 0 ? L->fanout_x : 1) * (L->fanout_y > 0 ? L->fanout_y : 1);
@@ -330,7 +322,7 @@ static void fixed_hop(part_frame *p, choice_counts *cc, int l, int prev)
 	int64_t *in = cc->in, *rd = cc->rd, *nw = cc->nw, *dw = cc->dw;
 	int sp = -1, nsp = 0;
 	for (int k = h + 1; k < l; k++)
-		if (a->lv[k].type == TRIM__LVL_SPATIAL && level_has_loops(m, k))
+		if (a->lv[k].type == TRIM__LVL_SPATIAL && trim__level_has_loops(m, k))
 			sp = k, nsp++;
 	if (p->r->share[l] > in[l])
 		in[l] = p->r->share[l];
@@ -444,7 +436,7 @@ static void fixed_feed(part_frame *p, choice_counts *cc, int64_t fan)
 	int64_t feed;
 	int nbig = 0, sp = -1;
 	for (int l = h + 1; l < nl; l++)
-		if (a->lv[l].type == TRIM__LVL_SPATIAL && level_has_loops(m, l))
+		if (a->lv[l].type == TRIM__LVL_SPATIAL && trim__level_has_loops(m, l))
 			sp = l, nbig++;
 	if (nbig == 0) {
 		feed = w->macs;
@@ -511,7 +503,7 @@ static void mac_feed(part_frame *p, choice_counts *cc)
 	const int nl = a->nlevels, res = p->res, h = cc->h;
 	cc->direct = 1;
 	for (int l = h + 1; l < nl; l++)
-		if (a->lv[l].type == TRIM__LVL_SPATIAL && (!p->f->fixed[l] || level_has_loops(p->m, l)))
+		if (a->lv[l].type == TRIM__LVL_SPATIAL && (!p->f->fixed[l] || trim__level_has_loops(p->m, l)))
 			cc->direct = 0;
 	int nsp = 0;
 	int64_t allfan = 1, fan = 1;
@@ -611,7 +603,7 @@ static int updates_arrive(const part_frame *p, const choice_counts *cc, int l)
 	for (int k = l + 1; l != cc->h && k < nl && a->lv[k].type != TRIM__LVL_COMPUTE; k++) {
 		if (a->lv[k].type == TRIM__LVL_STORAGE && cc->kept[k])
 			break;
-		if (a->lv[k].type == TRIM__LVL_SPATIAL && (!p->f->fixed[k] || level_has_loops(p->m, k)))
+		if (a->lv[k].type == TRIM__LVL_SPATIAL && (!p->f->fixed[k] || trim__level_has_loops(p->m, k)))
 			direct_l = 0;
 	}
 	return direct_l;
