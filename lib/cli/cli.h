@@ -1,4 +1,8 @@
-/* Shared helpers of the command-line client (a thin client of the C API). */
+/* Shared helpers of the command-line client (a thin client of the C API).
+ * main.c dispatches the subcommands and parses the shared option kinds
+ * (trim_cli_int, _choice, _mode, _phase, _format); cmd_<name>.c is `trim
+ * <name>`; netrun.c loads a network's workloads and runs a network
+ * evaluation for the commands that need one. */
 #ifndef TRIM_CLI_H
 #define TRIM_CLI_H
 

@@ -1,6 +1,21 @@
 /*
  * Internal utilities shared by every module: errors, string buffers,
  * checked arithmetic. Nothing here is exported from the shared library.
+ * lib/util/ is the bottom row of the folders (make folder-check): it
+ * includes no other folder. One concept per file:
+ *   error.c        trim__error, the thread's last error, trim_strerror
+ *   strbuf.c       the string builder (trim__sb_*), JSON scalars, files
+ *                  written whole or not at all
+ *   writers.c      one writer per output format (trim__writers)
+ *   suggest.c      "did you mean": the nearest valid choice
+ *   ydoc.c         YAML reading with file:line:column (ydoc.h)
+ *   handle.c       typed handles (handle.h)
+ *   digest.c       SHA-256 and the content keys of inputs (digest.h)
+ *   model_digest.c the library's stamp: version and the sources' digest
+ *   file.c         result files read back (regular, bounded in size)
+ *   notes.c        the notes on result files not reused
+ *   datadir.c      where energy_tables/ and models/ are found (datadir_int.h)
+ *   gslinit.c      GSL's aborting error handler turned off, once
  */
 #ifndef TRIM_UTIL_H
 #define TRIM_UTIL_H
