@@ -97,8 +97,8 @@ START_TEST(hand_pair)
 	ck_assert_int_eq(ax.dim[0][0], TRIM_DIM_N);
 	ck_assert_int_eq(ax.dim[0][1], TRIM_DIM_N);
 	int64_t two[1] = {2};
-	ck_assert_int_eq(trim__ft_tile_workload(&ch, 0, &ax, two, 0, &w[2], NULL), 0);
-	ck_assert_int_eq(trim__ft_tile_workload(&ch, 0, &ax, two, 1, &w[3], NULL), 0);
+	ck_assert_int_eq(trim__ft_tile_workload(&ch, 0, &ax, two, NULL, 0, &w[2], NULL), 0);
+	ck_assert_int_eq(trim__ft_tile_workload(&ch, 0, &ax, two, NULL, 1, &w[3], NULL), 0);
 	ck_assert_int_eq(w[2].macs, 12);
 	ck_assert_int_eq(w[2].t[2].elems, 6);
 	ck_assert_int_eq(w[3].t[0].elems, 6);
@@ -256,14 +256,49 @@ static int64_t elem_at(const trim__tensor *T, const int64_t *dv)
 	return e;
 }
 
+/* 1 if tensor T holds a padding zero at loop point dv. */
+static int is_zero_at(const trim__tensor *T, const int64_t *dv)
+{
+	for (int z = 0; T->has_zeros && z < 2; z++) {
+		const trim__iexpr *e = &T->idx[T->ndims - 2 + z];
+		int64_t v = 0;
+		for (int j = 0; j < e->nterms; j++)
+			v += e->coef[j] * dv[e->dim[j]];
+		if (v < T->zaxis[z].lo || v > T->zaxis[z].hi || (v - T->zaxis[z].lo) % T->zaxis[z].step)
+			return 1;
+	}
+	return 0;
+}
+
+/* The element of `out` (the producer's result) that input T reads at loop
+ * point dv, a real value (its zeros' positions less those before it). */
+static int64_t produced_at(const trim__tensor *T, const trim__tensor *out, const int64_t *dv)
+{
+	int64_t e = 0;
+	for (int k = 0; k < T->ndims; k++) {
+		int64_t v = 0;
+		for (int j = 0; j < T->idx[k].nterms; j++)
+			v += T->idx[k].coef[j] * dv[T->idx[k].dim[j]];
+		if (T->has_zeros && k >= T->ndims - 2)
+			v -= T->zaxis[k - (T->ndims - 2)].lo;
+		REQUIRE(v >= 0 && v < out->extent[k], "axis %d value %lld outside [0, %lld)", k, (long long)v,
+		        (long long)out->extent[k]);
+		e = e * out->extent[k] + v;
+	}
+	return e;
+}
+
 /* Walk every point of every layer in every tile of the group in the
- * chain's coordinates (layer i's tile starting at the tile's coordinate
- * times its step on each shared dim): every point lies inside its layer;
- * in a tile, every element of a layer's result it touches is completed
- * (all its contributions), and the next layer reads exactly the elements
- * this one completed in the same tile (a halo is recomputed, never read
- * from another tile); the last layer runs every MAC once and completes
- * every output element once. */
+ * chain's coordinates (layer i's tile starting at its origin, the first
+ * of its rows in that tile, on each shared dim): every point lies inside
+ * its layer; the tile's workload sees the zeros of padding exactly where
+ * the layer does; in a tile, every element of a layer's result it touches
+ * is completed (all its contributions), and the next layer reads exactly
+ * the elements this one completed in the same tile (a halo is recomputed,
+ * never read from another tile; padding is read as zeros, computed by
+ * none); the last layer runs every MAC once and completes every output
+ * element once. Tiles of one kind (kinds.c) have the same workloads, and
+ * the kinds' counts add up to the tiles. */
 static void walk_tiles(const trim__ft_chain *ch, const int64_t *tiles)
 {
 	trim__ft_axes ax;
@@ -272,29 +307,40 @@ static void walk_tiles(const trim__ft_chain *ch, const int64_t *tiles)
 	int64_t ntiles = 1;
 	for (int x = 0; x < ax.naxes; x++)
 		ntiles *= tiles[x];
+	trim__ft_classes cl;
+	ck_assert_int_eq(trim__ft_tile_classes(ch, 0, &ax, tiles, &cl), 0);
+	int64_t kinds_total = 0, pos[TRIM__FT_MAX_AXES], kpos[TRIM__FT_MAX_AXES];
+	for (int64_t k = 0; k < cl.total; k++)
+		kinds_total += trim__ft_class_at(&cl, ax.naxes, k, kpos);
+	ck_assert_int_eq(kinds_total, ntiles);
 	const trim__intra *last = ch->layer[n - 1];
 	int64_t *ran = calloc((size_t)last->macs, sizeof *ran);
 	int64_t *done_in = calloc((size_t)last->t[2].elems, sizeof *done_in);
 	for (int64_t tile = 0; tile < ntiles; tile++) {
+		int64_t rest = tile;
+		for (int x = ax.naxes - 1; x >= 0; x--) {
+			pos[x] = rest % tiles[x];
+			rest /= tiles[x];
+		}
 		unsigned char *prev = NULL; /* the previous layer's elements completed in this tile */
 		for (int i = 0; i < n; i++) {
 			const trim__intra *w = ch->layer[i];
 			const trim__tensor *out = &w->t[2], *in = &w->t[0];
-			int64_t per_elem = w->macs / out->elems, step[TRIM__FT_MAX_AXES];
+			const trim__tensor *pout = i ? &ch->layer[i - 1]->t[2] : NULL;
+			int64_t per_elem = w->macs / out->elems, org[TRIM__FT_MAX_AXES];
 			int64_t *contrib = calloc((size_t)out->elems, sizeof *contrib);
-			unsigned char *read = calloc((size_t)in->elems, 1);
+			unsigned char *read = pout ? calloc((size_t)pout->elems, 1) : NULL;
 			trim__intra tw;
-			ck_assert_int_eq(trim__ft_tile_workload(ch, 0, &ax, tiles, i, &tw, step), 0);
-			int64_t origin[TRIM_NDIMS] = {0}, rest = tile;
-			for (int x = ax.naxes - 1; x >= 0; x--) {
-				origin[ax.dim[x][i]] = (rest % tiles[x]) * step[x];
-				rest /= tiles[x];
-			}
-			int64_t dv[TRIM_NDIMS] = {0};
+			ck_assert_int_eq(trim__ft_tile_workload(ch, 0, &ax, tiles, pos, i, &tw, org), 0);
+			int64_t origin[TRIM_NDIMS] = {0};
+			for (int x = 0; x < ax.naxes; x++)
+				origin[ax.dim[x][i]] = org[x];
+			int64_t dv[TRIM_NDIMS] = {0}, tv[TRIM_NDIMS] = {0};
 			for (int64_t p = 0; p < tw.macs; p++) {
 				int64_t q = p, lin = 0;
 				for (int d = TRIM_NDIMS - 1; d >= 0; d--) {
-					dv[d] = origin[d] + q % tw.bound[d];
+					tv[d] = q % tw.bound[d];
+					dv[d] = origin[d] + tv[d];
 					q /= tw.bound[d];
 				}
 				for (int d = 0; d < TRIM_NDIMS; d++) {
@@ -303,7 +349,14 @@ static void walk_tiles(const trim__ft_chain *ch, const int64_t *tiles)
 					lin = lin * w->bound[d] + dv[d];
 				}
 				contrib[elem_at(out, dv)]++;
-				read[elem_at(in, dv)] = 1;
+				/* the tile sees a padding zero where the layer does */
+				int zero = is_zero_at(in, dv);
+				REQUIRE(zero == is_zero_at(&tw.t[0], tv), "layer %s tile %lld: point %lld reads a %s the tile sees "
+				        "as %s", w->layer, (long long)tile, (long long)p, zero ? "zero" : "value",
+				        zero ? "a value" : "a zero");
+				int64_t src = zero || !pout ? -1 : produced_at(in, pout, dv);
+				if (read && src >= 0)
+					read[src] = 1;
 				if (i == n - 1)
 					ran[lin]++;
 			}
@@ -314,17 +367,24 @@ static void walk_tiles(const trim__ft_chain *ch, const int64_t *tiles)
 				if (i == n - 1 && contrib[x])
 					done_in[x]++;
 			}
-			for (int64_t x = 0; prev && x < in->elems; x++)
+			for (int64_t x = 0; prev && x < pout->elems; x++)
 				REQUIRE(read[x] == prev[x], "layer %s tile %lld: input element %lld %s", w->layer, (long long)tile,
 				        (long long)x, read[x] ? "not completed by its producer in this tile"
 				                              : "completed by its producer but not read");
-			/* the next layer's input tile is this layer's output tile */
+			/* the next layer's input tile is this layer's output tile,
+			 * padded where the next layer's input is */
 			if (i + 1 < n) {
 				trim__intra nw;
-				ck_assert_int_eq(trim__ft_tile_workload(ch, 0, &ax, tiles, i + 1, &nw, NULL), 0);
+				ck_assert_int_eq(trim__ft_tile_workload(ch, 0, &ax, tiles, pos, i + 1, &nw, NULL), 0);
 				ck_assert_int_eq(nw.t[0].ndims, tw.t[2].ndims);
-				for (int k = 0; k < tw.t[2].ndims; k++)
-					ck_assert_int_eq(nw.t[0].extent[k], tw.t[2].extent[k]);
+				for (int k = 0; k < tw.t[2].ndims; k++) {
+					int64_t real = nw.t[0].extent[k];
+					if (nw.t[0].has_zeros && k >= nw.t[0].ndims - 2) {
+						const trim__zaxis *z = &nw.t[0].zaxis[k - (nw.t[0].ndims - 2)];
+						real = z->hi - z->lo + 1;
+					}
+					ck_assert_int_eq(real, tw.t[2].extent[k]);
+				}
 			}
 			free(prev);
 			prev = malloc((size_t)out->elems);
@@ -335,6 +395,28 @@ static void walk_tiles(const trim__ft_chain *ch, const int64_t *tiles)
 		}
 		free(prev);
 	}
+	/* tiles of one kind: the same workload on every layer */
+	for (int64_t tile = 0; tile < ntiles; tile++) {
+		int64_t rest = tile;
+		for (int x = ax.naxes - 1; x >= 0; x--) {
+			pos[x] = rest % tiles[x];
+			rest /= tiles[x];
+		}
+		int found = 0;
+		for (int64_t k = 0; k < cl.total && !found; k++) {
+			trim__ft_class_at(&cl, ax.naxes, k, kpos);
+			int same = 1;
+			for (int i = 0; i < n && same; i++) {
+				trim__intra u, v;
+				ck_assert_int_eq(trim__ft_tile_workload(ch, 0, &ax, tiles, pos, i, &u, NULL), 0);
+				ck_assert_int_eq(trim__ft_tile_workload(ch, 0, &ax, tiles, kpos, i, &v, NULL), 0);
+				same = tu_same_nest(&u, &v);
+			}
+			found = same;
+		}
+		REQUIRE(found, "tile %lld is of no kind", (long long)tile);
+	}
+	trim__ft_classes_free(&cl);
 	for (int64_t p = 0; p < last->macs; p++)
 		REQUIRE(ran[p] == 1, "layer %s: point %lld ran %lld times", last->layer, (long long)p, (long long)ran[p]);
 	for (int64_t x = 0; x < last->t[2].elems; x++)
@@ -382,7 +464,7 @@ START_TEST(tiles_cover_the_chain)
 	/* its tile of 1 row needs 3 rows of the producer: 2 tiles, 6 rows
 	 * computed of its 4 */
 	trim__intra tw;
-	ck_assert_int_eq(trim__ft_tile_workload(&cc, 0, &ax, t2b, 0, &tw, NULL), 0);
+	ck_assert_int_eq(trim__ft_tile_workload(&cc, 0, &ax, t2b, NULL, 0, &tw, NULL), 0);
 	ck_assert_int_eq(tw.bound[TRIM_DIM_E], 3);
 	ck_assert_int_eq(tw.macs * 2, cv[0].macs / 4 * 6);
 	/* stride 2: a 3x1 window every 2 rows of a 7-row map; tiles of 1 row
@@ -399,17 +481,83 @@ START_TEST(tiles_cover_the_chain)
 	static const int64_t thirds[] = {1, 3};
 	for (int k = 0; k < 2; k++)
 		walk_tiles(&c3, &thirds[k]);
-	int64_t step[TRIM__FT_MAX_AXES];
-	ck_assert_int_eq(trim__ft_tile_workload(&c3, 0, &ax, &thirds[1], 0, &tw, step), 0);
+	int64_t origin[TRIM__FT_MAX_AXES], one[1] = {1};
+	ck_assert_int_eq(trim__ft_tile_workload(&c3, 0, &ax, &thirds[1], one, 0, &tw, origin), 0);
 	ck_assert_int_eq(tw.bound[TRIM_DIM_E], 3);
-	ck_assert_int_eq(step[0], 2);
-	/* padding on the shared axis: not shared (border tiles differ) */
-	ck_assert_int_eq(tu_layer(&cv[1], TU_CONV, TRIM_PHASE_FW, 1, 3, 2, 1, 7, 1, 3, 1, 1, 1, 1), 0);
-	cv[1].t[0].extent[3] = 7; /* as if the padding were done in the buffer */
-	trim__ft_group_axes(&c3, 0, 1, &ax);
-	ck_assert_int_eq(ax.naxes, 0);
+	ck_assert_int_eq(origin[0], 2); /* the second tile's rows 2..4 */
 	free(cv);
 	free(w);
+}
+END_TEST
+
+/* Padding on a shared axis: a 1x1 conv (6 x 1 map) -> a 3x1 conv with
+ * padding 1 (rows and columns: 6 x 3 out) -> another (6 x 5 out). The
+ * consumers read their producers' rows with a zero row before and after
+ * them, so a border tile holds zeros and fewer producer rows than the
+ * others: tiles of several kinds. */
+START_TEST(tiles_cover_padding)
+{
+	trim__intra *cv = calloc(3, sizeof *cv);
+	ck_assert_int_eq(tu_layer(&cv[0], TU_CONV, TRIM_PHASE_FW, 1, 2, 3, 1, 6, 1, 1, 1, 1, 1, 0), 0);
+	ck_assert_int_eq(tu_layer(&cv[1], TU_CONV, TRIM_PHASE_FW, 1, 3, 2, 1, 6, 1, 3, 1, 1, 1, 1), 0);
+	ck_assert_int_eq(tu_layer(&cv[2], TU_CONV, TRIM_PHASE_FW, 1, 2, 2, 1, 6, 3, 3, 1, 1, 1, 1), 0);
+	trim__ft_chain c2 = {2, {&cv[0], &cv[1]}, {0}}, c3 = {3, {&cv[0], &cv[1], &cv[2]}, {0}};
+	ck_assert_int_eq(trim__ft_chain_check(&c3), 0);
+	trim__ft_axes ax;
+	trim__ft_group_axes(&c2, 0, 1, &ax);
+	ck_assert_int_eq(ax.naxes, 1); /* E (the first layer's F is 1) */
+	ck_assert_int_eq(ax.pad[0][0], 1);
+	ck_assert_int_eq(ax.padded[0], 1);
+	/* 3 tiles of 2 rows: the first layer computes rows 0..2, 1..4, 3..5
+	 * (10 of its 6), each tile a kind of its own */
+	int64_t three[1] = {3}, lo, hi;
+	static const int64_t want[3][2] = {{0, 2}, {1, 4}, {3, 5}};
+	for (int64_t p = 0; p < 3; p++) {
+		ck_assert(trim__ft_tile_rows(&c2, 0, &ax, three, 0, p, 0, &lo, &hi));
+		ck_assert_int_eq(lo, want[p][0]);
+		ck_assert_int_eq(hi, want[p][1]);
+	}
+	trim__ft_classes cl;
+	ck_assert_int_eq(trim__ft_tile_classes(&c2, 0, &ax, three, &cl), 0);
+	ck_assert_int_eq(cl.total, 3);
+	trim__ft_classes_free(&cl);
+	/* the first tile of the consumer: 2 rows out of 3 real rows and a zero
+	 * row before them (its columns: 1 real between 2 zeros) */
+	trim__intra tw;
+	ck_assert_int_eq(trim__ft_tile_workload(&c2, 0, &ax, three, NULL, 1, &tw, NULL), 0);
+	ck_assert_int_eq(tw.bound[TRIM_DIM_E], 2);
+	ck_assert_int_eq(tw.t[0].extent[3], 4);
+	ck_assert(tw.t[0].has_zeros && tw.t[0].zaxis[0].lo == 1 && tw.t[0].zaxis[0].hi == 3);
+	/* 6 tiles of 1 row: kinds 1, 4 of the same (rows 1..3 of the first) and 1 */
+	int64_t six[1] = {6};
+	ck_assert_int_eq(trim__ft_tile_classes(&c2, 0, &ax, six, &cl), 0);
+	ck_assert_int_eq(cl.total, 3);
+	int64_t pos[1], counts = 0;
+	for (int64_t k = 0; k < 3; k++)
+		counts = counts * 10 + trim__ft_class_at(&cl, 1, k, pos);
+	ck_assert_int_eq(counts, 141);
+	trim__ft_classes_free(&cl);
+	static const int64_t e_tiles[] = {1, 2, 3, 6};
+	for (int k = 0; k < 4; k++) {
+		walk_tiles(&c2, &e_tiles[k]);
+		walk_tiles(&c3, &e_tiles[k]);
+	}
+	/* the 3-layer chain's 6 tiles of 1 row: 5 kinds (the middle two alike) */
+	trim__ft_group_axes(&c3, 0, 2, &ax);
+	ck_assert_int_eq(ax.naxes, 1);
+	ck_assert_int_eq(trim__ft_tile_classes(&c3, 0, &ax, six, &cl), 0);
+	ck_assert_int_eq(cl.total, 5);
+	trim__ft_classes_free(&cl);
+	/* the last two layers share their columns too, padded: 5 tiles of 1
+	 * column would leave the last one none of the middle layer's 3 */
+	trim__ft_chain c23 = {2, {&cv[1], &cv[2]}, {0}};
+	trim__ft_group_axes(&c23, 0, 1, &ax);
+	ck_assert_int_eq(ax.naxes, 2); /* E, F */
+	ck_assert_int_eq(ax.dim[1][0], TRIM_DIM_F);
+	int64_t cols5[2] = {1, 5}, rows3[2] = {3, 1};
+	ck_assert_int_eq(trim__ft_tile_classes(&c23, 0, &ax, cols5, &cl), 1);
+	walk_tiles(&c23, rows3);
+	free(cv);
 }
 END_TEST
 
@@ -637,6 +785,7 @@ Suite *fusedtiles_suite(void)
 	tcase_add_test(tc, hand_pair);
 	tcase_add_test(tc, counts_match_refsim);
 	tcase_add_test(tc, tiles_cover_the_chain);
+	tcase_add_test(tc, tiles_cover_padding);
 	tcase_add_test(tc, plan_brute_energy);
 	tcase_add_test(tc, plan_brute_glb8);
 	tcase_add_test(tc, plan_brute_glb12);

@@ -92,6 +92,60 @@ static int tiling(const trim__ft_axes *ax, int64_t k, int64_t *tiles, int64_t *T
 	return k == 0;
 }
 
+/* Layer a0 + i of group a0..b0 under `tiles`: its cost summed over every
+ * tile, each built on its own (trim__ft_tile_workload at its position) and
+ * enumerated - the slow obvious path the plan's kinds of tiles stand for;
+ * HUGE_VAL if a tile has no mapping. */
+static double brute_tiles(const fixture *x, int a0, int b0, const trim__ft_axes *ax, const int64_t *tiles, int i,
+                          int goal, trim__intra *tile)
+{
+	int64_t T = 1, pos[TRIM__FT_MAX_AXES];
+	for (int k = 0; k < ax->naxes; k++)
+		T *= tiles[k];
+	double sum = 0;
+	for (int64_t t = 0; t < T && sum < HUGE_VAL; t++) {
+		int64_t rest = t;
+		for (int k = ax->naxes - 1; k >= 0; k--) {
+			pos[k] = rest % tiles[k];
+			rest /= tiles[k];
+		}
+		ck_assert_int_eq(trim__ft_tile_workload(&x->ch, a0, ax, tiles, pos, i, tile, NULL), 0);
+		sum += tu_ft_brute_layer(tile, x->a, x->c, GLB, fused_bits(i, b0 - a0 + 1), goal);
+	}
+	return sum;
+}
+
+/* Layer a0 + i's floor under `tiles` (bound.c over the kinds of tiles,
+ * kinds.c) against its enumerated cost, root and not; counted in
+ * *checked. */
+static void check_layer_floor(const fixture *x, int a0, int b0, const trim__ft_axes *ax, const int64_t *tiles,
+                              int i, int goal, double alone_lb, double cost, trim__intra *tile, int *checked)
+{
+	trim__ft_classes cl;
+	ck_assert_int_eq(trim__ft_tile_classes(&x->ch, a0, ax, tiles, &cl), 0);
+	unsigned f = fused_bits(i, b0 - a0 + 1);
+	int part = 1;
+	trim__ft_floor fl[2];
+	memset(fl, 0, sizeof fl);
+	int64_t pos[TRIM__FT_MAX_AXES];
+	for (int64_t k = 0; k < cl.total; k++) {
+		int64_t count = trim__ft_class_at(&cl, ax->naxes, k, pos);
+		ck_assert_int_eq(trim__ft_tile_workload(&x->ch, a0, ax, tiles, pos, i, tile, NULL), 0);
+		for (int k2 = 0; k2 < ax->naxes; k2++)
+			part &= tile->bound[ax->dim[k2][i]] * tiles[k2] == x->ch.layer[a0 + i]->bound[ax->dim[k2][i]];
+		for (int root = 0; root <= 1; root++)
+			trim__ft_floor_add(&fl[root], tile, f, count, root, x->a, x->c, GLB, goal);
+	}
+	trim__ft_classes_free(&cl);
+	for (int root = 0; root <= 1; root++) {
+		double v = trim__ft_floor_value(&fl[root], part, alone_lb, root);
+		ck_assert_msg(v <= cost + 1e-9 * fabs(cost),
+		              "layers %d..%d layer %d root %d goal %d: floor %.17g above the cost %.17g", a0, b0, a0 + i,
+		              root, goal, v, cost);
+		(*checked)++;
+	}
+}
+
 /* Group a0..b0's best cost by enumeration (every tiling, every mapping of
  * every tile); with check_floor, each layer's floor (alone_lb: the layers'
  * bounds alone) against its enumerated cost, counted in *checked. */
@@ -111,27 +165,20 @@ static double brute_group(const fixture *x, int a0, int b0, int goal, const doub
 	int64_t tiles[TRIM__FT_MAX_AXES], T;
 	for (int64_t k = 0; tiling(&ax, k, tiles, &T); k++) {
 		double sum = 0;
+		trim__ft_classes cl;
+		int rc = trim__ft_tile_classes(&x->ch, a0, &ax, tiles, &cl);
+		ck_assert_int_ge(rc, 0);
+		if (rc) /* a tile holding none of a layer's rows: not a candidate */
+			continue;
+		trim__ft_classes_free(&cl);
 		for (int i = 0; i <= b0 - a0; i++) {
-			ck_assert_int_eq(trim__ft_tile_workload(&x->ch, a0, &ax, tiles, i, tile, NULL), 0);
-			unsigned f = fused_bits(i, b0 - a0 + 1);
-			double v = tu_ft_brute_layer(tile, x->a, x->c, GLB, f, goal);
+			double v = brute_tiles(x, a0, b0, &ax, tiles, i, goal, tile);
 			sum += v;
-			if (!check_floor)
-				continue;
-			int part = 1;
-			for (int k2 = 0; k2 < ax.naxes; k2++)
-				part &= tile->bound[ax.dim[k2][i]] * tiles[k2] == x->ch.layer[a0 + i]->bound[ax.dim[k2][i]];
-			for (int root = 0; root <= 1; root++) {
-				double fl = trim__ft_tiling_floor(tile, f, T, part, alone_lb[a0 + i], root, x->a, x->c, GLB, goal);
-				double cost = (double)T * v;
-				ck_assert_msg(fl <= cost + 1e-9 * fabs(cost),
-				              "layers %d..%d tiling %lld layer %d root %d goal %d: floor %.17g above the cost "
-				              "%.17g", a0, b0, (long long)k, a0 + i, root, goal, fl, cost);
-				(*checked)++;
-			}
+			if (check_floor && v < HUGE_VAL)
+				check_layer_floor(x, a0, b0, &ax, tiles, i, goal, alone_lb[a0 + i], v, tile, checked);
 		}
-		if (sum * (double)T < best)
-			best = sum * (double)T;
+		if (sum < best)
+			best = sum;
 	}
 	free(tile);
 	return best;
@@ -194,6 +241,17 @@ START_TEST(floor_block)
 }
 END_TEST
 
+/* Padding on the shared rows: tiles of several kinds */
+START_TEST(floor_pad)
+{
+	static const int64_t glbs[] = {32, 48, 1024};
+	for (int k = 0; k < 3; k++) {
+		floors_vs_exact("test/data/networks/conv-pad-tiny.yaml", 3, glbs[k], TRIM__GOAL_ENERGY);
+		floors_vs_exact("test/data/networks/conv-pad-tiny.yaml", 3, glbs[k], TRIM__GOAL_DELAY);
+	}
+}
+END_TEST
+
 START_TEST(floor_mlp)
 {
 	static const int64_t glbs[] = {8, 12, 1024};
@@ -216,8 +274,9 @@ static void plan_valid(const fixture *x, const trim__ft_plan *p)
 }
 
 /* The plan against brute force at 1, 2 and 3 threads, the same plan and
- * report text at each; returns the number of fused groups. */
-static int plan_vs_brute(const char *net, int n, int64_t glb, int goal)
+ * report text at each; returns the number of fused groups, and in *kinds
+ * (NULL: not wanted; starts at 0) the most kinds of tiles of a group. */
+static int plan_vs_brute(const char *net, int n, int64_t glb, int goal, int64_t *kinds)
 {
 	fixture x;
 	load(&x, net, "test/data/arch/fused-glb.yaml", n, glb);
@@ -251,8 +310,11 @@ static int plan_vs_brute(const char *net, int n, int64_t glb, int goal)
 		ck_assert_str_eq(text[th - 1], text[0]);
 	}
 	int fused = 0;
-	for (int g = 0; g < p[0].ngroups; g++)
+	for (int g = 0; g < p[0].ngroups; g++) {
 		fused += p[0].group[g].last > p[0].group[g].first;
+		if (kinds && p[0].group[g].kinds > *kinds)
+			*kinds = p[0].group[g].kinds;
+	}
 	for (int k = 0; k < 3; k++)
 		trim_string_free(text[k]); /* NULL-safe */
 	free(p);
@@ -262,17 +324,39 @@ static int plan_vs_brute(const char *net, int n, int64_t glb, int goal)
 
 START_TEST(brute_block)
 {
-	ck_assert_int_eq(plan_vs_brute("test/data/networks/res-block-tiny.yaml", 3, 1024, TRIM__GOAL_ENERGY), 1);
-	plan_vs_brute("test/data/networks/res-block-tiny.yaml", 3, 1024, TRIM__GOAL_DELAY);
-	plan_vs_brute("test/data/networks/res-block-tiny.yaml", 3, 32, TRIM__GOAL_ENERGY);
-	plan_vs_brute("test/data/networks/res-block-tiny.yaml", 3, 48, TRIM__GOAL_DELAY);
+	ck_assert_int_eq(plan_vs_brute("test/data/networks/res-block-tiny.yaml", 3, 1024, TRIM__GOAL_ENERGY, NULL), 1);
+	plan_vs_brute("test/data/networks/res-block-tiny.yaml", 3, 1024, TRIM__GOAL_DELAY, NULL);
+	plan_vs_brute("test/data/networks/res-block-tiny.yaml", 3, 32, TRIM__GOAL_ENERGY, NULL);
+	plan_vs_brute("test/data/networks/res-block-tiny.yaml", 3, 48, TRIM__GOAL_DELAY, NULL);
+}
+END_TEST
+
+/* Padding on the shared rows: on a large GLB the chain fuses in one tile;
+ * on smaller ones in 3 tiles of 3 kinds (top, middle, bottom: 32 bytes, c1
+ * and c2 alone; 56 bytes, all three) or 2 tiles of 2 kinds (80 bytes):
+ * the plan, a sum over the kinds, against the brute force's sum over every
+ * tile built on its own */
+START_TEST(brute_pad)
+{
+	static const char *net = "test/data/networks/conv-pad-tiny.yaml";
+	int64_t kinds = 0;
+	ck_assert_int_eq(plan_vs_brute(net, 3, 1024, TRIM__GOAL_ENERGY, &kinds), 1);
+	ck_assert_int_eq(kinds, 1);
+	plan_vs_brute(net, 3, 1024, TRIM__GOAL_DELAY, NULL);
+	plan_vs_brute(net, 3, 48, TRIM__GOAL_DELAY, NULL);
+	static const int64_t glb[] = {32, 56, 80}, want[] = {3, 3, 2};
+	for (int k = 0; k < 3; k++) {
+		kinds = 0;
+		ck_assert_int_eq(plan_vs_brute(net, 3, glb[k], TRIM__GOAL_ENERGY, &kinds), 1);
+		ck_assert_int_eq(kinds, want[k]);
+	}
 }
 END_TEST
 
 START_TEST(brute_mlp)
 {
-	plan_vs_brute("test/data/networks/mlp-chain.yaml", 3, 12, TRIM__GOAL_ENERGY);
-	plan_vs_brute("test/data/networks/mlp-chain.yaml", 3, 20, TRIM__GOAL_DELAY);
+	plan_vs_brute("test/data/networks/mlp-chain.yaml", 3, 12, TRIM__GOAL_ENERGY, NULL);
+	plan_vs_brute("test/data/networks/mlp-chain.yaml", 3, 20, TRIM__GOAL_DELAY, NULL);
 }
 END_TEST
 
@@ -280,7 +364,7 @@ END_TEST
  * 1 word) and must win on 1 KB, with fewer DRAM bytes. */
 START_TEST(lose_and_win)
 {
-	ck_assert_int_eq(plan_vs_brute("test/data/networks/res-block-tiny.yaml", 3, 2, TRIM__GOAL_ENERGY), 0);
+	ck_assert_int_eq(plan_vs_brute("test/data/networks/res-block-tiny.yaml", 3, 2, TRIM__GOAL_ENERGY, NULL), 0);
 	fixture x;
 	trim__ft_plan *p = calloc(1, sizeof *p);
 	ck_assert_ptr_nonnull(p);
@@ -369,8 +453,10 @@ Suite *fusedtiles_cut_suite(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, floor_block);
 	tcase_add_test(tc, floor_mlp);
+	tcase_add_test(tc, floor_pad);
 	tcase_add_test(tc, brute_block);
 	tcase_add_test(tc, brute_mlp);
+	tcase_add_test(tc, brute_pad);
 	tcase_add_test(tc, lose_and_win);
 	tcase_add_test(tc, time_limit);
 	suite_add_tcase(s, tc);

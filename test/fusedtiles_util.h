@@ -16,4 +16,8 @@
 double tu_ft_brute_layer(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *c, int glb,
                          unsigned fused, int goal);
 
+/* 1 if a and b are the same workload (bounds, MACs and zero MACs, every
+ * tensor's index expressions, extents and padding zeros), names aside. */
+int tu_same_nest(const trim__intra *a, const trim__intra *b);
+
 #endif

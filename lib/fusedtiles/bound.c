@@ -11,7 +11,8 @@
  *   (delay). Nothing stays above B between tiles (B holds only the
  *   running layer's tiles), so each tile pays them again: T times.
  * - the layer alone: where the layer's tiles partition it (no halo on any
- *   axis: T_x times its tile's rows is its bound), running the T tiles one
+ *   axis: T_x times its tile's rows is its bound, every tile of the same
+ *   rows, its kinds differing only in their padding zeros), running the T tiles one
  *   after another is a mapping of the whole layer (the tile counts as
  *   loops at DRAM above the tile's mapping), whose standard cost is at
  *   most T times a tile's (its counts are at most T times, its cycles a
@@ -25,6 +26,10 @@
  *   less the same saving, T times; dearer (the space is built), so the
  *   plan sorts the tilings by the other two and takes this one only for a
  *   tiling about to be searched.
+ *
+ * With padding on a shared axis the tiles are of several kinds
+ * (kinds.c): each floor is then the sum over the kinds of count times a
+ * tile's, and the layer's the largest of those sums.
  *
  * test/check_fusedtiles_cut.c checks the floor against the evaluated cost
  * of every tiling of small chains.
@@ -132,19 +137,23 @@ static double root_floor(const trim__intra *tile, unsigned fused, const struct t
 	return lb - saving(tile, fused, a, costs, B, goal);
 }
 
-double trim__ft_tiling_floor(const trim__intra *tile, unsigned fused, int64_t ntiles, int partitioned,
-                             double alone_lb, int root, const struct trim_arch *a, const trim__level_cost *costs,
-                             int B, int goal)
+void trim__ft_floor_add(trim__ft_floor *f, const trim__intra *tile, unsigned fused, int64_t count, int root,
+                        const struct trim_arch *a, const trim__level_cost *costs, int B, int goal)
 {
-	const double T = (double)ntiles;
-	double floor_ = T * compulsory(tile, fused, a, costs, goal);
-	if (root) {
-		double r = T * root_floor(tile, fused, a, costs, B, goal);
-		if (r > floor_)
-			floor_ = r;
-	}
+	const double T = (double)count;
+	f->compulsory += T * compulsory(tile, fused, a, costs, goal);
+	f->saving += T * saving(tile, fused, a, costs, B, goal);
+	if (root)
+		f->root += T * root_floor(tile, fused, a, costs, B, goal);
+}
+
+double trim__ft_floor_value(const trim__ft_floor *f, int partitioned, double alone_lb, int root)
+{
+	double floor_ = f->compulsory;
+	if (root && f->root > floor_)
+		floor_ = f->root;
 	if (!partitioned)
 		return floor_;
-	double alone = alone_lb - T * saving(tile, fused, a, costs, B, goal);
+	double alone = alone_lb - f->saving;
 	return alone > floor_ ? alone : floor_;
 }

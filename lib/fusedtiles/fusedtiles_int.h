@@ -10,8 +10,10 @@
  *
  * One concept per file:
  *   link.c          the chain: which tensor links two layers, the axes the
- *                   layers of a group can share (tiled above B), the tile
- *                   workload of a layer under a tiling
+ *                   layers of a group can share (tiled above B), the rows
+ *                   and the workload of a layer's tile under a tiling
+ *   kinds.c         the kinds of tiles of a tiling: with padding on a
+ *                   shared axis the border tiles differ from the others
  *   counts.c        the fused counts of one layer's mapping: the
  *                   intermediate's accesses above B and its fills from /
  *                   drains to above B removed, the evaluation redone, and
@@ -51,10 +53,13 @@
  *     group's counts are T times one tile's; where a consumer's window
  *     needs a halo of its producer's rows, the producer's tiles overlap
  *     and it recomputes the halo in each (counted: T times its tile);
+ *   - with padding on a shared axis, a border tile holds padding zeros
+ *     and fewer of its producers' rows: the tiles fall into kinds of
+ *     equal workloads, each searched on its own, and the group's counts
+ *     are the sum over kinds of count times one tile's;
  *   - B must lie above every spatial level (one instance), so the tile of
  *     an intermediate is one buffer's contents, not spread over instances.
- * Not yet built: halos kept between tiles instead of recomputed, padding
- * on a shared axis (border tiles differ), DAGs (attention's Q, K and V are read
+ * Not yet built: halos kept between tiles instead of recomputed, DAGs (attention's Q, K and V are read
  * from DRAM; only scores -> softmax -> context is a chain), element-wise and
  * normalisation layers inside a group, training phases, the EDP goal, weights kept in B
  * across tiles, overlap of tiles or layers.
@@ -90,33 +95,71 @@ typedef struct {
  * dim[x][i] alone; the same position of layer i + 1's input is
  * coef[x][i] * dim[x][i + 1] plus terms on dims that are not in layer
  * i + 1's result (a convolution's window: R with dilation D adds
- * window[x][i] = D (R - 1)), on no axis with padding zeros. A tile of t
- * rows of layer i + 1 then needs coef (t - 1) + window + 1 rows of layer
- * i: the halo, recomputed by layer i in every tile that needs it (the
- * tiles of layer i overlap). bound[x] is the last layer's bound; tile
- * counts divide it. */
+ * window[x][i] = D (R - 1)), less pad[x][i] rows of padding zeros before
+ * layer i's rows (0 without padding). A tile of layer i + 1's rows
+ * lo..hi needs layer i's rows coef lo - pad .. coef hi + window - pad,
+ * clipped to layer i's rows: the halo, recomputed by layer i in every
+ * tile that needs it (the tiles of layer i overlap). bound[x] is the last
+ * layer's bound; tile counts divide it. padded[x]: some tensor of the
+ * group has padding zeros along the axis, so the tiles at its borders
+ * differ from the others (fewer rows, zeros) and the tiles fall into
+ * kinds (trim__ft_tile_classes); without, every tile is a translate of
+ * the first. */
 typedef struct {
 	int naxes, nlayers;
 	int dim[TRIM__FT_MAX_AXES][TRIM__FT_MAX_LAYERS];      /* dim of layer a + i */
 	int64_t coef[TRIM__FT_MAX_AXES][TRIM__FT_MAX_LAYERS];   /* link i -> i + 1: the stride */
 	int64_t window[TRIM__FT_MAX_AXES][TRIM__FT_MAX_LAYERS]; /* link i -> i + 1: the halo */
+	int64_t pad[TRIM__FT_MAX_AXES][TRIM__FT_MAX_LAYERS];    /* link i -> i + 1: zeros before */
 	int64_t bound[TRIM__FT_MAX_AXES];
+	int padded[TRIM__FT_MAX_AXES];
 } trim__ft_axes;
 
+/* The extent of an index expression over the loop bounds b: the distinct
+ * values sum coef_k d_k takes (coefficients >= 0: its span plus one). */
+int64_t trim__ft_span(const trim__iexpr *e, const int64_t *b);
 /* 0 if every layer's input is the previous layer's result with the same
- * shape, else TRIM_ESHAPE naming the two layers and the difference. */
+ * shape (or that result with padding zeros around it on its two spatial
+ * positions), else TRIM_ESHAPE naming the two layers and the difference. */
 int trim__ft_chain_check(const trim__ft_chain *c);
 /* The axes layers a..b (a < b) can share; naxes may be 0. */
 void trim__ft_group_axes(const trim__ft_chain *c, int a, int b, trim__ft_axes *ax);
-/* Layer a + i of the group under tile counts tiles[x] (each dividing
- * ax->bound[x]): its workload with each shared dim's bound that of one
- * tile (the last layer's bound / tiles, then back through the links:
- * coef (t - 1) + window + 1) and the extents of the tensors it indexes
- * recomputed. step (NULL: not wanted) receives per axis how far apart
- * consecutive tiles of this layer start on its dim (the last layer's tile
- * bound times the coefficients of the links after layer i). */
+/* The rows lo..hi (on dim ax->dim[x][i]) of layer a + i in tile `pos`
+ * (0 <= pos < tiles[x]) on axis x: the last layer's pos-th tile of rows,
+ * then back through the links; 0 when the tile holds none of layer i's
+ * rows (padding wider than the window: such a tiling is not a candidate). */
+int trim__ft_tile_rows(const trim__ft_chain *c, int a, const trim__ft_axes *ax, const int64_t *tiles, int x,
+                       int64_t pos, int i, int64_t *lo, int64_t *hi);
+/* Layer a + i of the group in the tile at pos[x] on each axis (NULL: the
+ * first tile, 0, on every axis) under tile counts tiles[x] (each dividing
+ * ax->bound[x]): its workload with each shared dim's bound its tile's rows
+ * (trim__ft_tile_rows), the extents of the tensors it indexes recomputed,
+ * and their padding zeros as the tile sees them (shifted and clipped;
+ * none left: dense). origin (NULL: not wanted) receives per axis the
+ * tile's first row on the layer's dim. */
 int trim__ft_tile_workload(const trim__ft_chain *c, int a, const trim__ft_axes *ax, const int64_t *tiles,
-                           int i, trim__intra *out, int64_t *step);
+                           const int64_t *pos, int i, trim__intra *out, int64_t *origin);
+
+/* The kinds of tiles of a group under a tiling: tiles whose workloads are
+ * the same on every layer (translates) are one kind, and the group's counts
+ * are a sum over kinds of count times one tile's. Per axis x, n[x] kinds,
+ * each with a tile of it (rep, its position) and how many tiles it has;
+ * a kind of the group is one of each axis's (total of them). */
+typedef struct {
+	int n[TRIM__FT_MAX_AXES];
+	int64_t *rep[TRIM__FT_MAX_AXES];
+	int64_t *count[TRIM__FT_MAX_AXES];
+	int64_t total;
+} trim__ft_classes;
+
+/* 0, 1 when some tile holds none of a layer's rows (not a candidate), or
+ * TRIM_ENOMEM; *cl is to be freed on 0. */
+int trim__ft_tile_classes(const trim__ft_chain *c, int a, const trim__ft_axes *ax, const int64_t *tiles,
+                          trim__ft_classes *cl);
+void trim__ft_classes_free(trim__ft_classes *cl);
+/* Kind k (0 <= k < cl->total, the last axis fastest): pos receives a tile
+ * of it per axis; returns how many tiles it has. */
+int64_t trim__ft_class_at(const trim__ft_classes *cl, int naxes, int64_t k, int64_t *pos);
 
 /* ---- fused counts (counts.c) -------------------------------------------- */
 
@@ -217,17 +260,22 @@ int trim__ft_cache_search(trim__ft_cache *c, const trim__intra *w, const struct 
 
 /* ---- the floor of a tiling (bound.c) ------------------------------------ */
 
-/* A lower bound on T times the fused cost (goal) of any mapping of `tile`
- * (one layer of a group under a tiling of ntiles tiles, intermediates
- * `fused`): the largest of the compulsory floor; when `partitioned` (its
- * tiles do not overlap: no halo), alone_lb (the layer's proven lower
- * bound searched alone on its whole workload) less T times what its
- * intermediates' home can save; with `root`, the per-layer search's bound
- * at the root of the tile's fused space less the same saving, T times
- * (HUGE_VAL when no mapping obeys that space's pins). */
-double trim__ft_tiling_floor(const trim__intra *tile, unsigned fused, int64_t ntiles, int partitioned,
-                             double alone_lb, int root, const struct trim_arch *a, const trim__level_cost *costs,
-                             int B, int goal);
+/* A lower bound on the fused cost (goal) of one layer of a group under a
+ * tiling, over every mapping of each of its tiles (intermediates `fused`),
+ * summed over its kinds of tiles: per kind, trim__ft_floor_add(count of
+ * its tiles, its tile workload), then trim__ft_floor_value. The value is
+ * the largest of the compulsory floor; when `partitioned` (the layer's
+ * tiles do not overlap and have the same rows: no halo), alone_lb (the
+ * layer's proven lower bound searched alone on its whole workload) less
+ * what its intermediates' home can save in all the tiles; with `root`,
+ * the per-layer search's bound at the root of each tile's fused space less
+ * the same saving (HUGE_VAL when no mapping obeys that space's pins). */
+typedef struct {
+	double compulsory, root, saving; /* sums over the tiles */
+} trim__ft_floor;
+void trim__ft_floor_add(trim__ft_floor *f, const trim__intra *tile, unsigned fused, int64_t count, int root,
+                        const struct trim_arch *a, const trim__level_cost *costs, int B, int goal);
+double trim__ft_floor_value(const trim__ft_floor *f, int partitioned, double alone_lb, int root);
 
 /* ---- the plan of a chain (plan.c) ---------------------------------------- */
 
@@ -237,6 +285,7 @@ typedef struct {
 	int dim[TRIM__FT_MAX_AXES];       /* the shared dim of the first layer */
 	int64_t tiles[TRIM__FT_MAX_AXES]; /* tile count per axis */
 	int64_t ntiles;                   /* their product */
+	int64_t kinds;                    /* kinds of tiles (kinds.c; 1 without padding on a shared axis) */
 	double cost, lower_bound;
 	double dram_bytes;                /* over all tiles and layers */
 	int64_t buffer_bytes;             /* most bytes of B any layer's tile takes (fused groups) */
@@ -247,7 +296,7 @@ typedef struct {
 	int ngroups;
 	trim__ft_group group[TRIM__FT_MAX_LAYERS];
 	/* per chain layer: its mapping (of its tile workload) and fused
-	 * evaluation (per tile), its group */
+	 * evaluation (per tile), of its group's most frequent kind of tile */
 	trim__mapping map[TRIM__FT_MAX_LAYERS];
 	trim__eval eval[TRIM__FT_MAX_LAYERS];
 	trim__intra tile[TRIM__FT_MAX_LAYERS];

@@ -23,9 +23,7 @@ static int single_dim(const trim__intra *w, const trim__iexpr *e, int64_t *coef)
 	return d;
 }
 
-/* The extent of an index expression over the loop bounds b: the distinct
- * values sum coef_k d_k takes (coefficients >= 0: its span plus one). */
-static int64_t span(const trim__iexpr *e, const int64_t *b)
+int64_t trim__ft_span(const trim__iexpr *e, const int64_t *b)
 {
 	int64_t v = 1;
 	for (int k = 0; k < e->nterms; k++)
@@ -42,6 +40,18 @@ static void shape_str(const trim__tensor *t, char *buf, size_t n)
 		snprintf(buf + o, n - o, "]");
 }
 
+/* 1 if position k of `in` (a consumer's input) holds `out` (its producer's
+ * result) as it is, or with rows of padding zeros around it: on a spatial
+ * position with zeros (step 1), the real positions are exactly out's
+ * extent. */
+static int holds_result(const trim__tensor *in, const trim__tensor *out, int k)
+{
+	if (!in->has_zeros || k < in->ndims - 2)
+		return in->extent[k] == out->extent[k];
+	const trim__zaxis *z = &in->zaxis[k - (in->ndims - 2)];
+	return z->step == 1 && z->lo >= 0 && z->hi - z->lo + 1 == out->extent[k] && z->hi < in->extent[k];
+}
+
 int trim__ft_chain_check(const trim__ft_chain *c)
 {
 	if (c->nlayers < 1 || c->nlayers > TRIM__FT_MAX_LAYERS)
@@ -53,9 +63,9 @@ int trim__ft_chain_check(const trim__ft_chain *c)
 			                   c->layer[i]->layer, trim_phase_name(c->layer[i]->phase));
 	for (int i = 0; i + 1 < c->nlayers; i++) {
 		const trim__tensor *out = &c->layer[i]->t[2], *in = &c->layer[i + 1]->t[0];
-		int same = out->present && in->present && out->ndims == in->ndims && !in->has_zeros;
+		int same = out->present && in->present && out->ndims == in->ndims;
 		for (int k = 0; same && k < out->ndims; k++)
-			same = out->extent[k] == in->extent[k];
+			same = holds_result(in, out, k);
 		if (!same) {
 			char so[96], si[96];
 			shape_str(out, so, sizeof so);
@@ -64,7 +74,7 @@ int trim__ft_chain_check(const trim__ft_chain *c)
 			                   "fused tiles: layer '%s' does not read layer '%s''s result as it is: "
 			                   "%s %s against %s %s%s",
 			                   c->layer[i + 1]->layer, c->layer[i]->layer, out->name, so, in->name, si,
-			                   in->has_zeros ? " (its input is padded)" : "");
+			                   in->has_zeros ? " (its input is padded other than around it)" : "");
 		}
 	}
 	return 0;
@@ -83,10 +93,12 @@ static int result_position(const trim__intra *w, int d)
 	return -1;
 }
 
-/* 1 if tiling dim d of w leaves every tile a translate of the others: d is
- * on no axis with padding zeros, and every axis it is on spans exactly the
- * tensor's extent (no padding counted in it). */
-static int tileable(const trim__intra *w, int d)
+/* 1 if dim d of w can be tiled: every position of a tensor it is on spans
+ * exactly the tensor's extent (no rows left over by a stride), and zeros
+ * on such a position are padding (step 1: a border tile holds some of
+ * them, trim__ft_tile_workload), not inserted zeros. *padded is set when
+ * some position has zeros. */
+static int tileable(const trim__intra *w, int d, int *padded)
 {
 	for (int t = 0; t < 3; t++) {
 		const trim__tensor *T = &w->t[t];
@@ -99,9 +111,12 @@ static int tileable(const trim__intra *w, int d)
 				on |= e->dim[j] == d && e->coef[j] != 0;
 			if (!on)
 				continue;
-			if (T->has_zeros && k >= T->ndims - 2)
-				return 0;
-			if (span(e, w->bound) != T->extent[k])
+			if (T->has_zeros && k >= T->ndims - 2) {
+				if (T->zaxis[k - (T->ndims - 2)].step != 1)
+					return 0;
+				*padded = 1;
+			}
+			if (trim__ft_span(e, w->bound) != T->extent[k])
 				return 0;
 		}
 	}
@@ -132,6 +147,15 @@ static int input_link(const trim__intra *w, int k, int64_t *coef, int64_t *windo
 	return d;
 }
 
+/* The zeros before the real rows of position k of the consumer's input
+ * (0 if it has none there). */
+static int64_t pad_before(const trim__tensor *in, int k)
+{
+	if (!in->has_zeros || k < in->ndims - 2)
+		return 0;
+	return in->zaxis[k - (in->ndims - 2)].lo;
+}
+
 void trim__ft_group_axes(const trim__ft_chain *c, int a, int b, trim__ft_axes *ax)
 {
 	memset(ax, 0, sizeof *ax);
@@ -140,8 +164,9 @@ void trim__ft_group_axes(const trim__ft_chain *c, int a, int b, trim__ft_axes *a
 	const trim__tensor *out0 = &first->t[2];
 	for (int k0 = 0; k0 < out0->ndims && ax->naxes < TRIM__FT_MAX_AXES; k0++) {
 		int64_t coef = 0;
+		int padded = 0;
 		int d = single_dim(first, &out0->idx[k0], &coef);
-		if (d < 0 || coef != 1 || !tileable(first, d))
+		if (d < 0 || coef != 1 || !tileable(first, d, &padded))
 			continue;
 		int x = ax->naxes;
 		ax->dim[x][0] = d;
@@ -150,22 +175,23 @@ void trim__ft_group_axes(const trim__ft_chain *c, int a, int b, trim__ft_axes *a
 			const trim__intra *w = c->layer[i];
 			int64_t window = 0;
 			int dn = input_link(w, k, &coef, &window);
-			/* the producer's rows are exactly what the consumer's window
-			 * reaches over its whole bound (tileable: no padding, no rows
-			 * left over by a stride) */
-			ok = dn >= 0 && tileable(w, dn) &&
-			     coef * (w->bound[dn] - 1) + window + 1 == c->layer[i - 1]->bound[ax->dim[x][i - a - 1]];
+			/* the consumer's window over its whole bound reaches exactly
+			 * its input's rows, the producer's with any padding around
+			 * them (tileable: no rows left over by a stride) */
+			ok = dn >= 0 && tileable(w, dn, &padded) && coef * (w->bound[dn] - 1) + window + 1 == w->t[0].extent[k];
 			if (ok) {
-				k = result_position(w, dn);
-				ok = k >= 0;
 				ax->dim[x][i - a] = dn;
 				ax->coef[x][i - a - 1] = coef;
 				ax->window[x][i - a - 1] = window;
+				ax->pad[x][i - a - 1] = pad_before(&w->t[0], k);
+				k = result_position(w, dn);
+				ok = k >= 0;
 			}
 		}
 		if (!ok)
 			continue;
 		ax->bound[x] = c->layer[b]->bound[ax->dim[x][b - a]];
+		ax->padded[x] = padded;
 		ax->naxes++;
 	}
 	/* what a rejected candidate left behind */
@@ -173,43 +199,100 @@ void trim__ft_group_axes(const trim__ft_chain *c, int a, int b, trim__ft_axes *a
 		memset(ax->dim[x], 0, sizeof ax->dim[x]);
 		memset(ax->coef[x], 0, sizeof ax->coef[x]);
 		memset(ax->window[x], 0, sizeof ax->window[x]);
+		memset(ax->pad[x], 0, sizeof ax->pad[x]);
+	}
+}
+
+int trim__ft_tile_rows(const trim__ft_chain *c, int a, const trim__ft_axes *ax, const int64_t *tiles, int x,
+                       int64_t pos, int i, int64_t *lo, int64_t *hi)
+{
+	int64_t t = ax->bound[x] / tiles[x];
+	*lo = pos * t;
+	*hi = *lo + t - 1;
+	for (int j = ax->nlayers - 2; j >= i; j--) {
+		/* layer j + 1's rows read these rows of its (padded) input: layer
+		 * j's, less the padding before them, within layer j's rows */
+		int64_t rows = c->layer[a + j]->bound[ax->dim[x][j]];
+		*lo = ax->coef[x][j] * *lo - ax->pad[x][j];
+		*hi = ax->coef[x][j] * *hi + ax->window[x][j] - ax->pad[x][j];
+		if (*lo < 0)
+			*lo = 0;
+		if (*hi > rows - 1)
+			*hi = rows - 1;
+	}
+	return *hi >= *lo;
+}
+
+/* The zeros of tensor T (its zaxis in the layer's coordinates) seen from a
+ * tile whose loop indices start at org: shifted by the tile's first
+ * position, clipped to the tile's extent (step 1); has_zeros cleared when
+ * every position of the tile is real. */
+static void tile_zeros(trim__tensor *T, const int64_t *org)
+{
+	int real = 1;
+	for (int z = 0; z < 2; z++) {
+		int k = T->ndims - 2 + z;
+		trim__zaxis *Z = &T->zaxis[z];
+		int64_t p0 = 0;
+		for (int j = 0; j < T->idx[k].nterms; j++)
+			p0 += T->idx[k].coef[j] * org[T->idx[k].dim[j]];
+		Z->lo -= p0;
+		Z->hi -= p0;
+		if (Z->step != 1) {
+			real = 0;
+			continue;
+		}
+		if (Z->lo < 0)
+			Z->lo = 0;
+		if (Z->hi > T->extent[k] - 1)
+			Z->hi = T->extent[k] - 1;
+		real &= Z->lo == 0 && Z->hi == T->extent[k] - 1;
+	}
+	if (real) {
+		T->has_zeros = 0;
+		memset(T->zaxis, 0, sizeof T->zaxis);
 	}
 }
 
 int trim__ft_tile_workload(const trim__ft_chain *c, int a, const trim__ft_axes *ax, const int64_t *tiles,
-                           int i, trim__intra *out, int64_t *step)
+                           const int64_t *pos, int i, trim__intra *out, int64_t *origin)
 {
 	*out = *c->layer[a + i];
 	unsigned tiled = 0;
+	int64_t org[TRIM_NDIMS] = {0};
 	for (int x = 0; x < ax->naxes; x++) {
 		int d = ax->dim[x][i];
 		if (tiles[x] < 1 || ax->bound[x] % tiles[x] != 0)
 			return trim__error(TRIM_EINVAL, "fused tiles: %lld tiles do not divide %c = %lld of layer '%s'",
 			                   (long long)tiles[x], "NGMCEFRS"[ax->dim[x][ax->nlayers - 1]],
 			                   (long long)ax->bound[x], c->layer[a + ax->nlayers - 1]->layer);
-		/* back from the last layer's tile through the links */
-		int64_t t = ax->bound[x] / tiles[x], st = t;
-		for (int j = ax->nlayers - 2; j >= i; j--) {
-			t = ax->coef[x][j] * (t - 1) + ax->window[x][j] + 1;
-			st *= ax->coef[x][j];
-		}
-		if (step)
-			step[x] = st;
-		if (t != out->bound[d])
-			tiled |= 1u << d;
-		out->bound[d] = t;
+		int64_t p = pos ? pos[x] : 0, lo, hi;
+		if (p < 0 || p >= tiles[x] || !trim__ft_tile_rows(c, a, ax, tiles, x, p, i, &lo, &hi))
+			return trim__error(TRIM_EINVAL, "fused tiles: tile %lld of %lld on %c of layer '%s' %s",
+			                   (long long)p, (long long)tiles[x], "NGMCEFRS"[d], out->layer,
+			                   p < 0 || p >= tiles[x] ? "does not exist" : "holds none of its rows");
+		if (origin)
+			origin[x] = lo;
+		org[d] = lo;
+		tiled |= 1u << d;
+		out->bound[d] = hi - lo + 1;
 	}
 	for (int t = 0; t < 3; t++) {
 		trim__tensor *T = &out->t[t];
 		if (!T->present)
 			continue;
+		unsigned zeros = 0;
 		for (int k = 0; k < T->ndims; k++) {
 			unsigned on = 0;
 			for (int j = 0; j < T->idx[k].nterms; j++)
 				on |= 1u << T->idx[k].dim[j];
-			if (on & tiled)
-				T->extent[k] = span(&T->idx[k], out->bound);
+			if (on & tiled) {
+				T->extent[k] = trim__ft_span(&T->idx[k], out->bound);
+				zeros |= T->has_zeros && k >= T->ndims - 2;
+			}
 		}
+		if (zeros)
+			tile_zeros(T, org);
 		trim__tensor_finish(T);
 	}
 	out->macs = 1;

@@ -19,25 +19,32 @@ static int readers_of(const trim_network *net, int li)
 }
 
 /* 1 if intra workload i + 1 of w reads only intra workload i's result,
- * which nothing else of net reads, with nothing between them; 2 if a
- * softmax layer alone stands between them, reading only workload i's
+ * which nothing else of net reads, with nothing between them but the
+ * padding of workload i + 1's own input (made in the buffer when fused); 2
+ * if a softmax layer alone stands between them, reading only workload i's
  * result and read only as workload i + 1's first operand. */
 static int links(const trim_network *net, const trim_workloads *w, size_t i)
 {
 	const trim__intra *p = trim__workloads_intra(w, i), *c = trim__workloads_intra(w, i + 1);
-	if (!p || !c || p->phase != TRIM_PHASE_FW || c->phase != TRIM_PHASE_FW || c->pre_index >= 0)
+	if (!p || !c || p->phase != TRIM_PHASE_FW || c->phase != TRIM_PHASE_FW)
 		return 0;
 	if (p->layer_index < 0 || p->layer_index >= net->nlayers || c->layer_index < 0 ||
 	    c->layer_index >= net->nlayers || p->layer_index == c->layer_index)
 		return 0;
 	const trim__layer *L = &net->layers[c->layer_index];
 	const trim__inter *between = NULL;
-	for (size_t j = 0; trim__workloads_inter(w, j); j++)
-		if (trim__workloads_inter(w, j)->before_intra == (int)(i + 1)) {
-			if (between)
-				return 0;
-			between = trim__workloads_inter(w, j);
-		}
+	for (size_t j = 0; trim__workloads_inter(w, j); j++) {
+		const trim__inter *y = trim__workloads_inter(w, j);
+		if (y->before_intra != (int)(i + 1))
+			continue;
+		if (y->op == TRIM__OP_PAD && (int)j == c->pre_index && y->layer_index == c->layer_index)
+			continue; /* its own padding: the chain check matches it with the zeros of its input */
+		if (between)
+			return 0;
+		between = y;
+	}
+	if (c->pre_index >= 0 && trim__workloads_inter(w, (size_t)c->pre_index)->op != TRIM__OP_PAD)
+		return 0;
 	int kind = 1, from = p->layer_index;
 	if (between) {
 		/* a softmax layer S: p -> S -> c, each the other's only reader */

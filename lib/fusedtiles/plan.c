@@ -7,7 +7,9 @@
  * group a..b of two or more layers has every tiling of its shared axes
  * (every tile count dividing each axis's bound) as a candidate; its cost
  * is T times the sum of its layers' per-tile costs, each layer's tile
- * workload searched by layer_search.c (through the cache, cache.c).
+ * workload searched by layer_search.c (through the cache, cache.c); with
+ * padding on a shared axis, the sum over the kinds of tiles (kinds.c) of
+ * count times a tile's.
  * Groups are searched shortest first, each against `limit`: the best split
  * of its layers into shorter groups (a group costing that much is never in
  * the best plan: the shorter last group wins ties). Its tilings go best
@@ -104,23 +106,39 @@ static unsigned fused_bits(int i, int n)
 	return (i > 0 ? TRIM__FT_IN : 0u) | (i < n - 1 ? TRIM__FT_OUT : 0u);
 }
 
-/* The floor of group a0..b0 under `tiles` (bound.c), the softmax tiles
- * in B included. */
-static int group_floor(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, const int64_t *tiles, int64_t T,
-                       int root, double *out, double *per_layer)
+/* 1 if layer i's tile (x->tile) has 1 / tiles[k] of the layer's rows on
+ * every shared axis. */
+static int tile_partitions(const plan_ctx *x, int a0, const trim__ft_axes *ax, const int64_t *tiles, int i)
+{
+	int partitioned = 1;
+	for (int k = 0; k < ax->naxes; k++)
+		partitioned &= x->tile->bound[ax->dim[k][i]] * tiles[k] == x->c->layer[a0 + i]->bound[ax->dim[k][i]];
+	return partitioned;
+}
+
+/* The floor of group a0..b0 under `tiles` (bound.c), over its kinds of
+ * tiles cl, the softmax tiles in B included. */
+static int group_floor(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, const int64_t *tiles,
+                       const trim__ft_classes *cl, int root, double *out, double *per_layer)
 {
 	double f = 0;
+	int64_t pos[TRIM__FT_MAX_AXES];
 	for (int i = 0; i <= b0 - a0; i++) {
-		int rc = trim__ft_tile_workload(x->c, a0, ax, tiles, i, x->tile, NULL);
-		if (rc)
-			return rc;
+		trim__ft_floor fl = {0, 0, 0};
+		double vec = 0;
 		int partitioned = 1;
-		for (int k = 0; k < ax->naxes; k++)
-			partitioned &= x->tile->bound[ax->dim[k][i]] * tiles[k] == x->c->layer[a0 + i]->bound[ax->dim[k][i]];
-		double fi = trim__ft_tiling_floor(x->tile, fused_bits(i, b0 - a0 + 1), T, partitioned, x->alone_lb[a0 + i],
-		                                  root, x->a, x->costs, x->B, x->o->goal);
-		if (i < b0 - a0 && x->c->vec[a0 + i])
-			fi += (double)T * trim__ft_vec_cost(x->tile, x->a, x->costs, x->B, x->o->goal, NULL);
+		for (int64_t k = 0; k < cl->total; k++) {
+			int64_t count = trim__ft_class_at(cl, ax->naxes, k, pos);
+			int rc = trim__ft_tile_workload(x->c, a0, ax, tiles, pos, i, x->tile, NULL);
+			if (rc)
+				return rc;
+			partitioned &= tile_partitions(x, a0, ax, tiles, i);
+			trim__ft_floor_add(&fl, x->tile, fused_bits(i, b0 - a0 + 1), count, root, x->a, x->costs, x->B,
+			                   x->o->goal);
+			if (i < b0 - a0 && x->c->vec[a0 + i])
+				vec += (double)count * trim__ft_vec_cost(x->tile, x->a, x->costs, x->B, x->o->goal, NULL);
+		}
+		double fi = trim__ft_floor_value(&fl, partitioned, x->alone_lb[a0 + i], root) + vec;
 		if (per_layer)
 			per_layer[i] = fi;
 		f += fi;
@@ -136,37 +154,58 @@ static int tiling_loses(const group_best *g, double lb, int64_t k, double limit)
 	return lb > limit || (g->feasible && (lb > g->cost || (lb == g->cost && k > g->index)));
 }
 
-/* Every layer of group a0..b0 searched under tiling k (`tiles`): cost and
- * lower bound (T times the per-tile sums); *fits 0 when a layer has no
- * mapping. The layers one after another, each search's result taking its
- * floor's place (floor[i]) in the tiling's bound: once that bound loses
- * (tiling_loses), the other layers are not searched (*fits 0, *lb that
- * bound). */
-static int group_eval(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, const int64_t *tiles, int64_t T,
-                      int64_t k, const double *floor_, double limit, const group_best *g, double *cost, double *lb,
-                      int *fits)
+/* Layer a0 + i of the group under `tiles`: each kind of its tiles searched
+ * (through the cache), the cost and lower bound summed over the kinds
+ * (count times a tile's, the softmax on the tile included); 0 in *found
+ * when a kind has no mapping. */
+static int layer_eval(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, const int64_t *tiles,
+                      const trim__ft_classes *cl, int i, double *cost, double *lb, int *found)
 {
-	double rest = 0, sofar = 0, lbsofar = 0;
-	for (int i = 0; i <= b0 - a0; i++)
-		rest += floor_[i];
-	*fits = 1;
-	for (int i = 0; i <= b0 - a0 && *fits; i++) {
+	int64_t pos[TRIM__FT_MAX_AXES];
+	*cost = *lb = 0;
+	*found = 1;
+	for (int64_t k = 0; k < cl->total && *found; k++) {
 		const trim__ft_layer_result *r = NULL;
-		int rc = trim__ft_tile_workload(x->c, a0, ax, tiles, i, x->tile, NULL);
+		int64_t count = trim__ft_class_at(cl, ax->naxes, k, pos);
+		int rc = trim__ft_tile_workload(x->c, a0, ax, tiles, pos, i, x->tile, NULL);
 		if (!rc)
 			rc = trim__ft_cache_search(x->cache, x->tile, x->a, x->costs, x->B, fused_bits(i, b0 - a0 + 1),
 			                           x->o->goal, x->o->threads, x->o->deadline, &r);
 		if (rc)
 			return rc;
-		*fits = r->found;
+		*found = r->found;
 		double c = r->cost, l = r->lower_bound;
 		if (i < b0 - a0 && x->c->vec[a0 + i]) { /* the softmax on this tile, in B */
 			double v = trim__ft_vec_cost(x->tile, x->a, x->costs, x->B, x->o->goal, NULL);
 			c += v;
 			l += v;
 		}
-		sofar += (double)T * c;
-		l *= (double)T;
+		*cost += (double)count * c;
+		*lb += (double)count * l;
+	}
+	return 0;
+}
+
+/* Every layer of group a0..b0 searched under tiling k (`tiles`, its kinds
+ * of tiles cl): cost and lower bound (sums over the kinds); *fits 0 when a
+ * layer has no mapping. The layers one after another, each search's result
+ * taking its floor's place (floor[i]) in the tiling's bound: once that
+ * bound loses (tiling_loses), the other layers are not searched (*fits 0,
+ * *lb that bound). */
+static int group_eval(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, const int64_t *tiles,
+                      const trim__ft_classes *cl, int64_t k, const double *floor_, double limit,
+                      const group_best *g, double *cost, double *lb, int *fits)
+{
+	double rest = 0, sofar = 0, lbsofar = 0;
+	for (int i = 0; i <= b0 - a0; i++)
+		rest += floor_[i];
+	*fits = 1;
+	for (int i = 0; i <= b0 - a0 && *fits; i++) {
+		double c, l;
+		int rc = layer_eval(x, a0, b0, ax, tiles, cl, i, &c, &l, fits);
+		if (rc)
+			return rc;
+		sofar += c;
 		lbsofar += l > floor_[i] ? l : floor_[i];
 		rest -= floor_[i];
 		if (!*fits) {
@@ -186,12 +225,29 @@ static int group_eval(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, cons
 	return 0;
 }
 
+/* The floor of group a0..b0 under `tiles` over its kinds of tiles;
+ * HUGE_VAL when a tile holds none of a layer's rows (not a candidate). */
+static int tiling_floor(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, const int64_t *tiles, int root,
+                        double *out, double *per_layer)
+{
+	trim__ft_classes cl;
+	int rc = trim__ft_tile_classes(x->c, a0, ax, tiles, &cl);
+	if (rc) {
+		*out = HUGE_VAL;
+		return rc < 0 ? rc : 0;
+	}
+	rc = group_floor(x, a0, b0, ax, tiles, &cl, root, out, per_layer);
+	trim__ft_classes_free(&cl);
+	return rc;
+}
+
 /* Group a0..b0's best tiling, best floor first: a tiling whose floor
  * passes the best found (on equal floors, a later tiling than the best)
  * or `limit` (the best split of the same layers: the group cannot be in
  * a better plan) is not searched, nor any after it; its floor bounds them
  * in the group's lower bound. Past the deadline the same, the group then
- * `open`. */
+ * `open`. A tiling with a tile that holds none of a layer's rows (padding
+ * wider than a window) is no candidate (its floor HUGE_VAL: sorted last). */
 static int search_group(plan_ctx *x, int a0, int b0, double limit, group_best *g)
 {
 	memset(g, 0, sizeof *g);
@@ -215,13 +271,17 @@ static int search_group(plan_ctx *x, int a0, int b0, double limit, group_best *g
 	for (int64_t k = 0; k < n && !rc; k++) {
 		cand[k].index = k;
 		tiling_of(&g->ax, div, ndiv, k, tiles, &T);
-		rc = group_floor(x, a0, b0, &g->ax, tiles, T, 0, &cand[k].floor_, NULL);
+		rc = tiling_floor(x, a0, b0, &g->ax, tiles, 0, &cand[k].floor_, NULL);
 	}
 	if (!rc)
 		qsort(cand, (size_t)n, sizeof *cand, candidate_cmp);
 	x->tilings += rc ? 0 : n;
 	for (int64_t k = 0; k < n && !rc; k++) {
 		double f = cand[k].floor_;
+		if (f == HUGE_VAL) { /* no candidates left */
+			x->pruned += n - k;
+			break;
+		}
 		int beaten = g->feasible && tiling_loses(g, f, cand[k].index, HUGE_VAL);
 		int late = x->o->deadline > 0 && trim__ft_now() >= x->o->deadline;
 		if (beaten || f > limit || late) {
@@ -234,16 +294,22 @@ static int search_group(plan_ctx *x, int a0, int b0, double limit, group_best *g
 		}
 		double cost = 0, lb, floors[TRIM__FT_MAX_LAYERS];
 		int fits;
+		trim__ft_classes cl;
 		tiling_of(&g->ax, div, ndiv, cand[k].index, tiles, &T);
-		if ((rc = group_floor(x, a0, b0, &g->ax, tiles, T, 1, &f, floors)))
-			break;
-		if (tiling_loses(g, f, cand[k].index, limit)) { /* the root floor: skip it, not the rest */
+		if ((rc = trim__ft_tile_classes(x->c, a0, &g->ax, tiles, &cl)))
+			break; /* an error: the candidates left had finite floors */
+		rc = group_floor(x, a0, b0, &g->ax, tiles, &cl, 1, &f, floors);
+		if (!rc && tiling_loses(g, f, cand[k].index, limit)) { /* the root floor: skip it, not the rest */
+			trim__ft_classes_free(&cl);
 			x->pruned++;
 			if (f < g->lower_bound)
 				g->lower_bound = f;
 			continue;
 		}
-		if ((rc = group_eval(x, a0, b0, &g->ax, tiles, T, cand[k].index, floors, limit, g, &cost, &lb, &fits)))
+		if (!rc)
+			rc = group_eval(x, a0, b0, &g->ax, tiles, &cl, cand[k].index, floors, limit, g, &cost, &lb, &fits);
+		trim__ft_classes_free(&cl);
+		if (rc)
 			break;
 		if (!fits) {
 			if (lb < g->lower_bound)
@@ -268,13 +334,15 @@ static int search_group(plan_ctx *x, int a0, int b0, double limit, group_best *g
 }
 
 /* Fill the plan's group k for layers a0..b0 with tiling g (NULL: a single
- * layer alone) from the cache. */
+ * layer alone) from the cache: per layer, the mapping and evaluation of
+ * its most frequent kind of tile (the first of the most frequent), the
+ * DRAM bytes summed over every tile, the buffer the largest tile takes. */
 static int fill_group(trim__ft_plan *p, plan_ctx *x, int a0, int b0, const group_best *g)
 {
 	trim__ft_group *G = &p->group[p->ngroups++];
 	static const trim__ft_axes none;
 	const trim__ft_axes *ax = g ? &g->ax : &none;
-	int64_t ones[TRIM__FT_MAX_AXES] = {1, 1, 1, 1, 1};
+	int64_t ones[TRIM__FT_MAX_AXES] = {1, 1, 1, 1, 1}, pos[TRIM__FT_MAX_AXES];
 	const int64_t *tiles = g ? g->tiles : ones;
 	memset(G, 0, sizeof *G);
 	G->first = a0;
@@ -286,21 +354,38 @@ static int fill_group(trim__ft_plan *p, plan_ctx *x, int a0, int b0, const group
 		G->tiles[k] = tiles[k];
 		G->ntiles *= tiles[k];
 	}
-	for (int i = 0; i <= b0 - a0; i++) {
-		const trim__ft_layer_result *r = NULL;
-		int rc = trim__ft_tile_workload(x->c, a0, ax, tiles, i, &p->tile[a0 + i], NULL);
-		if (!rc)
-			rc = trim__ft_cache_search(x->cache, &p->tile[a0 + i], x->a, x->costs, x->B,
-			                           b0 > a0 ? fused_bits(i, b0 - a0 + 1) : 0u, x->o->goal, x->o->threads,
-			                           x->o->deadline, &r);
-		if (rc)
-			return rc;
-		p->map[a0 + i] = r->best;
-		p->eval[a0 + i] = r->eval;
-		G->dram_bytes += (double)G->ntiles * trim__ft_dram_bytes(x->a, &r->eval);
-		if (b0 > a0 && r->eval.cap_bytes[x->B] > G->buffer_bytes)
-			G->buffer_bytes = r->eval.cap_bytes[x->B];
+	trim__ft_classes cl;
+	int rc = trim__ft_tile_classes(x->c, a0, ax, tiles, &cl);
+	if (rc)
+		return rc < 0 ? rc : trim__error(TRIM_EINVAL, "fused tiles: the plan's tiling of '%s'..'%s' is empty",
+		                                 x->c->layer[a0]->layer, x->c->layer[b0]->layer);
+	G->kinds = cl.total;
+	for (int i = 0; i <= b0 - a0 && !rc; i++) {
+		int64_t most = 0;
+		for (int64_t k = 0; k < cl.total && !rc; k++) {
+			const trim__ft_layer_result *r = NULL;
+			int64_t count = trim__ft_class_at(&cl, ax->naxes, k, pos);
+			rc = trim__ft_tile_workload(x->c, a0, ax, tiles, pos, i, x->tile, NULL);
+			if (!rc)
+				rc = trim__ft_cache_search(x->cache, x->tile, x->a, x->costs, x->B,
+				                           b0 > a0 ? fused_bits(i, b0 - a0 + 1) : 0u, x->o->goal, x->o->threads,
+				                           x->o->deadline, &r);
+			if (rc)
+				break;
+			if (count > most) {
+				most = count;
+				p->tile[a0 + i] = *x->tile;
+				p->map[a0 + i] = r->best;
+				p->eval[a0 + i] = r->eval;
+			}
+			G->dram_bytes += (double)count * trim__ft_dram_bytes(x->a, &r->eval);
+			if (b0 > a0 && r->eval.cap_bytes[x->B] > G->buffer_bytes)
+				G->buffer_bytes = r->eval.cap_bytes[x->B];
+		}
 	}
+	trim__ft_classes_free(&cl);
+	if (rc)
+		return rc;
 	if (a0 > 0 && x->c->vec[a0 - 1]) { /* the softmax before the group, in DRAM */
 		double bytes = 0;
 		trim__ft_vec_cost(x->c->layer[a0 - 1], x->a, x->costs, 0, x->o->goal, &bytes);
