@@ -221,6 +221,10 @@ START_TEST(test_onnx_bad)
 		{"bad_conv1d_channels.onnx", TRIM_ESHAPE, "node 'c1d' (op_type Conv, opset 17): the weight "
 		                                          "expects 3 input channels in 1 groups, the input "
 		                                          "has 4"},
+		{"bad_gather_index_huge.onnx", TRIM_ESHAPE, "node 'gather_huge' (op_type Gather, opset 17): index "
+		                                           "9223372036854775807 out of [-4, 4)"},
+		{"bad_slice_step_huge.onnx", TRIM_ESHAPE, "node 'reshape_one' (op_type Reshape, opset 17): reshape "
+		                                         "to 1 dims of 1 elements from 256"},
 		{"bad_matmul_one_input.onnx", TRIM_ESCHEMA, "node 'mm' (op_type MatMul, opset 17): "
 		                                            "missing input B"},
 		{"bad_concat_empty_input.onnx", TRIM_ESCHEMA, "node 'cat' (op_type Concat, opset 17): "

@@ -112,6 +112,15 @@ START_TEST(test_onnx_real_exports)
 		}
 	}
 	trim_network_free(net);
+	/* a fuzz finding: the same export with one Slice's starts read from another
+	 * constant, so that a Slice takes a whole piece of the cut map; the piece keeps
+	 * the map it was cut from (it had none: the Concat then read before the values'
+	 * array), and the Add after it is refused with the shapes it sees */
+	net = NULL;
+	ck_assert_int_eq(trim_network_load(&net, "test/data/onnx/bad_swin_cut_slice.onnx"), TRIM_ESHAPE);
+	ck_assert_msg(strstr(trim_last_error(), "node '/blocks/blocks.0/Add_1' (op_type Add, opset 13): adds "
+	                                        "activations of different shapes"), "%s", trim_last_error());
+	ck_assert_ptr_null(net);
 	/* a batch of 2 (the export's batch is symbolic): the windows of both samples, the
 	 * same MACs a sample */
 	ck_assert_int_eq(trim_onnx_options_create(&o), 0);

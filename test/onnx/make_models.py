@@ -426,6 +426,17 @@ def bad_models(out):
     # a Squeeze of an activation's axis that is not of size 1 (axis 1: 4 channels)
     bad['squeeze_not_one'] = small(conv + [N('Squeeze', ['c', 'ax1'], 'sq', name='squeeze')], [x],
                                    wts + [i64('ax1', [1])], 'sq')
+    # integers at the edge of int64 (found by the fuzzer: undefined conversions and
+    # overflows): a Gather of a shape at index 2^63 - 1 is refused; a Slice of the shape
+    # with a step of 2^63 - 1 takes its first element (N = 1) and a Reshape to it
+    # cannot hold the map
+    big = 2 ** 63 - 1
+    bad['gather_index_huge'] = small(conv + [N('Shape', ['c'], 's'), N('Gather', ['s', 'ib'], 'g', axis=0,
+                                                                     name='gather_huge'),
+                                             N('Reshape', ['c', 'g'], 'y')], [x], wts + [i64('ib', [big])], 'gh')
+    bad['slice_step_huge'] = small(conv + [N('Shape', ['c'], 's'), N('Slice', ['s', 's0', 'e4', 'ax0', 'sb'], 'sl'),
+                                           N('Reshape', ['c', 'sl'], 'y', name='reshape_one')], [x],
+                                   wts + [i64('s0', [0]), i64('e4', [4]), i64('ax0', [0]), i64('sb', [big])], 'sh')
     # dimensions the model gives that are no size
     for k, dims in (('dim_negative', ['N', 4, -5, 8]), ('dim_huge', ['N', 4, 2 ** 40, 8]),
                     ('batch_negative', [-5, 4, 8, 8])):

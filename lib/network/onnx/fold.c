@@ -196,6 +196,15 @@ static int store(tr *t, size_t k, const ten *o)
 	return 0;
 }
 
+/* An element as an integer: clamped to int64's range (NaN: INT64_MIN), so
+ * that a range check after it refuses what a model has out of range. */
+static int64_t as_int64(double v)
+{
+	if (!(v > -9.2e18))
+		return INT64_MIN;
+	return v >= 9.2e18 ? INT64_MAX : (int64_t)v;
+}
+
 /* The elements of a small static input as integers (shapes, axes, indices). */
 static int ints_of(tr *t, const ten *a, const char *what, int64_t *out, size_t cap, size_t *n)
 {
@@ -203,7 +212,7 @@ static int ints_of(tr *t, const ten *a, const char *what, int64_t *out, size_t c
 		return trim__ox_node_err(t, TRIM_ESCHEMA, "%s: its values are not known at import "
 		                         "(computed from a tensor libtrim does not fold)", what);
 	for (int64_t k = 0; k < a->n; k++)
-		out[k] = a->e[k] >= 9.2e18 ? INT64_MAX : a->e[k] <= -9.2e18 ? INT64_MIN : (int64_t)a->e[k];
+		out[k] = as_int64(a->e[k]);
 	*n = (size_t)a->n;
 	return 0;
 }
@@ -524,7 +533,7 @@ static int fold_gather_like(tr *t, const char *op, ten *in, int m, ten *o)
 		int64_t inner = st[axis], n_ix = ix->n ? ix->n : 1;
 		for (int64_t i = 0; i < o->n; i++) {
 			int64_t in_pos = i % inner, j = (i / inner) % n_ix, outer = i / inner / n_ix;
-			int64_t q = (int64_t)ix->e[j];
+			int64_t q = as_int64(ix->e[j]);
 			if (q < -a->d[axis] || q >= a->d[axis])
 				return trim__ox_node_err(t, TRIM_ESHAPE, "index %lld out of [-%lld, %lld)",
 				                         (long long)q, (long long)a->d[axis], (long long)a->d[axis]);
@@ -595,11 +604,11 @@ static int fold_scatter_nd(tr *t, ten *in, int m, ten *o)
 	for (int64_t i = 0; o->has && i < tuples; i++) {
 		int64_t at = 0;
 		for (int q = 0; q < k; q++) {
-			int64_t j = (int64_t)ix->e[i * k + q];
-			j += j < 0 ? a->d[q] : 0;
+			int64_t j = as_int64(ix->e[i * k + q]);
+			j += j < 0 && j >= -a->d[q] ? a->d[q] : 0;
 			if (j < 0 || j >= a->d[q])
-				return trim__ox_node_err(t, TRIM_ESHAPE, "index %lld out of dimension %d's %lld",
-				                         (long long)ix->e[i * k + q], q, (long long)a->d[q]);
+				return trim__ox_node_err(t, TRIM_ESHAPE, "index %g out of dimension %d's %lld",
+				                         ix->e[i * k + q], q, (long long)a->d[q]);
 			at = at * a->d[q] + j;
 		}
 		memcpy(o->e + at * slice, up->e + i * slice, (size_t)slice * sizeof *o->e);

@@ -4,6 +4,7 @@
  * last axis of tokens, the channels of a map) it is a `split` layer taking
  * the sliced piece; a slice that takes a whole axis is free.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,8 +39,12 @@ int trim__ox_slice_range(tr *t, int nd, const int64_t *d, const int64_t *starts,
 			s = s > dim - 1 ? dim - 1 : s;
 			e = e > dim - 1 ? dim - 1 : e;
 		}
-		int64_t cnt = st > 0 ? (e - s + st - 1) / st : (s - e + (-st) - 1) / (-st);
-		lo[ax] = s, step[ax] = st, out[ax] = cnt < 0 ? 0 : cnt;
+		/* the positions s, s + st, ... before e: ceil(|e - s| / |st|) (|st| as
+		 * unsigned: a step of INT64_MIN or INT64_MAX is one position) */
+		int64_t span = st > 0 ? e - s : s - e;
+		uint64_t mag = st > 0 ? (uint64_t)st : 0u - (uint64_t)st;
+		int64_t cnt = span > 0 ? (int64_t)(((uint64_t)span - 1) / mag + 1) : 0;
+		lo[ax] = s, step[ax] = st, out[ax] = cnt;
 	}
 	return 0;
 }
@@ -103,7 +108,7 @@ int trim__ox_slice(tr *t)
 			axis = k, changed++;
 	if (changed == 0)
 		return trim__ox_alias(t, x, P_NONE, -1); /* the whole tensor */
-	if (changed == 1 && step[axis] == 1 && out[axis] > 0) {
+	if (changed == 1 && step[axis] == 1 && out[axis] > 0 && X.layout != LY_CUT) {
 		if (axis == X.nd - 1 && trim__ox_tok_is_features(&X, axis))
 			return piece(t, x, axis, 0, lo[axis], out[axis]);
 		if (X.layout == LY_NCHW && axis == 1)

@@ -246,6 +246,10 @@ int trim__ox_out_like(tr *t, int oi, int layer, const val *like, int *vi)
 	int rc = trim__ox_out_val(t, oi, layer, copy.layout, copy.nd, copy.d, vi);
 	if (rc == 0)
 		t->v[*vi].at = copy.at;
+	if (rc == 0 && copy.layout == LY_CUT) { /* the same rows and columns of the same map */
+		memcpy(t->v[*vi].cut, copy.cut, sizeof copy.cut);
+		t->v[*vi].src = copy.src;
+	}
 	return rc;
 }
 
@@ -258,7 +262,8 @@ int trim__ox_alias(tr *t, int a, int pat, int src)
 	if (rc)
 		return rc;
 	t->v[vi].pat = pat;
-	t->v[vi].src = src;
+	if (copy.layout != LY_CUT) /* a piece keeps the map it was cut from */
+		t->v[vi].src = src;
 	t->v[vi].base = copy.base;
 	t->v[vi].t = copy.t;
 	return 0;

@@ -162,7 +162,10 @@ int trim__ox_win_concat(tr *t, const int *in, int m, int64_t axis)
 	const val *S = NULL;
 	for (int k = 0; k < m; k++) {
 		const val *P = &t->v[in[k]];
-		if (P->layout != LY_CUT || (S && t->v[P->src].base != S->base))
+		/* a piece is an activation's rows or columns (a constant taken for one,
+		 * or a piece whose map is unknown, is not) */
+		int cut = P->layout == LY_CUT && !P->t && P->src >= 0 && (size_t)P->src < t->nv;
+		if (!cut || (S && t->v[P->src].base != S->base))
 			return trim__ox_node_err(t, TRIM_ESCHEMA, "a concatenation of rows or columns of a "
 			                         "channels-last map is supported as a cyclic shift (torch.roll) "
 			                         "or patch merging, of pieces of one map");
@@ -281,6 +284,9 @@ int trim__ox_pad(tr *t)
 int trim__ox_win_crop(tr *t, int vi)
 {
 	const val P = t->v[vi];
+	if (P.src < 0 || (size_t)P.src >= t->nv)
+		return trim__ox_node_err(t, TRIM_ESCHEMA, "input '%s' is rows or columns of a map that is not "
+		                         "an activation", P.name ? P.name : "?");
 	if (P.layout != LY_CUT || P.cut[0][1] != 1 || P.cut[1][1] != 1)
 		return trim__ox_node_err(t, TRIM_ESCHEMA, "input '%s' is rows or columns of a channels-last "
 		                         "map taken every other one (a Slice with a step), which only a Concat "
