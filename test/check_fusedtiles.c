@@ -87,7 +87,7 @@ START_TEST(hand_pair)
 	trim__intra *w = calloc(4, sizeof *w);
 	arch_glb(&a, 1024, 0);
 	tu_costs(&a, c);
-	trim__ft_chain ch = {2, {&w[0], &w[1]}, {0}};
+	trim__ft_chain ch = {2, {&w[0], &w[1]}, {0}, {0}};
 	fc(&w[0], "fc1", 4, 2, 3);
 	fc(&w[1], "fc2", 4, 3, 2);
 	ck_assert_int_eq(trim__ft_chain_check(&ch), 0);
@@ -432,7 +432,7 @@ START_TEST(tiles_cover_the_chain)
 	fc(&w[0], "fc1", 6, 2, 3);
 	fc(&w[1], "fc2", 6, 3, 2);
 	fc(&w[2], "fc3", 6, 2, 4);
-	trim__ft_chain ch = {3, {&w[0], &w[1], &w[2]}, {0}};
+	trim__ft_chain ch = {3, {&w[0], &w[1], &w[2]}, {0}, {0}};
 	static const int64_t counts[] = {1, 2, 3, 6};
 	for (int k = 0; k < 4; k++)
 		walk_tiles(&ch, &counts[k]);
@@ -440,7 +440,7 @@ START_TEST(tiles_cover_the_chain)
 	trim__intra *cv = calloc(3, sizeof *cv);
 	ck_assert_int_eq(tu_layer(&cv[0], TU_CONV, TRIM_PHASE_FW, 2, 2, 3, 1, 4, 2, 1, 1, 1, 1, 0), 0);
 	ck_assert_int_eq(tu_layer(&cv[1], TU_CONV, TRIM_PHASE_FW, 2, 3, 2, 1, 4, 2, 1, 1, 1, 1, 0), 0);
-	trim__ft_chain cc = {2, {&cv[0], &cv[1]}, {0}};
+	trim__ft_chain cc = {2, {&cv[0], &cv[1]}, {0}, {0}};
 	ck_assert_int_eq(trim__ft_chain_check(&cc), 0);
 	trim__ft_axes ax;
 	trim__ft_group_axes(&cc, 0, 1, &ax);
@@ -472,7 +472,7 @@ START_TEST(tiles_cover_the_chain)
 	ck_assert_int_eq(tu_layer(&cv[0], TU_CONV, TRIM_PHASE_FW, 1, 2, 3, 1, 7, 1, 1, 1, 1, 1, 0), 0);
 	ck_assert_int_eq(tu_layer(&cv[1], TU_CONV, TRIM_PHASE_FW, 1, 3, 2, 1, 7, 1, 3, 1, 2, 1, 0), 0);
 	ck_assert_int_eq(tu_layer(&cv[2], TU_CONV, TRIM_PHASE_FW, 1, 2, 2, 1, 3, 1, 1, 1, 1, 1, 0), 0);
-	trim__ft_chain c3 = {3, {&cv[0], &cv[1], &cv[2]}, {0}};
+	trim__ft_chain c3 = {3, {&cv[0], &cv[1], &cv[2]}, {0}, {0}};
 	ck_assert_int_eq(trim__ft_chain_check(&c3), 0);
 	trim__ft_group_axes(&c3, 0, 2, &ax);
 	ck_assert_int_eq(ax.naxes, 1); /* E (N, F are 1) */
@@ -501,7 +501,7 @@ START_TEST(tiles_cover_padding)
 	ck_assert_int_eq(tu_layer(&cv[0], TU_CONV, TRIM_PHASE_FW, 1, 2, 3, 1, 6, 1, 1, 1, 1, 1, 0), 0);
 	ck_assert_int_eq(tu_layer(&cv[1], TU_CONV, TRIM_PHASE_FW, 1, 3, 2, 1, 6, 1, 3, 1, 1, 1, 1), 0);
 	ck_assert_int_eq(tu_layer(&cv[2], TU_CONV, TRIM_PHASE_FW, 1, 2, 2, 1, 6, 3, 3, 1, 1, 1, 1), 0);
-	trim__ft_chain c2 = {2, {&cv[0], &cv[1]}, {0}}, c3 = {3, {&cv[0], &cv[1], &cv[2]}, {0}};
+	trim__ft_chain c2 = {2, {&cv[0], &cv[1]}, {0}, {0}}, c3 = {3, {&cv[0], &cv[1], &cv[2]}, {0}, {0}};
 	ck_assert_int_eq(trim__ft_chain_check(&c3), 0);
 	trim__ft_axes ax;
 	trim__ft_group_axes(&c2, 0, 1, &ax);
@@ -550,7 +550,7 @@ START_TEST(tiles_cover_padding)
 	trim__ft_classes_free(&cl);
 	/* the last two layers share their columns too, padded: 5 tiles of 1
 	 * column would leave the last one none of the middle layer's 3 */
-	trim__ft_chain c23 = {2, {&cv[1], &cv[2]}, {0}};
+	trim__ft_chain c23 = {2, {&cv[1], &cv[2]}, {0}, {0}};
 	trim__ft_group_axes(&c23, 0, 1, &ax);
 	ck_assert_int_eq(ax.naxes, 2); /* E, F */
 	ck_assert_int_eq(ax.dim[1][0], TRIM_DIM_F);
@@ -612,7 +612,7 @@ static void plan_vs_brute(int64_t glb, int goal, int expect_fused)
 	arch_glb(&a, glb, 2);
 	tu_costs(&a, c);
 	trim__intra *w = calloc(3, sizeof *w);
-	trim__ft_chain ch = {3, {&w[0], &w[1], &w[2]}, {0}};
+	trim__ft_chain ch = {3, {&w[0], &w[1], &w[2]}, {0}, {0}};
 	for (int i = 0; i < 3; i++) {
 		fc(&w[i], "fc", tokens, chan[i], chan[i + 1]);
 		snprintf(w[i].layer, sizeof w[i].layer, "fc%d", i + 1);
@@ -664,7 +664,7 @@ static void tiled_vs_brute(int64_t glb, int goal, int ngroups, int64_t last_tile
 	arch_glb(&a, glb, 2);
 	tu_costs(&a, c);
 	trim__intra *w = calloc(3, sizeof *w);
-	trim__ft_chain ch = {3, {&w[0], &w[1], &w[2]}, {0}};
+	trim__ft_chain ch = {3, {&w[0], &w[1], &w[2]}, {0}, {0}};
 	for (int i = 0; i < 3; i++)
 		fc(&w[i], "fc", 4, chan[i], chan[i + 1]);
 	trim__ft_plan *p = calloc(1, sizeof *p);
@@ -691,7 +691,7 @@ static void halo_vs_brute(int64_t glb, int goal, int ngroups, int64_t tiles)
 	trim__intra *w = calloc(4, sizeof *w);
 	ck_assert_int_eq(tu_layer(&w[0], TU_CONV, TRIM_PHASE_FW, 1, 1, 2, 1, 6, 1, 1, 1, 1, 1, 0), 0);
 	ck_assert_int_eq(tu_layer(&w[1], TU_CONV, TRIM_PHASE_FW, 1, 2, 1, 1, 6, 1, 3, 1, 1, 1, 0), 0);
-	trim__ft_chain ch = {2, {&w[0], &w[1]}, {0}};
+	trim__ft_chain ch = {2, {&w[0], &w[1]}, {0}, {0}};
 	double brute = tu_ft_brute_layer(&w[0], &a, c, GLB, 0, goal) + tu_ft_brute_layer(&w[1], &a, c, GLB, 0, goal);
 	for (int64_t T = 1; T <= 4; T *= 2) {
 		int64_t rows = 4 / T + 2;
@@ -747,7 +747,7 @@ START_TEST(bad_groups)
 	struct trim_arch a;
 	trim__level_cost c[TRIM__MAX_LEVELS];
 	trim__intra *w = calloc(2, sizeof *w);
-	trim__ft_chain ch = {2, {&w[0], &w[1]}, {0}};
+	trim__ft_chain ch = {2, {&w[0], &w[1]}, {0}, {0}};
 	trim__ft_plan *p = calloc(1, sizeof *p);
 	fc(&w[0], "fc1", 4, 2, 3);
 	fc(&w[1], "fc2", 4, 5, 2); /* reads 5 channels, fc1 makes 3 */

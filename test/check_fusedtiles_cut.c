@@ -52,8 +52,11 @@ static void load(fixture *x, const char *net, const char *arch, int n, int64_t g
 	int link[16];
 	ck_assert_int_le(trim_workloads_intra_count(x->w), 16);
 	ck_assert_int_eq(trim__ft_network_links(x->net, x->w, link), 0);
-	for (int i = 0; i + 1 < n; i++)
-		ck_assert_int_eq(link[i], 1);
+	for (int i = 0; i + 1 < n; i++) { /* linked; a batchnorm between them is vector work */
+		ck_assert_int_eq(link[i] & 1, 1);
+		x->ch.vec_ops[i] = (unsigned char)(link[i] >> 1);
+		x->ch.vec[i] = (unsigned char)((link[i] >> 1 & 1) + (link[i] >> 2 & 1));
+	}
 	x->ch.nlayers = n;
 	for (int i = 0; i < n; i++)
 		x->ch.layer[i] = trim__workloads_intra(x->w, (size_t)i);
@@ -111,6 +114,8 @@ static double brute_tiles(const fixture *x, int a0, int b0, const trim__ft_axes 
 		}
 		ck_assert_int_eq(trim__ft_tile_workload(&x->ch, a0, ax, tiles, pos, i, tile, NULL), 0);
 		sum += tu_ft_brute_layer(tile, x->a, x->c, GLB, fused_bits(i, b0 - a0 + 1), goal);
+		if (a0 + i < b0) /* the vector work on the tile's result, in the GLB */
+			sum += x->ch.vec[a0 + i] * trim__ft_vec_cost(tile, x->a, x->c, GLB, goal, NULL);
 	}
 	return sum;
 }
@@ -198,7 +203,10 @@ static double brute_plan(const fixture *x, int goal, const double *alone_lb, int
 			int b0 = a0;
 			while (b0 < n - 1 && !(cuts >> b0 & 1))
 				b0++;
-			total += group[a0][b0];
+			double g = group[a0][b0];
+			if (a0 > 0) /* the vector work at the cut, on the whole result in DRAM */
+				g += x->ch.vec[a0 - 1] * trim__ft_vec_cost(x->ch.layer[a0 - 1], x->a, x->c, 0, goal, NULL);
+			total += g;
 			a0 = b0 + 1;
 		}
 		if (total < best)
@@ -353,6 +361,62 @@ START_TEST(brute_pad)
 }
 END_TEST
 
+/* A batchnorm and a ReLU between a 1x1 and a padded 3x1 convolution
+ * (test/data/networks/conv-bn-tiny.yaml): linked, the batchnorm costed on
+ * each tile in the GLB when fused and on the whole result in DRAM at a cut */
+START_TEST(brute_bn)
+{
+	static const char *net = "test/data/networks/conv-bn-tiny.yaml";
+	int64_t kinds = 0;
+	ck_assert_int_eq(plan_vs_brute(net, 2, 1024, TRIM__GOAL_ENERGY, &kinds), 1);
+	plan_vs_brute(net, 2, 1024, TRIM__GOAL_DELAY, NULL);
+	kinds = 0;
+	ck_assert_int_eq(plan_vs_brute(net, 2, 40, TRIM__GOAL_ENERGY, &kinds), 1);
+	ck_assert_int_gt(kinds, 1);
+	ck_assert_int_eq(plan_vs_brute(net, 2, 2, TRIM__GOAL_ENERGY, NULL), 0);
+	fixture x;
+	load(&x, net, "test/data/arch/fused-glb.yaml", 2, 0);
+	ck_assert_int_eq(x.ch.vec[0], 1);
+	ck_assert_int_eq(x.ch.vec_ops[0], TRIM__FT_VEC_BATCHNORM);
+	unload(&x);
+}
+END_TEST
+
+/* ResNet-18's links (network.c): each block's conv1 -> bn1 -> relu1 ->
+ * conv2 (padded) with its batchnorm as vector work; conv2 -> bn2 -> add is
+ * no link (the add reads the shortcut too), nor conv1 -> bn1 -> relu ->
+ * maxpool (the pool's input has the channels as groups); the last add ->
+ * avgpool is one. */
+START_TEST(links_resnet18)
+{
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	ck_assert_int_eq(trim_network_load(&net, "models/networks/resnet18.yaml"), 0);
+	ck_assert_int_eq(trim_workloads_create(&w, net, TRIM_MODE_INFERENCE, 1, 0), 0);
+	size_t n = trim_workloads_intra_count(w);
+	int *link = calloc(n, sizeof *link), bn = 0, plain = 0;
+	ck_assert_int_eq(trim__ft_network_links(net, w, link), 0);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = trim__workloads_intra(w, i)->layer;
+		size_t len = strlen(name);
+		int conv1 = len > 6 && !strcmp(name + len - 6, ".conv1");
+		if (conv1)
+			ck_assert_msg(link[i] == (1 | TRIM__FT_VEC_BATCHNORM << 1), "%s: link %d", name, link[i]);
+		else if (!strcmp(name, "layer4.1.add"))
+			ck_assert_int_eq(link[i], 1);
+		else
+			ck_assert_msg(link[i] == 0, "%s: link %d", name, link[i]);
+		bn += conv1;
+		plain += link[i] == 1;
+	}
+	ck_assert_int_eq(bn, 8);
+	ck_assert_int_eq(plain, 1);
+	free(link);
+	trim_workloads_free(w);
+	trim_network_free(net);
+}
+END_TEST
+
 START_TEST(brute_mlp)
 {
 	plan_vs_brute("test/data/networks/mlp-chain.yaml", 3, 12, TRIM__GOAL_ENERGY, NULL);
@@ -457,6 +521,8 @@ Suite *fusedtiles_cut_suite(void)
 	tcase_add_test(tc, brute_block);
 	tcase_add_test(tc, brute_mlp);
 	tcase_add_test(tc, brute_pad);
+	tcase_add_test(tc, brute_bn);
+	tcase_add_test(tc, links_resnet18);
 	tcase_add_test(tc, lose_and_win);
 	tcase_add_test(tc, time_limit);
 	suite_add_tcase(s, tc);

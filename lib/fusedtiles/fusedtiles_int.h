@@ -79,14 +79,19 @@
 /* Layers 0..n-1, each taking the previous one's result (slot 2) as its
  * input (slot 0) with the same shape. The caller makes sure that the
  * intermediate has no other reader (a residual branch would need it in
- * DRAM). vec[i] = 1: a softmax runs on layer i's result, in place, before
- * layer i + 1 reads it (attention's scores -> softmax -> context); its
- * rows lie along a dim that is not in layer i + 1's result (the keys, the
- * context's reduction), so no tile splits one. */
+ * DRAM). vec[i] > 0: that many vector operations run on layer i's result,
+ * in place, before layer i + 1 reads it, each reading and writing it once
+ * (vector.c); vec_ops[i] says which (TRIM__FT_VEC_*): a softmax
+ * (attention's scores -> softmax -> context; its rows lie along a dim that
+ * is not in layer i + 1's result, the keys, the context's reduction, so no
+ * tile splits one), a batch normalisation in inference (an affine map per
+ * channel: any tile of it is its own). */
+enum { TRIM__FT_VEC_SOFTMAX = 1u << 0, TRIM__FT_VEC_BATCHNORM = 1u << 1 };
 typedef struct {
 	int nlayers;
 	const trim__intra *layer[TRIM__FT_MAX_LAYERS];
 	unsigned char vec[TRIM__FT_MAX_LAYERS];
+	unsigned char vec_ops[TRIM__FT_MAX_LAYERS];
 } trim__ft_chain;
 
 /* The axes a group of layers a..b can share: axis x is the dim dim[x][i]
@@ -332,12 +337,15 @@ int trim__ft_plan_search(const trim__ft_chain *c, const struct trim_arch *a, con
 
 /* ---- a network (network.c) ----------------------------------------------- */
 
-/* link[i] = 1 when intra workload i + 1 of w reads only workload i's
- * result, which nothing else of net reads, with no inter-layer workload
- * between them and the same shape (FW only); 2 when a softmax layer stands
- * between them, which reads only workload i's result and is read only as
- * workload i + 1's first operand (its other operand, attention's V, comes
- * from DRAM as weights do); link has one entry per intra workload. */
+/* link[i] != 0 when intra workload i + 1 of w reads only workload i's
+ * result, which nothing else of net reads, with the same shape (FW only),
+ * with no inter-layer workload between them but the padding of workload
+ * i + 1's input and vector operations on the result: bit 0 set, and
+ * TRIM__FT_VEC_* << 1 for each such operation (a softmax layer, read only
+ * as workload i + 1's first operand, its other operand, attention's V,
+ * coming from DRAM as weights do; a batchnorm layer); layers without a
+ * workload of their own (an activation other than softmax, a dropout) may
+ * stand between them too. link has one entry per intra workload. */
 int trim__ft_network_links(const trim_network *net, const trim_workloads *w, int *link);
 /* The buffer level named `name` (NULL: the first storage level below the
  * outermost, above every spatial level); errors name the levels. */

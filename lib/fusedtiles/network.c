@@ -18,11 +18,33 @@ static int readers_of(const trim_network *net, int li)
 	return readers;
 }
 
-/* 1 if intra workload i + 1 of w reads only intra workload i's result,
- * which nothing else of net reads, with nothing between them but the
- * padding of workload i + 1's own input (made in the buffer when fused); 2
- * if a softmax layer alone stands between them, reading only workload i's
- * result and read only as workload i + 1's first operand. */
+/* A layer with no workload of its own between two layers of a chain (FW,
+ * inference): an activation other than softmax, a dropout. */
+static int no_workload(const trim__layer *L)
+{
+	return (L->type == TRIM__L_ACTIVATION && L->activation != TRIM__ACT_SOFTMAX) || L->type == TRIM__L_DROPOUT;
+}
+
+/* The vector operation (TRIM__FT_VEC_*) that layer `li` of net stands for
+ * among the n inter-layer workloads `ops`, marking it in *used; 0 if none. */
+static unsigned vector_op(const trim__layer *L, int li, const trim__inter *const *ops, int n, unsigned *used)
+{
+	int op = L->type == TRIM__L_SOFTMAX ? TRIM__OP_SOFTMAX : L->type == TRIM__L_BATCHNORM ? TRIM__OP_BATCHNORM : -1;
+	for (int k = 0; k < n && op >= 0; k++)
+		if (ops[k]->op == op && ops[k]->layer_index == li && ops[k]->phase == TRIM_PHASE_FW && !(*used >> k & 1)) {
+			*used |= 1u << k;
+			return op == TRIM__OP_SOFTMAX ? TRIM__FT_VEC_SOFTMAX : TRIM__FT_VEC_BATCHNORM;
+		}
+	return 0;
+}
+
+/* What links intra workload i to i + 1 (trim__ft_network_links): 0, or 1
+ * with the vector operations between them << 1. Walked back from workload
+ * i + 1's first input to workload i's layer, every layer on the way takes
+ * one input and has one reader, and is a softmax or a batchnorm (its
+ * inter-layer workload between the two) or a layer without a workload; the
+ * inter-layer workloads between them are those and the padding of workload
+ * i + 1's own input. */
 static int links(const trim_network *net, const trim_workloads *w, size_t i)
 {
 	const trim__intra *p = trim__workloads_intra(w, i), *c = trim__workloads_intra(w, i + 1);
@@ -32,39 +54,53 @@ static int links(const trim_network *net, const trim_workloads *w, size_t i)
 	    c->layer_index >= net->nlayers || p->layer_index == c->layer_index)
 		return 0;
 	const trim__layer *L = &net->layers[c->layer_index];
-	const trim__inter *between = NULL;
+	const trim__inter *ops[8];
+	int nops = 0;
 	for (size_t j = 0; trim__workloads_inter(w, j); j++) {
 		const trim__inter *y = trim__workloads_inter(w, j);
 		if (y->before_intra != (int)(i + 1))
 			continue;
 		if (y->op == TRIM__OP_PAD && (int)j == c->pre_index && y->layer_index == c->layer_index)
 			continue; /* its own padding: the chain check matches it with the zeros of its input */
-		if (between)
+		if (nops == 8)
 			return 0;
-		between = y;
+		ops[nops++] = y;
 	}
 	if (c->pre_index >= 0 && trim__workloads_inter(w, (size_t)c->pre_index)->op != TRIM__OP_PAD)
 		return 0;
-	int kind = 1, from = p->layer_index;
-	if (between) {
-		/* a softmax layer S: p -> S -> c, each the other's only reader */
-		int S = between->layer_index;
-		if (between->op != TRIM__OP_SOFTMAX || between->phase != TRIM_PHASE_FW || S < 0 ||
-		    S >= net->nlayers || net->layers[S].ninputs != 1 || net->layers[S].inputs[0] != p->layer_index ||
-		    readers_of(net, S) != 1 || L->ninputs < 1 || L->inputs[0] != S)
+	if (L->ninputs < 1 || readers_of(net, p->layer_index) != 1)
+		return 0;
+	unsigned used = 0, bits = 0;
+	int cur = L->inputs[0], path[8], npath = 0;
+	while (cur != p->layer_index) {
+		if (cur < 0 || cur >= net->nlayers || npath == 8)
 			return 0;
-		for (int k = 1; k < L->ninputs; k++)
-			if (L->inputs[k] == S || L->inputs[k] == p->layer_index)
-				return 0;
-		kind = 2;
-		from = S;
-	} else if (L->ninputs != 1) {
-		return 0;
+		const trim__layer *M = &net->layers[cur];
+		if (M->ninputs != 1 || readers_of(net, cur) != 1)
+			return 0;
+		unsigned v = vector_op(M, cur, ops, nops, &used);
+		if (!v && !no_workload(M))
+			return 0;
+		if (v & bits) /* one of each */
+			return 0;
+		bits |= v;
+		path[npath++] = cur;
+		cur = M->inputs[0];
 	}
-	if (L->inputs[0] != from || readers_of(net, p->layer_index) != 1)
+	if (used != (1u << nops) - 1)
 		return 0;
-	trim__ft_chain pair = {2, {p, c}, {0}};
-	return trim__ft_chain_check(&pair) == 0 ? kind : 0;
+	/* a second operand: attention's V after its softmax, never the chain's */
+	if (L->ninputs > 1 && !(bits & TRIM__FT_VEC_SOFTMAX))
+		return 0;
+	for (int k = 1; k < L->ninputs; k++) {
+		if (L->inputs[k] == p->layer_index)
+			return 0;
+		for (int q = 0; q < npath; q++)
+			if (L->inputs[k] == path[q])
+				return 0;
+	}
+	trim__ft_chain pair = {2, {p, c}, {0}, {0}};
+	return trim__ft_chain_check(&pair) == 0 ? (int)(1u | bits << 1) : 0;
 }
 
 int trim__ft_network_links(const trim_network *net, const trim_workloads *w, int *link)

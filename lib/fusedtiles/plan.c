@@ -117,7 +117,7 @@ static int tile_partitions(const plan_ctx *x, int a0, const trim__ft_axes *ax, c
 }
 
 /* The floor of group a0..b0 under `tiles` (bound.c), over its kinds of
- * tiles cl, the softmax tiles in B included. */
+ * tiles cl, the vector work on the tiles in B included. */
 static int group_floor(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, const int64_t *tiles,
                        const trim__ft_classes *cl, int root, double *out, double *per_layer)
 {
@@ -136,7 +136,8 @@ static int group_floor(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, con
 			trim__ft_floor_add(&fl, x->tile, fused_bits(i, b0 - a0 + 1), count, root, x->a, x->costs, x->B,
 			                   x->o->goal);
 			if (i < b0 - a0 && x->c->vec[a0 + i])
-				vec += (double)count * trim__ft_vec_cost(x->tile, x->a, x->costs, x->B, x->o->goal, NULL);
+				vec += (double)count * x->c->vec[a0 + i] *
+				       trim__ft_vec_cost(x->tile, x->a, x->costs, x->B, x->o->goal, NULL);
 		}
 		double fi = trim__ft_floor_value(&fl, partitioned, x->alone_lb[a0 + i], root) + vec;
 		if (per_layer)
@@ -156,7 +157,7 @@ static int tiling_loses(const group_best *g, double lb, int64_t k, double limit)
 
 /* Layer a0 + i of the group under `tiles`: each kind of its tiles searched
  * (through the cache), the cost and lower bound summed over the kinds
- * (count times a tile's, the softmax on the tile included); 0 in *found
+ * (count times a tile's, the vector work on the tile included); 0 in *found
  * when a kind has no mapping. */
 static int layer_eval(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, const int64_t *tiles,
                       const trim__ft_classes *cl, int i, double *cost, double *lb, int *found)
@@ -175,8 +176,8 @@ static int layer_eval(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, cons
 			return rc;
 		*found = r->found;
 		double c = r->cost, l = r->lower_bound;
-		if (i < b0 - a0 && x->c->vec[a0 + i]) { /* the softmax on this tile, in B */
-			double v = trim__ft_vec_cost(x->tile, x->a, x->costs, x->B, x->o->goal, NULL);
+		if (i < b0 - a0 && x->c->vec[a0 + i]) { /* the vector work on this tile, in B */
+			double v = x->c->vec[a0 + i] * trim__ft_vec_cost(x->tile, x->a, x->costs, x->B, x->o->goal, NULL);
 			c += v;
 			l += v;
 		}
@@ -386,21 +387,21 @@ static int fill_group(trim__ft_plan *p, plan_ctx *x, int a0, int b0, const group
 	trim__ft_classes_free(&cl);
 	if (rc)
 		return rc;
-	if (a0 > 0 && x->c->vec[a0 - 1]) { /* the softmax before the group, in DRAM */
+	if (a0 > 0 && x->c->vec[a0 - 1]) { /* the vector work before the group, in DRAM */
 		double bytes = 0;
 		trim__ft_vec_cost(x->c->layer[a0 - 1], x->a, x->costs, 0, x->o->goal, &bytes);
-		G->dram_bytes += bytes;
+		G->dram_bytes += x->c->vec[a0 - 1] * bytes;
 	}
 	return 0;
 }
 
-/* The softmax between layers a0 - 1 and a0 in DRAM (0 if none): what a
+/* The vector work between layers a0 - 1 and a0 in DRAM (0 if none): what a
  * group starting at a0 > 0 adds, the chain being cut there. */
 static double cut_cost(const plan_ctx *x, int a0)
 {
 	if (a0 == 0 || !x->c->vec[a0 - 1])
 		return 0;
-	return trim__ft_vec_cost(x->c->layer[a0 - 1], x->a, x->costs, 0, x->o->goal, NULL);
+	return x->c->vec[a0 - 1] * trim__ft_vec_cost(x->c->layer[a0 - 1], x->a, x->costs, 0, x->o->goal, NULL);
 }
 
 /* Layer a0 alone, on its whole workload. */
@@ -472,7 +473,7 @@ static int plan_totals(trim__ft_plan *out, plan_ctx *x, const group_best *gb)
 		if (i > 0 && x->c->vec[i - 1]) {
 			double bytes = 0;
 			trim__ft_vec_cost(x->c->layer[i - 1], x->a, x->costs, 0, x->o->goal, &bytes);
-			out->lbl_dram_bytes += bytes;
+			out->lbl_dram_bytes += x->c->vec[i - 1] * bytes;
 		}
 		int rc = trim__ft_cache_search(x->cache, x->c->layer[i], x->a, x->costs, x->B, 0, x->o->goal,
 		                               x->o->threads, x->o->deadline, &r);

@@ -47,6 +47,27 @@ static void group_tiles_json(trim__sb *sb, const trim__ft_group *g)
 	trim__sb_puts(sb, "}");
 }
 
+/* The vector operations ops (TRIM__FT_VEC_*) between two layers, for people. */
+static const char *vec_name(unsigned ops)
+{
+	if ((ops & TRIM__FT_VEC_SOFTMAX) && (ops & TRIM__FT_VEC_BATCHNORM))
+		return "batchnorm, softmax";
+	return ops & TRIM__FT_VEC_SOFTMAX ? "softmax" : "batchnorm";
+}
+
+/* The layers of chain c after which vector operation `op` runs, as a JSON list
+ * under key (after a comma). */
+static void vec_json(trim__sb *sb, const trim__ft_chain *c, const char *key, unsigned op)
+{
+	trim__sb_printf(sb, "\"%s\": [", key);
+	for (int i = 0, n = 0; i + 1 < c->nlayers; i++)
+		if (c->vec_ops[i] & op) {
+			trim__sb_puts(sb, n++ ? ", " : "");
+			trim__sb_json_str(sb, c->layer[i]->layer);
+		}
+	trim__sb_puts(sb, "]");
+}
+
 /* Chain k (from 1) and its plan, for people: every group, the plan's cost and DRAM bytes. */
 static void chain_table(trim__sb *sb, const trim__ft_chain *c, const trim__ft_plan *p, int k)
 {
@@ -67,10 +88,11 @@ static void chain_table(trim__sb *sb, const trim__ft_chain *c, const trim__ft_pl
 		                (long long)G->buffer_bytes);
 		for (int i = G->first; i < G->last; i++)
 			if (c->vec[i])
-				trim__sb_printf(sb, "    softmax after %s: in the buffer, per tile\n", c->layer[i]->layer);
+				trim__sb_printf(sb, "    %s after %s: in the buffer, per tile\n", vec_name(c->vec_ops[i]),
+				                c->layer[i]->layer);
 		if (G->last + 1 < c->nlayers && c->vec[G->last])
-			trim__sb_printf(sb, "  softmax   after %s: in DRAM (cost in the next group's)\n",
-			                c->layer[G->last]->layer);
+			trim__sb_printf(sb, "  %-9s after %s: in DRAM (cost in the next group's)\n",
+			                vec_name(c->vec_ops[G->last]), c->layer[G->last]->layer);
 	}
 	trim__sb_printf(sb, "  plan: cost %.6g (layer by layer %.6g), lower bound %.6g%s", p->cost, p->lbl_cost,
 	                p->lower_bound, p->exact ? ", exact" : ", not proven exact");
@@ -84,7 +106,9 @@ static void chain_table(trim__sb *sb, const trim__ft_chain *c, const trim__ft_pl
 /* Chain k (from 0) and its plan as a JSON object, after a comma from the second on. */
 static void chain_json(trim__sb *sb, const trim__ft_chain *c, const trim__ft_plan *p, int k)
 {
-	trim__sb_puts(sb, k ? ",\n    {\"cost\": " : "\n    {\"cost\": ");
+	trim__sb_puts(sb, k ? ",\n    {" : "\n    {");
+	vec_json(sb, c, "batchnorm_after", TRIM__FT_VEC_BATCHNORM);
+	trim__sb_puts(sb, ", \"cost\": ");
 	trim__sb_json_double(sb, p->cost);
 	trim__sb_printf(sb, ", \"dram_bytes\": %.17g, \"exact\": %s, \"gap\": ", p->dram_bytes,
 	                p->exact ? "true" : "false");
@@ -114,14 +138,9 @@ static void chain_json(trim__sb *sb, const trim__ft_chain *c, const trim__ft_pla
 	}
 	trim__sb_puts(sb, "], \"lower_bound\": ");
 	trim__sb_json_double(sb, p->lower_bound);
-	trim__sb_printf(sb, ", \"pruned\": %lld, \"searches\": %lld, \"softmax_after\": [", (long long)p->pruned,
-	                (long long)p->searches);
-	for (int i = 0, n = 0; i + 1 < c->nlayers; i++)
-		if (c->vec[i]) {
-			trim__sb_puts(sb, n++ ? ", " : "");
-			trim__sb_json_str(sb, c->layer[i]->layer);
-		}
-	trim__sb_printf(sb, "], \"stopped\": %s, \"tilings\": %lld}", p->stopped ? "true" : "false",
+	trim__sb_printf(sb, ", \"pruned\": %lld, \"searches\": %lld, ", (long long)p->pruned, (long long)p->searches);
+	vec_json(sb, c, "softmax_after", TRIM__FT_VEC_SOFTMAX);
+	trim__sb_printf(sb, ", \"stopped\": %s, \"tilings\": %lld}", p->stopped ? "true" : "false",
 	                (long long)p->tilings);
 }
 
@@ -160,7 +179,8 @@ static const trim__ft_plan *planned_find(const planned *d, int n, const trim__ft
 {
 	for (int k = 0; k < n; k++) {
 		int same = d[k].chain.nlayers == c->nlayers && d[k].first_fuse == ff && d[k].last_fuse == lf &&
-		           !memcmp(d[k].chain.vec, c->vec, sizeof c->vec);
+		           !memcmp(d[k].chain.vec, c->vec, sizeof c->vec) &&
+		           !memcmp(d[k].chain.vec_ops, c->vec_ops, sizeof c->vec_ops);
 		for (int i = 0; same && i < c->nlayers; i++)
 			same = same_nest(d[k].chain.layer[i], c->layer[i]);
 		if (same)
@@ -226,7 +246,9 @@ static int next_chain(const trim_workloads *w, const int *link, size_t n, size_t
 	c->nlayers = (int)(j - *i + 1);
 	for (size_t k = *i; k <= j; k++) {
 		c->layer[k - *i] = trim__workloads_intra(w, k);
-		c->vec[k - *i] = k < j && link[k] == 2;
+		unsigned ops = k < j ? (unsigned)link[k] >> 1 : 0u;
+		c->vec_ops[k - *i] = (unsigned char)ops;
+		c->vec[k - *i] = (unsigned char)((ops & 1u) + (ops >> 1 & 1u));
 	}
 	/* fused groups only within the range (none when it misses the chain) */
 	*ff = 0;
