@@ -271,19 +271,25 @@ static int is_zero_at(const trim__tensor *T, const int64_t *dv)
 }
 
 /* The element of `out` (the producer's result) that input T reads at loop
- * point dv, a real value (its zeros' positions less those before it). */
+ * point dv, a real value (its zeros' positions less those before it; a
+ * position of out found in T by trim__ft_link_position, those of extent 1
+ * at 0). */
 static int64_t produced_at(const trim__tensor *T, const trim__tensor *out, const int64_t *dv)
 {
-	int64_t e = 0;
+	int64_t v[TRIM__MAX_TDIMS], e = 0;
 	for (int k = 0; k < T->ndims; k++) {
-		int64_t v = 0;
+		v[k] = 0;
 		for (int j = 0; j < T->idx[k].nterms; j++)
-			v += T->idx[k].coef[j] * dv[T->idx[k].dim[j]];
+			v[k] += T->idx[k].coef[j] * dv[T->idx[k].dim[j]];
 		if (T->has_zeros && k >= T->ndims - 2)
-			v -= T->zaxis[k - (T->ndims - 2)].lo;
-		REQUIRE(v >= 0 && v < out->extent[k], "axis %d value %lld outside [0, %lld)", k, (long long)v,
+			v[k] -= T->zaxis[k - (T->ndims - 2)].lo;
+	}
+	for (int k = 0; k < out->ndims; k++) {
+		int j = trim__ft_link_position(out, T, k);
+		int64_t x = j < 0 ? 0 : v[j];
+		REQUIRE(x >= 0 && x < out->extent[k], "axis %d value %lld outside [0, %lld)", k, (long long)x,
 		        (long long)out->extent[k]);
-		e = e * out->extent[k] + v;
+		e = e * out->extent[k] + x;
 	}
 	return e;
 }
@@ -376,11 +382,14 @@ static void walk_tiles(const trim__ft_chain *ch, const int64_t *tiles)
 			if (i + 1 < n) {
 				trim__intra nw;
 				ck_assert_int_eq(trim__ft_tile_workload(ch, 0, &ax, tiles, pos, i + 1, &nw, NULL), 0);
-				ck_assert_int_eq(nw.t[0].ndims, tw.t[2].ndims);
 				for (int k = 0; k < tw.t[2].ndims; k++) {
-					int64_t real = nw.t[0].extent[k];
-					if (nw.t[0].has_zeros && k >= nw.t[0].ndims - 2) {
-						const trim__zaxis *z = &nw.t[0].zaxis[k - (nw.t[0].ndims - 2)];
+					int j = trim__ft_link_position(&tw.t[2], &nw.t[0], k);
+					if (tw.t[2].extent[k] <= 1)
+						continue;
+					ck_assert_int_ge(j, 0);
+					int64_t real = nw.t[0].extent[j];
+					if (nw.t[0].has_zeros && j >= nw.t[0].ndims - 2) {
+						const trim__zaxis *z = &nw.t[0].zaxis[j - (nw.t[0].ndims - 2)];
 						real = z->hi - z->lo + 1;
 					}
 					ck_assert_int_eq(real, tw.t[2].extent[k]);
@@ -550,6 +559,23 @@ START_TEST(tiles_cover_padding)
 	trim__ft_classes_free(&cl);
 	/* the last two layers share their columns too, padded: 5 tiles of 1
 	 * column would leave the last one none of the middle layer's 3 */
+	/* a 1x1 conv (4 x 4 map, 1 -> 2 channels), a 2x2/2 max pool, a 3x3 conv
+	 * with padding 1: the pool's input [N, C, H, W] holds the conv's result
+	 * [N, 1, M, E, F], and its rows and columns are shared by all three */
+	trim__intra *pc = calloc(3, sizeof *pc);
+	ck_assert_int_eq(tu_layer(&pc[0], TU_CONV, TRIM_PHASE_FW, 1, 1, 2, 1, 4, 4, 1, 1, 1, 1, 0), 0);
+	ck_assert_int_eq(tu_layer(&pc[1], TU_MAXPOOL, TRIM_PHASE_FW, 1, 2, 2, 1, 4, 4, 2, 2, 2, 1, 0), 0);
+	ck_assert_int_eq(tu_layer(&pc[2], TU_CONV, TRIM_PHASE_FW, 1, 2, 1, 1, 2, 2, 3, 3, 1, 1, 1), 0);
+	trim__ft_chain cp = {3, {&pc[0], &pc[1], &pc[2]}, {0}, {0}};
+	ck_assert_int_eq(trim__ft_chain_check(&cp), 0);
+	trim__ft_group_axes(&cp, 0, 2, &ax);
+	ck_assert_int_eq(ax.naxes, 2); /* E, F */
+	ck_assert_int_eq(ax.coef[0][0], 2);
+	ck_assert_int_eq(ax.pad[0][1], 1);
+	static const int64_t ef[4][2] = {{1, 1}, {1, 2}, {2, 1}, {2, 2}};
+	for (int k = 0; k < 4; k++)
+		walk_tiles(&cp, ef[k]);
+	free(pc);
 	trim__ft_chain c23 = {2, {&cv[1], &cv[2]}, {0}, {0}};
 	trim__ft_group_axes(&c23, 0, 1, &ax);
 	ck_assert_int_eq(ax.naxes, 2); /* E, F */

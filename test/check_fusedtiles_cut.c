@@ -383,10 +383,27 @@ START_TEST(brute_bn)
 END_TEST
 
 /* ResNet-18's links (network.c): each block's conv1 -> bn1 -> relu1 ->
- * conv2 (padded) with its batchnorm as vector work; conv2 -> bn2 -> add is
- * no link (the add reads the shortcut too), nor conv1 -> bn1 -> relu ->
- * maxpool (the pool's input has the channels as groups); the last add ->
- * avgpool is one. */
+ * conv2 (padded) with its batchnorm as vector work, and the stem's conv1 ->
+ * bn1 -> relu -> maxpool (the pool's input [N, C, H, W] holds the
+ * convolution's result [N, 1, M, E, F]); conv2 -> bn2 -> add is no link
+ * (the add reads the shortcut too), nor maxpool -> layer1.0.conv1 (the
+ * shortcut reads the pool's result too); the last add -> avgpool -> fc
+ * (the pool's result [N, C, 1, 1] is the dense layer's input [N, C]). */
+/* A convolution, a max pool and a padded convolution: linked across the
+ * layouts (test/data/networks/conv-pool-tiny.yaml) */
+START_TEST(brute_pool)
+{
+	static const char *net = "test/data/networks/conv-pool-tiny.yaml";
+	ck_assert_int_eq(plan_vs_brute(net, 3, 1024, TRIM__GOAL_ENERGY, NULL), 1);
+	plan_vs_brute(net, 3, 1024, TRIM__GOAL_DELAY, NULL);
+	/* 40 bytes: a group in tiles of two kinds (the padded borders) */
+	int64_t kinds = 0;
+	ck_assert_int_eq(plan_vs_brute(net, 3, 40, TRIM__GOAL_ENERGY, &kinds), 1);
+	ck_assert_int_eq(kinds, 2);
+	plan_vs_brute(net, 3, 24, TRIM__GOAL_ENERGY, NULL);
+}
+END_TEST
+
 START_TEST(links_resnet18)
 {
 	trim_network *net = NULL;
@@ -399,18 +416,18 @@ START_TEST(links_resnet18)
 	for (size_t i = 0; i < n; i++) {
 		const char *name = trim__workloads_intra(w, i)->layer;
 		size_t len = strlen(name);
-		int conv1 = len > 6 && !strcmp(name + len - 6, ".conv1");
+		int conv1 = (len > 6 && !strcmp(name + len - 6, ".conv1")) || !strcmp(name, "conv1");
 		if (conv1)
 			ck_assert_msg(link[i] == (1 | TRIM__FT_VEC_BATCHNORM << 1), "%s: link %d", name, link[i]);
-		else if (!strcmp(name, "layer4.1.add"))
-			ck_assert_int_eq(link[i], 1);
+		else if (!strcmp(name, "layer4.1.add") || !strcmp(name, "avgpool"))
+			ck_assert_msg(link[i] == 1, "%s: link %d", name, link[i]);
 		else
 			ck_assert_msg(link[i] == 0, "%s: link %d", name, link[i]);
 		bn += conv1;
 		plain += link[i] == 1;
 	}
-	ck_assert_int_eq(bn, 8);
-	ck_assert_int_eq(plain, 1);
+	ck_assert_int_eq(bn, 9);
+	ck_assert_int_eq(plain, 2);
 	free(link);
 	trim_workloads_free(w);
 	trim_network_free(net);
@@ -523,6 +540,7 @@ Suite *fusedtiles_cut_suite(void)
 	tcase_add_test(tc, brute_pad);
 	tcase_add_test(tc, brute_bn);
 	tcase_add_test(tc, links_resnet18);
+	tcase_add_test(tc, brute_pool);
 	tcase_add_test(tc, lose_and_win);
 	tcase_add_test(tc, time_limit);
 	suite_add_tcase(s, tc);

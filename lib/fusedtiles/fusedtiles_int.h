@@ -97,7 +97,8 @@ typedef struct {
 /* The axes a group of layers a..b can share: axis x is the dim dim[x][i]
  * of layer a + i, a dim of every layer's result, linked from layer to
  * layer through the intermediates: position k of layer i's result is
- * dim[x][i] alone; the same position of layer i + 1's input is
+ * dim[x][i] alone; the position of layer i + 1's input that holds it
+ * (trim__ft_link_position) is
  * coef[x][i] * dim[x][i + 1] plus terms on dims that are not in layer
  * i + 1's result (a convolution's window: R with dilation D adds
  * window[x][i] = D (R - 1)), less pad[x][i] rows of padding zeros before
@@ -123,9 +124,16 @@ typedef struct {
 /* The extent of an index expression over the loop bounds b: the distinct
  * values sum coef_k d_k takes (coefficients >= 0: its span plus one). */
 int64_t trim__ft_span(const trim__iexpr *e, const int64_t *b);
+/* The position of `in` (a consumer's input) that holds position k of `out`
+ * (its producer's result), -1 if k has extent 1: positions of extent 1 (a
+ * group or a batch of 1; in's counted without its padding) hold no data, so
+ * the k-th of out's other positions is the k-th of in's (a convolution's
+ * result [N, 1, M, E, F] is a pool's input [N, C, H, W]). */
+int trim__ft_link_position(const trim__tensor *out, const trim__tensor *in, int k);
 /* 0 if every layer's input is the previous layer's result with the same
- * shape (or that result with padding zeros around it on its two spatial
- * positions), else TRIM_ESHAPE naming the two layers and the difference. */
+ * shape, positions of extent 1 aside (or that result with padding zeros
+ * around it on its two spatial positions), else TRIM_ESHAPE naming the two
+ * layers and the difference. */
 int trim__ft_chain_check(const trim__ft_chain *c);
 /* The axes layers a..b (a < b) can share; naxes may be 0. */
 void trim__ft_group_axes(const trim__ft_chain *c, int a, int b, trim__ft_axes *ax);

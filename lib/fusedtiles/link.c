@@ -40,16 +40,67 @@ static void shape_str(const trim__tensor *t, char *buf, size_t n)
 		snprintf(buf + o, n - o, "]");
 }
 
-/* 1 if position k of `in` (a consumer's input) holds `out` (its producer's
- * result) as it is, or with rows of padding zeros around it: on a spatial
- * position with zeros (step 1), the real positions are exactly out's
- * extent. */
-static int holds_result(const trim__tensor *in, const trim__tensor *out, int k)
+/* The real extent of position k of tensor T: its extent less the padding
+ * zeros around the real positions. */
+static int64_t real_extent(const trim__tensor *T, int k)
 {
-	if (!in->has_zeros || k < in->ndims - 2)
-		return in->extent[k] == out->extent[k];
-	const trim__zaxis *z = &in->zaxis[k - (in->ndims - 2)];
-	return z->step == 1 && z->lo >= 0 && z->hi - z->lo + 1 == out->extent[k] && z->hi < in->extent[k];
+	if (!T->has_zeros || k < T->ndims - 2)
+		return T->extent[k];
+	const trim__zaxis *z = &T->zaxis[k - (T->ndims - 2)];
+	return z->hi - z->lo + 1;
+}
+
+int trim__ft_link_position(const trim__tensor *out, const trim__tensor *in, int k)
+{
+	if (k < 0 || k >= out->ndims || out->extent[k] <= 1)
+		return -1;
+	int nth = 0;
+	for (int j = 0; j < k; j++)
+		nth += out->extent[j] > 1;
+	for (int j = 0; j < in->ndims; j++)
+		if (real_extent(in, j) > 1 && nth-- == 0)
+			return j;
+	return -1;
+}
+
+/* 1 if position kin of `in` (a consumer's input) holds position kout of
+ * `out` (its producer's result) as it is, or with rows of padding zeros
+ * around it: on a spatial position with zeros (step 1), the real positions
+ * are exactly out's extent. */
+static int holds_result(const trim__tensor *in, int kin, const trim__tensor *out, int kout)
+{
+	if (!in->has_zeros || kin < in->ndims - 2)
+		return in->extent[kin] == out->extent[kout];
+	const trim__zaxis *z = &in->zaxis[kin - (in->ndims - 2)];
+	return z->step == 1 && z->lo >= 0 && z->hi - z->lo + 1 == out->extent[kout] && z->hi < in->extent[kin];
+}
+
+/* 1 if `in` holds `out`: position by position, each of out's positions of
+ * extent above 1 (linked by trim__ft_link_position) and as many of in's. */
+static int holds_tensor(const trim__tensor *in, const trim__tensor *out)
+{
+	if (!out->present || !in->present)
+		return 0;
+	int nout = 0, nin = 0;
+	for (int k = 0; k < out->ndims; k++)
+		nout += out->extent[k] > 1;
+	for (int k = 0; k < in->ndims; k++)
+		nin += real_extent(in, k) > 1;
+	if (nout != nin)
+		return 0;
+	for (int k = 0; k < out->ndims; k++) {
+		int j = trim__ft_link_position(out, in, k);
+		if (out->extent[k] > 1 && (j < 0 || !holds_result(in, j, out, k)))
+			return 0;
+	}
+	/* the positions of extent 1 of in: one row, with or without zeros around */
+	for (int j = 0; j < in->ndims; j++)
+		if (real_extent(in, j) == 1 && in->has_zeros && j >= in->ndims - 2) {
+			const trim__zaxis *z = &in->zaxis[j - (in->ndims - 2)];
+			if (z->step != 1 || z->lo < 0 || z->hi >= in->extent[j])
+				return 0;
+		}
+	return 1;
 }
 
 int trim__ft_chain_check(const trim__ft_chain *c)
@@ -63,10 +114,7 @@ int trim__ft_chain_check(const trim__ft_chain *c)
 			                   c->layer[i]->layer, trim_phase_name(c->layer[i]->phase));
 	for (int i = 0; i + 1 < c->nlayers; i++) {
 		const trim__tensor *out = &c->layer[i]->t[2], *in = &c->layer[i + 1]->t[0];
-		int same = out->present && in->present && out->ndims == in->ndims;
-		for (int k = 0; same && k < out->ndims; k++)
-			same = holds_result(in, out, k);
-		if (!same) {
+		if (!holds_tensor(in, out)) {
 			char so[96], si[96];
 			shape_str(out, so, sizeof so);
 			shape_str(in, si, sizeof si);
@@ -174,7 +222,8 @@ void trim__ft_group_axes(const trim__ft_chain *c, int a, int b, trim__ft_axes *a
 		for (int i = a + 1; i <= b && ok; i++) {
 			const trim__intra *w = c->layer[i];
 			int64_t window = 0;
-			int dn = input_link(w, k, &coef, &window);
+			k = trim__ft_link_position(&c->layer[i - 1]->t[2], &w->t[0], k);
+			int dn = k < 0 ? -1 : input_link(w, k, &coef, &window);
 			/* the consumer's window over its whole bound reaches exactly
 			 * its input's rows, the producer's with any padding around
 			 * them (tileable: no rows left over by a stride) */
