@@ -1,10 +1,12 @@
 /* Test helpers of the fused-tiles suites (fusedtiles_util.h). */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fusedtiles_util.h"
+#include "tcase_util.h"
 
 double tu_ft_brute_layer(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *c, int glb,
                          unsigned fused, int goal)
@@ -61,4 +63,10 @@ int tu_same_nest(const trim__intra *a, const trim__intra *b)
 		}
 	}
 	return 1;
+}
+
+void tu_ft_fc(trim__intra *x, const char *name, int64_t n, int64_t cin, int64_t cout)
+{
+	ck_assert_int_eq(tu_layer(x, TU_FC, TRIM_PHASE_FW, n, cin, cout, 1, 1, 1, 1, 1, 1, 1, 0), 0);
+	snprintf(x->layer, sizeof x->layer, "%s", name);
 }

@@ -1,7 +1,7 @@
 /*
- * Test helpers shared by the fused-tiles suites (check_fusedtiles.c,
- * check_fusedtiles_attn.c): the brute force those suites hold the plan
- * search against.
+ * Test helpers shared by the fused-tiles suites (check_fusedtiles*.c): the
+ * brute force those suites hold the plan search against, a dense layer,
+ * workloads compared by content.
  */
 #ifndef TRIM_TEST_FUSEDTILES_UTIL_H
 #define TRIM_TEST_FUSEDTILES_UTIL_H
@@ -15,6 +15,9 @@
  * tensors kept in it; HUGE_VAL if no mapping fits. */
 double tu_ft_brute_layer(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *c, int glb,
                          unsigned fused, int goal);
+
+/* x: a dense layer named `name` over n tokens, cin -> cout features (FW). */
+void tu_ft_fc(trim__intra *x, const char *name, int64_t n, int64_t cin, int64_t cout);
 
 /* 1 if a and b are the same workload (bounds, MACs and zero MACs, every
  * tensor's index expressions, extents and padding zeros), names aside. */

@@ -200,9 +200,7 @@ static int store(tr *t, size_t k, const ten *o)
  * that a range check after it refuses what a model has out of range. */
 static int64_t as_int64(double v)
 {
-	if (!(v > -9.2e18))
-		return INT64_MIN;
-	return v >= 9.2e18 ? INT64_MAX : (int64_t)v;
+	return !(v > -9.2e18) ? INT64_MIN : v >= 9.2e18 ? INT64_MAX : (int64_t)v;
 }
 
 /* The elements of a small static input as integers (shapes, axes, indices). */
