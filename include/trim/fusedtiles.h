@@ -49,8 +49,9 @@ TRIM_API int trim_fusedtiles_report(const trim_network *net, const trim_workload
                                     int threads, int format, char **out);
 
 /** trim_fusedtiles_report within a time limit: time_limit > 0 seconds of
- * wall time, shared by the chains (each gets the time left over the
- * chains left), 0 none (the exact search, as trim_fusedtiles_report).
+ * wall time, shared by the chains by their layers (each gets the time
+ * left times its layers over the layers of the chains left), 0 none (the
+ * exact search, as trim_fusedtiles_report).
  * The layers are always searched alone first (each given the time left),
  * so the layer-by-layer plan is always a candidate and the plan never
  * costs more; tilings not searched by then are bounded by their floors.

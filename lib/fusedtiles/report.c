@@ -342,9 +342,11 @@ static int plan_chains(fused_report *r, const int *link, const trim__level_cost 
 	totals *t = &r->t;
 	size_t n = trim_workloads_intra_count(w), i = 0;
 	trim__ft_chain c;
-	int ff, lf, rc = 0, nchains = 0, ndone = 0;
-	while (next_chain(w, link, n, &i, first, last, &c, &ff, &lf))
+	int ff, lf, rc = 0, nchains = 0, ndone = 0, layers_left = 0;
+	while (next_chain(w, link, n, &i, first, last, &c, &ff, &lf)) {
 		nchains++;
+		layers_left += c.nlayers;
+	}
 	planned *done = trim__calloc((size_t)nchains + 1, sizeof *done);
 	trim__ft_plan *p = trim__calloc(1, sizeof *p);
 	r->chain = trim__calloc((size_t)nchains + 1, sizeof *r->chain);
@@ -354,10 +356,11 @@ static int plan_chains(fused_report *r, const int *link, const trim__level_cost 
 	for (i = 0; !rc && next_chain(w, link, n, &i, first, last, &c, &ff, &lf);) {
 		const trim__ft_plan *q = planned_find(done, ndone, &c, ff, lf);
 		if (!q) {
-			/* the time left shared by the chains left */
+			/* the time left shared by the chains left, by their layers (a
+			 * chain of n layers has n (n - 1) / 2 groups to search) */
 			if (deadline > 0) {
 				double now = trim__ft_now();
-				o->deadline = now + (deadline - now) / (double)(nchains - t->chains);
+				o->deadline = now + (deadline - now) * c.nlayers / (double)layers_left;
 			}
 			o->first_fuse = ff;
 			o->last_fuse = lf;
@@ -374,6 +377,7 @@ static int plan_chains(fused_report *r, const int *link, const trim__level_cost 
 			d->last_fuse = lf;
 			q = done[ndone++].plan;
 		}
+		layers_left -= c.nlayers;
 		r->chain[r->nchains] = c;
 		r->plan[r->nchains++] = q;
 		add(t, q);
