@@ -107,11 +107,7 @@ static double brute_tiles(const fixture *x, int a0, int b0, const trim__ft_axes 
 		T *= tiles[k];
 	double sum = 0;
 	for (int64_t t = 0; t < T && sum < HUGE_VAL; t++) {
-		int64_t rest = t;
-		for (int k = ax->naxes - 1; k >= 0; k--) {
-			pos[k] = rest % tiles[k];
-			rest /= tiles[k];
-		}
+		tu_ft_tile_pos(ax->naxes, tiles, t, pos);
 		ck_assert_int_eq(trim__ft_tile_workload(&x->ch, a0, ax, tiles, pos, i, tile, NULL), 0);
 		sum += tu_ft_brute_layer(tile, x->a, x->c, GLB, fused_bits(i, b0 - a0 + 1), goal);
 		if (a0 + i < b0) /* the vector work on the tile's result, in the GLB */

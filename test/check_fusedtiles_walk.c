@@ -98,11 +98,7 @@ static void walk_tiles(const trim__ft_chain *ch, const int64_t *tiles)
 	int64_t *ran = calloc((size_t)last->macs, sizeof *ran);
 	int64_t *done_in = calloc((size_t)last->t[2].elems, sizeof *done_in);
 	for (int64_t tile = 0; tile < ntiles; tile++) {
-		int64_t rest = tile;
-		for (int x = ax.naxes - 1; x >= 0; x--) {
-			pos[x] = rest % tiles[x];
-			rest /= tiles[x];
-		}
+		tu_ft_tile_pos(ax.naxes, tiles, tile, pos);
 		unsigned char *prev = NULL; /* the previous layer's elements completed in this tile */
 		for (int i = 0; i < n; i++) {
 			const trim__intra *w = ch->layer[i];
@@ -181,11 +177,7 @@ static void walk_tiles(const trim__ft_chain *ch, const int64_t *tiles)
 	}
 	/* tiles of one kind: the same workload on every layer */
 	for (int64_t tile = 0; tile < ntiles; tile++) {
-		int64_t rest = tile;
-		for (int x = ax.naxes - 1; x >= 0; x--) {
-			pos[x] = rest % tiles[x];
-			rest /= tiles[x];
-		}
+		tu_ft_tile_pos(ax.naxes, tiles, tile, pos);
 		int found = 0;
 		for (int64_t k = 0; k < cl.total && !found; k++) {
 			trim__ft_class_at(&cl, ax.naxes, k, kpos);
@@ -194,7 +186,7 @@ static void walk_tiles(const trim__ft_chain *ch, const int64_t *tiles)
 				trim__intra u, v;
 				ck_assert_int_eq(trim__ft_tile_workload(ch, 0, &ax, tiles, pos, i, &u, NULL), 0);
 				ck_assert_int_eq(trim__ft_tile_workload(ch, 0, &ax, tiles, kpos, i, &v, NULL), 0);
-				same = tu_same_nest(&u, &v);
+				same = trim__ft_same_nest(&u, &v);
 			}
 			found = same;
 		}

@@ -41,32 +41,16 @@ double tu_ft_brute_layer(const trim__intra *w, const struct trim_arch *a, const 
 	return best;
 }
 
-int tu_same_nest(const trim__intra *a, const trim__intra *b)
-{
-	if (a->kind != b->kind || a->phase != b->phase || memcmp(a->bound, b->bound, sizeof a->bound) ||
-	    a->macs != b->macs || a->zero_macs != b->zero_macs)
-		return 0;
-	for (int t = 0; t < 3; t++) {
-		const trim__tensor *x = &a->t[t], *y = &b->t[t];
-		if (x->present != y->present || x->ndims != y->ndims || x->has_zeros != y->has_zeros ||
-		    x->elems != y->elems)
-			return 0;
-		if (x->has_zeros && memcmp(x->zaxis, y->zaxis, sizeof x->zaxis))
-			return 0;
-		for (int k = 0; k < x->ndims; k++) {
-			const trim__iexpr *e = &x->idx[k], *f = &y->idx[k];
-			if (x->extent[k] != y->extent[k] || e->nterms != f->nterms)
-				return 0;
-			for (int j = 0; j < e->nterms; j++)
-				if (e->dim[j] != f->dim[j] || e->coef[j] != f->coef[j])
-					return 0;
-		}
-	}
-	return 1;
-}
-
 void tu_ft_fc(trim__intra *x, const char *name, int64_t n, int64_t cin, int64_t cout)
 {
 	ck_assert_int_eq(tu_layer(x, TU_FC, TRIM_PHASE_FW, n, cin, cout, 1, 1, 1, 1, 1, 1, 1, 0), 0);
 	snprintf(x->layer, sizeof x->layer, "%s", name);
+}
+
+void tu_ft_tile_pos(int naxes, const int64_t *tiles, int64_t tile, int64_t *pos)
+{
+	for (int x = naxes - 1; x >= 0; x--) {
+		pos[x] = tile % tiles[x];
+		tile /= tiles[x];
+	}
 }

@@ -1,7 +1,6 @@
 /*
  * Test helpers shared by the fused-tiles suites (check_fusedtiles*.c): the
- * brute force those suites hold the plan search against, a dense layer,
- * workloads compared by content.
+ * brute force those suites hold the plan search against, a dense layer.
  */
 #ifndef TRIM_TEST_FUSEDTILES_UTIL_H
 #define TRIM_TEST_FUSEDTILES_UTIL_H
@@ -19,8 +18,8 @@ double tu_ft_brute_layer(const trim__intra *w, const struct trim_arch *a, const 
 /* x: a dense layer named `name` over n tokens, cin -> cout features (FW). */
 void tu_ft_fc(trim__intra *x, const char *name, int64_t n, int64_t cin, int64_t cout);
 
-/* 1 if a and b are the same workload (bounds, MACs and zero MACs, every
- * tensor's index expressions, extents and padding zeros), names aside. */
-int tu_same_nest(const trim__intra *a, const trim__intra *b);
+/* The position (per axis, the last fastest) of tile number `tile` of a
+ * tiling into tiles[x] tiles on each of naxes axes. */
+void tu_ft_tile_pos(int naxes, const int64_t *tiles, int64_t tile, int64_t *pos);
 
 #endif

@@ -135,6 +135,10 @@ int trim__ft_link_position(const trim__tensor *out, const trim__tensor *in, int 
  * around it on its two spatial positions), else TRIM_ESHAPE naming the two
  * layers and the difference. */
 int trim__ft_chain_check(const trim__ft_chain *c);
+/* 1 if a and b are the same loop nest (names and positions aside): kind,
+ * phase, bounds, and every tensor's index expressions, extents and padding
+ * zeros (what the MACs, zero MACs and counts follow from). */
+int trim__ft_same_nest(const trim__intra *a, const trim__intra *b);
 /* The axes layers a..b (a < b) can share; naxes may be 0. */
 void trim__ft_group_axes(const trim__ft_chain *c, int a, int b, trim__ft_axes *ax);
 /* The rows lo..hi (on dim ax->dim[x][i]) of layer a + i in tile `pos`

@@ -12,7 +12,8 @@
 
 /* What makes tile `pos` on axis x of layer i differ from another: its rows,
  * and per tensor the zeros it holds before and after its real positions
- * on the axis (sig: 1 + 2 * 3 values). 0 when it holds none of its rows. */
+ * on the axis (sig: SIG values). 0 when it holds none of its rows. */
+enum { SIG = 1 + 2 * 3 };
 static int tile_signature(const trim__ft_chain *c, int a, const trim__ft_axes *ax, const int64_t *tiles, int x,
                           int64_t pos, int i, int64_t *sig)
 {
@@ -63,19 +64,14 @@ static int axis_classes(const trim__ft_chain *c, int a, const trim__ft_axes *ax,
                         trim__ft_classes *cl)
 {
 	const int64_t T = tiles[x];
-	const int n = ax->nlayers, per = 7 * n;
+	const int n = ax->nlayers, per = SIG * n;
 	if (!ax->padded[x] || T == 1) { /* translates of one another */
 		cl->rep[x] = calloc(1, sizeof *cl->rep[x]);
 		cl->count[x] = malloc(sizeof *cl->count[x]);
 		if (!cl->rep[x] || !cl->count[x])
 			return trim__error(TRIM_ENOMEM, "fused tiles: out of memory");
-		cl->count[x][0] = T;
+		cl->count[x][0] = T; /* none empty: without padding no rows are clipped, one tile holds all */
 		cl->n[x] = 1;
-		for (int i = 0; i < n; i++) {
-			int64_t lo, hi;
-			if (!trim__ft_tile_rows(c, a, ax, tiles, x, 0, i, &lo, &hi))
-				return 1;
-		}
 		return 0;
 	}
 	int64_t *sig = malloc((size_t)T * (size_t)per * sizeof *sig);
@@ -89,7 +85,7 @@ static int axis_classes(const trim__ft_chain *c, int a, const trim__ft_axes *ax,
 	for (int64_t p = 0; p < T && !empty; p++) {
 		int64_t *s = sig + p * per;
 		for (int i = 0; i < n && !empty; i++)
-			empty = !tile_signature(c, a, ax, tiles, x, p, i, s + 7 * i);
+			empty = !tile_signature(c, a, ax, tiles, x, p, i, s + SIG * i);
 		if (empty)
 			break;
 		int k = 0;

@@ -351,3 +351,25 @@ int trim__ft_tile_workload(const trim__ft_chain *c, int a, const trim__ft_axes *
 	trim__intra_act_zero_macs_cache(out);
 	return 0;
 }
+
+int trim__ft_same_nest(const trim__intra *a, const trim__intra *b)
+{
+	if (a->kind != b->kind || a->phase != b->phase || memcmp(a->bound, b->bound, sizeof a->bound))
+		return 0;
+	for (int t = 0; t < 3; t++) {
+		const trim__tensor *x = &a->t[t], *y = &b->t[t];
+		if (x->present != y->present || x->ndims != y->ndims || x->has_zeros != y->has_zeros)
+			return 0;
+		if (x->has_zeros && memcmp(x->zaxis, y->zaxis, sizeof x->zaxis))
+			return 0;
+		for (int k = 0; k < x->ndims; k++) {
+			const trim__iexpr *e = &x->idx[k], *f = &y->idx[k];
+			if (x->extent[k] != y->extent[k] || e->nterms != f->nterms)
+				return 0;
+			for (int j = 0; j < e->nterms; j++)
+				if (e->dim[j] != f->dim[j] || e->coef[j] != f->coef[j])
+					return 0;
+		}
+	}
+	return 1;
+}

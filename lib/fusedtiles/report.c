@@ -144,29 +144,6 @@ static void chain_json(trim__sb *sb, const trim__ft_chain *c, const trim__ft_pla
 	                (long long)p->tilings);
 }
 
-/* 1 if a and b are the same loop nest (names and positions aside). */
-static int same_nest(const trim__intra *a, const trim__intra *b)
-{
-	if (a->kind != b->kind || a->phase != b->phase || memcmp(a->bound, b->bound, sizeof a->bound))
-		return 0;
-	for (int t = 0; t < 3; t++) {
-		const trim__tensor *x = &a->t[t], *y = &b->t[t];
-		if (x->present != y->present || x->ndims != y->ndims || x->has_zeros != y->has_zeros)
-			return 0;
-		if (x->has_zeros && memcmp(x->zaxis, y->zaxis, sizeof x->zaxis))
-			return 0;
-		for (int k = 0; k < x->ndims; k++) {
-			const trim__iexpr *e = &x->idx[k], *f = &y->idx[k];
-			if (x->extent[k] != y->extent[k] || e->nterms != f->nterms)
-				return 0;
-			for (int j = 0; j < e->nterms; j++)
-				if (e->dim[j] != f->dim[j] || e->coef[j] != f->coef[j])
-					return 0;
-		}
-	}
-	return 1;
-}
-
 /* Chains already planned: a chain of the same nests with the same range of
  * fusable layers has the same plan (a transformer's blocks). */
 typedef struct {
@@ -182,7 +159,7 @@ static const trim__ft_plan *planned_find(const planned *d, int n, const trim__ft
 		           !memcmp(d[k].chain.vec, c->vec, sizeof c->vec) &&
 		           !memcmp(d[k].chain.vec_ops, c->vec_ops, sizeof c->vec_ops);
 		for (int i = 0; same && i < c->nlayers; i++)
-			same = same_nest(d[k].chain.layer[i], c->layer[i]);
+			same = trim__ft_same_nest(d[k].chain.layer[i], c->layer[i]);
 		if (same)
 			return d[k].plan;
 	}
