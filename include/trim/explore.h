@@ -122,6 +122,48 @@ TRIM_API int trim_explorer_set_constraints(trim_explorer *ex, const trim_constra
  * weights may follow. */
 TRIM_API int trim_explorer_set_out_dir(trim_explorer *ex, const char *dir);
 
+/** Fused tiles (docs/fusion.md, "Fused tiles"; trim network --fuse): each
+ * valid point's chains of layers are planned as fused groups (as
+ * trim_fusedtiles_report_within on the point's architecture, for the goal,
+ * with the time limit TRIM_EX_TIME_LIMIT of its own), and the point's
+ * energy and cycles are its layer-by-layer figures less what the fused
+ * plan saves over its own layer-by-layer plan (never more on the goal: the
+ * layer-by-layer plan is a candidate); TRIM_XF_EXACT, _LOWER_BOUND and
+ * _GAP include the plan's proof. range: "all" (every chain) or
+ * "FIRST:LAST" (layer names: fused groups only within them), NULL: none
+ * (the default). level: the buffer level (NULL: the first storage level
+ * below the outermost). Checked at once: TRIM_EINVAL for a bad range,
+ * TRIM_ENOTFOUND for an unknown layer or level (with the nearest name).
+ * Inference workloads, the energy or delay goal, dense figures (sparsity
+ * off, or no point that gates or skips zeros), and no constraints,
+ * imperfect factorisations, mapping limits, utilisation pruning or gap:
+ * a point is refused with TRIM_EINVAL naming what fused tiles do not take
+ * yet. Not with an output directory (nor trim/work.h): its point files do
+ * not keep the plans yet. Before the first step. */
+TRIM_API int trim_explorer_set_fuse(trim_explorer *ex, const char *range, const char *level);
+
+/** Fused-tiles figures of a point (trim_explorer_point_fused, indices of out[]). */
+enum trim_explore_fused_field {
+	TRIM_XFU_PLANNED = 0,    /**< 1 if the point's chains were planned (a valid point, fused tiles set) */
+	TRIM_XFU_CHAINS,         /**< chains of the network */
+	TRIM_XFU_FUSED_GROUPS,   /**< groups of two or more layers in the plans */
+	TRIM_XFU_DRAM_BYTES,     /**< bytes the chains' plans move to and from DRAM */
+	TRIM_XFU_LBL_DRAM_BYTES, /**< the same, layer by layer */
+	TRIM_XFU_DRAM_SAVED,     /**< their difference */
+	TRIM_XFU_BUFFER_BYTES,   /**< the most bytes of the buffer level a fused group's tile takes */
+	TRIM_XFU_COST,           /**< the goal's figure of the chains' plans (pJ or cycles) */
+	TRIM_XFU_LBL_COST,       /**< the same, layer by layer */
+	TRIM_XFU_LOWER_BOUND,    /**< proven lower bound of the chains' figure over every plan */
+	TRIM_XFU_EXACT,          /**< 1 if the plans are proven optimal (0: a time limit stopped one) */
+	TRIM_XFU_LBL_ENERGY_PJ,  /**< the point's figures layer by layer (TRIM_XF_ENERGY_PJ, */
+	TRIM_XFU_LBL_CYCLES,     /**< _CYCLES without fused tiles) */
+	TRIM_XFU_COUNT
+};
+
+/** Fields TRIM_XFU_* of evaluated point i into out[0..n-1] (n >= TRIM_XFU_COUNT);
+ * all 0 but NaN costs when the point was not planned. */
+TRIM_API int trim_explorer_point_fused(const trim_explorer *ex, size_t i, double *out, size_t n);
+
 /** Evaluate the next point; *done = 1 when all are done and ranked. A point
  * that cannot be mapped is recorded as invalid, not an error. */
 TRIM_API int trim_explorer_step(trim_explorer *ex, int *done);

@@ -14,7 +14,7 @@ static const char usage_ex[] =
 	"         [--batch N] [--dense] [--imperfect] [--max-mappings N] [--min-pe-util F] [--min-rf-util F]\n"
 	"         [--constraints FILE] [--dataflow PRESET]... [--out DIR] [--progress|--quiet]\n"
 	"         [--format table|json|csv] [--report FILE.html] [--breakdown FILE.csv|FILE.json]\n"
-	"         [--time-limit SECONDS] [--gap FRACTION]";
+	"         [--time-limit SECONDS] [--gap FRACTION] [--fuse all|FIRST:LAST [--fuse-level LEVEL]]";
 
 #define DEFAULT_NET "models/networks/alexnet-cifar.yaml"
 #define DEFAULT_SPACE "models/arch/spaces/default.yaml"
@@ -115,7 +115,7 @@ static void warn_points(const trim_space *space, const trim_workloads *w)
 // trim-cli: explore: rank the architectures of a space for a network and a design goal
 /* What the command line asks for. */
 typedef struct {
-	const char *files[2], *outdir, *report, *breakdown;
+	const char *files[2], *outdir, *report, *breakdown, *fuse, *fuse_level;
 	int format, nf, dense, progress;
 	int64_t goal;
 	double budget, we, wd, wa;
@@ -135,10 +135,36 @@ static void explore_help(void)
 	       "front and every valid point's workloads (energy by level and tensor, cycles\n"
 	       "and bottleneck, utilisation, loop nests, warnings); it opens from disk.\n"
 	       "--breakdown FILE writes the counts and energy of every point, workload, level,\n"
-	       "tensor and action (CSV, or JSON for a .json name).\n",
+	       "tensor and action (CSV, or JSON for a .json name).\n"
+	       "--fuse all|FIRST:LAST plans each point's chains of layers as fused tiles, as\n"
+	       "trim network --fuse does (--fuse-level: the buffer level): a point's energy\n"
+	       "and cycles are then its layer-by-layer figures less what the fused plan saves\n"
+	       "(never worse on the goal), and the reports give its chains' DRAM bytes fused\n"
+	       "and layer by layer, the fused groups and the buffer they need (inference;\n"
+	       "goal energy or delay; with --time-limit S the plan gets S seconds of its own;\n"
+	       "docs/fusion.md, \"Fused tiles\").\n",
 	       usage_ex, DEFAULT_NET, DEFAULT_SPACE);
 	trim_cli_constraints_help();
 	printf("A space's own mapspace_constraints: apply too (docs/arch.md).\n");
+}
+
+/* --fuse: what fused tiles do not take yet is refused, not ignored (the
+ * usage status); -1 to go on. */
+static int explore_fuse_check(const explore_args *a)
+{
+	const trim_cli_mapopts *mo = &a->mo;
+	if (!a->fuse)
+		return trim_cli_usage("explore", usage_ex, "--fuse-level needs --fuse");
+	const char *other = a->outdir ? "--out" : mo->constraints ? "--constraints" : mo->ndataflow ? "--dataflow"
+	                  : mo->imperfect ? "--imperfect" : mo->gap > 0 ? "--gap"
+	                  : mo->max_mappings > 0 ? "--max-mappings" : mo->min_pe_util > 0 ? "--min-pe-util"
+	                  : mo->min_rf_util > 0 ? "--min-rf-util" : trim_cli_distributed ? "MPI ranks" : NULL;
+	if (other)
+		return trim_cli_usage("explore", usage_ex, "--fuse does not take %s yet", other);
+	if (a->goal != TRIM_EXPLORE_ENERGY && a->goal != TRIM_EXPLORE_DELAY)
+		return trim_cli_usage("explore", usage_ex, "--fuse ranks by --goal energy or delay (fused groups are "
+		                      "searched for one of them)");
+	return -1;
 }
 
 /* The command line into a: -1 to go on, else the exit status (help printed,
@@ -191,6 +217,10 @@ static int explore_parse(int argc, char **argv, explore_args *a)
 			a->report = v;
 		else if (!strcmp(o, "--breakdown"))
 			a->breakdown = v;
+		else if (!strcmp(o, "--fuse"))
+			a->fuse = v;
+		else if (!strcmp(o, "--fuse-level"))
+			a->fuse_level = v;
 		else if (!strcmp(o, "--format")) {
 			if (trim_cli_format("explore", usage_ex, v, 1, &a->format))
 				return TRIM_CLI_EXIT_USAGE;
@@ -219,7 +249,7 @@ static int explore_parse(int argc, char **argv, explore_args *a)
 	}
 	if (a->nf == 1)
 		return trim_cli_usage("explore", usage_ex, "give both NETWORK.yaml and SPACE.yaml, or neither");
-	return -1;
+	return a->fuse || a->fuse_level ? explore_fuse_check(a) : -1;
 }
 
 /* The explorer's options from a, and its point files' directory (the
@@ -253,6 +283,8 @@ static int explore_configure(trim_explorer *ex, const explore_args *a)
 		rc = trim_explorer_set_double(ex, TRIM_EX_TIME_LIMIT, mo->time_limit);
 	if (rc == 0)
 		rc = trim_explorer_set_double(ex, TRIM_EX_GAP, mo->gap);
+	if (rc == 0 && a->fuse)
+		rc = trim_explorer_set_fuse(ex, a->fuse, a->fuse_level);
 	if (rc == 0) {
 		trim_constraints *c = NULL;
 		rc = trim_cli_constraints(mo, &c);

@@ -88,8 +88,17 @@ void trim__explore_point_bound(const trim_explorer *ex, trim__xpoint *p)
 		p->f[TRIM_XF_LOWER_BOUND] = p->f[TRIM_XF_GAP] = NAN;
 		return;
 	}
-	double cost = trim__explore_point_cost(ex, p);
-	double lb = exact ? cost : inexact_bound(ex, p, cost);
+	double cost = trim__explore_point_cost(ex, p), lb;
+	if (p->fz.on) { /* fused tiles (lib/explore/fuse.c): L - C_lbl + F */
+		double lbl = ex->goal == TRIM_EXPLORE_DELAY ? p->fz.lbl_cycles : p->fz.lbl_energy_pj;
+		lb = (exact ? lbl : inexact_bound(ex, p, cost)) - p->fz.lbl_cost + p->fz.lower_bound;
+		exact = exact && p->fz.exact;
+		p->f[TRIM_XF_EXACT] = exact;
+		if (exact)
+			lb = cost;
+	} else {
+		lb = exact ? cost : inexact_bound(ex, p, cost);
+	}
 	if (lb > cost)
 		lb = cost; /* rounding of the sums: a bound above a figure it bounds is the figure */
 	p->f[TRIM_XF_LOWER_BOUND] = lb;

@@ -54,6 +54,7 @@ void trim_explorer_free(trim_explorer *ex)
 	free(ex->order);
 	free(ex->dir);
 	free(ex->notes);
+	trim__explore_fuse_free(ex);
 	trim_constraints_free(ex->cons);
 	TRIM__HANDLE_POISON(ex, EXPLORER);
 	free(ex);
@@ -384,7 +385,7 @@ int trim__explore_evaluate_point(const trim_explorer *ex, size_t i, int inner_th
 		return rc;
 	rc = trim__explore_point_end(ex, i, ne, trim_neteval_run(ne), p);
 	trim_neteval_free(ne);
-	return rc;
+	return rc ? rc : trim__explore_fuse_point(ex, i, inner_threads, p); /* lib/explore/fuse.c */
 }
 
 int trim_explorer_set_out_dir(trim_explorer *ex, const char *dir)
@@ -624,6 +625,7 @@ static void results_json(const trim_explorer *ex, int full, trim__sb *sb)
 		trim__sb_puts(sb, i ? ",\n    " : "\n    ");
 		trim__explore_point_json(ex, i, &ex->pt[i], full, sb);
 		trim__xreport_point_json(ex, i, sb); /* temporal utilisation, warnings */
+		trim__explore_fuse_json(ex, i, sb);
 	}
 	trim__sb_puts(sb, "\n  ],\n  \"pareto\": [");
 	int first = 1;
@@ -699,6 +701,7 @@ static int explorer_table(const void *report, trim__sb *sb)
 		trim__sb_printf(sb, "-     %-*s %s\n", pw, trim_space_point_name(ex->space, i),
 		                p->valid ? "over the area budget" : p->error);
 	}
+	trim__explore_fuse_table(ex, pw, sb);
 	trim__xreport_table_tail(ex, sb); /* the best point's warnings */
 	return 0;
 }
@@ -708,7 +711,8 @@ static int explorer_csv(const void *report, trim__sb *sb)
 {
 	const trim_explorer *ex = report;
 	trim__sb_puts(sb, "goal,name,rank,valid,cycles,seconds,energy_pj,static_pj,edp,area_mm2,pe_utilization,pareto,fits,dsp,bram36,lut,ff,"
-	                  "temporal_utilization,exact,lower_bound,gap,rank_best,rank_worst,pareto_proven\n");
+	                  "temporal_utilization,exact,lower_bound,gap,rank_best,rank_worst,pareto_proven");
+	trim__explore_fuse_csv(ex, -1, sb); /* and the newline */
 	for (size_t i = 0; i < ex->n; i++) {
 		const trim__xpoint *p = &ex->pt[i];
 		trim__sb_printf(sb, "%s,", goal_names[ex->goal]);
@@ -720,16 +724,12 @@ static int explorer_csv(const void *report, trim__sb *sb)
 		for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
 			trim__sb_printf(sb, ",%.17g", p->f[cols[k]]);
 		trim__sb_printf(sb, ",%.17g", trim__xreport_temporal(ex, i)); /* NaN: invalid */
-		trim__sb_printf(sb, ",%d,%.17g,%.17g,%.0f,%.0f,%d\n", p->f[TRIM_XF_EXACT] != 0, p->f[TRIM_XF_LOWER_BOUND],
+		trim__sb_printf(sb, ",%d,%.17g,%.17g,%.0f,%.0f,%d", p->f[TRIM_XF_EXACT] != 0, p->f[TRIM_XF_LOWER_BOUND],
 		                p->f[TRIM_XF_GAP], p->f[TRIM_XF_RANK_BEST], p->f[TRIM_XF_RANK_WORST],
 		                p->f[TRIM_XF_PARETO_PROVEN] != 0);
+		trim__explore_fuse_csv(ex, (long)i, sb);
 	}
 	return 0;
-}
-
-static void workloads_csv(const trim_explorer *ex, trim__sb *sb)
-{
-	trim__xreport_workloads_csv(ex, sb); /* lib/explore/report.c */
 }
 
 static int need_ranked(const trim_explorer *ex)
@@ -789,7 +789,7 @@ int trim_explorer_write(const trim_explorer *ex, const char *dir)
 	}
 	if (rc == 0) {
 		trim__sb_init(&sb);
-		workloads_csv(ex, &sb);
+		trim__xreport_workloads_csv(ex, &sb); /* lib/explore/report.c */
 		rc = write_one(dir, "workloads.csv", &sb);
 	}
 	return rc;

@@ -6,6 +6,8 @@
  *   detail.c     per-workload figures of the points (xdetail_int.h)
  *   bound.c      how sure a point is: exact, lower bound, gap, the ranks it could hold
  *   front.c      the Pareto front, and whether each point's place on it is proven
+ *   fuse.c       fused tiles (trim_explorer_set_fuse): each point's chains planned
+ *                (lib/fusedtiles/), its figures the fused plan's, and the reports' columns
  *
  * The explorer's state, shared by lib/explore/explore.c (options, driving, ranking,
  * reports) and lib/explore/points.c (the point files of a resumable sweep). */
@@ -30,6 +32,18 @@ typedef struct {
 	char *mapping;
 } trim__xworkload;
 
+/* A point's fused tiles (lib/explore/fuse.c): the totals over the network's
+ * chains (trim__ft_totals), the goal's cost of the fused and of the
+ * layer-by-layer plans and the lower bound of every plan, and the point's
+ * figures layer by layer (those its figures are made from). */
+typedef struct {
+	int on; /* planned: a valid point of an exploration with fused tiles */
+	int chains, groups, exact, stopped;
+	double cost, lbl_cost, lower_bound;
+	double dram, lbl_dram, buffer;
+	double lbl_energy_pj, lbl_cycles, lbl_seconds;
+} trim__xfused;
+
 typedef struct {
 	int done, valid, resumed;
 	char error[512];
@@ -43,6 +57,7 @@ typedef struct {
 	 * its energy less the leakage of cached tensors (which grows with the
 	 * intra workloads' cycles): the lower bound's constant terms */
 	double inter_cycles, inter_fixed_pj;
+	trim__xfused fz;
 } trim__xpoint;
 
 /* The inputs a point's figures depend on, each stamped by the digest of its
@@ -71,6 +86,7 @@ struct trim_explorer {
 	double time_limit, gap; /* anytime searches (0: exact) */
 	trim_constraints *cons; /* the space's and trim_explorer_set_constraints' (NULL: none) */
 	char *dir;
+	char *fuse, *fuse_level; /* trim_explorer_set_fuse (NULL: no fused tiles; the default level) */
 	size_t n, next, resumed, recomputed;
 	trim__xpoint *pt;
 	int ranked;
@@ -132,6 +148,19 @@ int trim__explore_point_begin(const trim_explorer *ex, size_t i, int inner_threa
 int trim__explore_point_end(const trim_explorer *ex, size_t i, const trim_neteval *ne, int run_rc,
                             trim__xpoint *p);
 int trim__explore_mkdirs(const char *dir);
+/* Fused tiles (lib/explore/fuse.c): the options freed; valid point i (*p,
+ * evaluated layer by layer on `threads` threads) planned, its figures made
+ * the fused plan's (nothing without fused tiles); TRIM_EINVAL for options
+ * fused tiles do not take, naming them. */
+void trim__explore_fuse_free(trim_explorer *ex);
+int trim__explore_fuse_point(const trim_explorer *ex, size_t i, int threads, trim__xpoint *p);
+/* The reports' fused-tiles parts (nothing without fused tiles): point i's
+ * "fused" JSON member (after a comma); the table's section after the
+ * ranking (point column pw wide); points.csv's header columns and point i's
+ * (each after a comma, and the row's newline: also without fused tiles). */
+void trim__explore_fuse_json(const trim_explorer *ex, size_t i, trim__sb *sb);
+void trim__explore_fuse_table(const trim_explorer *ex, int pw, trim__sb *sb);
+void trim__explore_fuse_csv(const trim_explorer *ex, long i, trim__sb *sb);
 /* Point i as read back from its file (p: its figures and mappings; text,
  * len: the file's bytes) checked again (lib/explore/recheck.c): 0 with the
  * point evaluated again from its mappings in *out, when its file written

@@ -174,6 +174,9 @@ static void digest_options(const trim_explorer *ex, trim__digest *d)
 
 int trim__explore_digest_inputs(trim_explorer *ex)
 {
+	if (ex->fuse) /* set_out_dir and lib/work/ stamp through here */
+		return trim__error(TRIM_EINVAL, "fused tiles (trim_explorer_set_fuse) are not kept in point files yet: "
+		                   "no output directory, no trim/work.h");
 	int rc = 0;
 	for (int k = 0; k < TRIM__XIN_COUNT && rc == 0; k++) {
 		trim__digest d;

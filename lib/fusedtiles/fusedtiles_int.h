@@ -306,6 +306,7 @@ typedef struct {
 	double cost, lower_bound;
 	double dram_bytes;                /* over all tiles and layers */
 	int64_t buffer_bytes;             /* most bytes of B any layer's tile takes (fused groups) */
+	double energy_pj, cycles;         /* both figures of its cost, over all tiles and layers */
 } trim__ft_group;
 
 typedef struct {
@@ -321,6 +322,8 @@ typedef struct {
 	int exact;                        /* every search it rests on was exact */
 	double dram_bytes;
 	double lbl_cost, lbl_dram_bytes;  /* the layer-by-layer plan (all groups of one) */
+	double energy_pj, cycles;         /* both figures of the plan (the goal's: cost, summed by group) */
+	double lbl_energy_pj, lbl_cycles; /* and of the layer-by-layer plan */
 	int64_t buffer_bytes;             /* max over the fused groups (0: none fused) */
 	int64_t searches;                 /* layer searches run (after the cache) */
 	int64_t tilings, pruned;          /* fused candidates (group, tiling); pruned by their floor */
@@ -364,5 +367,24 @@ int trim__ft_network_links(const trim_network *net, const trim_workloads *w, int
 int trim__ft_find_level(const struct trim_arch *a, const char *name, int *level);
 /* "all" or NULL: *first = *last = -1; "FIRST:LAST": their intra indices. */
 int trim__ft_find_range(const trim_workloads *w, const char *range, int *first, int *last);
+
+/* ---- every chain of a network planned (report.c) ------------------------- */
+
+/* The totals over the chains of a network, as trim_fusedtiles_report's:
+ * the goal's cost of the plans (and of the layer-by-layer plans), their
+ * lower bound, both figures of each, the DRAM bytes, the largest buffer. */
+typedef struct {
+	double cost, lbl_cost, lower_bound;
+	double energy_pj, cycles, lbl_energy_pj, lbl_cycles;
+	double dram, lbl_dram;
+	int64_t buffer;
+	int chains, fused_groups, exact, stopped;
+} trim__ft_totals;
+
+/* trim_fusedtiles_report_within's plans, their totals into *out instead
+ * of a report (the same checks and errors; table NULL: the architecture's). */
+int trim__ft_network_totals(const trim_network *net, const trim_workloads *w, const struct trim_arch *arch,
+                            const trim_energy *table, const char *range, const char *level, int goal, int threads,
+                            double time_limit, trim__ft_totals *out);
 
 #endif

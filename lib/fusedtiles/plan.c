@@ -334,6 +334,15 @@ static int search_group(plan_ctx *x, int a0, int b0, double limit, group_best *g
 	return rc;
 }
 
+/* n times the vector work on `producer`'s result at level l, both figures,
+ * into *energy_pj and *cycles. */
+static void vec_add(const plan_ctx *x, const trim__intra *producer, int l, double n, double *energy_pj,
+                    double *cycles)
+{
+	*energy_pj += n * trim__ft_vec_cost(producer, x->a, x->costs, l, TRIM__GOAL_ENERGY, NULL);
+	*cycles += n * trim__ft_vec_cost(producer, x->a, x->costs, l, TRIM__GOAL_DELAY, NULL);
+}
+
 /* Fill the plan's group k for layers a0..b0 with tiling g (NULL: a single
  * layer alone) from the cache: per layer, the mapping and evaluation of
  * its most frequent kind of tile (the first of the most frequent), the
@@ -380,6 +389,10 @@ static int fill_group(trim__ft_plan *p, plan_ctx *x, int a0, int b0, const group
 				p->eval[a0 + i] = r->eval;
 			}
 			G->dram_bytes += (double)count * trim__ft_dram_bytes(x->a, &r->eval);
+			G->energy_pj += (double)count * r->eval.energy_pj;
+			G->cycles += (double)count * r->eval.cycles;
+			if (i < b0 - a0 && x->c->vec[a0 + i]) /* the vector work on this tile, in B */
+				vec_add(x, x->tile, x->B, (double)count * x->c->vec[a0 + i], &G->energy_pj, &G->cycles);
 			if (b0 > a0 && r->eval.cap_bytes[x->B] > G->buffer_bytes)
 				G->buffer_bytes = r->eval.cap_bytes[x->B];
 		}
@@ -391,6 +404,7 @@ static int fill_group(trim__ft_plan *p, plan_ctx *x, int a0, int b0, const group
 		double bytes = 0;
 		trim__ft_vec_cost(x->c->layer[a0 - 1], x->a, x->costs, 0, x->o->goal, &bytes);
 		G->dram_bytes += x->c->vec[a0 - 1] * bytes;
+		vec_add(x, x->c->layer[a0 - 1], 0, x->c->vec[a0 - 1], &G->energy_pj, &G->cycles);
 	}
 	return 0;
 }
@@ -464,6 +478,8 @@ static int plan_totals(trim__ft_plan *out, plan_ctx *x, const group_best *gb)
 	const int n = x->c->nlayers;
 	for (int k = 0; k < out->ngroups; k++) {
 		out->dram_bytes += out->group[k].dram_bytes;
+		out->energy_pj += out->group[k].energy_pj;
+		out->cycles += out->group[k].cycles;
 		if (out->group[k].buffer_bytes > out->buffer_bytes)
 			out->buffer_bytes = out->group[k].buffer_bytes;
 	}
@@ -474,12 +490,15 @@ static int plan_totals(trim__ft_plan *out, plan_ctx *x, const group_best *gb)
 			double bytes = 0;
 			trim__ft_vec_cost(x->c->layer[i - 1], x->a, x->costs, 0, x->o->goal, &bytes);
 			out->lbl_dram_bytes += x->c->vec[i - 1] * bytes;
+			vec_add(x, x->c->layer[i - 1], 0, x->c->vec[i - 1], &out->lbl_energy_pj, &out->lbl_cycles);
 		}
 		int rc = trim__ft_cache_search(x->cache, x->c->layer[i], x->a, x->costs, x->B, 0, x->o->goal,
 		                               x->o->threads, x->o->deadline, &r);
 		if (rc)
 			return rc;
 		out->lbl_dram_bytes += trim__ft_dram_bytes(x->a, &r->eval);
+		out->lbl_energy_pj += r->eval.energy_pj;
+		out->lbl_cycles += r->eval.cycles;
 	}
 	return 0;
 }

@@ -17,11 +17,7 @@ _Static_assert((int)TRIM_GOAL_ENERGY == (int)TRIM__GOAL_ENERGY && (int)TRIM_GOAL
 
 static const char dim_letters[] = "NGMCEFRS";
 
-typedef struct {
-	double cost, lbl_cost, lower_bound, dram, lbl_dram;
-	int64_t buffer;
-	int chains, fused_groups, exact, stopped;
-} totals;
+typedef trim__ft_totals totals;
 
 /* The proven gap of a cost over its lower bound, a fraction of the cost. */
 static double gap_of(double cost, double lb)
@@ -172,6 +168,10 @@ static void add(totals *t, const trim__ft_plan *p)
 	t->cost += p->cost;
 	t->lbl_cost += p->lbl_cost;
 	t->lower_bound += p->lower_bound;
+	t->energy_pj += p->energy_pj;
+	t->cycles += p->cycles;
+	t->lbl_energy_pj += p->lbl_energy_pj;
+	t->lbl_cycles += p->lbl_cycles;
 	t->dram += p->dram_bytes;
 	t->lbl_dram += p->lbl_dram_bytes;
 	t->exact = t->exact && p->exact;
@@ -372,17 +372,16 @@ int trim_fusedtiles_report(const trim_network *net, const trim_workloads *w, con
 	return trim_fusedtiles_report_within(net, w, arch, table, range, level, goal, threads, 0, format, out);
 }
 
-int trim_fusedtiles_report_within(const trim_network *net, const trim_workloads *w, const trim_arch *arch,
-                                  const trim_energy *table, const char *range, const char *level, int goal,
-                                  int threads, double time_limit, int format, char **out)
+/* Every chain planned: the report (format) into *out, or with out NULL
+ * only the totals into *t. */
+static int run(const trim_network *net, const trim_workloads *w, const trim_arch *arch, const trim_energy *table,
+               const char *range, const char *level, int goal, int threads, double time_limit, int format,
+               char **out, totals *t)
 {
-	TRIM__HANDLE_CHECK(net, NETWORK, TRIM_EINVAL);
-	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
-	TRIM__HANDLE_CHECK(arch, ARCH, TRIM_EINVAL);
-	TRIM__HANDLE_CHECK(table, ENERGY, TRIM_EINVAL);
 	const double deadline = time_limit > 0 ? trim__ft_now() + time_limit : 0;
-	int rc = check_args(net, w, arch, goal, threads, time_limit, out);
-	if (rc == 0)
+	char *none = NULL;
+	int rc = check_args(net, w, arch, goal, threads, time_limit, out ? out : &none);
+	if (rc == 0 && out)
 		rc = trim__writers_check(&fused_writers, format);
 	if (rc)
 		return rc;
@@ -408,7 +407,10 @@ int trim_fusedtiles_report_within(const trim_network *net, const trim_workloads 
 		goto out;
 	if ((rc = plan_chains(&r, link, costs, first, last, &o, deadline, &done, &ndone)))
 		goto out;
-	rc = trim__write_report(&fused_writers, format, &r, out);
+	if (out)
+		rc = trim__write_report(&fused_writers, format, &r, out);
+	if (t)
+		*t = r.t;
 out:
 	for (int k = 0; k < ndone; k++)
 		free(done[k].plan);
@@ -419,4 +421,25 @@ out:
 	trim__ft_cache_free(o.cache);
 	free(link);
 	return rc;
+}
+
+int trim_fusedtiles_report_within(const trim_network *net, const trim_workloads *w, const trim_arch *arch,
+                                  const trim_energy *table, const char *range, const char *level, int goal,
+                                  int threads, double time_limit, int format, char **out)
+{
+	TRIM__HANDLE_CHECK(net, NETWORK, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(w, WORKLOADS, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(arch, ARCH, TRIM_EINVAL);
+	TRIM__HANDLE_CHECK(table, ENERGY, TRIM_EINVAL);
+	if (!out)
+		return trim__error(TRIM_EINVAL, "trim_fusedtiles_report: NULL out");
+	return run(net, w, arch, table, range, level, goal, threads, time_limit, format, out, NULL);
+}
+
+int trim__ft_network_totals(const trim_network *net, const trim_workloads *w, const struct trim_arch *arch,
+                            const trim_energy *table, const char *range, const char *level, int goal, int threads,
+                            double time_limit, trim__ft_totals *out)
+{
+	memset(out, 0, sizeof *out);
+	return run(net, w, arch, table, range, level, goal, threads, time_limit, TRIM_FORMAT_JSON, NULL, out);
 }
