@@ -336,6 +336,7 @@ def _load(path=None):
         "trim_space_constraints": (_vp, [_vp]),
         "trim_neteval_set_constraints": (ctypes.c_int, [_vp, _vp]),
         "trim_explorer_set_constraints": (ctypes.c_int, [_vp, _vp]),
+        "trim_explorer_set_fuse": (ctypes.c_int, [_vp, ctypes.c_char_p, ctypes.c_char_p]),
         # neteval.h
         "trim_neteval_create": (ctypes.c_int, [_pvp, _vp, _vp, _vp, _vp]),
         "trim_neteval_free": (None, [_vp]),
@@ -390,6 +391,7 @@ def _load(path=None):
         "trim_explorer_resumed": (ctypes.c_size_t, [_vp]),
         "trim_explorer_point_name": (_str, [_vp, ctypes.c_size_t]),
         "trim_explorer_point": (ctypes.c_int, [_vp, ctypes.c_size_t, _p_double, ctypes.c_size_t]),
+        "trim_explorer_point_fused": (ctypes.c_int, [_vp, ctypes.c_size_t, _p_double, ctypes.c_size_t]),
         "trim_explorer_ranked": (ctypes.c_int, [_vp, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]),
         "trim_explorer_report": (ctypes.c_int, [_vp, ctypes.c_int, _pvp]),
         "trim_explorer_write": (ctypes.c_int, [_vp, _str]),

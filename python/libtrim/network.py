@@ -131,6 +131,33 @@ class NetEval(_Handle):
         """Share of the searches done, in [0, 1]; readable from another thread during a step."""
         return lib().trim_neteval_progress(self.handle)
 
+    def set_fuse(self, fuse="all", level=None):
+        """Fused tiles (``trim_explorer_set_fuse``, ``trim explore --fuse``;
+        docs/fusion.md, "Interfaces"): each valid point's chains planned as
+        fused groups at the buffer ``level`` (None: the first storage level
+        below DRAM), fused only within ``fuse`` ("all" or "FIRST:LAST"; None:
+        no fused tiles); a point's energy and cycles are then its
+        layer-by-layer figures less what the plan saves, and ``fused(i)``
+        gives its chains' figures. Energy or delay goal, inference, dense
+        figures; not with an out dir."""
+        _check(lib().trim_explorer_set_fuse(self.handle, fuse.encode() if fuse else None,
+                                            level.encode() if level else None))
+
+    def fused(self, i):
+        """TRIM_XFU_* of point i as a dict (``EXPLORE_FUSED_FIELDS``): its
+        chains' DRAM bytes fused and layer by layer, the bytes saved, the
+        fused groups, the buffer bytes they need, the goal's cost of the
+        plans and layer by layer, and the point's figures layer by layer;
+        planned and exact are bools."""
+        out = _doubles(len(EXPLORE_FUSED_FIELDS))
+        _check(lib().trim_explorer_point_fused(self.handle, i, out, len(out)))
+        d = dict(zip(EXPLORE_FUSED_FIELDS, out))
+        for k in ("planned", "exact"):
+            d[k] = bool(d[k])
+        for k in ("chains", "fused_groups"):
+            d[k] = int(d[k])
+        return d
+
     def set_out_dir(self, path):
         """Keep finished searches in directory `path` and resume from it (trim network --out)."""
         _check(lib().trim_neteval_set_out_dir(self.handle, None if path is None else os.fsencode(path)))
@@ -284,6 +311,9 @@ EXPLORE_OPTIONS = {"goal": (0, False), "threads": (1, False), "sparsity": (2, Fa
 EXPLORE_FIELDS = ("valid", "rank", "cycles", "seconds", "energy_pj", "static_pj", "edp", "area_mm2",
                   "pe_utilization", "pareto", "fits", "dsp", "bram36", "lut", "ff",
                   "exact", "lower_bound", "gap", "rank_best", "rank_worst", "pareto_proven")  # TRIM_XF_*
+EXPLORE_FUSED_FIELDS = ("planned", "chains", "fused_groups", "dram_bytes", "lbl_dram_bytes", "dram_saved",
+                        "buffer_bytes", "cost", "lbl_cost", "lower_bound", "exact", "lbl_energy_pj",
+                        "lbl_cycles")  # TRIM_XFU_*
 _EXPLORE_FLAGS = ("valid", "pareto", "fits", "exact", "pareto_proven")
 _EXPLORE_INTS = ("rank", "rank_best", "rank_worst")
 
@@ -374,6 +404,33 @@ class Explorer(_Handle):
         """Dataflow :class:`Constraints` for every point, added to the space's
         own ``mapspace_constraints`` (copied; None keeps only the space's)."""
         _check(lib().trim_explorer_set_constraints(self.handle, _cons(constraints, "Explorer.set_constraints()")))
+
+    def set_fuse(self, fuse="all", level=None):
+        """Fused tiles (``trim_explorer_set_fuse``, ``trim explore --fuse``;
+        docs/fusion.md, "Interfaces"): each valid point's chains planned as
+        fused groups at the buffer ``level`` (None: the first storage level
+        below DRAM), fused only within ``fuse`` ("all" or "FIRST:LAST"; None:
+        no fused tiles); a point's energy and cycles are then its
+        layer-by-layer figures less what the plan saves, and ``fused(i)``
+        gives its chains' figures. Energy or delay goal, inference, dense
+        figures; not with an out dir."""
+        _check(lib().trim_explorer_set_fuse(self.handle, fuse.encode() if fuse else None,
+                                            level.encode() if level else None))
+
+    def fused(self, i):
+        """TRIM_XFU_* of point i as a dict (``EXPLORE_FUSED_FIELDS``): its
+        chains' DRAM bytes fused and layer by layer, the bytes saved, the
+        fused groups, the buffer bytes they need, the goal's cost of the
+        plans and layer by layer, and the point's figures layer by layer;
+        planned and exact are bools."""
+        out = _doubles(len(EXPLORE_FUSED_FIELDS))
+        _check(lib().trim_explorer_point_fused(self.handle, i, out, len(out)))
+        d = dict(zip(EXPLORE_FUSED_FIELDS, out))
+        for k in ("planned", "exact"):
+            d[k] = bool(d[k])
+        for k in ("chains", "fused_groups"):
+            d[k] = int(d[k])
+        return d
 
     def set_out_dir(self, path):
         """Make the sweep resumable through ``path`` (created if missing)."""

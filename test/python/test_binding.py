@@ -1342,6 +1342,37 @@ class FusedTilesTest(unittest.TestCase):
                 trim.fused_tiles(net, w, arch, time_limit=-1)
             self.assertEqual(cm.exception.code, trim.TRIM_EINVAL)
 
+    def test_explorer_fuse(self):
+        # trim explore --fuse: mlp-wide over a 1 KB and an 8 KB GLB
+        # (test/check_explore_fuse.c): fusion fits the 8 KB point only, and
+        # its figures are trim.fused_tiles()'s on the point's architecture
+        with trim.Network("test/data/networks/mlp-wide.yaml") as net, \
+                trim.Workloads(net, mode="inference") as w, \
+                trim.Space("test/data/arch/fused-glb-space.yaml") as space:
+            ex = trim.Explorer(net, w, space)
+            ex.set_fuse("all")
+            ex.run()
+            best = ex.point(ex.ranked(1))
+            self.assertEqual(best["name"], "glb=8KB")
+            z = ex.fused(ex.ranked(1))
+            self.assertTrue(z["planned"] and z["exact"])
+            self.assertEqual(z["fused_groups"], 1)
+            self.assertGreater(z["dram_saved"], 0)
+            self.assertLess(best["energy_pj"], z["lbl_energy_pj"])
+            with space.point_arch(ex.ranked(1)) as arch:
+                r = trim.fused_tiles(net, w, arch)
+            self.assertEqual(z["cost"], r["totals"]["cost"])
+            self.assertEqual(z["dram_bytes"], r["totals"]["dram_bytes"])
+            other = ex.fused(ex.ranked(2))
+            self.assertEqual(other["fused_groups"], 0)
+            self.assertEqual(other["dram_saved"], 0)
+            ex.close()
+            ex = trim.Explorer(net, w, space)
+            with self.assertRaises(trim.TrimError) as cm:
+                ex.set_fuse("fc1:fcx")
+            self.assertEqual(cm.exception.code, trim.TRIM_ENOTFOUND)
+            ex.close()
+
     def test_attention(self):
         # scores -> softmax -> context of test/data/networks/attn-tiny.yaml
         # (test/check_fusedtiles_attn.c has the hand count: Q, K, V and the
