@@ -6,6 +6,7 @@
  * The model and the search: test/check_fusedtiles.c.
  */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,12 +115,84 @@ START_TEST(api_report)
 	ck_assert_int_eq(report(TRIM_MODE_INFERENCE, NULL, "GLBB", TRIM_GOAL_ENERGY, 1, 0, &t1), TRIM_ENOTFOUND);
 	ck_assert_msg(strstr(trim_last_error(), "expected one of: GLB") && strstr(trim_last_error(), "did you mean 'GLB'"),
 	              "%s", trim_last_error());
-	ck_assert_int_eq(report(TRIM_MODE_TRAINING, NULL, NULL, TRIM_GOAL_ENERGY, 1, 0, &t1), TRIM_EINVAL);
-	ck_assert_msg(strstr(trim_last_error(), "inference only"), "%s", trim_last_error());
 	ck_assert_int_eq(report(TRIM_MODE_INFERENCE, NULL, NULL, TRIM_GOAL_EDP, 1, 0, &t1), TRIM_EINVAL);
 	ck_assert_int_eq(report(TRIM_MODE_INFERENCE, NULL, NULL, TRIM_GOAL_ENERGY, 0, 0, &t1), TRIM_EINVAL);
 	ck_assert_int_eq(report(TRIM_MODE_INFERENCE, NULL, NULL, TRIM_GOAL_ENERGY, 1, TRIM_FORMAT_CSV, &t1), TRIM_EINVAL);
 	ck_assert_ptr_null(t1);
+}
+END_TEST
+
+/* The number after the first `key` in text (a JSON report). */
+static double number_after(const char *text, const char *key)
+{
+	const char *p = strstr(text, key);
+	ck_assert_msg(p != NULL, "no %s in %s", key, text);
+	return strtod(p + strlen(key), NULL);
+}
+
+/* The energy trim network gives intra workloads first..last of `file`. */
+static double network_energy(const char *file, int mode, size_t first, size_t last)
+{
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_arch *a = NULL;
+	trim_neteval *ne = NULL;
+	ck_assert_int_eq(trim_network_load(&net, file), 0);
+	ck_assert_int_eq(trim_workloads_create(&w, net, mode, 1, 0), 0);
+	ck_assert_int_eq(trim_arch_load(&a, ARCH_FILE), 0);
+	ck_assert_int_eq(trim_neteval_create(&ne, net, w, a, NULL), 0);
+	ck_assert_int_eq(trim_neteval_run(ne), 0);
+	double e = 0, f[TRIM_NF_COUNT];
+	for (size_t i = first; i <= last; i++) {
+		ck_assert_int_eq(trim_neteval_workload(ne, i, f, TRIM_NF_COUNT), 0);
+		e += f[TRIM_NF_ENERGY_PJ];
+	}
+	trim_neteval_free(ne);
+	trim_arch_free(a);
+	trim_workloads_free(w);
+	trim_network_free(net);
+	return e;
+}
+
+/* The layers of a chain are searched with the bytes the network's cache
+ * plan holds in the GLB while they run, as trim network searches them: the
+ * plan's layer-by-layer cost is trim network's, in inference and (the FW
+ * chain) in training, and a group that would need the reserved bytes is
+ * not fused (it was, on the whole GLB, before the reservation). */
+START_TEST(api_report_reserved)
+{
+	static const char *const file = "test/data/networks/chain-shortcut-tiny.yaml";
+	static const int modes[] = {TRIM_MODE_INFERENCE, TRIM_MODE_TRAINING};
+	for (int k = 0; k < 2; k++) {
+		char *t = NULL;
+		ck_assert_msg(report_of(file, modes[k], NULL, NULL, TRIM_GOAL_ENERGY, 1, TRIM_FORMAT_JSON, &t) == 0, "%s",
+		              trim_last_error());
+		ck_assert_msg(strstr(t, "\"layers\": [\"fc2\", \"fc3\"]"), "%s", t);
+		double lbl = number_after(t, "\"layer_by_layer\": {\"cost\": ");
+		double ne = network_energy(file, modes[k], 1, 2); /* fc2 FW, fc3 FW */
+		ck_assert_msg(fabs(lbl - ne) <= 1e-9 * ne, "mode %d: layer by layer %.17g, trim network %.17g", k, lbl, ne);
+		ck_assert_msg(strstr(t, "\"fused_groups\": 0"), "mode %d: %s", k, t);
+		trim_string_free(t);
+	}
+}
+END_TEST
+
+/* Training: its FW chains fuse (mlp-chain's fc1..fc3, as in inference),
+ * but not through a batchnorm, which normalises by the whole batch's
+ * statistics in training (conv-bn-tiny's c1..c2 fuses in inference only). */
+START_TEST(api_report_training)
+{
+	static const char *const bn = "test/data/networks/conv-bn-tiny.yaml";
+	char *t = NULL;
+	ck_assert_int_eq(report(TRIM_MODE_TRAINING, NULL, NULL, TRIM_GOAL_ENERGY, 1, TRIM_FORMAT_JSON, &t), 0);
+	ck_assert_msg(strstr(t, "\"layers\": [\"fc1\", \"fc2\", \"fc3\"]") && strstr(t, "\"fused_groups\": 1"), "%s", t);
+	trim_string_free(t);
+	ck_assert_int_eq(report_of(bn, TRIM_MODE_INFERENCE, NULL, NULL, TRIM_GOAL_ENERGY, 1, TRIM_FORMAT_JSON, &t), 0);
+	ck_assert_msg(strstr(t, "\"chains\": 1,") && strstr(t, "\"fused_groups\": 1"), "%s", t);
+	trim_string_free(t);
+	ck_assert_int_eq(report_of(bn, TRIM_MODE_TRAINING, NULL, NULL, TRIM_GOAL_ENERGY, 1, TRIM_FORMAT_JSON, &t), 0);
+	ck_assert_msg(strstr(t, "\"chains\": 0,"), "%s", t);
+	trim_string_free(t);
 }
 END_TEST
 
@@ -156,6 +229,8 @@ Suite *fusedtiles_api_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, api_report);
 	tcase_add_test(tc, api_report_reuse);
+	tcase_add_test(tc, api_report_reserved);
+	tcase_add_test(tc, api_report_training);
 	tcase_add_test(tc, cli_fuse);
 	suite_add_tcase(s, tc);
 	return s;

@@ -7,15 +7,20 @@
  * chain, the shared tiling of each group) is searched exactly, the
  * layer-by-layer plan being one candidate.
  *
- * A chain is a run of consecutive FW workloads of an inference network in
- * which each layer reads only the previous layer's result, which nothing
+ * A chain is a run of consecutive FW workloads of a network (inference, or
+ * the FW workloads of training: BW and WG are not fused and not reported)
+ * in which each layer reads only the previous layer's result, which nothing
  * else reads, with no inter-layer workload (padding, layer normalisation)
  * between them, and the same shape on both sides; or, as attention's
  * scores -> softmax -> context, a softmax alone between them whose result
  * only the next layer reads, as its first operand (its second, V, is read
  * from DRAM like weights; the softmax costs what the inter-layer model
  * says, on the tensor in DRAM or, fused, on each tile in the buffer).
- * Layers outside chains are not reported (trim_neteval maps them).
+ * Layers outside chains are not reported (trim_neteval maps them). Every
+ * search of a chain's layer takes off the buffer's capacity the cached
+ * activations that trim_neteval holds there while that layer runs (a
+ * shortcut; in training, what BW and WG read), in a group the most of its
+ * layers', so the layer-by-layer plan costs what trim_neteval finds.
  *
  * Ownership: the report text (*out) belongs to the caller: release it with
  * trim_string_free(). Nothing else is kept.
@@ -34,15 +39,15 @@
 extern "C" {
 #endif
 
-/** Search the fused plan of every chain of w (made from net, inference)
+/** Search the fused plan of every chain of w (made from net)
  * on arch and write a report (TRIM_FORMAT_TABLE or TRIM_FORMAT_JSON) into
  * *out. table NULL: the architecture's technology. range NULL or "all":
  * every chain; "FIRST:LAST" (layer names): fused groups only within those
  * layers (the chains are still reported). level NULL: the first storage
  * level below the outermost, if it lies above every spatial level; else a
  * level name. goal TRIM_GOAL_ENERGY or TRIM_GOAL_DELAY (see trim/search.h);
- * threads >= 1. Errors: TRIM_EINVAL (training workloads, a bad level or
- * goal, EDP), TRIM_ENOTFOUND (an unknown layer or level, with the nearest
+ * threads >= 1. Errors: TRIM_EINVAL (a bad level or goal, EDP),
+ * TRIM_ENOTFOUND (an unknown layer or level, with the nearest
  * name), TRIM_ENOFIT (a layer that no mapping fits). */
 TRIM_API int trim_fusedtiles_report(const trim_network *net, const trim_workloads *w, const trim_arch *arch,
                                     const trim_energy *table, const char *range, const char *level, int goal,

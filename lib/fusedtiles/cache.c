@@ -3,7 +3,8 @@
  * of trim__ft_layer_search kept under a key made of everything that
  * changes it: the content of the (tile) workload (its kind, phase, loop
  * bounds and every tensor's index expressions, extents and zeros; not its
- * name or position), the intermediates it keeps in B, B and the goal. The
+ * name or position), the intermediates it keeps in B, B, the bytes
+ * reserved per level (cached activations) and the goal. The
  * architecture and the energy table are those of the one call the cache
  * lives in (a report or a plan search), so two layers with the same
  * content in any chain, group or tiling share one search.
@@ -20,6 +21,7 @@ typedef struct {
 	unsigned fused;
 	int64_t bound[TRIM_NDIMS];
 	int64_t macs, zero_macs, act_zero_macs;
+	int64_t reserved[TRIM__MAX_LEVELS];
 	struct {
 		int present, ndims, has_zeros, nterms[TRIM__MAX_TDIMS];
 		unsigned relevant;
@@ -40,9 +42,11 @@ struct trim__ft_cache {
 	int64_t searches, hits;
 };
 
-static void make_key(const trim__intra *w, int B, unsigned fused, int goal, cache_key *k)
+static void make_key(const trim__intra *w, int B, unsigned fused, const int64_t *reserved, int goal, cache_key *k)
 {
 	memset(k, 0, sizeof *k);
+	if (reserved)
+		memcpy(k->reserved, reserved, sizeof k->reserved);
 	k->kind = w->kind;
 	k->phase = w->phase;
 	k->B = B;
@@ -139,11 +143,11 @@ static int grow(trim__ft_cache *c)
 }
 
 int trim__ft_cache_search(trim__ft_cache *c, const trim__intra *w, const struct trim_arch *a,
-                          const trim__level_cost *costs, int B, unsigned fused, int goal, int threads,
-                          double deadline, const trim__ft_layer_result **out)
+                          const trim__level_cost *costs, int B, unsigned fused, const int64_t *reserved, int goal,
+                          int threads, double deadline, const trim__ft_layer_result **out)
 {
 	cache_key k;
-	make_key(w, B, fused, goal, &k);
+	make_key(w, B, fused, reserved, goal, &k);
 	if (c->nslot) {
 		size_t i = find_slot(c, &k);
 		if (c->slot[i]) {
@@ -157,7 +161,7 @@ int trim__ft_cache_search(trim__ft_cache *c, const trim__intra *w, const struct 
 	if (!rc && !r)
 		rc = trim__error(TRIM_ENOMEM, "fused tiles: out of memory");
 	if (!rc)
-		rc = trim__ft_layer_search_until(w, a, costs, B, fused, goal, threads, deadline, r);
+		rc = trim__ft_layer_search_until(w, a, costs, B, fused, reserved, goal, threads, deadline, r);
 	if (rc) {
 		free(r);
 		return rc;

@@ -61,7 +61,7 @@
  *     an intermediate is one buffer's contents, not spread over instances.
  * Not yet built: halos kept between tiles instead of recomputed, DAGs (attention's Q, K and V are read
  * from DRAM; only scores -> softmax -> context is a chain), element-wise and
- * normalisation layers inside a group, training phases, the EDP goal, weights kept in B
+ * normalisation layers inside a group, training's BW and WG (its FW chains fuse), the EDP goal, weights kept in B
  * across tiles, overlap of tiles or layers.
  */
 #ifndef TRIM_FUSEDTILES_INT_H
@@ -92,7 +92,19 @@ typedef struct {
 	const trim__intra *layer[TRIM__FT_MAX_LAYERS];
 	unsigned char vec[TRIM__FT_MAX_LAYERS];
 	unsigned char vec_ops[TRIM__FT_MAX_LAYERS];
+	/* the bytes of cached activations (a shortcut's input; in training,
+	 * what the backward workloads read) that the network's cache plan
+	 * keeps at level glb while layer i runs (docs/model.md, "Caching of
+	 * intermediate activations"): taken off that level's capacity in every
+	 * search of the layer, and in a group the most of its layers' (glb 0:
+	 * none) */
+	int glb;
+	int64_t reserved[TRIM__FT_MAX_LAYERS];
 } trim__ft_chain;
+
+/* The bytes reserved at each level (TRIM__MAX_LEVELS entries) while layers
+ * a..b of c run together: at c->glb the most of their c->reserved. */
+void trim__ft_group_reserved(const trim__ft_chain *c, int a, int b, int64_t *reserved);
 
 /* The axes a group of layers a..b can share: axis x is the dim dim[x][i]
  * of layer a + i, a dim of every layer's result, linked from layer to
@@ -238,12 +250,14 @@ typedef struct {
 	int topk;             /* the top-k the search needed */
 } trim__ft_layer_result;
 
-/* The same with a deadline (a trim__ft_now() second; 0: none): each
+/* The same with the bytes reserved per level (TRIM__MAX_LEVELS entries,
+ * NULL: none; trim__mapspace's `reserved`) and a deadline (a
+ * trim__ft_now() second; 0: none): each
  * search is given the time left (at least a millisecond) and the result
  * says what it proved (exact, lower_bound). */
 int trim__ft_layer_search_until(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,
-                                int B, unsigned fused, int goal, int threads, double deadline,
-                                trim__ft_layer_result *out);
+                                int B, unsigned fused, const int64_t *reserved, int goal, int threads,
+                                double deadline, trim__ft_layer_result *out);
 /* Seconds on a monotonic clock. */
 double trim__ft_now(void);
 
@@ -262,7 +276,7 @@ int trim__ft_space_init(trim__mapspace *s, const trim__intra *w, const struct tr
 /* ---- the cache of layer searches (cache.c) ----------------------------- */
 
 /* Results of trim__ft_layer_search_until keyed by the content of the
- * (tile) workload, the intermediates, B and the goal; one architecture
+ * (tile) workload, the intermediates, B, the reserved bytes and the goal; one architecture
  * and energy table per cache (the caller's promise). */
 typedef struct trim__ft_cache trim__ft_cache;
 int trim__ft_cache_new(trim__ft_cache **out);
@@ -272,8 +286,8 @@ int64_t trim__ft_cache_searches(const trim__ft_cache *c);
 /* The result for w, searched unless the cache holds it; *out stays valid
  * until the cache is freed. */
 int trim__ft_cache_search(trim__ft_cache *c, const trim__intra *w, const struct trim_arch *a,
-                          const trim__level_cost *costs, int B, unsigned fused, int goal, int threads,
-                          double deadline, const trim__ft_layer_result **out);
+                          const trim__level_cost *costs, int B, unsigned fused, const int64_t *reserved, int goal,
+                          int threads, double deadline, const trim__ft_layer_result **out);
 
 /* ---- the floor of a tiling (bound.c) ------------------------------------ */
 

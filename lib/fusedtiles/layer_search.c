@@ -71,6 +71,13 @@ static void set_deadline(trim__mapspace *s, double deadline)
 	}
 }
 
+/* The bytes the network's cache plan holds per level (NULL: none). */
+static void set_reserved(trim__mapspace *s, const int64_t *reserved)
+{
+	if (reserved)
+		memcpy(s->reserved, reserved, sizeof s->reserved);
+}
+
 /* The goal's cost of an evaluation (energy or delay). */
 static double goal_cost(const trim__eval *e, int goal)
 {
@@ -78,8 +85,8 @@ static double goal_cost(const trim__eval *e, int goal)
 }
 
 /* The plain search of a standalone layer. */
-static int plain(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs, int goal,
-                 int threads, double deadline, trim__ft_layer_result *out)
+static int plain(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,
+                 const int64_t *reserved, int goal, int threads, double deadline, trim__ft_layer_result *out)
 {
 	trim__mapspace s;
 	trim__search_result res;
@@ -87,6 +94,7 @@ static int plain(const trim__intra *w, const struct trim_arch *a, const trim__le
 	int rc = trim__mapspace_init(&s, w, a);
 	if (rc)
 		return rc;
+	set_reserved(&s, reserved);
 	set_deadline(&s, deadline);
 	if ((rc = trim__search(&s, costs, goal, threads, &res)) == 0 && res.found) {
 		out->found = 1;
@@ -143,19 +151,19 @@ static int rank_top(const trim__intra *w, const struct trim_arch *a, const trim_
 int trim__ft_layer_search(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,
                           int B, unsigned fused, int goal, int threads, trim__ft_layer_result *out)
 {
-	return trim__ft_layer_search_until(w, a, costs, B, fused, goal, threads, 0, out);
+	return trim__ft_layer_search_until(w, a, costs, B, fused, NULL, goal, threads, 0, out);
 }
 
 int trim__ft_layer_search_until(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,
-                                int B, unsigned fused, int goal, int threads, double deadline,
-                                trim__ft_layer_result *out)
+                                int B, unsigned fused, const int64_t *reserved, int goal, int threads,
+                                double deadline, trim__ft_layer_result *out)
 {
 	memset(out, 0, sizeof *out);
 	if (goal != TRIM__GOAL_ENERGY && goal != TRIM__GOAL_DELAY)
 		return trim__error(TRIM_EINVAL, "fused tiles: the goal must be energy or delay (EDP is not yet "
 		                   "searched exactly for fused groups)");
 	if (!fused)
-		return plain(w, a, costs, goal, threads, deadline, out);
+		return plain(w, a, costs, reserved, goal, threads, deadline, out);
 	int rc = trim__ft_check_level(w, a, B, fused);
 	if (rc)
 		return rc;
@@ -168,6 +176,7 @@ int trim__ft_layer_search_until(const trim__intra *w, const struct trim_arch *a,
 			return rc == TRIM_ENOFIT ? 0 : rc;
 		}
 		s.topk = k;
+		set_reserved(&s, reserved);
 		set_deadline(&s, deadline);
 		trim__ft_removed ref;
 		rc = trim__search(&s, costs, goal, threads, &res);

@@ -373,3 +373,13 @@ int trim__ft_same_nest(const trim__intra *a, const trim__intra *b)
 	}
 	return 1;
 }
+
+void trim__ft_group_reserved(const trim__ft_chain *c, int a, int b, int64_t *reserved)
+{
+	memset(reserved, 0, TRIM__MAX_LEVELS * sizeof *reserved);
+	if (c->glb <= 0 || c->glb >= TRIM__MAX_LEVELS)
+		return;
+	for (int i = a; i <= b; i++)
+		if (c->reserved[i] > reserved[c->glb])
+			reserved[c->glb] = c->reserved[i];
+}

@@ -81,6 +81,10 @@ static int links(const trim_network *net, const trim_workloads *w, size_t i)
 		unsigned v = vector_op(M, cur, ops, nops, &used);
 		if (!v && !no_workload(M))
 			return 0;
+		/* in training a batchnorm normalises by the statistics of the
+		 * whole batch and map: no tile of it is its own */
+		if ((v & TRIM__FT_VEC_BATCHNORM) && trim_workloads_mode(w) == TRIM_MODE_TRAINING)
+			return 0;
 		if (v & bits) /* one of each */
 			return 0;
 		bits |= v;
@@ -99,7 +103,7 @@ static int links(const trim_network *net, const trim_workloads *w, size_t i)
 			if (L->inputs[k] == path[q])
 				return 0;
 	}
-	trim__ft_chain pair = {2, {p, c}, {0}, {0}};
+	trim__ft_chain pair = {2, {p, c}, {0}, {0}, 0, {0}};
 	return trim__ft_chain_check(&pair) == 0 ? (int)(1u | bits << 1) : 0;
 }
 

@@ -162,7 +162,8 @@ static int tiling_loses(const group_best *g, double lb, int64_t k, double limit)
 static int layer_eval(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, const int64_t *tiles,
                       const trim__ft_classes *cl, int i, double *cost, double *lb, int *found)
 {
-	int64_t pos[TRIM__FT_MAX_AXES];
+	int64_t pos[TRIM__FT_MAX_AXES], res[TRIM__MAX_LEVELS];
+	trim__ft_group_reserved(x->c, a0, b0, res);
 	*cost = *lb = 0;
 	*found = 1;
 	for (int64_t k = 0; k < cl->total && *found; k++) {
@@ -170,7 +171,7 @@ static int layer_eval(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, cons
 		int64_t count = trim__ft_class_at(cl, ax->naxes, k, pos);
 		int rc = trim__ft_tile_workload(x->c, a0, ax, tiles, pos, i, x->tile, NULL);
 		if (!rc)
-			rc = trim__ft_cache_search(x->cache, x->tile, x->a, x->costs, x->B, fused_bits(i, b0 - a0 + 1),
+			rc = trim__ft_cache_search(x->cache, x->tile, x->a, x->costs, x->B, fused_bits(i, b0 - a0 + 1), res,
 			                           x->o->goal, x->o->threads, x->o->deadline, &r);
 		if (rc)
 			return rc;
@@ -370,6 +371,8 @@ static int fill_group(trim__ft_plan *p, plan_ctx *x, int a0, int b0, const group
 		return rc < 0 ? rc : trim__error(TRIM_EINVAL, "fused tiles: the plan's tiling of '%s'..'%s' is empty",
 		                                 x->c->layer[a0]->layer, x->c->layer[b0]->layer);
 	G->kinds = cl.total;
+	int64_t res[TRIM__MAX_LEVELS];
+	trim__ft_group_reserved(x->c, a0, b0, res);
 	for (int i = 0; i <= b0 - a0 && !rc; i++) {
 		int64_t most = 0;
 		for (int64_t k = 0; k < cl.total && !rc; k++) {
@@ -378,8 +381,8 @@ static int fill_group(trim__ft_plan *p, plan_ctx *x, int a0, int b0, const group
 			rc = trim__ft_tile_workload(x->c, a0, ax, tiles, pos, i, x->tile, NULL);
 			if (!rc)
 				rc = trim__ft_cache_search(x->cache, x->tile, x->a, x->costs, x->B,
-				                           b0 > a0 ? fused_bits(i, b0 - a0 + 1) : 0u, x->o->goal, x->o->threads,
-				                           x->o->deadline, &r);
+				                           b0 > a0 ? fused_bits(i, b0 - a0 + 1) : 0u, res, x->o->goal,
+				                           x->o->threads, x->o->deadline, &r);
 			if (rc)
 				break;
 			if (count > most) {
@@ -422,8 +425,10 @@ static double cut_cost(const plan_ctx *x, int a0)
 static int search_alone(plan_ctx *x, int a0, group_best *g)
 {
 	const trim__ft_layer_result *r = NULL;
-	int rc = trim__ft_cache_search(x->cache, x->c->layer[a0], x->a, x->costs, x->B, 0, x->o->goal, x->o->threads,
-	                               x->o->deadline, &r);
+	int64_t res[TRIM__MAX_LEVELS];
+	trim__ft_group_reserved(x->c, a0, a0, res);
+	int rc = trim__ft_cache_search(x->cache, x->c->layer[a0], x->a, x->costs, x->B, 0, res, x->o->goal,
+	                               x->o->threads, x->o->deadline, &r);
 	if (rc)
 		return rc;
 	if (!r->found)
@@ -492,7 +497,9 @@ static int plan_totals(trim__ft_plan *out, plan_ctx *x, const group_best *gb)
 			out->lbl_dram_bytes += x->c->vec[i - 1] * bytes;
 			vec_add(x, x->c->layer[i - 1], 0, x->c->vec[i - 1], &out->lbl_energy_pj, &out->lbl_cycles);
 		}
-		int rc = trim__ft_cache_search(x->cache, x->c->layer[i], x->a, x->costs, x->B, 0, x->o->goal,
+		int64_t res[TRIM__MAX_LEVELS];
+		trim__ft_group_reserved(x->c, i, i, res);
+		int rc = trim__ft_cache_search(x->cache, x->c->layer[i], x->a, x->costs, x->B, 0, res, x->o->goal,
 		                               x->o->threads, x->o->deadline, &r);
 		if (rc)
 			return rc;

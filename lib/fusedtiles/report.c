@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "energy/energy_int.h"
+#include "eval/netcost_int.h"
 #include "fusedtiles_int.h"
 #include "trim/fusedtiles.h"
 #include "trim/search.h"
@@ -153,7 +154,8 @@ static const trim__ft_plan *planned_find(const planned *d, int n, const trim__ft
 	for (int k = 0; k < n; k++) {
 		int same = d[k].chain.nlayers == c->nlayers && d[k].first_fuse == ff && d[k].last_fuse == lf &&
 		           !memcmp(d[k].chain.vec, c->vec, sizeof c->vec) &&
-		           !memcmp(d[k].chain.vec_ops, c->vec_ops, sizeof c->vec_ops);
+		           !memcmp(d[k].chain.vec_ops, c->vec_ops, sizeof c->vec_ops) && d[k].chain.glb == c->glb &&
+		           !memcmp(d[k].chain.reserved, c->reserved, sizeof c->reserved);
 		for (int i = 0; same && i < c->nlayers; i++)
 			same = trim__ft_same_nest(d[k].chain.layer[i], c->layer[i]);
 		if (same)
@@ -193,9 +195,6 @@ static int check_args(const trim_network *net, const trim_workloads *w, const tr
 	int rc = trim__workloads_check_origin(w, net, "trim_fusedtiles_report");
 	if (rc)
 		return rc;
-	if (trim_workloads_mode(w) != TRIM_MODE_INFERENCE)
-		return trim__error(TRIM_EINVAL, "trim_fusedtiles_report: fused tiles are built for inference only "
-		                   "(workloads of network '%s' are for training)", w->network);
 	if (goal != TRIM_GOAL_ENERGY && goal != TRIM_GOAL_DELAY)
 		return trim__error(TRIM_EINVAL, "trim_fusedtiles_report: goal %d: fused groups are searched for "
 		                   "energy (%d) or delay (%d); EDP is not yet", goal, TRIM_GOAL_ENERGY, TRIM_GOAL_DELAY);
@@ -209,8 +208,8 @@ static int check_args(const trim_network *net, const trim_workloads *w, const tr
 
 /* The chain starting at intra workload *i or after it (*i moves past it):
  * 0 when none is left; its fusable range ff..lf from first..last. */
-static int next_chain(const trim_workloads *w, const int *link, size_t n, size_t *i, int first, int last,
-                      trim__ft_chain *c, int *ff, int *lf)
+static int next_chain(const trim_workloads *w, const trim__cache_plan *cp, const int *link, size_t n, size_t *i,
+                      int first, int last, trim__ft_chain *c, int *ff, int *lf)
 {
 	while (*i < n && !link[*i])
 		(*i)++;
@@ -221,8 +220,10 @@ static int next_chain(const trim_workloads *w, const int *link, size_t n, size_t
 		j++;
 	memset(c, 0, sizeof *c);
 	c->nlayers = (int)(j - *i + 1);
+	c->glb = cp->glb;
 	for (size_t k = *i; k <= j; k++) {
 		c->layer[k - *i] = trim__workloads_intra(w, k);
+		c->reserved[k - *i] = cp->glb > 0 ? cp->reserved[k] : 0;
 		unsigned ops = k < j ? (unsigned)link[k] >> 1 : 0u;
 		c->vec_ops[k - *i] = (unsigned char)ops;
 		c->vec[k - *i] = (unsigned char)((ops & 1u) + (ops >> 1 & 1u));
@@ -310,8 +311,9 @@ static const trim__writers fused_writers = {
 /* Every chain planned (once per distinct chain) into r (r->chain, r->plan
  * and r->t); the distinct plans in *done (ndone of them, each freed with
  * free(), and the array too, also on failure). */
-static int plan_chains(fused_report *r, const int *link, const trim__level_cost *costs, int first, int last,
-                       trim__ft_plan_opts *o, double deadline, planned **done_out, int *ndone_out)
+static int plan_chains(fused_report *r, const trim__cache_plan *cp, const int *link, const trim__level_cost *costs,
+                       int first, int last, trim__ft_plan_opts *o, double deadline, planned **done_out,
+                       int *ndone_out)
 {
 	const trim_workloads *w = r->w;
 	const trim_arch *arch = r->arch;
@@ -320,7 +322,7 @@ static int plan_chains(fused_report *r, const int *link, const trim__level_cost 
 	size_t n = trim_workloads_intra_count(w), i = 0;
 	trim__ft_chain c;
 	int ff, lf, rc = 0, nchains = 0, ndone = 0, layers_left = 0;
-	while (next_chain(w, link, n, &i, first, last, &c, &ff, &lf)) {
+	while (next_chain(w, cp, link, n, &i, first, last, &c, &ff, &lf)) {
 		nchains++;
 		layers_left += c.nlayers;
 	}
@@ -330,7 +332,7 @@ static int plan_chains(fused_report *r, const int *link, const trim__level_cost 
 	r->plan = trim__calloc((size_t)nchains + 1, sizeof *r->plan);
 	if (!done || !p || !r->chain || !r->plan)
 		rc = TRIM_ENOMEM;
-	for (i = 0; !rc && next_chain(w, link, n, &i, first, last, &c, &ff, &lf);) {
+	for (i = 0; !rc && next_chain(w, cp, link, n, &i, first, last, &c, &ff, &lf);) {
 		const trim__ft_plan *q = planned_find(done, ndone, &c, ff, lf);
 		if (!q) {
 			/* the time left shared by the chains left, by their layers (a
@@ -396,6 +398,8 @@ static int run(const trim_network *net, const trim_workloads *w, const trim_arch
 	fused_report r = {w, arch, B, goal, 0, NULL, NULL, {.exact = 1}};
 	planned *done = NULL;
 	int ndone = 0;
+	trim__cache_plan cp;
+	memset(&cp, 0, sizeof cp);
 	if (!link) {
 		rc = TRIM_ENOMEM;
 		goto out;
@@ -405,7 +409,10 @@ static int run(const trim_network *net, const trim_workloads *w, const trim_arch
 	if ((rc = trim__arch_costs(arch, table ? table : own, costs)) || (rc = trim__ft_network_links(net, w, link)) ||
 	    (rc = trim__ft_cache_new(&o.cache)))
 		goto out;
-	if ((rc = plan_chains(&r, link, costs, first, last, &o, deadline, &done, &ndone)))
+	/* the cached activations held on chip, as trim network holds them */
+	if ((rc = trim__cache_plan_make(&cp, w, arch, TRIM__CACHE_ONCHIP_FRACTION)))
+		goto out;
+	if ((rc = plan_chains(&r, &cp, link, costs, first, last, &o, deadline, &done, &ndone)))
 		goto out;
 	if (out)
 		rc = trim__write_report(&fused_writers, format, &r, out);
@@ -417,6 +424,7 @@ out:
 	free(done);
 	free(r.chain);
 	free(r.plan);
+	trim__cache_plan_free(&cp);
 	trim_energy_free(own);
 	trim__ft_cache_free(o.cache);
 	free(link);
