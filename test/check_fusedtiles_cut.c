@@ -266,6 +266,59 @@ START_TEST(floor_mlp)
 }
 END_TEST
 
+/* The fit rule (trim__ft_fits_level): every tile of every tiling of every
+ * group of the chain whose intermediates it says overflow the GLB has no
+ * mapping by enumeration, nor from the layer search; returns how often it
+ * said so. (Where it says nothing the floors' tests above hold it: the
+ * floor is HUGE_VAL on its word, never above an enumerated cost.) */
+static int fit_rule_vs_brute(const char *net, int n, int64_t glb)
+{
+	fixture x;
+	load(&x, net, "test/data/arch/fused-glb.yaml", n, glb);
+	trim__intra *tile = calloc(1, sizeof *tile);
+	ck_assert_ptr_nonnull(tile);
+	int fired = 0;
+	for (int a0 = 0; a0 < n; a0++)
+		for (int b0 = a0 + 1; b0 < n; b0++) {
+			trim__ft_axes ax;
+			trim__ft_group_axes(&x.ch, a0, b0, &ax);
+			int64_t tiles[TRIM__FT_MAX_AXES], T, pos[TRIM__FT_MAX_AXES];
+			for (int64_t k = 0; tiling(&ax, k, tiles, &T); k++)
+				for (int64_t t = 0; t < T; t++)
+					for (int i = 0; i <= b0 - a0; i++) {
+						tu_ft_tile_pos(ax.naxes, tiles, t, pos);
+						if (trim__ft_tile_workload(&x.ch, a0, &ax, tiles, pos, i, tile, NULL))
+							continue; /* a tile holding none of the layer's rows */
+						unsigned f = fused_bits(i, b0 - a0 + 1);
+						if (trim__ft_fits_level(tile, x.a, GLB, f))
+							continue;
+						trim__ft_layer_result r;
+						ck_assert_int_eq(trim__ft_layer_search(tile, x.a, x.c, GLB, f, TRIM__GOAL_ENERGY, 1, &r), 0);
+						ck_assert(!r.found);
+						ck_assert_msg(tu_ft_brute_layer(tile, x.a, x.c, GLB, f, TRIM__GOAL_ENERGY) == HUGE_VAL,
+						              "%s glb %lld layers %d..%d layer %d tile %lld of tiling %lld: a mapping fits",
+						              net, (long long)glb, a0, b0, a0 + i, (long long)t, (long long)k);
+						fired++;
+					}
+		}
+	free(tile);
+	unload(&x);
+	return fired;
+}
+
+/* The rule fires on small buffers and not on the GLB's own 1 KB for these
+ * chains, and every time it fires enumeration agrees. */
+START_TEST(fit_rule)
+{
+	ck_assert_int_gt(fit_rule_vs_brute("test/data/networks/res-block-tiny.yaml", 3, 24), 0);
+	ck_assert_int_gt(fit_rule_vs_brute("test/data/networks/conv-pad-tiny.yaml", 3, 32), 0);
+	ck_assert_int_gt(fit_rule_vs_brute("test/data/networks/mlp-chain.yaml", 3, 8), 0);
+	ck_assert_int_gt(fit_rule_vs_brute("test/data/networks/conv-bn-tiny.yaml", 2, 32), 0);
+	ck_assert_int_gt(fit_rule_vs_brute("test/data/networks/conv-pool-tiny.yaml", 3, 24), 0);
+	ck_assert_int_eq(fit_rule_vs_brute("test/data/networks/conv-pad-tiny.yaml", 3, 1024), 0);
+}
+END_TEST
+
 /* Each mapping of the plan passes trim eval's check on its tile. */
 static void plan_valid(const fixture *x, const trim__ft_plan *p)
 {
@@ -531,6 +584,7 @@ Suite *fusedtiles_cut_suite(void)
 	tcase_add_test(tc, floor_block);
 	tcase_add_test(tc, floor_mlp);
 	tcase_add_test(tc, floor_pad);
+	tcase_add_test(tc, fit_rule);
 	tcase_add_test(tc, brute_block);
 	tcase_add_test(tc, brute_mlp);
 	tcase_add_test(tc, brute_pad);

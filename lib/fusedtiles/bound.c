@@ -27,6 +27,11 @@
  *   plan sorts the tilings by the other two and takes this one only for a
  *   tiling about to be searched.
  *
+ * Above the three: HUGE_VAL when the tile's intermediates alone overflow
+ * B (trim__ft_fits_level: every mapping of its fused space keeps them
+ * there whole, so none fits; the search proves it only by visiting every
+ * factorisation, 20 to 30 s for some of ResNet-18's tiles on eyeriss).
+ *
  * With padding on a shared axis the tiles are of several kinds
  * (kinds.c): each floor is then the sum over the kinds of count times a
  * tile's, and the layer's the largest of those sums.
@@ -141,6 +146,7 @@ void trim__ft_floor_add(trim__ft_floor *f, const trim__intra *tile, unsigned fus
                         const struct trim_arch *a, const trim__level_cost *costs, int B, int goal)
 {
 	const double T = (double)count;
+	f->nofit |= fused && !trim__ft_fits_level(tile, a, B, fused);
 	f->compulsory += T * compulsory(tile, fused, a, costs, goal);
 	f->saving += T * saving(tile, fused, a, costs, B, goal);
 	if (root)
@@ -149,6 +155,8 @@ void trim__ft_floor_add(trim__ft_floor *f, const trim__intra *tile, unsigned fus
 
 double trim__ft_floor_value(const trim__ft_floor *f, int partitioned, double alone_lb, int root)
 {
+	if (f->nofit)
+		return HUGE_VAL;
 	double floor_ = f->compulsory;
 	if (root && f->root > floor_)
 		floor_ = f->root;

@@ -2,9 +2,11 @@
  * The fused counts of one layer's mapping: its intermediates live in the
  * buffer level B instead of DRAM (docs/fusion.md, "Fused tiles").
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "fusedtiles_int.h"
+#include "mapping/mapping_int.h"
 
 int trim__ft_check_level(const trim__intra *w, const struct trim_arch *a, int B, unsigned fused)
 {
@@ -24,6 +26,36 @@ int trim__ft_check_level(const trim__intra *w, const struct trim_arch *a, int B,
 			                   "the intermediate of a fused group lives in the buffer level",
 			                   a->lv[B].name, a->name, w->t[t].name, w->layer);
 	return 0;
+}
+
+int trim__ft_fits_level(const trim__intra *w, const struct trim_arch *a, int B, unsigned fused)
+{
+	const trim__level *L = &a->lv[B];
+	if (!fused || L->capacity_bytes <= 0)
+		return 1;
+	/* a mapping with every loop at B: its tiles there are those of every
+	 * mapping of the fused space (no loops above B), counted as the
+	 * evaluator and the search count them */
+	trim__mapping *m = calloc(1, sizeof *m);
+	if (!m)
+		return 1; /* no proof: the search decides */
+	m->nlevels = a->nlevels;
+	for (int l = 0; l < a->nlevels; l++)
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			m->f[l][d] = l == B ? w->bound[d] : 1;
+	const int64_t bits = L->word_bits > 0 ? L->word_bits : (a->word_bits > 0 ? a->word_bits : 16);
+	int64_t total = 0;
+	int fits = 1;
+	for (int t = 0; t < 3; t++) {
+		if (!(fused >> t & 1) || !w->t[t].present)
+			continue;
+		int64_t bytes = (trim__mapping_tile_elems(m, w, B, t) * bits + 7) / 8 * (L->double_buffer ? 2 : 1);
+		if (L->partitioned && bytes > L->part_bytes[t])
+			fits = 0;
+		total += bytes;
+	}
+	free(m);
+	return fits && !(!L->partitioned && total > L->capacity_bytes);
 }
 
 void trim__ft_eval_fused(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,

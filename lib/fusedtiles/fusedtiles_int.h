@@ -210,6 +210,14 @@ enum { TRIM__FT_IN = 1u << 0, TRIM__FT_OUT = 1u << 2 };
  * above every spatial level, below the outermost; else TRIM_EINVAL naming
  * the level and what is wrong. */
 int trim__ft_check_level(const trim__intra *w, const struct trim_arch *a, int B, unsigned fused);
+/* 0 when no mapping of w's fused space (trim__ft_space_init) fits level
+ * B: every such mapping keeps the whole tile of each intermediate
+ * `fused` in B (no loops above it), and those tiles alone pass B's
+ * capacity or a partition of it, by the rule of trim__mapping_check
+ * (the search's trim__tiles_fit_level; the fused space reserves nothing);
+ * else 1 (the search decides). The search proves the same only by
+ * visiting every factorisation (seconds on a large tile). */
+int trim__ft_fits_level(const trim__intra *w, const struct trim_arch *a, int B, unsigned fused);
 /* The fused evaluation of mapping m (already evaluated into *std, which is
  * not changed) into *out: the counts of the slots `fused` above B removed
  * (their tiles there, every access), their fills of B from above and
@@ -300,9 +308,12 @@ int trim__ft_cache_search(trim__ft_cache *c, const trim__intra *w, const struct 
  * layer's proven lower bound searched alone on its whole workload) less
  * what its intermediates' home can save in all the tiles; with `root`,
  * the per-layer search's bound at the root of each tile's fused space less
- * the same saving (HUGE_VAL when no mapping obeys that space's pins). */
+ * the same saving (HUGE_VAL when no mapping obeys that space's pins); and
+ * HUGE_VAL, whatever the rest, when some kind's intermediates alone
+ * overflow B (trim__ft_fits_level: no mapping of that tile fits). */
 typedef struct {
 	double compulsory, root, saving; /* sums over the tiles */
+	int nofit;                       /* a kind's intermediates overflow B (trim__ft_fits_level) */
 } trim__ft_floor;
 void trim__ft_floor_add(trim__ft_floor *f, const trim__intra *tile, unsigned fused, int64_t count, int root,
                         const struct trim_arch *a, const trim__level_cost *costs, int B, int goal);

@@ -167,6 +167,8 @@ int trim__ft_layer_search_until(const trim__intra *w, const struct trim_arch *a,
 	int rc = trim__ft_check_level(w, a, B, fused);
 	if (rc)
 		return rc;
+	if (!trim__ft_fits_level(w, a, B, fused))
+		return 0; /* the intermediates' tiles alone overflow B: no mapping */
 	for (int k = FT_TOPK_FIRST;; k *= 4) {
 		trim__mapspace s;
 		trim__search_result res;

@@ -124,7 +124,7 @@ static int group_floor(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, con
 	double f = 0;
 	int64_t pos[TRIM__FT_MAX_AXES];
 	for (int i = 0; i <= b0 - a0; i++) {
-		trim__ft_floor fl = {0, 0, 0};
+		trim__ft_floor fl = {0, 0, 0, 0};
 		double vec = 0;
 		int partitioned = 1;
 		for (int64_t k = 0; k < cl->total; k++) {
