@@ -134,8 +134,24 @@ static void check_layer_floor(const fixture *x, int a0, int b0, const trim__ft_a
 		ck_assert_int_eq(trim__ft_tile_workload(&x->ch, a0, ax, tiles, pos, i, tile, NULL), 0);
 		for (int k2 = 0; k2 < ax->naxes; k2++)
 			part &= tile->bound[ax->dim[k2][i]] * tiles[k2] == x->ch.layer[a0 + i]->bound[ax->dim[k2][i]];
-		for (int root = 0; root <= 1; root++)
+		double kind_cost = -1; /* enumerated once, if a kind's floor is finite */
+		for (int root = 0; root <= 1; root++) {
 			trim__ft_floor_add(&fl[root], tile, f, count, root, x->a, x->c, GLB, goal);
+			/* the kind's own floor (plan.c orders and prunes the kinds by
+			 * it): at most count times its tile's enumerated cost */
+			trim__ft_floor kf;
+			memset(&kf, 0, sizeof kf);
+			trim__ft_floor_add(&kf, tile, f, count, root, x->a, x->c, GLB, goal);
+			double v = trim__ft_floor_value(&kf, 0, 0, root);
+			if (v <= 0) /* nothing to check */
+				continue;
+			if (kind_cost < 0)
+				kind_cost = (double)count * tu_ft_brute_layer(tile, x->a, x->c, GLB, f, goal);
+			ck_assert_msg(v <= kind_cost + 1e-9 * fabs(kind_cost),
+			              "layers %d..%d layer %d kind %lld root %d goal %d: floor %.17g above the cost %.17g", a0,
+			              b0, a0 + i, (long long)k, root, goal, v, kind_cost);
+			(*checked)++;
+		}
 	}
 	trim__ft_classes_free(&cl);
 	for (int root = 0; root <= 1; root++) {

@@ -15,8 +15,10 @@
  * the best plan: the shorter last group wins ties). Its tilings go best
  * floor first (bound.c); a tiling is searched only while its floor can
  * beat both the group's best so far and the limit, and within a tiling
- * the layers one after another, each search's result replacing its
- * floor, the rest skipped once the tiling cannot win. What is not searched
+ * the layers one after another, and within a layer its kinds of tiles
+ * dearest floor first, each search's result replacing its floor, the rest
+ * skipped once the tiling cannot win (ResNet-18's block pairs on eyeriss:
+ * the interior kind, most of the tiles, decides it). What is not searched
  * is bounded by its floor in the group's lower bound.
  *
  * Costs add over groups (energy, and cycles: groups, tiles and layers run
@@ -117,9 +119,13 @@ static int tile_partitions(const plan_ctx *x, int a0, const trim__ft_axes *ax, c
 }
 
 /* The floor of group a0..b0 under `tiles` (bound.c), over its kinds of
- * tiles cl, the vector work on the tiles in B included. */
+ * tiles cl, the vector work on the tiles in B included; per_layer (NULL:
+ * not wanted) receives each layer's, per_kind (NULL: not wanted; layer i's
+ * kind k at i * cl->total + k) each kind's alone: count times a tile's
+ * compulsory or root floor, the larger (HUGE_VAL when its intermediates
+ * overflow B), its vector work added. */
 static int group_floor(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, const int64_t *tiles,
-                       const trim__ft_classes *cl, int root, double *out, double *per_layer)
+                       const trim__ft_classes *cl, int root, double *out, double *per_layer, double *per_kind)
 {
 	double f = 0;
 	int64_t pos[TRIM__FT_MAX_AXES];
@@ -133,11 +139,20 @@ static int group_floor(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, con
 			if (rc)
 				return rc;
 			partitioned &= tile_partitions(x, a0, ax, tiles, i);
-			trim__ft_floor_add(&fl, x->tile, fused_bits(i, b0 - a0 + 1), count, root, x->a, x->costs, x->B,
+			trim__ft_floor kf = {0, 0, 0, 0};
+			trim__ft_floor_add(&kf, x->tile, fused_bits(i, b0 - a0 + 1), count, root, x->a, x->costs, x->B,
 			                   x->o->goal);
+			fl.compulsory += kf.compulsory;
+			fl.root += kf.root;
+			fl.saving += kf.saving;
+			fl.nofit |= kf.nofit;
+			double v = 0;
 			if (i < b0 - a0 && x->c->vec[a0 + i])
-				vec += (double)count * x->c->vec[a0 + i] *
-				       trim__ft_vec_cost(x->tile, x->a, x->costs, x->B, x->o->goal, NULL);
+				v = (double)count * x->c->vec[a0 + i] *
+				    trim__ft_vec_cost(x->tile, x->a, x->costs, x->B, x->o->goal, NULL);
+			vec += v;
+			if (per_kind)
+				per_kind[i * cl->total + k] = trim__ft_floor_value(&kf, 0, 0, root) + v;
 		}
 		double fi = trim__ft_floor_value(&fl, partitioned, x->alone_lb[a0 + i], root) + vec;
 		if (per_layer)
@@ -155,26 +170,55 @@ static int tiling_loses(const group_best *g, double lb, int64_t k, double limit)
 	return lb > limit || (g->feasible && (lb > g->cost || (lb == g->cost && k > g->index)));
 }
 
+/* What a tiling's searches are held against: the group's best so far, the
+ * tiling's place in the enumeration, the limit, and (per layer, as its
+ * searches go) the bound on the other layers' costs: those searched, then
+ * the floors of those not yet. */
+typedef struct {
+	const group_best *g;
+	int64_t index;
+	double limit, others;
+} tiling_race;
+
 /* Layer a0 + i of the group under `tiles`: each kind of its tiles searched
- * (through the cache), the cost and lower bound summed over the kinds
- * (count times a tile's, the vector work on the tile included); 0 in *found
- * when a kind has no mapping. */
+ * (through the cache), dearest floor first (kind_floor, layer_floor: its
+ * kinds' and its own, group_floor's), the cost and lower bound summed over
+ * the kinds (count times a tile's, the vector work on the tile included);
+ * 0 in *found when a kind has no mapping. After each kind the layer's bound
+ * (the kinds searched, the floors of the others, at least layer_floor) and
+ * race->others bound the tiling: once it loses (tiling_loses) while kinds
+ * or layers are left, the rest is not searched (*lost 1, *lb that bound). */
 static int layer_eval(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, const int64_t *tiles,
-                      const trim__ft_classes *cl, int i, double *cost, double *lb, int *found)
+                      const trim__ft_classes *cl, int i, const double *kind_floor, double layer_floor,
+                      const tiling_race *race, double *cost, double *lb, int *found, int *lost)
 {
-	int64_t pos[TRIM__FT_MAX_AXES], res[TRIM__MAX_LEVELS];
+	int64_t pos[TRIM__FT_MAX_AXES], res[TRIM__MAX_LEVELS], *order = malloc((size_t)cl->total * sizeof *order);
 	trim__ft_group_reserved(x->c, a0, b0, res);
-	*cost = *lb = 0;
+	if (!order)
+		return trim__error(TRIM_ENOMEM, "fused tiles: out of memory");
+	double unsearched = 0, searched = 0;
+	for (int64_t k = 0; k < cl->total; k++) { /* by floor, dearest first; ties by kind (insertion) */
+		int64_t j = k;
+		for (; j > 0 && kind_floor[order[j - 1]] < kind_floor[k]; j--)
+			order[j] = order[j - 1];
+		order[j] = k;
+		unsearched += kind_floor[k];
+	}
+	*cost = 0;
+	*lb = layer_floor;
 	*found = 1;
-	for (int64_t k = 0; k < cl->total && *found; k++) {
+	*lost = 0;
+	int rc = 0;
+	for (int64_t n = 0; n < cl->total && *found && !*lost && !rc; n++) {
+		const int64_t k = order[n];
 		const trim__ft_layer_result *r = NULL;
 		int64_t count = trim__ft_class_at(cl, ax->naxes, k, pos);
-		int rc = trim__ft_tile_workload(x->c, a0, ax, tiles, pos, i, x->tile, NULL);
+		rc = trim__ft_tile_workload(x->c, a0, ax, tiles, pos, i, x->tile, NULL);
 		if (!rc)
 			rc = trim__ft_cache_search(x->cache, x->tile, x->a, x->costs, x->B, fused_bits(i, b0 - a0 + 1), res,
 			                           x->o->goal, x->o->threads, x->o->deadline, &r);
 		if (rc)
-			return rc;
+			break;
 		*found = r->found;
 		double c = r->cost, l = r->lower_bound;
 		if (i < b0 - a0 && x->c->vec[a0 + i]) { /* the vector work on this tile, in B */
@@ -183,44 +227,53 @@ static int layer_eval(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, cons
 			l += v;
 		}
 		*cost += (double)count * c;
-		*lb += (double)count * l;
+		searched += (double)count * l > kind_floor[k] ? (double)count * l : kind_floor[k];
+		unsearched -= kind_floor[k];
+		double bound = searched + (unsearched > 0 ? unsearched : 0);
+		*lb = bound > layer_floor ? bound : layer_floor;
+		int left = n + 1 < cl->total || i < b0 - a0;
+		*lost = left && tiling_loses(race->g, race->others + *lb, race->index, race->limit);
 	}
-	return 0;
+	free(order);
+	return rc;
 }
 
 /* Every layer of group a0..b0 searched under tiling k (`tiles`, its kinds
  * of tiles cl): cost and lower bound (sums over the kinds); *fits 0 when a
  * layer has no mapping. The layers one after another, each search's result
- * taking its floor's place (floor[i]) in the tiling's bound: once that
- * bound loses (tiling_loses), the other layers are not searched (*fits 0,
- * *lb that bound). */
+ * taking its floor's place (floor[i], kind_floor from i * cl->total) in
+ * the tiling's bound: once that bound loses (layer_eval), the other kinds
+ * and layers are not searched (*fits 0, *lb that bound). */
 static int group_eval(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, const int64_t *tiles,
-                      const trim__ft_classes *cl, int64_t k, const double *floor_, double limit,
-                      const group_best *g, double *cost, double *lb, int *fits)
+                      const trim__ft_classes *cl, int64_t k, const double *floor_, const double *kind_floor,
+                      double limit, const group_best *g, double *cost, double *lb, int *fits)
 {
+	tiling_race race = {g, k, limit, 0};
 	double rest = 0, sofar = 0, lbsofar = 0;
 	for (int i = 0; i <= b0 - a0; i++)
 		rest += floor_[i];
 	*fits = 1;
 	for (int i = 0; i <= b0 - a0 && *fits; i++) {
-		double c, l;
-		int rc = layer_eval(x, a0, b0, ax, tiles, cl, i, &c, &l, fits);
+		double c = 0, l = 0;
+		int lost = 0;
+		rest -= floor_[i];
+		race.others = lbsofar + (rest > 0 ? rest : 0);
+		int rc = layer_eval(x, a0, b0, ax, tiles, cl, i, kind_floor + i * cl->total, floor_[i], &race, &c, &l,
+		                    fits, &lost);
 		if (rc)
 			return rc;
-		sofar += c;
-		lbsofar += l > floor_[i] ? l : floor_[i];
-		rest -= floor_[i];
 		if (!*fits) {
 			*lb = HUGE_VAL;
 			return 0;
 		}
-		double bound = lbsofar + (rest > 0 ? rest : 0);
-		if (i < b0 - a0 && tiling_loses(g, bound, k, limit)) {
+		if (lost) {
 			*fits = 0;
-			*lb = bound;
+			*lb = race.others + l;
 			x->pruned++;
 			return 0;
 		}
+		sofar += c;
+		lbsofar += l;
 	}
 	*cost = sofar;
 	*lb = lbsofar;
@@ -238,9 +291,50 @@ static int tiling_floor(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, co
 		*out = HUGE_VAL;
 		return rc < 0 ? rc : 0;
 	}
-	rc = group_floor(x, a0, b0, ax, tiles, &cl, root, out, per_layer);
+	rc = group_floor(x, a0, b0, ax, tiles, &cl, root, out, per_layer, NULL);
 	trim__ft_classes_free(&cl);
 	return rc;
+}
+
+/* Tiling `index` (`tiles`) of group a0..b0: its root floor, then (unless
+ * that loses: tiling_loses) its searches (group_eval); the group's best and
+ * lower bound updated. */
+static int search_tiling(plan_ctx *x, int a0, int b0, const int64_t *tiles, int64_t index, double limit,
+                         group_best *g)
+{
+	double cost = 0, lb = 0, f, floors[TRIM__FT_MAX_LAYERS];
+	int fits = 0;
+	trim__ft_classes cl;
+	int rc = trim__ft_tile_classes(x->c, a0, &g->ax, tiles, &cl);
+	if (rc)
+		return rc; /* an error: the candidates left had finite floors */
+	double *kind_floor = malloc((size_t)(b0 - a0 + 1) * (size_t)cl.total * sizeof *kind_floor);
+	if (!kind_floor)
+		rc = trim__error(TRIM_ENOMEM, "fused tiles: out of memory");
+	if (!rc)
+		rc = group_floor(x, a0, b0, &g->ax, tiles, &cl, 1, &f, floors, kind_floor);
+	if (!rc && tiling_loses(g, f, index, limit)) { /* the root floor: skip it, not the rest */
+		x->pruned++;
+		lb = f;
+		fits = 0;
+	} else if (!rc) {
+		rc = group_eval(x, a0, b0, &g->ax, tiles, &cl, index, floors, kind_floor, limit, g, &cost, &lb, &fits);
+		if (fits && f > lb)
+			lb = f;
+	}
+	free(kind_floor);
+	trim__ft_classes_free(&cl);
+	if (rc)
+		return rc;
+	if (lb < g->lower_bound)
+		g->lower_bound = lb;
+	if (fits && (!g->feasible || cost < g->cost || (cost == g->cost && index < g->index))) {
+		g->feasible = 1;
+		g->cost = cost;
+		g->index = index;
+		memcpy(g->tiles, tiles, sizeof g->tiles);
+	}
+	return 0;
 }
 
 /* Group a0..b0's best tiling, best floor first: a tiling whose floor
@@ -294,40 +388,8 @@ static int search_group(plan_ctx *x, int a0, int b0, double limit, group_best *g
 				g->lower_bound = f;
 			break;
 		}
-		double cost = 0, lb, floors[TRIM__FT_MAX_LAYERS];
-		int fits;
-		trim__ft_classes cl;
 		tiling_of(&g->ax, div, ndiv, cand[k].index, tiles, &T);
-		if ((rc = trim__ft_tile_classes(x->c, a0, &g->ax, tiles, &cl)))
-			break; /* an error: the candidates left had finite floors */
-		rc = group_floor(x, a0, b0, &g->ax, tiles, &cl, 1, &f, floors);
-		if (!rc && tiling_loses(g, f, cand[k].index, limit)) { /* the root floor: skip it, not the rest */
-			trim__ft_classes_free(&cl);
-			x->pruned++;
-			if (f < g->lower_bound)
-				g->lower_bound = f;
-			continue;
-		}
-		if (!rc)
-			rc = group_eval(x, a0, b0, &g->ax, tiles, &cl, cand[k].index, floors, limit, g, &cost, &lb, &fits);
-		trim__ft_classes_free(&cl);
-		if (rc)
-			break;
-		if (!fits) {
-			if (lb < g->lower_bound)
-				g->lower_bound = lb;
-			continue;
-		}
-		if (f > lb)
-			lb = f;
-		if (lb < g->lower_bound)
-			g->lower_bound = lb;
-		if (!g->feasible || cost < g->cost || (cost == g->cost && cand[k].index < g->index)) {
-			g->feasible = 1;
-			g->cost = cost;
-			g->index = cand[k].index;
-			memcpy(g->tiles, tiles, sizeof tiles);
-		}
+		rc = search_tiling(x, a0, b0, tiles, cand[k].index, limit, g);
 	}
 	free(cand);
 	for (int k = 0; k < TRIM__FT_MAX_AXES; k++)
