@@ -228,7 +228,7 @@ static int layer_eval(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, cons
 		}
 		*cost += (double)count * c;
 		searched += (double)count * l > kind_floor[k] ? (double)count * l : kind_floor[k];
-		unsearched -= kind_floor[k];
+		unsearched = n + 1 < cl->total ? unsearched - kind_floor[k] : 0; /* no rounding left over */
 		double bound = searched + (unsearched > 0 ? unsearched : 0);
 		*lb = bound > layer_floor ? bound : layer_floor;
 		int left = n + 1 < cl->total || i < b0 - a0;
