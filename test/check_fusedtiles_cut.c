@@ -306,7 +306,7 @@ static int fit_rule_vs_brute(const char *net, int n, int64_t glb)
 						if (trim__ft_tile_workload(&x.ch, a0, &ax, tiles, pos, i, tile, NULL))
 							continue; /* a tile holding none of the layer's rows */
 						unsigned f = fused_bits(i, b0 - a0 + 1);
-						if (trim__ft_fits_level(tile, x.a, GLB, f))
+						if (trim__ft_fits_level(tile, x.a, GLB, f, 0))
 							continue;
 						trim__ft_layer_result r;
 						ck_assert_int_eq(trim__ft_layer_search(tile, x.a, x.c, GLB, f, TRIM__GOAL_ENERGY, 1, &r), 0);

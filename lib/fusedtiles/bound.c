@@ -146,7 +146,7 @@ void trim__ft_floor_add(trim__ft_floor *f, const trim__intra *tile, unsigned fus
                         const struct trim_arch *a, const trim__level_cost *costs, int B, int goal)
 {
 	const double T = (double)count;
-	f->nofit |= fused && !trim__ft_fits_level(tile, a, B, fused);
+	f->nofit |= fused && !trim__ft_fits_level(tile, a, B, fused, 0);
 	f->compulsory += T * compulsory(tile, fused, a, costs, goal);
 	f->saving += T * saving(tile, fused, a, costs, B, goal);
 	if (root)

@@ -28,7 +28,7 @@ int trim__ft_check_level(const trim__intra *w, const struct trim_arch *a, int B,
 	return 0;
 }
 
-int trim__ft_fits_level(const trim__intra *w, const struct trim_arch *a, int B, unsigned fused)
+int trim__ft_fits_level(const trim__intra *w, const struct trim_arch *a, int B, unsigned fused, int64_t held)
 {
 	const trim__level *L = &a->lv[B];
 	if (!fused || L->capacity_bytes <= 0)
@@ -55,7 +55,8 @@ int trim__ft_fits_level(const trim__intra *w, const struct trim_arch *a, int B, 
 		total += bytes;
 	}
 	free(m);
-	return fits && !(!L->partitioned && total > L->capacity_bytes);
+	/* as trim__mapping_check_reserved counts the bytes held beside them */
+	return fits && !((!L->partitioned || held > 0) && total + held > L->capacity_bytes);
 }
 
 void trim__ft_eval_fused(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,

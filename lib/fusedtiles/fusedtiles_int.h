@@ -213,11 +213,12 @@ int trim__ft_check_level(const trim__intra *w, const struct trim_arch *a, int B,
 /* 0 when no mapping of w's fused space (trim__ft_space_init) fits level
  * B: every such mapping keeps the whole tile of each intermediate
  * `fused` in B (no loops above it), and those tiles alone pass B's
- * capacity or a partition of it, by the rule of trim__mapping_check
- * (the search's trim__tiles_fit_level; the fused space reserves nothing);
- * else 1 (the search decides). The search proves the same only by
- * visiting every factorisation (seconds on a large tile). */
-int trim__ft_fits_level(const trim__intra *w, const struct trim_arch *a, int B, unsigned fused);
+ * capacity (less `held` bytes reserved there: cached activations) or a
+ * partition of it, by the rule of trim__mapping_check_reserved (the
+ * search's trim__tiles_fit_level); else 1 (the search decides). The search
+ * proves the same only by visiting every factorisation (seconds on a large
+ * tile). */
+int trim__ft_fits_level(const trim__intra *w, const struct trim_arch *a, int B, unsigned fused, int64_t held);
 /* The fused evaluation of mapping m (already evaluated into *std, which is
  * not changed) into *out: the counts of the slots `fused` above B removed
  * (their tiles there, every access), their fills of B from above and

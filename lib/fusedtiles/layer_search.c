@@ -167,7 +167,7 @@ int trim__ft_layer_search_until(const trim__intra *w, const struct trim_arch *a,
 	int rc = trim__ft_check_level(w, a, B, fused);
 	if (rc)
 		return rc;
-	if (!trim__ft_fits_level(w, a, B, fused))
+	if (!trim__ft_fits_level(w, a, B, fused, reserved ? reserved[B] : 0))
 		return 0; /* the intermediates' tiles alone overflow B: no mapping */
 	for (int k = FT_TOPK_FIRST;; k *= 4) {
 		trim__mapspace s;
