@@ -85,7 +85,8 @@ START_TEST(api_report)
 	 * words), W1 (6), W2 (6), W3 (4) and the result (8) cross DRAM, 64
 	 * bytes; layer by layer 26 + 26 + 20 words, 144 bytes */
 	ck_assert_msg(strstr(t1, "\"layers\": [\"fc1\", \"fc2\", \"fc3\"]"), "%s", t1);
-	ck_assert_msg(strstr(t1, "\"first\": \"fc1\", \"fused\": true, \"kinds\": 1, \"last\": \"fc3\""), "%s", t1);
+	ck_assert_msg(strstr(t1, "\"first\": \"fc1\", \"fused\": true, \"halo\": \"none\", \"kinds\": 1, \"last\": \"fc3\""),
+	              "%s", t1);
 	ck_assert_msg(strstr(t1, "\"chains\": 1, "), "%s", t1);
 	ck_assert_msg(strstr(t1, "\"dram_bytes\": 64, \"dram_bytes_saved\": 80, \"exact\": true, \"fused_groups\": 1"),
 	              "%s", t1);
@@ -100,7 +101,8 @@ START_TEST(api_report)
 	 * (12 + 6 + 4 + 8): 112 bytes */
 	ck_assert_int_eq(report(TRIM_MODE_INFERENCE, "fc2:fc3", NULL, TRIM_GOAL_ENERGY, 1, TRIM_FORMAT_JSON, &t1), 0);
 	ck_assert_msg(strstr(t1, "\"first\": \"fc1\", \"fused\": false"), "%s", t1);
-	ck_assert_msg(strstr(t1, "\"first\": \"fc2\", \"fused\": true, \"kinds\": 1, \"last\": \"fc3\""), "%s", t1);
+	ck_assert_msg(strstr(t1, "\"first\": \"fc2\", \"fused\": true, \"halo\": \"none\", \"kinds\": 1, \"last\": \"fc3\""),
+	              "%s", t1);
 	ck_assert_msg(strstr(t1, "\"dram_bytes\": 112, \"dram_bytes_saved\": 32"), "%s", t1);
 	trim_string_free(t1);
 	ck_assert_int_eq(report(TRIM_MODE_INFERENCE, NULL, NULL, TRIM_GOAL_ENERGY, 1, TRIM_FORMAT_TABLE, &t1), 0);

@@ -8,6 +8,8 @@
  * report text; a time limit returns within about its time a plan no worse
  * than layer by layer, each mapping valid, with a gap in [0, 1]; fusion
  * loses on a tiny buffer and wins on a large one.
+ * Every tiling is tried with its halos recomputed and, where it has one
+ * on a single tiled axis, kept.
  * Chains: test/data/networks/res-block-tiny.yaml (1x1 -> 3x1 -> 1x1, a halo
  * of 2 rows), mlp-chain.yaml (three dense layers over 4 tokens), and
  * conv3-valid.yaml on eyeriss for the time limit.
@@ -109,7 +111,8 @@ static double brute_tiles(const fixture *x, int a0, int b0, const trim__ft_axes 
 	for (int64_t t = 0; t < T && sum < HUGE_VAL; t++) {
 		tu_ft_tile_pos(ax->naxes, tiles, t, pos);
 		ck_assert_int_eq(trim__ft_tile_workload(&x->ch, a0, ax, tiles, pos, i, tile, NULL), 0);
-		sum += tu_ft_brute_layer(tile, x->a, x->c, GLB, fused_bits(i, b0 - a0 + 1), goal);
+		int64_t held = trim__ft_kept_bytes(&x->ch, a0, ax, tiles, pos, i, 16); /* a kept halo's rows */
+		sum += tu_ft_brute_layer_held(tile, x->a, x->c, GLB, fused_bits(i, b0 - a0 + 1), goal, held);
 		if (a0 + i < b0) /* the vector work on the tile's result, in the GLB */
 			sum += x->ch.vec[a0 + i] * trim__ft_vec_cost(tile, x->a, x->c, GLB, goal, NULL);
 	}
@@ -180,9 +183,13 @@ static double brute_group(const fixture *x, int a0, int b0, int goal, const doub
 	trim__ft_group_axes(&x->ch, a0, b0, &ax);
 	double best = HUGE_VAL;
 	int64_t tiles[TRIM__FT_MAX_AXES], T;
-	for (int64_t k = 0; tiling(&ax, k, tiles, &T); k++) {
+	for (int64_t k = 0; tiling(&ax, k / 2, tiles, &T); k++) {
 		double sum = 0;
 		trim__ft_classes cl;
+		/* even k: the halos recomputed; odd k: kept, where the tiling has one to keep */
+		ax.keep = k % 2 ? trim__ft_halo_axis(&x->ch, a0, &ax, tiles) + 1 : 0;
+		if (k % 2 && !ax.keep)
+			continue;
 		int rc = trim__ft_tile_classes(&x->ch, a0, &ax, tiles, &cl);
 		ck_assert_int_ge(rc, 0);
 		if (rc) /* a tile holding none of a layer's rows: not a candidate */
@@ -405,10 +412,10 @@ START_TEST(brute_block)
 END_TEST
 
 /* Padding on the shared rows: on a large GLB the chain fuses in one tile;
- * on smaller ones in 3 tiles of 3 kinds (top, middle, bottom: 32 bytes, c1
- * and c2 alone; 56 bytes, all three) or 2 tiles of 2 kinds (80 bytes):
- * the plan, a sum over the kinds, against the brute force's sum over every
- * tile built on its own */
+ * on smaller ones with the halo kept, in 6 tiles of 3 kinds (32 bytes), 3
+ * tiles of 3 kinds (56 bytes) or 2 tiles of 2 kinds (80 bytes): the plan, a sum over the kinds, against the brute force's sum
+ * over every tile built on its own, every tiling with its halo recomputed
+ * and kept */
 START_TEST(brute_pad)
 {
 	static const char *net = "test/data/networks/conv-pad-tiny.yaml";

@@ -202,6 +202,225 @@ static void walk_tiles(const trim__ft_chain *ch, const int64_t *tiles)
 	free(done_in);
 }
 
+/* Tile number t with axis h fastest (then the others, the last fastest):
+ * the order in which a kept halo's tiles run. */
+static void keep_order(const trim__ft_axes *ax, const int64_t *tiles, int h, int64_t t, int64_t *pos)
+{
+	pos[h] = t % tiles[h];
+	t /= tiles[h];
+	for (int x = ax->naxes - 1; x >= 0; x--) {
+		if (x == h)
+			continue;
+		pos[x] = t % tiles[x];
+		t /= tiles[x];
+	}
+}
+
+/* The halo kept (trim__ft_halo_axis, ax.keep): walk every point of every
+ * layer in every tile, the tiles in their order (the kept axis fastest):
+ * every point inside its layer, the zeros where the layer has them; every
+ * element of every layer completed at most once (no halo recomputed) and
+ * every one of the last layer's exactly once, each MAC of it run once;
+ * every element a layer reads completed before, in this tile or one
+ * before. Then, at each (tile, layer), the elements of the other
+ * intermediates that were made before and are read after, outside the
+ * layer's own tiles, counted from the walk: trim__ft_kept_bytes (in
+ * words). Tiles of one kind have the same workloads and kept words. */
+static int walk_kept(const trim__ft_chain *ch, const int64_t *tiles)
+{
+	trim__ft_axes ax;
+	const int n = ch->nlayers;
+	trim__ft_group_axes(ch, 0, n - 1, &ax);
+	const int h = trim__ft_halo_axis(ch, 0, &ax, tiles);
+	ck_assert_int_ge(h, 0);
+	ax.keep = h + 1;
+	trim__ft_classes cl;
+	int rc = trim__ft_tile_classes(ch, 0, &ax, tiles, &cl);
+	ck_assert_int_ge(rc, 0);
+	if (rc) /* a tile that makes none of a layer's rows: no candidate */
+		return 0;
+	trim__ft_classes_free(&cl);
+	int64_t nt = 1, pos[TRIM__FT_MAX_AXES], kpos[TRIM__FT_MAX_AXES];
+	for (int x = 0; x < ax.naxes; x++)
+		nt *= tiles[x];
+	int64_t *prod[TRIM__FT_MAX_LAYERS], elems[TRIM__FT_MAX_LAYERS];
+	unsigned char *read_at[TRIM__FT_MAX_LAYERS] = {NULL}; /* [t * elems + e]: read by the next layer in tile t */
+	for (int j = 0; j < n; j++) {
+		elems[j] = ch->layer[j]->t[2].elems;
+		prod[j] = malloc((size_t)elems[j] * sizeof *prod[j]);
+		for (int64_t e = 0; e < elems[j]; e++)
+			prod[j][e] = -1;
+		read_at[j] = calloc((size_t)(nt * elems[j]), 1);
+	}
+	const trim__intra *last = ch->layer[n - 1];
+	int64_t *ran = calloc((size_t)last->macs, sizeof *ran);
+	for (int64_t t = 0; t < nt; t++) {
+		keep_order(&ax, tiles, h, t, pos);
+		for (int i = 0; i < n; i++) {
+			const trim__intra *w = ch->layer[i];
+			const trim__tensor *out = &w->t[2], *in = &w->t[0];
+			const trim__tensor *pout = i ? &ch->layer[i - 1]->t[2] : NULL;
+			int64_t per_elem = w->macs / out->elems, org[TRIM__FT_MAX_AXES], origin[TRIM_NDIMS] = {0};
+			int64_t *contrib = calloc((size_t)out->elems, sizeof *contrib);
+			trim__intra tw;
+			ck_assert_int_eq(trim__ft_tile_workload(ch, 0, &ax, tiles, pos, i, &tw, org), 0);
+			for (int x = 0; x < ax.naxes; x++)
+				origin[ax.dim[x][i]] = org[x];
+			int64_t dv[TRIM_NDIMS] = {0}, tv[TRIM_NDIMS] = {0};
+			for (int64_t p = 0; p < tw.macs; p++) {
+				int64_t q = p, lin = 0;
+				for (int d = TRIM_NDIMS - 1; d >= 0; d--) {
+					tv[d] = q % tw.bound[d];
+					dv[d] = origin[d] + tv[d];
+					q /= tw.bound[d];
+				}
+				for (int d = 0; d < TRIM_NDIMS; d++) {
+					REQUIRE(dv[d] < w->bound[d], "layer %s tile %lld: %c = %lld outside its bound", w->layer,
+					        (long long)t, "NGMCEFRS"[d], (long long)dv[d]);
+					lin = lin * w->bound[d] + dv[d];
+				}
+				contrib[elem_at(out, dv)]++;
+				int zero = is_zero_at(in, dv);
+				REQUIRE(zero == is_zero_at(&tw.t[0], tv), "layer %s tile %lld: a zero seen as a value or back",
+				        w->layer, (long long)t);
+				int64_t src = zero || !pout ? -1 : produced_at(in, pout, dv);
+				if (src >= 0) {
+					REQUIRE(prod[i - 1][src] >= 0 && prod[i - 1][src] <= t,
+					        "layer %s tile %lld reads element %lld of its input, made in tile %lld", w->layer,
+					        (long long)t, (long long)src, (long long)prod[i - 1][src]);
+					read_at[i - 1][t * elems[i - 1] + src] = 1;
+				}
+				if (i == n - 1)
+					ran[lin]++;
+			}
+			for (int64_t e = 0; e < out->elems; e++) {
+				if (!contrib[e])
+					continue;
+				REQUIRE(contrib[e] == per_elem, "layer %s tile %lld: element %lld gets %lld of %lld contributions",
+				        w->layer, (long long)t, (long long)e, (long long)contrib[e], (long long)per_elem);
+				REQUIRE(prod[i][e] < 0, "layer %s: element %lld made in tiles %lld and %lld (a halo recomputed)",
+				        w->layer, (long long)e, (long long)prod[i][e], (long long)t);
+				prod[i][e] = t;
+			}
+			free(contrib);
+		}
+	}
+	for (int64_t p = 0; p < last->macs; p++)
+		REQUIRE(ran[p] == 1, "layer %s: point %lld ran %lld times", last->layer, (long long)p, (long long)ran[p]);
+	for (int64_t e = 0; e < elems[n - 1]; e++)
+		REQUIRE(prod[n - 1][e] >= 0, "layer %s: element %lld never made", last->layer, (long long)e);
+	/* the words B holds beside each layer's own tiles */
+	for (int64_t t = 0; t < nt; t++) {
+		keep_order(&ax, tiles, h, t, pos);
+		for (int i = 0; i < n; i++) {
+			int64_t live = 0;
+			for (int j = 0; j < n - 1; j++)
+				for (int64_t e = 0; e < elems[j]; e++) {
+					int64_t pt = prod[j][e];
+					int later = 0, now = read_at[j][t * elems[j] + e];
+					for (int64_t r = t + 1; r < nt && !later; r++)
+						later = read_at[j][r * elems[j] + e];
+					if (pt < 0)
+						continue;
+					if (j < i - 1)
+						live += pt <= t && later;
+					else if (j == i - 1)
+						live += pt <= t && later && !now;
+					else
+						live += pt < t && (later || now);
+				}
+			int64_t kept = trim__ft_kept_bytes(ch, 0, &ax, tiles, pos, i, 8);
+			REQUIRE(live == kept, "tile %lld layer %d: %lld words held beside its tiles, trim__ft_kept_bytes %lld",
+			        (long long)t, i, (long long)live, (long long)kept);
+		}
+	}
+	/* tiles of one kind: the same workloads and kept words */
+	ck_assert_int_eq(trim__ft_tile_classes(ch, 0, &ax, tiles, &cl), 0);
+	int64_t total = 0;
+	for (int64_t k = 0; k < cl.total; k++)
+		total += trim__ft_class_at(&cl, ax.naxes, k, kpos);
+	ck_assert_int_eq(total, nt);
+	for (int64_t t = 0; t < nt; t++) {
+		keep_order(&ax, tiles, h, t, pos);
+		int found = 0;
+		for (int64_t k = 0; k < cl.total && !found; k++) {
+			trim__ft_class_at(&cl, ax.naxes, k, kpos);
+			int same = 1;
+			for (int i = 0; i < n && same; i++) {
+				trim__intra u, v;
+				ck_assert_int_eq(trim__ft_tile_workload(ch, 0, &ax, tiles, pos, i, &u, NULL), 0);
+				ck_assert_int_eq(trim__ft_tile_workload(ch, 0, &ax, tiles, kpos, i, &v, NULL), 0);
+				same = trim__ft_same_nest(&u, &v) && trim__ft_kept_bytes(ch, 0, &ax, tiles, pos, i, 8) ==
+				                                          trim__ft_kept_bytes(ch, 0, &ax, tiles, kpos, i, 8);
+			}
+			found = same;
+		}
+		REQUIRE(found, "tile %lld is of no kind", (long long)t);
+	}
+	trim__ft_classes_free(&cl);
+	for (int j = 0; j < n; j++) {
+		free(prod[j]);
+		free(read_at[j]);
+	}
+	free(ran);
+	return 1;
+}
+
+/* Kept halos: 3x1 convolutions (stride 1 and 2, a 2-row halo), with the
+ * batch and the columns tiled too (no halo there), and with padding (the
+ * border tiles of their own kinds). */
+START_TEST(tiles_keep_halos)
+{
+	trim__intra *cv = calloc(3, sizeof *cv);
+	ck_assert_int_eq(tu_layer(&cv[0], TU_CONV, TRIM_PHASE_FW, 2, 2, 3, 1, 6, 2, 1, 1, 1, 1, 0), 0);
+	ck_assert_int_eq(tu_layer(&cv[1], TU_CONV, TRIM_PHASE_FW, 2, 3, 2, 1, 6, 2, 3, 1, 1, 1, 0), 0);
+	ck_assert_int_eq(tu_layer(&cv[2], TU_CONV, TRIM_PHASE_FW, 2, 2, 2, 1, 4, 2, 3, 1, 1, 1, 0), 0);
+	trim__ft_chain cc = {3, {&cv[0], &cv[1], &cv[2]}, {0}, {0}, 0, {0}};
+	ck_assert_int_eq(trim__ft_chain_check(&cc), 0);
+	trim__ft_axes ax;
+	trim__ft_group_axes(&cc, 0, 2, &ax);
+	ck_assert_int_eq(ax.naxes, 3); /* N, E, F */
+	static const int64_t tt[][3] = {{1, 2, 1}, {2, 2, 2}, {1, 2, 2}};
+	for (int k = 0; k < 3; k++)
+		ck_assert(walk_kept(&cc, tt[k]));
+	/* E tiled in 2 (the last layer's 2 rows, one a tile): the first layer
+	 * makes rows 0..4 in tile 0 and 5 in tile 1, the second 0..2 then 3 */
+	int64_t lo, hi;
+	ax.keep = 2;
+	ck_assert(trim__ft_tile_rows(&cc, 0, &ax, tt[0], 1, 0, 0, &lo, &hi) && lo == 0 && hi == 4);
+	ck_assert(trim__ft_tile_rows(&cc, 0, &ax, tt[0], 1, 1, 0, &lo, &hi) && lo == 5 && hi == 5);
+	ck_assert(trim__ft_tile_rows(&cc, 0, &ax, tt[0], 1, 1, 1, &lo, &hi) && lo == 3 && hi == 3);
+	/* by hand: while the last layer runs tile 0, B keeps the first
+	 * layer's rows 3..4 for the second layer's row 3 (2 rows x 2 images x
+	 * 3 channels x 2 columns = 24 words); while the first runs tile 1,
+	 * those and the second layer's rows 1..2 for the last layer's row 1
+	 * (2 x 2 x 2 x 2 = 16 words) */
+	int64_t p0[3] = {0, 0, 0}, p1[3] = {0, 1, 0};
+	ck_assert_int_eq(trim__ft_kept_bytes(&cc, 0, &ax, tt[0], p0, 2, 8), 24);
+	ck_assert_int_eq(trim__ft_kept_bytes(&cc, 0, &ax, tt[0], p1, 0, 8), 24 + 16);
+	ck_assert_int_eq(trim__ft_kept_bytes(&cc, 0, &ax, tt[0], p1, 0, 16), 2 * (24 + 16)); /* in bytes */
+	/* stride 2 (tiles overlapping by 1 row) */
+	ck_assert_int_eq(tu_layer(&cv[0], TU_CONV, TRIM_PHASE_FW, 1, 2, 3, 1, 7, 1, 1, 1, 1, 1, 0), 0);
+	ck_assert_int_eq(tu_layer(&cv[1], TU_CONV, TRIM_PHASE_FW, 1, 3, 2, 1, 7, 1, 3, 1, 2, 1, 0), 0);
+	ck_assert_int_eq(tu_layer(&cv[2], TU_CONV, TRIM_PHASE_FW, 1, 2, 2, 1, 3, 1, 1, 1, 1, 1, 0), 0);
+	ck_assert_int_eq(trim__ft_chain_check(&cc), 0);
+	int64_t three[1] = {3};
+	ck_assert(walk_kept(&cc, three));
+	/* padding (tiles_cover_padding's chain): 2, 3 and 6 tiles of the rows */
+	ck_assert_int_eq(tu_layer(&cv[0], TU_CONV, TRIM_PHASE_FW, 1, 2, 3, 1, 6, 1, 1, 1, 1, 1, 0), 0);
+	ck_assert_int_eq(tu_layer(&cv[1], TU_CONV, TRIM_PHASE_FW, 1, 3, 2, 1, 6, 1, 3, 1, 1, 1, 1), 0);
+	ck_assert_int_eq(tu_layer(&cv[2], TU_CONV, TRIM_PHASE_FW, 1, 2, 2, 1, 6, 3, 3, 1, 1, 1, 1), 0);
+	ck_assert_int_eq(trim__ft_chain_check(&cc), 0);
+	/* in 3 or 6 tiles the last tile needs no row of the first layer that
+	 * the tiles before did not make: a tiling that keeps its halo then is
+	 * no candidate (trim__ft_tile_classes: 1) */
+	static const int64_t pt[] = {2, 3, 6};
+	for (int k = 0; k < 3; k++)
+		ck_assert_int_eq(walk_kept(&cc, &pt[k]), k == 0);
+	free(cv);
+}
+END_TEST
+
 START_TEST(tiles_cover_the_chain)
 {
 	trim__intra *w = calloc(3, sizeof *w);
@@ -361,6 +580,7 @@ Suite *fusedtiles_walk_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, tiles_cover_the_chain);
 	tcase_add_test(tc, tiles_cover_padding);
+	tcase_add_test(tc, tiles_keep_halos);
 	suite_add_tcase(s, tc);
 	return s;
 }

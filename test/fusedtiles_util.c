@@ -11,6 +11,14 @@
 double tu_ft_brute_layer(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *c, int glb,
                          unsigned fused, int goal)
 {
+	return tu_ft_brute_layer_held(w, a, c, glb, fused, goal, 0);
+}
+
+double tu_ft_brute_layer_held(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *c, int glb,
+                              unsigned fused, int goal, int64_t held)
+{
+	int64_t reserved[TRIM__MAX_LEVELS] = {0};
+	reserved[glb] = held;
 	trim__mapspace s;
 	trim__eval *e = calloc(2, sizeof *e);
 	trim__eval_ws ws;
@@ -21,7 +29,7 @@ double tu_ft_brute_layer(const trim__intra *w, const struct trim_arch *a, const 
 	for (trim__index i = 0; i < s.size; i++) {
 		trim__mapping m;
 		ck_assert_int_eq(trim__mapspace_decode(&s, i, &m), 0);
-		if (trim__mapping_check(&m, w, a))
+		if (trim__mapping_check_reserved(&m, w, a, reserved))
 			continue;
 		int skip = 0;
 		for (int d = 0; fused && d < TRIM_NDIMS; d++)

@@ -14,6 +14,9 @@
  * tensors kept in it; HUGE_VAL if no mapping fits. */
 double tu_ft_brute_layer(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *c, int glb,
                          unsigned fused, int goal);
+/* The same with `held` bytes of level glb taken (a kept halo's rows). */
+double tu_ft_brute_layer_held(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *c, int glb,
+                              unsigned fused, int goal, int64_t held);
 
 /* x: a dense layer named `name` over n tokens, cin -> cout features (FW). */
 void tu_ft_fc(trim__intra *x, const char *name, int64_t n, int64_t cin, int64_t cout);

@@ -131,6 +131,12 @@ typedef struct {
 	int64_t pad[TRIM__FT_MAX_AXES][TRIM__FT_MAX_LAYERS];    /* link i -> i + 1: zeros before */
 	int64_t bound[TRIM__FT_MAX_AXES];
 	int padded[TRIM__FT_MAX_AXES];
+	/* 1 + the axis whose halo is kept (0: every halo recomputed; set by
+	 * the caller, trim__ft_halo_axis): its tiles run one after another,
+	 * and a layer other than the last makes in tile p only the rows the
+	 * tiles before did not (trim__ft_tile_rows); the rows the next tile
+	 * needs stay in B (trim__ft_kept_bytes) */
+	int keep;
 } trim__ft_axes;
 
 /* The extent of an index expression over the loop bounds b: the distinct
@@ -155,10 +161,25 @@ int trim__ft_same_nest(const trim__intra *a, const trim__intra *b);
 void trim__ft_group_axes(const trim__ft_chain *c, int a, int b, trim__ft_axes *ax);
 /* The rows lo..hi (on dim ax->dim[x][i]) of layer a + i in tile `pos`
  * (0 <= pos < tiles[x]) on axis x: the last layer's pos-th tile of rows,
- * then back through the links; 0 when the tile holds none of layer i's
- * rows (padding wider than the window: such a tiling is not a candidate). */
+ * then back through the links; with the halo kept on x (ax->keep), from
+ * the row after those of tile pos - 1 on; 0 when the tile holds none of
+ * layer i's rows (padding wider than the window, or a kept halo that
+ * covers the tile: such a tiling is not a candidate). */
 int trim__ft_tile_rows(const trim__ft_chain *c, int a, const trim__ft_axes *ax, const int64_t *tiles, int x,
                        int64_t pos, int i, int64_t *lo, int64_t *hi);
+/* The axis whose halo a tiling can keep: the one tiled axis (tiles > 1)
+ * on which consecutive tiles of some layer need common rows, when every
+ * other tiled axis has neither such rows nor padding; -1 if none. */
+int trim__ft_halo_axis(const trim__ft_chain *c, int a, const trim__ft_axes *ax, const int64_t *tiles);
+/* 1 if consecutive tiles on some tiled axis need common rows of a layer. */
+int trim__ft_has_halo(const trim__ft_chain *c, int a, const trim__ft_axes *ax, const int64_t *tiles);
+/* With the halo kept (ax->keep), the bytes of the group's other
+ * intermediates that B holds while layer a + i runs tile `pos` beside its
+ * own mapping's tiles: of each intermediate before its input, the rows the
+ * next tile needs; of its own result and each after it, the rows kept
+ * from the tile before (0 without a kept halo). */
+int64_t trim__ft_kept_bytes(const trim__ft_chain *c, int a, const trim__ft_axes *ax, const int64_t *tiles,
+                            const int64_t *pos, int i, int word_bits);
 /* Layer a + i of the group in the tile at pos[x] on each axis (NULL: the
  * first tile, 0, on every axis) under tile counts tiles[x] (each dividing
  * ax->bound[x]): its workload with each shared dim's bound its tile's rows
@@ -331,8 +352,10 @@ typedef struct {
 	int64_t kinds;                    /* kinds of tiles (kinds.c; 1 without padding on a shared axis) */
 	double cost, lower_bound;
 	double dram_bytes;                /* over all tiles and layers */
-	int64_t buffer_bytes;             /* most bytes of B any layer's tile takes (fused groups) */
+	int64_t buffer_bytes;             /* most bytes of B any layer's tile takes (fused groups), with the
+	                                   * rows a kept halo holds beside it */
 	double energy_pj, cycles;         /* both figures of its cost, over all tiles and layers */
+	int halo;                         /* tiles needing common rows of a layer: 0 none, 1 recomputed, 2 kept */
 } trim__ft_group;
 
 typedef struct {

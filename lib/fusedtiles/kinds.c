@@ -3,7 +3,8 @@
  * shared axis, the tiles at its borders hold padding zeros and fewer rows
  * of their producers, so not every tile is a translate of the first. Per
  * axis, tiles with the same rows and zeros on every layer are one kind;
- * the group's kinds are one of each axis's.
+ * the group's kinds are one of each axis's. With the halo kept on an axis,
+ * its first tile makes more rows than the others.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +12,10 @@
 #include "fusedtiles_int.h"
 
 /* What makes tile `pos` on axis x of layer i differ from another: its rows,
- * and per tensor the zeros it holds before and after its real positions
- * on the axis (sig: SIG values). 0 when it holds none of its rows. */
-enum { SIG = 1 + 2 * 3 };
+ * per tensor the zeros it holds before and after its real positions on the
+ * axis, and with its halo kept the words of the other intermediates B
+ * holds beside it (sig: SIG values). 0 when it holds none of its rows. */
+enum { SIG = 2 + 2 * 3 };
 static int tile_signature(const trim__ft_chain *c, int a, const trim__ft_axes *ax, const int64_t *tiles, int x,
                           int64_t pos, int i, int64_t *sig)
 {
@@ -26,6 +28,12 @@ static int tile_signature(const trim__ft_chain *c, int a, const trim__ft_axes *a
 	memcpy(b, w->bound, sizeof b);
 	b[d] = hi - lo + 1;
 	sig[0] = b[d];
+	sig[SIG - 1] = 0;
+	if (ax->keep == x + 1) {
+		int64_t at[TRIM__FT_MAX_AXES] = {0};
+		at[x] = pos;
+		sig[SIG - 1] = trim__ft_kept_bytes(c, a, ax, tiles, at, i, 8);
+	}
 	for (int t = 0; t < 3; t++) {
 		const trim__tensor *T = &w->t[t];
 		sig[1 + 2 * t] = sig[2 + 2 * t] = 0;
@@ -65,7 +73,7 @@ static int axis_classes(const trim__ft_chain *c, int a, const trim__ft_axes *ax,
 {
 	const int64_t T = tiles[x];
 	const int n = ax->nlayers, per = SIG * n;
-	if (!ax->padded[x] || T == 1) { /* translates of one another */
+	if ((!ax->padded[x] && ax->keep != x + 1) || T == 1) { /* translates of one another */
 		cl->rep[x] = calloc(1, sizeof *cl->rep[x]);
 		cl->count[x] = malloc(sizeof *cl->count[x]);
 		if (!cl->rep[x] || !cl->count[x])

@@ -252,7 +252,10 @@ void trim__ft_group_axes(const trim__ft_chain *c, int a, int b, trim__ft_axes *a
 	}
 }
 
-int trim__ft_tile_rows(const trim__ft_chain *c, int a, const trim__ft_axes *ax, const int64_t *tiles, int x,
+/* The rows of layer a + i that tile `pos` on axis x needs (its own, for
+ * the last layer; else what the layer after needs, clipped): the halo
+ * recomputed. */
+static int needed_rows(const trim__ft_chain *c, int a, const trim__ft_axes *ax, const int64_t *tiles, int x,
                        int64_t pos, int i, int64_t *lo, int64_t *hi)
 {
 	int64_t t = ax->bound[x] / tiles[x];
@@ -270,6 +273,103 @@ int trim__ft_tile_rows(const trim__ft_chain *c, int a, const trim__ft_axes *ax, 
 			*hi = rows - 1;
 	}
 	return *hi >= *lo;
+}
+
+int trim__ft_tile_rows(const trim__ft_chain *c, int a, const trim__ft_axes *ax, const int64_t *tiles, int x,
+                       int64_t pos, int i, int64_t *lo, int64_t *hi)
+{
+	if (!needed_rows(c, a, ax, tiles, x, pos, i, lo, hi))
+		return 0;
+	/* a kept halo: the rows the tile before made stay in B */
+	int64_t plo, phi;
+	if (ax->keep == x + 1 && i < ax->nlayers - 1 && pos > 0 && needed_rows(c, a, ax, tiles, x, pos - 1, i, &plo, &phi) &&
+	    phi + 1 > *lo)
+		*lo = phi + 1;
+	return *hi >= *lo;
+}
+
+/* The rows of intermediate j (layer a + j's result) that tiles p and
+ * p + 1 on axis x both need (0 if none, or no such tiles). */
+static int64_t overlap_rows(const trim__ft_chain *c, int a, const trim__ft_axes *ax, const int64_t *tiles, int x,
+                            int64_t p, int j)
+{
+	int64_t lo0, hi0, lo1, hi1;
+	if (p < 0 || p + 1 >= tiles[x] || !needed_rows(c, a, ax, tiles, x, p, j, &lo0, &hi0) ||
+	    !needed_rows(c, a, ax, tiles, x, p + 1, j, &lo1, &hi1))
+		return 0;
+	return hi0 >= lo1 ? hi0 - lo1 + 1 : 0;
+}
+
+int trim__ft_has_halo(const trim__ft_chain *c, int a, const trim__ft_axes *ax, const int64_t *tiles)
+{
+	for (int x = 0; x < ax->naxes; x++)
+		for (int j = 0; j < ax->nlayers - 1; j++)
+			for (int64_t p = 0; p + 1 < tiles[x]; p++)
+				if (overlap_rows(c, a, ax, tiles, x, p, j) > 0)
+					return 1;
+	return 0;
+}
+
+int trim__ft_halo_axis(const trim__ft_chain *c, int a, const trim__ft_axes *ax, const int64_t *tiles)
+{
+	int keep = -1;
+	for (int x = 0; x < ax->naxes; x++) {
+		if (tiles[x] == 1)
+			continue;
+		int64_t ov = 0;
+		for (int j = 0; j < ax->nlayers - 1; j++)
+			for (int64_t p = 0; p + 1 < tiles[x]; p++)
+				ov += overlap_rows(c, a, ax, tiles, x, p, j);
+		if (ov > 0 || ax->padded[x]) {
+			if (keep >= 0 || !ov)
+				return -1; /* two axes with halos, or padding on another tiled axis */
+			keep = x;
+		}
+	}
+	return keep;
+}
+
+/* With the halo kept on x, the rows of intermediate j (layer a + j's
+ * result) that B holds from tile p to tile p + 1: made in tile p or
+ * before, read by layer a + j + 1 in tile p + 1 or after (from the first
+ * row it reads in tile p + 1 on: that row only grows); 0 if none, or no
+ * such tiles. */
+static int64_t kept_rows(const trim__ft_chain *c, int a, const trim__ft_axes *ax, const int64_t *tiles, int x,
+                         int64_t p, int j)
+{
+	int64_t lo, hi, clo, chi;
+	if (p < 0 || p + 1 >= tiles[x] || !trim__ft_tile_rows(c, a, ax, tiles, x, p, j, &lo, &hi) ||
+	    !trim__ft_tile_rows(c, a, ax, tiles, x, p + 1, j + 1, &clo, &chi))
+		return 0;
+	int64_t first = ax->coef[x][j] * clo - ax->pad[x][j];
+	if (first < 0)
+		first = 0;
+	return hi >= first ? hi - first + 1 : 0;
+}
+
+int64_t trim__ft_kept_bytes(const trim__ft_chain *c, int a, const trim__ft_axes *ax, const int64_t *tiles,
+                            const int64_t *pos, int i, int word_bits)
+{
+	const int x = ax->keep - 1;
+	if (x < 0)
+		return 0;
+	int64_t share = 1, bytes = 0;
+	for (int k = 0; k < ax->naxes; k++)
+		if (k != x)
+			share *= tiles[k];
+	for (int j = 0; j < ax->nlayers - 1; j++) {
+		/* layer a + i's input: what the next tile reads of it lies in
+		 * the tile of it that this one reads, in its own mapping */
+		if (j == i - 1)
+			continue;
+		/* read by a layer that ran in this tile: held for the next; else
+		 * (its own result included) held from the tile before */
+		int64_t rows = kept_rows(c, a, ax, tiles, x, j < i ? pos[x] : pos[x] - 1, j);
+		const trim__intra *w = c->layer[a + j];
+		int64_t per_row = w->t[2].elems / w->bound[ax->dim[x][j]] / share;
+		bytes += (rows * per_row * word_bits + 7) / 8;
+	}
+	return bytes;
 }
 
 /* The zeros of tensor T (its zaxis in the layer's coordinates) seen from a

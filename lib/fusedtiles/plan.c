@@ -73,14 +73,17 @@ typedef struct {
 	trim__ft_axes ax;
 	int64_t tiles[TRIM__FT_MAX_AXES];
 	int64_t index;        /* the best tiling's place in the enumeration (ties) */
+	int keep;             /* its kept halo (trim__ft_axes.keep) */
 	double cost, lower_bound;
 } group_best;
 
-/* A tiling: its place in the enumeration (the last axis fastest) and its
- * floor. */
+/* A tiling with its halos recomputed (index 2 k, k its place in the
+ * enumeration, the last axis fastest) or kept on an axis (2 k + 1; keep 1
+ * + that axis), and its floor. */
 typedef struct {
 	double floor_;
 	int64_t index;
+	int keep;
 } candidate;
 
 static int candidate_cmp(const void *p, const void *q)
@@ -106,6 +109,22 @@ static void tiling_of(const trim__ft_axes *ax, int64_t *const *div, const int *n
 static unsigned fused_bits(int i, int n)
 {
 	return (i > 0 ? TRIM__FT_IN : 0u) | (i < n - 1 ? TRIM__FT_OUT : 0u);
+}
+
+/* The bits of a word at level l (as the capacity check counts them). */
+static int bits_of(const struct trim_arch *a, int l)
+{
+	return a->lv[l].word_bits > 0 ? a->lv[l].word_bits : (a->word_bits > 0 ? a->word_bits : 16);
+}
+
+/* The bytes reserved per level while layer a0 + i of group a0..b0 runs
+ * the tile at pos: the cached activations of the network, and with its
+ * halo kept the rows of the other intermediates B holds. */
+static void tile_reserved(const plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, const int64_t *tiles,
+                          const int64_t *pos, int i, int64_t *res)
+{
+	trim__ft_group_reserved(x->c, a0, b0, res);
+	res[x->B] += trim__ft_kept_bytes(x->c, a0, ax, tiles, pos, i, bits_of(x->a, x->B));
 }
 
 /* 1 if layer i's tile (x->tile) has 1 / tiles[k] of the layer's rows on
@@ -193,7 +212,6 @@ static int layer_eval(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, cons
                       const tiling_race *race, double *cost, double *lb, int *found, int *lost)
 {
 	int64_t pos[TRIM__FT_MAX_AXES], res[TRIM__MAX_LEVELS], *order = malloc((size_t)cl->total * sizeof *order);
-	trim__ft_group_reserved(x->c, a0, b0, res);
 	if (!order)
 		return trim__error(TRIM_ENOMEM, "fused tiles: out of memory");
 	double unsearched = 0, searched = 0;
@@ -213,6 +231,7 @@ static int layer_eval(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, cons
 		const int64_t k = order[n];
 		const trim__ft_layer_result *r = NULL;
 		int64_t count = trim__ft_class_at(cl, ax->naxes, k, pos);
+		tile_reserved(x, a0, b0, ax, tiles, pos, i, res);
 		rc = trim__ft_tile_workload(x->c, a0, ax, tiles, pos, i, x->tile, NULL);
 		if (!rc)
 			rc = trim__ft_cache_search(x->cache, x->tile, x->a, x->costs, x->B, fused_bits(i, b0 - a0 + 1), res,
@@ -299,26 +318,26 @@ static int tiling_floor(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, co
 /* Tiling `index` (`tiles`) of group a0..b0: its root floor, then (unless
  * that loses: tiling_loses) its searches (group_eval); the group's best and
  * lower bound updated. */
-static int search_tiling(plan_ctx *x, int a0, int b0, const int64_t *tiles, int64_t index, double limit,
-                         group_best *g)
+static int search_tiling(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, const int64_t *tiles, int64_t index,
+                         double limit, group_best *g)
 {
 	double cost = 0, lb = 0, f, floors[TRIM__FT_MAX_LAYERS];
 	int fits = 0;
 	trim__ft_classes cl;
-	int rc = trim__ft_tile_classes(x->c, a0, &g->ax, tiles, &cl);
+	int rc = trim__ft_tile_classes(x->c, a0, ax, tiles, &cl);
 	if (rc)
 		return rc; /* an error: the candidates left had finite floors */
 	double *kind_floor = malloc((size_t)(b0 - a0 + 1) * (size_t)cl.total * sizeof *kind_floor);
 	if (!kind_floor)
 		rc = trim__error(TRIM_ENOMEM, "fused tiles: out of memory");
 	if (!rc)
-		rc = group_floor(x, a0, b0, &g->ax, tiles, &cl, 1, &f, floors, kind_floor);
+		rc = group_floor(x, a0, b0, ax, tiles, &cl, 1, &f, floors, kind_floor);
 	if (!rc && tiling_loses(g, f, index, limit)) { /* the root floor: skip it, not the rest */
 		x->pruned++;
 		lb = f;
 		fits = 0;
 	} else if (!rc) {
-		rc = group_eval(x, a0, b0, &g->ax, tiles, &cl, index, floors, kind_floor, limit, g, &cost, &lb, &fits);
+		rc = group_eval(x, a0, b0, ax, tiles, &cl, index, floors, kind_floor, limit, g, &cost, &lb, &fits);
 		if (fits && f > lb)
 			lb = f;
 	}
@@ -332,6 +351,7 @@ static int search_tiling(plan_ctx *x, int a0, int b0, const int64_t *tiles, int6
 		g->feasible = 1;
 		g->cost = cost;
 		g->index = index;
+		g->keep = ax->keep;
 		memcpy(g->tiles, tiles, sizeof g->tiles);
 	}
 	return 0;
@@ -360,22 +380,33 @@ static int search_group(plan_ctx *x, int a0, int b0, double limit, group_best *g
 	if (!rc && combos > FT_MAX_TILINGS)
 		rc = trim__error(TRIM_ERANGE, "fused tiles: layers '%s'..'%s' have %.0f tilings, more than %d",
 		                 x->c->layer[a0]->layer, x->c->layer[b0]->layer, combos, FT_MAX_TILINGS);
-	const int64_t n = (int64_t)combos;
+	const int64_t n = 2 * (int64_t)combos;
 	if (!rc && !(cand = malloc((size_t)n * sizeof *cand)))
 		rc = trim__error(TRIM_ENOMEM, "fused tiles: out of memory");
-	int64_t tiles[TRIM__FT_MAX_AXES], T;
+	int64_t tiles[TRIM__FT_MAX_AXES], T, absent = 0; /* tilings with no halo to keep (sorted last) */
 	for (int64_t k = 0; k < n && !rc; k++) {
+		tiling_of(&g->ax, div, ndiv, k / 2, tiles, &T);
+		trim__ft_axes ax = g->ax;
 		cand[k].index = k;
-		tiling_of(&g->ax, div, ndiv, k, tiles, &T);
-		rc = tiling_floor(x, a0, b0, &g->ax, tiles, 0, &cand[k].floor_, NULL);
+		cand[k].keep = 0;
+		if (k % 2) { /* the halo kept, where a tiling has one to keep */
+			int h = trim__ft_halo_axis(x->c, a0, &ax, tiles);
+			cand[k].keep = ax.keep = h + 1;
+			if (h < 0) {
+				cand[k].floor_ = HUGE_VAL;
+				absent++;
+				continue;
+			}
+		}
+		rc = tiling_floor(x, a0, b0, &ax, tiles, 0, &cand[k].floor_, NULL);
 	}
 	if (!rc)
 		qsort(cand, (size_t)n, sizeof *cand, candidate_cmp);
-	x->tilings += rc ? 0 : n;
+	x->tilings += rc ? 0 : n - absent;
 	for (int64_t k = 0; k < n && !rc; k++) {
 		double f = cand[k].floor_;
 		if (f == HUGE_VAL) { /* no candidates left */
-			x->pruned += n - k;
+			x->pruned += n - k - absent;
 			break;
 		}
 		int beaten = g->feasible && tiling_loses(g, f, cand[k].index, HUGE_VAL);
@@ -383,14 +414,17 @@ static int search_group(plan_ctx *x, int a0, int b0, double limit, group_best *g
 		if (beaten || f > limit || late) {
 			g->open = late && !beaten && f <= limit;
 			x->stopped |= g->open;
-			x->pruned += n - k;
+			x->pruned += n - k - absent;
 			if (f < g->lower_bound)
 				g->lower_bound = f;
 			break;
 		}
-		tiling_of(&g->ax, div, ndiv, cand[k].index, tiles, &T);
-		rc = search_tiling(x, a0, b0, tiles, cand[k].index, limit, g);
+		trim__ft_axes ax = g->ax;
+		ax.keep = cand[k].keep;
+		tiling_of(&ax, div, ndiv, cand[k].index / 2, tiles, &T);
+		rc = search_tiling(x, a0, b0, &ax, tiles, cand[k].index, limit, g);
 	}
+	g->ax.keep = g->keep; /* the best tiling's, for fill_group */
 	free(cand);
 	for (int k = 0; k < TRIM__FT_MAX_AXES; k++)
 		free(div[k]);
@@ -433,13 +467,14 @@ static int fill_group(trim__ft_plan *p, plan_ctx *x, int a0, int b0, const group
 		return rc < 0 ? rc : trim__error(TRIM_EINVAL, "fused tiles: the plan's tiling of '%s'..'%s' is empty",
 		                                 x->c->layer[a0]->layer, x->c->layer[b0]->layer);
 	G->kinds = cl.total;
+	G->halo = ax->keep ? 2 : trim__ft_has_halo(x->c, a0, ax, tiles);
 	int64_t res[TRIM__MAX_LEVELS];
-	trim__ft_group_reserved(x->c, a0, b0, res);
 	for (int i = 0; i <= b0 - a0 && !rc; i++) {
 		int64_t most = 0;
 		for (int64_t k = 0; k < cl.total && !rc; k++) {
 			const trim__ft_layer_result *r = NULL;
 			int64_t count = trim__ft_class_at(&cl, ax->naxes, k, pos);
+			tile_reserved(x, a0, b0, ax, tiles, pos, i, res);
 			rc = trim__ft_tile_workload(x->c, a0, ax, tiles, pos, i, x->tile, NULL);
 			if (!rc)
 				rc = trim__ft_cache_search(x->cache, x->tile, x->a, x->costs, x->B,
@@ -458,8 +493,10 @@ static int fill_group(trim__ft_plan *p, plan_ctx *x, int a0, int b0, const group
 			G->cycles += (double)count * r->eval.cycles;
 			if (i < b0 - a0 && x->c->vec[a0 + i]) /* the vector work on this tile, in B */
 				vec_add(x, x->tile, x->B, (double)count * x->c->vec[a0 + i], &G->energy_pj, &G->cycles);
-			if (b0 > a0 && r->eval.cap_bytes[x->B] > G->buffer_bytes)
-				G->buffer_bytes = r->eval.cap_bytes[x->B];
+			int64_t held = r->eval.cap_bytes[x->B] + trim__ft_kept_bytes(x->c, a0, ax, tiles, pos, i,
+			                                                           bits_of(x->a, x->B));
+			if (b0 > a0 && held > G->buffer_bytes)
+				G->buffer_bytes = held;
 		}
 	}
 	trim__ft_classes_free(&cl);

@@ -77,10 +77,10 @@ static void chain_table(trim__sb *sb, const trim__ft_chain *c, const trim__ft_pl
 		else
 			trim__sb_printf(sb, "  alone     %s  tiles ", c->layer[G->first]->layer);
 		group_tiles_table(sb, G);
-		if (G->kinds > 1) /* padding on a shared axis: border tiles of their own */
-			trim__sb_printf(sb, " (%lld, %lld kinds)", (long long)G->ntiles, (long long)G->kinds);
-		else
-			trim__sb_printf(sb, " (%lld)", (long long)G->ntiles);
+		trim__sb_printf(sb, " (%lld", (long long)G->ntiles);
+		if (G->kinds > 1) /* padding on a shared axis, or a kept halo: tiles of their own */
+			trim__sb_printf(sb, ", %lld kinds", (long long)G->kinds);
+		trim__sb_puts(sb, G->halo == 2 ? ", halo kept)" : ")");
 		trim__sb_printf(sb, "  cost %.6g  DRAM %.0f B  buffer %lld B\n", G->cost, G->dram_bytes,
 		                (long long)G->buffer_bytes);
 		for (int i = G->first; i < G->last; i++)
@@ -117,8 +117,9 @@ static void chain_json(trim__sb *sb, const trim__ft_chain *c, const trim__ft_pla
 		trim__sb_json_double(sb, G->cost);
 		trim__sb_printf(sb, ", \"dram_bytes\": %.17g, \"first\": ", G->dram_bytes);
 		trim__sb_json_str(sb, c->layer[G->first]->layer);
-		trim__sb_printf(sb, ", \"fused\": %s, \"kinds\": %lld, \"last\": ", G->last > G->first ? "true" : "false",
-		                (long long)G->kinds);
+		trim__sb_printf(sb, ", \"fused\": %s, \"halo\": \"%s\", \"kinds\": %lld, \"last\": ",
+		                G->last > G->first ? "true" : "false",
+		                G->halo == 2 ? "kept" : G->halo ? "recomputed" : "none", (long long)G->kinds);
 		trim__sb_json_str(sb, c->layer[G->last]->layer);
 		trim__sb_puts(sb, ", \"lower_bound\": ");
 		trim__sb_json_double(sb, G->lower_bound);
