@@ -52,14 +52,17 @@
  *   - the tiles of a dense workload are translates of one another: a
  *     group's counts are T times one tile's; where a consumer's window
  *     needs a halo of its producer's rows, the producer's tiles overlap
- *     and it recomputes the halo in each (counted: T times its tile);
+ *     and it recomputes the halo in each (counted: T times its tile), or,
+ *     along one tiled axis, keeps it: a producer makes in each tile only
+ *     the rows the tiles before did not, B holding the rest (the tilings
+ *     are searched both ways);
  *   - with padding on a shared axis, a border tile holds padding zeros
  *     and fewer of its producers' rows: the tiles fall into kinds of
  *     equal workloads, each searched on its own, and the group's counts
  *     are the sum over kinds of count times one tile's;
  *   - B must lie above every spatial level (one instance), so the tile of
  *     an intermediate is one buffer's contents, not spread over instances.
- * Not yet built: halos kept between tiles instead of recomputed, DAGs (attention's Q, K and V are read
+ * Not yet built: halos kept on two tiled axes (a line buffer), DAGs (attention's Q, K and V are read
  * from DRAM; only scores -> softmax -> context is a chain), element-wise and
  * normalisation layers inside a group, training's BW and WG (its FW chains fuse), the EDP goal, weights kept in B
  * across tiles, overlap of tiles or layers.

@@ -5,7 +5,8 @@
  * A group of one layer is the layer searched alone (the layer-by-layer
  * plan is the plan of such groups only, so fusion never reports worse). A
  * group a..b of two or more layers has every tiling of its shared axes
- * (every tile count dividing each axis's bound) as a candidate; its cost
+ * (every tile count dividing each axis's bound) as a candidate, with its
+ * halo recomputed and, where it has one to keep, kept; its cost
  * is T times the sum of its layers' per-tile costs, each layer's tile
  * workload searched by layer_search.c (through the cache, cache.c); with
  * padding on a shared axis, the sum over the kinds of tiles (kinds.c) of
