@@ -81,7 +81,7 @@ START_TEST(hand_pair)
 	trim__intra *w = calloc(4, sizeof *w);
 	arch_glb(&a, 1024, 0);
 	tu_costs(&a, c);
-	trim__ft_chain ch = {2, {&w[0], &w[1]}, {0}, {0}, 0, {0}};
+	trim__ft_chain ch = {2, {&w[0], &w[1]}, {0}, {0}, 0, {0}, 0};
 	tu_ft_fc(&w[0], "fc1", 4, 2, 3);
 	tu_ft_fc(&w[1], "fc2", 4, 3, 2);
 	ck_assert_int_eq(trim__ft_chain_check(&ch), 0);
@@ -284,7 +284,7 @@ static void plan_vs_brute(int64_t glb, int goal, int expect_fused)
 	arch_glb(&a, glb, 2);
 	tu_costs(&a, c);
 	trim__intra *w = calloc(3, sizeof *w);
-	trim__ft_chain ch = {3, {&w[0], &w[1], &w[2]}, {0}, {0}, 0, {0}};
+	trim__ft_chain ch = {3, {&w[0], &w[1], &w[2]}, {0}, {0}, 0, {0}, 0};
 	for (int i = 0; i < 3; i++) {
 		tu_ft_fc(&w[i], "fc", tokens, chan[i], chan[i + 1]);
 		snprintf(w[i].layer, sizeof w[i].layer, "fc%d", i + 1);
@@ -336,7 +336,7 @@ static void tiled_vs_brute(int64_t glb, int goal, int ngroups, int64_t last_tile
 	arch_glb(&a, glb, 2);
 	tu_costs(&a, c);
 	trim__intra *w = calloc(3, sizeof *w);
-	trim__ft_chain ch = {3, {&w[0], &w[1], &w[2]}, {0}, {0}, 0, {0}};
+	trim__ft_chain ch = {3, {&w[0], &w[1], &w[2]}, {0}, {0}, 0, {0}, 0};
 	for (int i = 0; i < 3; i++)
 		tu_ft_fc(&w[i], "fc", 4, chan[i], chan[i + 1]);
 	trim__ft_plan *p = calloc(1, sizeof *p);
@@ -365,7 +365,7 @@ static void halo_vs_brute(int64_t glb, int goal, int ngroups, int64_t tiles, int
 	trim__intra *w = calloc(5, sizeof *w);
 	ck_assert_int_eq(tu_layer(&w[0], TU_CONV, TRIM_PHASE_FW, 1, 1, 2, 1, 6, 1, 1, 1, 1, 1, 0), 0);
 	ck_assert_int_eq(tu_layer(&w[1], TU_CONV, TRIM_PHASE_FW, 1, 2, 1, 1, 6, 1, 3, 1, 1, 1, 0), 0);
-	trim__ft_chain ch = {2, {&w[0], &w[1]}, {0}, {0}, 0, {0}};
+	trim__ft_chain ch = {2, {&w[0], &w[1]}, {0}, {0}, 0, {0}, 0};
 	double brute = tu_ft_brute_layer(&w[0], &a, c, GLB, 0, goal) + tu_ft_brute_layer(&w[1], &a, c, GLB, 0, goal);
 	for (int64_t T = 1; T <= 4; T *= 2) {
 		int64_t rows = 4 / T + 2;
@@ -435,7 +435,7 @@ START_TEST(bad_groups)
 	struct trim_arch a;
 	trim__level_cost c[TRIM__MAX_LEVELS];
 	trim__intra *w = calloc(2, sizeof *w);
-	trim__ft_chain ch = {2, {&w[0], &w[1]}, {0}, {0}, 0, {0}};
+	trim__ft_chain ch = {2, {&w[0], &w[1]}, {0}, {0}, 0, {0}, 0};
 	trim__ft_plan *p = calloc(1, sizeof *p);
 	tu_ft_fc(&w[0], "fc1", 4, 2, 3);
 	tu_ft_fc(&w[1], "fc2", 4, 5, 2); /* reads 5 channels, fc1 makes 3 */

@@ -179,15 +179,20 @@ START_TEST(api_report_reserved)
 }
 END_TEST
 
-/* Training: its FW chains fuse (mlp-chain's fc1..fc3, as in inference),
- * but not through a batchnorm, which normalises by the whole batch's
- * statistics in training (conv-bn-tiny's c1..c2 fuses in inference only). */
+/* Training: its FW chains fuse (mlp-chain's fc1..fc3, as in inference) and
+ * its BW chains (fc3 -> fc2), but not through a batchnorm, which
+ * normalises by the whole batch's statistics in training (conv-bn-tiny's
+ * c1..c2 fuses in inference only, and has no BW chain). */
 START_TEST(api_report_training)
 {
 	static const char *const bn = "test/data/networks/conv-bn-tiny.yaml";
 	char *t = NULL;
 	ck_assert_int_eq(report(TRIM_MODE_TRAINING, NULL, NULL, TRIM_GOAL_ENERGY, 1, TRIM_FORMAT_JSON, &t), 0);
-	ck_assert_msg(strstr(t, "\"layers\": [\"fc1\", \"fc2\", \"fc3\"]") && strstr(t, "\"fused_groups\": 1"), "%s", t);
+	ck_assert_msg(strstr(t, "\"layers\": [\"fc1\", \"fc2\", \"fc3\"], \"lower_bound\": ") && strstr(t, "\"phase\": \"FW\""),
+	              "%s", t);
+	/* and the BW chain fc3 -> fc2 (fc1 has no BW), fused too */
+	ck_assert_msg(strstr(t, "\"layers\": [\"fc3\", \"fc2\"]") && strstr(t, "\"phase\": \"BW\"") &&
+	              strstr(t, "\"chains\": 2,") && strstr(t, "\"fused_groups\": 2"), "%s", t);
 	trim_string_free(t);
 	ck_assert_int_eq(report_of(bn, TRIM_MODE_INFERENCE, NULL, NULL, TRIM_GOAL_ENERGY, 1, TRIM_FORMAT_JSON, &t), 0);
 	ck_assert_msg(strstr(t, "\"chains\": 1,") && strstr(t, "\"fused_groups\": 1"), "%s", t);

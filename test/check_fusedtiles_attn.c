@@ -101,7 +101,7 @@ START_TEST(hand_attention)
 	const trim__intra *s = trim__workloads_intra(x.w, 3), *cx = trim__workloads_intra(x.w, 4);
 	ck_assert_str_eq(s->layer, "scores");
 	ck_assert_str_eq(cx->layer, "context");
-	trim__ft_chain ch = {2, {s, cx}, {1}, {TRIM__FT_VEC_SOFTMAX}, 0, {0}};
+	trim__ft_chain ch = {2, {s, cx}, {1}, {TRIM__FT_VEC_SOFTMAX}, 0, {0}, 0};
 	trim__ft_axes ax;
 	trim__ft_group_axes(&ch, 0, 1, &ax);
 	ck_assert_int_eq(ax.naxes, 2); /* the heads and the queries; the keys are context's reduction */
@@ -145,7 +145,7 @@ static void attn_vs_brute(int64_t glb, int goal, int expect_fused, int64_t expec
 	attn x;
 	attn_load(&x, glb);
 	const trim__intra *s = trim__workloads_intra(x.w, 3), *cx = trim__workloads_intra(x.w, 4);
-	trim__ft_chain ch = {2, {s, cx}, {1}, {TRIM__FT_VEC_SOFTMAX}, 0, {0}};
+	trim__ft_chain ch = {2, {s, cx}, {1}, {TRIM__FT_VEC_SOFTMAX}, 0, {0}, 0};
 	/* sums in the plan's order: a tile's layers and softmax in chain order */
 	double brute = tu_ft_brute_layer(s, x.a, x.c, GLB, 0, goal) +
 	               (tu_ft_brute_layer(cx, x.a, x.c, GLB, 0, goal) + softmax_cost(&x, 32, DRAM, goal));

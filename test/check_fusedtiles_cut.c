@@ -64,6 +64,36 @@ static void load(fixture *x, const char *net, const char *arch, int n, int64_t g
 		x->ch.layer[i] = trim__workloads_intra(x->w, (size_t)i);
 }
 
+/* Training's first BW chain (trim__ft_network_bw_links) of the network on
+ * arch, written (its intermediates also drained for WG); glb_bytes as in
+ * load. */
+static void load_bw(fixture *x, const char *net, const char *arch, int64_t glb_bytes)
+{
+	memset(x, 0, sizeof *x);
+	ck_assert_int_eq(trim_network_load(&x->net, net), 0);
+	ck_assert_int_eq(trim_workloads_create(&x->w, x->net, TRIM_MODE_TRAINING, 1, 0), 0);
+	ck_assert_int_eq(trim_arch_load(&x->a, arch), 0);
+	ck_assert_int_eq(trim_energy_load_for_arch(&x->t, x->a), 0);
+	ck_assert_int_eq(trim__arch_costs(x->a, x->t, x->c), 0);
+	if (glb_bytes > 0)
+		x->a->lv[GLB].capacity_bytes = glb_bytes;
+	int link[16], bw[16];
+	const size_t n = trim_workloads_intra_count(x->w);
+	ck_assert_int_le(n, 16);
+	ck_assert_int_eq(trim__ft_network_links(x->net, x->w, link), 0);
+	trim__ft_network_bw_links(x->w, link, bw);
+	size_t s = 0;
+	while (s < n && !bw[s])
+		s++;
+	ck_assert_int_lt(s, n);
+	x->ch.written = 1;
+	for (size_t k = s;; k = (size_t)bw[k] - 1) {
+		x->ch.layer[x->ch.nlayers++] = trim__workloads_intra(x->w, k);
+		if (!bw[k])
+			break;
+	}
+}
+
 static void unload(fixture *x)
 {
 	trim_energy_free(x->t);
@@ -72,9 +102,9 @@ static void unload(fixture *x)
 	trim_network_free(x->net);
 }
 
-static unsigned fused_bits(int i, int n)
+static unsigned fused_bits(const fixture *x, int i, int n)
 {
-	return (i > 0 ? TRIM__FT_IN : 0u) | (i < n - 1 ? TRIM__FT_OUT : 0u);
+	return (i > 0 ? TRIM__FT_IN : 0u) | (i < n - 1 ? TRIM__FT_OUT | (x->ch.written ? TRIM__FT_WRITE : 0u) : 0u);
 }
 
 /* Tiling number k of axes ax (the last axis fastest) into tiles; 0 past
@@ -112,7 +142,7 @@ static double brute_tiles(const fixture *x, int a0, int b0, const trim__ft_axes 
 		tu_ft_tile_pos(ax->naxes, tiles, t, pos);
 		ck_assert_int_eq(trim__ft_tile_workload(&x->ch, a0, ax, tiles, pos, i, tile, NULL), 0);
 		int64_t held = trim__ft_kept_bytes(&x->ch, a0, ax, tiles, pos, i, 16); /* a kept halo's rows */
-		sum += tu_ft_brute_layer_held(tile, x->a, x->c, GLB, fused_bits(i, b0 - a0 + 1), goal, held);
+		sum += tu_ft_brute_layer_held(tile, x->a, x->c, GLB, fused_bits(x, i, b0 - a0 + 1), goal, held);
 		if (a0 + i < b0) /* the vector work on the tile's result, in the GLB */
 			sum += x->ch.vec[a0 + i] * trim__ft_vec_cost(tile, x->a, x->c, GLB, goal, NULL);
 	}
@@ -127,7 +157,7 @@ static void check_layer_floor(const fixture *x, int a0, int b0, const trim__ft_a
 {
 	trim__ft_classes cl;
 	ck_assert_int_eq(trim__ft_tile_classes(&x->ch, a0, ax, tiles, &cl), 0);
-	unsigned f = fused_bits(i, b0 - a0 + 1);
+	unsigned f = fused_bits(x, i, b0 - a0 + 1);
 	int part = 1;
 	trim__ft_floor fl[2];
 	memset(fl, 0, sizeof fl);
@@ -189,6 +219,9 @@ static double brute_group(const fixture *x, int a0, int b0, int goal, const doub
 		/* even k: the halos recomputed; odd k: kept, where the tiling has one to keep */
 		ax.keep = k % 2 ? trim__ft_halo_axis(&x->ch, a0, &ax, tiles) + 1 : 0;
 		if (k % 2 && !ax.keep)
+			continue;
+		/* a written chain's rows are drained once: no halo recomputed */
+		if (!(k % 2) && x->ch.written && trim__ft_has_halo(&x->ch, a0, &ax, tiles))
 			continue;
 		int rc = trim__ft_tile_classes(&x->ch, a0, &ax, tiles, &cl);
 		ck_assert_int_ge(rc, 0);
@@ -313,7 +346,7 @@ static int fit_rule_vs_brute(const char *net, int n, int64_t glb)
 						tu_ft_tile_pos(ax.naxes, tiles, t, pos);
 						if (trim__ft_tile_workload(&x.ch, a0, &ax, tiles, pos, i, tile, NULL))
 							continue; /* a tile holding none of the layer's rows */
-						unsigned f = fused_bits(i, b0 - a0 + 1);
+						unsigned f = fused_bits(&x, i, b0 - a0 + 1);
 						/* with nothing held, then with bytes held beside the tiles
 						 * (cached activations, a kept halo) */
 						for (int64_t held = 0; held <= glb / 4; held += glb / 4) {
@@ -365,10 +398,10 @@ static void plan_valid(const fixture *x, const trim__ft_plan *p)
 /* The plan against brute force at 1, 2 and 3 threads, the same plan and
  * report text at each; returns the number of fused groups, and in *kinds
  * (NULL: not wanted; starts at 0) the most kinds of tiles of a group. */
-static int plan_vs_brute(const char *net, int n, int64_t glb, int goal, int64_t *kinds)
+static int plan_vs_brute_of(fixture *xp, const char *net, int64_t glb, int goal, int64_t *kinds)
 {
-	fixture x;
-	load(&x, net, "test/data/arch/fused-glb.yaml", n, glb);
+	fixture x = *xp;
+	const int n = x.ch.nlayers;
 	double brute = brute_plan(&x, goal, NULL, 0, NULL);
 	trim__ft_plan *p = calloc(3, sizeof *p);
 	char *text[3] = {NULL, NULL, NULL};
@@ -407,9 +440,52 @@ static int plan_vs_brute(const char *net, int n, int64_t glb, int goal, int64_t 
 	for (int k = 0; k < 3; k++)
 		trim_string_free(text[k]); /* NULL-safe */
 	free(p);
+	return fused;
+}
+
+static int plan_vs_brute(const char *net, int n, int64_t glb, int goal, int64_t *kinds)
+{
+	fixture x;
+	load(&x, net, "test/data/arch/fused-glb.yaml", n, glb);
+	int fused = plan_vs_brute_of(&x, net, glb, goal, kinds);
 	unload(&x);
 	return fused;
 }
+
+/* Training's BW chain of conv-pad-tiny (BW c3 -> BW c2: dX of c3, c2's dY,
+ * also read by WG c2): against brute force at 1, 2 and 3 threads on a
+ * large GLB (one tile) and smaller ones (its halo kept: a written chain
+ * recomputes none); each intermediate drained to DRAM once, by hand: the
+ * fused producer's DRAM updates of its result are its elements, over the
+ * tiles. */
+START_TEST(brute_bw)
+{
+	static const char *net = "test/data/networks/conv-pad-tiny.yaml";
+	static const int64_t glbs[] = {1024, 64, 48};
+	int fused = 0, written = 0, halo = 0;
+	for (int k = 0; k < 3; k++)
+		for (int goal = TRIM__GOAL_ENERGY; goal <= TRIM__GOAL_DELAY; goal++) {
+			fixture x;
+			load_bw(&x, net, "test/data/arch/fused-glb.yaml", glbs[k]);
+			ck_assert_int_eq(x.ch.nlayers, 2);
+			ck_assert_int_eq(x.ch.layer[0]->phase, TRIM_PHASE_BW);
+			fused += plan_vs_brute_of(&x, net, glbs[k], goal, NULL);
+			trim__ft_plan *p = calloc(1, sizeof *p);
+			ck_assert_int_eq(trim__ft_plan_search(&x.ch, x.a, x.c, GLB, goal, 1, -1, -1, p), 0);
+			if (p->group[0].last > p->group[0].first && p->group[0].ntiles == 1) {
+				ck_assert_int_eq(p->eval[0].act.updates[0][2], x.ch.layer[0]->t[2].elems);
+				written++;
+			}
+			halo += p->group[0].halo == 2;
+			free(p);
+			unload(&x);
+		}
+	/* fused in one tile (1 KB, energy) and in two with the halo kept (64 B) */
+	ck_assert_int_gt(fused, 1);
+	ck_assert_int_gt(written, 0);
+	ck_assert_int_gt(halo, 0);
+}
+END_TEST
 
 START_TEST(brute_block)
 {
@@ -618,6 +694,7 @@ Suite *fusedtiles_cut_suite(void)
 	tcase_add_test(tc, floor_pad);
 	tcase_add_test(tc, fit_rule);
 	tcase_add_test(tc, brute_block);
+	tcase_add_test(tc, brute_bw);
 	tcase_add_test(tc, brute_mlp);
 	tcase_add_test(tc, brute_pad);
 	tcase_add_test(tc, brute_bn);

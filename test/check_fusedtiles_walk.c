@@ -375,7 +375,7 @@ START_TEST(tiles_keep_halos)
 	ck_assert_int_eq(tu_layer(&cv[0], TU_CONV, TRIM_PHASE_FW, 2, 2, 3, 1, 6, 2, 1, 1, 1, 1, 0), 0);
 	ck_assert_int_eq(tu_layer(&cv[1], TU_CONV, TRIM_PHASE_FW, 2, 3, 2, 1, 6, 2, 3, 1, 1, 1, 0), 0);
 	ck_assert_int_eq(tu_layer(&cv[2], TU_CONV, TRIM_PHASE_FW, 2, 2, 2, 1, 4, 2, 3, 1, 1, 1, 0), 0);
-	trim__ft_chain cc = {3, {&cv[0], &cv[1], &cv[2]}, {0}, {0}, 0, {0}};
+	trim__ft_chain cc = {3, {&cv[0], &cv[1], &cv[2]}, {0}, {0}, 0, {0}, 0};
 	ck_assert_int_eq(trim__ft_chain_check(&cc), 0);
 	trim__ft_axes ax;
 	trim__ft_group_axes(&cc, 0, 2, &ax);
@@ -427,7 +427,7 @@ START_TEST(tiles_cover_the_chain)
 	tu_ft_fc(&w[0], "fc1", 6, 2, 3);
 	tu_ft_fc(&w[1], "fc2", 6, 3, 2);
 	tu_ft_fc(&w[2], "fc3", 6, 2, 4);
-	trim__ft_chain ch = {3, {&w[0], &w[1], &w[2]}, {0}, {0}, 0, {0}};
+	trim__ft_chain ch = {3, {&w[0], &w[1], &w[2]}, {0}, {0}, 0, {0}, 0};
 	static const int64_t counts[] = {1, 2, 3, 6};
 	for (int k = 0; k < 4; k++)
 		walk_tiles(&ch, &counts[k]);
@@ -435,7 +435,7 @@ START_TEST(tiles_cover_the_chain)
 	trim__intra *cv = calloc(3, sizeof *cv);
 	ck_assert_int_eq(tu_layer(&cv[0], TU_CONV, TRIM_PHASE_FW, 2, 2, 3, 1, 4, 2, 1, 1, 1, 1, 0), 0);
 	ck_assert_int_eq(tu_layer(&cv[1], TU_CONV, TRIM_PHASE_FW, 2, 3, 2, 1, 4, 2, 1, 1, 1, 1, 0), 0);
-	trim__ft_chain cc = {2, {&cv[0], &cv[1]}, {0}, {0}, 0, {0}};
+	trim__ft_chain cc = {2, {&cv[0], &cv[1]}, {0}, {0}, 0, {0}, 0};
 	ck_assert_int_eq(trim__ft_chain_check(&cc), 0);
 	trim__ft_axes ax;
 	trim__ft_group_axes(&cc, 0, 1, &ax);
@@ -467,7 +467,7 @@ START_TEST(tiles_cover_the_chain)
 	ck_assert_int_eq(tu_layer(&cv[0], TU_CONV, TRIM_PHASE_FW, 1, 2, 3, 1, 7, 1, 1, 1, 1, 1, 0), 0);
 	ck_assert_int_eq(tu_layer(&cv[1], TU_CONV, TRIM_PHASE_FW, 1, 3, 2, 1, 7, 1, 3, 1, 2, 1, 0), 0);
 	ck_assert_int_eq(tu_layer(&cv[2], TU_CONV, TRIM_PHASE_FW, 1, 2, 2, 1, 3, 1, 1, 1, 1, 1, 0), 0);
-	trim__ft_chain c3 = {3, {&cv[0], &cv[1], &cv[2]}, {0}, {0}, 0, {0}};
+	trim__ft_chain c3 = {3, {&cv[0], &cv[1], &cv[2]}, {0}, {0}, 0, {0}, 0};
 	ck_assert_int_eq(trim__ft_chain_check(&c3), 0);
 	trim__ft_group_axes(&c3, 0, 2, &ax);
 	ck_assert_int_eq(ax.naxes, 1); /* E (N, F are 1) */
@@ -496,7 +496,7 @@ START_TEST(tiles_cover_padding)
 	ck_assert_int_eq(tu_layer(&cv[0], TU_CONV, TRIM_PHASE_FW, 1, 2, 3, 1, 6, 1, 1, 1, 1, 1, 0), 0);
 	ck_assert_int_eq(tu_layer(&cv[1], TU_CONV, TRIM_PHASE_FW, 1, 3, 2, 1, 6, 1, 3, 1, 1, 1, 1), 0);
 	ck_assert_int_eq(tu_layer(&cv[2], TU_CONV, TRIM_PHASE_FW, 1, 2, 2, 1, 6, 3, 3, 1, 1, 1, 1), 0);
-	trim__ft_chain c2 = {2, {&cv[0], &cv[1]}, {0}, {0}, 0, {0}}, c3 = {3, {&cv[0], &cv[1], &cv[2]}, {0}, {0}, 0, {0}};
+	trim__ft_chain c2 = {2, {&cv[0], &cv[1]}, {0}, {0}, 0, {0}, 0}, c3 = {3, {&cv[0], &cv[1], &cv[2]}, {0}, {0}, 0, {0}, 0};
 	ck_assert_int_eq(trim__ft_chain_check(&c3), 0);
 	trim__ft_axes ax;
 	trim__ft_group_axes(&c2, 0, 1, &ax);
@@ -552,7 +552,7 @@ START_TEST(tiles_cover_padding)
 	ck_assert_int_eq(tu_layer(&pc[0], TU_CONV, TRIM_PHASE_FW, 1, 1, 2, 1, 4, 4, 1, 1, 1, 1, 0), 0);
 	ck_assert_int_eq(tu_layer(&pc[1], TU_MAXPOOL, TRIM_PHASE_FW, 1, 2, 2, 1, 4, 4, 2, 2, 2, 1, 0), 0);
 	ck_assert_int_eq(tu_layer(&pc[2], TU_CONV, TRIM_PHASE_FW, 1, 2, 1, 1, 2, 2, 3, 3, 1, 1, 1), 0);
-	trim__ft_chain cp = {3, {&pc[0], &pc[1], &pc[2]}, {0}, {0}, 0, {0}};
+	trim__ft_chain cp = {3, {&pc[0], &pc[1], &pc[2]}, {0}, {0}, 0, {0}, 0};
 	ck_assert_int_eq(trim__ft_chain_check(&cp), 0);
 	trim__ft_group_axes(&cp, 0, 2, &ax);
 	ck_assert_int_eq(ax.naxes, 2); /* E, F */
@@ -562,7 +562,7 @@ START_TEST(tiles_cover_padding)
 	for (int k = 0; k < 4; k++)
 		walk_tiles(&cp, ef[k]);
 	free(pc);
-	trim__ft_chain c23 = {2, {&cv[1], &cv[2]}, {0}, {0}, 0, {0}};
+	trim__ft_chain c23 = {2, {&cv[1], &cv[2]}, {0}, {0}, 0, {0}, 0};
 	trim__ft_group_axes(&c23, 0, 1, &ax);
 	ck_assert_int_eq(ax.naxes, 2); /* E, F */
 	ck_assert_int_eq(ax.dim[1][0], TRIM_DIM_F);

@@ -8,8 +8,9 @@
  * layer-by-layer plan being one candidate.
  *
  * A chain is a run of consecutive FW workloads of a network (inference, or
- * the FW workloads of training: BW and WG are not fused and not reported)
- * in which each layer reads only the previous layer's result, which nothing
+ * training's, whose BW workloads also form chains in reverse, BW_(i+1) ->
+ * BW_i, each intermediate dY_i also drained to DRAM once for WG_i; WG is
+ * not fused) in which each layer reads only the previous layer's result, which nothing
  * else reads, with no inter-layer workload (padding, layer normalisation)
  * between them, and the same shape on both sides; or, as attention's
  * scores -> softmax -> context, a softmax alone between them whose result

@@ -78,8 +78,8 @@ static void network_help(void)
 	       "the previous layer's result) as fused groups sharing the loops above a buffer\n"
 	       "level (--fuse-level, default the first storage level below DRAM), searched\n"
 	       "exactly with the layer-by-layer plan as one candidate, and reports the groups,\n"
-	       "the DRAM bytes saved and the buffer they need (inference, or the FW chains of\n"
-	       "training; energy or delay; docs/fusion.md, \"Fused tiles\"); FIRST:LAST fuses\n"
+	       "the DRAM bytes saved and the buffer they need (inference, or training's FW and\n"
+	       "BW chains; energy or delay; docs/fusion.md, \"Fused tiles\"); FIRST:LAST fuses\n"
 	       "only within those layers.\n"
 	       "With --fuse, --time-limit S returns within about S seconds the best plan\n"
 	       "found (never worse than layer by layer) with its proven lower bound and gap.\n",

@@ -64,7 +64,7 @@
  *     an intermediate is one buffer's contents, not spread over instances.
  * Not yet built: halos kept on two tiled axes (a line buffer), DAGs (attention's Q, K and V are read
  * from DRAM; only scores -> softmax -> context is a chain), element-wise and
- * normalisation layers inside a group, training's BW and WG (its FW chains fuse), the EDP goal, weights kept in B
+ * normalisation layers inside a group, training's WG (its FW and BW chains fuse), the EDP goal, weights kept in B
  * across tiles, overlap of tiles or layers.
  */
 #ifndef TRIM_FUSEDTILES_INT_H
@@ -103,6 +103,10 @@ typedef struct {
 	 * none) */
 	int glb;
 	int64_t reserved[TRIM__FT_MAX_LAYERS];
+	/* 1: each intermediate has another reader after the chain (training's
+	 * BW chains: dY_i, the result of BW_(i+1), is also WG_i's input), so
+	 * besides living in B it is drained to DRAM once (TRIM__FT_WRITE) */
+	unsigned char written;
 } trim__ft_chain;
 
 /* The bytes reserved at each level (TRIM__MAX_LEVELS entries) while layers
@@ -227,8 +231,10 @@ typedef struct {
 } trim__ft_removed;
 
 /* The slots of a layer that are intermediates of its group: bit 0 its input
- * (it is not the group's first layer), bit 2 its output (not the last). */
-enum { TRIM__FT_IN = 1u << 0, TRIM__FT_OUT = 1u << 2 };
+ * (it is not the group's first layer), bit 2 its output (not the last);
+ * TRIM__FT_WRITE with TRIM__FT_OUT: the output is also drained to DRAM,
+ * each element once (a written chain's; trim__ft_chain.written). */
+enum { TRIM__FT_IN = 1u << 0, TRIM__FT_OUT = 1u << 2, TRIM__FT_WRITE = 1u << 3 };
 
 /* 0 if level B can hold the intermediates `fused` of workload w and lies
  * above every spatial level, below the outermost; else TRIM_EINVAL naming
@@ -246,7 +252,8 @@ int trim__ft_fits_level(const trim__intra *w, const struct trim_arch *a, int B, 
 /* The fused evaluation of mapping m (already evaluated into *std, which is
  * not changed) into *out: the counts of the slots `fused` above B removed
  * (their tiles there, every access), their fills of B from above and
- * drains from B to above removed, and cycles and energy recomputed.
+ * drains from B to above removed (an output with TRIM__FT_WRITE keeps
+ * them: it is drained once), and cycles and energy recomputed.
  * removed (may be NULL) receives the words taken off each level. */
 void trim__ft_eval_fused(const trim__intra *w, const struct trim_arch *a, const trim__level_cost *costs,
                          const trim__mapping *m, int B, unsigned fused, const trim__eval *std,
@@ -414,6 +421,13 @@ int trim__ft_plan_search(const trim__ft_chain *c, const struct trim_arch *a, con
  * workload of their own (an activation other than softmax, a dropout) may
  * stand between them too. link has one entry per intra workload. */
 int trim__ft_network_links(const trim_network *net, const trim_workloads *w, int *link);
+/* Training's BW chains, from the FW links (link, as above): bw[i] = 1 + the
+ * BW workload that BW workload i links to, else 0. BW_(i+1) makes dX_(i+1),
+ * which is BW_i's input dY_i (with its padding, an upsampling by 1) where
+ * FW i -> i + 1 is a link with nothing between (link 1); only WG workloads
+ * may run between the two, and only transposed weights and that padding
+ * feed BW_i. dY_i is also WG_i's input: such a chain is `written`. */
+void trim__ft_network_bw_links(const trim_workloads *w, const int *link, int *bw);
 /* The buffer level named `name` (NULL: the first storage level below the
  * outermost, above every spatial level); errors name the levels. */
 int trim__ft_find_level(const struct trim_arch *a, const char *name, int *level);

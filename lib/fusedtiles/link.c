@@ -108,10 +108,13 @@ int trim__ft_chain_check(const trim__ft_chain *c)
 	if (c->nlayers < 1 || c->nlayers > TRIM__FT_MAX_LAYERS)
 		return trim__error(TRIM_ERANGE, "fused tiles: a chain has 1 to %d layers, not %d", TRIM__FT_MAX_LAYERS,
 		                   c->nlayers);
+	/* FW workloads; or BW ones, their intermediates also written (dY for WG) */
+	const int phase = c->written && c->layer[0]->phase == TRIM_PHASE_BW ? TRIM_PHASE_BW : TRIM_PHASE_FW;
 	for (int i = 0; i < c->nlayers; i++)
-		if (c->layer[i]->phase != TRIM_PHASE_FW)
-			return trim__error(TRIM_EINVAL, "fused tiles: layer '%s' is a %s workload; only FW chains fuse",
-			                   c->layer[i]->layer, trim_phase_name(c->layer[i]->phase));
+		if (c->layer[i]->phase != phase)
+			return trim__error(TRIM_EINVAL, "fused tiles: layer '%s' is a %s workload; a chain fuses FW workloads, "
+			                   "or BW workloads whose intermediates are also written", c->layer[i]->layer,
+			                   trim_phase_name(c->layer[i]->phase));
 	for (int i = 0; i + 1 < c->nlayers; i++) {
 		const trim__tensor *out = &c->layer[i]->t[2], *in = &c->layer[i + 1]->t[0];
 		if (!holds_tensor(in, out)) {

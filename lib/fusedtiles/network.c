@@ -103,7 +103,7 @@ static int links(const trim_network *net, const trim_workloads *w, size_t i)
 			if (L->inputs[k] == path[q])
 				return 0;
 	}
-	trim__ft_chain pair = {2, {p, c}, {0}, {0}, 0, {0}};
+	trim__ft_chain pair = {2, {p, c}, {0}, {0}, 0, {0}, 0};
 	return trim__ft_chain_check(&pair) == 0 ? (int)(1u | bits << 1) : 0;
 }
 
@@ -113,6 +113,47 @@ int trim__ft_network_links(const trim_network *net, const trim_workloads *w, int
 	for (size_t i = 0; i < n; i++)
 		link[i] = i + 1 < n ? links(net, w, i) : 0;
 	return 0;
+}
+
+/* BW workload i's successor in a BW chain (trim__ft_network_bw_links),
+ * -1 if none. */
+static int bw_link(const trim_workloads *w, const int *link, size_t n, size_t i)
+{
+	const trim__intra *p = trim__workloads_intra(w, i);
+	if (!p || p->phase != TRIM_PHASE_BW)
+		return -1;
+	for (size_t f = 0; f + 1 < n; f++) {
+		const trim__intra *a = trim__workloads_intra(w, f), *b = trim__workloads_intra(w, f + 1);
+		if (link[f] != 1 || b->layer_index != p->layer_index)
+			continue;
+		/* FW a -> b (p's layer), nothing between: BW b -> BW a */
+		for (size_t j = i + 1; j < n; j++) {
+			const trim__intra *c = trim__workloads_intra(w, j);
+			if (c->phase == TRIM_PHASE_WG)
+				continue;
+			if (c->phase != TRIM_PHASE_BW || c->layer_index != a->layer_index)
+				return -1;
+			for (size_t k = 0; trim__workloads_inter(w, k); k++) {
+				const trim__inter *y = trim__workloads_inter(w, k);
+				if (y->before_intra == (int)j && y->op != TRIM__OP_TRANSPOSE &&
+				    !(y->op == TRIM__OP_UPSAMPLE_PAD && (int)k == c->pre_index))
+					return -1;
+			}
+			trim__ft_chain pair = {2, {p, c}, {0}, {0}, 0, {0}, 1};
+			return trim__ft_chain_check(&pair) == 0 ? (int)j : -1;
+		}
+		return -1;
+	}
+	return -1;
+}
+
+void trim__ft_network_bw_links(const trim_workloads *w, const int *link, int *bw)
+{
+	size_t n = trim_workloads_intra_count(w);
+	for (size_t i = 0; i < n; i++) {
+		int j = bw_link(w, link, n, i);
+		bw[i] = j < 0 ? 0 : j + 1;
+	}
 }
 
 int trim__ft_find_level(const struct trim_arch *a, const char *name, int *level)

@@ -107,9 +107,9 @@ static void tiling_of(const trim__ft_axes *ax, int64_t *const *div, const int *n
 	}
 }
 
-static unsigned fused_bits(int i, int n)
+static unsigned fused_bits(const plan_ctx *x, int i, int n)
 {
-	return (i > 0 ? TRIM__FT_IN : 0u) | (i < n - 1 ? TRIM__FT_OUT : 0u);
+	return (i > 0 ? TRIM__FT_IN : 0u) | (i < n - 1 ? TRIM__FT_OUT | (x->c->written ? TRIM__FT_WRITE : 0u) : 0u);
 }
 
 /* The bits of a word at level l (as the capacity check counts them). */
@@ -160,7 +160,7 @@ static int group_floor(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, con
 				return rc;
 			partitioned &= tile_partitions(x, a0, ax, tiles, i);
 			trim__ft_floor kf = {0, 0, 0, 0};
-			trim__ft_floor_add(&kf, x->tile, fused_bits(i, b0 - a0 + 1), count, root, x->a, x->costs, x->B,
+			trim__ft_floor_add(&kf, x->tile, fused_bits(x, i, b0 - a0 + 1), count, root, x->a, x->costs, x->B,
 			                   x->o->goal);
 			fl.compulsory += kf.compulsory;
 			fl.root += kf.root;
@@ -235,7 +235,7 @@ static int layer_eval(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, cons
 		tile_reserved(x, a0, b0, ax, tiles, pos, i, res);
 		rc = trim__ft_tile_workload(x->c, a0, ax, tiles, pos, i, x->tile, NULL);
 		if (!rc)
-			rc = trim__ft_cache_search(x->cache, x->tile, x->a, x->costs, x->B, fused_bits(i, b0 - a0 + 1), res,
+			rc = trim__ft_cache_search(x->cache, x->tile, x->a, x->costs, x->B, fused_bits(x, i, b0 - a0 + 1), res,
 			                           x->o->goal, x->o->threads, x->o->deadline, &r);
 		if (rc)
 			break;
@@ -389,15 +389,14 @@ static int search_group(plan_ctx *x, int a0, int b0, double limit, group_best *g
 		tiling_of(&g->ax, div, ndiv, k / 2, tiles, &T);
 		trim__ft_axes ax = g->ax;
 		cand[k].index = k;
-		cand[k].keep = 0;
-		if (k % 2) { /* the halo kept, where a tiling has one to keep */
-			int h = trim__ft_halo_axis(x->c, a0, &ax, tiles);
-			cand[k].keep = ax.keep = h + 1;
-			if (h < 0) {
-				cand[k].floor_ = HUGE_VAL;
-				absent++;
-				continue;
-			}
+		/* the halo kept, where a tiling has one to keep; recomputed, unless
+		 * the chain's intermediates are also written (each row once) */
+		int h = k % 2 ? trim__ft_halo_axis(x->c, a0, &ax, tiles) : 0;
+		cand[k].keep = ax.keep = k % 2 ? h + 1 : 0;
+		if (h < 0 || (k % 2 == 0 && x->c->written && trim__ft_has_halo(x->c, a0, &ax, tiles))) {
+			cand[k].floor_ = HUGE_VAL;
+			absent++;
+			continue;
 		}
 		rc = tiling_floor(x, a0, b0, &ax, tiles, 0, &cand[k].floor_, NULL);
 	}
@@ -479,7 +478,7 @@ static int fill_group(trim__ft_plan *p, plan_ctx *x, int a0, int b0, const group
 			rc = trim__ft_tile_workload(x->c, a0, ax, tiles, pos, i, x->tile, NULL);
 			if (!rc)
 				rc = trim__ft_cache_search(x->cache, x->tile, x->a, x->costs, x->B,
-				                           b0 > a0 ? fused_bits(i, b0 - a0 + 1) : 0u, res, x->o->goal,
+				                           b0 > a0 ? fused_bits(x, i, b0 - a0 + 1) : 0u, res, x->o->goal,
 				                           x->o->threads, x->o->deadline, &r);
 			if (rc)
 				break;

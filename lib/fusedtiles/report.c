@@ -68,8 +68,8 @@ static void vec_json(trim__sb *sb, const trim__ft_chain *c, const char *key, uns
 /* Chain k (from 1) and its plan, for people: every group, the plan's cost and DRAM bytes. */
 static void chain_table(trim__sb *sb, const trim__ft_chain *c, const trim__ft_plan *p, int k)
 {
-	trim__sb_printf(sb, "chain %d: %s..%s (%d layers)\n", k, c->layer[0]->layer, c->layer[c->nlayers - 1]->layer,
-	                c->nlayers);
+	trim__sb_printf(sb, "chain %d: %s..%s (%d layers%s)\n", k, c->layer[0]->layer, c->layer[c->nlayers - 1]->layer,
+	                c->nlayers, c->layer[0]->phase == TRIM_PHASE_BW ? ", BW: each intermediate also written" : "");
 	for (int g = 0; g < p->ngroups; g++) {
 		const trim__ft_group *G = &p->group[g];
 		if (G->last > G->first)
@@ -136,7 +136,8 @@ static void chain_json(trim__sb *sb, const trim__ft_chain *c, const trim__ft_pla
 	}
 	trim__sb_puts(sb, "], \"lower_bound\": ");
 	trim__sb_json_double(sb, p->lower_bound);
-	trim__sb_printf(sb, ", \"pruned\": %lld, \"searches\": %lld, ", (long long)p->pruned, (long long)p->searches);
+	trim__sb_printf(sb, ", \"phase\": \"%s\", \"pruned\": %lld, \"searches\": %lld, ",
+	                c->layer[0]->phase == TRIM_PHASE_BW ? "BW" : "FW", (long long)p->pruned, (long long)p->searches);
 	vec_json(sb, c, "softmax_after", TRIM__FT_VEC_SOFTMAX);
 	trim__sb_printf(sb, ", \"stopped\": %s, \"tilings\": %lld}", p->stopped ? "true" : "false",
 	                (long long)p->tilings);
@@ -156,7 +157,7 @@ static const trim__ft_plan *planned_find(const planned *d, int n, const trim__ft
 		int same = d[k].chain.nlayers == c->nlayers && d[k].first_fuse == ff && d[k].last_fuse == lf &&
 		           !memcmp(d[k].chain.vec, c->vec, sizeof c->vec) &&
 		           !memcmp(d[k].chain.vec_ops, c->vec_ops, sizeof c->vec_ops) && d[k].chain.glb == c->glb &&
-		           !memcmp(d[k].chain.reserved, c->reserved, sizeof c->reserved);
+		           !memcmp(d[k].chain.reserved, c->reserved, sizeof c->reserved) && d[k].chain.written == c->written;
 		for (int i = 0; same && i < c->nlayers; i++)
 			same = trim__ft_same_nest(d[k].chain.layer[i], c->layer[i]);
 		if (same)
@@ -207,15 +208,70 @@ static int check_args(const trim_network *net, const trim_workloads *w, const tr
 	return 0;
 }
 
-/* The chain starting at intra workload *i or after it (*i moves past it):
- * 0 when none is left; its fusable range ff..lf from first..last. */
-static int next_chain(const trim_workloads *w, const trim__cache_plan *cp, const int *link, size_t n, size_t *i,
-                      int first, int last, trim__ft_chain *c, int *ff, int *lf)
+/* The FW intra index of layer_index li (-1 if none). */
+static int fw_index(const trim_workloads *w, int li)
+{
+	for (size_t k = 0; trim__workloads_intra(w, k); k++) {
+		const trim__intra *x = trim__workloads_intra(w, k);
+		if (x->phase == TRIM_PHASE_FW && x->layer_index == li)
+			return (int)k;
+	}
+	return -1;
+}
+
+/* A BW chain (trim__ft_network_bw_links) from BW workload s, which no link
+ * reaches, into c; its fusable range ff..lf: the positions whose layers'
+ * FW workloads lie in first..last. */
+static void bw_chain(const trim_workloads *w, const trim__cache_plan *cp, const int *bw, size_t s, int first,
+                     int last, trim__ft_chain *c, int *ff, int *lf)
+{
+	memset(c, 0, sizeof *c);
+	c->glb = cp->glb;
+	c->written = 1;
+	*ff = first < 0 ? 0 : -1;
+	*lf = first < 0 ? TRIM__FT_MAX_LAYERS - 1 : -2;
+	for (size_t k = s;; k = (size_t)bw[k] - 1) {
+		int at = c->nlayers++;
+		c->layer[at] = trim__workloads_intra(w, k);
+		c->reserved[at] = cp->glb > 0 ? cp->reserved[k] : 0;
+		int f = fw_index(w, c->layer[at]->layer_index);
+		if (first >= 0 && f >= first && f <= last) {
+			if (*ff < 0)
+				*ff = at;
+			*lf = at;
+		}
+		if (!bw[k] || c->nlayers == TRIM__FT_MAX_LAYERS)
+			break;
+	}
+	if (*lf > c->nlayers - 1)
+		*lf = c->nlayers - 1;
+	if (*ff < 0) /* none in range: no fused group */
+		*ff = c->nlayers, *lf = c->nlayers - 1;
+}
+
+/* The chain starting at intra workload *i or after it (*i moves past it;
+ * from n on, the BW chains, at *i - n): 0 when none is left; its fusable
+ * range ff..lf from first..last. */
+static int next_chain(const trim_workloads *w, const trim__cache_plan *cp, const int *link, const int *bw, size_t n,
+                      size_t *i, int first, int last, trim__ft_chain *c, int *ff, int *lf)
 {
 	while (*i < n && !link[*i])
 		(*i)++;
-	if (*i >= n)
+	if (*i >= n) {
+		/* a BW chain starts where no BW link arrives */
+		for (; *i < 2 * n; (*i)++) {
+			size_t s = *i - n;
+			int reached = 0;
+			for (size_t k = 0; k < n && !reached; k++)
+				reached = bw[k] == (int)s + 1;
+			if (bw[s] && !reached) {
+				bw_chain(w, cp, bw, s, first, last, c, ff, lf);
+				(*i)++;
+				return 1;
+			}
+		}
 		return 0;
+	}
 	size_t j = *i;
 	while (link[j] && j + 1 - *i < TRIM__FT_MAX_LAYERS)
 		j++;
@@ -312,9 +368,9 @@ static const trim__writers fused_writers = {
 /* Every chain planned (once per distinct chain) into r (r->chain, r->plan
  * and r->t); the distinct plans in *done (ndone of them, each freed with
  * free(), and the array too, also on failure). */
-static int plan_chains(fused_report *r, const trim__cache_plan *cp, const int *link, const trim__level_cost *costs,
-                       int first, int last, trim__ft_plan_opts *o, double deadline, planned **done_out,
-                       int *ndone_out)
+static int plan_chains(fused_report *r, const trim__cache_plan *cp, const int *link, const int *bw,
+                       const trim__level_cost *costs, int first, int last, trim__ft_plan_opts *o, double deadline,
+                       planned **done_out, int *ndone_out)
 {
 	const trim_workloads *w = r->w;
 	const trim_arch *arch = r->arch;
@@ -323,7 +379,7 @@ static int plan_chains(fused_report *r, const trim__cache_plan *cp, const int *l
 	size_t n = trim_workloads_intra_count(w), i = 0;
 	trim__ft_chain c;
 	int ff, lf, rc = 0, nchains = 0, ndone = 0, layers_left = 0;
-	while (next_chain(w, cp, link, n, &i, first, last, &c, &ff, &lf)) {
+	while (next_chain(w, cp, link, bw, n, &i, first, last, &c, &ff, &lf)) {
 		nchains++;
 		layers_left += c.nlayers;
 	}
@@ -333,7 +389,7 @@ static int plan_chains(fused_report *r, const trim__cache_plan *cp, const int *l
 	r->plan = trim__calloc((size_t)nchains + 1, sizeof *r->plan);
 	if (!done || !p || !r->chain || !r->plan)
 		rc = TRIM_ENOMEM;
-	for (i = 0; !rc && next_chain(w, cp, link, n, &i, first, last, &c, &ff, &lf);) {
+	for (i = 0; !rc && next_chain(w, cp, link, bw, n, &i, first, last, &c, &ff, &lf);) {
 		const trim__ft_plan *q = planned_find(done, ndone, &c, ff, lf);
 		if (!q) {
 			/* the time left shared by the chains left, by their layers (a
@@ -393,7 +449,7 @@ static int run(const trim_network *net, const trim_workloads *w, const trim_arch
 		return rc;
 	trim_energy *own = NULL;
 	size_t n = trim_workloads_intra_count(w);
-	int *link = trim__calloc(n + 1, sizeof *link);
+	int *link = trim__calloc(2 * (n + 1), sizeof *link), *bw = link ? link + n + 1 : NULL;
 	trim__level_cost costs[TRIM__MAX_LEVELS];
 	trim__ft_plan_opts o = {goal, threads, -1, -1, 0, NULL};
 	fused_report r = {w, arch, B, goal, 0, NULL, NULL, {.exact = 1}};
@@ -413,7 +469,8 @@ static int run(const trim_network *net, const trim_workloads *w, const trim_arch
 	/* the cached activations held on chip, as trim network holds them */
 	if ((rc = trim__cache_plan_make(&cp, w, arch, TRIM__CACHE_ONCHIP_FRACTION)))
 		goto out;
-	if ((rc = plan_chains(&r, &cp, link, costs, first, last, &o, deadline, &done, &ndone)))
+	trim__ft_network_bw_links(w, link, bw);
+	if ((rc = plan_chains(&r, &cp, link, bw, costs, first, last, &o, deadline, &done, &ndone)))
 		goto out;
 	if (out)
 		rc = trim__write_report(&fused_writers, format, &r, out);

@@ -25,7 +25,7 @@ def fused_tiles(network, workloads, arch, table=None, fuse="all", level=None, go
     name; None: the first storage level below DRAM), fused only within
     ``fuse`` ("all" or "FIRST:LAST"), searched exactly for ``goal`` ("energy"
     or "delay") on ``threads`` threads. Inference workloads, or training's
-    (its FW chains fuse). Returns the
+    (its FW and BW chains fuse). Returns the
     report parsed (``fmt="json"``: chains, groups, tile counts, DRAM bytes
     and those saved, buffer bytes, totals) or its text (``fmt="table"``).
     ``time_limit`` > 0 (seconds; ``trim_fusedtiles_report_within``): the
