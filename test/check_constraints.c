@@ -322,6 +322,7 @@ START_TEST(test_brute_imperfect)
 	g_ragged_valid = 0;
 	g_ragged_best = 0;
 	g_ragged_raised = 0;
+	g_ragged_nodes_raised = 0;
 	ref_init(&r);
 	ref_only(&r, 2, "C");
 	brute(case_ragged_fc, TRIM__GOAL_DELAY, "targets:\n  - {target: NoC, type: spatial, only: [C]}\n", &r);
@@ -369,6 +370,12 @@ START_TEST(test_brute_imperfect)
 	ck_assert_uint_gt(g_ragged_raised, 0);
 	fprintf(stderr, "imperfect brute force: %llu (ragged mapping, tensor) pairs with a raised lower bound\n",
 	        (unsigned long long)g_ragged_raised);
+	/* nodes with ragged completions bounded above the root's bound (their
+	 * spatial levels' instances: the delay and EDP goals), each at most
+	 * the cost of every valid mapping below it (checked above) */
+	ck_assert_uint_gt(g_ragged_nodes_raised, 0);
+	fprintf(stderr, "imperfect brute force: %llu (ragged mapping, node) pairs above the root's bound\n",
+	        (unsigned long long)g_ragged_nodes_raised);
 	g_imperfect = 0;
 	/* without the option that constraint leaves nothing, and says why */
 	struct trim_arch a;

@@ -141,6 +141,10 @@ static unsigned first_loop_above(const struct trim_arch *a, const trim__mapping 
  * g_ragged_raised where a child's fills exceed the touched elements (the
  * per-instance bound above the bound it replaced). */
 uint64_t g_ragged_raised;
+/* Nodes with a ragged completion whose bound is above the root's (the
+ * fixed spatial levels' instances and active PEs: node_bound.c), each
+ * checked, as every node, against every valid mapping below it. */
+uint64_t g_ragged_nodes_raised;
 static void ragged_lower_check(const trim__intra *w, const struct trim_arch *a, const trim__mapping *m,
                                const trim__activity *x, uint64_t i)
 {
@@ -230,12 +234,16 @@ void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const char *
 		seen[i].sec = goal == TRIM__GOAL_ENERGY ? e.cycles : e.energy_pj;
 		/* the bound of every node on the way to it (which reads the
 		 * constraints: the stationarity bound) is at most its cost */
+		trim__mapping root;
+		const double root_lb = seen[i].ragged ? tu_node_lb(&s, c, goal, 0, zero_macs, &m, &root, sw) : 0;
 		for (int depth = 1; depth < s.nslots; depth++) {
 			trim__mapping p;
 			trim__eval ep;
 			double lb = tu_node_lb(&s, c, goal, depth, zero_macs, &m, &p, sw);
 			REQUIRE(lb <= seen[i].cost, "index %llu depth %d: node bound %.17g above the cost %.17g",
 			        (unsigned long long)i, depth, lb, seen[i].cost);
+			if (seen[i].ragged && lb > root_lb)
+				g_ragged_nodes_raised++;
 			/* and its joint-order bound (which reads the permutation
 			 * constraints) */
 			trim__node_bound_joint(&s, c, goal, depth, zero_macs, &p, &ep, &lb, sw);

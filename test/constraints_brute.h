@@ -40,6 +40,7 @@ void brute(void (*mk)(struct trim_arch *, trim__intra *), int goal, const char *
 extern int g_random, g_enofit, g_imperfect, g_ragged_best;
 extern uint64_t g_reuse_checked, g_reuse_equal;
 extern uint64_t g_wfill_checked, g_wfill_raised, g_wfill_equal, g_wfill_own_above;
-extern uint64_t g_own_loop_checked, g_least_checked, g_ragged_valid, g_ragged_raised;
+extern uint64_t g_own_loop_checked, g_least_checked, g_ragged_valid, g_ragged_raised,
+    g_ragged_nodes_raised;
 
 #endif

@@ -103,6 +103,11 @@ typedef struct {
 	int64_t pext[TRIM__MAX_LEVELS][TRIM_NDIMS];
 	int contig[TRIM__MAX_LEVELS][TRIM_NDIMS];
 	double emacs;
+	/* act_sp: the activity's instances and active PEs are act_inst and
+	 * act_active though allsp is 0 (the root's counts under a ragged
+	 * node's fixed spatial levels, node_bound.c) */
+	int act_sp;
+	int64_t act_inst[TRIM__MAX_LEVELS + 1], act_active;
 } node_frame;
 
 /* One tensor's part of a node's bound: per keep choice (at most 64) its
@@ -153,7 +158,9 @@ typedef struct {
 
 /* The node's frame from its factors in m (depth slots fixed): 0, 1 if a
  * spatial level does not fit (no valid mapping below), 2 if the node has
- * ragged completions (no bound). */
+ * ragged completions (then only fixed, allsp, inst and active are set:
+ * the fixed spatial levels' fit, instances and active PEs, which are every
+ * completion's, ragged or not). */
 int trim__node_frame(const trim__mapspace *s, const trim__level_cost *costs, int depth, int64_t zero_macs,
                      const trim__mapping *m, node_frame *f);
 /* The extents of the frame (sfx) for other factors of the same fixed levels. */

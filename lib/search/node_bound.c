@@ -33,27 +33,27 @@
 
 static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth, int64_t zero_macs,
                        trim__mapping *m, trim__eval *ev, double *lb, node_choices *out, node_counts *nc, int joint,
-                       double cut, stationary_workspace *sw);
+                       double cut, stationary_workspace *sw, const node_frame *act);
 
 void trim__mapspace_node_lb(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
                             int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb,
                             stationary_workspace *sw)
 {
-	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, NULL, NULL, 0, HUGE_VAL, sw);
+	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, NULL, NULL, 0, HUGE_VAL, sw, NULL);
 }
 
 void trim__node_bound_joint(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
                             int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb,
                             stationary_workspace *sw)
 {
-	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, NULL, NULL, 1, HUGE_VAL, sw);
+	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, NULL, NULL, 1, HUGE_VAL, sw, NULL);
 }
 
 void trim__node_bound_above(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth,
                             int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, node_choices *out,
                             double cut, stationary_workspace *sw)
 {
-	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, out, NULL, 0, cut, sw);
+	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, out, NULL, 0, cut, sw, NULL);
 }
 
 int trim__node_tensor_floors(const trim__mapspace *s, const trim__level_cost *costs, int depth, int64_t zero_macs,
@@ -77,7 +77,7 @@ void trim__node_bound(const trim__mapspace *s, const trim__level_cost *costs, in
                       int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, node_choices *out,
                       stationary_workspace *sw)
 {
-	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, out, NULL, 0, HUGE_VAL, sw);
+	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, out, NULL, 0, HUGE_VAL, sw, NULL);
 }
 
 /* 1 if keep choices cc[t] (masks K) fit the capacities whose tiles are known. */
@@ -159,8 +159,6 @@ void trim__node_frame_extents(const trim__mapspace *s, const trim__mapping *m, n
 int trim__node_frame(const trim__mapspace *s, const trim__level_cost *costs, int depth, int64_t zero_macs,
                      const trim__mapping *m, node_frame *f)
 {
-	if (s->imperfect && trim__mapspace_node_ragged(s, depth, m))
-		return 2;
 	const trim__intra *w = s->w;
 	const struct trim_arch *a = s->a;
 	const int nl = a->nlevels;
@@ -190,6 +188,12 @@ int trim__node_frame(const trim__mapspace *s, const trim__level_cost *costs, int
 		}
 	}
 	f->inst[nl] = f->active;
+	f->act_sp = 0;
+	/* a ragged completion pads its spatial factors: its instances and
+	 * active PEs are the padded products above (docs/model.md, "Imperfect
+	 * factorisations"), but not the extents below */
+	if (s->imperfect && trim__mapspace_node_ragged(s, depth, m))
+		return 2;
 	/* the extents at and below each level: suffix products of the factors
 	 * (they multiply to the bounds, node completions included) */
 	trim__node_frame_extents(s, m, f);
@@ -251,9 +255,11 @@ static void activity_clear(const trim__mapspace *s, const node_frame *f, int64_t
 		memset(rows[i], 0, (size_t)nl * sizeof *rows[i]);
 	x->macs = s->w->macs;
 	x->zero_macs = zero_macs;
-	x->active_pes = f->allsp ? f->active : (a->total_pes > 0 ? a->total_pes : 1);
+	x->active_pes = f->allsp ? f->active : f->act_sp ? f->act_active : (a->total_pes > 0 ? a->total_pes : 1);
 	for (int l = 0; l < nl; l++)
-		x->instances[l] = f->allsp ? f->inst[l] : (a->lv[l].instances > 0 ? a->lv[l].instances : 1);
+		x->instances[l] = f->allsp ? f->inst[l]
+		                  : f->act_sp ? f->act_inst[l]
+		                              : (a->lv[l].instances > 0 ? a->lv[l].instances : 1);
 }
 
 /* Under Timeloop's counting a storage level leaks on its used instances
@@ -262,7 +268,7 @@ static void activity_clear(const trim__mapspace *s, const node_frame *f, int64_t
 static void static_used_floor(const trim__mapspace *s, const trim__level_cost *costs, const node_frame *f,
                               trim__eval *ev)
 {
-	if (f->allsp || costs[0].count != TRIM_COUNT_TIMELOOP)
+	if (f->allsp || f->act_sp || costs[0].count != TRIM_COUNT_TIMELOOP)
 		return;
 	for (int l = 0; l < s->a->nlevels; l++)
 		ev->static_pj[l] = trim__eval_leak_pj(s->a, costs, l, 1) * ev->cycles;
@@ -589,7 +595,7 @@ void trim__node_combine(const trim__mapspace *s, const trim__level_cost *costs, 
 
 static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, int goal, int depth, int64_t zero_macs,
                        trim__mapping *m, trim__eval *ev, double *lb, node_choices *out, node_counts *nc, int joint,
-                       double cut, stationary_workspace *sw)
+                       double cut, stationary_workspace *sw, const node_frame *act)
 {
 	if (out)
 		out->nch[0] = out->nch[1] = out->nch[2] = 0;
@@ -615,8 +621,22 @@ static void node_bound(const trim__mapspace *s, const trim__level_cost *costs, i
 		s0.imperfect = 0;
 		trim__mapping root;
 		trim__space_mapping_init(&s0, &root);
-		node_bound(&s0, costs, goal, 0, zero_macs, &root, ev, lb, NULL, NULL, 0, cut, sw);
+		node_bound(&s0, costs, goal, 0, zero_macs, &root, ev, lb, NULL, NULL, 0, cut, sw, f.allsp ? &f : NULL);
 		return;
+	}
+	if (act) {
+		/* a ragged node's fixed spatial levels (above): the root's counts
+		 * (every completion's, ragged or not) under its instances and
+		 * active PEs, which every completion has (the padded products).
+		 * The evaluator's cycles then stay at most every completion's: a
+		 * compute level's are eff / (active PEs x MACs a cycle), a ragged
+		 * completion's steps x eff / (MACs x MACs a cycle) with
+		 * steps x active PEs >= MACs (a PE does one MAC a step); a level's
+		 * bandwidth divides counts at most the completion's by the same
+		 * instances; leakage is the cycles times the same instances */
+		f.act_sp = 1;
+		f.act_active = act->active;
+		memcpy(f.act_inst, act->inst, sizeof f.act_inst);
 	}
 	/* the joint order (joint: docs/model.md, "Bounds"): one loop of each
 	 * known storage level k is its innermost; a tensor indexed by that dim
@@ -668,5 +688,5 @@ void trim__node_bound_counts(const trim__mapspace *s, const trim__level_cost *co
                              int64_t zero_macs, trim__mapping *m, trim__eval *ev, double *lb, node_choices *out,
                              node_counts *nc, stationary_workspace *sw)
 {
-	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, out, nc, 0, HUGE_VAL, sw);
+	node_bound(s, costs, goal, depth, zero_macs, m, ev, lb, out, nc, 0, HUGE_VAL, sw, NULL);
 }
