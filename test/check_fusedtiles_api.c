@@ -200,6 +200,17 @@ START_TEST(api_report_training)
 	ck_assert_int_eq(report_of(bn, TRIM_MODE_TRAINING, NULL, NULL, TRIM_GOAL_ENERGY, 1, TRIM_FORMAT_JSON, &t), 0);
 	ck_assert_msg(strstr(t, "\"chains\": 0,"), "%s", t);
 	trim_string_free(t);
+	/* FIRST:LAST names FW layers; a BW chain fuses only within them too:
+	 * conv-pad-tiny's BW c3 -> c2 does with c2:c3, not with c1:c2 (which
+	 * fuses the FW c1..c2) */
+	static const char *const pad = "test/data/networks/conv-pad-tiny.yaml";
+	ck_assert_int_eq(report_of(pad, TRIM_MODE_TRAINING, "c2:c3", NULL, TRIM_GOAL_ENERGY, 1, TRIM_FORMAT_JSON, &t), 0);
+	ck_assert_msg(strstr(t, "\"first\": \"c3\", \"fused\": true") && strstr(t, "\"phase\": \"BW\""), "%s", t);
+	trim_string_free(t);
+	ck_assert_int_eq(report_of(pad, TRIM_MODE_TRAINING, "c1:c2", NULL, TRIM_GOAL_ENERGY, 1, TRIM_FORMAT_JSON, &t), 0);
+	ck_assert_msg(strstr(t, "\"first\": \"c1\", \"fused\": true") && !strstr(t, "\"first\": \"c3\", \"fused\": true") &&
+	              strstr(t, "\"fused_groups\": 1"), "%s", t);
+	trim_string_free(t);
 }
 END_TEST
 
