@@ -39,18 +39,25 @@ typedef struct {
 	trim__ft_chain ch;
 } fixture;
 
-/* The network's first chain (its first `n` intra workloads) on arch;
- * glb_bytes > 0 replaces level 1's capacity after the costs are taken. */
-static void load(fixture *x, const char *net, const char *arch, int n, int64_t glb_bytes)
+/* The network's workloads (mode) and arch with its costs; glb_bytes > 0
+ * replaces level 1's capacity after the costs are taken. */
+static void load_inputs(fixture *x, const char *net, const char *arch, int mode, int64_t glb_bytes)
 {
 	memset(x, 0, sizeof *x);
 	ck_assert_int_eq(trim_network_load(&x->net, net), 0);
-	ck_assert_int_eq(trim_workloads_create(&x->w, x->net, TRIM_MODE_INFERENCE, 1, 0), 0);
+	ck_assert_int_eq(trim_workloads_create(&x->w, x->net, mode, 1, 0), 0);
 	ck_assert_int_eq(trim_arch_load(&x->a, arch), 0);
 	ck_assert_int_eq(trim_energy_load_for_arch(&x->t, x->a), 0);
 	ck_assert_int_eq(trim__arch_costs(x->a, x->t, x->c), 0);
 	if (glb_bytes > 0)
 		x->a->lv[GLB].capacity_bytes = glb_bytes;
+}
+
+/* The network's first chain (its first `n` intra workloads) on arch;
+ * glb_bytes as in load_inputs. */
+static void load(fixture *x, const char *net, const char *arch, int n, int64_t glb_bytes)
+{
+	load_inputs(x, net, arch, TRIM_MODE_INFERENCE, glb_bytes);
 	int link[16];
 	ck_assert_int_le(trim_workloads_intra_count(x->w), 16);
 	ck_assert_int_eq(trim__ft_network_links(x->net, x->w, link), 0);
@@ -66,17 +73,10 @@ static void load(fixture *x, const char *net, const char *arch, int n, int64_t g
 
 /* Training's first BW chain (trim__ft_network_bw_links) of the network on
  * arch, written (its intermediates also drained for WG); glb_bytes as in
- * load. */
+ * load_inputs. */
 static void load_bw(fixture *x, const char *net, const char *arch, int64_t glb_bytes)
 {
-	memset(x, 0, sizeof *x);
-	ck_assert_int_eq(trim_network_load(&x->net, net), 0);
-	ck_assert_int_eq(trim_workloads_create(&x->w, x->net, TRIM_MODE_TRAINING, 1, 0), 0);
-	ck_assert_int_eq(trim_arch_load(&x->a, arch), 0);
-	ck_assert_int_eq(trim_energy_load_for_arch(&x->t, x->a), 0);
-	ck_assert_int_eq(trim__arch_costs(x->a, x->t, x->c), 0);
-	if (glb_bytes > 0)
-		x->a->lv[GLB].capacity_bytes = glb_bytes;
+	load_inputs(x, net, arch, TRIM_MODE_TRAINING, glb_bytes);
 	int link[16], bw[16];
 	const size_t n = trim_workloads_intra_count(x->w);
 	ck_assert_int_le(n, 16);

@@ -69,6 +69,50 @@ static int64_t produced_at(const trim__tensor *T, const trim__tensor *out, const
 	return e;
 }
 
+/* Every point of layer i's tile at pos (tile number `tile`, for messages),
+ * in the chain's coordinates: inside the layer, seeing a padding zero
+ * exactly where the layer does. Adds to contrib (per element of its
+ * result) the points that reach it, marks in read (NULL: not wanted) the
+ * elements of the previous layer's result it reads, and adds to ran (NULL:
+ * not wanted) each point's place in the layer's nest. */
+static void walk_layer_tile(const trim__ft_chain *ch, const trim__ft_axes *ax, const int64_t *tiles,
+                            const int64_t *pos, int i, int64_t tile, int64_t *contrib, unsigned char *read,
+                            int64_t *ran)
+{
+	const trim__intra *w = ch->layer[i];
+	const trim__tensor *out = &w->t[2], *in = &w->t[0];
+	const trim__tensor *pout = i ? &ch->layer[i - 1]->t[2] : NULL;
+	int64_t org[TRIM__FT_MAX_AXES], origin[TRIM_NDIMS] = {0};
+	trim__intra tw;
+	ck_assert_int_eq(trim__ft_tile_workload(ch, 0, ax, tiles, pos, i, &tw, org), 0);
+	for (int x = 0; x < ax->naxes; x++)
+		origin[ax->dim[x][i]] = org[x];
+	int64_t dv[TRIM_NDIMS] = {0}, tv[TRIM_NDIMS] = {0};
+	for (int64_t p = 0; p < tw.macs; p++) {
+		int64_t q = p, lin = 0;
+		for (int d = TRIM_NDIMS - 1; d >= 0; d--) {
+			tv[d] = q % tw.bound[d];
+			dv[d] = origin[d] + tv[d];
+			q /= tw.bound[d];
+		}
+		for (int d = 0; d < TRIM_NDIMS; d++) {
+			REQUIRE(dv[d] < w->bound[d], "layer %s tile %lld: %c = %lld outside its bound %lld", w->layer,
+			        (long long)tile, "NGMCEFRS"[d], (long long)dv[d], (long long)w->bound[d]);
+			lin = lin * w->bound[d] + dv[d];
+		}
+		contrib[elem_at(out, dv)]++;
+		/* the tile sees a padding zero where the layer does */
+		int zero = is_zero_at(in, dv);
+		REQUIRE(zero == is_zero_at(&tw.t[0], tv), "layer %s tile %lld: point %lld reads a %s the tile sees as %s",
+		        w->layer, (long long)tile, (long long)p, zero ? "zero" : "value", zero ? "a value" : "a zero");
+		int64_t src = zero || !pout ? -1 : produced_at(in, pout, dv);
+		if (read && src >= 0)
+			read[src] = 1;
+		if (ran)
+			ran[lin]++;
+	}
+}
+
 /* Walk every point of every layer in every tile of the group in the
  * chain's coordinates (layer i's tile starting at its origin, the first
  * of its rows in that tile, on each shared dim): every point lies inside
@@ -102,41 +146,12 @@ static void walk_tiles(const trim__ft_chain *ch, const int64_t *tiles)
 		unsigned char *prev = NULL; /* the previous layer's elements completed in this tile */
 		for (int i = 0; i < n; i++) {
 			const trim__intra *w = ch->layer[i];
-			const trim__tensor *out = &w->t[2], *in = &w->t[0];
+			const trim__tensor *out = &w->t[2];
 			const trim__tensor *pout = i ? &ch->layer[i - 1]->t[2] : NULL;
-			int64_t per_elem = w->macs / out->elems, org[TRIM__FT_MAX_AXES];
+			int64_t per_elem = w->macs / out->elems;
 			int64_t *contrib = calloc((size_t)out->elems, sizeof *contrib);
 			unsigned char *read = pout ? calloc((size_t)pout->elems, 1) : NULL;
-			trim__intra tw;
-			ck_assert_int_eq(trim__ft_tile_workload(ch, 0, &ax, tiles, pos, i, &tw, org), 0);
-			int64_t origin[TRIM_NDIMS] = {0};
-			for (int x = 0; x < ax.naxes; x++)
-				origin[ax.dim[x][i]] = org[x];
-			int64_t dv[TRIM_NDIMS] = {0}, tv[TRIM_NDIMS] = {0};
-			for (int64_t p = 0; p < tw.macs; p++) {
-				int64_t q = p, lin = 0;
-				for (int d = TRIM_NDIMS - 1; d >= 0; d--) {
-					tv[d] = q % tw.bound[d];
-					dv[d] = origin[d] + tv[d];
-					q /= tw.bound[d];
-				}
-				for (int d = 0; d < TRIM_NDIMS; d++) {
-					REQUIRE(dv[d] < w->bound[d], "layer %s tile %lld: %c = %lld outside its bound %lld", w->layer,
-					        (long long)tile, "NGMCEFRS"[d], (long long)dv[d], (long long)w->bound[d]);
-					lin = lin * w->bound[d] + dv[d];
-				}
-				contrib[elem_at(out, dv)]++;
-				/* the tile sees a padding zero where the layer does */
-				int zero = is_zero_at(in, dv);
-				REQUIRE(zero == is_zero_at(&tw.t[0], tv), "layer %s tile %lld: point %lld reads a %s the tile sees "
-				        "as %s", w->layer, (long long)tile, (long long)p, zero ? "zero" : "value",
-				        zero ? "a value" : "a zero");
-				int64_t src = zero || !pout ? -1 : produced_at(in, pout, dv);
-				if (read && src >= 0)
-					read[src] = 1;
-				if (i == n - 1)
-					ran[lin]++;
-			}
+			walk_layer_tile(ch, &ax, tiles, pos, i, tile, contrib, read, i == n - 1 ? ran : NULL);
 			for (int64_t x = 0; x < out->elems; x++) {
 				REQUIRE(contrib[x] == 0 || contrib[x] == per_elem,
 				        "layer %s tile %lld: element %lld gets %lld of its %lld contributions", w->layer,
@@ -151,7 +166,8 @@ static void walk_tiles(const trim__ft_chain *ch, const int64_t *tiles)
 			/* the next layer's input tile is this layer's output tile,
 			 * padded where the next layer's input is */
 			if (i + 1 < n) {
-				trim__intra nw;
+				trim__intra tw, nw;
+				ck_assert_int_eq(trim__ft_tile_workload(ch, 0, &ax, tiles, pos, i, &tw, NULL), 0);
 				ck_assert_int_eq(trim__ft_tile_workload(ch, 0, &ax, tiles, pos, i + 1, &nw, NULL), 0);
 				for (int k = 0; k < tw.t[2].ndims; k++) {
 					int j = trim__ft_link_position(&tw.t[2], &nw.t[0], k);
@@ -258,41 +274,15 @@ static int walk_kept(const trim__ft_chain *ch, const int64_t *tiles)
 		keep_order(&ax, tiles, h, t, pos);
 		for (int i = 0; i < n; i++) {
 			const trim__intra *w = ch->layer[i];
-			const trim__tensor *out = &w->t[2], *in = &w->t[0];
-			const trim__tensor *pout = i ? &ch->layer[i - 1]->t[2] : NULL;
-			int64_t per_elem = w->macs / out->elems, org[TRIM__FT_MAX_AXES], origin[TRIM_NDIMS] = {0};
+			const trim__tensor *out = &w->t[2];
+			int64_t per_elem = w->macs / out->elems;
 			int64_t *contrib = calloc((size_t)out->elems, sizeof *contrib);
-			trim__intra tw;
-			ck_assert_int_eq(trim__ft_tile_workload(ch, 0, &ax, tiles, pos, i, &tw, org), 0);
-			for (int x = 0; x < ax.naxes; x++)
-				origin[ax.dim[x][i]] = org[x];
-			int64_t dv[TRIM_NDIMS] = {0}, tv[TRIM_NDIMS] = {0};
-			for (int64_t p = 0; p < tw.macs; p++) {
-				int64_t q = p, lin = 0;
-				for (int d = TRIM_NDIMS - 1; d >= 0; d--) {
-					tv[d] = q % tw.bound[d];
-					dv[d] = origin[d] + tv[d];
-					q /= tw.bound[d];
-				}
-				for (int d = 0; d < TRIM_NDIMS; d++) {
-					REQUIRE(dv[d] < w->bound[d], "layer %s tile %lld: %c = %lld outside its bound", w->layer,
-					        (long long)t, "NGMCEFRS"[d], (long long)dv[d]);
-					lin = lin * w->bound[d] + dv[d];
-				}
-				contrib[elem_at(out, dv)]++;
-				int zero = is_zero_at(in, dv);
-				REQUIRE(zero == is_zero_at(&tw.t[0], tv), "layer %s tile %lld: a zero seen as a value or back",
-				        w->layer, (long long)t);
-				int64_t src = zero || !pout ? -1 : produced_at(in, pout, dv);
-				if (src >= 0) {
-					REQUIRE(prod[i - 1][src] >= 0 && prod[i - 1][src] <= t,
-					        "layer %s tile %lld reads element %lld of its input, made in tile %lld", w->layer,
-					        (long long)t, (long long)src, (long long)prod[i - 1][src]);
-					read_at[i - 1][t * elems[i - 1] + src] = 1;
-				}
-				if (i == n - 1)
-					ran[lin]++;
-			}
+			unsigned char *read = i ? read_at[i - 1] + t * elems[i - 1] : NULL;
+			walk_layer_tile(ch, &ax, tiles, pos, i, t, contrib, read, i == n - 1 ? ran : NULL);
+			for (int64_t e = 0; read && e < elems[i - 1]; e++)
+				REQUIRE(!read[e] || (prod[i - 1][e] >= 0 && prod[i - 1][e] <= t),
+				        "layer %s tile %lld reads element %lld of its input, made in tile %lld", w->layer,
+				        (long long)t, (long long)e, (long long)prod[i - 1][e]);
 			for (int64_t e = 0; e < out->elems; e++) {
 				if (!contrib[e])
 					continue;

@@ -132,33 +132,6 @@ class NetEval(_Handle):
         """Share of the searches done, in [0, 1]; readable from another thread during a step."""
         return lib().trim_neteval_progress(self.handle)
 
-    def set_fuse(self, fuse="all", level=None):
-        """Fused tiles (``trim_explorer_set_fuse``, ``trim explore --fuse``;
-        docs/fusion.md, "Interfaces"): each valid point's chains planned as
-        fused groups at the buffer ``level`` (None: the first storage level
-        below DRAM), fused only within ``fuse`` ("all" or "FIRST:LAST"; None:
-        no fused tiles); a point's energy and cycles are then its
-        layer-by-layer figures less what the plan saves, and ``fused(i)``
-        gives its chains' figures. Energy or delay goal, inference, dense
-        figures; not with an out dir."""
-        _check(lib().trim_explorer_set_fuse(self.handle, fuse.encode() if fuse else None,
-                                            level.encode() if level else None))
-
-    def fused(self, i):
-        """TRIM_XFU_* of point i as a dict (``EXPLORE_FUSED_FIELDS``): its
-        chains' DRAM bytes fused and layer by layer, the bytes saved, the
-        fused groups, the buffer bytes they need, the goal's cost of the
-        plans and layer by layer, and the point's figures layer by layer;
-        planned and exact are bools."""
-        out = _doubles(len(EXPLORE_FUSED_FIELDS))
-        _check(lib().trim_explorer_point_fused(self.handle, i, out, len(out)))
-        d = dict(zip(EXPLORE_FUSED_FIELDS, out))
-        for k in ("planned", "exact"):
-            d[k] = bool(d[k])
-        for k in ("chains", "fused_groups"):
-            d[k] = int(d[k])
-        return d
-
     def set_out_dir(self, path):
         """Keep finished searches in directory `path` and resume from it (trim network --out)."""
         _check(lib().trim_neteval_set_out_dir(self.handle, None if path is None else os.fsencode(path)))
@@ -413,8 +386,8 @@ class Explorer(_Handle):
         below DRAM), fused only within ``fuse`` ("all" or "FIRST:LAST"; None:
         no fused tiles); a point's energy and cycles are then its
         layer-by-layer figures less what the plan saves, and ``fused(i)``
-        gives its chains' figures. Energy or delay goal, inference, dense
-        figures; not with an out dir."""
+        gives its chains' figures (training's FW and BW chains too). Energy
+        or delay goal, dense figures; not with an out dir."""
         _check(lib().trim_explorer_set_fuse(self.handle, fuse.encode() if fuse else None,
                                             level.encode() if level else None))
 
