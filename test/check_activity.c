@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "activity/activity_int.h"
+#include "activity/analyst_int.h"
 #include "refsim.h"
 #include "tcase_util.h"
 #include "trim.h"
@@ -467,12 +468,78 @@ START_TEST(test_property_random)
 }
 END_TEST
 
+/* A ragged group's sums by runs (lib/activity/ragged_stat.c) equal the
+ * bitmaps' on random leaves: one, two and three spatial levels, axes of one
+ * and two terms (coefficients 0-3: strides, dilations, irrelevant dims),
+ * ranges empty, clipped, overlapping and apart, nothing held before. */
+START_TEST(test_ragged_runs_vs_bits)
+{
+	uint64_t st = 0x5a66u;
+	trim__rag_scratch sa = {0}, sb = {0};
+	int cases = 0, apart = 0, multi = 0, fallback = 0;
+	int64_t rng[8 * 64];
+	for (int c = 0; c < 4000; c++) {
+		trim__rag_shape g = {.coef = {tu_range(&st, 0, 3), tu_range(&st, 0, 3)}};
+		const int ns = (int)tu_range(&st, 1, 3);
+		int64_t np[3];
+		g.nleaf = 1;
+		for (int q = 0; q < ns; q++)
+			g.nleaf *= np[q] = tu_range(&st, 1, 4);
+		for (int q = 0; q < ns; q++)
+			if (tu_range(&st, 0, 2)) {
+				int64_t rch = 1;
+				for (int z = q + 1; z < ns; z++)
+					rch *= np[z];
+				g.rch[g.k] = rch;
+				g.rin[g.k++] = rch * np[q];
+			}
+		const int none_before = tu_range(&st, 0, 7) == 0;
+		for (int64_t i = 0; i < 2 * g.nleaf; i++)
+			for (int e = 0; e < 2; e++) {
+				int64_t a = tu_range(&st, 0, 12), z = a + tu_range(&st, 0, 6) - 1;
+				if (none_before && i % 2)
+					z = a; /* the previous step held nothing */
+				rng[4 * i + 2 * e] = a;
+				rng[4 * i + 2 * e + 1] = z < a ? a : z;
+			}
+		trim__rag_stat want, got;
+		REQUIRE(trim__rag_stat_bits(&sb, &g, rng, &want) == 0, "bits failed");
+		if (!trim__rag_runs_apply(&g)) {
+			fallback++;
+			continue;
+		}
+		REQUIRE(trim__rag_stat_runs(&sa, &g, rng, &got) == 0, "runs failed");
+		cases++;
+		REQUIRE(memcmp(&want, &got, sizeof want) == 0,
+		        "case %d (coef %lld %lld, %lld leaves, k %d): cur %lld/%lld inter %lld/%lld A0 %lld/%lld "
+		        "E0 %lld/%lld O0 %lld/%lld O1 %lld/%lld G0 %lld/%lld",
+		        c, (long long)g.coef[0], (long long)g.coef[1], (long long)g.nleaf, g.k, (long long)want.cur,
+		        (long long)got.cur, (long long)want.inter, (long long)got.inter, (long long)want.A[0],
+		        (long long)got.A[0], (long long)want.E[0], (long long)got.E[0], (long long)want.O[0],
+		        (long long)got.O[0], (long long)want.O1[0], (long long)got.O1[0], (long long)want.G[0],
+		        (long long)got.G[0]);
+		/* the runs were apart (a stride wider than the window) */
+		const int64_t c0 = g.coef[0], c1 = g.coef[1];
+		if (c0 > 1 && c1 == 1)
+			apart++;
+		multi += g.k > 1;
+	}
+	trim__rag_scratch_free(&sa);
+	trim__rag_scratch_free(&sb);
+	ck_assert_int_gt(cases, 3000);
+	ck_assert_int_gt(apart, 100);
+	ck_assert_int_gt(multi, 500);
+	ck_assert_int_gt(fallback, 50); /* e.g. 2u + 3v: bits only */
+}
+END_TEST
+
 Suite *activity_suite(void)
 {
 	Suite *s = suite_create("activity");
 	TCase *tc = tcase_create("core");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_property_random);
+	tcase_add_test(tc, test_ragged_runs_vs_bits);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -7,6 +7,8 @@
  *   prepare.c    the order-independent part (per factors and keeps)
  *   orders.c     the order-dependent part (per loop orders)
  *   ragged.c     imperfect factorisations (ragged tiles), per transition
+ *   ragged_stat.c   one group's sums at one step: by runs of the axis, or
+ *                by a bitmap per leaf (the obvious form, for the rest)
  *   ragged_lower.c  their order-free lower bound: per instance, the
  *                elements it touches
  *   timeloop.c   an operand counted as Timeloop counts it (--count
@@ -169,6 +171,51 @@ int trim__act_ragged_hop(trim__act_ws *ws, const trim__mapping *m, int t, int i,
  * each instance of S_j and of the child touches, summed; uses ws->buf[2].
  * 0 or TRIM_ENOMEM. */
 int trim__act_ragged_lower(trim__act_ws *ws, int t, int i, int64_t *Fc, int64_t *Mw, int64_t *Dw);
+/* One group of a ragged hop at one step (ragged_stat.c): its axis reads
+ * coef[0] * u + coef[1] * v over the group's dims (coef 0: a dim irrelevant
+ * to the tensor, or no second dim); nleaf leaves (the child's instances
+ * below the spatial levels above it, the innermost level fastest); per S_j
+ * (k of them) the leaves below one child of S_j (rch) and below one S_j
+ * instance (rin). */
+typedef struct {
+	int64_t coef[2];
+	int k;
+	int64_t nleaf;
+	int64_t rch[MAXSP], rin[MAXSP];
+} trim__rag_shape;
+/* Its sums: the positions held now (cur) and held at the previous step too
+ * (inter), summed over leaves; per S_j, over its instances, the positions
+ * held by some child (A), by exactly one (O), by children all held them
+ * before (E), by one that held them before (O1), and by children all but
+ * one of which held them before (G). */
+typedef struct {
+	int64_t A[MAXSP], E[MAXSP], O[MAXSP], O1[MAXSP], G[MAXSP];
+	int64_t cur, inter;
+} trim__rag_stat;
+typedef struct {
+	int64_t a, e;
+} trim__rag_run;
+/* Scratch of both forms (zeroed: empty; grown, never shrunk). */
+typedef struct {
+	uint8_t *bits;
+	size_t bcap;
+	int64_t *cnt;
+	size_t ccap;
+	trim__rag_run *run;
+	size_t rcap, nrun;
+	size_t *off;
+	size_t ocap;
+	void *ev;
+	size_t ecap, nev;
+} trim__rag_scratch;
+void trim__rag_scratch_free(trim__rag_scratch *s);
+/* The sums from the leaves' ranges rng (8 per leaf: now [a0, e0, a1, e1],
+ * before [a0, e0, a1, e1]; an empty range: nothing held): by a bitmap per
+ * leaf, or by runs (where trim__rag_runs_apply: the same sums, in a time
+ * independent of the axis's length). 0 or TRIM_ENOMEM. */
+int trim__rag_stat_bits(trim__rag_scratch *s, const trim__rag_shape *g, const int64_t *rng, trim__rag_stat *st);
+int trim__rag_runs_apply(const trim__rag_shape *g);
+int trim__rag_stat_runs(trim__rag_scratch *s, const trim__rag_shape *g, const int64_t *rng, trim__rag_stat *st);
 int64_t trim__act_ragged_steps(const struct trim__act_prep *P, const trim__mapping *m);
 void trim__act_rag_free(struct trim__act_rag *r);
 /* Timeloop's counting (timeloop.c). trim__act_tl_prepare: h's tlcls,

@@ -42,14 +42,9 @@ typedef struct {
 } rgroup;
 
 typedef struct {
-	int64_t A[MAXSP], E[MAXSP], O[MAXSP], O1[MAXSP], G[MAXSP];
-	int64_t cur, inter;
-} rstat;
-
-typedef struct {
 	uint64_t gen; /* in use for the hop of this generation */
 	int64_t key[8];
-	rstat st;
+	trim__rag_stat st;
 } rent;
 
 struct trim__act_rag {
@@ -59,10 +54,7 @@ struct trim__act_rag {
 	uint64_t pgen;
 	size_t cap, n;      /* memo entries */
 	rent *tab;
-	uint8_t *bits;      /* 2 * nleaf * len: cur and prev bitmaps per leaf */
-	size_t bcap;
-	int64_t *cnt;       /* P, Q and the child's marks: 4 * len */
-	size_t ccap;
+	trim__rag_scratch sc; /* ragged_stat.c's */
 	int64_t *rng;       /* per leaf: cur [a0, e0, a1, e1], prev [a0, e0, a1, e1] */
 	size_t rcap;
 };
@@ -72,8 +64,7 @@ void trim__act_rag_free(struct trim__act_rag *r)
 	if (!r)
 		return;
 	free(r->tab);
-	free(r->bits);
-	free(r->cnt);
+	trim__rag_scratch_free(&r->sc);
 	free(r->rng);
 	free(r);
 }
@@ -92,21 +83,10 @@ static void *grow(void *p, size_t *cap, size_t n, size_t size)
 	return q;
 }
 
-/* Positions c0*u + c1*v (u in [a0, e0), v in [a1, e1)) of a leaf's range r
- * into bits (offset lo); none when empty. */
-static void mark(const rgroup *g, const int64_t *r, uint8_t *bits, int64_t lo)
-{
-	if (r[0] >= r[1] || r[2] >= r[3])
-		return;
-	for (int64_t u = r[0]; u < r[1]; u++)
-		for (int64_t v = r[2]; v < r[3]; v++)
-			bits[g->coef[0] * u + g->coef[1] * v - lo] = 1;
-}
-
 /* The group's sums at a step whose tiles start at bc (per group dim), the
  * previous step's at bp (NULL: nothing held before): computed. */
 static int group_stat(struct trim__act_prep *P, const rgroup *g, int k, int C, const int64_t *bc,
-                      const int64_t *bp, rstat *st)
+                      const int64_t *bp, trim__rag_stat *st)
 {
 	struct trim__act_rag *R = P->rag;
 	const int64_t nl = g->nleaf;
@@ -117,7 +97,6 @@ static int group_stat(struct trim__act_prep *P, const rgroup *g, int k, int C, c
 	if (!rng)
 		return trim__error(TRIM_ENOMEM, "activity: out of memory");
 	R->rng = rng;
-	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	for (int64_t i = 0; i < nl; i++) {
 		int64_t off[2] = {0, 0}, rem = i;
 		for (int q = g->ns - 1; q >= 0; q--) {
@@ -148,71 +127,21 @@ static int group_stat(struct trim__act_prep *P, const rgroup *g, int k, int C, c
 				r[s * 4 + 2 * e] = a;
 				r[s * 4 + 2 * e + 1] = z;
 			}
-			if (r[s * 4] < r[s * 4 + 1] && r[s * 4 + 2] < r[s * 4 + 3]) {
-				int64_t mn = g->coef[0] * r[s * 4] + g->coef[1] * r[s * 4 + 2];
-				int64_t mx = g->coef[0] * (r[s * 4 + 1] - 1) + g->coef[1] * (r[s * 4 + 3] - 1);
-				lo = mn < lo ? mn : lo;
-				hi = mx > hi ? mx : hi;
-			}
 		}
 	}
-	memset(st, 0, sizeof *st);
-	if (lo > hi)
-		return 0;
-	const int64_t len = hi - lo + 1;
-	uint8_t *bits = grow(R->bits, &R->bcap, (size_t)(2 * nl * len), 1);
-	if (!bits)
-		return trim__error(TRIM_ENOMEM, "activity: out of memory");
-	R->bits = bits;
-	int64_t *cnt = grow(R->cnt, &R->ccap, (size_t)(4 * len), sizeof *cnt);
-	if (!cnt)
-		return trim__error(TRIM_ENOMEM, "activity: out of memory");
-	R->cnt = cnt;
-	memset(bits, 0, (size_t)(2 * nl * len));
-	for (int64_t i = 0; i < nl; i++) {
-		uint8_t *cb = bits + 2 * i * len, *pb = cb + len;
-		mark(g, rng + i * 8, cb, lo);
-		mark(g, rng + i * 8 + 4, pb, lo);
-		for (int64_t x = 0; x < len; x++) {
-			st->cur += cb[x];
-			st->inter += cb[x] & pb[x];
-		}
-	}
-	int64_t *Pc = cnt, *Qc = cnt + len, *now = cnt + 2 * len, *bad = cnt + 3 * len;
+	trim__rag_shape sh = {.coef = {g->coef[0], g->coef[1]}, .k = k, .nleaf = nl};
 	for (int j = 0; j < k; j++) {
 		const int q = g->js[j];
-		int64_t rch = 1;
+		sh.rch[j] = 1;
 		for (int z = q + 1; z < g->ns; z++)
-			rch *= g->np[z];
-		const int64_t rin = rch * g->np[q];
-		for (int64_t i0 = 0; i0 < nl; i0 += rin) {
-			memset(Pc, 0, (size_t)(2 * len) * sizeof *Pc);
-			for (int64_t c0 = i0; c0 < i0 + rin; c0 += rch) {
-				memset(now, 0, (size_t)(2 * len) * sizeof *now);
-				for (int64_t i = c0; i < c0 + rch; i++) {
-					const uint8_t *cb = bits + 2 * i * len, *pb = cb + len;
-					for (int64_t x = 0; x < len; x++)
-						if (cb[x]) {
-							now[x] = 1;
-							bad[x] |= !pb[x];
-						}
-				}
-				for (int64_t x = 0; x < len; x++) {
-					Pc[x] += now[x];
-					Qc[x] += now[x] && !bad[x];
-				}
-			}
-			for (int64_t x = 0; x < len; x++) {
-				const int64_t p = Pc[x], qq = Qc[x];
-				st->A[j] += p > 0;
-				st->O[j] += p == 1;
-				st->E[j] += p > 0 && p == qq;
-				st->O1[j] += p == 1 && qq == 1;
-				st->G[j] += qq >= 1 && p == qq + 1;
-			}
-		}
+			sh.rch[j] *= g->np[z];
+		sh.rin[j] = sh.rch[j] * g->np[q];
 	}
-	return 0;
+	if (g->nd < 2)
+		sh.coef[1] = 0;
+	if (trim__rag_runs_apply(&sh))
+		return trim__rag_stat_runs(&R->sc, &sh, rng, st);
+	return trim__rag_stat_bits(&R->sc, &sh, rng, st);
 }
 
 /* group_stat memoised by what it depends on: per dim, where the previous
@@ -221,7 +150,7 @@ static int group_stat(struct trim__act_prep *P, const rgroup *g, int k, int C, c
  * result points into the table: copy it before the next look-up (which may
  * grow the table). */
 static int group_stat_memo(struct trim__act_prep *P, int gid, const rgroup *g, int k, int C,
-                           const int64_t *bc, const int64_t *bp, const rstat **out)
+                           const int64_t *bc, const int64_t *bp, const trim__rag_stat **out)
 {
 	struct trim__act_rag *R = P->rag;
 	int64_t key[8] = {gid, bp != NULL, 0, 0, 0, 0, 0, 0};
@@ -274,7 +203,7 @@ static int group_stat_memo(struct trim__act_prep *P, int gid, const rgroup *g, i
 }
 
 /* One step's contribution (the group sums st[g]) to the hop's totals. */
-static void add_step(int ng, int k, const rstat *const *st, int64_t *Fc, int64_t *Mw, int64_t *Uw)
+static void add_step(int ng, int k, const trim__rag_stat *const *st, int64_t *Fc, int64_t *Mw, int64_t *Uw)
 {
 	int64_t c = 1, in = 1;
 	for (int g = 0; g < ng; g++) {
@@ -417,8 +346,8 @@ int64_t trim__act_ragged_steps(const struct trim__act_prep *P, const trim__mappi
 static int mac_hop(struct trim__act_prep *P, const trim__mapping *m, const rgroup *gs, int ng, int k, int C,
                    int hid, int64_t *Fc, int64_t *Mw, int64_t *Uw)
 {
-	rstat tot[MAXG];
-	const rstat *pt[MAXG];
+	trim__rag_stat tot[MAXG];
+	const trim__rag_stat *pt[MAXG];
 	for (int q = 0; q < ng; q++) {
 		const rgroup *g = &gs[q];
 		int64_t n[2] = {1, 1}, *pos[2] = {NULL, NULL};
@@ -435,7 +364,7 @@ static int mac_hop(struct trim__act_prep *P, const trim__mapping *m, const rgrou
 		for (int64_t u = 0; !rc && u < n[0]; u++)
 			for (int64_t v = 0; !rc && v < n[1]; v++) {
 				int64_t bc[2] = {pos[0][u], g->nd > 1 ? pos[1][v] : 0};
-				const rstat *s;
+				const trim__rag_stat *s;
 				rc = group_stat_memo(P, hid * 32 + q, g, k, C, bc, NULL, &s);
 				if (rc)
 					break;
@@ -500,8 +429,8 @@ typedef struct {
  * tiles start at bc and bp, and, a result, the drains of bp's tiles. */
 static int transition(walk_t *W, const int64_t *bc, const int64_t *bp, racc *out)
 {
-	const rstat *sf[MAXG + MAXAX], *sd[MAXG + MAXAX];
-	rstat keep[MAXG + MAXAX], keepd[MAXG + MAXAX]; /* copies: a later look-up may grow the table */
+	const trim__rag_stat *sf[MAXG + MAXAX], *sd[MAXG + MAXAX];
+	trim__rag_stat keep[MAXG + MAXAX], keepd[MAXG + MAXAX]; /* copies: a later look-up may grow the table */
 	for (int q = 0; q < W->ng; q++) {
 		const rgroup *g = &W->gs[q];
 		int64_t c[2], p[2];
@@ -530,8 +459,8 @@ static int transition(walk_t *W, const int64_t *bc, const int64_t *bp, racc *out
 /* The drains of the tiles at bp when nothing follows (the end). */
 static int drain_only(walk_t *W, const int64_t *bp, racc *out)
 {
-	const rstat *sd[MAXG + MAXAX];
-	rstat keepd[MAXG + MAXAX];
+	const trim__rag_stat *sd[MAXG + MAXAX];
+	trim__rag_stat keepd[MAXG + MAXAX];
 	for (int q = 0; q < W->ng; q++) {
 		const rgroup *g = &W->gs[q];
 		int64_t p[2];
