@@ -57,6 +57,71 @@ START_TEST(test_index_roundtrip)
 }
 END_TEST
 
+/* The number of order classes counted from the loops up to where every
+ * signature ends (trim__order_class_count, what trim__mapspace_distinct
+ * multiplies) equals the class table's, built over every order: every
+ * ordered level, every set of the layer's dims and every set of tensors
+ * with a holder below, on convolutions (FW, BW, WG), depthwise, FC and
+ * pools, without and with permutation constraints (some dims innermost). */
+START_TEST(test_order_class_count)
+{
+	int tables = 0, big = 0, constrained = 0;
+	for (int it = 0; it < 24; it++) {
+		struct trim_arch a;
+		trim__intra w;
+		const int kind = it % 5, phase = it / 5 % 3;
+		if (tu_layer(&w, kind, phase, 2, 4, 6, kind == TU_CONV ? 2 : 1, 5, 4, kind == TU_FC ? 1 : 3,
+		             kind == TU_FC ? 1 : 2, 1 + it % 2, 1, it % 2))
+			continue;
+		tu_arch_init(&a, "counts");
+		tu_storage(&a, "DRAM", 0, 16);
+		tu_storage(&a, "GLB", 0, 16);
+		tu_spatial(&a, "NoC", 4, 4, 1, 1);
+		tu_storage(&a, "L1", 0, 16);
+		tu_storage(&a, "RF", 0, 16);
+		tu_compute(&a, "MAC");
+		tu_arch_finish(&a);
+		trim__mapspace s;
+		const int rc = trim__mapspace_init(&s, &w, &a);
+		if (rc == TRIM_ERANGE)
+			continue;
+		ck_assert_int_eq(rc, 0);
+		if (it % 3) { /* a permutation constraint at an ordered level: two or three dims innermost */
+			const int l = s.ord_level[it % s.nord];
+			s.ncperm[l] = 2 + it % 2;
+			for (int i = 0; i < s.ncperm[l]; i++)
+				s.cperm[l][i] = (int8_t)((it + 3 * i) % TRIM_NDIMS);
+			constrained++;
+		}
+		unsigned dims = 0;
+		for (int d = 0; d < TRIM_NDIMS; d++)
+			if (w.bound[d] > 1)
+				dims |= 1u << d;
+		order_class_cache cache;
+		ck_assert_int_eq(trim__order_class_cache_init(&cache, &s), 0);
+		for (int k = 0; k < s.nord; k++)
+			for (unsigned mask = 0; mask < 256; mask++) {
+				if (mask & ~dims)
+					continue;
+				for (unsigned hb = 0; hb < 8; hb++) {
+					const order_class_table *tb = trim__order_class_cache_get(&cache, &s, k, mask, hb);
+					ck_assert_ptr_nonnull(tb);
+					const int64_t n = trim__order_class_count(&s, k, mask, hb);
+					REQUIRE(n == tb->n, "case %d level %d dims %#x tensors %#x: counted %lld, table %d", it, k, mask, hb,
+					        (long long)n, tb->n);
+					tables++;
+					big += tb->k >= 6;
+				}
+			}
+		trim__order_class_cache_free(&cache);
+		trim__mapspace_free(&s);
+	}
+	ck_assert_int_gt(tables, 10000);
+	ck_assert_int_gt(big, 500);
+	ck_assert_int_gt(constrained, 10);
+}
+END_TEST
+
 /* The order classes: on random layers (conv, depthwise, FC, pools; FW, BW,
  * WG; strides, dilation, padding) and random mappings (factors over
  * DRAM -> GLB -> NoC -> L1 -> RF, bypass, every order), the class
@@ -335,6 +400,7 @@ Suite *search_suite(void)
 	tcase_set_timeout(tc, 300); /* the sanitizer pass on a loaded 2-core machine */
 	tcase_add_test(tc, test_index_roundtrip);
 	tcase_add_test(tc, test_order_classes);
+	tcase_add_test(tc, test_order_class_count);
 	tcase_add_test(tc, test_rows_fast_paths);
 	tcase_add_test(tc, test_spatial_split_fast);
 	suite_add_tcase(s, tc);

@@ -15,29 +15,42 @@ typedef struct {
 	int ng;
 	unsigned ghb[512][TRIM__MAX_LEVELS]; /* per group and relevant level: holders below */
 	uint64_t gmul[512];               /* bypass choices in the group */
-	order_class_cache classes;
+	int64_t *classes;                /* per (ordered level, dims mask, hb): the classes, -1 unknown */
 	unsigned mask[TRIM__MAX_LEVELS];
 	uint64_t total;
 	int err;
+	search_worker *W; /* trim__mapspace_distinct_until's: its stop ends the count */
+	unsigned leaves;
 } distinct_count;
+
+/* The count stopped by its worker's time (not an error: no message). */
+#define DISTINCT_STOPPED 1
 
 static void count_dfs(distinct_count *c, int i, uint64_t w)
 {
 	if (c->err)
 		return;
 	if (i == c->nd) {
+		/* a large layer's count builds thousands of order-class tables
+		 * (tenths of a second): a search whose time is up stops it (only
+		 * by the clock or the caller's flag: a stop at a chosen check,
+		 * stop_after, counts the search's checks, which this must not
+		 * consume) */
+		if (c->W && !c->W->stop_after && ++c->leaves % 16 == 0 && trim__worker_stop(c->W)) {
+			c->err = DISTINCT_STOPPED;
+			return;
+		}
 		for (int g = 0; g < c->ng; g++) {
 			uint64_t p = w;
 			if (__builtin_mul_overflow(p, c->gmul[g], &p))
 				goto ovf;
 			for (int j = 0; j < c->nrel; j++) {
-				const order_class_table *tb =
-				        trim__order_class_cache_get(&c->classes, c->s, c->rel[j], c->mask[j], c->ghb[g][j]);
-				if (!tb) {
+				int64_t *n = &c->classes[((size_t)c->rel[j] * 256 + c->mask[j]) * 8 + c->ghb[g][j]];
+				if (*n < 0 && (*n = trim__order_class_count(c->s, c->rel[j], c->mask[j], c->ghb[g][j])) < 0) {
 					c->err = trim__error(TRIM_ENOMEM, "mapspace: out of memory");
 					return;
 				}
-				if (__builtin_mul_overflow(p, (uint64_t)tb->n, &p))
+				if (__builtin_mul_overflow(p, (uint64_t)*n, &p))
 					goto ovf;
 			}
 			if (__builtin_add_overflow(c->total, p, &c->total))
@@ -73,15 +86,18 @@ static void count_dfs(distinct_count *c, int i, uint64_t w)
  * with a holder below it. Levels without a holder below in any bypass
  * choice have one class; the others are summed over the subsets of them
  * where each dim has bound > 1. */
-int trim__mapspace_distinct(const trim__mapspace *s, uint64_t *out)
+static int distinct(const trim__mapspace *s, uint64_t *out, search_worker *W)
 {
 	distinct_count c;
 	memset(&c, 0, sizeof c);
 	c.s = s;
+	c.W = W;
 	if (s->nbyp > 12)
 		return trim__error(TRIM_ERANGE, "mapspace: distinct size needs at most 12 keep bits");
-	if (trim__order_class_cache_init(&c.classes, s))
+	const size_t ncls = (size_t)(s->nord > 0 ? s->nord : 1) * 256 * 8;
+	if (!(c.classes = malloc(ncls * sizeof *c.classes)))
 		return trim__error(TRIM_ENOMEM, "mapspace: out of memory");
+	memset(c.classes, 0xff, ncls * sizeof *c.classes);
 	trim__mapping m;
 	trim__space_mapping_init(s, &m);
 	/* the relevant levels */
@@ -152,6 +168,16 @@ int trim__mapspace_distinct(const trim__mapspace *s, uint64_t *out)
 out:
 	for (int i = 0; i < c.nd; i++)
 		free(c.h[i]);
-	trim__order_class_cache_free(&c.classes);
+	free(c.classes);
 	return rc;
+}
+
+int trim__mapspace_distinct(const trim__mapspace *s, uint64_t *out)
+{
+	return distinct(s, out, NULL);
+}
+
+int trim__mapspace_distinct_until(const trim__mapspace *s, uint64_t *out, search_worker *W)
+{
+	return distinct(s, out, W);
 }

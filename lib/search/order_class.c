@@ -280,6 +280,109 @@ static order_class_table *order_class_table_build(const trim__mapspace *s, int l
 	return tb;
 }
 
+/* ---- the number of classes alone (trim__mapspace_distinct) ------------- */
+
+/* A set of signatures (open addressing; grown at half full). */
+typedef struct {
+	uint8_t *sig; /* cap * TRIM__SIGNATURE_MAX */
+	uint8_t *len; /* 1 + the signature's length; 0: free */
+	uint32_t cap, n;
+} sig_set;
+
+static int sig_set_add(sig_set *z, const uint8_t *sig, int n)
+{
+	if (2 * (z->n + 1) > z->cap) {
+		sig_set g = {NULL, NULL, z->cap ? 2 * z->cap : 64, 0};
+		g.sig = malloc((size_t)g.cap * TRIM__SIGNATURE_MAX);
+		g.len = calloc(g.cap, 1);
+		if (!g.sig || !g.len) {
+			free(g.sig);
+			free(g.len);
+			return TRIM_ENOMEM;
+		}
+		for (uint32_t i = 0; i < z->cap; i++)
+			if (z->len[i])
+				sig_set_add(&g, z->sig + (size_t)i * TRIM__SIGNATURE_MAX, z->len[i] - 1);
+		free(z->sig);
+		free(z->len);
+		*z = g;
+	}
+	uint32_t h = signature_hash(sig, n) & (z->cap - 1);
+	for (; z->len[h]; h = (h + 1) & (z->cap - 1))
+		if (z->len[h] == n + 1 && !memcmp(z->sig + (size_t)h * TRIM__SIGNATURE_MAX, sig, (size_t)n))
+			return 0;
+	memcpy(z->sig + (size_t)h * TRIM__SIGNATURE_MAX, sig, (size_t)n);
+	z->len[h] = (uint8_t)(n + 1);
+	z->n++;
+	return 0;
+}
+
+typedef struct {
+	const trim__mapspace *s;
+	unsigned hb;
+	int k;
+	int o[TRIM_NDIMS]; /* filled from the innermost (o[k - 1]) outwards */
+	sig_set set;
+	int err;
+} class_count;
+
+/* Place loop `pos` (counting from the innermost, 0) from the dims left;
+ * once every tensor of hb has met a single-term dim (where its signature
+ * ends) the loops outside cannot change the signature: any order of the
+ * rest stands for them all. */
+static void count_suffixes(class_count *c, int pos, unsigned left, unsigned ended)
+{
+	if (c->err)
+		return;
+	if (pos == c->k || ended == c->hb) {
+		int o[TRIM_NDIMS], n = c->k - pos;
+		memcpy(o + n, c->o + n, (size_t)pos * sizeof *o);
+		for (int d = 0, i = 0; d < TRIM_NDIMS; d++)
+			if (left >> d & 1)
+				o[i++] = d;
+		uint8_t sig[TRIM__SIGNATURE_MAX];
+		const int len = order_signature(c->s, o, c->k, c->hb, sig);
+		c->err = sig_set_add(&c->set, sig, len);
+		return;
+	}
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		if (!(left >> d & 1))
+			continue;
+		unsigned e = ended;
+		for (int t = 0; t < 3; t++)
+			if ((c->hb >> t & 1) && (c->s->dsingle[t] >> d & 1))
+				e |= 1u << t;
+		c->o[c->k - 1 - pos] = d;
+		count_suffixes(c, pos + 1, left & ~(1u << d), e);
+	}
+}
+
+int64_t trim__order_class_count(const trim__mapspace *s, int lk, unsigned mask, unsigned hb)
+{
+	class_count c = {.s = s, .hb = hb};
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		c.k += mask >> d & 1;
+	/* the permutation constraint's dims the level has are its innermost
+	 * loops, in the constraint's order: placed first */
+	const int l = s->ord_level[lk];
+	unsigned left = mask, ended = 0;
+	int pos = 0;
+	for (int i = 0; i < s->ncperm[l]; i++) {
+		const int d = s->cperm[l][i];
+		if (!(left >> d & 1))
+			continue;
+		c.o[c.k - 1 - pos++] = d;
+		left &= ~(1u << d);
+		for (int t = 0; t < 3; t++)
+			if ((hb >> t & 1) && (s->dsingle[t] >> d & 1))
+				ended |= 1u << t;
+	}
+	count_suffixes(&c, pos, left, ended & hb);
+	free(c.set.sig);
+	free(c.set.len);
+	return c.err ? -1 : (int64_t)c.set.n;
+}
+
 int trim__order_class_cache_init(order_class_cache *c, const trim__mapspace *s)
 {
 	c->nord = s->nord;

@@ -173,6 +173,11 @@ void trim__order_class_cache_free(order_class_cache *c);
  * with a holder below (built on first use); NULL: no memory. */
 const order_class_table *trim__order_class_cache_get(order_class_cache *c, const trim__mapspace *s, int k,
                                                      unsigned mask, unsigned hb);
+/* The number of classes of trim__order_class_cache_get's table (its n),
+ * found without enumerating every order: only the loops up to where every
+ * tensor's signature ends (thousands of times faster for eight dims);
+ * -1 when out of memory. */
+int64_t trim__order_class_count(const trim__mapspace *s, int k, unsigned mask, unsigned hb);
 /* The representative of m's class at every storage level: with a cache
  * (hash look-up), or (c NULL) by scanning the codes upwards. */
 int trim__canonicalize(const trim__mapspace *s, trim__mapping *m, order_class_cache *c);
@@ -350,6 +355,10 @@ static inline int trim__worker_stop(search_worker *W)
 		W->stopped = 1;
 	return W->stopped;
 }
+
+/* trim__mapspace_distinct, stopped (returning 1, no error) once W's
+ * deadline passes or its caller's stop flag is set (distinct.c). */
+int trim__mapspace_distinct_until(const trim__mapspace *s, uint64_t *out, search_worker *W);
 
 /* 1 once the search is past its stop by as long again as it was given
  * (its deadline passed by the time from its start to it, or twice
