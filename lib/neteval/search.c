@@ -165,6 +165,17 @@ void trim__neteval_share_deadlines(trim_neteval *ne, int64_t started, int slots)
 	 * started, none waiting), unless a test forces the first pass's share */
 	if (ne->first_share <= 0 && now + after_reserve(rem, waiting, left, 1, slots) > at)
 		at = now + after_reserve(rem, waiting, left, 1, slots);
+	/* but never into half of each waiting one's fair share of the whole
+	 * limit (as trim__neteval_search_budget): otherwise each pair of
+	 * searches running side by side took half of what the pair before
+	 * left, and the last searches of AlexNet's 29 (training, batch 64, 3 s
+	 * on 2 threads) got nothing and returned their first mapping, 50 times
+	 * slower than a tenth of a second of search finds */
+	if (ne->nsearch > 0 && waiting > 0) {
+		const double cap = ne->deadline - (double)waiting * ne->time_limit / (2.0 * (double)ne->nsearch);
+		if (at > cap)
+			at = cap;
+	}
 	if (at > ne->deadline)
 		at = ne->deadline;
 	for (size_t j = 0; j < ne->n; j++) {
