@@ -41,10 +41,11 @@ def runs(root):
     return out
 
 
-def run_one(trim, root, budget, r):
+def run_one(trim, root, budget, goal, r):
     net, arch, mode, batch, imperfect = r
     cmd = [trim, "network", f"models/networks/{net}.yaml", f"models/arch/{arch}.yaml", "--mode", mode,
-           "--batch", str(batch), "--threads", "1", "--time-limit", str(budget), "--format", "json", "--quiet"]
+           "--batch", str(batch), "--threads", "1", "--time-limit", str(budget), "--goal", goal,
+           "--format", "json", "--quiet"]
     if imperfect:
         cmd.append("--imperfect")
     t0 = time.monotonic()
@@ -86,18 +87,21 @@ def main():
     ap.add_argument("--root", default=".")
     ap.add_argument("--budget", type=float, default=10.0, help="--time-limit of each run, seconds")
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--only", default="", help="comma-separated substrings a run's net/arch must contain")
+    ap.add_argument("--goal", default="energy", choices=["energy", "delay", "edp"],
+                    help="the runs' --goal (the benchmark's keys: energy)")
+    ap.add_argument("--only", default="", help="comma-separated substrings a run's net/arch must contain "
+                    "(net/arch/imperfect for the --imperfect runs: --only /imperfect picks them)")
     ap.add_argument("--table", default="", help="write the per-run table (Markdown) here")
     a = ap.parse_args()
     trim = os.path.abspath(a.trim)
     todo = runs(a.root)
     if a.only:
         keys = a.only.split(",")
-        todo = [r for r in todo if any(k in f"{r[0]}/{r[1]}" for k in keys)]
+        todo = [r for r in todo if any(k in f"{r[0]}/{r[1]}" + ("/imperfect" if r[4] else "") for k in keys)]
     t0 = time.monotonic()
     c0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
-        res = list(ex.map(lambda r: run_one(trim, a.root, a.budget, r), todo))
+        res = list(ex.map(lambda r: run_one(trim, a.root, a.budget, a.goal, r), todo))
     c1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     wall = time.monotonic() - t0
     ok = [r for r in res if r["rc"] == 0 and not r["error"]]
