@@ -257,7 +257,8 @@ static void tree_rows_slow(const trim__mapspace *s, int d, int64_t *r)
 /* The fast paths over a dim's rows against the slow obvious ones, on large
  * layers of a deep hierarchy (simba-like: eight slots), with imperfect rows
  * (E = 7 on a 6-wide axis) and a fully connected layer of thousands of rows:
- * the tree's merge sort gives the insertion sort's order, and every row of
+ * the tree's sort of packed keys (and its merge sort, where the keys do not
+ * fit 64 bits) gives the insertion sort's order, and every row of
  * every dim, perfect (binary search) or imperfect (scan), encodes back to
  * its own index. */
 /* The ordered factorisations of b over slots [depth, k) in lexicographic
