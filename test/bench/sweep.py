@@ -41,10 +41,10 @@ def runs(root):
     return out
 
 
-def run_one(trim, root, budget, goal, r):
+def run_one(trim, root, budget, goal, threads, r):
     net, arch, mode, batch, imperfect = r
     cmd = [trim, "network", f"models/networks/{net}.yaml", f"models/arch/{arch}.yaml", "--mode", mode,
-           "--batch", str(batch), "--threads", "1", "--time-limit", str(budget), "--goal", goal,
+           "--batch", str(batch), "--threads", str(threads), "--time-limit", str(budget), "--goal", goal,
            "--format", "json", "--quiet"]
     if imperfect:
         cmd.append("--imperfect")
@@ -87,6 +87,7 @@ def main():
     ap.add_argument("--root", default=".")
     ap.add_argument("--budget", type=float, default=10.0, help="--time-limit of each run, seconds")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=1, help="each run's --threads (the keys: 1)")
     ap.add_argument("--goal", default="energy", choices=["energy", "delay", "edp"],
                     help="the runs' --goal (the benchmark's keys: energy)")
     ap.add_argument("--only", default="", help="comma-separated substrings a run's net/arch must contain "
@@ -101,7 +102,7 @@ def main():
     t0 = time.monotonic()
     c0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
-        res = list(ex.map(lambda r: run_one(trim, a.root, a.budget, a.goal, r), todo))
+        res = list(ex.map(lambda r: run_one(trim, a.root, a.budget, a.goal, a.threads, r), todo))
     c1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     wall = time.monotonic() - t0
     ok = [r for r in res if r["rc"] == 0 and not r["error"]]
