@@ -319,7 +319,8 @@ END_TEST
 
 /* searches side by side with a time limit: one that ends leaves its time
  * to those still running (raised to their share of what remains, at most
- * the network's deadline, never lowered) */
+ * the network's deadline, never into the halves of the whole limit's fair
+ * share kept for the searches waiting, never lowered) */
 START_TEST(test_shared_deadlines)
 {
 	struct timespec ts;
@@ -351,6 +352,27 @@ START_TEST(test_shared_deadlines)
 	rec[0].deadline_at = now + 1;
 	trim__neteval_share_deadlines(ne, 3, 2);
 	ck_assert(rec[0].deadline_at > now + 49.5 && rec[0].deadline_at < now + 51.5);
+	/* late in a run (10 s left of a 20 s limit over 29 searches), 20
+	 * waiting: a raise stops where their halves of the whole limit's fair
+	 * share begin (10 - 20 x 20 / 58: ~3.1 s), not at half of what
+	 * remains (~5.5 s), which let each pair side by side take half of what
+	 * the pair before left */
+	ne->deadline = now + 10;
+	ne->time_limit = 20;
+	ne->nsearch = 29;
+	ne->share_total = 23;
+	rec[0].deadline_at = now + 1;
+	trim__neteval_share_deadlines(ne, 3, 2);
+	ck_assert_msg(rec[0].deadline_at > now + 3.0 && rec[0].deadline_at < now + 3.2, "%g",
+	              rec[0].deadline_at - now);
+	/* of a 100 s limit, those halves take more than what remains: no raise */
+	ne->time_limit = 100;
+	rec[0].deadline_at = now + 1;
+	trim__neteval_share_deadlines(ne, 3, 2);
+	ck_assert(rec[0].deadline_at == now + 1);
+	ne->deadline = now + 100;
+	ne->time_limit = 0;
+	ne->nsearch = 0;
 	ne->share_total = 4;
 	ck_assert(rec[1].deadline_at == now + 1000); /* never lowered */
 	ck_assert(rec[2].deadline_at == now + 1);     /* not running: untouched */
