@@ -322,7 +322,12 @@ int trim__rag_stat_runs(trim__rag_scratch *S, const trim__rag_shape *g, const in
 		return trim__error(TRIM_EINVAL, "activity: ragged sums by runs on an axis they cannot express");
 	const int64_t nl = g->nleaf;
 	memset(st, 0, sizeof *st);
+	/* never NULL below, even when every range is empty */
 	int rc = grow((void **)&S->off, &S->ocap, (size_t)(4 * nl + 1), sizeof *S->off);
+	if (!rc)
+		rc = grow((void **)&S->run, &S->rcap, 1, sizeof *S->run);
+	if (!rc)
+		rc = grow((void **)&S->ev, &S->ecap, 1, sizeof(event));
 	if (rc)
 		return rc;
 	/* per leaf: its runs now (C_i) and those not held at the previous step
