@@ -346,6 +346,134 @@ START_TEST(test_chain_pool_one_to_one)
 }
 END_TEST
 
+/* Max pools whose windows overlap (stride 2 under a window of 4: the
+ * input's row axis 2 E + R takes 2 (|E| - 1) + |R| values over consecutive
+ * E and R, more than |E| + |R| - 1): the chain's distinct elements and the
+ * single-level spatial tile count the stride exactly where no level below
+ * the spatial ones can loop on E or R (trim__chain_contig), the weight
+ * registers below the lanes being such a level while open; energy. */
+START_TEST(test_chain_pool_overlap)
+{
+	struct trim_arch a;
+	trim__intra w;
+	chain_stats st = {0};
+	for (int regs = 0; regs <= 1; regs++) {
+		arch_simba_small(&a, 0, regs, 1);
+		ck_assert_int_eq(tu_layer(&w, TU_MAXPOOL, TRIM_PHASE_FW, 1, 1, 1, 1, 10, 1, 4, 1, 2, 1, 0), 0);
+		ck_assert(!trim__axis_one_to_one(&w, &w.t[0].idx[w.t[0].ndims - 2]));
+		brute_chain(&a, &w, TRIM__GOAL_ENERGY, &st);
+		ck_assert_uint_gt(st.checked, 1000);
+	}
+}
+END_TEST
+
+/* trim__chain_contig on every node above every factorisation of a max pool
+ * (a stride of 2 under a window of 4), below each spatial level k with
+ * bounds: a dim it calls consecutive runs over consecutive values below
+ * one node of k in that mapping (no storage level below its outermost
+ * spatial factor at or below k loops on it); once every factor is known
+ * it says so of every dim that does; it says so while levels are still
+ * open (their rest of the dim 1) and not while they may loop on it; and
+ * over consecutive rows the axis takes 2 (|E| - 1) + |R| values, not
+ * |E| + |R| - 1. With imperfect rows it claims nothing. */
+START_TEST(test_chain_contig)
+{
+	struct trim_arch a;
+	trim__intra w;
+	arch_simba_small(&a, 0, 1, 1);
+	ck_assert_int_eq(tu_layer(&w, TU_MAXPOOL, TRIM_PHASE_FW, 1, 2, 2, 1, 10, 1, 4, 1, 2, 1, 0), 0);
+	trim__mapspace s;
+	trim__level_cost c[TRIM__MAX_LEVELS];
+	tu_costs(&a, c);
+	ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
+	const int nl = a.nlevels, E = TRIM_DIM_E, R = TRIM_DIM_R;
+	int spdepth = 0;
+	for (int i = 0; i < s.nslots; i++)
+		if (a.lv[s.slot[s.tord[i]]].type == TRIM__LVL_SPATIAL)
+			spdepth = i + 1;
+	ck_assert(spdepth > 0 && spdepth + 1 < s.nslots);
+	const trim__iexpr *rows = &w.t[0].idx[w.t[0].ndims - 2];
+	uint64_t claimed_open = 0, refused_open = 0, wider = 0;
+	/* every factorisation (the rows of each dim), whatever its orders and
+	 * bypass choices */
+	ck_assert(s.nfact < 1000000);
+	for (uint64_t i = 0; i < (uint64_t)s.nfact; i++) {
+		trim__mapping m, p;
+		trim__space_mapping_init(&s, &m);
+		uint64_t r = i;
+		for (int d = 0; d < TRIM_NDIMS; d++) {
+			const int64_t row = (int64_t)(r % (uint64_t)s.nf[d]);
+			r /= (uint64_t)s.nf[d];
+			for (int j = 0; j < s.nslots; j++)
+				m.f[s.slot[j]][d] = s.fact[d][row * s.nslots + j];
+		}
+		for (int k = 1; k < nl; k++) {
+			if (a.lv[k].type != TRIM__LVL_SPATIAL)
+				continue;
+			/* per dim, consecutive below one node of k in m */
+			int64_t sext[TRIM_NDIMS];
+			int truth[TRIM_NDIMS];
+			for (int d = 0; d < TRIM_NDIMS; d++) {
+				int jo = -1;
+				sext[d] = 1;
+				for (int l = k; l < nl; l++)
+					if (a.lv[l].type == TRIM__LVL_SPATIAL) {
+						sext[d] *= m.f[l][d];
+						if (jo < 0 && m.f[l][d] > 1)
+							jo = l;
+					}
+				truth[d] = 1;
+				for (int l = jo + 1; jo >= 0 && l < nl; l++)
+					if (a.lv[l].type == TRIM__LVL_STORAGE && m.f[l][d] > 1)
+						truth[d] = 0;
+			}
+			for (int depth = spdepth; depth < s.nslots; depth++) {
+				node_frame f;
+				int contig[TRIM_NDIMS];
+				trim__mapspace_node_of(&s, depth, &m, &p);
+				if (trim__node_frame(&s, c, depth, 0, &p, &f))
+					break; /* a spatial level does not fit */
+				trim__chain_contig(&s, &f, &p, k, contig);
+				for (int d = 0; d < TRIM_NDIMS; d++) {
+					ck_assert_msg(!contig[d] || truth[d], "level %s dim %d depth %d: called consecutive",
+					              a.lv[k].name, d, depth);
+					if (depth == s.nslots - 1)
+						ck_assert_msg(contig[d] == truth[d], "level %s dim %d: every factor known",
+						              a.lv[k].name, d);
+				}
+				if (depth < s.nslots - 1 && sext[E] > 1) {
+					claimed_open += contig[E];
+					refused_open += !contig[E];
+				}
+				if (contig[E] && contig[R] && sext[E] > 1 && sext[R] > 1) {
+					ck_assert_int_eq(trim__axis_lower_bound(rows, sext, contig), 2 * (sext[E] - 1) + sext[R]);
+					wider++;
+				}
+			}
+		}
+	}
+	ck_assert(claimed_open > 0 && refused_open > 0 && wider > 0);
+	/* with imperfect rows, nothing is claimed */
+	{
+		trim__mapping m, p;
+		node_frame f;
+		int contig[TRIM_NDIMS];
+		ck_assert_int_eq(trim__mapspace_decode(&s, 0, &m), 0);
+		trim__mapspace_node_of(&s, s.nslots - 1, &m, &p);
+		ck_assert_int_eq(trim__node_frame(&s, c, s.nslots - 1, 0, &p, &f), 0);
+		s.imperfect = 1;
+		for (int k = 1; k < nl; k++)
+			if (a.lv[k].type == TRIM__LVL_SPATIAL) {
+				trim__chain_contig(&s, &f, &p, k, contig);
+				for (int d = 0; d < TRIM_NDIMS; d++)
+					ck_assert_int_eq(contig[d], 0);
+			}
+	}
+	s.imperfect = 0;
+	trim__mapspace_free(&s);
+}
+END_TEST
+
 Suite *chain_suite(void)
 {
 	Suite *s = suite_create("chain");
@@ -356,6 +484,8 @@ Suite *chain_suite(void)
 	tcase_add_test(tc, test_chain_fc_forward_delay);
 	tcase_add_test(tc, test_chain_reducing_chip);
 	tcase_add_test(tc, test_chain_pool_one_to_one);
+	tcase_add_test(tc, test_chain_pool_overlap);
+	tcase_add_test(tc, test_chain_contig);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -21,6 +21,45 @@ int64_t trim__chain_sharers(const trim__mapspace *s, const trim__mapping *m, int
 }
 
 /*
+ * Which dims run over a contiguous range below one node of spatial level k
+ * at a step (every spatial level from k down fixed): the values of d there
+ * are sum_j i_j P_j over the spatial levels j >= k, P_j the product of d's
+ * factors below j; they are consecutive when no storage level below the
+ * outermost such j with a factor > 1 on d loops on d, known once those
+ * levels are fixed or when the open levels' rest of d's bound is 1 (every
+ * open level then has factor 1; with imperfect rows a rest may be ragged,
+ * so none is claimed). A two-term axis over consecutive values of both
+ * dims takes exactly trim__axis_distinct values (a stride or dilation
+ * above 1 then counts), where |A| + |B| - 1 holds for any spacing.
+ */
+void trim__chain_contig(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int k, int *contig)
+{
+	const struct trim_arch *a = s->a;
+	const int nl = a->nlevels;
+	int slot[TRIM__MAX_LEVELS] = {0};
+	for (int i = 0; i < s->nslots; i++)
+		slot[s->slot[i]] = 1;
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		contig[d] = 0;
+		if (s->imperfect)
+			continue;
+		int64_t rest = 1;
+		for (int l = 0; l < nl; l++)
+			if (slot[l] && !f->fixed[l])
+				rest *= m->f[l][d];
+		int jo = -1;
+		for (int l = k; l < nl && jo < 0; l++)
+			if (a->lv[l].type == TRIM__LVL_SPATIAL && m->f[l][d] > 1)
+				jo = l;
+		int ok = 1;
+		for (int l = jo + 1; jo >= 0 && l < nl; l++)
+			if (slot[l] && a->lv[l].type != TRIM__LVL_SPATIAL && (f->fixed[l] ? m->f[l][d] != 1 : rest != 1))
+				ok = 0;
+		contig[d] = ok;
+	}
+}
+
+/*
  * The hop from the innermost holder h of t to the MACs (nothing below h
  * keeps t), every spatial level k in (h, MAC), innermost first, whether
  * fixed or not. At each temporal step every MAC uses one element of each
@@ -37,7 +76,8 @@ int64_t trim__chain_sharers(const trim__mapspace *s, const trim__mapping *m, int
  * takes prod_{j >= k} f[j][d] values (one loop's values are distinct
  * whatever the strides; the spatial indices form a product set), so an
  * axis of one term takes as many values and one of two terms at least
- * |A| + |B| - 1 (trim__share_lower_bound with no extent exact), at each of
+ * |A| + |B| - 1 (exactly trim__axis_distinct where both dims run over
+ * consecutive values, trim__chain_contig), at each of
  * the MACs / prod_{j >= k, d} f[j][d] (node, step) pairs (the factors
  * multiply to the bounds): D_k >= MACs / prod f x share(prod_{j >= k} f[j]).
  *
@@ -63,7 +103,6 @@ int64_t trim__chain_to_macs(const trim__mapspace *s, const node_frame *f, const 
 	const struct trim_arch *a = s->a;
 	const trim__intra *w = s->w;
 	const int nl = a->nlevels, res = t == 2;
-	const int nox[TRIM_NDIMS] = {0};
 	/* below: the figure of the level below (the MACs: one word each);
 	 * distinct: the distinct elements per node of the level below, summed
 	 * over its nodes (the MACs: one each) */
@@ -86,7 +125,9 @@ int64_t trim__chain_to_macs(const trim__mapspace *s, const node_frame *f, const 
 				sext[d] *= m->f[k][d];
 				fan *= m->f[k][d];
 			}
-			const int64_t share = w->macs / fan * trim__share_lower_bound(w, t, sext, nox);
+			int contig[TRIM_NDIMS];
+			trim__chain_contig(s, f, m, k, contig);
+			const int64_t share = w->macs / fan * trim__share_lower_bound(w, t, sext, contig);
 			if (share > dk)
 				dk = share;
 		}

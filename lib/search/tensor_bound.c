@@ -447,12 +447,17 @@ static void fixed_feed(part_frame *p, choice_counts *cc, int64_t fan)
 			sext[d] = m->f[sp][d];
 		int mc = res ? S->reduction : S->multicast;
 		/* the spatial tile: one value per index of S per dim, at the
-		 * stride of the extents below S once they are known, else at a
-		 * stride unknown here: |A + B| >= |A| + |B| - 1 */
-		const int nox[TRIM_NDIMS] = {0};
-		if (p->tile_at[sp] < 0)
+		 * stride of the extents below S once they are known, else
+		 * consecutive where no open level below S can loop on the dim
+		 * (trim__chain_contig), else at a stride unknown here: |A + B|
+		 * >= |A| + |B| - 1 */
+		if (p->tile_at[sp] < 0) {
+			int contig[TRIM_NDIMS];
+			if (!f->sfx_exact[sp + 1])
+				trim__chain_contig(s, f, m, sp, contig);
 			p->tile_at[sp] = f->sfx_exact[sp + 1] ? spatial_tile_words(s, f, m, t, sp)
-			                                      : trim__share_lower_bound(w, t, sext, nox);
+			                                      : trim__share_lower_bound(w, t, sext, contig);
+		}
 		feed = mc ? f->steps * f->inst[h] * p->tile_at[sp] : w->macs;
 	} else {
 		/* several levels with bounds: a node of the delivery tree at
@@ -463,7 +468,8 @@ static void fixed_feed(part_frame *p, choice_counts *cc, int64_t fan)
 		 * steps. Per dim the indices of those levels take prod f values
 		 * (a loop's values are distinct whatever the strides), so the
 		 * tile is at least the share of those extents (|A + B| >= |A| +
-		 * |B| - 1) */
+		 * |B| - 1; exact where both dims of an axis run over consecutive
+		 * values, trim__chain_contig) */
 		int64_t sext[TRIM_NDIMS];
 		for (int d = 0; d < TRIM_NDIMS; d++) {
 			sext[d] = 1;
@@ -471,8 +477,9 @@ static void fixed_feed(part_frame *p, choice_counts *cc, int64_t fan)
 				if (a->lv[l].type == TRIM__LVL_SPATIAL)
 					sext[d] *= m->f[l][d];
 		}
-		const int nox[TRIM_NDIMS] = {0};
-		const int64_t tile = trim__share_lower_bound(w, t, sext, nox);
+		int contig[TRIM_NDIMS];
+		trim__chain_contig(s, f, m, h + 1, contig);
+		const int64_t tile = trim__share_lower_bound(w, t, sext, contig);
 		feed = f->steps * f->inst[h] * tile;
 		if (w->macs / fan > feed)
 			feed = w->macs / fan;
