@@ -361,10 +361,11 @@ int64_t trim__chain_to_macs(const trim__mapspace *s, const node_frame *f, const 
 int64_t trim__chain_hop(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int h, int l,
                         int64_t words, int64_t *enter, int64_t *deliver);
 
-/* contig[d]: 1 if dim d runs over a contiguous range below one node of
- * spatial level k at a step, every spatial level from k down fixed (the
- * exact flags of trim__share_lower_bound). */
-void trim__chain_contig(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int k, int *contig);
+/* At least the distinct elements of t that the MACs below one node of
+ * spatial level k use (result: make) at a step, every spatial level from k
+ * down fixed: per axis, the values of its dims' spatial indices at the
+ * spacings the levels below may give them (spatial_chain.c). */
+int64_t trim__chain_share(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int k);
 /* The most children of one node of spatial level k that can need one
  * element of t: the product of k's factors (in m) over the dims not
  * private to t (children that differ in a private dim need disjoint

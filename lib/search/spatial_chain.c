@@ -21,42 +21,156 @@ int64_t trim__chain_sharers(const trim__mapspace *s, const trim__mapping *m, int
 }
 
 /*
- * Which dims run over a contiguous range below one node of spatial level k
- * at a step (every spatial level from k down fixed): the values of d there
- * are sum_j i_j P_j over the spatial levels j >= k, P_j the product of d's
- * factors below j; they are consecutive when no storage level below the
- * outermost such j with a factor > 1 on d loops on d, known once those
- * levels are fixed or when the open levels' rest of d's bound is 1 (every
- * open level then has factor 1; with imperfect rows a rest may be ragged,
- * so none is claimed). A two-term axis over consecutive values of both
- * dims takes exactly trim__axis_distinct values (a stride or dilation
- * above 1 then counts), where |A| + |B| - 1 holds for any spacing.
+ * The values of each dim below one node of spatial level k at a step, every
+ * spatial level from k down fixed: sum_j i_j P_j over the spatial levels
+ * j >= k, P_j the product of d's factors below j. When at most one such
+ * level j has a factor n > 1 on d they are P [0, n) (shifted): P = F o, F
+ * the fixed levels' factors below j, o the open storage levels' below j: 1
+ * when none is below j, exactly the open levels' rest of d's bound when one
+ * level is open, else a divisor of that rest. A two-term axis c0 d0 + c1 d1
+ * over two such dims takes at least the least trim__axis_distinct over the
+ * possible spacings (a stride or dilation above 1 then counts), where
+ * |A| + |B| - 1 holds for any spacing. Several spatial levels on a dim: its
+ * values are consecutive when no storage level below the outermost of them
+ * can loop on it (the exact flag of trim__share_lower_bound). With imperfect
+ * rows a rest may be ragged: nothing is claimed.
  */
-void trim__chain_contig(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int k, int *contig)
+typedef struct {
+	int64_t n;    /* the values: the product of the spatial factors >= k */
+	int ap;       /* at most one spatial level >= k with a factor > 1 */
+	int contig;   /* consecutive values */
+	int64_t F;    /* ap: the known part of the spacing */
+	int64_t rest; /* the open levels' rest of the bound */
+	int open;     /* ap: 0, o = 1; 1, o = rest; 2, o divides rest */
+} chain_dim;
+
+static void chain_dim_of(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int k, int d,
+                         chain_dim *c)
 {
 	const struct trim_arch *a = s->a;
 	const int nl = a->nlevels;
-	int slot[TRIM__MAX_LEVELS] = {0};
-	for (int i = 0; i < s->nslots; i++)
-		slot[s->slot[i]] = 1;
-	for (int d = 0; d < TRIM_NDIMS; d++) {
-		contig[d] = 0;
-		if (s->imperfect)
-			continue;
-		int64_t rest = 1;
-		for (int l = 0; l < nl; l++)
-			if (slot[l] && !f->fixed[l])
-				rest *= m->f[l][d];
-		int jo = -1;
-		for (int l = k; l < nl && jo < 0; l++)
-			if (a->lv[l].type == TRIM__LVL_SPATIAL && m->f[l][d] > 1)
-				jo = l;
-		int ok = 1;
-		for (int l = jo + 1; jo >= 0 && l < nl; l++)
-			if (slot[l] && a->lv[l].type != TRIM__LVL_SPATIAL && (f->fixed[l] ? m->f[l][d] != 1 : rest != 1))
-				ok = 0;
-		contig[d] = ok;
+	int jo = -1, nsp = 0, nopen = 0, below_open = 0, below_fixed = 0;
+	c->n = c->rest = c->F = 1;
+	for (int i = 0; i < s->nslots; i++) {
+		const int l = s->slot[i];
+		if (!f->fixed[l])
+			nopen++, c->rest *= m->f[l][d];
 	}
+	for (int l = k; l < nl; l++)
+		if (a->lv[l].type == TRIM__LVL_SPATIAL && m->f[l][d] > 1) {
+			c->n *= m->f[l][d];
+			nsp++;
+			if (jo < 0)
+				jo = l;
+		}
+	/* the slots below the outermost spatial level with a factor on d (the
+	 * spatial ones among them are fixed: factor 1 on d but for the others
+	 * counted in n) */
+	for (int i = 0; jo >= 0 && i < s->nslots; i++) {
+		const int l = s->slot[i];
+		if (l <= jo || a->lv[l].type == TRIM__LVL_SPATIAL)
+			continue;
+		if (!f->fixed[l])
+			below_open++;
+		else if (m->f[l][d] > 1)
+			below_fixed = 1, c->F *= m->f[l][d];
+	}
+	c->ap = !s->imperfect && nsp <= 1;
+	c->open = !below_open || c->rest == 1 ? 0 : nopen == 1 ? 1 : 2;
+	c->contig = !s->imperfect && !below_fixed && c->open == 0;
+}
+
+/* The divisors of n (at most max of them, ascending) into dv; their count. */
+static int divisors(int64_t n, int64_t *dv, int max)
+{
+	int lo = 0, hi = 0;
+	int64_t big[64];
+	for (int64_t i = 1; i * i <= n && lo < max / 2 && hi < 64; i++)
+		if (n % i == 0) {
+			dv[lo++] = i;
+			if (i != n / i)
+				big[hi++] = n / i;
+		}
+	for (int j = hi - 1; j >= 0 && lo < max; j--)
+		dv[lo++] = big[j];
+	return lo;
+}
+
+/* The spacings a dim's values may have (chain_dim), at most max. */
+static int spacings(const chain_dim *c, int64_t *p, int max)
+{
+	if (c->open == 0 || c->rest == 1) {
+		p[0] = c->F;
+		return 1;
+	}
+	if (c->open == 1) {
+		p[0] = c->F * c->rest;
+		return 1;
+	}
+	const int n = divisors(c->rest, p, max);
+	for (int i = 0; i < n; i++)
+		p[i] *= c->F;
+	return n;
+}
+
+int64_t trim__chain_share(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int k)
+{
+	const trim__intra *w = s->w;
+	const struct trim_arch *a = s->a;
+	const trim__tensor *T = &w->t[t];
+	if (!T->present)
+		return 0;
+	int64_t ext[TRIM_NDIMS];
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		ext[d] = 1;
+	for (int l = k; l < a->nlevels; l++)
+		if (a->lv[l].type == TRIM__LVL_SPATIAL)
+			for (int d = 0; d < TRIM_NDIMS; d++)
+				ext[d] *= m->f[l][d];
+	int64_t n = 1;
+	for (int x = 0; x < T->ndims; x++) {
+		const trim__iexpr *e = &T->idx[x];
+		int dd[2], nt = 0;
+		int64_t cc[2];
+		for (int j = 0; j < e->nterms; j++)
+			if (e->coef[j] != 0) {
+				if (nt < 2)
+					dd[nt] = e->dim[j], cc[nt] = e->coef[j] < 0 ? -e->coef[j] : e->coef[j];
+				nt++;
+			}
+		if (nt == 1) {
+			n *= ext[dd[0]];
+			continue;
+		}
+		if (nt != 2 || dd[0] == dd[1] || ext[dd[0]] == 1 || ext[dd[1]] == 1 || trim__axis_one_to_one(w, e)) {
+			const int nox[TRIM_NDIMS] = {0};
+			n *= trim__axis_one_to_one(w, e) ? ext[e->dim[0]] * ext[e->dim[1]] : trim__axis_lower_bound(e, ext, nox);
+			continue;
+		}
+		chain_dim c0, c1;
+		chain_dim_of(s, f, m, k, dd[0], &c0);
+		chain_dim_of(s, f, m, k, dd[1], &c1);
+		const int64_t any = ext[dd[0]] + ext[dd[1]] - 1; /* whatever the spacings */
+		int64_t least = any;
+		if (c0.ap && c1.ap) {
+			/* both dims' values arithmetic progressions: the least count
+			 * over their possible spacings */
+			enum { MAXSP = 256 };
+			int64_t p0[MAXSP], p1[MAXSP];
+			const int n0 = spacings(&c0, p0, MAXSP), n1 = spacings(&c1, p1, MAXSP);
+			least = INT64_MAX;
+			for (int i = 0; i < n0 && least > any; i++)
+				for (int j = 0; j < n1 && least > any; j++) {
+					const int64_t v = trim__axis_distinct(cc[0] * p0[i], c0.n, cc[1] * p1[j], c1.n);
+					if (v < least)
+						least = v;
+				}
+		} else if (c0.contig && c1.contig) {
+			least = trim__axis_distinct(cc[0], ext[dd[0]], cc[1], ext[dd[1]]);
+		}
+		n *= least > any ? least : any;
+	}
+	return n;
 }
 
 /*
@@ -76,8 +190,8 @@ void trim__chain_contig(const trim__mapspace *s, const node_frame *f, const trim
  * takes prod_{j >= k} f[j][d] values (one loop's values are distinct
  * whatever the strides; the spatial indices form a product set), so an
  * axis of one term takes as many values and one of two terms at least
- * |A| + |B| - 1 (exactly trim__axis_distinct where both dims run over
- * consecutive values, trim__chain_contig), at each of
+ * |A| + |B| - 1, or more where the dims' spacings are known
+ * (trim__chain_share), at each of
  * the MACs / prod_{j >= k, d} f[j][d] (node, step) pairs (the factors
  * multiply to the bounds): D_k >= MACs / prod f x share(prod_{j >= k} f[j]).
  *
@@ -106,10 +220,8 @@ int64_t trim__chain_to_macs(const trim__mapspace *s, const node_frame *f, const 
 	/* below: the figure of the level below (the MACs: one word each);
 	 * distinct: the distinct elements per node of the level below, summed
 	 * over its nodes (the MACs: one each) */
-	int64_t sext[TRIM_NDIMS], below = w->macs, distinct = w->macs, top = 0, fan = 1;
-	int all_fixed = 1; /* every level from k down fixed: sext, fan are theirs */
-	for (int d = 0; d < TRIM_NDIMS; d++)
-		sext[d] = 1;
+	int64_t below = w->macs, distinct = w->macs, top = 0, fan = 1;
+	int all_fixed = 1; /* every level from k down fixed: fan is theirs */
 	for (int k = h + 1; k < nl; k++)
 		enter[k] = deliver[k] = 0;
 	for (int k = nl - 1; k > h; k--) {
@@ -121,13 +233,9 @@ int64_t trim__chain_to_macs(const trim__mapspace *s, const node_frame *f, const 
 		const int64_t sh = fixed ? trim__chain_sharers(s, m, t, k) : s->share_cap[t][k];
 		int64_t dk = (distinct + sh - 1) / sh;
 		if (all_fixed) {
-			for (int d = 0; d < TRIM_NDIMS; d++) {
-				sext[d] *= m->f[k][d];
+			for (int d = 0; d < TRIM_NDIMS; d++)
 				fan *= m->f[k][d];
-			}
-			int contig[TRIM_NDIMS];
-			trim__chain_contig(s, f, m, k, contig);
-			const int64_t share = w->macs / fan * trim__share_lower_bound(w, t, sext, contig);
+			const int64_t share = w->macs / fan * trim__chain_share(s, f, m, t, k);
 			if (share > dk)
 				dk = share;
 		}

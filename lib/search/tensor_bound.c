@@ -442,22 +442,14 @@ static void fixed_feed(part_frame *p, choice_counts *cc, int64_t fan)
 		feed = w->macs;
 	} else if (nbig == 1) {
 		const trim__level *S = &a->lv[sp];
-		int64_t sext[TRIM_NDIMS];
-		for (int d = 0; d < TRIM_NDIMS; d++)
-			sext[d] = m->f[sp][d];
 		int mc = res ? S->reduction : S->multicast;
 		/* the spatial tile: one value per index of S per dim, at the
-		 * stride of the extents below S once they are known, else
-		 * consecutive where no open level below S can loop on the dim
-		 * (trim__chain_contig), else at a stride unknown here: |A + B|
-		 * >= |A| + |B| - 1 */
-		if (p->tile_at[sp] < 0) {
-			int contig[TRIM_NDIMS];
-			if (!f->sfx_exact[sp + 1])
-				trim__chain_contig(s, f, m, sp, contig);
+		 * stride of the extents below S once they are known, else the
+		 * least over the strides the open levels below S may give
+		 * (trim__chain_share; |A + B| >= |A| + |B| - 1 at least) */
+		if (p->tile_at[sp] < 0)
 			p->tile_at[sp] = f->sfx_exact[sp + 1] ? spatial_tile_words(s, f, m, t, sp)
-			                                      : trim__share_lower_bound(w, t, sext, contig);
-		}
+			                                      : trim__chain_share(s, f, m, t, sp);
 		feed = mc ? f->steps * f->inst[h] * p->tile_at[sp] : w->macs;
 	} else {
 		/* several levels with bounds: a node of the delivery tree at
@@ -468,18 +460,9 @@ static void fixed_feed(part_frame *p, choice_counts *cc, int64_t fan)
 		 * steps. Per dim the indices of those levels take prod f values
 		 * (a loop's values are distinct whatever the strides), so the
 		 * tile is at least the share of those extents (|A + B| >= |A| +
-		 * |B| - 1; exact where both dims of an axis run over consecutive
-		 * values, trim__chain_contig) */
-		int64_t sext[TRIM_NDIMS];
-		for (int d = 0; d < TRIM_NDIMS; d++) {
-			sext[d] = 1;
-			for (int l = h + 1; l < nl; l++)
-				if (a->lv[l].type == TRIM__LVL_SPATIAL)
-					sext[d] *= m->f[l][d];
-		}
-		int contig[TRIM_NDIMS];
-		trim__chain_contig(s, f, m, h + 1, contig);
-		const int64_t tile = trim__share_lower_bound(w, t, sext, contig);
+		 * |B| - 1; more where the dims' strides are known,
+		 * trim__chain_share) */
+		const int64_t tile = trim__chain_share(s, f, m, t, h + 1);
 		feed = f->steps * f->inst[h] * tile;
 		if (w->macs / fan > feed)
 			feed = w->macs / fan;
