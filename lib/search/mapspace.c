@@ -198,13 +198,7 @@ static int space_size(trim__mapspace *s);
  * -(B1 - 1) s1 (B1 s1 a divisor of its bound). The word stays only if
  * c0 x0 + c1 x1 = 0 for such moves, which needs |c0 x0| = |c1 x1|: 1 when
  * some pair of magnitudes is equal (whatever the signs). */
-/* s->share_cap: for each spatial level l and tensor t, the largest product
- * of l's factors over the dims that are not private to t (a dim is private
- * when an axis of t has it as its only term, or is one of the two dims of
- * a one-to-one axis, trim__axis_one_to_one: instances that differ in it
- * need disjoint elements), over every combination of the factors the rows
- * give those dims at l, at most l's fan-out: the most instances of l under
- * one parent instance that can need the same element at one step. */
+
 /* s->use_cap: per tensor t, the most MACs of the workload that use (result:
  * update) one element: the bounds of the dims t does not read, times per
  * axis the most index pairs that give one value (one term: 1; c0 d0 + c1 d1:
@@ -267,6 +261,13 @@ static void use_caps(trim__mapspace *s)
 	}
 }
 
+/* s->share_cap: for each spatial level l and tensor t, the largest product
+ * of l's factors over the dims that are not private to t (a dim is private
+ * when an axis of t has it as its only term, or is one of the two dims of
+ * a one-to-one axis, trim__axis_one_to_one: instances that differ in it
+ * need disjoint elements), over every combination of the factors the rows
+ * give those dims at l, at most l's fan-out: the most instances of l under
+ * one parent instance that can need the same element at one step. */
 enum { SHARE_CAP_MAX = 1 << 20 };
 static int share_caps(trim__mapspace *s)
 {

@@ -80,23 +80,29 @@ static void chain_dim_of(const trim__mapspace *s, const node_frame *f, const tri
 	c->contig = !s->imperfect && !below_fixed && c->open == 0;
 }
 
-/* The divisors of n (at most max of them, ascending) into dv; their count. */
+/* The divisors of n into dv (room for max); their count, -1 if more. */
 static int divisors(int64_t n, int64_t *dv, int max)
 {
 	int lo = 0, hi = 0;
-	int64_t big[64];
-	for (int64_t i = 1; i * i <= n && lo < max / 2 && hi < 64; i++)
+	int64_t big[256];
+	for (int64_t i = 1; i * i <= n; i++)
 		if (n % i == 0) {
+			if (lo == max || hi == 256)
+				return -1;
 			dv[lo++] = i;
 			if (i != n / i)
 				big[hi++] = n / i;
 		}
-	for (int j = hi - 1; j >= 0 && lo < max; j--)
+	for (int j = hi - 1; j >= 0; j--) {
+		if (lo == max)
+			return -1;
 		dv[lo++] = big[j];
+	}
 	return lo;
 }
 
-/* The spacings a dim's values may have (chain_dim), at most max. */
+/* The spacings a dim's values may have (chain_dim) into p (room for max);
+ * their count, -1 if more. */
 static int spacings(const chain_dim *c, int64_t *p, int max)
 {
 	if (c->open == 0 || c->rest == 1) {
@@ -108,7 +114,7 @@ static int spacings(const chain_dim *c, int64_t *p, int max)
 		return 1;
 	}
 	const int n = divisors(c->rest, p, max);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) /* none when n < 0 */
 		p[i] *= c->F;
 	return n;
 }
@@ -158,7 +164,8 @@ int64_t trim__chain_share(const trim__mapspace *s, const node_frame *f, const tr
 			enum { MAXSP = 256 };
 			int64_t p0[MAXSP], p1[MAXSP];
 			const int n0 = spacings(&c0, p0, MAXSP), n1 = spacings(&c1, p1, MAXSP);
-			least = INT64_MAX;
+			/* too many to try (over MAXSP divisors): any spacing */
+			least = n0 < 0 || n1 < 0 ? any : INT64_MAX;
 			for (int i = 0; i < n0 && least > any; i++)
 				for (int j = 0; j < n1 && least > any; j++) {
 					const int64_t v = trim__axis_distinct(cc[0] * p0[i], c0.n, cc[1] * p1[j], c1.n);
