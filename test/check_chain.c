@@ -524,96 +524,6 @@ START_TEST(test_chain_share)
 }
 END_TEST
 
-static int cmp_i64(const void *p, const void *q)
-{
-	const int64_t a = *(const int64_t *)p, b = *(const int64_t *)q;
-	return (a > b) - (a < b);
-}
-
-/* The most MACs of w that use (result: update) one element of t, by
- * enumerating every MAC of the workload. */
-static int64_t uses_truth(const trim__intra *w, int t)
-{
-	const trim__tensor *T = &w->t[t];
-	int64_t total = 1;
-	for (int d = 0; d < TRIM_NDIMS; d++)
-		total *= w->bound[d];
-	ck_assert(total <= 200000);
-	int64_t *key = malloc((size_t)total * sizeof *key);
-	ck_assert_ptr_nonnull(key);
-	for (int64_t i = 0; i < total; i++) {
-		int64_t v[TRIM_NDIMS], r = i;
-		for (int d = 0; d < TRIM_NDIMS; d++) {
-			v[d] = r % w->bound[d];
-			r /= w->bound[d];
-		}
-		int64_t k = 0;
-		for (int x = 0; x < T->ndims; x++) {
-			int64_t av = 0;
-			for (int j = 0; j < T->idx[x].nterms; j++)
-				av += T->idx[x].coef[j] * v[T->idx[x].dim[j]];
-			k = k * 4096 + av + 2048;
-		}
-		key[i] = k;
-	}
-	qsort(key, (size_t)total, sizeof *key, cmp_i64);
-	int64_t most = 0;
-	for (int64_t i = 0, j; i < total; i = j) {
-		for (j = i; j < total && key[j] == key[i]; j++)
-			;
-		if (j - i > most)
-			most = j - i;
-	}
-	free(key);
-	return most;
-}
-
-/* mapspace.use_cap, the most MACs that use one element (the chain's floor
- * D_k >= MACs / use_cap at every level, fixed or open), against the
- * enumerated workload: never below it; equal to it on windows of stride 1
- * and 2, dilation 2, a depthwise layer and a convolution (whose input every
- * filter reads); by hand, 2 x 2 for a 3 x 3 pool of stride 2. The chain
- * figures of test_chain_pool_overlap and test_chain_pool_one_to_one check
- * the floor against the counts of every mapping. */
-START_TEST(test_chain_use_cap)
-{
-	static const struct {
-		int kind;
-		int64_t cin, cout, groups, in_h, in_w, r, s, u, dil;
-	} cases[] = {
-	    {TU_MAXPOOL, 2, 2, 1, 9, 9, 3, 3, 2, 1},  /* 4 x 4 outputs, each input row in 2 windows */
-	    {TU_MAXPOOL, 1, 1, 1, 10, 6, 4, 2, 2, 1}, /* window 4 under stride 2: 2 rows; 2 under 2: one to one */
-	    {TU_CONV, 2, 3, 1, 6, 5, 2, 3, 1, 2},     /* dilation 2 */
-	    {TU_CONV, 3, 4, 1, 7, 7, 3, 3, 2, 1},     /* stride 2; every filter reads an input */
-	    {TU_DEPTHWISE, 4, 4, 4, 8, 8, 3, 3, 1, 1},
-	};
-	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-		struct trim_arch a;
-		trim__intra w;
-		arch_simba_small(&a, 0, 0, 1);
-		ck_assert_int_eq(tu_layer(&w, cases[c].kind, TRIM_PHASE_FW, 1, cases[c].cin, cases[c].cout, cases[c].groups,
-		                          cases[c].in_h, cases[c].in_w, cases[c].r, cases[c].s, cases[c].u, cases[c].dil, 0),
-		                 0);
-		trim__mapspace s;
-		ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
-		for (int t = 0; t < 3; t++) {
-			if (!w.t[t].present)
-				continue;
-			const int64_t truth = uses_truth(&w, t);
-			ck_assert_msg(s.use_cap[t] >= truth || (s.use_cap[t] == 0 && truth < w.macs),
-			              "case %zu tensor %d: use_cap %lld below the %lld uses of one element", c, t,
-			              (long long)s.use_cap[t], (long long)truth);
-			if (s.use_cap[t])
-				ck_assert_msg(s.use_cap[t] == truth, "case %zu tensor %d: use_cap %lld, the most uses %lld", c, t,
-				              (long long)s.use_cap[t], (long long)truth);
-		}
-		if (c == 0)
-			ck_assert_int_eq(s.use_cap[0], 4);
-		trim__mapspace_free(&s);
-	}
-}
-END_TEST
-
 Suite *chain_suite(void)
 {
 	Suite *s = suite_create("chain");
@@ -626,7 +536,6 @@ Suite *chain_suite(void)
 	tcase_add_test(tc, test_chain_pool_one_to_one);
 	tcase_add_test(tc, test_chain_pool_overlap);
 	tcase_add_test(tc, test_chain_share);
-	tcase_add_test(tc, test_chain_use_cap);
 	suite_add_tcase(s, tc);
 	return s;
 }

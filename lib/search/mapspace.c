@@ -198,69 +198,6 @@ static int space_size(trim__mapspace *s);
  * -(B1 - 1) s1 (B1 s1 a divisor of its bound). The word stays only if
  * c0 x0 + c1 x1 = 0 for such moves, which needs |c0 x0| = |c1 x1|: 1 when
  * some pair of magnitudes is equal (whatever the signs). */
-
-/* s->use_cap: per tensor t, the most MACs of the workload that use (result:
- * update) one element: the bounds of the dims t does not read, times per
- * axis the most index pairs that give one value (one term: 1; c0 d0 + c1 d1:
- * the solutions (x + k c1', y - k c0') of one value form a chain, c' = |c| /
- * gcd, so at most min(ceil(B0 / c1'), ceil(B1 / c0')): 2 rows of a 3-row
- * window of stride 2; more terms: the product of their bounds but the
- * largest). 0 when a dim is read by two axes (their solutions are not
- * independent) or the product passes the MACs. */
-static void use_caps(trim__mapspace *s)
-{
-	const trim__intra *w = s->w;
-	for (int t = 0; t < 3; t++) {
-		const trim__tensor *T = &w->t[t];
-		s->use_cap[t] = 0;
-		if (!T->present)
-			continue;
-		unsigned seen = 0;
-		int ok = 1;
-		int64_t cap = 1;
-		for (int x = 0; x < T->ndims && ok; x++) {
-			const trim__iexpr *e = &T->idx[x];
-			int dd[TRIM_NDIMS], nt = 0;
-			int64_t cc[TRIM_NDIMS];
-			for (int j = 0; j < e->nterms; j++)
-				if (e->coef[j] != 0 && w->bound[e->dim[j]] > 1) {
-					if (seen >> e->dim[j] & 1)
-						ok = 0;
-					seen |= 1u << e->dim[j];
-					dd[nt] = e->dim[j];
-					cc[nt++] = e->coef[j] < 0 ? -e->coef[j] : e->coef[j];
-				}
-			int64_t m = 1;
-			if (nt == 2) {
-				int64_t g = cc[0], h = cc[1];
-				while (h) {
-					const int64_t r = g % h;
-					g = h;
-					h = r;
-				}
-				const int64_t c0 = cc[0] / g, c1 = cc[1] / g;
-				const int64_t a0 = (w->bound[dd[0]] + c1 - 1) / c1, a1 = (w->bound[dd[1]] + c0 - 1) / c0;
-				m = a0 < a1 ? a0 : a1;
-			} else if (nt > 2) {
-				int big = 0;
-				for (int j = 1; j < nt; j++)
-					if (w->bound[dd[j]] > w->bound[dd[big]])
-						big = j;
-				for (int j = 0; j < nt; j++)
-					if (j != big && __builtin_mul_overflow(m, w->bound[dd[j]], &m))
-						ok = 0;
-			}
-			if (__builtin_mul_overflow(cap, m, &cap))
-				ok = 0;
-		}
-		for (int d = 0; d < TRIM_NDIMS && ok; d++)
-			if (!(seen >> d & 1) && __builtin_mul_overflow(cap, w->bound[d], &cap))
-				ok = 0;
-		if (ok && cap < w->macs)
-			s->use_cap[t] = cap;
-	}
-}
-
 /* s->share_cap: for each spatial level l and tensor t, the largest product
  * of l's factors over the dims that are not private to t (a dim is private
  * when an axis of t has it as its only term, or is one of the two dims of
@@ -271,7 +208,6 @@ static void use_caps(trim__mapspace *s)
 enum { SHARE_CAP_MAX = 1 << 20 };
 static int share_caps(trim__mapspace *s)
 {
-	use_caps(s);
 	const struct trim_arch *a = s->a;
 	const trim__intra *w = s->w;
 	for (int i = 0; i < s->nslots; i++) {

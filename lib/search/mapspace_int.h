@@ -56,8 +56,6 @@ typedef struct {
 	                                     * below one instance above that any rows let need
 	                                     * one element of t (tensor_bound.c) */
 	unsigned share_priv[3];             /* t's private dims (their instances need disjoint elements) */
-	int64_t use_cap[3];                 /* the most MACs of the workload that use (result: update)
-	                                     * one element of t; 0: not known (spatial_chain.c) */
 	int nbyp;
 	int byp_level[3 * TRIM__MAX_LEVELS], byp_slot[3 * TRIM__MAX_LEVELS];
 	int nord;

@@ -202,11 +202,6 @@ int64_t trim__chain_share(const trim__mapspace *s, const node_frame *f, const tr
  * the MACs / prod_{j >= k, d} f[j][d] (node, step) pairs (the factors
  * multiply to the bounds): D_k >= MACs / prod f x share(prod_{j >= k} f[j]).
  *
- * (c) Each element is used (result: updated) by at most use_cap(t) MACs of
- * the whole workload (mapspace.use_cap), so the MACs below a node at a step
- * that use it are no more: D_k >= MACs / use_cap(t) at every level, fixed
- * or open (a pool of stride 2 under a 3 x 3 window: MACs / 4).
- *
  * Operands: a node must take in, at each step, every distinct element its
  * MACs use then (nothing below h keeps it; one word entering reaches every
  * child at best: multicast), so enter[k] >= D_k; k delivers at least what
@@ -233,9 +228,6 @@ int64_t trim__chain_to_macs(const trim__mapspace *s, const node_frame *f, const 
 	 * distinct: the distinct elements per node of the level below, summed
 	 * over its nodes (the MACs: one each) */
 	int64_t below = w->macs, distinct = w->macs, top = 0, fan = 1;
-	/* (c) whatever the mapping: a (node, step) has no more MACs using
-	 * (result: updating) one element than the workload has */
-	const int64_t least = s->use_cap[t] > 0 ? (w->macs + s->use_cap[t] - 1) / s->use_cap[t] : 0;
 	int all_fixed = 1; /* every level from k down fixed: fan is theirs */
 	for (int k = h + 1; k < nl; k++)
 		enter[k] = deliver[k] = 0;
@@ -247,8 +239,6 @@ int64_t trim__chain_to_macs(const trim__mapspace *s, const node_frame *f, const 
 		all_fixed &= fixed;
 		const int64_t sh = fixed ? trim__chain_sharers(s, m, t, k) : s->share_cap[t][k];
 		int64_t dk = (distinct + sh - 1) / sh;
-		if (dk < least)
-			dk = least;
 		if (all_fixed) {
 			for (int d = 0; d < TRIM_NDIMS; d++)
 				fan *= m->f[k][d];
