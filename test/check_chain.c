@@ -356,8 +356,8 @@ START_TEST(test_chain_pool_overlap)
 {
 	struct trim_arch a;
 	trim__intra w;
-	chain_stats st = {0};
 	for (int regs = 0; regs <= 1; regs++) {
+		chain_stats st = {0};
 		arch_simba_small(&a, 0, regs, 1);
 		ck_assert_int_eq(tu_layer(&w, TU_MAXPOOL, TRIM_PHASE_FW, 1, 1, 1, 1, 10, 1, 4, 1, 2, 1, 0), 0);
 		ck_assert(!trim__axis_one_to_one(&w, &w.t[0].idx[w.t[0].ndims - 2]));

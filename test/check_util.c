@@ -16,6 +16,38 @@
 static void hex_of(const char *text, size_t n, char *out) { trim__digest_bytes_hex(text, n, out); }
 
 /* FIPS 180-2 appendix B and the NIST example vectors */
+/* trim__divisors against trial division of every value up to n, ascending,
+ * for n = 1 .. 3000 and a few large n (a prime, a square, 2^40); more
+ * divisors than the room: -1; n < 1: none. */
+START_TEST(test_divisors)
+{
+	static int64_t dv[4096];
+	for (int64_t n = 1; n <= 3000; n++) {
+		const int got = trim__divisors(n, dv, 4096);
+		int k = 0;
+		for (int64_t d = 1; d <= n; d++)
+			if (n % d == 0) {
+				ck_assert_int_lt(k, got);
+				ck_assert_int_eq(dv[k], d);
+				k++;
+			}
+		ck_assert_int_eq(got, k);
+	}
+	ck_assert_int_eq(trim__divisors(1000003, dv, 4096), 2); /* a prime */
+	ck_assert(dv[0] == 1 && dv[1] == 1000003);
+	ck_assert_int_eq(trim__divisors(1000003LL * 1000003LL, dv, 4096), 3);
+	ck_assert(dv[1] == 1000003);
+	ck_assert_int_eq(trim__divisors((int64_t)1 << 40, dv, 4096), 41);
+	for (int i = 0; i <= 40; i++)
+		ck_assert(dv[i] == (int64_t)1 << i);
+	ck_assert_int_eq(trim__divisors(720720, dv, 239), -1); /* 240 divisors */
+	ck_assert_int_eq(trim__divisors(720720, dv, 240), 240);
+	ck_assert_int_eq(trim__divisors(36, dv, 8), -1); /* 9 divisors, the square root one last */
+	ck_assert_int_eq(trim__divisors(36, dv, 9), 9);
+	ck_assert_int_eq(trim__divisors(0, dv, 4), 0);
+}
+END_TEST
+
 START_TEST(test_sha256_vectors)
 {
 	char h[TRIM__DIGEST_HEX];
@@ -436,6 +468,7 @@ Suite *util_suite(void)
 	Suite *s = suite_create("util");
 	TCase *tc = tcase_create("core");
 	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_divisors);
 	tcase_add_test(tc, test_sha256_vectors);
 	tcase_add_test(tc, test_fields_are_framed);
 	tcase_add_test(tc, test_file_digests);

@@ -53,19 +53,18 @@ typedef struct {
 	int stopped;
 } plan_ctx;
 
-/* The divisors of b, ascending. */
+/* The divisors of b, ascending (trim__divisors), into a new array. */
 static int divisors(int64_t b, int64_t **out, int *n)
 {
-	int cnt = 0;
-	for (int64_t d = 1; d <= b; d++)
-		cnt += b % d == 0;
-	*out = malloc((size_t)cnt * sizeof **out);
+	enum { MAXDIV = 4096 }; /* no b below 2^32 has more than 1,344 */
+	int64_t dv[MAXDIV];
+	*n = trim__divisors(b, dv, MAXDIV);
+	if (*n < 0)
+		return trim__error(TRIM_ERANGE, "fused tiles: %lld has more than %d divisors", (long long)b, MAXDIV);
+	*out = malloc((size_t)(*n > 0 ? *n : 1) * sizeof **out);
 	if (!*out)
 		return trim__error(TRIM_ENOMEM, "fused tiles: out of memory");
-	*n = 0;
-	for (int64_t d = 1; d <= b; d++)
-		if (b % d == 0)
-			(*out)[(*n)++] = d;
+	memcpy(*out, dv, (size_t)*n * sizeof **out);
 	return 0;
 }
 

@@ -40,22 +40,11 @@ static int64_t factorisations_of(int64_t b, int k, int64_t *row, int depth, int6
 static int64_t list_factorisations(int64_t b, int k, int64_t *row, int64_t *out)
 {
 	enum { MAXDIV = 4096 }; /* beyond (no b below 2^32 has more than 1,344 divisors): every value */
-	int64_t dv[MAXDIV], hi[MAXDIV / 2];
-	int nlo = 0, nhi = 0, fits = 1;
-	for (int64_t d = 1; d <= b / d && fits; d++)
-		if (b % d == 0) {
-			fits = nlo < MAXDIV / 2 && nhi < MAXDIV / 2;
-			if (fits) {
-				dv[nlo++] = d;
-				if (d != b / d)
-					hi[nhi++] = b / d;
-			}
-		}
-	if (!fits)
+	int64_t dv[MAXDIV];
+	const int ndv = trim__divisors(b, dv, MAXDIV);
+	if (ndv < 0)
 		return factorisations_of(b, k, row, 0, out, 0, NULL, 0);
-	for (int i = nhi - 1; i >= 0; i--)
-		dv[nlo++] = hi[i];
-	return factorisations_of(b, k, row, 0, out, 0, dv, nlo);
+	return factorisations_of(b, k, row, 0, out, 0, dv, ndv);
 }
 
 /* ---- imperfect rows (trim__mapspace_set_imperfect; docs/model.md,

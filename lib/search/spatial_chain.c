@@ -80,32 +80,11 @@ static void chain_dim_of(const trim__mapspace *s, const node_frame *f, const tri
 	c->contig = !s->imperfect && !below_fixed && c->open == 0;
 }
 
-/* The divisors of n into dv (room for max); their count, -1 if more. */
-static int divisors(int64_t n, int64_t *dv, int max)
-{
-	int lo = 0, hi = 0;
-	int64_t big[256];
-	for (int64_t i = 1; i * i <= n; i++)
-		if (n % i == 0) {
-			if (lo == max || hi == 256)
-				return -1;
-			dv[lo++] = i;
-			if (i != n / i)
-				big[hi++] = n / i;
-		}
-	for (int j = hi - 1; j >= 0; j--) {
-		if (lo == max)
-			return -1;
-		dv[lo++] = big[j];
-	}
-	return lo;
-}
-
 /* The spacings a dim's values may have (chain_dim) into p (room for max);
  * their count, -1 if more. */
 static int spacings(const chain_dim *c, int64_t *p, int max)
 {
-	if (c->open == 0 || c->rest == 1) {
+	if (c->open == 0) {
 		p[0] = c->F;
 		return 1;
 	}
@@ -113,7 +92,7 @@ static int spacings(const chain_dim *c, int64_t *p, int max)
 		p[0] = c->F * c->rest;
 		return 1;
 	}
-	const int n = divisors(c->rest, p, max);
+	const int n = trim__divisors(c->rest, p, max);
 	for (int i = 0; i < n; i++) /* none when n < 0 */
 		p[i] *= c->F;
 	return n;

@@ -16,6 +16,7 @@
  *   notes.c        the notes on result files not reused
  *   datadir.c      where energy_tables/ and models/ are found (datadir_int.h)
  *   gslinit.c      GSL's aborting error handler turned off, once
+ *   divisors.c     the divisors of an integer, ascending
  */
 #ifndef TRIM_UTIL_H
 #define TRIM_UTIL_H
@@ -113,6 +114,12 @@ const char *trim__model_digest(void);
 /* ---- checked 64-bit arithmetic --------------------------------------- */
 /* Saturating helpers return 0 on success, TRIM_ERANGE on overflow. */
 int trim__mul64(int64_t a, int64_t b, int64_t *out);
+
+/* ---- integers -------------------------------------------------------- */
+/* The divisors of n >= 1 into dv (room for max), ascending; their count, or
+ * -1 when there are more than max (dv then holds nothing useful); 0 for
+ * n < 1. */
+int trim__divisors(int64_t n, int64_t *dv, int max);
 
 /* ---- string buffer --------------------------------------------------- */
 typedef struct {
