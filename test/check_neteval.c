@@ -462,6 +462,41 @@ START_TEST(test_search_order)
 }
 END_TEST
 
+/* A free thread of the network's pool: while searches wait and fewer than
+ * one per thread still hand out nodes, it begins the next; else it takes a
+ * node from the search the fewest threads work on, the oldest among
+ * equals; never from one not begun, stopping or ending. Helping the oldest
+ * first let VGG-16's fc6 (on simba-like, 2 threads, 30 s) hold both
+ * threads to its deadline while conv1_2 waited and began with none. */
+START_TEST(test_pool_order)
+{
+	int order[8];
+	/* one search running on both threads, others waiting: begin one */
+	pool_state one[] = {{1, 0, 0, 2}};
+	ck_assert_int_eq(trim__pool_order(1, one, 2, 1, order), -1);
+	/* none waits: help it */
+	ck_assert_int_eq(trim__pool_order(1, one, 2, 0, order), 1);
+	ck_assert_int_eq(order[0], 0);
+	/* two searches on two threads: the one with fewer threads first,
+	 * however old; a stopping one does not count as a thread's own */
+	pool_state two[] = {{1, 0, 0, 2}, {1, 0, 0, 0}, {1, 1, 0, 1}};
+	ck_assert_int_eq(trim__pool_order(3, two, 2, 1, order), 2);
+	ck_assert_int_eq(order[0], 1);
+	ck_assert_int_eq(order[1], 0);
+	/* one being begun counts as a thread's own (three threads: no
+	 * further begin) and gives no node; stopping and ending ones neither
+	 * count nor give nodes; a fourth thread begins one */
+	pool_state three[] = {{1, 0, 0, 1}, {0, 0, 0, 0}, {1, 1, 0, 1}, {1, 0, 0, 1}, {1, 0, 1, 0}};
+	ck_assert_int_eq(trim__pool_order(5, three, 4, 1, order), -1);
+	ck_assert_int_eq(trim__pool_order(5, three, 3, 1, order), 2);
+	ck_assert_int_eq(order[0], 0); /* equal loads: the oldest first */
+	ck_assert_int_eq(order[1], 3);
+	/* nothing active */
+	ck_assert_int_eq(trim__pool_order(0, NULL, 4, 1, order), -1);
+	ck_assert_int_eq(trim__pool_order(0, NULL, 4, 0, order), 0);
+}
+END_TEST
+
 Suite *neteval_suite(void)
 {
 	Suite *s = suite_create("neteval");
@@ -478,6 +513,7 @@ Suite *neteval_suite(void)
 	tcase_add_test(tc, test_budget_keeps_overrun);
 	tcase_add_test(tc, test_retry_stopped);
 	tcase_add_test(tc, test_search_order);
+	tcase_add_test(tc, test_pool_order);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -160,6 +160,20 @@ double trim__neteval_search_budget(const trim_neteval *ne, int64_t left, int thr
 /* The distinct searches order[0 .. m) side by side on the network's
  * threads, their top nodes in one pool (lib/neteval/pool.c). */
 void trim__neteval_pool(trim_neteval *ne, const size_t *order, size_t m);
+/* One active search of the pool, as the choice of a thread's next job sees
+ * it: begun (its nodes may be handed out), stopping (none handed out any
+ * more), ending (a thread ends it), running (its nodes being searched). */
+typedef struct {
+	int begun, stopping, ending, running;
+} pool_state;
+/* A free thread's choice among the nact active searches st[] (oldest
+ * first) on `threads` threads, can_begin when a search waits and the pool
+ * has room for it: -1 to begin the next search, while fewer searches than
+ * threads still hand out nodes (a search's time limit is its share with a
+ * thread to itself); else the count n of searches to take a node from, in
+ * order[0 .. n): those that hand out nodes, the fewest threads on them
+ * first, the oldest first among equals. */
+int trim__pool_order(int nact, const pool_state *st, int threads, int can_begin, int *order);
 /* One search of workload i in two halves around the search itself (the
  * network's pool runs it between them, lib/neteval/pool.c): prepare reads
  * it back from --out (1: the record is complete, nothing to search) or

@@ -1,11 +1,14 @@
 /*
  * A network's distinct searches side by side on its threads, with their
  * top nodes in one pool (docs/model.md, "Network evaluation"). A thread
- * takes the next top node of the oldest running search whose threshold is
- * known (the window of lib/search/share.c: the nodes TRIM__TOP_WINDOW
- * places before it are finished), else begins the next search (at most
- * two per thread at once, which bounds the memory), else waits briefly. So
- * the threads that finish the short searches help the long ones, and a
+ * begins the next search while fewer searches than threads hand out
+ * nodes, else takes the next top node of the running search the fewest
+ * threads work on whose threshold is known (the window of
+ * lib/search/share.c: the nodes TRIM__TOP_WINDOW places before it are
+ * finished), else begins the next
+ * search (at most two per thread at once, which bounds the memory), else
+ * waits briefly. So every search has a thread of its own while others
+ * wait, the threads that finish the short searches help the long ones, and a
  * network's wall time is its CPU time over the threads rather than its
  * longest search. Each search's work, counts and result are those of
  * trim__search alone: a node's threshold depends on its search's finished
@@ -29,7 +32,7 @@ typedef struct {
 	int begun;                  /* its nodes may be handed out */
 	int stopping;               /* none handed out any more (all taken, stopped, failed) */
 	int ending;                 /* a thread is ending it */
-	int64_t running;            /* its nodes being searched */
+	int running;                /* its nodes being searched */
 } pool_search;
 
 typedef struct {
@@ -38,6 +41,8 @@ typedef struct {
 	size_t m, next;             /* searches to begin (in this order), the next one */
 	pool_search **act;          /* the active searches, oldest first */
 	int nact, maxact;
+	pool_state *st;             /* next_job's view of them (maxact) */
+	int *pick;                  /* and its order (maxact) */
 	omp_lock_t lock;
 } search_pool;
 
@@ -78,33 +83,74 @@ static int next_node(pool_search *S, int tid, pool_job *j)
 	return 1;
 }
 
-/* Under the lock: the next job of thread tid. */
+/* Under the lock: the next search begun, into *j (1), if the pool holds
+ * room for it. */
+static int begin_next(search_pool *P, pool_job *j)
+{
+	if (P->nact >= P->maxact || P->next >= P->m)
+		return 0;
+	pool_search *S = calloc(1, sizeof *S);
+	if (!S)
+		return 0;
+	S->rec = P->order[P->next++];
+	P->act[P->nact++] = S;
+	j->kind = JOB_BEGIN;
+	j->S = S;
+	return 1;
+}
+
+/* lib/neteval/neteval_state.h */
+int trim__pool_order(int nact, const pool_state *st, int threads, int can_begin, int *order)
+{
+	int live = 0, n = 0;
+	for (int a = 0; a < nact; a++)
+		live += !st[a].stopping && !st[a].ending;
+	if (live < threads && can_begin)
+		return -1;
+	for (int load = 0; load <= threads; load++)
+		for (int a = 0; a < nact; a++)
+			if (st[a].begun && !st[a].stopping && !st[a].ending && st[a].running == load)
+				order[n++] = a;
+	return n;
+}
+
+/* Under the lock: the next job of thread tid (the order of
+ * trim__pool_order; a search stopped with no node running ends first). */
 static void next_job(search_pool *P, int tid, pool_job *j)
 {
 	memset(j, 0, sizeof *j);
+	pool_state *st = P->st;
+	int *order = P->pick;
 	for (int a = 0; a < P->nact; a++) {
 		pool_search *S = P->act[a];
-		if (!S->begun || S->ending)
-			continue;
+		if (S->begun && S->stopping && !S->ending && S->running == 0) {
+			S->ending = 1;
+			j->kind = JOB_END;
+			j->S = S;
+			return;
+		}
+		st[a] = (pool_state){S->begun, S->stopping, S->ending, S->running};
+	}
+	const int can_begin = P->nact < P->maxact && P->next < P->m;
+	int n = trim__pool_order(P->nact, st, P->ne->threads, can_begin, order);
+	if (n < 0) {
+		if (begin_next(P, j))
+			return;
+		n = trim__pool_order(P->nact, st, P->ne->threads, 0, order); /* out of memory: help the others */
+	}
+	for (int k = 0; k < n; k++) {
+		pool_search *S = P->act[order[k]];
 		if (next_node(S, tid, j))
 			return;
-		if (S->stopping && S->running == 0) {
+		if (S->stopping && S->running == 0) { /* none left to hand out */
 			S->ending = 1;
 			j->kind = JOB_END;
 			j->S = S;
 			return;
 		}
 	}
-	if (P->nact < P->maxact && P->next < P->m) {
-		pool_search *S = calloc(1, sizeof *S);
-		if (S) {
-			S->rec = P->order[P->next++];
-			P->act[P->nact++] = S;
-			j->kind = JOB_BEGIN;
-			j->S = S;
-			return;
-		}
-	}
+	if (begin_next(P, j))
+		return;
 	j->kind = P->nact == 0 && P->next >= P->m ? JOB_EXIT : JOB_WAIT;
 }
 
@@ -174,7 +220,12 @@ void trim__neteval_pool(trim_neteval *ne, const size_t *order, size_t m)
 	P.m = m;
 	P.maxact = 2 * ne->threads;
 	P.act = calloc((size_t)P.maxact, sizeof *P.act);
-	if (!P.act) { /* one search after the other, each on every thread */
+	P.st = calloc((size_t)P.maxact, sizeof *P.st);
+	P.pick = calloc((size_t)P.maxact, sizeof *P.pick);
+	if (!P.act || !P.st || !P.pick) { /* one search after the other, each on every thread */
+		free(P.act);
+		free(P.st);
+		free(P.pick);
 		for (size_t k = 0; k < m; k++)
 			trim__neteval_search_item(ne, order[k]);
 		return;
@@ -226,4 +277,6 @@ void trim__neteval_pool(trim_neteval *ne, const size_t *order, size_t m)
 	}
 	omp_destroy_lock(&P.lock);
 	free(P.act);
+	free(P.st);
+	free(P.pick);
 }
