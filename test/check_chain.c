@@ -524,6 +524,123 @@ START_TEST(test_chain_share)
 }
 END_TEST
 
+static int cmp_i64(const void *p, const void *q)
+{
+	const int64_t a = *(const int64_t *)p, b = *(const int64_t *)q;
+	return (a > b) - (a < b);
+}
+
+/* The distinct elements of t in the share of one instance of storage level
+ * l in the full mapping m (the spatial indices above l at 0, every other
+ * index over its range), by enumeration. */
+static int64_t share_truth(const struct trim_arch *a, const trim__intra *w, const trim__mapping *m, int t, int l)
+{
+	const int nl = a->nlevels;
+	int64_t total = 1;
+	for (int k = 0; k < nl; k++)
+		if (!(a->lv[k].type == TRIM__LVL_SPATIAL && k < l))
+			for (int d = 0; d < TRIM_NDIMS; d++)
+				total *= m->f[k][d];
+	ck_assert(total <= 1 << 16);
+	static int64_t keys[1 << 16];
+	const trim__tensor *T = &w->t[t];
+	for (int64_t i = 0; i < total; i++) {
+		int64_t v[TRIM_NDIMS] = {0}, r = i;
+		for (int k = 0; k < nl; k++) {
+			if (a->lv[k].type == TRIM__LVL_SPATIAL && k < l)
+				continue;
+			for (int d = 0; d < TRIM_NDIMS; d++) {
+				int64_t below = 1;
+				for (int j = k + 1; j < nl; j++)
+					below *= m->f[j][d];
+				v[d] += (r % m->f[k][d]) * below;
+				r /= m->f[k][d];
+			}
+		}
+		int64_t key = 0;
+		for (int x = 0; x < T->ndims; x++) {
+			int64_t av = 0;
+			for (int j = 0; j < T->idx[x].nterms; j++)
+				av += T->idx[x].coef[j] * v[T->idx[x].dim[j]];
+			key = key * 4096 + av + 2048;
+		}
+		keys[i] = key;
+	}
+	qsort(keys, (size_t)total, sizeof *keys, cmp_i64);
+	int64_t n = 0;
+	for (int64_t i = 0; i < total; i++)
+		n += i == 0 || keys[i] != keys[i - 1];
+	return n;
+}
+
+/* trim__share_blocks on every node from the spatial depth on, above every
+ * factorisation of a max pool (its rows split by the package network above
+ * the global buffer or the chip network above the PE buffers), for every
+ * storage level and tensor: never above the share enumerated in that
+ * factorisation, and above trim__share_lower_bound's |A| + |B| - 1 on some
+ * nodes. A window of 4 under a stride of 2, and one of 3 under a stride of
+ * 1, whose blocks' rows overlap. */
+static void check_share_blocks(int64_t in_h, int64_t r, int64_t u)
+{
+	struct trim_arch a;
+	trim__intra w;
+	arch_simba_small(&a, 1, 0, 1);
+	ck_assert_int_eq(tu_layer(&w, TU_MAXPOOL, TRIM_PHASE_FW, 1, 1, 1, 1, in_h, 1, r, 1, u, 1, 0), 0);
+	trim__mapspace s;
+	trim__level_cost c[TRIM__MAX_LEVELS];
+	tu_costs(&a, c);
+	ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
+	const int nl = a.nlevels;
+	int spdepth = 0;
+	for (int i = 0; i < s.nslots; i++)
+		if (a.lv[s.slot[s.tord[i]]].type == TRIM__LVL_SPATIAL)
+			spdepth = i + 1;
+	uint64_t checked = 0, wider = 0;
+	ck_assert(s.nfact < 1000000);
+	for (uint64_t i = 0; i < (uint64_t)s.nfact; i++) {
+		trim__mapping m, p;
+		trim__space_mapping_init(&s, &m);
+		uint64_t q = i;
+		for (int d = 0; d < TRIM_NDIMS; d++) {
+			const int64_t row = (int64_t)(q % (uint64_t)s.nf[d]);
+			q /= (uint64_t)s.nf[d];
+			for (int j = 0; j < s.nslots; j++)
+				m.f[s.slot[j]][d] = s.fact[d][row * s.nslots + j];
+		}
+		for (int l = 1; l < nl; l++) {
+			if (a.lv[l].type != TRIM__LVL_STORAGE)
+				continue;
+			for (int t = 0; t < 3; t++) {
+				if (!w.t[t].present)
+					continue;
+				const int64_t truth = share_truth(&a, &w, &m, t, l);
+				for (int depth = spdepth; depth < s.nslots; depth++) {
+					node_frame f;
+					trim__mapspace_node_of(&s, depth, &m, &p);
+					if (trim__node_frame(&s, c, depth, 0, &p, &f))
+						break; /* a spatial level does not fit */
+					const int64_t share = trim__share_blocks(&s, &f, &p, t, l);
+					ck_assert_msg(share <= truth, "level %s tensor %d depth %d: %lld above the share's %lld",
+					              a.lv[l].name, t, depth, (long long)share, (long long)truth);
+					checked++;
+					wider += share > trim__share_lower_bound(&w, t, f.pext[l], f.contig[l]);
+				}
+			}
+		}
+	}
+	fprintf(stderr, "share blocks: %llu nodes checked, %llu above |A| + |B| - 1\n", (unsigned long long)checked,
+	        (unsigned long long)wider);
+	ck_assert(checked > 1000 && wider > 0);
+	trim__mapspace_free(&s);
+}
+
+START_TEST(test_chain_share_blocks)
+{
+	check_share_blocks(18, 4, 2); /* 8 output rows, a window of 4 under a stride of 2 */
+	check_share_blocks(10, 3, 1); /* a window of 3 under a stride of 1: blocks' rows overlap */
+}
+END_TEST
+
 Suite *chain_suite(void)
 {
 	Suite *s = suite_create("chain");
@@ -536,6 +653,7 @@ Suite *chain_suite(void)
 	tcase_add_test(tc, test_chain_pool_one_to_one);
 	tcase_add_test(tc, test_chain_pool_overlap);
 	tcase_add_test(tc, test_chain_share);
+	tcase_add_test(tc, test_chain_share_blocks);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -320,6 +320,11 @@ double trim__systolic_readbacks(const trim__mapspace *s, const trim__level_cost 
  * elements of tensor t there. */
 int64_t trim__axis_lower_bound(const trim__iexpr *e, const int64_t *ext, const int *exact);
 int64_t trim__share_lower_bound(const trim__intra *w, int t, const int64_t *ext, const int *exact);
+/* At least the elements of t in one instance's share at storage level l,
+ * every spatial level fixed: trim__share_lower_bound over f's per-instance
+ * extents, or more where a window axis has one dim split by a spatial level
+ * above l (its values are blocks; window_words.c). */
+int64_t trim__share_blocks(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int l);
 /* 1 if e is c0 d0 + c1 d1 (distinct dims, c != 0) and (d0, d1) -> e is one
  * to one over the workload's bounds: |c0| > |c1| (bound d1 - 1) or the
  * reverse (a pooling window whose stride is at least its size). Index sets

@@ -34,7 +34,7 @@ void trim__tensor_reuse_of(const trim__mapspace *s, const node_frame *f, const t
 	if (allsp)
 		for (int l = 0; l < nl; l++)
 			if (a->lv[l].type == TRIM__LVL_STORAGE)
-				r->share[l] = f->inst[l] * trim__share_lower_bound(w, t, f->pext[l], f->contig[l]);
+				r->share[l] = f->inst[l] * trim__share_blocks(s, f, m, t, l);
 	r->touched = trim__share_lower_bound(w, t, w->bound, ones);
 	/* results: with the spatial levels fixed and splitting only dims that
 	 * are the sole term of an axis of the result (no overlap, no

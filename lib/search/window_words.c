@@ -57,6 +57,71 @@ int64_t trim__share_lower_bound(const trim__intra *w, int t, const int64_t *ext,
 	return n;
 }
 
+/*
+ * One instance's share of t at storage level l (every spatial level fixed):
+ * per axis, trim__share_lower_bound's count, or more on a two-term axis
+ * c0 d0 + c1 d1 whose dim d0 is split by a spatial level above l and d1 is
+ * not. d0's values in the share then have the digits of the spatial levels
+ * above l frozen: with s the innermost of those with a factor on d0, and
+ * every level from DRAM down to s fixed, they are nb blocks of L
+ * consecutive values (L = the product of d0's factors below s, nb =
+ * pext / L), two blocks' starts at least G = L f[s][d0] apart. Each block
+ * takes D = D(c0, L, c1, pext1) values over a range of span = c0 (L - 1) +
+ * c1 (pext1 - 1) + 1, and at most max(0, span - c0 G) of a later block's
+ * values lie in the earlier blocks' ranges, so the axis takes at least
+ * D + (nb - 1) max(0, D - that). A 3 x 3 pool of stride 2 whose rows are
+ * split 3 ways by simba-like's package network above its global buffer:
+ * 3 blocks of 3 rows of outputs take 21 input rows, where |A| + |B| - 1
+ * gives 11.
+ */
+int64_t trim__share_blocks(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int l)
+{
+	const trim__intra *w = s->w;
+	const struct trim_arch *a = s->a;
+	const trim__tensor *T = &w->t[t];
+	if (!T->present)
+		return 0;
+	int64_t n = 1;
+	for (int x = 0; x < T->ndims; x++) {
+		const trim__iexpr *e = &T->idx[x];
+		int64_t v = trim__axis_one_to_one(w, e) ? f->pext[l][e->dim[0]] * f->pext[l][e->dim[1]]
+		                                        : trim__axis_lower_bound(e, f->pext[l], f->contig[l]);
+		int dd[2], nt = 0;
+		int64_t cc[2];
+		for (int j = 0; j < e->nterms; j++)
+			if (e->coef[j] != 0) {
+				if (nt < 2)
+					dd[nt] = e->dim[j], cc[nt] = e->coef[j] < 0 ? -e->coef[j] : e->coef[j];
+				nt++;
+			}
+		if (!s->imperfect && nt == 2 && dd[0] != dd[1] && !trim__axis_one_to_one(w, e) &&
+		    f->contig[l][dd[0]] != f->contig[l][dd[1]]) {
+			const int i0 = f->contig[l][dd[0]] ? 1 : 0; /* the split dim */
+			const int d0 = dd[i0], d1 = dd[1 - i0];
+			const int64_t c0 = cc[i0], c1 = cc[1 - i0];
+			int sp = -1, prefix = 1;
+			for (int k = 0; k < l; k++)
+				if (a->lv[k].type == TRIM__LVL_SPATIAL && m->f[k][d0] > 1)
+					sp = k;
+			for (int i = 0; i < s->nslots; i++)
+				if (s->slot[i] <= sp && !f->fixed[s->slot[i]])
+					prefix = 0;
+			if (sp >= 0 && prefix) {
+				const int64_t L = f->sfx[sp + 1][d0], n1 = f->pext[l][d1];
+				const int64_t nb = f->pext[l][d0] / L, G = L * m->f[sp][d0];
+				const int64_t D = trim__axis_distinct(c0, L, c1, n1);
+				const int64_t span = c0 * (L - 1) + c1 * (n1 - 1) + 1;
+				const int64_t ov = span > c0 * G ? span - c0 * G : 0;
+				const int64_t blocks = D + (nb - 1) * (D > ov ? D - ov : 0);
+				if (blocks > v)
+					v = blocks;
+			}
+		}
+		n *= v;
+	}
+	return n;
+}
+
 /* |(A + delta) \ A| for the values A = c0 [0, e0) + c1 [0, e1) of a
  * two-term axis (c0, c1, delta > 0): the values a tile moved by delta on
  * the axis brings in (by a bitmap of the span up to AXIS_SPAN_MAX; above
