@@ -230,8 +230,9 @@ static double seeds_first(search_run *r, double deadline)
 }
 
 /* The top nodes of the tree of partial factorisations (the factors of
- * slot 0 for every dim, then slot 1, ...); needs the distinct total (what
- * is cut is counted from it). Not built when the time is already up and
+ * slot 0 for every dim, then slot 1, ...), with the distinct total (what
+ * is cut is counted from it; 0 past 2^64: the tree all the same, its cuts
+ * not counted, rather than the plain loop with the root's bound). Not built when the time is already up and
  * the seed holds a mapping (a network's searches after its deadline), nor
  * when the time runs out during the distinct count (which takes a large
  * layer tenths of a second: AlexNet conv2 at batch 64 0.25 s, against its
@@ -243,8 +244,12 @@ static int top_nodes_make(search_run *r)
 	const trim__mapspace *s = r->s;
 	search_worker *W = &r->ws[0];
 	const int late = r->seeds.n > 0 && trim__worker_stop(W);
-	if (s->nobound || s->nslots < 3 || late ||
-	    trim__mapspace_distinct_until(s, &r->dtotal, r->seeds.n > 0 ? W : NULL) != 0)
+	if (s->nobound || s->nslots < 3 || late)
+		return 0;
+	const int counted = trim__mapspace_distinct_until(s, &r->dtotal, r->seeds.n > 0 ? W : NULL);
+	if (counted == TRIM_ERANGE)
+		r->dtotal = 0; /* over 2^64: the tree without the count of what it cuts */
+	else if (counted != 0)
 		return 0;
 	int32_t lo[TRIM_NDIMS], hi[TRIM_NDIMS];
 	for (int d = 0; d < TRIM_NDIMS; d++) {
