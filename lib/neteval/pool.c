@@ -5,14 +5,13 @@
  * nodes, else takes the next top node of the running search the fewest
  * threads work on whose threshold is known (the window of
  * lib/search/share.c: the nodes TRIM__TOP_WINDOW places before it are
- * finished), else begins the next
- * search (at most two per thread at once, which bounds the memory), else
- * waits briefly. So every search has a thread of its own while others
- * wait, the threads that finish the short searches help the long ones, and a
- * network's wall time is its CPU time over the threads rather than its
- * longest search. Each search's work, counts and result are those of
- * trim__search alone: a node's threshold depends on its search's finished
- * prefix only, whoever runs it.
+ * finished), else begins the next search (at most two per thread at
+ * once, which bounds the memory), else waits briefly. So every search has
+ * a thread of its own while others wait, the threads that finish the short
+ * searches help the long ones, and a network's wall time is its CPU time
+ * over the threads rather than its longest search. Each search's work,
+ * counts and result are those of trim__search alone: a node's threshold
+ * depends on its search's finished prefix only, whoever runs it.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -232,7 +232,8 @@ static double seeds_first(search_run *r, double deadline)
 /* The top nodes of the tree of partial factorisations (the factors of
  * slot 0 for every dim, then slot 1, ...), with the distinct total (what
  * is cut is counted from it; 0 past 2^64: the tree all the same, its cuts
- * not counted, rather than the plain loop with the root's bound). Not built when the time is already up and
+ * not counted, rather than the plain loop with the root's bound). Not
+ * built when the time is already up and
  * the seed holds a mapping (a network's searches after its deadline), nor
  * when the time runs out during the distinct count (which takes a large
  * layer tenths of a second: AlexNet conv2 at batch 64 0.25 s, against its

@@ -7,8 +7,8 @@
  * one keep bit, or changes the tensor a storage level's order keeps
  * stationary; a second descent from the same start holds the keep bits
  * until the factors' local minimum. With a time limit, more starts: one
- * dim's largest divisor that the innermost spatial level takes, there. Only mappings of the
- * space are visited (the allowed rows: pins and dataflow constraints; the
+ * dim's largest divisor that the innermost spatial level takes, there.
+ * Only mappings of the space are visited (the allowed rows: pins and dataflow constraints; the
  * allowed bypass choices and spatial axes; the check trim eval applies
  * and the utilisation constraints), as class representatives.
  * Deterministic: a fixed evaluation budget, every tie broken by (cost,
