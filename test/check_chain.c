@@ -173,6 +173,30 @@ static void check_open_hop_figures(const trim__mapspace *s, const node_frame *f,
 	}
 }
 
+/* The mapping of factorisation combination i of s (every slot's factors;
+ * keeps and orders as trim__space_mapping_init leaves them). */
+static void factorisation_of(const trim__mapspace *s, uint64_t i, trim__mapping *m)
+{
+	trim__space_mapping_init(s, m);
+	for (int d = 0; d < TRIM_NDIMS; d++) {
+		const int64_t row = (int64_t)(i % (uint64_t)s->nf[d]);
+		i /= (uint64_t)s->nf[d];
+		for (int j = 0; j < s->nslots; j++)
+			m->f[s->slot[j]][d] = s->fact[d][row * s->nslots + j];
+	}
+}
+
+/* The depth of the tree at which every spatial level is fixed (the tree
+ * fixes them first). */
+static int spatial_depth(const trim__mapspace *s)
+{
+	int depth = 0;
+	for (int i = 0; i < s->nslots; i++)
+		if (s->a->lv[s->slot[s->tord[i]]].type == TRIM__LVL_SPATIAL)
+			depth = i + 1;
+	return depth;
+}
+
 /* Brute force over the mapspace of (a, w) for goal against the search at
  * 1, 2 and 3 threads; every valid mapping's chain figures and the node
  * bounds of its prefixes. */
@@ -188,11 +212,7 @@ static void brute_chain(struct trim_arch *a, trim__intra *w, int goal, chain_sta
 	ck_assert_ptr_nonnull(sw);
 	int64_t zero_macs = 0;
 	REQUIRE((trim__intra_act_zero_macs(w, &zero_macs)) == (0), "trim__intra_act_zero_macs(w, &zero_macs) == 0");
-	/* the depth at which every spatial level is fixed (the tree fixes them first) */
-	int spdepth = 0;
-	for (int i = 0; i < s.nslots; i++)
-		if (a->lv[s.slot[s.tord[i]]].type == TRIM__LVL_SPATIAL)
-			spdepth = i + 1;
+	const int spdepth = spatial_depth(&s);
 	ck_assert_int_ge(spdepth, 3);
 	int have = 0;
 	double best = 0, best_sec = 0;
@@ -367,31 +387,35 @@ START_TEST(test_chain_pool_overlap)
 }
 END_TEST
 
-/* The distinct elements of t below one node of spatial level k at a step
- * in the full mapping m, by enumerating the spatial indices. */
-static int64_t tile_truth(const struct trim_arch *a, const trim__intra *w, const trim__mapping *m, int t, int k)
+static int cmp_i64(const void *p, const void *q)
+{
+	const int64_t a = *(const int64_t *)p, b = *(const int64_t *)q;
+	return (a > b) - (a < b);
+}
+
+/* The distinct elements of t in the full mapping m with the loops of the
+ * levels l where vary[l] over their ranges and every other index at 0, by
+ * enumeration. */
+static int64_t distinct_elements(const struct trim_arch *a, const trim__intra *w, const trim__mapping *m, int t,
+                                 const int *vary)
 {
 	const int nl = a->nlevels;
-	int lv[TRIM__MAX_LEVELS], nlv = 0;
 	int64_t total = 1;
-	for (int l = k; l < nl; l++)
-		if (a->lv[l].type == TRIM__LVL_SPATIAL) {
-			lv[nlv++] = l;
-			for (int d = 0; d < TRIM_NDIMS; d++)
-				total *= m->f[l][d];
-		}
-	ck_assert(total <= 4096);
-	int64_t keys[4096];
+	for (int k = 0; k < nl; k++)
+		for (int d = 0; vary[k] && d < TRIM_NDIMS; d++)
+			total *= m->f[k][d];
+	ck_assert(total <= 1 << 16);
+	static int64_t keys[1 << 16];
 	const trim__tensor *T = &w->t[t];
 	for (int64_t i = 0; i < total; i++) {
 		int64_t v[TRIM_NDIMS] = {0}, r = i;
-		for (int j = 0; j < nlv; j++)
-			for (int d = 0; d < TRIM_NDIMS; d++) {
+		for (int k = 0; k < nl; k++)
+			for (int d = 0; vary[k] && d < TRIM_NDIMS; d++) {
 				int64_t below = 1;
-				for (int l = lv[j] + 1; l < nl; l++)
-					below *= m->f[l][d];
-				v[d] += (r % m->f[lv[j]][d]) * below;
-				r /= m->f[lv[j]][d];
+				for (int j = k + 1; j < nl; j++)
+					below *= m->f[j][d];
+				v[d] += (r % m->f[k][d]) * below;
+				r /= m->f[k][d];
 			}
 		int64_t key = 0;
 		for (int x = 0; x < T->ndims; x++) {
@@ -402,14 +426,21 @@ static int64_t tile_truth(const struct trim_arch *a, const trim__intra *w, const
 		}
 		keys[i] = key;
 	}
+	qsort(keys, (size_t)total, sizeof *keys, cmp_i64);
 	int64_t n = 0;
-	for (int64_t i = 0; i < total; i++) {
-		int seen = 0;
-		for (int64_t j = 0; j < i && !seen; j++)
-			seen = keys[j] == keys[i];
-		n += !seen;
-	}
+	for (int64_t i = 0; i < total; i++)
+		n += i == 0 || keys[i] != keys[i - 1];
 	return n;
+}
+
+/* The distinct elements of t below one node of spatial level k at a step
+ * in the full mapping m: the spatial indices from k down vary. */
+static int64_t tile_truth(const struct trim_arch *a, const trim__intra *w, const trim__mapping *m, int t, int k)
+{
+	int vary[TRIM__MAX_LEVELS] = {0};
+	for (int l = k; l < a->nlevels; l++)
+		vary[l] = a->lv[l].type == TRIM__LVL_SPATIAL;
+	return distinct_elements(a, w, m, t, vary);
 }
 
 /* trim__chain_share on every node (from the spatial depth on) above every
@@ -430,24 +461,14 @@ static void check_share(int kind, int64_t u, int64_t dil, int64_t in_h, int64_t 
 	tu_costs(&a, c);
 	ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
 	const int nl = a.nlevels;
-	int spdepth = 0;
-	for (int i = 0; i < s.nslots; i++)
-		if (a.lv[s.slot[s.tord[i]]].type == TRIM__LVL_SPATIAL)
-			spdepth = i + 1;
+	const int spdepth = spatial_depth(&s);
 	ck_assert(spdepth > 0 && spdepth + 1 < s.nslots);
 	const int nox[TRIM_NDIMS] = {0};
 	uint64_t checked = 0, equal = 0, wider = 0;
 	ck_assert(s.nfact < 1000000);
 	for (uint64_t i = 0; i < (uint64_t)s.nfact; i++) {
 		trim__mapping m, p;
-		trim__space_mapping_init(&s, &m);
-		uint64_t q = i;
-		for (int d = 0; d < TRIM_NDIMS; d++) {
-			const int64_t row = (int64_t)(q % (uint64_t)s.nf[d]);
-			q /= (uint64_t)s.nf[d];
-			for (int j = 0; j < s.nslots; j++)
-				m.f[s.slot[j]][d] = s.fact[d][row * s.nslots + j];
-		}
+		factorisation_of(&s, i, &m);
 		for (int k = 1; k < nl; k++) {
 			if (a.lv[k].type != TRIM__LVL_SPATIAL)
 				continue;
@@ -524,53 +545,15 @@ START_TEST(test_chain_share)
 }
 END_TEST
 
-static int cmp_i64(const void *p, const void *q)
-{
-	const int64_t a = *(const int64_t *)p, b = *(const int64_t *)q;
-	return (a > b) - (a < b);
-}
-
 /* The distinct elements of t in the share of one instance of storage level
  * l in the full mapping m (the spatial indices above l at 0, every other
  * index over its range), by enumeration. */
 static int64_t share_truth(const struct trim_arch *a, const trim__intra *w, const trim__mapping *m, int t, int l)
 {
-	const int nl = a->nlevels;
-	int64_t total = 1;
-	for (int k = 0; k < nl; k++)
-		if (!(a->lv[k].type == TRIM__LVL_SPATIAL && k < l))
-			for (int d = 0; d < TRIM_NDIMS; d++)
-				total *= m->f[k][d];
-	ck_assert(total <= 1 << 16);
-	static int64_t keys[1 << 16];
-	const trim__tensor *T = &w->t[t];
-	for (int64_t i = 0; i < total; i++) {
-		int64_t v[TRIM_NDIMS] = {0}, r = i;
-		for (int k = 0; k < nl; k++) {
-			if (a->lv[k].type == TRIM__LVL_SPATIAL && k < l)
-				continue;
-			for (int d = 0; d < TRIM_NDIMS; d++) {
-				int64_t below = 1;
-				for (int j = k + 1; j < nl; j++)
-					below *= m->f[j][d];
-				v[d] += (r % m->f[k][d]) * below;
-				r /= m->f[k][d];
-			}
-		}
-		int64_t key = 0;
-		for (int x = 0; x < T->ndims; x++) {
-			int64_t av = 0;
-			for (int j = 0; j < T->idx[x].nterms; j++)
-				av += T->idx[x].coef[j] * v[T->idx[x].dim[j]];
-			key = key * 4096 + av + 2048;
-		}
-		keys[i] = key;
-	}
-	qsort(keys, (size_t)total, sizeof *keys, cmp_i64);
-	int64_t n = 0;
-	for (int64_t i = 0; i < total; i++)
-		n += i == 0 || keys[i] != keys[i - 1];
-	return n;
+	int vary[TRIM__MAX_LEVELS] = {0};
+	for (int k = 0; k < a->nlevels; k++)
+		vary[k] = !(a->lv[k].type == TRIM__LVL_SPATIAL && k < l);
+	return distinct_elements(a, w, m, t, vary);
 }
 
 /* trim__share_blocks on every node from the spatial depth on, above every
@@ -591,22 +574,12 @@ static void check_share_blocks(int64_t in_h, int64_t r, int64_t u)
 	tu_costs(&a, c);
 	ck_assert_int_eq(trim__mapspace_init(&s, &w, &a), 0);
 	const int nl = a.nlevels;
-	int spdepth = 0;
-	for (int i = 0; i < s.nslots; i++)
-		if (a.lv[s.slot[s.tord[i]]].type == TRIM__LVL_SPATIAL)
-			spdepth = i + 1;
+	const int spdepth = spatial_depth(&s);
 	uint64_t checked = 0, wider = 0;
 	ck_assert(s.nfact < 1000000);
 	for (uint64_t i = 0; i < (uint64_t)s.nfact; i++) {
 		trim__mapping m, p;
-		trim__space_mapping_init(&s, &m);
-		uint64_t q = i;
-		for (int d = 0; d < TRIM_NDIMS; d++) {
-			const int64_t row = (int64_t)(q % (uint64_t)s.nf[d]);
-			q /= (uint64_t)s.nf[d];
-			for (int j = 0; j < s.nslots; j++)
-				m.f[s.slot[j]][d] = s.fact[d][row * s.nslots + j];
-		}
+		factorisation_of(&s, i, &m);
 		for (int l = 1; l < nl; l++) {
 			if (a.lv[l].type != TRIM__LVL_STORAGE)
 				continue;

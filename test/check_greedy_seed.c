@@ -39,6 +39,14 @@ static void worker_free(search_worker *W)
 	free(W);
 }
 
+/* The mapspace of the fixture's workload (layer, phase) on its design. */
+static void layer_space(const search_fixture *x, const char *layer, int phase, trim__mapspace *s)
+{
+	size_t wi = 0;
+	ck_assert_int_eq(trim_workloads_find(x->w, layer, phase, &wi), 0);
+	ck_assert_int_eq(trim__mapspace_init(s, trim__workloads_intra(x->w, wi), x->a), 0);
+}
+
 /* The greedy seed of s (from every factor outermost, or from the sampled
  * seed's best when `sampled`): its best
  * cost (HUGE_VAL: none), index and number of evaluations; checks that
@@ -149,10 +157,8 @@ START_TEST(test_greedy_constraints)
 {
 	search_fixture x;
 	search_fixture_load(&x, "alexnet", "eyeriss", TRIM_MODE_TRAINING, 64);
-	size_t wi = 0;
-	ck_assert_int_eq(trim_workloads_find(x.w, "conv2", TRIM_PHASE_FW, &wi), 0);
 	trim__mapspace s;
-	ck_assert_int_eq(trim__mapspace_init(&s, trim__workloads_intra(x.w, wi), x.a), 0);
+	layer_space(&x, "conv2", TRIM_PHASE_FW, &s);
 	trim__index idx;
 	uint64_t ev;
 	const double free_cost = greedy_of(&s, x.c, TRIM__GOAL_ENERGY, 0, &idx, &ev);
@@ -184,7 +190,7 @@ START_TEST(test_greedy_constraints)
 		trim_constraints *cons = NULL;
 		ck_assert_int_eq(trim_constraints_create(&cons), 0);
 		ck_assert_int_eq(trim_constraints_add_preset(cons, preset[i]), 0);
-		ck_assert_int_eq(trim__mapspace_init(&s, trim__workloads_intra(x.w, wi), x.a), 0);
+		layer_space(&x, "conv2", TRIM_PHASE_FW, &s);
 		ck_assert_int_eq(trim__mapspace_constrain(cons, &s), 0);
 		const double alone = greedy_of(&s, x.c, TRIM__GOAL_ENERGY, 0, &idx, &ev);
 		const double from_sample = greedy_of(&s, x.c, TRIM__GOAL_ENERGY, 1, &idx, &ev);
@@ -205,10 +211,8 @@ START_TEST(test_greedy_conv2_b64)
 {
 	search_fixture x;
 	search_fixture_load(&x, "alexnet", "eyeriss", TRIM_MODE_TRAINING, 64);
-	size_t wi = 0;
-	ck_assert_int_eq(trim_workloads_find(x.w, "conv2", TRIM_PHASE_FW, &wi), 0);
 	trim__mapspace s;
-	ck_assert_int_eq(trim__mapspace_init(&s, trim__workloads_intra(x.w, wi), x.a), 0);
+	layer_space(&x, "conv2", TRIM_PHASE_FW, &s);
 	trim__index idx;
 	uint64_t ev;
 	const double g = greedy_of(&s, x.c, TRIM__GOAL_ENERGY, 0, &idx, &ev);
@@ -234,10 +238,8 @@ START_TEST(test_greedy_more_starts)
 	static const char *layer[] = {"conv1", "conv3"};
 	static const int phase[] = {TRIM_PHASE_FW, TRIM_PHASE_WG};
 	for (int i = 0; i < 2; i++) {
-		size_t wi = 0;
-		ck_assert_int_eq(trim_workloads_find(x.w, layer[i], phase[i], &wi), 0);
 		trim__mapspace s;
-		ck_assert_int_eq(trim__mapspace_init(&s, trim__workloads_intra(x.w, wi), x.a), 0);
+		layer_space(&x, layer[i], phase[i], &s);
 		trim__index i1, i2, i3;
 		uint64_t e1, e2, e3;
 		const double one = greedy_of(&s, x.c, TRIM__GOAL_ENERGY, 0, &i1, &e1);
@@ -264,10 +266,8 @@ START_TEST(test_greedy_held_keeps)
 {
 	search_fixture x;
 	search_fixture_load(&x, "unet", "eyeriss", TRIM_MODE_DEFAULT, 1);
-	size_t wi = 0;
-	ck_assert_int_eq(trim_workloads_find(x.w, "down2.conv1", TRIM_PHASE_FW, &wi), 0);
 	trim__mapspace s;
-	ck_assert_int_eq(trim__mapspace_init(&s, trim__workloads_intra(x.w, wi), x.a), 0);
+	layer_space(&x, "down2.conv1", TRIM_PHASE_FW, &s);
 	for (int limited = 0; limited < 2; limited++) {
 		s.time_limit = limited ? 100 : 0;
 		trim__index idx;

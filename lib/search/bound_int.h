@@ -330,6 +330,9 @@ int64_t trim__share_blocks(const trim__mapspace *s, const node_frame *f, const t
  * reverse (a pooling window whose stride is at least its size). Index sets
  * that differ in the values of d0 or d1 then touch disjoint values. */
 int trim__axis_one_to_one(const trim__intra *w, const trim__iexpr *e);
+/* The terms of e with a coefficient other than 0: their count, the first
+ * two into dd (dims) and cc (|coefficients|); window_words.c. */
+int trim__axis_terms(const trim__iexpr *e, int *dd, int64_t *cc);
 /* The words the joint order's sliding windows bring to one instance of
  * holder l of t, the known levels of mask wk having innermost loops inner[]. */
 int64_t trim__window_slides(const trim__mapspace *s, const node_frame *f, const trim__mapping *m, int t, int l,

@@ -115,14 +115,9 @@ int64_t trim__chain_share(const trim__mapspace *s, const node_frame *f, const tr
 	int64_t n = 1;
 	for (int x = 0; x < T->ndims; x++) {
 		const trim__iexpr *e = &T->idx[x];
-		int dd[2], nt = 0;
+		int dd[2];
 		int64_t cc[2];
-		for (int j = 0; j < e->nterms; j++)
-			if (e->coef[j] != 0) {
-				if (nt < 2)
-					dd[nt] = e->dim[j], cc[nt] = e->coef[j] < 0 ? -e->coef[j] : e->coef[j];
-				nt++;
-			}
+		const int nt = trim__axis_terms(e, dd, cc);
 		if (nt == 1) {
 			n *= ext[dd[0]];
 			continue;

@@ -39,6 +39,18 @@ int trim__axis_one_to_one(const trim__intra *w, const trim__iexpr *e)
 	return c0 > c1 * (w->bound[e->dim[1]] - 1) || c1 > c0 * (w->bound[e->dim[0]] - 1);
 }
 
+int trim__axis_terms(const trim__iexpr *e, int *dd, int64_t *cc)
+{
+	int nt = 0;
+	for (int j = 0; j < e->nterms; j++)
+		if (e->coef[j] != 0) {
+			if (nt < 2)
+				dd[nt] = e->dim[j], cc[nt] = e->coef[j] < 0 ? -e->coef[j] : e->coef[j];
+			nt++;
+		}
+	return nt;
+}
+
 /* A lower bound on the elements of tensor t touched by a share of the
  * workload with ext[d] values of each dim d: the product of its axes'
  * (trim__axis_lower_bound), a one-to-one two-term axis taking ext0 x ext1
@@ -84,17 +96,13 @@ int64_t trim__share_blocks(const trim__mapspace *s, const node_frame *f, const t
 	int64_t n = 1;
 	for (int x = 0; x < T->ndims; x++) {
 		const trim__iexpr *e = &T->idx[x];
-		int64_t v = trim__axis_one_to_one(w, e) ? f->pext[l][e->dim[0]] * f->pext[l][e->dim[1]]
-		                                        : trim__axis_lower_bound(e, f->pext[l], f->contig[l]);
-		int dd[2], nt = 0;
+		const int one = trim__axis_one_to_one(w, e);
+		int64_t v = one ? f->pext[l][e->dim[0]] * f->pext[l][e->dim[1]]
+		                : trim__axis_lower_bound(e, f->pext[l], f->contig[l]);
+		int dd[2];
 		int64_t cc[2];
-		for (int j = 0; j < e->nterms; j++)
-			if (e->coef[j] != 0) {
-				if (nt < 2)
-					dd[nt] = e->dim[j], cc[nt] = e->coef[j] < 0 ? -e->coef[j] : e->coef[j];
-				nt++;
-			}
-		if (!s->imperfect && nt == 2 && dd[0] != dd[1] && !trim__axis_one_to_one(w, e) &&
+		const int nt = trim__axis_terms(e, dd, cc);
+		if (!s->imperfect && nt == 2 && dd[0] != dd[1] && !one &&
 		    f->contig[l][dd[0]] != f->contig[l][dd[1]]) {
 			const int i0 = f->contig[l][dd[0]] ? 1 : 0; /* the split dim */
 			const int d0 = dd[i0], d1 = dd[1 - i0];
