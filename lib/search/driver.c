@@ -230,27 +230,19 @@ static double seeds_first(search_run *r, double deadline)
 }
 
 /* The top nodes of the tree of partial factorisations (the factors of
- * slot 0 for every dim, then slot 1, ...), with the distinct total (what
- * is cut is counted from it; 0 past 2^64: the tree all the same, its cuts
- * not counted, rather than the plain loop with the root's bound). Not
- * built when the time is already up and
- * the seed holds a mapping (a network's searches after its deadline), nor
- * when the time runs out during the distinct count (which takes a large
- * layer tenths of a second: AlexNet conv2 at batch 64 0.25 s, against its
- * share of 0.05 s of a network's 3 s): the plain loop then stops at once
- * with the root's bound. The top nodes
- * (millions on a large ragged layer) are made only while the time lasts. */
+ * slot 0 for every dim, then slot 1, ...). Not built when the time is
+ * already up and the seed holds a mapping (a network's searches after its
+ * deadline): the plain loop then stops at once with the root's bound. The
+ * top nodes (millions on a large ragged layer) are made only while the
+ * time lasts. The distinct total, from which what the tree cuts is
+ * counted, is counted at the end, and only if the tree ran to its end
+ * (trim__search_end). */
 static int top_nodes_make(search_run *r)
 {
 	const trim__mapspace *s = r->s;
 	search_worker *W = &r->ws[0];
 	const int late = r->seeds.n > 0 && trim__worker_stop(W);
 	if (s->nobound || s->nslots < 3 || late)
-		return 0;
-	const int counted = trim__mapspace_distinct_until(s, &r->dtotal, r->seeds.n > 0 ? W : NULL);
-	if (counted == TRIM_ERANGE)
-		r->dtotal = 0; /* over 2^64: the tree without the count of what it cuts */
-	else if (counted != 0)
 		return 0;
 	int32_t lo[TRIM_NDIMS], hi[TRIM_NDIMS];
 	for (int d = 0; d < TRIM_NDIMS; d++) {
@@ -472,6 +464,23 @@ int trim__search_end(search_run *r, trim__search_result *out)
 	r->top_lbs = NULL;
 	double open_lb = HUGE_VAL;
 	int stopped = 0;
+	for (int i = 0; ws && i < r->nworkers; i++)
+		stopped |= ws[i].stopped;
+	/* the tree ran to its end: what it cut is the distinct total less
+	 * what it generated. Counted here, not before the tree: a large layer's
+	 * count takes tenths of a second (AlexNet conv2 at batch 64 0.25 s), and
+	 * a search whose time ran out during it had no tree and kept the root's
+	 * bound (a network's searches given 0.08 s each: 11 of MobileNet-V1's 61
+	 * on simba-like at batch 64 in training). Stopped by the clock, or past
+	 * 2^64, it is not counted. */
+	uint64_t dtotal = 0;
+	if (ws && r->ntop > 0 && !stopped) {
+		if (trim__mapspace_distinct_until(s, &dtotal, &ws[0]) != 0) {
+			dtotal = 0;
+			trim_clear_error();
+		}
+		ws[0].stopped = 0; /* the count's stop is not the search's */
+	}
 	for (int i = 0; ws && i < r->nworkers; i++) {
 		search_worker *W = &ws[i];
 		out->generated += W->cnt.generated;
@@ -510,9 +519,9 @@ int trim__search_end(search_run *r, trim__search_result *out)
 	free(ws);
 	r->ws = NULL;
 	top_list *glob = &r->glob;
-	if (r->dtotal && r->ntop > 0 && !stopped) { /* cut subtrees: the distinct mappings not generated */
-		out->bounded += r->dtotal - out->generated;
-		out->generated = r->dtotal;
+	if (dtotal && !stopped) { /* cut subtrees: the distinct mappings not generated */
+		out->bounded += dtotal - out->generated;
+		out->generated = dtotal;
 	}
 	/* exact when nothing was left out; otherwise the seeds (real mappings)
 	 * may be the best found, and the search is still exact when every node

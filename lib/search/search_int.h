@@ -652,7 +652,6 @@ typedef struct {
 	double gap;
 	int64_t zero_macs;
 	trim__index nfc;         /* factorisations for the plain rounds (0: the tree did them) */
-	uint64_t dtotal;         /* distinct mappings (tree; 0 past 2^64) */
 	search_worker *ws;
 	top_list glob, seeds;
 	trim__eval glob_eval, seed_eval;
