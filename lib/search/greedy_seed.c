@@ -8,6 +8,8 @@
  * stationary; a second descent from the same start holds the keep bits
  * until the factors' local minimum. With a time limit, more starts: one
  * dim's largest divisor that the innermost spatial level takes, there.
+ * The search also starts it in each of its best top nodes (the innermost
+ * spatial level's factors of the node, the rest outermost: driver.c).
  * Only mappings of the space are visited (the allowed rows: pins and dataflow constraints; the
  * allowed bypass choices and spatial axes; the check trim eval applies
  * and the utilisation constraints), as class representatives.
@@ -60,6 +62,9 @@ typedef struct {
 	int stopped;
 	double start; /* cpu_seconds() at the start */
 	int frozen;   /* keep bits not moved */
+	int64_t limit; /* the evaluation budget */
+	int top;       /* from a top node: no floor before the time limit (the
+	                * greedy seed's is for the first mapping in hand) */
 } greedy_run;
 
 typedef struct {
@@ -177,13 +182,14 @@ static greedy_cost evaluate(greedy_run *g, const greedy_point *p)
 static int out_of_time(greedy_run *g)
 {
 	if (!g->stopped && g->evals % GREEDY_STOP_EVERY == 0 && g->seeds->n > 0) {
-		if ((g->evals >= GREEDY_MIN_EVALS || (!g->W->stop_after && cpu_seconds() - g->start > GREEDY_GRACE_S)) &&
+		if ((g->top || g->evals >= GREEDY_MIN_EVALS ||
+		     (!g->W->stop_after && cpu_seconds() - g->start > GREEDY_GRACE_S)) &&
 		    trim__worker_stop(g->W))
 			g->stopped = 1;
 		else if (trim__worker_overdue(g->W)) /* past twice its time: no floor */
 			g->stopped = 1;
 	}
-	return g->stopped || g->evals >= GREEDY_EVALS;
+	return g->stopped || g->evals >= g->limit;
 }
 
 /* Neighbour q of p if better than *best (then into *next). */
@@ -280,14 +286,14 @@ static greedy_cost start_point(greedy_run *g, greedy_point *p)
 	return best;
 }
 
-/* The row of dim d with its pinned factors where they are pinned and the
- * rest as far out as the factor caps (fmax) let it be; -1 if none is
- * allowed. */
-static int64_t outer_row(const trim__mapspace *s, int d)
+/* The row of dim d with its pinned factors where they are pinned (at slot
+ * fixslot, if not -1, the factor fix) and the rest as far out as the factor
+ * caps (fmax) let it be; -1 if none is allowed. */
+static int64_t outer_row(const trim__mapspace *s, int d, int fixslot, int64_t fix)
 {
 	int64_t f[TRIM__MAX_LEVELS], rest = s->w->bound[d];
 	for (int i = 0; i < s->nslots; i++) {
-		const int64_t pin = s->pin[s->slot[i]][d];
+		const int64_t pin = i == fixslot ? fix : s->pin[s->slot[i]][d];
 		f[i] = pin > 0 ? pin : 1;
 		if (pin > 0 && rest % pin)
 			return -1;
@@ -295,7 +301,7 @@ static int64_t outer_row(const trim__mapspace *s, int d)
 	}
 	for (int i = 0; i < s->nslots && rest > 1; i++) {
 		const int64_t mx = s->fmax[s->slot[i]][d];
-		if (s->pin[s->slot[i]][d] > 0)
+		if (s->pin[s->slot[i]][d] > 0 || i == fixslot)
 			continue;
 		int64_t v = mx > 0 && mx < rest ? mx : rest;
 		while (rest % v)
@@ -325,7 +331,7 @@ static int point_of(const trim__mapspace *s, const trim__mapping *m, greedy_poin
 double trim__greedy_seed(const trim__mapspace *s, const trim__level_cost *costs, int goal, search_worker *W,
                          top_list *seeds, trim__eval *seed_eval, int from_seeds)
 {
-	greedy_run g = {s, costs, goal, W, seeds, seed_eval, 0, 0, cpu_seconds(), 0};
+	greedy_run g = {s, costs, goal, W, seeds, seed_eval, 0, 0, cpu_seconds(), 0, GREEDY_EVALS, 0};
 	greedy_point p;
 	int ok = 0;
 	memset(&p, 0, sizeof p);
@@ -336,7 +342,7 @@ double trim__greedy_seed(const trim__mapspace *s, const trim__level_cost *costs,
 		  * leave free kept */
 		ok = s->nslots > 0;
 		for (int d = 0; d < TRIM_NDIMS && ok; d++)
-			ok = (p.row[d] = outer_row(s, d)) >= 0;
+			ok = (p.row[d] = outer_row(s, d, -1, 0)) >= 0;
 		p.byp = ((((uint64_t)1 << s->nbyp) - 1) & ~s->byp_fixmask) | s->byp_fixval;
 	}
 	const greedy_point p0 = p;
@@ -393,6 +399,26 @@ double trim__greedy_seed(const trim__mapspace *s, const trim__level_cost *costs,
 		greedy_cost c = start_point(&g, &q);
 		if (c.ok)
 			descend(&g, &q, &c);
+	}
+	return trim__top_bound(seeds);
+}
+
+double trim__greedy_top(const trim__mapspace *s, const trim__level_cost *costs, int goal, search_worker *W,
+                        top_list *seeds, trim__eval *seed_eval, int slot, const int64_t *fix, int64_t evals)
+{
+	greedy_run g = {s, costs, goal, W, seeds, seed_eval, 0, 0, cpu_seconds(), 0, evals, 1};
+	greedy_point p;
+	memset(&p, 0, sizeof p);
+	for (int d = 0; d < TRIM_NDIMS; d++)
+		if ((p.row[d] = outer_row(s, d, slot, fix[d])) < 0)
+			return trim__top_bound(seeds);
+	p.byp = ((((uint64_t)1 << s->nbyp) - 1) & ~s->byp_fixmask) | s->byp_fixval;
+	greedy_cost c = start_point(&g, &p);
+	if (c.ok) {
+		g.frozen = 1;
+		descend(&g, &p, &c);
+		g.frozen = 0;
+		descend(&g, &p, &c);
 	}
 	return trim__top_bound(seeds);
 }

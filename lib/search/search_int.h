@@ -584,6 +584,12 @@ double trim__seed_hint(const trim__mapspace *s, const trim__level_cost *costs, i
  * k-th best cost. */
 double trim__greedy_seed(const trim__mapspace *s, const trim__level_cost *costs, int goal, search_worker *W,
                          top_list *seeds, trim__eval *seed_eval, int from_seeds);
+/* The same descents (the keep bits held, then free) from a top node of the
+ * tree: slot `slot`'s factors fix[d], every other factor outermost (but the
+ * pinned ones, within the factor caps), every free keep bit kept; at most
+ * `evals` evaluations, the time limit stopping it without a floor. */
+double trim__greedy_top(const trim__mapspace *s, const trim__level_cost *costs, int goal, search_worker *W,
+                        top_list *seeds, trim__eval *seed_eval, int slot, const int64_t *fix, int64_t evals);
 
 /* ---- for share.c: the top nodes' schedule and one search's run, shared by
  * trim__search's threads (driver.c) and by processes (share.c, through
