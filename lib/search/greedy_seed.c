@@ -286,6 +286,27 @@ static greedy_cost start_point(greedy_run *g, greedy_point *p)
 	return best;
 }
 
+/* From the best start of *p's rows and bypass choice (start_point), a
+ * descent with the keep bits held until the factors' local minimum, then
+ * one with them free. */
+static void held_then_free(greedy_run *g, greedy_point *p)
+{
+	greedy_cost c = start_point(g, p);
+	if (!c.ok)
+		return;
+	g->frozen = 1;
+	descend(g, p, &c);
+	g->frozen = 0;
+	descend(g, p, &c);
+}
+
+/* Every keep bit the constraints leave free kept (the forced ones as
+ * forced). */
+static uint64_t all_keeps(const trim__mapspace *s)
+{
+	return ((((uint64_t)1 << s->nbyp) - 1) & ~s->byp_fixmask) | s->byp_fixval;
+}
+
 /* The row of dim d with its pinned factors where they are pinned (at slot
  * fixslot, if not -1, the factor fix) and the rest as far out as the factor
  * caps (fmax) let it be; -1 if none is allowed. */
@@ -343,7 +364,7 @@ double trim__greedy_seed(const trim__mapspace *s, const trim__level_cost *costs,
 		ok = s->nslots > 0;
 		for (int d = 0; d < TRIM_NDIMS && ok; d++)
 			ok = (p.row[d] = outer_row(s, d, -1, 0)) >= 0;
-		p.byp = ((((uint64_t)1 << s->nbyp) - 1) & ~s->byp_fixmask) | s->byp_fixval;
+		p.byp = all_keeps(s);
 	}
 	const greedy_point p0 = p;
 	if (ok) {
@@ -360,13 +381,7 @@ double trim__greedy_seed(const trim__mapspace *s, const trim__level_cost *costs,
 	 * so that a time limit never makes the seed worse than none. */
 	if (ok && !from_seeds && !out_of_time(&g)) {
 		greedy_point q = p0;
-		greedy_cost c = start_point(&g, &q);
-		if (c.ok) {
-			g.frozen = 1;
-			descend(&g, &q, &c);
-			g.frozen = 0;
-			descend(&g, &q, &c);
-		}
+		held_then_free(&g, &q);
 	}
 	/* with a time limit (the answer is then what the search found), more
 	 * starts, other basins: from every factor outermost but one dim's
@@ -412,13 +427,7 @@ double trim__greedy_top(const trim__mapspace *s, const trim__level_cost *costs, 
 	for (int d = 0; d < TRIM_NDIMS; d++)
 		if ((p.row[d] = outer_row(s, d, slot, fix[d])) < 0)
 			return trim__top_bound(seeds);
-	p.byp = ((((uint64_t)1 << s->nbyp) - 1) & ~s->byp_fixmask) | s->byp_fixval;
-	greedy_cost c = start_point(&g, &p);
-	if (c.ok) {
-		g.frozen = 1;
-		descend(&g, &p, &c);
-		g.frozen = 0;
-		descend(&g, &p, &c);
-	}
+	p.byp = all_keeps(s);
+	held_then_free(&g, &p);
 	return trim__top_bound(seeds);
 }
