@@ -393,13 +393,15 @@ END_TEST
 
 /* With a time limit, the searches stopped at their share while time is
  * left are searched again with it: a first pass that gives every search
- * nothing ends, with the retry, where no limit does (exact, same figures) */
+ * nothing ends, with the retry, where no limit does (exact, same figures);
+ * on two threads (the network's pool) and on one (one search after the
+ * other, then the retry) */
 START_TEST(test_retry_stopped)
 {
-	char *text[2];
-	for (int k = 0; k < 2; k++) {
+	char *text[3];
+	for (int k = 0; k < 3; k++) {
 		fx s;
-		setup(&s, ARCH, 2, 1);
+		setup(&s, ARCH, k == 2 ? 1 : 2, 1);
 		if (k) {
 			ck_assert(trim_neteval_set_double(s.ne, TRIM_NET_TIME_LIMIT, 600) == 0);
 			s.ne->first_share = 1e-9;
@@ -411,8 +413,9 @@ START_TEST(test_retry_stopped)
 		teardown(&s);
 	}
 	ck_assert_str_eq(text[0], text[1]);
-	trim_string_free(text[0]);
-	trim_string_free(text[1]);
+	ck_assert_str_eq(text[0], text[2]);
+	for (int k = 0; k < 3; k++)
+		trim_string_free(text[k]);
 }
 END_TEST
 

@@ -78,6 +78,89 @@ START_TEST(test_stop_anywhere)
 }
 END_TEST
 
+/* A stopped search searched again (a network's retry): its first pass
+ * says which top nodes it searched whole (keep_done), and the second,
+ * seeded with the first's best (the hint), drops them (skip_top) and still
+ * ends exact at the optimum that a search from scratch finds (AlexNet-Cifar
+ * conv1 on Eyeriss: index and cost). Two first passes stop before the
+ * optimum is found; the second stops inside the node that holds it (at
+ * 48,500 checks; marked, that node lost the optimum to a tie of another
+ * index): a node the clock stopped in must not be marked. The third has
+ * found it: its node, skipped, must still give the hint as the answer. Another space's marks (their digest differs) or a
+ * hint that is not in the seeds skip nothing. */
+START_TEST(test_retry_skips_done)
+{
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_arch *a = NULL;
+	size_t i = 0;
+	ck_assert_int_eq(trim_network_load(&net, "models/networks/alexnet-cifar.yaml"), 0);
+	ck_assert_int_eq(trim_workloads_create(&w, net, TRIM_MODE_INFERENCE, 1, 0), 0);
+	ck_assert_int_eq(trim_workloads_find(w, "conv1", TRIM_PHASE_FW, &i), 0);
+	ck_assert_int_eq(trim_arch_load(&a, "models/arch/eyeriss.yaml"), 0);
+	trim__level_cost c[TRIM__MAX_LEVELS];
+	tu_costs(a, c);
+	trim__mapspace s;
+	ck_assert_int_eq(trim__mapspace_init(&s, trim__workloads_intra(w, i), a), 0);
+	trim__search_result r, r2;
+	ck_assert_int_eq(trim__search(&s, c, TRIM__GOAL_ENERGY, 1, &r), 0);
+	ck_assert(r.found && r.exact && !r.top_done && r.top_skipped == 0);
+	const double opt = r.best_cost;
+	const trim__index opt_idx = r.best_index;
+	trim__search_result_free(&r);
+	int marked = 0, worse_first = 0;
+	static const uint64_t stops[] = {10000, 48500, 60000};
+	for (size_t si = 0; si < sizeof stops / sizeof stops[0]; si++) {
+		const uint64_t at = stops[si];
+		s.keep_done = 1;
+		s.stop_after = at;
+		ck_assert_int_eq(trim__search(&s, c, TRIM__GOAL_ENERGY, 1, &r), 0);
+		s.keep_done = 0;
+		ck_assert(r.found && r.stopped && r.top_done);
+		int64_t ndone = 0;
+		for (int64_t k = 0; k < r.top_done_n; k++)
+			ndone += r.top_done[k];
+		marked += ndone > 0;
+		worse_first += r.best_cost > opt;
+		s.hint_on = 1;
+		s.hint_index = r.best_index;
+		s.hint_cost = r.best_cost;
+		s.skip_top = r.top_done;
+		s.skip_ntop = r.top_done_n;
+		s.skip_hash = r.top_hash;
+		/* another space's marks (digest), a hint not in the seeds: none
+		 * skipped (the search stopped early: the skip is decided first) */
+		s.skip_hash = r.top_hash ^ 1;
+		ck_assert_int_eq(trim__search(&s, c, TRIM__GOAL_ENERGY, 1, &r2), 0);
+		ck_assert(r2.stopped && r2.top_skipped == 0);
+		trim__search_result_free(&r2);
+		s.skip_hash = r.top_hash;
+		s.hint_cost = r.best_cost * 2;
+		ck_assert_int_eq(trim__search(&s, c, TRIM__GOAL_ENERGY, 1, &r2), 0);
+		ck_assert(r2.stopped && r2.top_skipped == 0);
+		trim__search_result_free(&r2);
+		s.hint_cost = r.best_cost;
+		s.stop_after = 0;
+		ck_assert_int_eq(trim__search(&s, c, TRIM__GOAL_ENERGY, 1, &r2), 0);
+		ck_assert_msg(r2.found && r2.exact && r2.best_cost == opt && r2.best_index == opt_idx,
+		              "stop %llu: %.17g (exact %d) against the optimum %.17g", (unsigned long long)at, r2.best_cost,
+		              r2.exact, opt);
+		ck_assert_int_eq(r2.top_skipped, ndone);
+		ck_assert(!r2.top_done); /* keep_done off */
+		trim__search_result_free(&r2);
+		s.hint_on = 0;
+		s.skip_top = NULL;
+		trim__search_result_free(&r);
+	}
+	ck_assert_int_eq(marked, 3);
+	ck_assert_int_eq(worse_first, 2); /* the first two stopped before the optimum, the third with it */
+	trim__mapspace_free(&s);
+	trim_arch_free(a);
+	trim_workloads_free(w);
+	trim_network_free(net);
+}
+END_TEST
+
 /* The top nodes of a large ragged layer (UNet up2.conv1 with imperfect
  * factors on Eyeriss: millions) are made only while the time lasts: with
  * the worker stopped, trim__tree_children returns -3 and allocates
@@ -235,6 +318,7 @@ Suite *search_stop_suite(void)
 	tcase_add_test(tc, test_stop_during_setup);
 	tcase_add_test(tc, test_stop_anywhere);
 	tcase_add_test(tc, test_top_nodes_stop);
+	tcase_add_test(tc, test_retry_skips_done);
 	tcase_add_test(tc, test_cut_rule);
 	suite_add_tcase(s, tc);
 	return s;

@@ -36,6 +36,9 @@ void trim_neteval_free(trim_neteval *ne)
 	trim_constraints_free(ne->cons);
 	free(ne->out_dir);
 	free(ne->notes);
+	for (size_t i = 0; ne->done && i < ne->n; i++)
+		free(ne->done[i].done);
+	free(ne->done);
 	free(ne->rec);
 	free(ne->inter);
 	TRIM__HANDLE_POISON(ne, NETEVAL);

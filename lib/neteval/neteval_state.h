@@ -54,6 +54,14 @@ typedef struct {
 	unsigned char key[TRIM__DIGEST_BYTES]; /* everything the search sees */
 } wrec;
 
+/* A stopped search's top nodes searched whole, for its retry
+ * (trim__search_result.top_done; lib/neteval/search.c). */
+typedef struct {
+	uint8_t *done;
+	int64_t n;
+	uint64_t hash;
+} done_memo;
+
 struct trim_neteval {
 	uint32_t tag; /* TRIM__H_NETEVAL (util/handle.h): first, checked by every entry point */
 	char network[TRIM__NAME_LEN];
@@ -72,6 +80,7 @@ struct trim_neteval {
 	int first_layer, last_layer; /* network layer indices; all when last < 0 */
 	size_t n, next;
 	wrec *rec;
+	done_memo *done;         /* with a time limit: per record (NULL: none) */
 	/* the searches: planned at the first step; the distinct ones number
 	 * nsearch, searches_done of them are done (read from other threads) */
 	int planned;

@@ -238,6 +238,15 @@ int trim__neteval_search_prepare(trim_neteval *ne, size_t i, double limit, trim_
 		space->hint_index = r->index;
 		space->hint_cost = r->best_cost;
 	}
+	if (ne->done) { /* and without the top nodes it searched whole */
+		const done_memo *dm = &ne->done[i];
+		space->keep_done = !r->retry;
+		if (r->retry && r->found && dm->done) {
+			space->skip_top = dm->done;
+			space->skip_ntop = dm->n;
+			space->skip_hash = dm->hash;
+		}
+	}
 	if (limit > 0 && ne->share_slots > 0) {
 		/* searches side by side: a deadline the others' ends extend */
 		double at = now_seconds() + limit;
@@ -313,7 +322,18 @@ void trim__neteval_search_finish(trim_neteval *ne, size_t i, int threads, trim__
 		snprintf(r->search_msg, sizeof r->search_msg, "%s", trim_last_error());
 	}
 	r->search_rc = rc;
+	if (ne->done) {
+		done_memo *dm = &ne->done[i];
+		if (r->retry || res->top_done) { /* used by this search's start, or the first pass's */
+			free(dm->done);
+			dm->done = res->top_done;
+			dm->n = res->top_done_n;
+			dm->hash = res->top_hash;
+			res->top_done = NULL;
+		}
+	}
 	trim__mapspace_free(space);
+	free(res->top_done);
 	free(res);
 	r->searched = 1;
 	__atomic_add_fetch(&ne->searches_done, 1, __ATOMIC_RELAXED);
@@ -349,8 +369,21 @@ static void retry_stopped(trim_neteval *ne, size_t *order, size_t m0)
 		if (r->searched && r->search_rc == 0 && r->found && r->stopped && !r->exact)
 			order[m++] = order[k];
 	}
-	/* worth it only with a second or more for each on the threads */
-	if (!m || (ne->deadline - now_seconds()) * ne->threads < (double)m)
+	/* worth it only with a second or more for each on the threads: with
+	 * less, those of the largest gaps (best less bound) that have it */
+	const double fit = (ne->deadline - now_seconds()) * ne->threads;
+	if (fit < (double)m) {
+		for (size_t k = 1; k < m; k++) { /* by gap, largest first; the network's order among equals */
+			const size_t v = order[k];
+			const double g = ne->rec[v].best_cost - ne->rec[v].lower_bound;
+			size_t j = k;
+			while (j > 0 && ne->rec[order[j - 1]].best_cost - ne->rec[order[j - 1]].lower_bound < g)
+				order[j] = order[j - 1], j--;
+			order[j] = v;
+		}
+		m = fit >= 1 ? (size_t)fit : 0;
+	}
+	if (!m)
 		return;
 	wrec *old = malloc(m * sizeof *old);
 	if (!old)
@@ -450,20 +483,46 @@ static void search_parallel(trim_neteval *ne)
 	free(order);
 }
 
+/* One search after the other, in the network's order, each on every
+ * thread (what the steps would do one at a time), then the stopped ones
+ * again with the time the others left. */
+static void search_in_order(trim_neteval *ne)
+{
+	size_t *order = malloc((ne->n ? ne->n : 1) * sizeof *order);
+	if (!order)
+		return; /* the steps search one by one */
+	size_t m = 0;
+	for (size_t i = 0; i < ne->n; i++) {
+		wrec *r = &ne->rec[i];
+		if (r->reused_from >= 0 || !trim__neteval_in_range(ne, trim__workloads_intra(ne->w, i)->layer_index))
+			continue;
+		order[m++] = i;
+		if (!r->searched)
+			trim__neteval_search_item(ne, i);
+	}
+	retry_stopped(ne, order, m);
+	free(order);
+}
+
 void trim__neteval_plan(trim_neteval *ne)
 {
 	if (ne->planned)
 		return;
 	plan_searches(ne);
 	trim__resume_stamp(ne); /* the resume files' and lib/work/'s results' */
-	if (ne->time_limit > 0)
+	if (ne->time_limit > 0) {
 		ne->deadline = now_seconds() + ne->time_limit;
+		ne->done = calloc(ne->n ? ne->n : 1, sizeof *ne->done); /* NULL: retries search whole */
+	}
 }
 
 void trim__neteval_search_item(trim_neteval *ne, size_t i)
 {
 	int64_t left = ne->nsearch - __atomic_load_n(&ne->searches_done, __ATOMIC_RELAXED);
-	search_one(ne, i, ne->threads, trim__neteval_search_budget(ne, left, ne->threads, ne->threads));
+	double limit = trim__neteval_search_budget(ne, left, ne->threads, ne->threads);
+	if (ne->first_share > 0 && !ne->rec[i].retry)
+		limit = ne->first_share;
+	search_one(ne, i, ne->threads, limit);
 }
 
 int trim__neteval_search(trim_neteval *ne, size_t i)
@@ -472,6 +531,8 @@ int trim__neteval_search(trim_neteval *ne, size_t i)
 		trim__neteval_plan(ne);
 		if (ne->threads > 1 && ne->nsearch >= 2 * (int64_t)ne->threads)
 			search_parallel(ne);
+		else if (ne->time_limit > 0)
+			search_in_order(ne);
 	}
 	wrec *r = &ne->rec[i];
 	if (r->reused_from >= 0) {

@@ -20,6 +20,8 @@ void trim__search_result_free(trim__search_result *r)
 	free(r->top_second);
 	free(r->top_index);
 	free(r->top);
+	free(r->top_done);
+	r->top_done = NULL;
 	r->top_cost = NULL;
 	r->top_second = NULL;
 	r->top_index = NULL;
@@ -115,8 +117,53 @@ void trim__search_top_node(search_run *r, int64_t i, const top_threshold *t, sea
 	W->rb_sec = t->sec;
 	W->keep.n = 0;
 	W->node.n = 0;
+	const int64_t opens = W->opens;
 	trim__tree_search_node(r->s, r->trows, r->costs, r->goal, 1, r->top[i].lo, r->top[i].hi, t->cost * W->cut_scale,
 	                       r->zero_macs, W);
+	if (r->done && W->opens == opens && !W->err)
+		r->done[i] = 1; /* nothing in it left open */
+}
+
+/* The digest of the sorted top nodes (FNV-1a over their bounds, positions
+ * and rows): a search of the same space that sorts the same nodes. */
+static uint64_t top_digest(const tree_child *top, int64_t ntop)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (int64_t i = 0; i < ntop; i++) {
+		uint64_t v[2 + 2 * TRIM_NDIMS];
+		memcpy(&v[0], &top[i].lb, sizeof v[0]);
+		v[1] = top[i].ord;
+		for (int d = 0; d < TRIM_NDIMS; d++) {
+			v[2 + d] = (uint64_t)(uint32_t)top[i].lo[d];
+			v[2 + TRIM_NDIMS + d] = (uint64_t)(uint32_t)top[i].hi[d];
+		}
+		const unsigned char *b = (const unsigned char *)v;
+		for (size_t j = 0; j < sizeof v; j++)
+			h = (h ^ b[j]) * 1099511628211ull;
+	}
+	return h;
+}
+
+/* A stopped search searched again (s->skip_top, mapspace_int.h): the top
+ * nodes its first pass searched whole are dropped, the others keep their
+ * order. Each of them holds nothing that ranks before the first pass's
+ * best, which is a seed here (hint_used): every mapping of the node was
+ * evaluated or cut by a bound above a threshold at least that best's cost,
+ * or by the exact-tie rule against a known mapping; a gap's cut or the
+ * clock would have left part of it open, and then it is searched again.
+ * Only for k = 1 (a node's other mappings would be missing from the top
+ * k). */
+static void skip_done(search_run *r)
+{
+	const trim__mapspace *s = r->s;
+	if (!s->skip_top || r->k != 1 || !r->hint_used || s->skip_ntop != r->ntop || s->skip_hash != r->top_hash)
+		return;
+	int64_t n = 0;
+	for (int64_t i = 0; i < r->ntop; i++)
+		if (!s->skip_top[i])
+			r->top[n++] = r->top[i];
+	r->skipped = r->ntop - n;
+	r->ntop = n;
 }
 /* A better seed: from each of the first DIVES top nodes (by bound), the
  * best-first path down to the first factorisation with a mapping that can
@@ -394,11 +441,18 @@ int trim__search_begin(search_run *r, const trim__mapspace *s, const trim__level
 		return r->err = err;
 	if (top_nodes_bound(r))
 		return r->err = err;
+	qsort(r->top, (size_t)r->ntop, sizeof *r->top, trim__tree_child_cmp);
+	r->top_hash = top_digest(r->top, r->ntop);
+	skip_done(r);
 	const int64_t ntop = r->ntop;
 	tree_child *top = r->top;
-	qsort(top, (size_t)ntop, sizeof *top, trim__tree_child_cmp);
-	if (getenv("TRIM_SEARCH_STATS"))
+	if (s->keep_done && !r->skipped && r->k == 1 && !(r->done = calloc(ntop > 0 ? (size_t)ntop : 1, 1)))
+		return r->err = trim__error(TRIM_ENOMEM, "search: out of memory");
+	if (getenv("TRIM_SEARCH_STATS")) {
 		top_nodes_stats(r);
+		if (r->skipped)
+			fprintf(stderr, "search stats: %lld top nodes searched whole before, skipped\n", (long long)r->skipped);
+	}
 	bound = greedy_tops(r, top, ntop, bound);
 	/* the dives, also after the greedy seed: the top nodes 0 ..
 	 * TRIM__TOP_WINDOW - 1 are searched with the seeds' bound alone, and
@@ -571,10 +625,21 @@ int trim__search_end(search_run *r, trim__search_result *out)
 	 * left open would be cut by the k-th best found (trim__cut: its bound,
 	 * which carries its own rounding margin, above that cost): then no
 	 * mapping left out costs as much, none can tie, and the k best are
-	 * those of the search run to its end (docs/model.md, "Bounds") */
+	 * those of the search run to its end (docs/model.md, "Bounds"); with
+	 * top nodes skipped (skip_done) the best may be the hint, whose node
+	 * the tree did not search again */
 	out->exact = !stopped && open_lb == HUGE_VAL;
 	out->stopped = stopped;
-	if (!out->exact) {
+	out->top_skipped = r->skipped;
+	if (r->done && stopped) {
+		out->top_done = r->done;
+		out->top_done_n = r->ntop;
+		out->top_hash = r->top_hash;
+	} else {
+		free(r->done);
+	}
+	r->done = NULL;
+	if (!out->exact || r->skipped) {
 		for (size_t j = 0; j < r->seeds.n; j++) {
 			if (j == 0 && trim__top_first(glob, r->seeds.cost[0], r->seeds.sec[0], r->seeds.idx[0]))
 				r->glob_eval = r->seed_eval;

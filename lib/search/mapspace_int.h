@@ -147,6 +147,17 @@ typedef struct {
 	int hint_on;
 	trim__index hint_index;
 	double hint_cost;
+	/* a stopped search searched again (a network's retry, with its best
+	 * as the hint): keep_done asks the result for the top nodes it
+	 * searched whole (trim__search_result.top_done); skip_top, from such
+	 * a result of the same space, drops them from this search when its
+	 * sorted top nodes are the same (skip_ntop, skip_hash) and the hint is
+	 * one of its seeds (k = 1): each of them holds nothing better than the
+	 * hint (docs/model.md, "A network's searches") */
+	int keep_done;
+	const uint8_t *skip_top;
+	int64_t skip_ntop;
+	uint64_t skip_hash;
 	/* unique per trim__mapspace_init (never 0): the key of what the
 	 * search's per-thread memos keep of this mapspace (stationary_bound.c) */
 	uint64_t memo_id;
@@ -284,6 +295,13 @@ typedef struct {
 	 * the stop flag ended the search */
 	double lower_bound;
 	int exact, stopped;
+	/* space->keep_done and stopped: per sorted top node, 1 if it was
+	 * searched whole (nothing in it left open), top_done_n of them, and
+	 * the digest of the sorted nodes (owned: trim__search_result_free) */
+	uint8_t *top_done;
+	int64_t top_done_n;
+	uint64_t top_hash;
+	int64_t top_skipped; /* top nodes space->skip_top dropped */
 } trim__search_result;
 
 /* Free what a search result owns (not the result itself). */

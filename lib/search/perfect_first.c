@@ -50,6 +50,8 @@ double trim__perfect_first(const trim__mapspace *s, const trim__level_cost *cost
 		p.deadline_at = NULL;
 		p.prog = NULL;
 		p.hint_on = 0;
+		p.keep_done = 0; /* the whole space's top nodes, not the subspace's */
+		p.skip_top = NULL;
 		p.memo_id = trim__mapspace_memo_id(); /* its memos know fewer rows */
 	}
 	trim__search_result res;

@@ -319,6 +319,7 @@ typedef struct {
 	int stopped;
 	uint64_t stop_after, stop_checks; /* trim__mapspace.stop_after; the checks so far */
 	double open_lb;
+	int64_t opens; /* trim__note_open's calls (a top node searched whole: none during it) */
 	int64_t dive_leaves; /* leaves a dive may still search (trim__tree_visit) */
 	/* exact ties (k = 1, exact search, the tree): the index of the mapping
 	 * whose cost is the window's bound (rb_idx; rb_idx_on when there is one),
@@ -385,6 +386,7 @@ static inline int trim__worker_overdue(search_worker *W)
 /* Something whose every mapping costs at least lb is left unexplored. */
 static inline void trim__note_open(search_worker *W, double lb)
 {
+	W->opens++;
 	if (lb < W->open_lb)
 		W->open_lb = lb;
 }
@@ -668,6 +670,9 @@ typedef struct {
 	int64_t ntop;
 	int64_t *trows[TRIM_NDIMS];
 	double *top_lbs;         /* TRIM_SEARCH_STATS: the top nodes' bounds */
+	uint8_t *done;           /* s->keep_done: per top node, searched whole */
+	uint64_t top_hash;       /* the digest of the sorted top nodes (bounds and rows) */
+	int64_t skipped;         /* top nodes s->skip_top dropped */
 	int err;
 } search_run;
 
