@@ -419,6 +419,34 @@ START_TEST(test_retry_stopped)
 }
 END_TEST
 
+/* Which stopped searches the retry takes: all when each gets a second on
+ * the threads; else as many as get one, the largest gaps (best less lower
+ * bound) first, the network's order among equal gaps; none below a
+ * second. */
+START_TEST(test_retry_pick)
+{
+	trim_neteval ne;
+	memset(&ne, 0, sizeof ne);
+	wrec rec[5];
+	memset(rec, 0, sizeof rec);
+	ne.rec = rec;
+	ne.n = 5;
+	const double best[5] = {10, 50, 8, 30, 40}, lb[5] = {9, 20, 2, 25, 10}; /* gaps 1, 30, 6, 5, 30 */
+	for (int i = 0; i < 5; i++)
+		rec[i].best_cost = best[i], rec[i].lower_bound = lb[i];
+	size_t order[5] = {0, 1, 2, 3, 4};
+	ck_assert_uint_eq(trim__neteval_retry_pick(&ne, order, 5, 5.0), 5);
+	for (size_t k = 0; k < 5; k++)
+		ck_assert_uint_eq(order[k], k); /* all fit: the order is kept */
+	ck_assert_uint_eq(trim__neteval_retry_pick(&ne, order, 5, 3.7), 3);
+	const size_t want[5] = {1, 4, 2, 3, 0};
+	for (size_t k = 0; k < 5; k++)
+		ck_assert_uint_eq(order[k], want[k]);
+	size_t o2[3] = {3, 0, 2};
+	ck_assert_uint_eq(trim__neteval_retry_pick(&ne, o2, 3, 0.9), 0);
+}
+END_TEST
+
 /* The pool's order: without a time limit the most MACs first; with one
  * the fewest distinct mappings first, so that AlexNet-Cifar's fully
  * connected layers at batch 64 (the most MACs, a tenth of a second of
@@ -515,6 +543,7 @@ Suite *neteval_suite(void)
 	tcase_add_test(tc, test_shared_deadlines);
 	tcase_add_test(tc, test_budget_keeps_overrun);
 	tcase_add_test(tc, test_retry_stopped);
+	tcase_add_test(tc, test_retry_pick);
 	tcase_add_test(tc, test_search_order);
 	tcase_add_test(tc, test_pool_order);
 	suite_add_tcase(s, tc);

@@ -166,6 +166,11 @@ void trim__neteval_share_deadlines(trim_neteval *ne, int64_t started, int slots)
  * `slots` threads in all: its share of the thread-seconds left, or more:
  * what remains less half the share of each of the other left - 1 (0: none). */
 double trim__neteval_search_budget(const trim_neteval *ne, int64_t left, int threads, int slots);
+/* Which of the m stopped searches order[0 .. m) to search again with `fit`
+ * thread-seconds (a second or more each): all when they fit; else those
+ * of the largest gaps (best less lower bound), the network's order among
+ * equals, moved to the front; returns how many (0 below a second). */
+size_t trim__neteval_retry_pick(const trim_neteval *ne, size_t *order, size_t m, double fit);
 /* The distinct searches order[0 .. m) side by side on the network's
  * threads, their top nodes in one pool (lib/neteval/pool.c). */
 void trim__neteval_pool(trim_neteval *ne, const size_t *order, size_t m);

@@ -353,6 +353,21 @@ static void search_one(trim_neteval *ne, size_t i, int threads, double limit)
 	trim__neteval_search_finish(ne, i, threads, &space, res, rc);
 }
 
+size_t trim__neteval_retry_pick(const trim_neteval *ne, size_t *order, size_t m, double fit)
+{
+	if (fit >= (double)m)
+		return m;
+	for (size_t k = 1; k < m; k++) { /* by gap, largest first; the network's order among equals */
+		const size_t v = order[k];
+		const double g = ne->rec[v].best_cost - ne->rec[v].lower_bound;
+		size_t j = k;
+		while (j > 0 && ne->rec[order[j - 1]].best_cost - ne->rec[order[j - 1]].lower_bound < g)
+			order[j] = order[j - 1], j--;
+		order[j] = v;
+	}
+	return fit >= 1 ? (size_t)fit : 0;
+}
+
 /* With a time limit, the searches that stopped at their share while the
  * others left time are searched again, side by side, with what is left of
  * the network's (a later deadline explores a superset of the same tree, so
@@ -369,20 +384,7 @@ static void retry_stopped(trim_neteval *ne, size_t *order, size_t m0)
 		if (r->searched && r->search_rc == 0 && r->found && r->stopped && !r->exact)
 			order[m++] = order[k];
 	}
-	/* worth it only with a second or more for each on the threads: with
-	 * less, those of the largest gaps (best less bound) that have it */
-	const double fit = (ne->deadline - now_seconds()) * ne->threads;
-	if (fit < (double)m) {
-		for (size_t k = 1; k < m; k++) { /* by gap, largest first; the network's order among equals */
-			const size_t v = order[k];
-			const double g = ne->rec[v].best_cost - ne->rec[v].lower_bound;
-			size_t j = k;
-			while (j > 0 && ne->rec[order[j - 1]].best_cost - ne->rec[order[j - 1]].lower_bound < g)
-				order[j] = order[j - 1], j--;
-			order[j] = v;
-		}
-		m = fit >= 1 ? (size_t)fit : 0;
-	}
+	m = trim__neteval_retry_pick(ne, order, m, (ne->deadline - now_seconds()) * ne->threads);
 	if (!m)
 		return;
 	wrec *old = malloc(m * sizeof *old);
