@@ -113,7 +113,9 @@ TRIM_API int trim_neteval_run(trim_neteval *ne);
 /** Intra workloads mapped so far, and in all. */
 /** Share of the searches done, in [0, 1], while trim_neteval_step runs (the
  * distinct workloads' searches are the slow part; with TRIM_NET_THREADS > 1
- * the first step runs them all in parallel, one thread each): the only call
+ * the first step runs them all in parallel, one thread each; with a time
+ * limit and too few of them for that, or one thread, the first step runs
+ * them one after the other, then retries the stopped ones): the only call
  * that may be made from another thread during a step. -1 for NULL. */
 TRIM_API double trim_neteval_progress(const trim_neteval *ne);
 /** Whole network: 1 if every search was exact, 0 if not, -1 before the run;
