@@ -59,7 +59,7 @@ typedef struct {
 typedef struct {
 	uint8_t *done;
 	int64_t n;
-	uint64_t hash;
+	unsigned char digest[TRIM__DIGEST_BYTES];
 } done_memo;
 
 struct trim_neteval {

@@ -244,7 +244,7 @@ int trim__neteval_search_prepare(trim_neteval *ne, size_t i, double limit, trim_
 		if (r->retry && r->found && dm->done) {
 			space->skip_top = dm->done;
 			space->skip_ntop = dm->n;
-			space->skip_hash = dm->hash;
+			memcpy(space->skip_digest, dm->digest, sizeof dm->digest);
 		}
 	}
 	if (limit > 0 && ne->share_slots > 0) {
@@ -328,7 +328,7 @@ void trim__neteval_search_finish(trim_neteval *ne, size_t i, int threads, trim__
 			free(dm->done);
 			dm->done = res->top_done;
 			dm->n = res->top_done_n;
-			dm->hash = res->top_hash;
+			memcpy(dm->digest, res->top_digest, sizeof dm->digest);
 			res->top_done = NULL;
 		}
 	}

@@ -124,24 +124,22 @@ void trim__search_top_node(search_run *r, int64_t i, const top_threshold *t, sea
 		r->done[i] = 1; /* nothing in it left open */
 }
 
-/* The digest of the sorted top nodes (FNV-1a over their bounds, positions
- * and rows): a search of the same space that sorts the same nodes. */
-static uint64_t top_digest(const tree_child *top, int64_t ntop)
+/* The digest of the sorted top nodes (util/digest.h over each node's
+ * bound and position in the enumeration, which fixes its rows in one
+ * space), for a retry (keep_done, skip_top) only: a search of the same
+ * space that sorts the same nodes. */
+static void top_digest(search_run *r)
 {
-	uint64_t h = 1469598103934665603ull;
-	for (int64_t i = 0; i < ntop; i++) {
-		uint64_t v[2 + 2 * TRIM_NDIMS];
-		memcpy(&v[0], &top[i].lb, sizeof v[0]);
-		v[1] = top[i].ord;
-		for (int d = 0; d < TRIM_NDIMS; d++) {
-			v[2 + d] = (uint64_t)(uint32_t)top[i].lo[d];
-			v[2 + TRIM_NDIMS + d] = (uint64_t)(uint32_t)top[i].hi[d];
-		}
-		const unsigned char *b = (const unsigned char *)v;
-		for (size_t j = 0; j < sizeof v; j++)
-			h = (h ^ b[j]) * 1099511628211ull;
+	if (!r->s->keep_done && !r->s->skip_top)
+		return;
+	trim__digest d;
+	trim__digest_init(&d);
+	trim__digest_int(&d, "top nodes", r->ntop);
+	for (int64_t i = 0; i < r->ntop; i++) {
+		trim__digest_update(&d, &r->top[i].lb, sizeof r->top[i].lb);
+		trim__digest_update(&d, &r->top[i].ord, sizeof r->top[i].ord);
 	}
-	return h;
+	trim__digest_final(&d, r->top_digest);
 }
 
 /* A stopped search searched again (s->skip_top, mapspace_int.h): the top
@@ -156,7 +154,8 @@ static uint64_t top_digest(const tree_child *top, int64_t ntop)
 static void skip_done(search_run *r)
 {
 	const trim__mapspace *s = r->s;
-	if (!s->skip_top || r->k != 1 || !r->hint_used || s->skip_ntop != r->ntop || s->skip_hash != r->top_hash)
+	if (!s->skip_top || r->k != 1 || !r->hint_used || s->skip_ntop != r->ntop ||
+	    memcmp(s->skip_digest, r->top_digest, sizeof r->top_digest))
 		return;
 	int64_t n = 0;
 	for (int64_t i = 0; i < r->ntop; i++)
@@ -442,7 +441,7 @@ int trim__search_begin(search_run *r, const trim__mapspace *s, const trim__level
 	if (top_nodes_bound(r))
 		return r->err = err;
 	qsort(r->top, (size_t)r->ntop, sizeof *r->top, trim__tree_child_cmp);
-	r->top_hash = top_digest(r->top, r->ntop);
+	top_digest(r);
 	skip_done(r);
 	const int64_t ntop = r->ntop;
 	tree_child *top = r->top;
@@ -634,7 +633,7 @@ int trim__search_end(search_run *r, trim__search_result *out)
 	if (r->done && stopped) {
 		out->top_done = r->done;
 		out->top_done_n = r->ntop;
-		out->top_hash = r->top_hash;
+		memcpy(out->top_digest, r->top_digest, sizeof out->top_digest);
 	} else {
 		free(r->done);
 	}

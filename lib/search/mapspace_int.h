@@ -34,6 +34,7 @@
 #define TRIM_MAPSPACE_INT_H
 
 #include "eval/eval_int.h"
+#include "util/digest.h"
 
 /* A mapping index (GCC/Clang's 128-bit integer: raw mapspaces of batch-64
  * convolutions exceed 2^64). */
@@ -151,13 +152,13 @@ typedef struct {
 	 * as the hint): keep_done asks the result for the top nodes it
 	 * searched whole (trim__search_result.top_done); skip_top, from such
 	 * a result of the same space, drops them from this search when its
-	 * sorted top nodes are the same (skip_ntop, skip_hash) and the hint is
+	 * sorted top nodes are the same (skip_ntop, skip_digest) and the hint is
 	 * one of its seeds (k = 1): each of them holds nothing better than the
 	 * hint (docs/model.md, "A network's searches") */
 	int keep_done;
 	const uint8_t *skip_top;
 	int64_t skip_ntop;
-	uint64_t skip_hash;
+	unsigned char skip_digest[TRIM__DIGEST_BYTES];
 	/* unique per trim__mapspace_init (never 0): the key of what the
 	 * search's per-thread memos keep of this mapspace (stationary_bound.c) */
 	uint64_t memo_id;
@@ -300,7 +301,7 @@ typedef struct {
 	 * the digest of the sorted nodes (owned: trim__search_result_free) */
 	uint8_t *top_done;
 	int64_t top_done_n;
-	uint64_t top_hash;
+	unsigned char top_digest[TRIM__DIGEST_BYTES];
 	int64_t top_skipped; /* top nodes space->skip_top dropped */
 } trim__search_result;
 

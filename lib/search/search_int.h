@@ -671,7 +671,7 @@ typedef struct {
 	int64_t *trows[TRIM_NDIMS];
 	double *top_lbs;         /* TRIM_SEARCH_STATS: the top nodes' bounds */
 	uint8_t *done;           /* s->keep_done: per top node, searched whole */
-	uint64_t top_hash;       /* the digest of the sorted top nodes (bounds and rows) */
+	unsigned char top_digest[TRIM__DIGEST_BYTES]; /* of the sorted top nodes (keep_done, skip_top) */
 	int64_t skipped;         /* top nodes s->skip_top dropped */
 	int err;
 } search_run;
