@@ -23,9 +23,10 @@
  *   at DRAM and B once).
  * - the root: the per-layer search's own lower bound at the root of the
  *   tile's fused space (trim__mapspace_node_lb, on the standard counts),
- *   less the same saving, T times; dearer (the space is built), so the
- *   plan sorts the tilings by the other two and takes this one only for a
- *   tiling about to be searched.
+ *   less the same saving, or the same bound on the tile without its
+ *   intermediates (root_floor says why both hold), the larger, T times;
+ *   dearer (the space is built), so the plan sorts the tilings by the
+ *   other two and takes this one only for a tiling about to be searched.
  *
  * Above the three: HUGE_VAL when the tile's intermediates alone overflow
  * B (trim__ft_fits_level: every mapping of its fused space keeps them
@@ -113,33 +114,79 @@ static double saving(const trim__intra *tile, unsigned fused, const struct trim_
 	return trim__ft_saving_bound(a, costs, B, &r, goal);
 }
 
-/* Per tile: the per-layer search's own bound at the root of the tile's
- * fused space (standard counts; lib/search/node_bound.c), less the saving;
- * HUGE_VAL when nothing obeys the space's pins. */
-static double root_floor(const trim__intra *tile, unsigned fused, const struct trim_arch *a,
+/* The per-layer search's own bound at the root of the fused space of
+ * `tile` (intermediates `fused`; standard counts, lib/search/node_bound.c)
+ * with zero_macs zero MACs: HUGE_VAL when nothing obeys the space's pins,
+ * 0 when the space cannot be built (no floor). */
+static double root_bound(const trim__intra *tile, unsigned fused, int64_t zero_macs, const struct trim_arch *a,
                          const trim__level_cost *costs, int B, int goal)
 {
 	trim__mapspace s;
 	int rc = fused ? trim__ft_space_init(&s, tile, a, B, fused) : trim__mapspace_init(&s, tile, a);
 	if (rc)
 		return rc == TRIM_ENOFIT ? HUGE_VAL : 0;
-	int64_t zero_macs = 0;
 	double lb = 0;
-	if (trim__intra_act_zero_macs(tile, &zero_macs) == 0) {
-		trim__mapping root;
-		trim__eval *ev = trim__calloc(1, sizeof *ev);
-		stationary_workspace *sw = trim__stationary_workspace_new();
-		if (ev && sw) {
-			trim__space_mapping_init(&s, &root);
-			trim__mapspace_node_lb(&s, costs, goal, 0, zero_macs, &root, ev, &lb, sw);
-		}
-		trim__stationary_workspace_free(sw);
-		free(ev);
+	trim__mapping root;
+	trim__eval *ev = trim__calloc(1, sizeof *ev);
+	stationary_workspace *sw = trim__stationary_workspace_new();
+	if (ev && sw) {
+		trim__space_mapping_init(&s, &root);
+		trim__mapspace_node_lb(&s, costs, goal, 0, zero_macs, &root, ev, &lb, sw);
 	}
+	trim__stationary_workspace_free(sw);
+	free(ev);
 	trim__mapspace_free(&s);
+	return lb;
+}
+
+/* Per tile: the larger of two floors on the fused cost of every mapping m
+ * of the tile's fused space (HUGE_VAL when nothing obeys its pins):
+ * - the root's bound on the standard counts less the saving: the fused
+ *   cost is the standard cost less the counts the home removes, which the
+ *   saving bounds;
+ * - the root's bound of the tile without its intermediates (their tensors
+ *   absent, the same zero MACs): the fused cost of m is at least the
+ *   standard cost of m without them (the same factors, orders and keep
+ *   bits of the other tensors, a mapping of that space: the pins are the
+ *   same and B holds less), whose counts are those of the other tensors,
+ *   a subset of m's that the home move leaves, with the same MACs, and
+ *   whose cycles (a maximum over levels of counts over bandwidths, and the
+ *   compute's) are at most m's fused cycles. The first floor charges an
+ *   intermediate's compulsory DRAM and B words once in the root's bound
+ *   but takes off every word the home may save (reads, fills, updates:
+ *   more than the root charged), so on a tile whose intermediates carry
+ *   most of its DRAM words the second is the larger (the first was below
+ *   the compulsory floor on MobileNet-V2's first layers). */
+static double root_floor(const trim__intra *tile, unsigned fused, const struct trim_arch *a,
+                         const trim__level_cost *costs, int B, int goal)
+{
+	int64_t zero_macs = 0;
+	if (trim__intra_act_zero_macs(tile, &zero_macs))
+		return 0;
+	double lb = root_bound(tile, fused, zero_macs, a, costs, B, goal);
 	if (lb == HUGE_VAL)
 		return lb;
-	return lb - saving(tile, fused, a, costs, B, goal);
+	lb -= saving(tile, fused, a, costs, B, goal);
+	if (fused) {
+		double lr = trim__ft_root_floor_rest(tile, fused, a, costs, B, goal);
+		if (lr > lb)
+			lb = lr;
+	}
+	return lb;
+}
+
+double trim__ft_root_floor_rest(const trim__intra *tile, unsigned fused, const struct trim_arch *a,
+                                const trim__level_cost *costs, int B, int goal)
+{
+	int64_t zero_macs = 0;
+	if (trim__intra_act_zero_macs(tile, &zero_macs))
+		return 0;
+	trim__intra rest = *tile;
+	if (fused & TRIM__FT_IN)
+		rest.t[0].present = 0;
+	if (fused & TRIM__FT_OUT)
+		rest.t[2].present = 0;
+	return root_bound(&rest, fused, zero_macs, a, costs, B, goal);
 }
 
 void trim__ft_floor_add(trim__ft_floor *f, const trim__intra *tile, unsigned fused, int64_t count, int root,

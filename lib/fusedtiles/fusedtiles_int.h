@@ -340,7 +340,8 @@ int trim__ft_cache_search(trim__ft_cache *c, const trim__intra *w, const struct 
  * layer's proven lower bound searched alone on its whole workload) less
  * what its intermediates' home can save in all the tiles; with `root`,
  * the per-layer search's bound at the root of each tile's fused space less
- * the same saving (HUGE_VAL when no mapping obeys that space's pins); and
+ * the same saving, or that bound on the tile without its intermediates if
+ * larger (HUGE_VAL when no mapping obeys that space's pins); and
  * HUGE_VAL, whatever the rest, when some kind's intermediates alone
  * overflow B (trim__ft_fits_level: no mapping of that tile fits). */
 typedef struct {
@@ -350,6 +351,11 @@ typedef struct {
 void trim__ft_floor_add(trim__ft_floor *f, const trim__intra *tile, unsigned fused, int64_t count, int root,
                         const struct trim_arch *a, const trim__level_cost *costs, int B, int goal);
 double trim__ft_floor_value(const trim__ft_floor *f, int partitioned, double alone_lb, int root);
+/* The root's part of a tile's root floor without its intermediates `fused`
+ * (their tensors absent, the tile's zero MACs): the bound of the search's
+ * root on the tile's other tensors (bound.c). */
+double trim__ft_root_floor_rest(const trim__intra *tile, unsigned fused, const struct trim_arch *a,
+                                const trim__level_cost *costs, int B, int goal);
 
 /* ---- the plan of a chain (plan.c) ---------------------------------------- */
 
