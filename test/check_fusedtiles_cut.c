@@ -449,6 +449,29 @@ static int plan_vs_brute_of(fixture *xp, const char *net, int64_t glb, int goal,
 		              "%s", trim_last_error());
 		ck_assert_str_eq(text[th - 1], text[0]);
 	}
+	/* a deadline far off: the layers alone, the probe (plan.c,
+	 * search_groups: the longest groups first, their best-floor tilings),
+	 * then the search from the probe's tilings; the same plan, exact */
+	for (int th = 1; th <= 3; th += 2) {
+		trim__ft_plan *q = calloc(1, sizeof *q);
+		ck_assert_ptr_nonnull(q);
+		trim__ft_plan_opts o = {goal, th, -1, -1, trim__ft_now() + 1e4, NULL};
+		ck_assert_msg(trim__ft_plan_search_opts(&x.ch, x.a, x.c, GLB, &o, q) == 0, "%s", trim_last_error());
+		ck_assert_msg(q->cost == brute && q->exact && !q->stopped, "%s glb %lld goal %d threads %d, deadline: %.17g",
+		              net, (long long)glb, goal, th, q->cost);
+		plan_valid(&x, q);
+		ck_assert_int_eq(q->ngroups, p[0].ngroups);
+		for (int g = 0; g < q->ngroups; g++) {
+			ck_assert_int_eq(q->group[g].first, p[0].group[g].first);
+			ck_assert_int_eq(q->group[g].last, p[0].group[g].last);
+			ck_assert(!memcmp(q->group[g].tiles, p[0].group[g].tiles, sizeof q->group[g].tiles));
+		}
+		for (int i = 0; i < n; i++) {
+			ck_assert(!memcmp(q->map[i].f, p[0].map[i].f, sizeof q->map[i].f));
+			ck_assert(!memcmp(q->map[i].keep, p[0].map[i].keep, sizeof q->map[i].keep));
+		}
+		free(q);
+	}
 	int fused = 0;
 	for (int g = 0; g < p[0].ngroups; g++) {
 		fused += p[0].group[g].last > p[0].group[g].first;

@@ -29,7 +29,13 @@
  * the proven lower bounds gives the bound of every plan. With a deadline,
  * the tilings not reached by then are bounded by their floors (the group
  * is `open`); the layers alone are always searched (each given the time
- * left), so the layer-by-layer plan is always a candidate.
+ * left), so the layer-by-layer plan is always a candidate. With a deadline
+ * a probe runs between the layers alone and the groups (search_groups):
+ * the groups longest first, each its first tilings best floor first until
+ * one fits, for at most half the time left, so that the long groups, which
+ * save the most and come last, have a plan when the deadline stops the
+ * search; the search starts each group from its probe's tiling (the same
+ * plan when nothing stops it).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -38,6 +44,8 @@
 #include "fusedtiles_int.h"
 
 #define FT_MAX_TILINGS 100000
+/* a probe's tilings per group, at most (search_groups) */
+#define FT_PROBE_TILINGS 3
 
 /* What one plan search holds. */
 typedef struct {
@@ -51,6 +59,10 @@ typedef struct {
 	double alone_lb[TRIM__FT_MAX_LAYERS]; /* each layer's proven lower bound alone */
 	int64_t tilings, pruned;
 	int stopped;
+	/* > 0: a probe (search_groups) searches at most this many tilings of a
+	 * group, until one fits, with probe_deadline for its own */
+	int probe;
+	double probe_deadline;
 } plan_ctx;
 
 /* The divisors of b, ascending (trim__divisors), into a new array. */
@@ -363,10 +375,20 @@ static int search_tiling(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, c
  * a better plan) is not searched, nor any after it; its floor bounds them
  * in the group's lower bound. Past the deadline the same, the group then
  * `open`. A tiling with a tile that holds none of a layer's rows (padding
- * wider than a window) is no candidate (its floor HUGE_VAL: sorted last). */
-static int search_group(plan_ctx *x, int a0, int b0, double limit, group_best *g)
+ * wider than a window) is no candidate (its floor HUGE_VAL: sorted last).
+ * from (NULL: none), a probe's result for the group: its tiling is the
+ * best so far. With x->probe, at most that many tilings, until one fits,
+ * and x->probe_deadline (the group's bound then means nothing). */
+static int search_group(plan_ctx *x, int a0, int b0, double limit, const group_best *from, group_best *g)
 {
 	memset(g, 0, sizeof *g);
+	if (from && from->feasible) { /* a probe's tiling: the best so far */
+		g->feasible = 1;
+		g->cost = from->cost;
+		g->index = from->index;
+		g->keep = from->keep;
+		memcpy(g->tiles, from->tiles, sizeof g->tiles);
+	}
 	g->lower_bound = HUGE_VAL;
 	trim__ft_group_axes(x->c, a0, b0, &g->ax);
 	int64_t *div[TRIM__FT_MAX_AXES] = {0};
@@ -409,7 +431,10 @@ static int search_group(plan_ctx *x, int a0, int b0, double limit, group_best *g
 			break;
 		}
 		int beaten = g->feasible && tiling_loses(g, f, cand[k].index, HUGE_VAL);
-		int late = x->o->deadline > 0 && trim__ft_now() >= x->o->deadline;
+		const double deadline = x->probe ? x->probe_deadline : x->o->deadline;
+		int late = deadline > 0 && trim__ft_now() >= deadline;
+		if (x->probe && (k >= x->probe || g->feasible))
+			break; /* what a probe looks at (and a probe proves nothing) */
 		if (beaten || f > limit || late) {
 			g->open = late && !beaten && f <= limit;
 			x->stopped |= g->open;
@@ -547,6 +572,33 @@ static int search_groups(plan_ctx *x, group_best *gb, double *split, double *opt
 {
 	const int n = x->c->nlayers;
 	int rc = 0;
+	group_best *probe = NULL;
+	if (x->o->deadline > 0 && n > 1) {
+		/* with a deadline: the layers alone, then the probe (the fused
+		 * groups longest first, each its best-floor tiling, until half the
+		 * time left), so that the long groups a chain gains most from have
+		 * a plan before the shorter ones use the time up; the search
+		 * below starts each group from its probe's tiling */
+		for (int a0 = 0; a0 < n && !rc; a0++)
+			rc = search_alone(x, a0, &gb[a0 * n + a0]);
+		if (!rc && !(probe = trim__calloc((size_t)n * (size_t)n, sizeof *probe)))
+			rc = trim__error(TRIM_ENOMEM, "fused tiles: out of memory");
+		const double now = trim__ft_now();
+		const int64_t tilings = x->tilings, pruned = x->pruned;
+		const int stopped = x->stopped;
+		x->probe = FT_PROBE_TILINGS;
+		x->probe_deadline = now + (x->o->deadline - now) / 2;
+		for (int len = n; len >= 2 && !rc && trim__ft_now() < x->probe_deadline; len--)
+			for (int a0 = 0; a0 + len <= n && !rc && trim__ft_now() < x->probe_deadline; a0++) {
+				const int b0 = a0 + len - 1;
+				if (x->o->first_fuse < 0 || (a0 >= x->o->first_fuse && b0 <= x->o->last_fuse))
+					rc = search_group(x, a0, b0, HUGE_VAL, NULL, &probe[a0 * n + b0]);
+			}
+		x->probe = 0;
+		x->tilings = tilings;
+		x->pruned = pruned;
+		x->stopped = stopped;
+	}
 	for (int len = 1; len <= n && !rc; len++)
 		for (int a0 = 0; a0 + len <= n && !rc; a0++) {
 			int b0 = a0 + len - 1;
@@ -558,13 +610,14 @@ static int search_groups(plan_ctx *x, group_best *gb, double *split, double *opt
 			split[a0 * n + b0] = sp;
 			double pre = cut_cost(x, a0);
 			if (len == 1) {
-				rc = search_alone(x, a0, g);
+				if (!probe)
+					rc = search_alone(x, a0, g);
 			} else if (x->o->first_fuse < 0 || (a0 >= x->o->first_fuse && b0 <= x->o->last_fuse)) {
 				/* a margin against rounding: the DP sums the same costs in
 				 * another order */
 				double limit = sp - pre;
 				limit += 1e-9 * fabs(limit) + 1e-300;
-				rc = search_group(x, a0, b0, limit, g);
+				rc = search_group(x, a0, b0, limit, probe ? &probe[a0 * n + b0] : NULL, g);
 			}
 			if (g->feasible || g->open) {
 				g->cost += pre;
@@ -572,6 +625,7 @@ static int search_groups(plan_ctx *x, group_best *gb, double *split, double *opt
 			}
 			opt[a0 * n + b0] = g->feasible && g->cost < sp ? g->cost : sp;
 		}
+	free(probe);
 	return rc;
 }
 
