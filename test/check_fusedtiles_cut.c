@@ -725,6 +725,78 @@ START_TEST(time_limit)
 }
 END_TEST
 
+/* The cache searches again a result its deadline stopped only with
+ * refresh on and a later deadline (or none), and then holds the better of
+ * the two (cache.c): conv3-valid's first layer on eyeriss, searched with
+ * a deadline already passed (its first best, stopped), then with none. */
+START_TEST(cache_refresh)
+{
+	fixture x;
+	load(&x, "test/data/networks/conv3-valid.yaml", "models/arch/eyeriss.yaml", 3, 0);
+	trim__ft_cache *c = NULL;
+	ck_assert_int_eq(trim__ft_cache_new(&c), 0);
+	const trim__ft_layer_result *r = NULL, *q = NULL;
+	const trim__intra *w = x.ch.layer[0];
+	ck_assert_int_eq(trim__ft_cache_search(c, w, x.a, x.c, GLB, 0, NULL, TRIM__GOAL_ENERGY, 1, trim__ft_now(), &r), 0);
+	ck_assert(r->found && r->stopped && !r->exact && r->lower_bound < r->cost);
+	const double cost = r->cost, lb = r->lower_bound;
+	ck_assert_int_eq(trim__ft_cache_searches(c), 1);
+	/* refresh off: held as it is */
+	ck_assert_int_eq(trim__ft_cache_search(c, w, x.a, x.c, GLB, 0, NULL, TRIM__GOAL_ENERGY, 1, 0, &q), 0);
+	ck_assert(q == r && q->stopped && q->cost == cost);
+	ck_assert_int_eq(trim__ft_cache_searches(c), 1);
+	/* refresh on, no deadline: searched again, exact, in place */
+	trim__ft_cache_refresh(c, 1);
+	ck_assert_int_eq(trim__ft_cache_search(c, w, x.a, x.c, GLB, 0, NULL, TRIM__GOAL_ENERGY, 1, 0, &q), 0);
+	ck_assert(q == r && q->exact && !q->stopped && q->cost <= cost && q->lower_bound >= lb);
+	ck_assert_int_eq(trim__ft_cache_searches(c), 2);
+	trim__ft_layer_result alone;
+	ck_assert_int_eq(trim__ft_layer_search(w, x.a, x.c, GLB, 0, TRIM__GOAL_ENERGY, 1, &alone), 0);
+	ck_assert(alone.exact && q->cost == alone.cost && q->index == alone.index);
+	/* exact now: not searched again */
+	ck_assert_int_eq(trim__ft_cache_search(c, w, x.a, x.c, GLB, 0, NULL, TRIM__GOAL_ENERGY, 1, 0, &q), 0);
+	ck_assert_int_eq(trim__ft_cache_searches(c), 2);
+	trim__ft_cache_free(c);
+	unload(&x);
+}
+END_TEST
+
+/* The chains a time limit stopped are planned again with the time the
+ * others leave (report.c, retry_stopped): test/data/networks/chains-uneven.yaml
+ * fused within c1..c3, whose share (3/7 of the limit) stops it while the
+ * other chains take milliseconds; without the retry the run ended at 0.9 s
+ * of 1.5, stopped. Within about the limit, no worse than layer by layer, a
+ * bound at most the cost. */
+START_TEST(time_limit_retry)
+{
+	trim_network *net = NULL;
+	trim_workloads *w = NULL;
+	trim_arch *a = NULL;
+	ck_assert_int_eq(trim_network_load(&net, "test/data/networks/chains-uneven.yaml"), 0);
+	ck_assert_int_eq(trim_workloads_create(&w, net, TRIM_MODE_INFERENCE, 1, 0), 0);
+	ck_assert_int_eq(trim_arch_load(&a, "models/arch/eyeriss.yaml"), 0);
+	const double limit = 1.5;
+	char *text = NULL;
+	double t0 = trim__ft_now();
+	ck_assert_int_eq(
+	    trim_fusedtiles_report_within(net, w, a, NULL, "c1:c3", NULL, TRIM_GOAL_ENERGY, 1, limit, TRIM_FORMAT_JSON, &text),
+	    0);
+	double wall = trim__ft_now() - t0;
+	ck_assert_msg(wall <= 1.1 * limit + FT_LIMIT_SLACK, "time limit %.2f s: took %.3f s", limit, wall);
+	const char *tot = strstr(text, "\"totals\"");
+	ck_assert_ptr_nonnull(tot);
+	double cost = json_num(tot, "cost"), lb = json_num(tot, "lower_bound"), gap = json_num(tot, "gap");
+	ck_assert(gap >= 0 && gap <= 1 && lb <= cost);
+	ck_assert(cost <= json_num(strstr(tot, "\"layer_by_layer\""), "cost"));
+	if (strstr(tot, "\"stopped\": true"))
+		ck_assert_msg(wall >= 0.8 * limit, "stopped at %.3f s of %.2f: the time left unused", wall, limit);
+	trim_string_free(text);
+	trim_arch_free(a);
+	trim_workloads_free(w);
+	trim_network_free(net);
+}
+END_TEST
+
 Suite *fusedtiles_cut_suite(void)
 {
 	Suite *s = suite_create("fusedtiles_cut");
@@ -743,6 +815,8 @@ Suite *fusedtiles_cut_suite(void)
 	tcase_add_test(tc, brute_pool);
 	tcase_add_test(tc, lose_and_win);
 	tcase_add_test(tc, time_limit);
+	tcase_add_test(tc, time_limit_retry);
+	tcase_add_test(tc, cache_refresh);
 	suite_add_tcase(s, tc);
 	return s;
 }

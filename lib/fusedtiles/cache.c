@@ -7,7 +7,9 @@
  * reserved per level (cached activations) and the goal. The
  * architecture and the energy table are those of the one call the cache
  * lives in (a report or a plan search), so two layers with the same
- * content in any chain, group or tiling share one search.
+ * content in any chain, group or tiling share one search. A result its
+ * deadline stopped is kept with that deadline; with refresh on (a report's
+ * retry of its stopped chains) a later deadline searches it again.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +38,8 @@ typedef struct {
 struct trim__ft_cache {
 	cache_key *key;
 	trim__ft_layer_result **res; /* one allocation each: pointers stay valid as it grows */
+	double *until;               /* the deadline each was searched with (0: none) */
+	int refresh;                 /* search again what a deadline stopped, given more time */
 	size_t n, cap;
 	size_t *slot;                /* open addressing: index + 1, 0 empty */
 	size_t nslot;
@@ -103,8 +107,14 @@ void trim__ft_cache_free(trim__ft_cache *c)
 		free(c->res[i]);
 	free(c->key);
 	free(c->res);
+	free(c->until);
 	free(c->slot);
 	free(c);
+}
+
+void trim__ft_cache_refresh(trim__ft_cache *c, int on)
+{
+	c->refresh = on;
 }
 
 int64_t trim__ft_cache_searches(const trim__ft_cache *c)
@@ -130,7 +140,10 @@ static int grow(trim__ft_cache *c)
 	trim__ft_layer_result **res = key ? realloc(c->res, cap * sizeof *res) : NULL;
 	if (res)
 		c->res = res;
-	size_t *slot = res ? trim__calloc(nslot, sizeof *slot) : NULL;
+	double *until = res ? realloc(c->until, cap * sizeof *until) : NULL;
+	if (until)
+		c->until = until;
+	size_t *slot = until ? trim__calloc(nslot, sizeof *slot) : NULL;
 	if (!slot)
 		return trim__error(TRIM_ENOMEM, "fused tiles: out of memory");
 	free(c->slot);
@@ -142,6 +155,25 @@ static int grow(trim__ft_cache *c)
 	return 0;
 }
 
+/* A held result r searched again (again): again whole when it is exact
+ * or r found nothing; else the cheaper mapping (goal cost, then index)
+ * with the higher of the two lower bounds (both hold for the same space),
+ * at most its cost. */
+static void merge(trim__ft_layer_result *r, const trim__ft_layer_result *again)
+{
+	if (!again->found)
+		return; /* nothing found in the time given: r stands */
+	if (again->exact || !r->found) {
+		*r = *again;
+		return;
+	}
+	double lb = r->lower_bound > again->lower_bound ? r->lower_bound : again->lower_bound;
+	if (again->cost < r->cost || (again->cost == r->cost && again->index < r->index))
+		*r = *again;
+	r->lower_bound = lb < r->cost ? lb : r->cost;
+	r->stopped = again->stopped;
+}
+
 int trim__ft_cache_search(trim__ft_cache *c, const trim__intra *w, const struct trim_arch *a,
                           const trim__level_cost *costs, int B, unsigned fused, const int64_t *reserved, int goal,
                           int threads, double deadline, const trim__ft_layer_result **out)
@@ -151,8 +183,21 @@ int trim__ft_cache_search(trim__ft_cache *c, const trim__intra *w, const struct 
 	if (c->nslot) {
 		size_t i = find_slot(c, &k);
 		if (c->slot[i]) {
-			c->hits++;
-			*out = c->res[c->slot[i] - 1];
+			const size_t e = c->slot[i] - 1;
+			trim__ft_layer_result *r = c->res[e];
+			*out = r;
+			if (!(c->refresh && r->stopped && (deadline <= 0 || deadline > c->until[e]))) {
+				c->hits++;
+				return 0;
+			}
+			/* stopped by an earlier deadline: again, with this one */
+			trim__ft_layer_result again;
+			int rc = trim__ft_layer_search_until(w, a, costs, B, fused, reserved, goal, threads, deadline, &again);
+			if (rc)
+				return rc;
+			c->searches++;
+			c->until[e] = deadline;
+			merge(r, &again);
 			return 0;
 		}
 	}
@@ -168,6 +213,7 @@ int trim__ft_cache_search(trim__ft_cache *c, const trim__intra *w, const struct 
 	}
 	c->key[c->n] = k;
 	c->res[c->n] = r;
+	c->until[c->n] = deadline;
 	c->slot[find_slot(c, &k)] = ++c->n;
 	c->searches++;
 	*out = r;

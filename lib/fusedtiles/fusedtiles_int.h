@@ -286,6 +286,7 @@ typedef struct {
 	double cost;          /* the goal's fused cost per tile */
 	double lower_bound;   /* every mapping of the group's space costs at least this */
 	int exact;            /* 1: best is the (fused cost, index) optimum */
+	int stopped;          /* its search stopped at its deadline (not exact) */
 	trim__index index;    /* its index in the tile workload's mapspace */
 	int topk;             /* the top-k the search needed */
 } trim__ft_layer_result;
@@ -323,8 +324,12 @@ int trim__ft_cache_new(trim__ft_cache **out);
 void trim__ft_cache_free(trim__ft_cache *c);
 /* Searches run so far (results not served from the cache). */
 int64_t trim__ft_cache_searches(const trim__ft_cache *c);
+void trim__ft_cache_refresh(trim__ft_cache *c, int on);
 /* The result for w, searched unless the cache holds it; *out stays valid
- * until the cache is freed. */
+ * until the cache is freed. With refresh on (trim__ft_cache_refresh), a
+ * held result whose search its deadline stopped is searched again when
+ * this call's deadline is later (or none), the two merged in place (the
+ * cheaper mapping, the higher lower bound; the new one whole if exact). */
 int trim__ft_cache_search(trim__ft_cache *c, const trim__intra *w, const struct trim_arch *a,
                           const trim__level_cost *costs, int B, unsigned fused, const int64_t *reserved, int goal,
                           int threads, double deadline, const trim__ft_layer_result **out);

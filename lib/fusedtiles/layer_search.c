@@ -103,6 +103,7 @@ static int plain(const trim__intra *w, const struct trim_arch *a, const trim__le
 		out->cost = res.best_cost;
 		out->lower_bound = res.lower_bound;
 		out->exact = res.exact;
+		out->stopped = res.stopped && !res.exact;
 		out->index = res.best_index;
 		out->topk = 1;
 	}
@@ -199,6 +200,7 @@ int trim__ft_layer_search_until(const trim__intra *w, const struct trim_arch *a,
 			out->topk = k;
 			out->exact = res.exact && out->cost < floor_;
 			out->lower_bound = out->exact ? out->cost : fmin(out->cost, lb);
+			out->stopped = res.stopped && !out->exact;
 			done = out->exact || k >= FT_TOPK_MAX || !res.exact;
 		}
 		trim__search_result_free(&res);

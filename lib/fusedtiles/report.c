@@ -365,6 +365,61 @@ static int fused_json(const void *report, trim__sb *sb)
 static const trim__writers fused_writers = {
 	"trim_fusedtiles_report", {[TRIM_FORMAT_TABLE] = fused_table, [TRIM_FORMAT_JSON] = fused_json}};
 
+/* The time the chains left (a chain's share is fixed when it starts, and
+ * the later ones may finish early): the distinct plans a deadline stopped,
+ * planned again, the largest gap (cost less lower bound) first, each with
+ * the time left shared by their layers, the cache searching again the
+ * layer tiles their deadlines stopped (trim__ft_cache_refresh). A plan is
+ * replaced by its retry when that is exact or cheaper, and keeps the
+ * higher of the two lower bounds (both hold for the same chain); p is
+ * scratch. */
+static int retry_stopped(fused_report *r, planned *done, int ndone, const trim__level_cost *costs,
+                         trim__ft_plan_opts *o, double deadline, trim__ft_plan *p)
+{
+	int *order = trim__calloc((size_t)ndone + 1, sizeof *order), n = 0, layers = 0, rc = 0;
+	if (!order)
+		return trim__error(TRIM_ENOMEM, "trim_fusedtiles_report: out of memory");
+	for (int k = 0; k < ndone; k++)
+		if (done[k].plan->stopped) {
+			/* by gap, largest first, then the network's order */
+			const double gk = done[k].plan->cost - done[k].plan->lower_bound;
+			int j = n++;
+			while (j > 0 && done[order[j - 1]].plan->cost - done[order[j - 1]].plan->lower_bound < gk) {
+				order[j] = order[j - 1];
+				j--;
+			}
+			order[j] = k;
+			layers += done[k].chain.nlayers;
+		}
+	trim__ft_cache_refresh(o->cache, 1);
+	for (int i = 0; i < n && !rc; i++) {
+		planned *d = &done[order[i]];
+		const double now = trim__ft_now();
+		if (now >= deadline)
+			break;
+		o->deadline = now + (deadline - now) * d->chain.nlayers / (double)layers;
+		layers -= d->chain.nlayers;
+		o->first_fuse = d->first_fuse;
+		o->last_fuse = d->last_fuse;
+		if ((rc = trim__ft_plan_search_opts(&d->chain, r->arch, costs, r->B, o, p)))
+			break;
+		trim__ft_plan *q = d->plan;
+		const double lb = p->lower_bound > q->lower_bound ? p->lower_bound : q->lower_bound;
+		const int64_t searches = q->searches + p->searches, tilings = q->tilings + p->tilings,
+		              pruned = q->pruned + p->pruned;
+		if (p->exact || p->cost < q->cost)
+			*q = *p;
+		q->lower_bound = lb < q->cost ? lb : q->cost;
+		q->stopped = p->stopped && !q->exact;
+		q->searches = searches;
+		q->tilings = tilings;
+		q->pruned = pruned;
+	}
+	trim__ft_cache_refresh(o->cache, 0);
+	free(order);
+	return rc;
+}
+
 /* Every chain planned (once per distinct chain) into r (r->chain, r->plan
  * and r->t); the distinct plans in *done (ndone of them, each freed with
  * free(), and the array too, also on failure). */
@@ -417,6 +472,12 @@ static int plan_chains(fused_report *r, const trim__cache_plan *cp, const int *l
 		r->chain[r->nchains] = c;
 		r->plan[r->nchains++] = q;
 		add(t, q);
+	}
+	if (!rc && deadline > 0 && (rc = retry_stopped(r, done, ndone, costs, o, deadline, p)) == 0) {
+		memset(t, 0, sizeof *t);
+		t->exact = 1;
+		for (int k = 0; k < r->nchains; k++)
+			add(t, r->plan[k]);
 	}
 	*done_out = done;
 	*ndone_out = ndone;
