@@ -32,7 +32,8 @@
  * left), so the layer-by-layer plan is always a candidate. With a deadline
  * a probe runs between the layers alone and the groups (search_groups):
  * the groups longest first, each its first tilings best floor first until
- * one fits, for at most half the time left, so that the long groups, which
+ * one fits (those whose floor is below its layers alone), for at most half
+ * the time left, so that the long groups, which
  * save the most and come last, have a plan when the deadline stops the
  * search; the search starts each group from its probe's tiling (the same
  * plan when nothing stops it).
@@ -575,10 +576,11 @@ static int search_groups(plan_ctx *x, group_best *gb, double *split, double *opt
 	group_best *probe = NULL;
 	if (x->o->deadline > 0 && n > 1) {
 		/* with a deadline: the layers alone, then the probe (the fused
-		 * groups longest first, each its best-floor tiling, until half the
-		 * time left), so that the long groups a chain gains most from have
-		 * a plan before the shorter ones use the time up; the search
-		 * below starts each group from its probe's tiling */
+		 * groups longest first, each its best-floor tilings that can beat
+		 * its layers alone, until half the time left), so that the long
+		 * groups a chain gains most from have a plan before the shorter
+		 * ones use the time up; the search below starts each group from
+		 * its probe's tiling */
 		for (int a0 = 0; a0 < n && !rc; a0++)
 			rc = search_alone(x, a0, &gb[a0 * n + a0]);
 		if (!rc && !(probe = trim__calloc((size_t)n * (size_t)n, sizeof *probe)))
@@ -591,8 +593,16 @@ static int search_groups(plan_ctx *x, group_best *gb, double *split, double *opt
 		for (int len = n; len >= 2 && !rc && trim__ft_now() < x->probe_deadline; len--)
 			for (int a0 = 0; a0 + len <= n && !rc && trim__ft_now() < x->probe_deadline; a0++) {
 				const int b0 = a0 + len - 1;
-				if (x->o->first_fuse < 0 || (a0 >= x->o->first_fuse && b0 <= x->o->last_fuse))
-					rc = search_group(x, a0, b0, HUGE_VAL, NULL, &probe[a0 * n + b0]);
+				if (x->o->first_fuse >= 0 && (a0 < x->o->first_fuse || b0 > x->o->last_fuse))
+					continue;
+				/* held against its layers alone (the split into single
+				 * layers, the vector work at each cut in DRAM): a group
+				 * costing more is in no best plan */
+				double alone = gb[a0 * n + a0].cost;
+				for (int i = a0 + 1; i <= b0; i++)
+					alone += gb[i * n + i].cost + cut_cost(x, i);
+				alone += 1e-9 * fabs(alone) + 1e-300;
+				rc = search_group(x, a0, b0, alone, NULL, &probe[a0 * n + b0]);
 			}
 		x->probe = 0;
 		x->tilings = tilings;
