@@ -757,6 +757,15 @@ START_TEST(cache_refresh)
 	ck_assert_int_eq(trim__ft_cache_search(c, w, x.a, x.c, GLB, 0, NULL, TRIM__GOAL_ENERGY, 1, 0, &q), 0);
 	ck_assert_int_eq(trim__ft_cache_searches(c), 2);
 	trim__ft_cache_free(c);
+	/* a plan whose only stop is a layer search's (one layer: no tilings)
+	 * says it stopped, so that a report plans it again */
+	trim__ft_plan *p = calloc(1, sizeof *p);
+	ck_assert_ptr_nonnull(p);
+	x.ch.nlayers = 1;
+	trim__ft_plan_opts o = {TRIM__GOAL_ENERGY, 1, -1, -1, trim__ft_now(), NULL};
+	ck_assert_int_eq(trim__ft_plan_search_opts(&x.ch, x.a, x.c, GLB, &o, p), 0);
+	ck_assert(p->stopped && !p->exact && p->tilings == 0);
+	free(p);
 	unload(&x);
 }
 END_TEST

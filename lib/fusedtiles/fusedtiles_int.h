@@ -397,7 +397,8 @@ typedef struct {
 	int64_t buffer_bytes;             /* max over the fused groups (0: none fused) */
 	int64_t searches;                 /* layer searches run (after the cache) */
 	int64_t tilings, pruned;          /* fused candidates (group, tiling); pruned by their floor */
-	int stopped;                      /* the deadline left candidates unsearched (their floors bound them) */
+	int stopped;                      /* the deadline left candidates unsearched (their floors bound them)
+	                                   * or stopped a layer search of the plan */
 } trim__ft_plan;
 
 /* How a chain is planned: goal, threads, the range of layers fused groups

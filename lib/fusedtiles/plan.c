@@ -252,6 +252,7 @@ static int layer_eval(plan_ctx *x, int a0, int b0, const trim__ft_axes *ax, cons
 		if (rc)
 			break;
 		*found = r->found;
+		x->stopped |= r->stopped; /* its search stopped at the deadline */
 		double c = r->cost, l = r->lower_bound;
 		if (i < b0 - a0 && x->c->vec[a0 + i]) { /* the vector work on this tile, in B */
 			double v = x->c->vec[a0 + i] * trim__ft_vec_cost(x->tile, x->a, x->costs, x->B, x->o->goal, NULL);
@@ -558,6 +559,7 @@ static int search_alone(plan_ctx *x, int a0, group_best *g)
 	if (!r->found)
 		return trim__error(TRIM_ENOFIT, "fused tiles: no mapping of layer '%s' fits %s", x->c->layer[a0]->layer,
 		                   x->a->name);
+	x->stopped |= r->stopped; /* its search stopped at the deadline */
 	memset(g, 0, sizeof *g);
 	g->feasible = 1;
 	g->cost = r->cost;
