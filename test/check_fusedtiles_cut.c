@@ -687,25 +687,35 @@ static double json_num(const char *text, const char *key)
 #else
 #define FT_LIMIT_SLACK 0.15
 #endif
-START_TEST(time_limit)
+/* x's report over `range` with a time limit: within about its time, no
+ * worse than layer by layer, a bound at most the cost; its wall time into
+ * *wall, whether it stopped returned. */
+static int report_within(const fixture *x, const char *range, double limit, double *wall)
 {
-	fixture x;
-	load(&x, "test/data/networks/conv3-valid.yaml", "models/arch/eyeriss.yaml", 3, 0);
-	const double limit = 1.0;
 	char *text = NULL;
 	double t0 = trim__ft_now();
-	ck_assert_int_eq(trim_fusedtiles_report_within(x.net, x.w, x.a, x.t, "all", NULL, TRIM_GOAL_ENERGY, 1, limit,
+	ck_assert_int_eq(trim_fusedtiles_report_within(x->net, x->w, x->a, x->t, range, NULL, TRIM_GOAL_ENERGY, 1, limit,
 	                                               TRIM_FORMAT_JSON, &text),
 	                 0);
-	double wall = trim__ft_now() - t0;
-	ck_assert_msg(wall <= 1.1 * limit + FT_LIMIT_SLACK, "time limit %.2f s: took %.3f s", limit, wall);
+	*wall = trim__ft_now() - t0;
+	ck_assert_msg(*wall <= 1.1 * limit + FT_LIMIT_SLACK, "time limit %.2f s: took %.3f s", limit, *wall);
 	const char *tot = strstr(text, "\"totals\"");
 	ck_assert_ptr_nonnull(tot);
 	double cost = json_num(tot, "cost"), lb = json_num(tot, "lower_bound"), gap = json_num(tot, "gap");
 	ck_assert(gap >= 0 && gap <= 1 && lb <= cost);
 	ck_assert(cost <= json_num(strstr(tot, "\"layer_by_layer\""), "cost"));
-	ck_assert_ptr_nonnull(strstr(tot, "\"stopped\": true"));
+	int stopped = strstr(tot, "\"stopped\": true") != NULL;
 	trim_string_free(text);
+	return stopped;
+}
+
+START_TEST(time_limit)
+{
+	fixture x;
+	load(&x, "test/data/networks/conv3-valid.yaml", "models/arch/eyeriss.yaml", 3, 0);
+	double wall;
+	ck_assert(report_within(&x, "all", 1.0, &wall));
+	char *text = NULL;
 	/* the same through the plan search: every mapping valid */
 	trim__ft_plan *p = calloc(1, sizeof *p);
 	ck_assert_ptr_nonnull(p);
@@ -774,35 +784,16 @@ END_TEST
  * others leave (report.c, retry_stopped): test/data/networks/chains-uneven.yaml
  * fused within c1..c3, whose share (3/7 of the limit) stops it while the
  * other chains take milliseconds; without the retry the run ended at 0.9 s
- * of 1.5, stopped. Within about the limit, no worse than layer by layer, a
- * bound at most the cost. */
+ * of 1.5, stopped. */
 START_TEST(time_limit_retry)
 {
-	trim_network *net = NULL;
-	trim_workloads *w = NULL;
-	trim_arch *a = NULL;
-	ck_assert_int_eq(trim_network_load(&net, "test/data/networks/chains-uneven.yaml"), 0);
-	ck_assert_int_eq(trim_workloads_create(&w, net, TRIM_MODE_INFERENCE, 1, 0), 0);
-	ck_assert_int_eq(trim_arch_load(&a, "models/arch/eyeriss.yaml"), 0);
+	fixture x;
+	load_inputs(&x, "test/data/networks/chains-uneven.yaml", "models/arch/eyeriss.yaml", TRIM_MODE_INFERENCE, 0);
 	const double limit = 1.5;
-	char *text = NULL;
-	double t0 = trim__ft_now();
-	ck_assert_int_eq(
-	    trim_fusedtiles_report_within(net, w, a, NULL, "c1:c3", NULL, TRIM_GOAL_ENERGY, 1, limit, TRIM_FORMAT_JSON, &text),
-	    0);
-	double wall = trim__ft_now() - t0;
-	ck_assert_msg(wall <= 1.1 * limit + FT_LIMIT_SLACK, "time limit %.2f s: took %.3f s", limit, wall);
-	const char *tot = strstr(text, "\"totals\"");
-	ck_assert_ptr_nonnull(tot);
-	double cost = json_num(tot, "cost"), lb = json_num(tot, "lower_bound"), gap = json_num(tot, "gap");
-	ck_assert(gap >= 0 && gap <= 1 && lb <= cost);
-	ck_assert(cost <= json_num(strstr(tot, "\"layer_by_layer\""), "cost"));
-	if (strstr(tot, "\"stopped\": true"))
+	double wall;
+	if (report_within(&x, "c1:c3", limit, &wall))
 		ck_assert_msg(wall >= 0.8 * limit, "stopped at %.3f s of %.2f: the time left unused", wall, limit);
-	trim_string_free(text);
-	trim_arch_free(a);
-	trim_workloads_free(w);
-	trim_network_free(net);
+	unload(&x);
 }
 END_TEST
 

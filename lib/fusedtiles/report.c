@@ -471,14 +471,11 @@ static int plan_chains(fused_report *r, const trim__cache_plan *cp, const int *l
 		layers_left -= c.nlayers;
 		r->chain[r->nchains] = c;
 		r->plan[r->nchains++] = q;
-		add(t, q);
 	}
-	if (!rc && deadline > 0 && (rc = retry_stopped(r, done, ndone, costs, o, deadline, p)) == 0) {
-		memset(t, 0, sizeof *t);
-		t->exact = 1;
-		for (int k = 0; k < r->nchains; k++)
-			add(t, r->plan[k]);
-	}
+	if (!rc && deadline > 0)
+		rc = retry_stopped(r, done, ndone, costs, o, deadline, p);
+	for (int k = 0; !rc && k < r->nchains; k++)
+		add(t, r->plan[k]);
 	*done_out = done;
 	*ndone_out = ndone;
 	free(p);
